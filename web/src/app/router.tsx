@@ -1,0 +1,93 @@
+import { lazy } from 'react';
+import { createBrowserRouter, Outlet, type RouteObject } from 'react-router';
+import { AppLayout } from '@/components/layout/app-layout';
+import { paths } from '@/config/paths';
+import { RouteError } from './routes/route-error';
+
+// Every page is its own chunk, so the first load only fetches the layout.
+const Landing = lazy(() => import('./routes/landing'));
+const Upload = lazy(() => import('./routes/upload'));
+const Results = lazy(() => import('./routes/results'));
+const Leaderboard = lazy(() => import('./routes/leaderboard'));
+const HowItWorks = lazy(() => import('./routes/how-it-works'));
+const Privacy = lazy(() => import('./routes/privacy'));
+const Auth = lazy(() => import('./routes/auth'));
+const Dashboard = lazy(() => import('./routes/dashboard'));
+const UserDashboard = lazy(() => import('./routes/user-dashboard'));
+const Premium = lazy(() => import('./routes/premium'));
+const Editor = lazy(() => import('./routes/editor'));
+const GlobalRanking = lazy(() => import('./routes/global-ranking'));
+const PersonalityTest = lazy(() => import('./routes/personality-test'));
+const ClaimOpportunities = lazy(() => import('./routes/claim-opportunities'));
+const ContestantRequests = lazy(() => import('./routes/contestant-requests'));
+const Messages = lazy(() => import('./routes/messages'));
+const FeetUpload = lazy(() => import('./routes/feet-upload'));
+const FeetResults = lazy(() => import('./routes/feet-results'));
+const HandsUpload = lazy(() => import('./routes/hands-upload'));
+const HandsResults = lazy(() => import('./routes/hands-results'));
+const PetUpload = lazy(() => import('./routes/pet-upload'));
+const PetResults = lazy(() => import('./routes/pet-results'));
+const Partners = lazy(() => import('./routes/partners/partners'));
+const PartnersApply = lazy(() => import('./routes/partners/apply'));
+const PartnersPortal = lazy(() => import('./routes/partners/portal'));
+const PartnersLeaderboard = lazy(() => import('./routes/partners/leaderboard'));
+const Referral = lazy(() => import('./routes/referral'));
+const AdminPartners = lazy(() => import('./routes/admin/partners'));
+const AdminPayouts = lazy(() => import('./routes/admin/payouts'));
+const RequestVerification = lazy(() => import('./routes/request-verification'));
+const AdminVerification = lazy(() => import('./routes/admin/verification'));
+const NotFound = lazy(() => import('./routes/not-found'));
+
+/** The route table of both spec documents, plus the not-found page. */
+export const routes: RouteObject[] = [
+  {
+    element: (
+      <AppLayout>
+        <Outlet />
+      </AppLayout>
+    ),
+    errorElement: (
+      <AppLayout>
+        <RouteError />
+      </AppLayout>
+    ),
+    children: [
+      { path: paths.home.path, element: <Landing /> },
+      { path: paths.upload.path, element: <Upload /> },
+      { path: paths.results.path, element: <Results /> },
+      { path: paths.leaderboard.path, element: <Leaderboard /> },
+      { path: paths.howItWorks.path, element: <HowItWorks /> },
+      { path: paths.privacy.path, element: <Privacy /> },
+      { path: paths.auth.path, element: <Auth /> },
+      { path: paths.dashboard.path, element: <Dashboard /> },
+      { path: paths.userDashboard.path, element: <UserDashboard /> },
+      { path: paths.premium.path, element: <Premium /> },
+      { path: paths.editor.path, element: <Editor /> },
+      { path: paths.globalRanking.path, element: <GlobalRanking /> },
+      { path: paths.personalityTest.path, element: <PersonalityTest /> },
+      { path: paths.claimOpportunities.path, element: <ClaimOpportunities /> },
+      { path: paths.contestantRequests.path, element: <ContestantRequests /> },
+      { path: paths.messages.path, element: <Messages /> },
+      { path: paths.feetUpload.path, element: <FeetUpload /> },
+      { path: paths.feetResults.path, element: <FeetResults /> },
+      { path: paths.handsUpload.path, element: <HandsUpload /> },
+      { path: paths.handsResults.path, element: <HandsResults /> },
+      { path: paths.petUpload.path, element: <PetUpload /> },
+      { path: paths.petResults.path, element: <PetResults /> },
+      { path: paths.partners.path, element: <Partners /> },
+      { path: paths.partnersApply.path, element: <PartnersApply /> },
+      { path: paths.partnersPortal.path, element: <PartnersPortal /> },
+      { path: paths.partnersLeaderboard.path, element: <PartnersLeaderboard /> },
+      { path: paths.referral.path, element: <Referral /> },
+      { path: paths.adminPartners.path, element: <AdminPartners /> },
+      { path: paths.adminPayouts.path, element: <AdminPayouts /> },
+      { path: paths.requestVerification.path, element: <RequestVerification /> },
+      { path: paths.adminVerification.path, element: <AdminVerification /> },
+      { path: '*', element: <NotFound /> },
+    ],
+  },
+];
+
+export function createAppRouter() {
+  return createBrowserRouter(routes);
+}

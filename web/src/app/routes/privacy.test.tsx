@@ -1,0 +1,52 @@
+import { screen } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { renderApp } from '@/testing/render-app';
+
+function jsonResponse(body: unknown, status = 200) {
+  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+}
+
+describe('the privacy policy', () => {
+  it('has its six sections, today’s date and the contact address from the server', async () => {
+    const fetch = vi
+      .fn()
+      .mockResolvedValue(jsonResponse({ contact_email: 'privacy@example.com', site_name: 'PrettyScore' }));
+    vi.stubGlobal('fetch', fetch);
+    try {
+      renderApp('/privacy');
+      expect(await screen.findByRole('heading', { level: 1, name: 'Privacy Policy' })).toBeInTheDocument();
+      for (const name of [
+        'No photo storage',
+        'No data collection',
+        'How analysis works',
+        'Third-party services',
+        'Your rights',
+        'Contact',
+      ]) {
+        expect(screen.getByRole('heading', { level: 2, name: new RegExp(name) })).toBeInTheDocument();
+      }
+      expect(screen.getByText(/anonymous usage statistics/)).toBeInTheDocument();
+      const today = new Date().toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric' });
+      expect(screen.getByText(today)).toBeInTheDocument();
+
+      const link = await screen.findByRole('link', { name: 'privacy@example.com' });
+      expect(link).toHaveAttribute('href', 'mailto:privacy@example.com');
+      expect(fetch).toHaveBeenCalledWith('/api/v1/app-config', expect.anything());
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
+  it('falls back to neutral text when the address cannot be loaded', async () => {
+    vi.stubGlobal('fetch', vi.fn().mockResolvedValue(jsonResponse({ code: 'internal', message: 'x' }, 500)));
+    const error = vi.spyOn(console, 'error');
+    try {
+      renderApp('/privacy');
+      expect(await screen.findByText(/could not be loaded just now/)).toBeInTheDocument();
+      expect(screen.queryByRole('link', { name: /@/ })).not.toBeInTheDocument();
+      expect(error).not.toHaveBeenCalled();
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+});

@@ -1,0 +1,30 @@
+import { Suspense, type ReactNode } from 'react';
+import { AppSidebar } from '@/components/layout/app-sidebar';
+import { Footer } from '@/components/layout/footer';
+import { Header } from '@/components/layout/header';
+import { PageLoader } from '@/components/layout/page-loader';
+import { SidebarProvider } from '@/components/ui/sidebar';
+
+/** Header on top, the side menu on the left, the page and the footer beside it. */
+export function AppLayout({ children }: { children: ReactNode }) {
+  return (
+    <SidebarProvider>
+      <a
+        href="#main"
+        className="sr-only z-50 rounded-full bg-white px-4 py-2 font-semibold text-brand-700 shadow-lg focus:not-sr-only focus:fixed focus:top-3 focus:left-3"
+      >
+        Skip to content
+      </a>
+      <Header />
+      <div className="flex flex-1">
+        <AppSidebar />
+        <div className="flex min-w-0 flex-1 flex-col">
+          <main id="main" tabIndex={-1} className="flex-1 outline-none">
+            <Suspense fallback={<PageLoader />}>{children}</Suspense>
+          </main>
+          <Footer />
+        </div>
+      </div>
+    </SidebarProvider>
+  );
+}

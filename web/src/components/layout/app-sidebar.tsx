@@ -1,0 +1,53 @@
+import { Link, useLocation } from 'react-router';
+import { getSidebarGroups } from '@/components/layout/navigation';
+import {
+  Sidebar,
+  SidebarGroup,
+  SidebarGroupLabel,
+  SidebarMenu,
+  SidebarMenuButton,
+  SidebarMenuItem,
+  useSidebar,
+} from '@/components/ui/sidebar';
+import { useSession } from '@/lib/session';
+
+export function AppSidebar() {
+  const { session } = useSession();
+  const { pathname } = useLocation();
+  const { isMobile, setOpenMobile } = useSidebar();
+  const groups = getSidebarGroups(session !== null);
+
+  return (
+    <Sidebar label="Site menu" description="Links to every part of PrettyScore.">
+      {groups.map((group) => {
+        const labelId = `sidebar-group-${group.label.toLowerCase()}`;
+        return (
+          <SidebarGroup key={group.label} role="group" aria-labelledby={labelId}>
+            <SidebarGroupLabel id={labelId}>{group.label}</SidebarGroupLabel>
+            <SidebarMenu>
+              {group.items.map((item) => {
+                const isActive = pathname === item.to;
+                return (
+                  <SidebarMenuItem key={item.to}>
+                    <SidebarMenuButton asChild isActive={isActive} tooltip={item.title}>
+                      <Link
+                        to={item.to}
+                        aria-current={isActive ? 'page' : undefined}
+                        onClick={() => {
+                          if (isMobile) setOpenMobile(false);
+                        }}
+                      >
+                        <item.icon aria-hidden="true" />
+                        <span>{item.title}</span>
+                      </Link>
+                    </SidebarMenuButton>
+                  </SidebarMenuItem>
+                );
+              })}
+            </SidebarMenu>
+          </SidebarGroup>
+        );
+      })}
+    </Sidebar>
+  );
+}

@@ -1,0 +1,116 @@
+/**
+ * Which links the header's user menu and the side menu show. Plain data and
+ * functions, so the rules can be unit-tested without rendering anything.
+ */
+import {
+  BadgeDollarSignIcon,
+  BrainIcon,
+  CameraIcon,
+  CrownIcon,
+  FootprintsIcon,
+  HandIcon,
+  HandshakeIcon,
+  HomeIcon,
+  ImagesIcon,
+  InfoIcon,
+  LayoutDashboardIcon,
+  LogInIcon,
+  MailIcon,
+  PawPrintIcon,
+  ShieldCheckIcon,
+  SparklesIcon,
+  TrophyIcon,
+  UserIcon,
+  WandSparklesIcon,
+  GlobeIcon,
+  type LucideIcon,
+} from 'lucide-react';
+import { paths } from '@/config/paths';
+
+export type NavItem = {
+  title: string;
+  to: string;
+  icon: LucideIcon;
+};
+
+export type NavGroup = {
+  label: 'Main' | 'Premium' | 'Account' | 'Info';
+  items: NavItem[];
+};
+
+const mainGroup: NavGroup = {
+  label: 'Main',
+  items: [
+    { title: 'Home', to: paths.home.path, icon: HomeIcon },
+    { title: 'Upload', to: paths.upload.path, icon: CameraIcon },
+    { title: 'Leaderboard', to: paths.leaderboard.path, icon: TrophyIcon },
+    { title: 'Global Ranking', to: paths.globalRanking.path, icon: GlobeIcon },
+    { title: 'Pet Score', to: paths.petUpload.path, icon: PawPrintIcon },
+    { title: 'Opportunities', to: paths.claimOpportunities.path, icon: SparklesIcon },
+  ],
+};
+
+const premiumGroup: NavGroup = {
+  label: 'Premium',
+  items: [
+    { title: 'Premium', to: paths.premium.path, icon: CrownIcon },
+    { title: 'Editor', to: paths.editor.path, icon: WandSparklesIcon },
+    { title: 'Personality Test', to: paths.personalityTest.path, icon: BrainIcon },
+    { title: 'Feet Score', to: paths.feetUpload.path, icon: FootprintsIcon },
+    { title: 'Hands Score', to: paths.handsUpload.path, icon: HandIcon },
+  ],
+};
+
+const signedOutAccountGroup: NavGroup = {
+  label: 'Account',
+  items: [{ title: 'Sign In', to: paths.auth.path, icon: LogInIcon }],
+};
+
+const signedInAccountGroup: NavGroup = {
+  label: 'Account',
+  items: [
+    { title: 'User Dashboard', to: paths.userDashboard.path, icon: LayoutDashboardIcon },
+    { title: 'My Photos', to: paths.dashboard.path, icon: ImagesIcon },
+    { title: 'Contact Requests', to: paths.contestantRequests.path, icon: MailIcon },
+  ],
+};
+
+const infoGroup: NavGroup = {
+  label: 'Info',
+  items: [
+    { title: 'How It Works', to: paths.howItWorks.path, icon: InfoIcon },
+    { title: 'Privacy Policy', to: paths.privacy.path, icon: ShieldCheckIcon },
+    { title: 'Partners', to: paths.partners.path, icon: HandshakeIcon },
+    { title: 'Partner Leaderboard', to: paths.partnersLeaderboard.path, icon: BadgeDollarSignIcon },
+  ],
+};
+
+/** The side menu's four groups: Main, Premium, Account and Info. */
+export function getSidebarGroups(signedIn: boolean): NavGroup[] {
+  return [mainGroup, premiumGroup, signedIn ? signedInAccountGroup : signedOutAccountGroup, infoGroup];
+}
+
+export type UserMenuItem =
+  | { kind: 'link'; title: string; to: string; icon: LucideIcon }
+  | { kind: 'sign-out'; title: 'Sign Out' };
+
+export type UserMenu =
+  | { kind: 'sign-in-button'; title: 'Sign In'; to: string }
+  | { kind: 'dropdown'; items: UserMenuItem[] };
+
+/** Signed out: a Sign In button. Signed in: a dropdown of account links and Sign Out. */
+export function getUserMenu(signedIn: boolean): UserMenu {
+  if (!signedIn) return { kind: 'sign-in-button', title: 'Sign In', to: paths.auth.path };
+  return {
+    kind: 'dropdown',
+    items: [
+      // Accounts get their own page later; until then My Account opens the
+      // user dashboard, which is where the account overview lives.
+      { kind: 'link', title: 'My Account', to: paths.userDashboard.path, icon: UserIcon },
+      { kind: 'link', title: 'User Dashboard', to: paths.userDashboard.path, icon: LayoutDashboardIcon },
+      { kind: 'link', title: 'My Photos', to: paths.dashboard.path, icon: ImagesIcon },
+      { kind: 'link', title: 'Premium', to: paths.premium.path, icon: CrownIcon },
+      { kind: 'sign-out', title: 'Sign Out' },
+    ],
+  };
+}

@@ -1,0 +1,31 @@
+import { readFileAsDataUrl, READ_FAILED_MESSAGE, validateImageFile } from './validate-image-file';
+import { saveUploadedImage } from './uploaded-image';
+
+export type AcceptResult = { ok: true; dataUrl: string } | { ok: false; message: string };
+
+/**
+ * Everything the drop zone does with a file before it moves on: check the
+ * type, read it, keep it for this tab. Returns the message to show on failure.
+ */
+export async function acceptImageFile(
+  file: File | null | undefined,
+  read: (file: Blob) => Promise<string> = readFileAsDataUrl,
+): Promise<AcceptResult> {
+  const check = validateImageFile(file);
+  if (!check.ok) return check;
+
+  let dataUrl: string;
+  try {
+    dataUrl = await read(file as File);
+  } catch {
+    return { ok: false, message: READ_FAILED_MESSAGE };
+  }
+
+  try {
+    saveUploadedImage(dataUrl);
+  } catch {
+    // Storage full or disabled: the upload page still receives the image
+    // through navigation state.
+  }
+  return { ok: true, dataUrl };
+}
