@@ -1,6 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from '@/app/app';
+import '@fontsource-variable/inter';
 import './index.css';
 
 const root = document.getElementById('root');

@@ -7,6 +7,9 @@ import {
   PartyPopperIcon,
   QuoteIcon,
   RepeatIcon,
+  HeartIcon,
+  StarIcon,
+  type LucideIcon,
   SparklesIcon,
   TrophyIcon,
   UsersIcon,
@@ -22,7 +25,7 @@ import { UploadDropZone } from '@/features/upload/components/upload-drop-zone';
 type ExampleScore = {
   score: number;
   label: string;
-  emoji: string;
+  icon: LucideIcon;
   tint: string;
   breakdown: { label: string; value: number }[];
 };
@@ -32,8 +35,8 @@ const exampleScores: ExampleScore[] = [
   {
     score: 8.7,
     label: 'Absolutely Stunning',
-    emoji: '😍',
-    tint: 'from-pink-200 to-rose-300',
+    icon: HeartIcon,
+    tint: 'from-pink-500 to-rose-500',
     breakdown: [
       { label: 'Symmetry', value: 9.1 },
       { label: 'Skin quality', value: 8.4 },
@@ -43,8 +46,8 @@ const exampleScores: ExampleScore[] = [
   {
     score: 7.4,
     label: 'Very Pretty',
-    emoji: '✨',
-    tint: 'from-violet-200 to-purple-300',
+    icon: SparklesIcon,
+    tint: 'from-violet-500 to-purple-600',
     breakdown: [
       { label: 'Symmetry', value: 7.8 },
       { label: 'Skin quality', value: 7.1 },
@@ -54,8 +57,8 @@ const exampleScores: ExampleScore[] = [
   {
     score: 9.2,
     label: 'Exceptional',
-    emoji: '🌟',
-    tint: 'from-amber-200 to-orange-300',
+    icon: StarIcon,
+    tint: 'from-amber-400 to-orange-500',
     breakdown: [
       { label: 'Symmetry', value: 9.5 },
       { label: 'Skin quality', value: 8.9 },
@@ -102,9 +105,9 @@ function ExampleScoreCard({ example }: { example: ExampleScore }) {
       <div className="flex items-center gap-4">
         <span
           aria-hidden="true"
-          className={`grid size-16 shrink-0 place-items-center rounded-2xl bg-linear-to-br ${example.tint} text-3xl`}
+          className={`grid size-16 shrink-0 place-items-center rounded-2xl bg-linear-to-br ${example.tint} text-white shadow-md`}
         >
-          {example.emoji}
+          <example.icon className="size-8 fill-white/30" />
         </span>
         <div>
           <p className="text-3xl font-black tracking-tight">
@@ -116,14 +119,14 @@ function ExampleScoreCard({ example }: { example: ExampleScore }) {
       </div>
       <dl className="mt-5 space-y-3">
         {example.breakdown.map((item) => (
-          <div key={item.label}>
-            <div className="flex justify-between text-sm">
-              <dt className="text-muted-foreground">{item.label}</dt>
-              <dd className="font-semibold">{item.value.toFixed(1)}/10</dd>
-            </div>
-            <div aria-hidden="true" className="mt-1 h-2 overflow-hidden rounded-full bg-muted">
-              <div className="brand-gradient h-full rounded-full" style={{ width: `${item.value * 10}%` }} />
-            </div>
+          <div key={item.label} className="relative flex justify-between pb-3 text-sm">
+            <dt className="text-muted-foreground">{item.label}</dt>
+            <dd className="font-semibold">
+              {item.value.toFixed(1)}/10
+              <span aria-hidden="true" className="absolute inset-x-0 bottom-0 h-2 overflow-hidden rounded-full bg-muted">
+                <span className="brand-gradient block h-full rounded-full" style={{ width: `${item.value * 10}%` }} />
+              </span>
+            </dd>
           </div>
         ))}
       </dl>
@@ -262,15 +265,20 @@ export default function LandingRoute() {
         </h2>
         <ul className="mt-10 grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
           {values.map((value) => (
-            <li key={value.title} className="rounded-3xl border bg-card p-6 shadow-sm">
+            <li
+              key={value.title}
+              className="flex gap-4 rounded-3xl border bg-card p-5 shadow-sm sm:block sm:p-6"
+            >
               <span
                 aria-hidden="true"
-                className="grid size-11 place-items-center rounded-2xl bg-brand-50 text-brand-700"
+                className="grid size-11 shrink-0 place-items-center rounded-2xl bg-brand-50 text-brand-700"
               >
                 <value.icon className="size-5" />
               </span>
-              <h3 className="mt-4 font-bold">{value.title}</h3>
-              <p className="mt-1 text-sm text-muted-foreground">{value.text}</p>
+              <div>
+                <h3 className="font-bold sm:mt-4">{value.title}</h3>
+                <p className="mt-1 text-sm text-muted-foreground">{value.text}</p>
+              </div>
             </li>
           ))}
         </ul>

@@ -1,4 +1,5 @@
 import { Link, useLocation } from 'react-router';
+import { Logo } from '@/components/layout/logo';
 import { getSidebarGroups } from '@/components/layout/navigation';
 import {
   Sidebar,
@@ -18,7 +19,11 @@ export function AppSidebar() {
   const groups = getSidebarGroups(session !== null);
 
   return (
-    <Sidebar label="Site menu" description="Links to every part of PrettyScore.">
+    <Sidebar
+      label="Site menu"
+      description="Links to every part of PrettyScore."
+      mobileHeader={<Logo onClick={() => setOpenMobile(false)} />}
+    >
       {groups.map((group) => {
         const labelId = `sidebar-group-${group.label.toLowerCase()}`;
         return (

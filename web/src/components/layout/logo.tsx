@@ -2,12 +2,13 @@ import { StarIcon } from 'lucide-react';
 import { Link } from 'react-router';
 import { cn } from '@/lib/utils';
 
-export function Logo({ className }: { className?: string }) {
+export function Logo({ className, onClick }: { className?: string; onClick?: () => void }) {
   return (
     <Link
       to="/"
       className={cn('flex items-center gap-2 rounded-xl font-extrabold tracking-tight', className)}
       aria-label="PrettyScore home"
+      onClick={onClick}
     >
       <span
         aria-hidden="true"

@@ -145,6 +145,8 @@ type SidebarProps = {
   label: string;
   /** Read by screen readers when the mobile sheet opens. */
   description: string;
+  /** Shown at the top of the mobile sheet (the title stays for screen readers). */
+  mobileHeader?: ReactNode;
   className?: string;
 };
 
@@ -152,7 +154,7 @@ type SidebarProps = {
  * Desktop: a fixed column below the header, with a spacer of the same width
  * that pushes the page over. Phone: the same content in a sheet.
  */
-export function Sidebar({ children, label, description, className }: SidebarProps) {
+export function Sidebar({ children, label, description, mobileHeader, className }: SidebarProps) {
   const { isMobile, state, openMobile, setOpenMobile } = useSidebar();
 
   if (isMobile) {
@@ -166,7 +168,8 @@ export function Sidebar({ children, label, description, className }: SidebarProp
           className="max-w-[85vw] p-0"
         >
           <div className="flex h-16 items-center border-b border-sidebar-border px-4 pr-14">
-            <SheetTitle className="text-base">{label}</SheetTitle>
+            {mobileHeader}
+            <SheetTitle className={mobileHeader ? 'sr-only' : 'text-base'}>{label}</SheetTitle>
             <SheetDescription className="sr-only">{description}</SheetDescription>
           </div>
           <nav aria-label={label} className="flex min-h-0 flex-1 flex-col overflow-y-auto">
@@ -232,7 +235,7 @@ export function SidebarGroup({ className, ...props }: ComponentProps<'div'>) {
   return (
     <div
       data-slot="sidebar-group"
-      className={cn('relative flex w-full min-w-0 flex-col px-2 py-2', className)}
+      className={cn('relative flex w-full min-w-0 flex-col px-2 py-1.5', className)}
       {...props}
     />
   );
@@ -243,7 +246,7 @@ export function SidebarGroupLabel({ className, ...props }: ComponentProps<'h2'>)
     <h2
       data-slot="sidebar-group-label"
       className={cn(
-        'flex h-8 shrink-0 items-center px-2 text-xs font-semibold tracking-wide text-muted-foreground uppercase transition-[margin,opacity] duration-200 ease-linear group-data-[collapsible=icon]:sr-only',
+        'flex h-7 shrink-0 items-center px-2.5 text-xs font-semibold tracking-wide text-muted-foreground uppercase transition-[margin,opacity] duration-200 ease-linear group-data-[collapsible=icon]:sr-only',
         className,
       )}
       {...props}
@@ -280,7 +283,7 @@ export function SidebarMenuButton({
       data-slot="sidebar-menu-button"
       data-active={isActive}
       className={cn(
-        'flex h-10 w-full items-center gap-3 overflow-hidden rounded-xl px-2.5 text-left text-sm font-medium outline-none transition-[width,height,padding,background-color,color] hover:bg-sidebar-accent hover:text-sidebar-accent-foreground focus-visible:ring-2 focus-visible:ring-ring data-[active=true]:bg-sidebar-accent data-[active=true]:font-semibold data-[active=true]:text-sidebar-accent-foreground group-data-[collapsible=icon]:size-8! group-data-[collapsible=icon]:p-2! [&>span:last-child]:truncate [&>svg]:size-4 [&>svg]:shrink-0',
+        'flex h-9 w-full items-center gap-3 overflow-hidden rounded-xl px-2.5 text-left text-sm font-medium outline-none transition-[width,height,padding,background-color,color] hover:bg-sidebar-accent hover:text-sidebar-accent-foreground focus-visible:ring-2 focus-visible:ring-ring data-[active=true]:bg-sidebar-accent data-[active=true]:font-semibold data-[active=true]:text-sidebar-accent-foreground group-data-[collapsible=icon]:size-8! group-data-[collapsible=icon]:p-2! [&>span:last-child]:truncate [&>svg]:size-4 [&>svg]:shrink-0',
         className,
       )}
       {...props}

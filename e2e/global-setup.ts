@@ -1,0 +1,83 @@
+/**
+ * Starts the real `prettyscore` binary on a free port with a fresh data
+ * directory, and hands its address to the tests in PRETTYSCORE_BASE_URL.
+ *
+ * - PRETTYSCORE_BIN: the binary (default ../target/debug/prettyscore, from e2e/).
+ * - PRETTYSCORE_BASE_URL: if already set, no server is started and the tests
+ *   run against that address instead (for example a `vite preview`).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import readline from 'node:readline';
+import { ARTIFACTS_DIR, E2E_DIR, REPO_ROOT } from './support/paths';
+
+const READY_LINE = /PrettyScore listening on (http:\/\/[^\s]+)/;
+const START_TIMEOUT_MS = 120_000;
+
+function fail(message: string): never {
+  throw new Error(`[e2e global setup] ${message}`);
+}
+
+export default async function globalSetup() {
+  if (process.env.PRETTYSCORE_BASE_URL) {
+    console.log(`[e2e] using the server at ${process.env.PRETTYSCORE_BASE_URL}`);
+    return;
+  }
+
+  const binary = path.resolve(E2E_DIR, process.env.PRETTYSCORE_BIN ?? '../target/debug/prettyscore');
+  if (!fs.existsSync(binary)) {
+    fail(`no server binary at ${binary}. Build it with \`cargo build\` (or set PRETTYSCORE_BIN).`);
+  }
+  if (!fs.existsSync(path.join(REPO_ROOT, 'web', 'dist', 'index.html'))) {
+    fail('web/dist/index.html is missing. Build the web app first: `cd web && npm ci && npm run build`.');
+  }
+
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'prettyscore-e2e-'));
+  fs.mkdirSync(ARTIFACTS_DIR, { recursive: true });
+  const logPath = path.join(ARTIFACTS_DIR, 'server.log');
+  const log = fs.createWriteStream(logPath);
+
+  const child: ChildProcess = spawn(binary, ['serve', '--bind', '127.0.0.1:0', '--data-dir', dataDir], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, RUST_LOG: process.env.RUST_LOG ?? 'info' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stderr!.pipe(log, { end: false });
+
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      reject(new Error(`the server printed no "PrettyScore listening on" line within ${START_TIMEOUT_MS / 1000} s (see ${logPath})`));
+    }, START_TIMEOUT_MS);
+    const lines = readline.createInterface({ input: child.stdout! });
+    let found = false;
+    lines.on('line', (line) => {
+      log.write(`${line}\n`);
+      const match = READY_LINE.exec(line);
+      if (match && !found) {
+        found = true;
+        clearTimeout(timer);
+        resolve(match[1]!.replace(/\/$/, ''));
+      }
+    });
+    child.once('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      if (!found) reject(new Error(`the server exited (code ${code}, signal ${signal}) before listening (see ${logPath})`));
+    });
+  });
+
+  // Stop the server even if the run is interrupted before global teardown.
+  process.once('exit', () => {
+    if (child.exitCode === null) child.kill('SIGKILL');
+  });
+
+  process.env.PRETTYSCORE_BASE_URL = url;
+  process.env.PRETTYSCORE_E2E_PID = String(child.pid);
+  process.env.PRETTYSCORE_E2E_DATA_DIR = dataDir;
+  console.log(`[e2e] prettyscore is listening on ${url} (data in ${dataDir}, log in ${logPath})`);
+}

@@ -1,0 +1,61 @@
+import AxeBuilder from '@axe-core/playwright';
+import { test as base, expect, type Page } from '@playwright/test';
+
+export type Viewport = { name: string; size: { width: number; height: number } };
+
+/** The two sizes every page must look right at: a phone and a laptop. */
+export const viewports: Viewport[] = [
+  { name: '375x812', size: { width: 375, height: 812 } },
+  { name: '1280x800', size: { width: 1280, height: 800 } },
+];
+
+type Fixtures = {
+  /** Console messages of type error that a test expects (matched by pattern). */
+  allowedConsoleErrors: RegExp[];
+  /** Fails the test on any console error or uncaught page error. */
+  consoleGuard: void;
+};
+
+export const test = base.extend<Fixtures>({
+  // Global setup starts the server and puts its address in the environment,
+  // which each worker inherits.
+  baseURL: async ({}, use) => {
+    const url = process.env.PRETTYSCORE_BASE_URL;
+    if (!url) throw new Error('PRETTYSCORE_BASE_URL is not set: global setup did not start a server');
+    await use(url);
+  },
+
+  allowedConsoleErrors: [[], { option: true }],
+
+  consoleGuard: [
+    async ({ page, allowedConsoleErrors }, use) => {
+      const problems: string[] = [];
+      page.on('console', (message) => {
+        if (message.type() !== 'error') return;
+        const text = message.text();
+        if (allowedConsoleErrors.some((pattern) => pattern.test(text))) return;
+        const where = message.location();
+        problems.push(`console.error: ${text}${where.url ? ` (${where.url}:${where.lineNumber})` : ''}`);
+      });
+      page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+      await use();
+      expect(problems, 'the page logged errors').toEqual([]);
+    },
+    { auto: true },
+  ],
+});
+
+export { expect };
+
+/** Runs axe with the WCAG 2 A and AA rules; returns only serious and critical violations. */
+export async function seriousAxeViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
+  return results.violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => ({
+      id: violation.id,
+      impact: violation.impact,
+      help: violation.help,
+      nodes: violation.nodes.map((node) => `${node.target.join(' ')} :: ${node.failureSummary ?? ''}`),
+    }));
+}
