@@ -66,6 +66,7 @@ export function createFakeAuthClient(options: { session?: Session | null; signOu
   return {
     client: client as unknown as SessionClient,
     mocks: client,
+    listenerCount: () => listeners.size,
     signIn(next: Session = testSession()) {
       session = next;
       emit('SIGNED_IN');
