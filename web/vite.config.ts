@@ -5,7 +5,8 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 
 // Everything the Rust server answers: the JSON API, the auth API, the named
-// functions, media files and the health check.
+// functions, media files and the health check. Only /auth/v1 goes to the
+// server: /auth itself is the app's sign-in page.
 const SERVER = process.env.PRETTYSCORE_API_URL ?? 'http://127.0.0.1:8080';
 const proxied = ['/api', '/auth/v1', '/functions', '/media', '/healthz'];
 

@@ -1,5 +1,5 @@
 import { lazy } from 'react';
-import { createBrowserRouter, Outlet, type RouteObject } from 'react-router';
+import { createBrowserRouter, Outlet, ScrollRestoration, type RouteObject } from 'react-router';
 import { AppLayout } from '@/components/layout/app-layout';
 import { paths } from '@/config/paths';
 import { RouteError } from './routes/route-error';
@@ -44,6 +44,7 @@ export const routes: RouteObject[] = [
     element: (
       <AppLayout>
         <Outlet />
+        <ScrollRestoration />
       </AppLayout>
     ),
     errorElement: (
