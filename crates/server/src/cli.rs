@@ -1,0 +1,136 @@
+//! The command line: `serve` (the default), `migrate`, `admin grant|revoke`
+//! and `openapi`.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+use anyhow::Context;
+use clap::{Parser, Subcommand};
+
+use crate::admin::roles::{self, RoleChange};
+use crate::config::{Config, LogFormat, Overrides};
+use crate::startup::Application;
+use crate::{db, http};
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "prettyscore",
+    version,
+    about = "PrettyScore: photo scores for fun"
+)]
+pub struct Cli {
+    /// A TOML configuration file (optional).
+    #[arg(long, global = true, env = "PRETTYSCORE_CONFIG")]
+    pub config: Option<PathBuf>,
+    /// Address to listen on, e.g. 127.0.0.1:8080; port 0 picks a free port.
+    /// [env: PRETTYSCORE_BIND]
+    #[arg(long, global = true)]
+    pub bind: Option<SocketAddr>,
+    /// Directory for the embedded database and media. [env: PRETTYSCORE_DATA_DIR]
+    #[arg(long, global = true)]
+    pub data_dir: Option<PathBuf>,
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Serve the app (the default).
+    Serve,
+    /// Apply pending database migrations and exit.
+    Migrate,
+    /// Manage administrators.
+    Admin {
+        #[command(subcommand)]
+        action: AdminAction,
+    },
+    /// Print the OpenAPI document.
+    Openapi,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum AdminAction {
+    /// Give a signed-up user the admin role.
+    Grant { email: String },
+    /// Take the admin role away from a user.
+    Revoke { email: String },
+}
+
+pub async fn run(cli: Cli) -> anyhow::Result<()> {
+    let overrides = Overrides {
+        bind: cli.bind,
+        data_dir: cli.data_dir.clone(),
+    };
+    let command = cli.command.unwrap_or(Command::Serve);
+    if let Command::Openapi = command {
+        println!("{}", http::openapi().to_pretty_json()?);
+        return Ok(());
+    }
+    let config = Config::load(cli.config.as_deref(), &overrides)?;
+    init_logging(config.log_format);
+    match command {
+        Command::Serve => serve(config).await,
+        Command::Migrate => migrate(config).await,
+        Command::Admin { action } => admin(config, action).await,
+        Command::Openapi => unreachable!("handled before loading the configuration"),
+    }
+}
+
+async fn serve(config: Config) -> anyhow::Result<()> {
+    let app = Application::build(config).await?;
+    let url = app.url();
+    tracing::info!(%url, storage = app.state().storage.backend(), "listening");
+    // A plain line on stdout that scripts and the end-to-end tests wait for.
+    println!("PrettyScore listening on {url}");
+    app.run_until_stopped()
+        .await
+        .context("the server stopped with an error")
+}
+
+async fn migrate(config: Config) -> anyhow::Result<()> {
+    let connection = connect(&config).await?;
+    let (_, before) = db::migration_status(&connection).await?;
+    db::migrate(&connection).await?;
+    let (known, after) = db::migration_status(&connection).await?;
+    println!(
+        "Applied {} migration(s); {after} of {known} applied, the database is up to date.",
+        after - before
+    );
+    Ok(())
+}
+
+async fn admin(config: Config, action: AdminAction) -> anyhow::Result<()> {
+    let connection = connect(&config).await?;
+    db::migrate(&connection).await?;
+    match action {
+        AdminAction::Grant { email } => match roles::grant_admin(&connection, &email).await? {
+            RoleChange::Changed => println!("{email} is now an admin."),
+            RoleChange::AlreadySo => println!("{email} was already an admin."),
+        },
+        AdminAction::Revoke { email } => match roles::revoke_admin(&connection, &email).await? {
+            RoleChange::Changed => println!("{email} is no longer an admin."),
+            RoleChange::AlreadySo => println!("{email} was not an admin."),
+        },
+    }
+    Ok(())
+}
+
+async fn connect(config: &Config) -> anyhow::Result<sea_orm::DatabaseConnection> {
+    std::fs::create_dir_all(&config.data_dir)?;
+    db::connect(&config.database_url())
+        .await
+        .context("could not connect to the database")
+}
+
+fn init_logging(format: LogFormat) {
+    use tracing_subscriber::EnvFilter;
+    let filter = EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| EnvFilter::new("info,sqlx=warn,sea_orm=warn,sea_orm_migration=warn"));
+    let builder = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr);
+    match format {
+        LogFormat::Json => builder.json().flatten_event(true).init(),
+        LogFormat::Text => builder.init(),
+    }
+}

@@ -1,0 +1,71 @@
+//! Liveness, readiness and Prometheus metrics.
+
+use axum::extract::State;
+use axum::http::header;
+use axum::response::IntoResponse;
+use serde::Serialize;
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use super::error::{ApiError, ErrorBody};
+use super::extract::Json;
+use crate::db;
+use crate::startup::AppState;
+
+pub fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(healthz))
+        .routes(routes!(readyz))
+        .routes(routes!(metrics))
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Health {
+    /// `ok` when the process serves requests.
+    pub status: &'static str,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Readiness {
+    pub status: &'static str,
+    /// `ok` when the database answered.
+    pub database: &'static str,
+}
+
+/// The process is up.
+#[utoipa::path(get, path = "/healthz", tag = "operations",
+    responses((status = 200, description = "Alive", body = Health)))]
+async fn healthz() -> Json<Health> {
+    Json(Health { status: "ok" })
+}
+
+/// The process can serve traffic: the database answers.
+#[utoipa::path(get, path = "/readyz", tag = "operations",
+    responses(
+        (status = 200, description = "Ready", body = Readiness),
+        (status = 503, description = "The database does not answer", body = ErrorBody),
+    ))]
+async fn readyz(State(state): State<AppState>) -> Result<Json<Readiness>, ApiError> {
+    db::ping(&state.db).await.map_err(|err| {
+        ApiError::unavailable("database_unavailable", "The database is not reachable.")
+            .with_cause(err)
+    })?;
+    Ok(Json(Readiness {
+        status: "ok",
+        database: "ok",
+    }))
+}
+
+/// Prometheus metrics in the text exposition format.
+#[utoipa::path(get, path = "/metrics", tag = "operations",
+    responses((status = 200, description = "Prometheus text", content_type = "text/plain", body = String)))]
+async fn metrics(State(state): State<AppState>) -> impl IntoResponse {
+    (
+        [(
+            header::CONTENT_TYPE,
+            "text/plain; version=0.0.4; charset=utf-8",
+        )],
+        state.metrics.render(),
+    )
+}

@@ -1,0 +1,10 @@
+//! PrettyScore's server: the JSON API, the auth API, media and the web app.
+
+pub mod admin;
+pub mod cli;
+pub mod config;
+pub mod db;
+pub mod http;
+pub mod site;
+pub mod startup;
+pub mod storage;

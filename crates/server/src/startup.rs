@@ -1,0 +1,116 @@
+//! Builds the application from a `Config`: the same path for `prettyscore
+//! serve` and for the integration tests, which bind port 0.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use anyhow::Context;
+use metrics_exporter_prometheus::PrometheusHandle;
+use sea_orm::DatabaseConnection;
+use tokio::net::TcpListener;
+
+use crate::config::Config;
+use crate::db;
+use crate::http::{self, spa::WebApp};
+use crate::storage::Storage;
+
+/// What every handler can reach. Cheap to clone.
+#[derive(Clone)]
+pub struct AppState {
+    pub config: Arc<Config>,
+    pub db: DatabaseConnection,
+    pub storage: Storage,
+    pub web: Arc<WebApp>,
+    pub metrics: PrometheusHandle,
+}
+
+pub struct Application {
+    listener: TcpListener,
+    router: axum::Router,
+    state: AppState,
+}
+
+impl Application {
+    /// Prepares the data dir, connects and migrates the database, sets up
+    /// storage and binds the listener. Nothing is served until `run`.
+    pub async fn build(config: Config) -> anyhow::Result<Self> {
+        std::fs::create_dir_all(&config.data_dir).with_context(|| {
+            format!(
+                "could not create the data directory {}",
+                config.data_dir.display()
+            )
+        })?;
+        let db = db::connect(&config.database_url())
+            .await
+            .context("could not connect to the database")?;
+        db::migrate(&db)
+            .await
+            .context("could not apply the database migrations")?;
+        let storage = Storage::from_config(&config).context("could not set up object storage")?;
+        let listener = TcpListener::bind(config.bind)
+            .await
+            .with_context(|| format!("could not listen on {}", config.bind))?;
+        let web = match &config.web_dir {
+            Some(dir) => WebApp::Dir(dir.clone()),
+            None => WebApp::Embedded,
+        };
+        let state = AppState {
+            config: Arc::new(config),
+            db,
+            storage,
+            web: Arc::new(web),
+            metrics: http::metrics::recorder(),
+        };
+        let router = http::router(state.clone());
+        Ok(Self {
+            listener,
+            router,
+            state,
+        })
+    }
+
+    pub fn local_addr(&self) -> SocketAddr {
+        self.listener
+            .local_addr()
+            .expect("a bound listener has an address")
+    }
+
+    /// The address to open in a browser.
+    pub fn url(&self) -> String {
+        format!("http://{}", self.local_addr())
+    }
+
+    pub fn state(&self) -> &AppState {
+        &self.state
+    }
+
+    /// Serves until the process is asked to stop (Ctrl-C or SIGTERM), then
+    /// finishes the requests in flight.
+    pub async fn run_until_stopped(self) -> std::io::Result<()> {
+        axum::serve(self.listener, self.router)
+            .with_graceful_shutdown(shutdown_signal())
+            .await
+    }
+}
+
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {},
+        () = terminate => {},
+    }
+    tracing::info!("shutting down");
+}

@@ -1,0 +1,160 @@
+//! Object storage behind one interface: a local directory under the data dir
+//! by default, an S3-compatible bucket in production.
+
+use std::sync::Arc;
+
+use bytes::Bytes;
+use object_store::aws::AmazonS3Builder;
+use object_store::local::LocalFileSystem;
+use object_store::path::Path as ObjectPath;
+use object_store::{ObjectStore, ObjectStoreExt, PutPayload};
+
+use crate::config::{Config, StorageConfig};
+
+#[derive(Clone)]
+pub struct Storage {
+    store: Arc<dyn ObjectStore>,
+    backend: &'static str,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum StorageError {
+    #[error("invalid object key {0:?}")]
+    InvalidKey(String),
+    #[error("object storage failed: {0}")]
+    Backend(#[from] object_store::Error),
+    #[error("could not prepare the media directory: {0}")]
+    Io(#[from] std::io::Error),
+}
+
+impl std::fmt::Debug for Storage {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Storage")
+            .field("backend", &self.backend)
+            .finish()
+    }
+}
+
+impl Storage {
+    pub fn from_config(config: &Config) -> Result<Self, StorageError> {
+        match &config.storage {
+            StorageConfig::Local => {
+                let dir = config.media_dir();
+                std::fs::create_dir_all(&dir)?;
+                let store = LocalFileSystem::new_with_prefix(&dir)?;
+                Ok(Self {
+                    store: Arc::new(store),
+                    backend: "local",
+                })
+            }
+            StorageConfig::S3(s3) => {
+                let mut builder = AmazonS3Builder::new()
+                    .with_bucket_name(&s3.bucket)
+                    .with_region(&s3.region)
+                    .with_allow_http(s3.allow_http);
+                if let Some(endpoint) = &s3.endpoint {
+                    // S3-compatible services are usually addressed path-style.
+                    builder = builder
+                        .with_endpoint(endpoint)
+                        .with_virtual_hosted_style_request(false);
+                }
+                if let Some(key) = &s3.access_key_id {
+                    builder = builder.with_access_key_id(key);
+                }
+                if let Some(secret) = &s3.secret_access_key {
+                    builder = builder.with_secret_access_key(secret.expose());
+                }
+                Ok(Self {
+                    store: Arc::new(builder.build()?),
+                    backend: "s3",
+                })
+            }
+        }
+    }
+
+    pub fn backend(&self) -> &'static str {
+        self.backend
+    }
+
+    pub async fn put(&self, key: &str, bytes: Bytes) -> Result<(), StorageError> {
+        self.store
+            .put(&object_path(key)?, PutPayload::from_bytes(bytes))
+            .await?;
+        Ok(())
+    }
+
+    /// The object's bytes, or `None` when there is no such object.
+    pub async fn get(&self, key: &str) -> Result<Option<Bytes>, StorageError> {
+        match self.store.get(&object_path(key)?).await {
+            Ok(result) => Ok(Some(result.bytes().await?)),
+            Err(object_store::Error::NotFound { .. }) => Ok(None),
+            Err(err) => Err(err.into()),
+        }
+    }
+
+    /// Removes the object; removing a missing object is not an error.
+    pub async fn delete(&self, key: &str) -> Result<(), StorageError> {
+        match self.store.delete(&object_path(key)?).await {
+            Ok(()) | Err(object_store::Error::NotFound { .. }) => Ok(()),
+            Err(err) => Err(err.into()),
+        }
+    }
+}
+
+/// Keys are relative paths of plain segments; anything that could climb out
+/// of the media directory or alias another key is refused.
+fn object_path(key: &str) -> Result<ObjectPath, StorageError> {
+    let valid = !key.is_empty()
+        && key.split('/').all(|segment| {
+            !segment.is_empty()
+                && segment != "."
+                && segment != ".."
+                && segment
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'))
+        });
+    if !valid {
+        return Err(StorageError::InvalidKey(key.to_owned()));
+    }
+    ObjectPath::parse(key).map_err(|_| StorageError::InvalidKey(key.to_owned()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn local_storage(dir: &std::path::Path) -> Storage {
+        let config = Config {
+            data_dir: dir.to_owned(),
+            ..Config::default()
+        };
+        Storage::from_config(&config).unwrap()
+    }
+
+    #[tokio::test]
+    async fn local_storage_round_trips_and_deletes_files_under_the_data_dir() {
+        let dir = tempfile::tempdir().unwrap();
+        let storage = local_storage(dir.path());
+        storage
+            .put("photos/abc/original.jpg", Bytes::from_static(b"jpeg bytes"))
+            .await
+            .unwrap();
+        assert!(dir.path().join("media/photos/abc/original.jpg").is_file());
+        let read = storage.get("photos/abc/original.jpg").await.unwrap();
+        assert_eq!(read.as_deref(), Some(&b"jpeg bytes"[..]));
+
+        storage.delete("photos/abc/original.jpg").await.unwrap();
+        assert_eq!(storage.get("photos/abc/original.jpg").await.unwrap(), None);
+        storage.delete("photos/abc/original.jpg").await.unwrap();
+    }
+
+    #[tokio::test]
+    async fn keys_that_could_escape_the_media_directory_are_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let storage = local_storage(dir.path());
+        for key in ["../secret", "a//b", "/abs", "a/./b", "", "a b", "a\\b"] {
+            let err = storage.put(key, Bytes::new()).await.unwrap_err();
+            assert!(matches!(err, StorageError::InvalidKey(_)), "{key}: {err}");
+        }
+    }
+}

@@ -1,0 +1,10 @@
+//! Integration tests: each starts the real app on port 0 with a fresh
+//! database, on SQLite always and on PostgreSQL when
+//! `PRETTYSCORE_TEST_POSTGRES` names a server.
+
+mod helpers;
+
+mod admin;
+mod database;
+mod operations;
+mod web_app;

@@ -1,0 +1,171 @@
+//! Health, readiness, metrics, the error shape, request ids and the API docs.
+
+use crate::helpers::{Backend, on_both_databases, spawn_app};
+use reqwest::StatusCode;
+use serde_json::Value;
+
+on_both_databases! {
+    async fn health_and_readiness_answer_ok(app) {
+        let health = app.get("/healthz").await;
+        assert_eq!(health.status(), StatusCode::OK);
+        assert_eq!(health.json::<Value>().await.unwrap(), serde_json::json!({"status": "ok"}));
+
+        let ready = app.get("/readyz").await;
+        assert_eq!(ready.status(), StatusCode::OK);
+        assert_eq!(ready.json::<Value>().await.unwrap()["database"], "ok");
+    }
+
+    async fn readiness_fails_when_the_database_is_gone(app) {
+        app.db.close_by_ref().await.unwrap();
+        let ready = app.get("/readyz").await;
+        assert_eq!(ready.status(), StatusCode::SERVICE_UNAVAILABLE);
+        let body: Value = ready.json().await.unwrap();
+        assert_eq!(body["code"], "database_unavailable");
+        assert_eq!(app.get("/healthz").await.status(), StatusCode::OK, "still alive");
+    }
+}
+
+#[tokio::test]
+async fn unknown_api_paths_get_a_json_404_in_the_one_error_shape() {
+    let app = spawn_app(Backend::Sqlite).await.unwrap();
+    for path in [
+        "/api/v1/nope",
+        "/api/nope",
+        "/auth/v1/nope",
+        "/functions/v1/nope",
+        "/api",
+    ] {
+        let response = app.get(path).await;
+        assert_eq!(response.status(), StatusCode::NOT_FOUND, "{path}");
+        assert_eq!(
+            response.headers()["content-type"],
+            "application/json",
+            "{path}"
+        );
+        let body: Value = response.json().await.unwrap();
+        assert_eq!(body["code"], "not_found", "{path}");
+        assert!(
+            body["message"].as_str().unwrap().contains(path),
+            "{path}: {body}"
+        );
+    }
+    let response = app
+        .client
+        .post(app.url("/functions/v1/nope"))
+        .json(&serde_json::json!({}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::NOT_FOUND);
+}
+
+#[tokio::test]
+async fn every_response_carries_a_request_id_and_keeps_the_callers() {
+    let app = spawn_app(Backend::Sqlite).await.unwrap();
+    let response = app.get("/healthz").await;
+    let generated = response.headers()["x-request-id"].to_str().unwrap();
+    assert_eq!(generated.len(), 36, "a UUID: {generated}");
+
+    let response = app
+        .client
+        .get(app.url("/api/v1/nope"))
+        .header("x-request-id", "trace-me-123")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.headers()["x-request-id"], "trace-me-123");
+}
+
+#[tokio::test]
+async fn metrics_count_requests_by_route_in_prometheus_text() {
+    let app = spawn_app(Backend::Sqlite).await.unwrap();
+    app.get("/healthz").await;
+    let response = app.get("/metrics").await;
+    assert_eq!(response.status(), StatusCode::OK);
+    assert!(
+        response.headers()["content-type"]
+            .to_str()
+            .unwrap()
+            .starts_with("text/plain")
+    );
+    let text = response.text().await.unwrap();
+    let line = text
+        .lines()
+        .find(|line| {
+            line.starts_with("http_requests_total{") && line.contains("route=\"/healthz\"")
+        })
+        .unwrap_or_else(|| panic!("no request counter for /healthz in:\n{text}"));
+    assert!(line.contains("status=\"200\""), "{line}");
+    assert!(
+        text.contains("http_request_duration_seconds_bucket"),
+        "{text}"
+    );
+}
+
+#[tokio::test]
+async fn the_openapi_document_describes_the_api_and_has_a_docs_page() {
+    let app = spawn_app(Backend::Sqlite).await.unwrap();
+    let response = app.get("/api/openapi.json").await;
+    assert_eq!(response.status(), StatusCode::OK);
+    let doc: Value = response.json().await.unwrap();
+    assert!(doc["openapi"].as_str().unwrap().starts_with("3."), "{doc}");
+    for path in ["/healthz", "/readyz", "/metrics", "/api/v1/app-config"] {
+        assert!(doc["paths"].get(path).is_some(), "missing {path}");
+    }
+    assert!(doc["components"]["schemas"].get("ErrorBody").is_some());
+    assert_eq!(
+        doc,
+        serde_json::to_value(prettyscore_server::http::openapi()).unwrap()
+    );
+
+    let docs = app.get("/api/docs/").await;
+    assert_eq!(docs.status(), StatusCode::OK);
+    assert!(
+        docs.text().await.unwrap().contains("swagger"),
+        "a Swagger UI page"
+    );
+}
+
+#[tokio::test]
+async fn app_config_tells_the_web_app_the_configured_contact_address() {
+    let app = crate::helpers::spawn_app_with(Backend::Sqlite, |config| {
+        config.contact_email = "privacy@example.org".into();
+    })
+    .await
+    .unwrap();
+    let body: Value = app.get("/api/v1/app-config").await.json().await.unwrap();
+    assert_eq!(body["contact_email"], "privacy@example.org");
+    assert_eq!(body["site_name"], "PrettyScore");
+}
+
+#[tokio::test]
+async fn the_binary_serves_on_a_free_port_and_prints_its_url() {
+    use std::io::{BufRead, BufReader};
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_prettyscore"))
+        .args(["serve", "--bind", "127.0.0.1:0", "--data-dir"])
+        .arg(dir.path())
+        .env_remove("DATABASE_URL")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let line = BufReader::new(stdout).lines().next().unwrap().unwrap();
+    let url = line
+        .strip_prefix("PrettyScore listening on ")
+        .unwrap_or_else(|| panic!("unexpected first line: {line}"))
+        .to_owned();
+    let health = reqwest::get(format!("{url}/healthz")).await;
+    child.kill().ok();
+    child.wait().ok();
+    assert_eq!(health.unwrap().status(), StatusCode::OK);
+    assert!(
+        dir.path().join("prettyscore.sqlite").is_file(),
+        "SQLite in the data dir"
+    );
+    assert!(
+        dir.path().join("media").is_dir(),
+        "media under the data dir"
+    );
+}
