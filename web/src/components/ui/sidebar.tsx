@@ -101,10 +101,13 @@ export function SidebarProvider({ defaultOpen = true, className, style, children
     return () => window.removeEventListener('keydown', onKeyDown);
   }, [toggleSidebar]);
 
-  // Leaving the phone layout closes the sheet, so it does not reappear later.
-  useEffect(() => {
+  // Leaving the phone layout closes the sheet, so it does not reappear later
+  // (adjusted while rendering, as React recommends, rather than in an effect).
+  const [wasMobile, setWasMobile] = useState(isMobile);
+  if (wasMobile !== isMobile) {
+    setWasMobile(isMobile);
     if (!isMobile) setOpenMobile(false);
-  }, [isMobile]);
+  }
 
   const value = useMemo<SidebarContextValue>(
     () => ({
