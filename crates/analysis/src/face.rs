@@ -1,0 +1,398 @@
+//! Face detection (MediaPipe BlazeFace, short range) and the 468-point Face Mesh, run
+//! on the face and on its mirror image and combined, so every landmark-based measure is
+//! mirror-symmetric by construction.
+
+use crate::raster::Pyramid;
+use crate::tflite::Model;
+use std::sync::OnceLock;
+
+const DETECTOR: &[u8] = include_bytes!("../../../models/face_detection_short_range.tflite");
+const MESH: &[u8] = include_bytes!("../../../models/face_landmark.tflite");
+const MIRROR: &str = include_str!("../../../models/face_landmark_mirror.txt");
+
+/// Number of mesh landmarks.
+pub const LANDMARKS: usize = 468;
+const DET_SIZE: usize = 128;
+const MESH_SIZE: usize = 192;
+const MIN_DETECTION_SCORE: f32 = 0.5;
+const MIN_PRESENCE: f32 = 0.5;
+
+pub(crate) struct Models {
+    detector: Model,
+    mesh: Model,
+    anchors: Vec<[f32; 2]>,
+    pub mirror: Vec<usize>,
+}
+
+pub(crate) fn models() -> &'static Models {
+    static M: OnceLock<Models> = OnceLock::new();
+    M.get_or_init(|| Models {
+        detector: Model::parse(DETECTOR).expect("embedded detector model is valid"),
+        mesh: Model::parse(MESH).expect("embedded mesh model is valid"),
+        anchors: anchors(),
+        mirror: parse_mirror(MIRROR),
+    })
+}
+
+fn parse_mirror(text: &str) -> Vec<usize> {
+    let v: Vec<usize> = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .filter_map(|l| l.parse().ok())
+        .collect();
+    if v.len() == LANDMARKS {
+        v
+    } else {
+        (0..LANDMARKS).collect()
+    }
+}
+
+/// SSD anchors of the short-range BlazeFace model (MediaPipe's SsdAnchorsCalculator
+/// with fixed anchor size: strides 8, 16, 16, 16, two anchors per layer and cell).
+fn anchors() -> Vec<[f32; 2]> {
+    let strides = [8usize, 16, 16, 16];
+    let mut out = Vec::with_capacity(896);
+    let mut layer = 0;
+    while layer < strides.len() {
+        let mut last = layer;
+        let mut per_cell = 0;
+        while last < strides.len() && strides[last] == strides[layer] {
+            per_cell += 2;
+            last += 1;
+        }
+        let fm = DET_SIZE.div_ceil(strides[layer]);
+        for y in 0..fm {
+            for x in 0..fm {
+                for _ in 0..per_cell {
+                    out.push([(x as f32 + 0.5) / fm as f32, (y as f32 + 0.5) / fm as f32]);
+                }
+            }
+        }
+        layer = last;
+    }
+    out
+}
+
+/// A detected face in working-image pixels.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Detection {
+    pub score: f32,
+    /// Centre x, centre y, width, height.
+    pub bx: [f32; 4],
+    /// Right eye, left eye, nose tip, mouth, right ear, left ear (subject's sides).
+    pub kp: [[f32; 2]; 6],
+}
+
+fn sigmoid(v: f32) -> f32 {
+    1.0 / (1.0 + libm::expf(-v.clamp(-100.0, 100.0)))
+}
+
+fn iou(a: &Detection, b: &Detection) -> f32 {
+    let (ax0, ax1) = (a.bx[0] - a.bx[2] / 2.0, a.bx[0] + a.bx[2] / 2.0);
+    let (ay0, ay1) = (a.bx[1] - a.bx[3] / 2.0, a.bx[1] + a.bx[3] / 2.0);
+    let (bx0, bx1) = (b.bx[0] - b.bx[2] / 2.0, b.bx[0] + b.bx[2] / 2.0);
+    let (by0, by1) = (b.bx[1] - b.bx[3] / 2.0, b.bx[1] + b.bx[3] / 2.0);
+    let iw = (ax1.min(bx1) - ax0.max(bx0)).max(0.0);
+    let ih = (ay1.min(by1) - ay0.max(by0)).max(0.0);
+    let inter = iw * ih;
+    let union = a.bx[2] * a.bx[3] + b.bx[2] * b.bx[3] - inter;
+    if union > 0.0 { inter / union } else { 0.0 }
+}
+
+/// Run the detector on the letterboxed image (or its mirror) and return the faces after
+/// weighted non-maximum suppression, in working-image pixels of the unmirrored image.
+fn detect_once(pyr: &Pyramid, mirrored: bool) -> Vec<Detection> {
+    let m = models();
+    let img = pyr.base();
+    let (w, h) = (img.w as f32, img.h as f32);
+    let side = w.max(h);
+    let step = side / DET_SIZE as f32;
+    let origin = [w / 2.0 - side / 2.0, h / 2.0 - side / 2.0];
+    let mut input = pyr.warp(DET_SIZE, DET_SIZE, origin, [step, 0.0], [0.0, step]);
+    if mirrored {
+        flip_rows(&mut input, DET_SIZE, DET_SIZE);
+    }
+    for v in input.iter_mut() {
+        *v = *v / 127.5 - 1.0;
+    }
+    let out = m.detector.run(&input);
+    let (reg, cls) = (&out[0], &out[1]);
+    let mut cands = Vec::new();
+    for (i, a) in m.anchors.iter().enumerate() {
+        let score = sigmoid(cls[i]);
+        if score < MIN_DETECTION_SCORE {
+            continue;
+        }
+        let r = &reg[i * 16..(i + 1) * 16];
+        let s = DET_SIZE as f32;
+        let mx = |x: f32| if mirrored { 1.0 - x } else { x };
+        let to_px = |x: f32, y: f32| [origin[0] + mx(x) * side, origin[1] + y * side];
+        let c = to_px(r[0] / s + a[0], r[1] / s + a[1]);
+        let mut kp = [[0f32; 2]; 6];
+        for (k, p) in kp.iter_mut().enumerate() {
+            *p = to_px(r[4 + 2 * k] / s + a[0], r[5 + 2 * k] / s + a[1]);
+        }
+        if mirrored {
+            // The mirror's right eye is the subject's left eye, and so on.
+            kp.swap(0, 1);
+            kp.swap(4, 5);
+        }
+        cands.push(Detection {
+            score,
+            bx: [c[0], c[1], r[2] / s * side, r[3] / s * side],
+            kp,
+        });
+    }
+    weighted_nms(cands)
+}
+
+fn weighted_nms(mut cands: Vec<Detection>) -> Vec<Detection> {
+    // Stable order: score, then position, so ties never depend on anything else.
+    cands.sort_by(|a, b| {
+        b.score
+            .total_cmp(&a.score)
+            .then(a.bx[0].total_cmp(&b.bx[0]))
+    });
+    let mut out = Vec::new();
+    while let Some(first) = cands.first().copied() {
+        let (group, rest): (Vec<Detection>, Vec<Detection>) =
+            cands.into_iter().partition(|c| iou(&first, c) > 0.3);
+        cands = rest;
+        let total: f32 = group.iter().map(|d| d.score).sum();
+        let mut merged = Detection {
+            score: first.score,
+            bx: [0.0; 4],
+            kp: [[0.0; 2]; 6],
+        };
+        for d in &group {
+            let wgt = d.score / total;
+            for k in 0..4 {
+                merged.bx[k] += d.bx[k] * wgt;
+            }
+            for k in 0..6 {
+                merged.kp[k][0] += d.kp[k][0] * wgt;
+                merged.kp[k][1] += d.kp[k][1] * wgt;
+            }
+        }
+        out.push(merged);
+    }
+    out
+}
+
+fn largest(dets: &[Detection]) -> Option<Detection> {
+    dets.iter()
+        .copied()
+        .max_by(|a, b| (a.bx[2] * a.bx[3]).total_cmp(&(b.bx[2] * b.bx[3])))
+}
+
+/// Find the largest face, averaging the detections on the image and on its mirror so
+/// the face region itself is mirror-symmetric.
+pub(crate) fn detect(pyr: &Pyramid) -> Option<Detection> {
+    let a = largest(&detect_once(pyr, false));
+    let b = largest(&detect_once(pyr, true));
+    match (a, b) {
+        (Some(a), Some(b)) if iou(&a, &b) > 0.3 => {
+            let mut d = a;
+            d.score = (a.score + b.score) / 2.0;
+            for k in 0..4 {
+                d.bx[k] = (a.bx[k] + b.bx[k]) / 2.0;
+            }
+            for k in 0..6 {
+                d.kp[k] = [
+                    (a.kp[k][0] + b.kp[k][0]) / 2.0,
+                    (a.kp[k][1] + b.kp[k][1]) / 2.0,
+                ];
+            }
+            Some(d)
+        }
+        (Some(a), Some(b)) => Some(if a.score >= b.score { a } else { b }),
+        (a, b) => a.or(b),
+    }
+}
+
+fn flip_rows(data: &mut [f32], w: usize, h: usize) {
+    for y in 0..h {
+        let row = &mut data[y * w * 3..(y + 1) * w * 3];
+        for x in 0..w / 2 {
+            for c in 0..3 {
+                row.swap(x * 3 + c, (w - 1 - x) * 3 + c);
+            }
+        }
+    }
+}
+
+/// The rotated square the mesh looks at (MediaPipe's detection-to-ROI rule: box scaled
+/// 1.5x, square on the long side, rotated so the eyes are level).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Roi {
+    pub center: [f32; 2],
+    pub side: f32,
+    pub angle: f32,
+}
+
+pub(crate) fn roi(d: &Detection) -> Roi {
+    let (r, l) = (d.kp[0], d.kp[1]);
+    let angle = libm::atan2f(l[1] - r[1], l[0] - r[0]);
+    Roi {
+        center: [d.bx[0], d.bx[1]],
+        side: d.bx[2].max(d.bx[3]) * 1.5,
+        angle,
+    }
+}
+
+/// Mesh output: landmarks in working-image pixels (x, y, z), and the face presence score.
+pub(crate) struct Mesh {
+    pub points: Vec<[f32; 3]>,
+    pub presence: f32,
+}
+
+/// Run the mesh on the ROI crop and on its mirror and average the two (with the mirrored
+/// run's points re-indexed through the mesh's left/right pairing).
+pub(crate) fn mesh(pyr: &Pyramid, roi: &Roi) -> Mesh {
+    let m = models();
+    let s = roi.side / MESH_SIZE as f32;
+    let (cs, sn) = (libm::cosf(roi.angle), libm::sinf(roi.angle));
+    let ux = [s * cs, s * sn];
+    let uy = [-s * sn, s * cs];
+    let half = MESH_SIZE as f32 / 2.0;
+    let origin = [
+        roi.center[0] - half * ux[0] - half * uy[0],
+        roi.center[1] - half * ux[1] - half * uy[1],
+    ];
+    let mut input = pyr.warp(MESH_SIZE, MESH_SIZE, origin, ux, uy);
+    for v in input.iter_mut() {
+        *v /= 255.0;
+    }
+    let mut mirrored = input.clone();
+    flip_rows(&mut mirrored, MESH_SIZE, MESH_SIZE);
+    let a = m.mesh.run(&input);
+    let b = m.mesh.run(&mirrored);
+    let size = MESH_SIZE as f32;
+    let mut points = Vec::with_capacity(LANDMARKS);
+    for i in 0..LANDMARKS {
+        let j = m.mirror[i];
+        let p = &a[0][i * 3..i * 3 + 3];
+        let q = &b[0][j * 3..j * 3 + 3];
+        let x = (p[0] + (size - q[0])) / 2.0;
+        let y = (p[1] + q[1]) / 2.0;
+        let z = (p[2] + q[2]) / 2.0;
+        points.push([
+            origin[0] + x * ux[0] + y * uy[0],
+            origin[1] + x * ux[1] + y * uy[1],
+            z * s,
+        ]);
+    }
+    let presence = (sigmoid(a[1][0]) + sigmoid(b[1][0])) / 2.0;
+    Mesh { points, presence }
+}
+
+pub(crate) fn min_presence() -> f32 {
+    MIN_PRESENCE
+}
+
+/// Derive the left/right pairing of the mesh from the network itself: run it on a
+/// perfectly symmetric face crop (a face averaged with its mirror) and pair every point
+/// with the point nearest to its reflection. Used by `examples/derive_mirror_table.rs`
+/// to regenerate `models/face_landmark_mirror.txt`.
+#[doc(hidden)]
+pub fn derive_mirror_table(pyr: &Pyramid) -> Option<Vec<usize>> {
+    let m = models();
+    let d = detect(pyr)?;
+    let r = roi(&d);
+    let s = r.side / MESH_SIZE as f32;
+    let (cs, sn) = (libm::cosf(r.angle), libm::sinf(r.angle));
+    let ux = [s * cs, s * sn];
+    let uy = [-s * sn, s * cs];
+    let half = MESH_SIZE as f32 / 2.0;
+    let origin = [
+        r.center[0] - half * ux[0] - half * uy[0],
+        r.center[1] - half * ux[1] - half * uy[1],
+    ];
+    let input = pyr.warp(MESH_SIZE, MESH_SIZE, origin, ux, uy);
+    let mut flipped = input.clone();
+    flip_rows(&mut flipped, MESH_SIZE, MESH_SIZE);
+    let sym: Vec<f32> = input
+        .iter()
+        .zip(&flipped)
+        .map(|(a, b)| (a + b) / 2.0 / 255.0)
+        .collect();
+    let out = m.mesh.run(&sym);
+    let p: Vec<[f32; 3]> = out[0].chunks_exact(3).map(|c| [c[0], c[1], c[2]]).collect();
+    // Minimum-cost assignment (not greedy nearest neighbours, which collide in the dense
+    // eye and lip contours), with a symmetric cost so the result is an involution.
+    let cost: Vec<Vec<f64>> = (0..LANDMARKS)
+        .map(|i| {
+            (0..LANDMARKS)
+                .map(|j| {
+                    let qi = [MESH_SIZE as f32 - p[i][0], p[i][1], p[i][2]];
+                    let qj = [MESH_SIZE as f32 - p[j][0], p[j][1], p[j][2]];
+                    (libm::sqrtf(dist3(&qi, &p[j])) + libm::sqrtf(dist3(&qj, &p[i]))) as f64
+                })
+                .collect()
+        })
+        .collect();
+    Some(assignment(&cost))
+}
+
+/// Hungarian algorithm (potentials, O(n^3)): the permutation minimising total cost.
+fn assignment(c: &[Vec<f64>]) -> Vec<usize> {
+    let n = c.len();
+    let inf = f64::INFINITY;
+    let (mut u, mut v) = (vec![0f64; n + 1], vec![0f64; n + 1]);
+    let (mut p, mut way) = (vec![0usize; n + 1], vec![0usize; n + 1]);
+    for i in 1..=n {
+        p[0] = i;
+        let mut j0 = 0;
+        let mut minv = vec![inf; n + 1];
+        let mut used = vec![false; n + 1];
+        loop {
+            used[j0] = true;
+            let i0 = p[j0];
+            let mut delta = inf;
+            let mut j1 = 0;
+            for j in 1..=n {
+                if !used[j] {
+                    let cur = c[i0 - 1][j - 1] - u[i0] - v[j];
+                    if cur < minv[j] {
+                        minv[j] = cur;
+                        way[j] = j0;
+                    }
+                    if minv[j] < delta {
+                        delta = minv[j];
+                        j1 = j;
+                    }
+                }
+            }
+            for j in 0..=n {
+                if used[j] {
+                    u[p[j]] += delta;
+                    v[j] -= delta;
+                } else {
+                    minv[j] -= delta;
+                }
+            }
+            j0 = j1;
+            if p[j0] == 0 {
+                break;
+            }
+        }
+        loop {
+            let j1 = way[j0];
+            p[j0] = p[j1];
+            j0 = j1;
+            if j0 == 0 {
+                break;
+            }
+        }
+    }
+    let mut ans = vec![0usize; n];
+    for j in 1..=n {
+        ans[p[j] - 1] = j - 1;
+    }
+    ans
+}
+
+fn dist3(a: &[f32; 3], b: &[f32; 3]) -> f32 {
+    (a[0] - b[0]) * (a[0] - b[0]) + (a[1] - b[1]) * (a[1] - b[1]) + (a[2] - b[2]) * (a[2] - b[2])
+}

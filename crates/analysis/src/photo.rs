@@ -1,0 +1,234 @@
+//! Pet, feet and hands scores from measured image properties: sharpness, exposure,
+//! colourfulness, composition and left/right balance. There is no pet, foot or hand
+//! detector: these scores rate the photo, deterministically, within the spec's ranges.
+
+use crate::decode::decode;
+use crate::error::AnalysisError;
+use crate::raster::Pyramid;
+use crate::score::{feet_label, hands_label, pet_title, round1};
+use serde::Serialize;
+
+/// Long side of the normalised grid the properties are measured on.
+const GRID_LONG: usize = 256;
+
+/// Measured properties, each turned into a quality in 0..1 (higher is better).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PhotoQualities {
+    /// Edge detail: mean absolute Laplacian relative to a crisp photo.
+    pub sharpness: f64,
+    /// Mean brightness near mid-grey and little clipping.
+    pub exposure: f64,
+    /// Hasler and Suesstrunk's colourfulness, saturating.
+    pub colourfulness: f64,
+    /// Detail concentrated near the centre (a framed subject).
+    pub composition: f64,
+    /// Left/right balance: the photo against its mirror image.
+    pub balance: f64,
+}
+
+fn measure(bytes: &[u8]) -> Result<PhotoQualities, AnalysisError> {
+    let img = decode(bytes)?.image;
+    let (w, h) = (img.w, img.h);
+    let scale = w.max(h) as f32 / GRID_LONG as f32;
+    let (gw, gh) = (
+        ((w as f32 / scale) as usize).max(8),
+        ((h as f32 / scale) as usize).max(8),
+    );
+    let pyr = Pyramid::new(img);
+    let rgb = pyr.warp(gw, gh, [0.0, 0.0], [scale, 0.0], [0.0, scale]);
+    let n = (gw * gh) as f64;
+    let lum: Vec<f32> = rgb
+        .chunks_exact(3)
+        .map(|p| 0.299 * p[0] + 0.587 * p[1] + 0.114 * p[2])
+        .collect();
+
+    // Sharpness and where the detail is.
+    let (mut lap_sum, mut wsum, mut cx, mut cy, mut m) = (0.0f64, 0.0f64, 0.0f64, 0.0f64, 0usize);
+    for y in 1..gh - 1 {
+        for x in 1..gw - 1 {
+            let c = lum[y * gw + x];
+            let l = (lum[y * gw + x - 1]
+                + lum[y * gw + x + 1]
+                + lum[(y - 1) * gw + x]
+                + lum[(y + 1) * gw + x]
+                - 4.0 * c)
+                .abs() as f64;
+            lap_sum += l;
+            wsum += l;
+            cx += l * (x as f64 + 0.5) / gw as f64;
+            cy += l * (y as f64 + 0.5) / gh as f64;
+            m += 1;
+        }
+    }
+    let lap = lap_sum / m.max(1) as f64;
+    let sharpness = lap / (lap + 8.0);
+    let (cx, cy) = if wsum > 0.0 {
+        (cx / wsum, cy / wsum)
+    } else {
+        (0.5, 0.5)
+    };
+    let off = libm::sqrt((cx - 0.5) * (cx - 0.5) + (cy - 0.5) * (cy - 0.5));
+    let composition = (1.0 - off / 0.35).clamp(0.0, 1.0);
+
+    // Exposure.
+    let mean = lum.iter().map(|&v| v as f64).sum::<f64>() / n;
+    let clipped = lum.iter().filter(|&&v| !(6.0..=249.0).contains(&v)).count() as f64 / n;
+    let r = (mean - 128.0) / 70.0;
+    let exposure = (1.0 / (1.0 + r * r)) * (1.0 - clipped).max(0.0);
+
+    // Colourfulness.
+    let (mut srg, mut syb, mut srg2, mut syb2) = (0.0f64, 0.0f64, 0.0f64, 0.0f64);
+    for p in rgb.chunks_exact(3) {
+        let rg = (p[0] - p[1]) as f64;
+        let yb = (0.5 * (p[0] + p[1]) - p[2]) as f64;
+        srg += rg;
+        syb += yb;
+        srg2 += rg * rg;
+        syb2 += yb * yb;
+    }
+    let (mrg, myb) = (srg / n, syb / n);
+    let (vrg, vyb) = (
+        (srg2 / n - mrg * mrg).max(0.0),
+        (syb2 / n - myb * myb).max(0.0),
+    );
+    let colour = libm::sqrt(vrg + vyb) + 0.3 * libm::sqrt(mrg * mrg + myb * myb);
+    let colourfulness = colour / (colour + 40.0);
+
+    // Left/right balance.
+    let mut diff = 0.0f64;
+    for y in 0..gh {
+        for x in 0..gw / 2 {
+            diff += (lum[y * gw + x] - lum[y * gw + gw - 1 - x]).abs() as f64;
+        }
+    }
+    let mad = diff / ((gw / 2) * gh).max(1) as f64;
+    let balance = 1.0 / (1.0 + mad / 40.0);
+    Ok(PhotoQualities {
+        sharpness,
+        exposure,
+        colourfulness,
+        composition,
+        balance,
+    })
+}
+
+fn overall(q: &PhotoQualities) -> f64 {
+    0.30 * q.sharpness
+        + 0.25 * q.exposure
+        + 0.20 * q.colourfulness
+        + 0.15 * q.composition
+        + 0.10 * q.balance
+}
+
+/// A pet photo's score.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PetAnalysis {
+    /// A whole number from 7 to 10.
+    pub score: u8,
+    /// The spec's title, e.g. "Super Cute!".
+    pub title: &'static str,
+    pub qualities: PhotoQualities,
+}
+
+/// Score a pet photo: 7 plus one point each for a photo quality of 0.45, 0.65 and 0.85
+/// (quality: 30% sharpness, 25% exposure, 20% colourfulness, 15% composition, 10%
+/// left/right balance).
+pub fn analyze_pet(bytes: &[u8]) -> Result<PetAnalysis, AnalysisError> {
+    let q = measure(bytes)?;
+    let o = overall(&q);
+    let score = 7 + u8::from(o >= 0.45) + u8::from(o >= 0.65) + u8::from(o >= 0.85);
+    Ok(PetAnalysis {
+        score,
+        title: pet_title(score),
+        qualities: q,
+    })
+}
+
+/// Feet breakdown (the spec's keys), each out of 10.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FeetBreakdown {
+    pub toe_symmetry: f64,
+    pub arch_quality: f64,
+    pub skin_appearance: f64,
+    pub overall_aesthetics: f64,
+}
+
+/// Hands breakdown (the spec's keys), each out of 10.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct HandsBreakdown {
+    pub finger_proportions: f64,
+    pub skin_quality: f64,
+    pub nail_appearance: f64,
+    pub overall_aesthetics: f64,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FeetAnalysis {
+    /// 7.0 to 10.0, one decimal.
+    pub score: f64,
+    pub rating_label: &'static str,
+    pub breakdown: FeetBreakdown,
+    pub qualities: PhotoQualities,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct HandsAnalysis {
+    /// 7.0 to 10.0, one decimal.
+    pub score: f64,
+    pub rating_label: &'static str,
+    pub breakdown: HandsBreakdown,
+    pub qualities: PhotoQualities,
+}
+
+/// 7.0 + 3 * quality^1.5, one decimal: 9.5 needs a quality of about 0.89.
+fn body_score(q: &PhotoQualities) -> f64 {
+    let o = overall(q).clamp(0.0, 1.0);
+    round1(7.0 + 3.0 * o * libm::sqrt(o))
+}
+
+/// A breakdown item: the score moved by up to one point by one quality, within 1..10.
+fn item(score: f64, quality: f64) -> f64 {
+    round1((score + 2.0 * quality.clamp(0.0, 1.0) - 1.0).clamp(1.0, 10.0))
+}
+
+/// Score a feet photo. toeSymmetry: left/right balance; archQuality: composition;
+/// skinAppearance: exposure; overallAesthetics: colourfulness and sharpness.
+pub fn analyze_feet(bytes: &[u8]) -> Result<FeetAnalysis, AnalysisError> {
+    let q = measure(bytes)?;
+    let score = body_score(&q);
+    Ok(FeetAnalysis {
+        score,
+        rating_label: feet_label(score),
+        breakdown: FeetBreakdown {
+            toe_symmetry: item(score, q.balance),
+            arch_quality: item(score, q.composition),
+            skin_appearance: item(score, q.exposure),
+            overall_aesthetics: item(score, (q.colourfulness + q.sharpness) / 2.0),
+        },
+        qualities: q,
+    })
+}
+
+/// Score a hands photo. fingerProportions: composition; skinQuality: exposure;
+/// nailAppearance: sharpness (fine detail); overallAesthetics: colourfulness and balance.
+pub fn analyze_hands(bytes: &[u8]) -> Result<HandsAnalysis, AnalysisError> {
+    let q = measure(bytes)?;
+    let score = body_score(&q);
+    Ok(HandsAnalysis {
+        score,
+        rating_label: hands_label(score),
+        breakdown: HandsBreakdown {
+            finger_proportions: item(score, q.composition),
+            skin_quality: item(score, q.exposure),
+            nail_appearance: item(score, q.sharpness),
+            overall_aesthetics: item(score, (q.colourfulness + q.balance) / 2.0),
+        },
+        qualities: q,
+    })
+}

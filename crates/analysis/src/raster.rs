@@ -1,0 +1,190 @@
+//! A plain 8-bit RGB raster and the few deterministic resampling steps we need.
+
+/// An RGB image, rows top to bottom, 3 bytes per pixel.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Rgb {
+    pub w: usize,
+    pub h: usize,
+    pub data: Vec<u8>,
+}
+
+impl Rgb {
+    pub fn new(w: usize, h: usize, data: Vec<u8>) -> Self {
+        debug_assert_eq!(data.len(), w * h * 3);
+        Rgb { w, h, data }
+    }
+
+    /// Left-right mirror.
+    pub fn mirrored(&self) -> Rgb {
+        let mut out = vec![0u8; self.data.len()];
+        for y in 0..self.h {
+            for x in 0..self.w {
+                let s = (y * self.w + x) * 3;
+                let d = (y * self.w + (self.w - 1 - x)) * 3;
+                out[d..d + 3].copy_from_slice(&self.data[s..s + 3]);
+            }
+        }
+        Rgb::new(self.w, self.h, out)
+    }
+
+    /// Half size by 2x2 averaging (odd last row/column dropped).
+    pub fn halved(&self) -> Rgb {
+        let (w, h) = (self.w / 2, self.h / 2);
+        let mut out = vec![0u8; w * h * 3];
+        for y in 0..h {
+            for x in 0..w {
+                for c in 0..3 {
+                    let p = |yy: usize, xx: usize| self.data[(yy * self.w + xx) * 3 + c] as u16;
+                    let s = p(2 * y, 2 * x)
+                        + p(2 * y, 2 * x + 1)
+                        + p(2 * y + 1, 2 * x)
+                        + p(2 * y + 1, 2 * x + 1);
+                    out[(y * w + x) * 3 + c] = ((s + 2) / 4) as u8;
+                }
+            }
+        }
+        Rgb::new(w, h, out)
+    }
+
+    /// Apply an EXIF orientation (1..=8) so the image is upright.
+    pub fn oriented(self, orientation: u16) -> Rgb {
+        if !(2..=8).contains(&orientation) {
+            return self;
+        }
+        let (w, h) = (self.w, self.h);
+        let transposed = orientation >= 5;
+        let (nw, nh) = if transposed { (h, w) } else { (w, h) };
+        let mut out = vec![0u8; self.data.len()];
+        for y in 0..nh {
+            for x in 0..nw {
+                // Source coordinates for output (x, y), per the EXIF definition.
+                let (sx, sy) = match orientation {
+                    2 => (w - 1 - x, y),
+                    3 => (w - 1 - x, h - 1 - y),
+                    4 => (x, h - 1 - y),
+                    5 => (y, x),
+                    6 => (y, h - 1 - x),
+                    7 => (w - 1 - y, h - 1 - x),
+                    _ => (w - 1 - y, x),
+                };
+                let s = (sy * w + sx) * 3;
+                let d = (y * nw + x) * 3;
+                out[d..d + 3].copy_from_slice(&self.data[s..s + 3]);
+            }
+        }
+        Rgb::new(nw, nh, out)
+    }
+}
+
+/// A pyramid of 2x2-averaged levels, so sampling at any scale reads from a level no
+/// more than twice the needed resolution (no aliasing from bilinear reads).
+pub struct Pyramid {
+    pub levels: Vec<Rgb>,
+}
+
+impl Pyramid {
+    pub fn new(base: Rgb) -> Self {
+        let mut levels = vec![base];
+        loop {
+            let last = levels.last().expect("one level");
+            if last.w < 64 || last.h < 64 {
+                break;
+            }
+            let next = last.halved();
+            levels.push(next);
+        }
+        Pyramid { levels }
+    }
+
+    pub fn base(&self) -> &Rgb {
+        &self.levels[0]
+    }
+
+    /// Sample an `out_w` x `out_h` image through an affine map from output pixel centres
+    /// to base-image coordinates: `src = origin + ox * ux + oy * uy` where `ux`, `uy` are
+    /// the base-image steps for one output pixel. Outside the image reads as black.
+    /// Returns planar-interleaved f32 RGB in 0..255.
+    pub fn warp(
+        &self,
+        out_w: usize,
+        out_h: usize,
+        origin: [f32; 2],
+        ux: [f32; 2],
+        uy: [f32; 2],
+    ) -> Vec<f32> {
+        // Pick the level whose pixel is no smaller than half an output pixel.
+        let step = libm::sqrtf(ux[0] * ux[0] + ux[1] * ux[1])
+            .max(libm::sqrtf(uy[0] * uy[0] + uy[1] * uy[1]));
+        let mut lvl = 0;
+        while lvl + 1 < self.levels.len() && (1u32 << (lvl + 1)) as f32 <= step {
+            lvl += 1;
+        }
+        let img = &self.levels[lvl];
+        let s = (1u32 << lvl) as f32;
+        let mut out = vec![0f32; out_w * out_h * 3];
+        for oy in 0..out_h {
+            for ox in 0..out_w {
+                let fx = ox as f32 + 0.5;
+                let fy = oy as f32 + 0.5;
+                // Base coordinates of this output pixel centre, then level coordinates.
+                let bx = origin[0] + fx * ux[0] + fy * uy[0];
+                let by = origin[1] + fx * ux[1] + fy * uy[1];
+                let lx = bx / s - 0.5;
+                let ly = by / s - 0.5;
+                let px = sample(img, lx, ly);
+                out[(oy * out_w + ox) * 3..][..3].copy_from_slice(&px);
+            }
+        }
+        out
+    }
+}
+
+/// Bilinear sample at continuous pixel-centre coordinates; black outside.
+fn sample(img: &Rgb, x: f32, y: f32) -> [f32; 3] {
+    let x0f = libm::floorf(x);
+    let y0f = libm::floorf(y);
+    let (ax, ay) = (x - x0f, y - y0f);
+    let (x0, y0) = (x0f as i64, y0f as i64);
+    let mut acc = [0f32; 3];
+    for (dy, wy) in [(0i64, 1.0 - ay), (1, ay)] {
+        for (dx, wx) in [(0i64, 1.0 - ax), (1, ax)] {
+            let (xx, yy) = (x0 + dx, y0 + dy);
+            if xx < 0 || yy < 0 || xx >= img.w as i64 || yy >= img.h as i64 {
+                continue;
+            }
+            let p = (yy as usize * img.w + xx as usize) * 3;
+            let wgt = wx * wy;
+            for (a, &v) in acc.iter_mut().zip(&img.data[p..p + 3]) {
+                *a += v as f32 * wgt;
+            }
+        }
+    }
+    acc
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ramp(w: usize, h: usize) -> Rgb {
+        Rgb::new(w, h, (0..w * h * 3).map(|i| (i % 251) as u8).collect())
+    }
+
+    #[test]
+    fn every_orientation_round_trips_with_its_inverse() {
+        let img = ramp(5, 3);
+        // Orientation 6 (rotate 90 cw to display) undone by 8, and vice versa.
+        assert_eq!(img.clone().oriented(6).oriented(8), img);
+        assert_eq!(img.clone().oriented(3).oriented(3), img);
+        assert_eq!(img.clone().oriented(2).oriented(2), img);
+        assert_eq!(img.clone().oriented(5).oriented(5), img);
+        assert_eq!(img.clone().oriented(7).oriented(7), img);
+        assert_eq!(img.clone().oriented(6).w, 3);
+    }
+
+    #[test]
+    fn mirroring_twice_is_identity() {
+        let img = ramp(7, 4);
+        assert_eq!(img.mirrored().mirrored(), img);
+    }
+}

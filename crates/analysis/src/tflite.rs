@@ -1,0 +1,904 @@
+//! A minimal reader and interpreter for the float TensorFlow Lite models we ship.
+//!
+//! Only what MediaPipe's BlazeFace and Face Mesh models use is supported: CONV_2D,
+//! DEPTHWISE_CONV_2D, ADD, MAX_POOL_2D, PAD, RELU, PRELU, RESHAPE, CONCATENATION and
+//! DEQUANTIZE (float16 weights to float32). Batch size is always 1 and tensors are NHWC.
+//!
+//! Determinism: every reduction runs in one fixed order (taps, then input channels, in
+//! ascending order), with plain multiply and add (no fused multiply-add, no threads), so
+//! the same input gives bit-identical output on every machine.
+
+use std::fmt;
+
+/// Error while reading a model file. Models are embedded and checked by tests, so
+/// this only fires when someone swaps in an unsupported model.
+#[derive(Debug)]
+pub struct ModelError(pub String);
+
+impl fmt::Display for ModelError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "model error: {}", self.0)
+    }
+}
+
+fn err<T>(msg: impl Into<String>) -> Result<T, ModelError> {
+    Err(ModelError(msg.into()))
+}
+
+// ---------------------------------------------------------------------------
+// FlatBuffers access (just enough of the format for the TFLite schema).
+
+#[derive(Clone, Copy)]
+struct Buf<'a>(&'a [u8]);
+
+impl<'a> Buf<'a> {
+    fn u8(&self, p: usize) -> Result<u8, ModelError> {
+        self.0
+            .get(p)
+            .copied()
+            .ok_or(ModelError("out of bounds".into()))
+    }
+    fn u16(&self, p: usize) -> Result<u16, ModelError> {
+        let b = self
+            .0
+            .get(p..p + 2)
+            .ok_or(ModelError("out of bounds".into()))?;
+        Ok(u16::from_le_bytes([b[0], b[1]]))
+    }
+    fn u32(&self, p: usize) -> Result<u32, ModelError> {
+        let b = self
+            .0
+            .get(p..p + 4)
+            .ok_or(ModelError("out of bounds".into()))?;
+        Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    }
+    fn i32(&self, p: usize) -> Result<i32, ModelError> {
+        Ok(self.u32(p)? as i32)
+    }
+}
+
+#[derive(Clone, Copy)]
+struct Table<'a> {
+    buf: Buf<'a>,
+    pos: usize,
+}
+
+impl<'a> Table<'a> {
+    fn at(buf: Buf<'a>, pos: usize) -> Result<Self, ModelError> {
+        Ok(Table { buf, pos })
+    }
+    /// Position of field `i`, or None when absent.
+    fn field(&self, i: usize) -> Result<Option<usize>, ModelError> {
+        let vt = (self.pos as i64 - self.buf.i32(self.pos)? as i64) as usize;
+        let vt_len = self.buf.u16(vt)? as usize;
+        let slot = 4 + 2 * i;
+        if slot + 2 > vt_len {
+            return Ok(None);
+        }
+        let off = self.buf.u16(vt + slot)? as usize;
+        Ok(if off == 0 { None } else { Some(self.pos + off) })
+    }
+    fn i8_or(&self, i: usize, d: i8) -> Result<i8, ModelError> {
+        Ok(match self.field(i)? {
+            Some(p) => self.buf.u8(p)? as i8,
+            None => d,
+        })
+    }
+    fn i32_or(&self, i: usize, d: i32) -> Result<i32, ModelError> {
+        Ok(match self.field(i)? {
+            Some(p) => self.buf.i32(p)?,
+            None => d,
+        })
+    }
+    fn deref(&self, i: usize) -> Result<Option<usize>, ModelError> {
+        Ok(match self.field(i)? {
+            Some(p) => Some(p + self.buf.u32(p)? as usize),
+            None => None,
+        })
+    }
+    fn table(&self, i: usize) -> Result<Option<Table<'a>>, ModelError> {
+        match self.deref(i)? {
+            Some(p) => Ok(Some(Table::at(self.buf, p)?)),
+            None => Ok(None),
+        }
+    }
+    /// A vector of tables.
+    fn tables(&self, i: usize) -> Result<Vec<Table<'a>>, ModelError> {
+        let Some(v) = self.deref(i)? else {
+            return Ok(Vec::new());
+        };
+        let n = self.buf.u32(v)? as usize;
+        let mut out = Vec::with_capacity(n.min(4096));
+        for k in 0..n {
+            let p = v + 4 + 4 * k;
+            out.push(Table::at(self.buf, p + self.buf.u32(p)? as usize)?);
+        }
+        Ok(out)
+    }
+    fn i32s(&self, i: usize) -> Result<Vec<i32>, ModelError> {
+        let Some(v) = self.deref(i)? else {
+            return Ok(Vec::new());
+        };
+        let n = self.buf.u32(v)? as usize;
+        (0..n).map(|k| self.buf.i32(v + 4 + 4 * k)).collect()
+    }
+    fn bytes(&self, i: usize) -> Result<&'a [u8], ModelError> {
+        let Some(v) = self.deref(i)? else {
+            return Ok(&[]);
+        };
+        let n = self.buf.u32(v)? as usize;
+        self.buf
+            .0
+            .get(v + 4..v + 4 + n)
+            .ok_or(ModelError("bad vector".into()))
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Model
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Act {
+    None,
+    Relu,
+    Relu6,
+}
+
+fn act(code: i8) -> Result<Act, ModelError> {
+    match code {
+        0 => Ok(Act::None),
+        1 => Ok(Act::Relu),
+        3 => Ok(Act::Relu6),
+        c => err(format!("unsupported activation {c}")),
+    }
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Pool {
+    same: bool,
+    sw: usize,
+    sh: usize,
+    kw: usize,
+    kh: usize,
+}
+
+#[derive(Debug)]
+enum Op {
+    /// Weights rearranged to [kh][kw][in][out] so the inner loop runs over outputs.
+    Conv {
+        x: usize,
+        y: usize,
+        w: Vec<f32>,
+        b: Vec<f32>,
+        k: (usize, usize),
+        stride: (usize, usize),
+        same: bool,
+        act: Act,
+    },
+    /// Weights as [kh][kw][c].
+    Depthwise {
+        x: usize,
+        y: usize,
+        w: Vec<f32>,
+        b: Vec<f32>,
+        k: (usize, usize),
+        stride: (usize, usize),
+        same: bool,
+        act: Act,
+    },
+    Add {
+        a: usize,
+        b: usize,
+        y: usize,
+        act: Act,
+    },
+    MaxPool {
+        x: usize,
+        y: usize,
+        p: Pool,
+    },
+    /// Spatial and channel padding (top, bottom, left, right, channels after).
+    Pad {
+        x: usize,
+        y: usize,
+        pad: [usize; 5],
+    },
+    Relu {
+        x: usize,
+        y: usize,
+    },
+    Prelu {
+        x: usize,
+        y: usize,
+        alpha: Vec<f32>,
+    },
+    /// Reshape and dequantize of activations: data unchanged.
+    Alias {
+        x: usize,
+        y: usize,
+    },
+    /// Concatenation: `outer` blocks, each the inputs' chunks in order.
+    Concat {
+        xs: Vec<usize>,
+        y: usize,
+        outer: usize,
+        chunks: Vec<usize>,
+    },
+}
+
+/// A loaded model: constant weights plus the operator list.
+pub struct Model {
+    shapes: Vec<Vec<usize>>,
+    /// Index of the last operator reading each tensor (usize::MAX for outputs).
+    last_use: Vec<usize>,
+    ops: Vec<Op>,
+    input: usize,
+    outputs: Vec<usize>,
+}
+
+fn f16_to_f32(h: u16) -> f32 {
+    let sign = ((h >> 15) as u32) << 31;
+    let exp = ((h >> 10) & 0x1f) as u32;
+    let man = (h & 0x3ff) as u32;
+    let bits = if exp == 0 {
+        if man == 0 {
+            sign
+        } else {
+            // subnormal half: normalise
+            let mut e = 127 - 15 + 1;
+            let mut m = man;
+            while m & 0x400 == 0 {
+                m <<= 1;
+                e -= 1;
+            }
+            sign | ((e as u32) << 23) | ((m & 0x3ff) << 13)
+        }
+    } else if exp == 31 {
+        sign | 0x7f80_0000 | (man << 13)
+    } else {
+        sign | ((exp + 127 - 15) << 23) | (man << 13)
+    };
+    f32::from_bits(bits)
+}
+
+impl Model {
+    /// Parse a TFLite flatbuffer.
+    pub fn parse(data: &[u8]) -> Result<Model, ModelError> {
+        let buf = Buf(data);
+        let root = Table::at(buf, buf.u32(0)? as usize)?;
+        let codes: Vec<i32> = root
+            .tables(1)?
+            .iter()
+            .map(|c| Ok((c.i8_or(0, 0)? as i32).max(c.i32_or(3, 0)?)))
+            .collect::<Result<_, ModelError>>()?;
+        let buffers = root.tables(4)?;
+        let subgraphs = root.tables(2)?;
+        let Some(sg) = subgraphs.first() else {
+            return err("no subgraph");
+        };
+        let tensors = sg.tables(0)?;
+
+        // Constant data (float32, or float16 to be dequantized), per tensor.
+        let mut consts: Vec<Option<Vec<f32>>> = Vec::with_capacity(tensors.len());
+        let mut ints: Vec<Option<Vec<i32>>> = Vec::with_capacity(tensors.len());
+        let mut shapes = Vec::with_capacity(tensors.len());
+        for t in &tensors {
+            let shape: Vec<usize> = t.i32s(0)?.iter().map(|&d| d.max(0) as usize).collect();
+            let ty = t.i8_or(1, 0)?;
+            let bi = t.i32_or(2, 0)? as usize;
+            let data = match buffers.get(bi) {
+                Some(b) => b.bytes(0)?,
+                None => &[],
+            };
+            let (mut f, mut i) = (None, None);
+            if !data.is_empty() {
+                match ty {
+                    0 => {
+                        f = Some(
+                            data.chunks_exact(4)
+                                .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                                .collect(),
+                        )
+                    }
+                    1 => {
+                        f = Some(
+                            data.chunks_exact(2)
+                                .map(|c| f16_to_f32(u16::from_le_bytes([c[0], c[1]])))
+                                .collect(),
+                        )
+                    }
+                    2 => {
+                        i = Some(
+                            data.chunks_exact(4)
+                                .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                                .collect(),
+                        )
+                    }
+                    t => return err(format!("unsupported tensor type {t}")),
+                }
+            }
+            consts.push(f);
+            ints.push(i);
+            shapes.push(shape);
+        }
+
+        let konst = |consts: &Vec<Option<Vec<f32>>>, i: usize| -> Result<Vec<f32>, ModelError> {
+            consts
+                .get(i)
+                .and_then(|c| c.clone())
+                .ok_or(ModelError(format!("tensor {i} is not constant")))
+        };
+
+        let mut ops = Vec::new();
+        for op in sg.tables(3)? {
+            let code = *codes
+                .get(op.i32_or(0, 0)? as usize)
+                .ok_or(ModelError("opcode".into()))?;
+            let ins: Vec<usize> = op.i32s(1)?.iter().map(|&v| v as usize).collect();
+            let outs: Vec<usize> = op.i32s(2)?.iter().map(|&v| v as usize).collect();
+            let opts = op.table(4)?;
+            let y = *outs.first().ok_or(ModelError("no output".into()))?;
+            let x = *ins.first().ok_or(ModelError("no input".into()))?;
+            let o = |i: usize, d: i32| -> Result<i32, ModelError> {
+                match &opts {
+                    Some(t) => t.i32_or(i, d),
+                    None => Ok(d),
+                }
+            };
+            let o8 = |i: usize| -> Result<i8, ModelError> {
+                match &opts {
+                    Some(t) => t.i8_or(i, 0),
+                    None => Ok(0),
+                }
+            };
+            match code {
+                // DEQUANTIZE: constant weights become float32 constants.
+                6 => {
+                    if let Some(c) = consts[x].clone() {
+                        consts[y] = Some(c);
+                    } else {
+                        ops.push(Op::Alias { x, y });
+                    }
+                }
+                3 => {
+                    let wshape = &shapes[ins[1]];
+                    let (oc, kh, kw, ic) = (wshape[0], wshape[1], wshape[2], wshape[3]);
+                    let w = konst(&consts, ins[1])?;
+                    let mut wt = vec![0f32; w.len()];
+                    for o_ in 0..oc {
+                        for a in 0..kh {
+                            for b in 0..kw {
+                                for i_ in 0..ic {
+                                    wt[((a * kw + b) * ic + i_) * oc + o_] =
+                                        w[((o_ * kh + a) * kw + b) * ic + i_];
+                                }
+                            }
+                        }
+                    }
+                    let b = match ins.get(2) {
+                        Some(&bi) if bi < consts.len() => konst(&consts, bi)?,
+                        _ => vec![0.0; oc],
+                    };
+                    if o(4, 1)? != 1 || o(5, 1)? != 1 {
+                        return err("dilated conv");
+                    }
+                    ops.push(Op::Conv {
+                        x,
+                        y,
+                        w: wt,
+                        b,
+                        k: (kh, kw),
+                        stride: (o(2, 1)? as usize, o(1, 1)? as usize),
+                        same: o8(0)? == 0,
+                        act: act(o8(3)?)?,
+                    });
+                }
+                4 => {
+                    let wshape = &shapes[ins[1]];
+                    let (kh, kw, c) = (wshape[1], wshape[2], wshape[3]);
+                    if o(3, 1)? != 1 || shapes[x].get(3) != Some(&c) {
+                        return err("depth multiplier");
+                    }
+                    if o(5, 1)? != 1 || o(6, 1)? != 1 {
+                        return err("dilated depthwise conv");
+                    }
+                    let w = konst(&consts, ins[1])?;
+                    let b = match ins.get(2) {
+                        Some(&bi) if bi < consts.len() => konst(&consts, bi)?,
+                        _ => vec![0.0; c],
+                    };
+                    ops.push(Op::Depthwise {
+                        x,
+                        y,
+                        w,
+                        b,
+                        k: (kh, kw),
+                        stride: (o(2, 1)? as usize, o(1, 1)? as usize),
+                        same: o8(0)? == 0,
+                        act: act(o8(4)?)?,
+                    });
+                }
+                0 => ops.push(Op::Add {
+                    a: ins[0],
+                    b: ins[1],
+                    y,
+                    act: act(o8(0)?)?,
+                }),
+                17 => {
+                    if o8(5)? != 0 {
+                        return err("pool activation");
+                    }
+                    ops.push(Op::MaxPool {
+                        x,
+                        y,
+                        p: Pool {
+                            same: o8(0)? == 0,
+                            sw: o(1, 1)? as usize,
+                            sh: o(2, 1)? as usize,
+                            kw: o(3, 1)? as usize,
+                            kh: o(4, 1)? as usize,
+                        },
+                    })
+                }
+                34 => {
+                    let p = ints
+                        .get(ins[1])
+                        .and_then(|v| v.clone())
+                        .ok_or(ModelError("pad amounts".into()))?;
+                    if p.len() != 8
+                        || p[0] != 0
+                        || p[1] != 0
+                        || p[6] != 0
+                        || p.iter().any(|&v| v < 0)
+                    {
+                        return err("unsupported padding");
+                    }
+                    ops.push(Op::Pad {
+                        x,
+                        y,
+                        pad: [
+                            p[2] as usize,
+                            p[3] as usize,
+                            p[4] as usize,
+                            p[5] as usize,
+                            p[7] as usize,
+                        ],
+                    });
+                }
+                19 => ops.push(Op::Relu { x, y }),
+                54 => ops.push(Op::Prelu {
+                    x,
+                    y,
+                    alpha: konst(&consts, ins[1])?,
+                }),
+                22 => ops.push(Op::Alias { x, y }),
+                2 => {
+                    let rank = shapes[y].len() as i32;
+                    let mut axis = o(0, 0)?;
+                    if axis < 0 {
+                        axis += rank;
+                    }
+                    if axis < 0 || axis >= rank || o8(1)? != 0 {
+                        return err("concat axis");
+                    }
+                    let axis = axis as usize;
+                    let outer = shapes[y][..axis].iter().product();
+                    let chunks = ins
+                        .iter()
+                        .map(|&t| shapes[t][axis..].iter().product())
+                        .collect();
+                    ops.push(Op::Concat {
+                        xs: ins.clone(),
+                        y,
+                        outer,
+                        chunks,
+                    });
+                }
+                c => return err(format!("unsupported operator {c}")),
+            }
+        }
+        let input = *sg.i32s(1)?.first().ok_or(ModelError("no input".into()))? as usize;
+        let outputs = sg.i32s(2)?.iter().map(|&v| v as usize).collect();
+        let mut last_use = vec![0usize; shapes.len()];
+        for (n, op) in ops.iter().enumerate() {
+            let reads: Vec<usize> = match op {
+                Op::Conv { x, .. }
+                | Op::Depthwise { x, .. }
+                | Op::MaxPool { x, .. }
+                | Op::Pad { x, .. }
+                | Op::Relu { x, .. }
+                | Op::Prelu { x, .. }
+                | Op::Alias { x, .. } => vec![*x],
+                Op::Add { a, b, .. } => vec![*a, *b],
+                Op::Concat { xs, .. } => xs.clone(),
+            };
+            for r in reads {
+                last_use[r] = n;
+            }
+        }
+        for &o in &outputs {
+            last_use[o] = usize::MAX;
+        }
+        Ok(Model {
+            shapes,
+            last_use,
+            ops,
+            input,
+            outputs,
+        })
+    }
+
+    /// The value of tensor `t`, moved out when op `n` is its last reader.
+    fn owned(&self, vals: &mut [Option<Vec<f32>>], t: usize, n: usize) -> Vec<f32> {
+        if self.last_use[t] == n {
+            vals[t].take().expect("tensor computed")
+        } else {
+            vals[t].clone().expect("tensor computed")
+        }
+    }
+
+    /// Input shape as (height, width, channels).
+    pub fn input_hwc(&self) -> (usize, usize, usize) {
+        let s = &self.shapes[self.input];
+        (s[1], s[2], s[3])
+    }
+
+    fn hwc(&self, t: usize) -> (usize, usize, usize) {
+        let s = &self.shapes[t];
+        match s.len() {
+            4 => (s[1], s[2], s[3]),
+            3 => (1, s[1], s[2]),
+            2 => (1, 1, s[1]),
+            _ => (1, 1, s.iter().product()),
+        }
+    }
+
+    /// Run the network on an NHWC float input; returns the outputs in model order.
+    pub fn run(&self, input: &[f32]) -> Vec<Vec<f32>> {
+        let mut vals: Vec<Option<Vec<f32>>> = vec![None; self.shapes.len()];
+        vals[self.input] = Some(input.to_vec());
+        for (n, op) in self.ops.iter().enumerate() {
+            match op {
+                Op::Conv {
+                    x,
+                    y,
+                    w,
+                    b,
+                    k,
+                    stride,
+                    same,
+                    act,
+                } => {
+                    let (ih, iw, ic) = self.hwc(*x);
+                    let (oh, ow, oc) = self.hwc(*y);
+                    let src = vals[*x].as_deref().expect("conv input");
+                    let out = conv(
+                        src,
+                        (ih, iw, ic),
+                        (oh, ow, oc),
+                        w,
+                        b,
+                        *k,
+                        *stride,
+                        *same,
+                        *act,
+                    );
+                    vals[*y] = Some(out);
+                }
+                Op::Depthwise {
+                    x,
+                    y,
+                    w,
+                    b,
+                    k,
+                    stride,
+                    same,
+                    act,
+                } => {
+                    let (ih, iw, c) = self.hwc(*x);
+                    let (oh, ow, _) = self.hwc(*y);
+                    let src = vals[*x].as_deref().expect("dw input");
+                    let out = depthwise(src, (ih, iw, c), (oh, ow), w, b, *k, *stride, *same, *act);
+                    vals[*y] = Some(out);
+                }
+                Op::Add { a, b, y, act } => {
+                    let mut va = self.owned(&mut vals, *a, n);
+                    let vb = vals[*b].as_deref().expect("add b");
+                    for (p, q) in va.iter_mut().zip(vb) {
+                        *p = apply(*p + q, *act);
+                    }
+                    vals[*y] = Some(va);
+                }
+                Op::MaxPool { x, y, p } => {
+                    let (ih, iw, c) = self.hwc(*x);
+                    let (oh, ow, _) = self.hwc(*y);
+                    let src = vals[*x].as_deref().expect("pool input");
+                    vals[*y] = Some(maxpool(src, (ih, iw, c), (oh, ow), *p));
+                }
+                Op::Pad { x, y, pad } => {
+                    let (ih, iw, ic) = self.hwc(*x);
+                    let (oh, ow, oc) = self.hwc(*y);
+                    let src = vals[*x].as_deref().expect("pad input");
+                    let mut out = vec![0f32; oh * ow * oc];
+                    for r in 0..ih {
+                        for c in 0..iw {
+                            let so = (r * iw + c) * ic;
+                            let d = ((r + pad[0]) * ow + c + pad[2]) * oc;
+                            out[d..d + ic].copy_from_slice(&src[so..so + ic]);
+                        }
+                    }
+                    vals[*y] = Some(out);
+                }
+                Op::Relu { x, y } => {
+                    let mut v = self.owned(&mut vals, *x, n);
+                    for e in v.iter_mut() {
+                        *e = e.max(0.0);
+                    }
+                    vals[*y] = Some(v);
+                }
+                Op::Prelu { x, y, alpha } => {
+                    let mut v = self.owned(&mut vals, *x, n);
+                    for row in v.chunks_exact_mut(alpha.len()) {
+                        for (e, &a) in row.iter_mut().zip(alpha) {
+                            if *e < 0.0 {
+                                *e *= a;
+                            }
+                        }
+                    }
+                    vals[*y] = Some(v);
+                }
+                Op::Alias { x, y } => {
+                    vals[*y] = Some(self.owned(&mut vals, *x, n));
+                }
+                Op::Concat {
+                    xs,
+                    y,
+                    outer,
+                    chunks,
+                } => {
+                    let mut out = Vec::with_capacity(outer * chunks.iter().sum::<usize>());
+                    for r in 0..*outer {
+                        for (t, &wd) in xs.iter().zip(chunks) {
+                            let src = vals[*t].as_deref().expect("concat input");
+                            out.extend_from_slice(&src[r * wd..(r + 1) * wd]);
+                        }
+                    }
+                    vals[*y] = Some(out);
+                }
+            }
+        }
+        self.outputs
+            .iter()
+            .map(|&o| vals[o].take().expect("output computed"))
+            .collect()
+    }
+}
+
+#[inline]
+fn apply(v: f32, a: Act) -> f32 {
+    match a {
+        Act::None => v,
+        Act::Relu => v.max(0.0),
+        Act::Relu6 => v.clamp(0.0, 6.0),
+    }
+}
+
+fn pad_before(input: usize, output: usize, k: usize, s: usize, same: bool) -> usize {
+    if !same {
+        return 0;
+    }
+    let total = ((output - 1) * s + k).saturating_sub(input);
+    total / 2
+}
+
+#[allow(clippy::too_many_arguments)]
+fn conv(
+    src: &[f32],
+    (ih, iw, ic): (usize, usize, usize),
+    (oh, ow, oc): (usize, usize, usize),
+    w: &[f32],
+    b: &[f32],
+    (kh, kw): (usize, usize),
+    (sh, sw): (usize, usize),
+    same: bool,
+    a: Act,
+) -> Vec<f32> {
+    let mut out = vec![0f32; oh * ow * oc];
+    if kh == 1 && kw == 1 && sh == 1 && sw == 1 && ih == oh && iw == ow {
+        matmul(src, ic, w, b, oc, &mut out);
+    } else {
+        // im2col: one row of (tap, input channel) values per output pixel, zeros for
+        // padding, in the same order as the weights.
+        let pt = pad_before(ih, oh, kh, sh, same);
+        let pl = pad_before(iw, ow, kw, sw, same);
+        let k = kh * kw * ic;
+        let mut cols = vec![0f32; oh * ow * k];
+        for r in 0..oh {
+            for c in 0..ow {
+                let row = &mut cols[(r * ow + c) * k..][..k];
+                for a_ in 0..kh {
+                    let y = (r * sh + a_) as isize - pt as isize;
+                    if y < 0 || y >= ih as isize {
+                        continue;
+                    }
+                    for b_ in 0..kw {
+                        let x = (c * sw + b_) as isize - pl as isize;
+                        if x < 0 || x >= iw as isize {
+                            continue;
+                        }
+                        let px = &src[(y as usize * iw + x as usize) * ic..][..ic];
+                        row[(a_ * kw + b_) * ic..][..ic].copy_from_slice(px);
+                    }
+                }
+            }
+        }
+        matmul(&cols, k, w, b, oc, &mut out);
+    }
+    if a != Act::None {
+        for o in out.iter_mut() {
+            *o = apply(*o, a);
+        }
+    }
+    out
+}
+
+/// `out[p][o] = b[o] + sum_i x[p][i] * w[i][o]`, summed over `i` in ascending order for
+/// every output (the blocking below only changes which outputs are computed together,
+/// never the order of one output's sum).
+fn matmul(x: &[f32], k: usize, w: &[f32], b: &[f32], n: usize, out: &mut [f32]) {
+    let rows = x.len() / k;
+    let mut p = 0;
+    while p + 4 <= rows {
+        let mut o = 0;
+        while o + 8 <= n {
+            block::<4, 8>(x, k, w, b, n, out, p, o);
+            o += 8;
+        }
+        while o + 4 <= n {
+            block::<4, 4>(x, k, w, b, n, out, p, o);
+            o += 4;
+        }
+        while o < n {
+            block::<4, 1>(x, k, w, b, n, out, p, o);
+            o += 1;
+        }
+        p += 4;
+    }
+    while p < rows {
+        let mut o = 0;
+        while o + 8 <= n {
+            block::<1, 8>(x, k, w, b, n, out, p, o);
+            o += 8;
+        }
+        while o < n {
+            block::<1, 1>(x, k, w, b, n, out, p, o);
+            o += 1;
+        }
+        p += 1;
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn block<const P: usize, const O: usize>(
+    x: &[f32],
+    k: usize,
+    w: &[f32],
+    b: &[f32],
+    n: usize,
+    out: &mut [f32],
+    p0: usize,
+    o0: usize,
+) {
+    let mut acc = [[0f32; O]; P];
+    for row in acc.iter_mut() {
+        row.copy_from_slice(&b[o0..o0 + O]);
+    }
+    let xs: [&[f32]; P] = std::array::from_fn(|j| &x[(p0 + j) * k..(p0 + j + 1) * k]);
+    for i in 0..k {
+        let wv: &[f32; O] = w[i * n + o0..i * n + o0 + O]
+            .try_into()
+            .expect("block width");
+        for j in 0..P {
+            let v = xs[j][i];
+            for q in 0..O {
+                acc[j][q] += v * wv[q];
+            }
+        }
+    }
+    for (j, row) in acc.iter().enumerate() {
+        out[(p0 + j) * n + o0..(p0 + j) * n + o0 + O].copy_from_slice(row);
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn depthwise(
+    src: &[f32],
+    (ih, iw, ch): (usize, usize, usize),
+    (oh, ow): (usize, usize),
+    w: &[f32],
+    b: &[f32],
+    (kh, kw): (usize, usize),
+    (sh, sw): (usize, usize),
+    same: bool,
+    a: Act,
+) -> Vec<f32> {
+    let pt = pad_before(ih, oh, kh, sh, same);
+    let pl = pad_before(iw, ow, kw, sw, same);
+    let mut out = vec![0f32; oh * ow * ch];
+    for r in 0..oh {
+        for c in 0..ow {
+            let acc = &mut out[(r * ow + c) * ch..(r * ow + c + 1) * ch];
+            acc.copy_from_slice(b);
+            for a_ in 0..kh {
+                let y = (r * sh + a_) as isize - pt as isize;
+                if y < 0 || y >= ih as isize {
+                    continue;
+                }
+                for b_ in 0..kw {
+                    let x = (c * sw + b_) as isize - pl as isize;
+                    if x < 0 || x >= iw as isize {
+                        continue;
+                    }
+                    let px = &src[(y as usize * iw + x as usize) * ch..][..ch];
+                    let wr = &w[(a_ * kw + b_) * ch..][..ch];
+                    for ((o, &v), &wv) in acc.iter_mut().zip(px).zip(wr) {
+                        *o += v * wv;
+                    }
+                }
+            }
+            if a != Act::None {
+                for o in acc.iter_mut() {
+                    *o = apply(*o, a);
+                }
+            }
+        }
+    }
+    out
+}
+
+fn maxpool(
+    src: &[f32],
+    (ih, iw, ch): (usize, usize, usize),
+    (oh, ow): (usize, usize),
+    p: Pool,
+) -> Vec<f32> {
+    let pt = pad_before(ih, oh, p.kh, p.sh, p.same);
+    let pl = pad_before(iw, ow, p.kw, p.sw, p.same);
+    let mut out = vec![f32::NEG_INFINITY; oh * ow * ch];
+    for r in 0..oh {
+        for c in 0..ow {
+            let acc = &mut out[(r * ow + c) * ch..(r * ow + c + 1) * ch];
+            for a_ in 0..p.kh {
+                let y = (r * p.sh + a_) as isize - pt as isize;
+                if y < 0 || y >= ih as isize {
+                    continue;
+                }
+                for b_ in 0..p.kw {
+                    let x = (c * p.sw + b_) as isize - pl as isize;
+                    if x < 0 || x >= iw as isize {
+                        continue;
+                    }
+                    let px = &src[(y as usize * iw + x as usize) * ch..][..ch];
+                    for (o, &v) in acc.iter_mut().zip(px) {
+                        *o = o.max(v);
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn half_floats_convert_exactly() {
+        assert_eq!(f16_to_f32(0x3c00), 1.0);
+        assert_eq!(f16_to_f32(0xc000), -2.0);
+        assert_eq!(f16_to_f32(0x0001), 5.960_464_5e-8);
+        assert_eq!(f16_to_f32(0x7bff), 65504.0);
+    }
+}

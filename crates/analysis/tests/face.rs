@@ -1,0 +1,257 @@
+mod common;
+
+use common::*;
+use prettyscore_analysis::{AnalysisError, FaceAnalysis, Tier, analyze_face, rating_label};
+
+const ASTRONAUT: &str = "face/astronaut.png";
+
+fn astronaut() -> FaceAnalysis {
+    analyze_face(&bytes(ASTRONAUT)).expect("the astronaut portrait has a face")
+}
+
+#[test]
+fn the_frontal_portrait_scores_in_the_typical_range_with_a_full_result() {
+    let r = astronaut();
+    assert!((6.5..=9.5).contains(&r.score), "score {}", r.score);
+    assert_eq!(r.score, (r.score * 10.0).round() / 10.0, "one decimal");
+    assert_eq!(r.rating_label, rating_label(r.score));
+    assert_eq!(r.tier, Tier::of(r.score));
+    for v in [
+        r.breakdown.symmetry,
+        r.breakdown.skin_quality,
+        r.breakdown.facial_harmony,
+        r.breakdown.overall_balance,
+    ] {
+        assert!((0.0..=10.0).contains(&v), "breakdown {v}");
+    }
+    assert_eq!(r.landmarks.len(), 468);
+    assert!(
+        r.landmarks
+            .iter()
+            .all(|p| (0.0..=1.0).contains(&p[0]) && (0.0..=1.0).contains(&p[1]))
+    );
+    // The face is in the upper middle of the astronaut photo, eyes above the mouth.
+    let b = r.face_box;
+    assert!(
+        b.x > 0.2 && b.x + b.width < 0.7 && b.y < 0.3 && b.width > 0.1,
+        "{b:?}"
+    );
+    assert!(r.key_points.right_eye[1] < r.key_points.mouth_right[1]);
+    assert!(
+        r.key_points.right_eye[0] < r.key_points.left_eye[0],
+        "subject's right eye on the image's left"
+    );
+    assert_eq!((r.image_width, r.image_height), (512, 512));
+}
+
+#[test]
+fn results_serialise_with_camel_case_fields() {
+    let v = serde_json::to_value(astronaut()).unwrap();
+    for k in [
+        "score",
+        "ratingLabel",
+        "emoji",
+        "breakdown",
+        "faceBox",
+        "landmarks",
+        "keyPoints",
+        "measures",
+        "imageWidth",
+    ] {
+        assert!(v.get(k).is_some(), "missing {k}");
+    }
+    for k in ["symmetry", "skinQuality", "facialHarmony", "overallBalance"] {
+        assert!(v["breakdown"].get(k).is_some(), "missing breakdown {k}");
+    }
+    for k in [
+        "symmetryError",
+        "eyeLineTiltDeg",
+        "mouthTiltDeg",
+        "thirdsRatio",
+        "fifthsDeviation",
+        "mouthNoseRatio",
+        "sharpness",
+        "skinTexture",
+        "exposure",
+    ] {
+        assert!(v["measures"].get(k).is_some(), "missing measure {k}");
+    }
+}
+
+#[test]
+fn the_same_bytes_always_give_a_bit_identical_result() {
+    let b = bytes(ASTRONAUT);
+    let a = analyze_face(&b).unwrap();
+    let c = analyze_face(&b).unwrap();
+    assert_eq!(a, c);
+    assert_eq!(a.score.to_bits(), c.score.to_bits());
+    assert_eq!(
+        serde_json::to_string(&a).unwrap(),
+        serde_json::to_string(&c).unwrap()
+    );
+    let bits = |r: &FaceAnalysis| {
+        r.landmarks
+            .iter()
+            .flat_map(|p| [p[0].to_bits(), p[1].to_bits()])
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(bits(&a), bits(&c));
+}
+
+#[test]
+fn a_mirrored_photo_gets_the_same_score_within_a_tenth() {
+    let base = astronaut();
+    let img = image::imageops::flip_horizontal(&rgb(ASTRONAUT));
+    let m = analyze_face(&png(&img)).unwrap();
+    assert!(
+        (m.score - base.score).abs() <= 0.1 + 1e-9,
+        "{} vs {}",
+        m.score,
+        base.score
+    );
+    assert!((m.breakdown.symmetry - base.breakdown.symmetry).abs() <= 0.1 + 1e-9);
+    // And the landmarks are mirrored: the nose tip's x reflects.
+    assert!((m.key_points.nose_tip[0] - (1.0 - base.key_points.nose_tip[0])).abs() < 0.01);
+}
+
+#[test]
+fn a_half_size_copy_scores_within_three_tenths() {
+    let base = astronaut();
+    let img = rgb(ASTRONAUT);
+    let half = resized(&img, img.width() / 2, img.height() / 2);
+    let r = analyze_face(&png(&half)).unwrap();
+    assert!(
+        (r.score - base.score).abs() <= 0.3 + 1e-9,
+        "{} vs {}",
+        r.score,
+        base.score
+    );
+}
+
+#[test]
+fn a_jpeg_re_encode_at_quality_85_scores_within_three_tenths() {
+    let base = astronaut();
+    let r = analyze_face(&jpeg(&rgb(ASTRONAUT), 85)).unwrap();
+    assert!(
+        (r.score - base.score).abs() <= 0.3 + 1e-9,
+        "{} vs {}",
+        r.score,
+        base.score
+    );
+}
+
+#[test]
+fn exif_orientation_is_honoured() {
+    let base = astronaut();
+    // Stored rotated 90 degrees counter-clockwise, tagged "rotate 90 clockwise to display".
+    let stored = image::imageops::rotate270(&rgb(ASTRONAUT));
+    let tagged = with_exif_orientation(&jpeg(&stored, 95), 6);
+    let r = analyze_face(&tagged).unwrap();
+    assert!(
+        (r.score - base.score).abs() <= 0.3 + 1e-9,
+        "{} vs {}",
+        r.score,
+        base.score
+    );
+    assert!((r.key_points.nose_tip[0] - base.key_points.nose_tip[0]).abs() < 0.02);
+    assert!((r.key_points.nose_tip[1] - base.key_points.nose_tip[1]).abs() < 0.02);
+}
+
+#[test]
+fn a_slightly_rotated_photo_still_scores_close() {
+    let base = astronaut();
+    let img = rgb(ASTRONAUT);
+    let rot = imageproc_free_rotate(&img, 8.0);
+    let r = analyze_face(&png(&rot)).unwrap();
+    assert!(
+        (r.score - base.score).abs() <= 0.5,
+        "{} vs {}",
+        r.score,
+        base.score
+    );
+}
+
+/// Rotate about the centre by `deg` degrees (bilinear, black corners).
+fn imageproc_free_rotate(img: &image::RgbImage, deg: f32) -> image::RgbImage {
+    let (w, h) = img.dimensions();
+    let (c, s) = (deg.to_radians().cos(), deg.to_radians().sin());
+    let (cx, cy) = (w as f32 / 2.0, h as f32 / 2.0);
+    image::RgbImage::from_fn(w, h, |x, y| {
+        let (dx, dy) = (x as f32 + 0.5 - cx, y as f32 + 0.5 - cy);
+        let sx = c * dx + s * dy + cx - 0.5;
+        let sy = -s * dx + c * dy + cy - 0.5;
+        if sx < 0.0 || sy < 0.0 || sx >= (w - 1) as f32 || sy >= (h - 1) as f32 {
+            return image::Rgb([0, 0, 0]);
+        }
+        let (x0, y0) = (sx.floor() as u32, sy.floor() as u32);
+        let (ax, ay) = (sx - x0 as f32, sy - y0 as f32);
+        let p = |xx, yy| img.get_pixel(xx, yy).0;
+        let mut out = [0u8; 3];
+        for (k, o) in out.iter_mut().enumerate() {
+            let v = p(x0, y0)[k] as f32 * (1.0 - ax) * (1.0 - ay)
+                + p(x0 + 1, y0)[k] as f32 * ax * (1.0 - ay)
+                + p(x0, y0 + 1)[k] as f32 * (1.0 - ax) * ay
+                + p(x0 + 1, y0 + 1)[k] as f32 * ax * ay;
+            *o = v.round() as u8;
+        }
+        image::Rgb(out)
+    })
+}
+
+#[test]
+fn photos_without_a_face_get_a_clear_no_face_answer() {
+    for f in [
+        "noface/coffee.png",
+        "noface/rocket.jpg",
+        "pet/cat-chelsea.png",
+    ] {
+        let e = analyze_face(&bytes(f)).unwrap_err();
+        assert_eq!(e, AnalysisError::NoFace, "{f}");
+        assert_eq!(e.code(), "no_face");
+        assert!(e.user_message().contains("front-facing") && e.user_message().contains("well-lit"));
+    }
+}
+
+#[test]
+fn a_tiny_face_is_too_small() {
+    let img = rgb(ASTRONAUT);
+    // A quarter-size astronaut placed in a large frame: the face is about 11 px between the eyes.
+    let small = resized(&img, 128, 128);
+    let mut canvas = image::RgbImage::from_pixel(640, 640, image::Rgb([120, 120, 120]));
+    image::imageops::overlay(&mut canvas, &small, 256, 256);
+    let e = analyze_face(&png(&canvas)).unwrap_err();
+    assert!(
+        matches!(e, AnalysisError::FaceTooSmall | AnalysisError::NoFace),
+        "{e:?}"
+    );
+    assert!(e.user_message().contains("front-facing"));
+}
+
+#[test]
+fn a_face_cut_off_by_the_border_is_refused() {
+    let img = rgb(ASTRONAUT);
+    // Keep only the left part of the face: crop through the nose.
+    let cut = image::imageops::crop_imm(&img, 0, 0, 225, 512).to_image();
+    let e = analyze_face(&png(&cut)).unwrap_err();
+    assert!(
+        matches!(e, AnalysisError::FaceTooSmall | AnalysisError::NoFace),
+        "{e:?}"
+    );
+}
+
+#[test]
+fn the_profile_photo_is_handled_without_a_made_up_high_score() {
+    let base = astronaut();
+    match analyze_face(&bytes("face/cameraman-gray.png")) {
+        Ok(r) => assert!(
+            r.score < base.score,
+            "profile {} vs frontal {}",
+            r.score,
+            base.score
+        ),
+        Err(e) => assert!(
+            matches!(e, AnalysisError::NoFace | AnalysisError::FaceTooSmall),
+            "{e:?}"
+        ),
+    }
+}
