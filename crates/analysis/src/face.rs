@@ -100,15 +100,12 @@ fn iou(a: &Detection, b: &Detection) -> f32 {
     if union > 0.0 { inter / union } else { 0.0 }
 }
 
-/// Run the detector on the letterboxed image (or its mirror) and return the faces after
-/// weighted non-maximum suppression, in working-image pixels of the unmirrored image.
-fn detect_once(pyr: &Pyramid, mirrored: bool) -> Vec<Detection> {
+/// Run the detector on a square region of the image (or on its mirror) and return the
+/// faces after weighted non-maximum suppression, in working-image pixels of the
+/// unmirrored image. Outside the image reads as black (letterboxing).
+fn detect_in(pyr: &Pyramid, origin: [f32; 2], side: f32, mirrored: bool) -> Vec<Detection> {
     let m = models();
-    let img = pyr.base();
-    let (w, h) = (img.w as f32, img.h as f32);
-    let side = w.max(h);
     let step = side / DET_SIZE as f32;
-    let origin = [w / 2.0 - side / 2.0, h / 2.0 - side / 2.0];
     let mut input = pyr.warp(DET_SIZE, DET_SIZE, origin, [step, 0.0], [0.0, step]);
     if mirrored {
         flip_rows(&mut input, DET_SIZE, DET_SIZE);
@@ -186,11 +183,29 @@ fn largest(dets: &[Detection]) -> Option<Detection> {
         .max_by(|a, b| (a.bx[2] * a.bx[3]).total_cmp(&(b.bx[2] * b.bx[3])))
 }
 
-/// Find the largest face, averaging the detections on the image and on its mirror so
-/// the face region itself is mirror-symmetric.
+/// Faces smaller than this share of the letterboxed image are detected again on a crop
+/// around them, where they fill the detector's view (BlazeFace short-range is made for
+/// faces that fill a good part of the frame).
+const REFINE_BELOW: f32 = 0.4;
+
+/// Find the largest face. The final detection is the average of the detector's answer on
+/// a region and on its mirror image, so the face region is mirror-symmetric; small faces
+/// are first located on the whole image and then detected on a crop around them.
 pub(crate) fn detect(pyr: &Pyramid) -> Option<Detection> {
-    let a = largest(&detect_once(pyr, false));
-    let b = largest(&detect_once(pyr, true));
+    let img = pyr.base();
+    let (w, h) = (img.w as f32, img.h as f32);
+    let side = w.max(h);
+    let origin = [w / 2.0 - side / 2.0, h / 2.0 - side / 2.0];
+    let first = largest(&detect_in(pyr, origin, side, false));
+    let (origin, side, a) = match first {
+        Some(f) if f.bx[2].max(f.bx[3]) < REFINE_BELOW * side => {
+            let s = f.bx[2].max(f.bx[3]) * 3.0;
+            let o = [f.bx[0] - s / 2.0, f.bx[1] - s / 2.0];
+            (o, s, largest(&detect_in(pyr, o, s, false)))
+        }
+        f => (origin, side, f),
+    };
+    let b = largest(&detect_in(pyr, origin, side, true));
     match (a, b) {
         (Some(a), Some(b)) if iou(&a, &b) > 0.3 => {
             let mut d = a;
@@ -207,7 +222,7 @@ pub(crate) fn detect(pyr: &Pyramid) -> Option<Detection> {
             Some(d)
         }
         (Some(a), Some(b)) => Some(if a.score >= b.score { a } else { b }),
-        (a, b) => a.or(b),
+        (a, b) => a.or(b).or(first),
     }
 }
 

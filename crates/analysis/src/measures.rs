@@ -229,10 +229,29 @@ pub(crate) fn photometry(pyr: &Pyramid, pts: &[P]) -> [f64; 5] {
             c[0] as f32 - (w as f32 / 2.0) * ux[0] - (h as f32 / 2.0) * uy[0],
             c[1] as f32 - (w as f32 / 2.0) * ux[1] - (h as f32 / 2.0) * uy[1],
         ];
-        let rgb = pyr.warp(w, h, origin, ux, uy);
-        rgb.chunks_exact(3)
+        // Sampled at twice the grid resolution and averaged 2x2, so each grid value
+        // covers its whole cell (no aliasing whatever the photo's resolution).
+        let half_x = [ux[0] / 2.0, ux[1] / 2.0];
+        let half_y = [uy[0] / 2.0, uy[1] / 2.0];
+        let rgb = pyr.warp(2 * w, 2 * h, origin, half_x, half_y);
+        let lum: Vec<f32> = rgb
+            .chunks_exact(3)
             .map(|p| 0.299 * p[0] + 0.587 * p[1] + 0.114 * p[2])
-            .collect()
+            .collect();
+        let mut out = Vec::with_capacity(w * h);
+        for y in 0..h {
+            for x in 0..w {
+                let at = |yy: usize, xx: usize| lum[yy * 2 * w + xx];
+                out.push(
+                    (at(2 * y, 2 * x)
+                        + at(2 * y, 2 * x + 1)
+                        + at(2 * y + 1, 2 * x)
+                        + at(2 * y + 1, 2 * x + 1))
+                        / 4.0,
+                );
+            }
+        }
+        out
     };
     let s = GRID as usize;
     // Eye band: both eyes, 2 eye distances wide, 0.6 high.

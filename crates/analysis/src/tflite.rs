@@ -605,7 +605,12 @@ impl Model {
                     let mut va = self.owned(&mut vals, *a, n);
                     let vb = vals[*b].as_deref().expect("add b");
                     for (p, q) in va.iter_mut().zip(vb) {
-                        *p = apply(*p + q, *act);
+                        *p += q;
+                    }
+                    if *act != Act::None {
+                        for p in va.iter_mut() {
+                            *p = apply(*p, *act);
+                        }
                     }
                     vals[*y] = Some(va);
                 }
@@ -638,11 +643,12 @@ impl Model {
                 }
                 Op::Prelu { x, y, alpha } => {
                     let mut v = self.owned(&mut vals, *x, n);
+                    // Branch-free so it vectorises: max(v,0) + min(v,0)*a is exactly v for
+                    // v >= 0 and exactly v*a for v < 0.
                     for row in v.chunks_exact_mut(alpha.len()) {
                         for (e, &a) in row.iter_mut().zip(alpha) {
-                            if *e < 0.0 {
-                                *e *= a;
-                            }
+                            let x = *e;
+                            *e = x.max(0.0) + x.min(0.0) * a;
                         }
                     }
                     vals[*y] = Some(v);
@@ -742,17 +748,50 @@ fn conv(
     out
 }
 
+/// Whether the CPU has AVX. The AVX code paths compile the very same scalar-per-element
+/// arithmetic (separate multiply and add, no fused multiply-add, same order), only wider,
+/// so they give bit-identical results to the portable path.
+#[cfg(target_arch = "x86_64")]
+fn has_avx() -> bool {
+    static AVX: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *AVX.get_or_init(|| std::is_x86_feature_detected!("avx"))
+}
+
 /// `out[p][o] = b[o] + sum_i x[p][i] * w[i][o]`, summed over `i` in ascending order for
 /// every output (the blocking below only changes which outputs are computed together,
 /// never the order of one output's sum).
 fn matmul(x: &[f32], k: usize, w: &[f32], b: &[f32], n: usize, out: &mut [f32]) {
+    #[cfg(target_arch = "x86_64")]
+    if has_avx() {
+        // SAFETY: AVX is present (checked at run time).
+        unsafe { matmul_avx(x, k, w, b, n, out) };
+        return;
+    }
+    matmul_blocked::<8>(x, k, w, b, n, out);
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx")]
+unsafe fn matmul_avx(x: &[f32], k: usize, w: &[f32], b: &[f32], n: usize, out: &mut [f32]) {
+    matmul_blocked::<16>(x, k, w, b, n, out);
+}
+
+#[inline(always)]
+fn matmul_blocked<const OB: usize>(
+    x: &[f32],
+    k: usize,
+    w: &[f32],
+    b: &[f32],
+    n: usize,
+    out: &mut [f32],
+) {
     let rows = x.len() / k;
     let mut p = 0;
     while p + 4 <= rows {
         let mut o = 0;
-        while o + 8 <= n {
-            block::<4, 8>(x, k, w, b, n, out, p, o);
-            o += 8;
+        while o + OB <= n {
+            block::<4, OB>(x, k, w, b, n, out, p, o);
+            o += OB;
         }
         while o + 4 <= n {
             block::<4, 4>(x, k, w, b, n, out, p, o);
@@ -766,9 +805,9 @@ fn matmul(x: &[f32], k: usize, w: &[f32], b: &[f32], n: usize, out: &mut [f32]) 
     }
     while p < rows {
         let mut o = 0;
-        while o + 8 <= n {
-            block::<1, 8>(x, k, w, b, n, out, p, o);
-            o += 8;
+        while o + OB <= n {
+            block::<1, OB>(x, k, w, b, n, out, p, o);
+            o += OB;
         }
         while o < n {
             block::<1, 1>(x, k, w, b, n, out, p, o);
@@ -813,6 +852,44 @@ fn block<const P: usize, const O: usize>(
 
 #[allow(clippy::too_many_arguments)]
 fn depthwise(
+    src: &[f32],
+    ihw: (usize, usize, usize),
+    ohw: (usize, usize),
+    w: &[f32],
+    b: &[f32],
+    k: (usize, usize),
+    s: (usize, usize),
+    same: bool,
+    a: Act,
+) -> Vec<f32> {
+    #[cfg(target_arch = "x86_64")]
+    if has_avx() {
+        // SAFETY: AVX is present (checked at run time).
+        return unsafe { depthwise_avx(src, ihw, ohw, w, b, k, s, same, a) };
+    }
+    depthwise_portable(src, ihw, ohw, w, b, k, s, same, a)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx")]
+#[allow(clippy::too_many_arguments)]
+unsafe fn depthwise_avx(
+    src: &[f32],
+    ihw: (usize, usize, usize),
+    ohw: (usize, usize),
+    w: &[f32],
+    b: &[f32],
+    k: (usize, usize),
+    s: (usize, usize),
+    same: bool,
+    a: Act,
+) -> Vec<f32> {
+    depthwise_portable(src, ihw, ohw, w, b, k, s, same, a)
+}
+
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn depthwise_portable(
     src: &[f32],
     (ih, iw, ch): (usize, usize, usize),
     (oh, ow): (usize, usize),
@@ -893,6 +970,37 @@ fn maxpool(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The wide (AVX) and portable paths must agree bit for bit.
+    #[test]
+    fn matmul_paths_are_bit_identical() {
+        let (rows, k, n) = (37, 29, 43);
+        let mut seed = 12345u32;
+        let mut rnd = || {
+            seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12345);
+            (seed >> 8) as f32 / (1u32 << 24) as f32 - 0.5
+        };
+        let x: Vec<f32> = (0..rows * k).map(|_| rnd()).collect();
+        let w: Vec<f32> = (0..k * n).map(|_| rnd()).collect();
+        let b: Vec<f32> = (0..n).map(|_| rnd()).collect();
+        let mut a = vec![0f32; rows * n];
+        let mut c = vec![0f32; rows * n];
+        matmul(&x, k, &w, &b, n, &mut a);
+        matmul_blocked::<8>(&x, k, &w, &b, n, &mut c);
+        let mut naive = vec![0f32; rows * n];
+        for p in 0..rows {
+            for o in 0..n {
+                let mut acc = b[o];
+                for i in 0..k {
+                    acc += x[p * k + i] * w[i * n + o];
+                }
+                naive[p * n + o] = acc;
+            }
+        }
+        let bits = |v: &[f32]| v.iter().map(|f| f.to_bits()).collect::<Vec<_>>();
+        assert_eq!(bits(&a), bits(&c));
+        assert_eq!(bits(&a), bits(&naive));
+    }
 
     #[test]
     fn half_floats_convert_exactly() {

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Times our Rust face analysis (criterion, decode included) and MediaPipe 0.10.14's
+# Python face pipeline (OpenCV decode + FaceMesh in static-image mode, which runs the
+# BlazeFace detector and the 468-point mesh) on the same 1080p and 12 MP JPEGs, in one
+# run, and prints the ratio. The virtual environment lives under $TMPDIR (override with
+# VENV=...); nothing is written to the repository except cargo's target directory.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+venv="${VENV:-${TMPDIR:-/tmp}/prettyscore-mediapipe-venv}"
+target="${CARGO_TARGET_DIR:-$root/crates/analysis/target}"
+runs="${RUNS:-30}"
+
+if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c "import mediapipe, cv2" 2>/dev/null; then
+  echo "creating $venv (mediapipe==0.10.14)" >&2
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install --quiet mediapipe==0.10.14
+fi
+
+# 1. Our engine: criterion writes the bench images and its estimates.
+(cd "$root/crates/analysis" && CARGO_TARGET_DIR="$target" cargo bench --bench analysis -- --noplot 2>&1 | grep -E "time:|score")
+
+# 2. The peer, on the very same files, then the ratio.
+"$venv/bin/python" - "$target" "$runs" <<'PY'
+import json, statistics, sys, time
+import cv2, mediapipe as mp
+target, runs = sys.argv[1], int(sys.argv[2])
+mesh = mp.solutions.face_mesh.FaceMesh(static_image_mode=True, max_num_faces=1, refine_landmarks=False,
+                                       min_detection_confidence=0.5)
+print(f"{'image':8} {'ours (median)':>14} {'MediaPipe (median)':>19} {'ours / MediaPipe':>17}")
+for name in ["1080p", "12mp"]:
+    path = f"{target}/bench-images/astronaut-{name}.jpg"
+    def once():
+        img = cv2.imread(path)
+        res = mesh.process(cv2.cvtColor(img, cv2.COLOR_BGR2RGB))
+        assert res.multi_face_landmarks and len(res.multi_face_landmarks[0].landmark) == 468
+    for _ in range(3):
+        once()
+    times = []
+    for _ in range(runs):
+        t = time.perf_counter(); once(); times.append((time.perf_counter() - t) * 1e3)
+    peer = statistics.median(times)
+    with open(f"{target}/criterion/analyze_face/{name}/new/estimates.json") as f:
+        ours = json.load(f)["median"]["point_estimate"] / 1e6
+    print(f"{name:8} {ours:11.1f} ms {peer:16.1f} ms {ours / peer:16.2f}x")
+PY
