@@ -62,8 +62,9 @@ const CLIENT_ROUTES: &[&str] = &[
     "/admin/verification",
 ];
 
-/// Path prefixes that belong to the server, never to the web app.
-const SERVER_PREFIXES: &[&str] = &["/api/", "/auth/", "/functions/", "/media/"];
+/// Path prefixes that belong to the server, never to the web app. (`/auth`
+/// itself is the web app's sign-in page; the auth API lives under `/auth/v1`.)
+const SERVER_PREFIXES: &[&str] = &["/api/", "/auth/v1/", "/functions/", "/media/"];
 
 const IMMUTABLE: &str = "public, max-age=31536000, immutable";
 const REVALIDATE: &str = "no-cache";
@@ -85,7 +86,7 @@ impl WebApp {
         if SERVER_PREFIXES
             .iter()
             .any(|prefix| path.starts_with(prefix))
-            || matches!(path, "/api" | "/auth" | "/functions")
+            || matches!(path, "/api" | "/auth/v1" | "/functions" | "/media")
         {
             return ApiError::not_found(format!("There is no endpoint at {path}.")).into_response();
         }
@@ -195,6 +196,7 @@ mod tests {
     fn every_spec_route_is_a_client_route_and_others_are_not() {
         for path in [
             "/",
+            "/auth",
             "/results",
             "/messages/5f0c7a8e-3b7e-4f3e-9d52-1c2b3a4d5e6f",
             "/r/ABC12",
@@ -210,6 +212,7 @@ mod tests {
             "/r/a/b",
             "/admin",
             "/partners/x",
+            "/auth/v1",
         ] {
             assert!(!is_client_route(path), "{path}");
         }

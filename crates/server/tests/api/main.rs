@@ -7,4 +7,5 @@ mod helpers;
 mod admin;
 mod database;
 mod operations;
+mod storage;
 mod web_app;

@@ -9,6 +9,7 @@ async fn client_routes_get_the_app_with_revalidation() {
     let app = spawn_app(Backend::Sqlite).await.unwrap();
     for path in [
         "/",
+        "/auth",
         "/results",
         "/leaderboard",
         "/messages/abc-123",
