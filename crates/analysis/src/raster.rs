@@ -139,10 +139,17 @@ impl Pyramid {
     }
 }
 
+/// Exact floor for the coordinate range of images (|v| < 2^23).
+#[inline]
+fn floor(v: f32) -> f32 {
+    let t = v as i32 as f32;
+    if t > v { t - 1.0 } else { t }
+}
+
 /// Bilinear sample at continuous pixel-centre coordinates; black outside.
 fn sample(img: &Rgb, x: f32, y: f32) -> [f32; 3] {
-    let x0f = libm::floorf(x);
-    let y0f = libm::floorf(y);
+    let x0f = floor(x);
+    let y0f = floor(y);
     let (ax, ay) = (x - x0f, y - y0f);
     let (x0, y0) = (x0f as i64, y0f as i64);
     let mut acc = [0f32; 3];

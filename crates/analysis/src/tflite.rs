@@ -231,6 +231,8 @@ pub struct Model {
     shapes: Vec<Vec<usize>>,
     /// Index of the last operator reading each tensor (usize::MAX for outputs).
     last_use: Vec<usize>,
+    /// Tensors each operator reads.
+    reads: Vec<Vec<usize>>,
     ops: Vec<Op>,
     input: usize,
     outputs: Vec<usize>,
@@ -500,6 +502,7 @@ impl Model {
         let input = *sg.i32s(1)?.first().ok_or(ModelError("no input".into()))? as usize;
         let outputs = sg.i32s(2)?.iter().map(|&v| v as usize).collect();
         let mut last_use = vec![0usize; shapes.len()];
+        let mut all_reads = Vec::with_capacity(ops.len());
         for (n, op) in ops.iter().enumerate() {
             let reads: Vec<usize> = match op {
                 Op::Conv { x, .. }
@@ -512,9 +515,10 @@ impl Model {
                 Op::Add { a, b, .. } => vec![*a, *b],
                 Op::Concat { xs, .. } => xs.clone(),
             };
-            for r in reads {
+            for &r in &reads {
                 last_use[r] = n;
             }
+            all_reads.push(reads);
         }
         for &o in &outputs {
             last_use[o] = usize::MAX;
@@ -522,6 +526,7 @@ impl Model {
         Ok(Model {
             shapes,
             last_use,
+            reads: all_reads,
             ops,
             input,
             outputs,
@@ -624,7 +629,7 @@ impl Model {
                     let (ih, iw, ic) = self.hwc(*x);
                     let (oh, ow, oc) = self.hwc(*y);
                     let src = vals[*x].as_deref().expect("pad input");
-                    let mut out = vec![0f32; oh * ow * oc];
+                    let mut out = alloc(oh * ow * oc, 0.0);
                     for r in 0..ih {
                         for c in 0..iw {
                             let so = (r * iw + c) * ic;
@@ -672,12 +677,62 @@ impl Model {
                     vals[*y] = Some(out);
                 }
             }
+            for &t in &self.reads[n] {
+                if self.last_use[t] == n
+                    && let Some(v) = vals[t].take()
+                {
+                    release(v);
+                }
+            }
         }
         self.outputs
             .iter()
             .map(|&o| vals[o].take().expect("output computed"))
             .collect()
     }
+}
+
+thread_local! {
+    /// Activation buffers reused across operators and runs on this thread, so a run
+    /// does not page-fault fresh memory for every tensor.
+    static POOL: std::cell::RefCell<Vec<Vec<f32>>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// A zero-filled buffer of `n` values (filled with `fill`), from the pool when possible.
+fn alloc(n: usize, fill: f32) -> Vec<f32> {
+    let mut v = alloc_raw(n);
+    v.clear();
+    v.resize(n, fill);
+    v
+}
+
+/// A buffer of `n` values whose contents the caller overwrites entirely (stale values
+/// from the pool are never read, so there is no need to clear them).
+fn alloc_overwritten(n: usize) -> Vec<f32> {
+    let mut v = alloc_raw(n);
+    v.truncate(n);
+    v.resize(n, 0.0);
+    v
+}
+
+fn alloc_raw(n: usize) -> Vec<f32> {
+    POOL.with(|p| {
+        let mut p = p.borrow_mut();
+        let best = (0..p.len())
+            .filter(|&i| p[i].capacity() >= n)
+            .min_by_key(|&i| p[i].capacity());
+        best.map(|i| p.swap_remove(i))
+    })
+    .unwrap_or_default()
+}
+
+fn release(v: Vec<f32>) {
+    POOL.with(|p| {
+        let mut p = p.borrow_mut();
+        if p.len() < 64 {
+            p.push(v);
+        }
+    });
 }
 
 #[inline]
@@ -709,7 +764,8 @@ fn conv(
     same: bool,
     a: Act,
 ) -> Vec<f32> {
-    let mut out = vec![0f32; oh * ow * oc];
+    // Every output is written by `matmul`.
+    let mut out = alloc_overwritten(oh * ow * oc);
     if kh == 1 && kw == 1 && sh == 1 && sw == 1 && ih == oh && iw == ow {
         matmul(src, ic, w, b, oc, &mut out);
     } else {
@@ -718,7 +774,7 @@ fn conv(
         let pt = pad_before(ih, oh, kh, sh, same);
         let pl = pad_before(iw, ow, kw, sw, same);
         let k = kh * kw * ic;
-        let mut cols = vec![0f32; oh * ow * k];
+        let mut cols = alloc(oh * ow * k, 0.0);
         for r in 0..oh {
             for c in 0..ow {
                 let row = &mut cols[(r * ow + c) * k..][..k];
@@ -739,6 +795,7 @@ fn conv(
             }
         }
         matmul(&cols, k, w, b, oc, &mut out);
+        release(cols);
     }
     if a != Act::None {
         for o in out.iter_mut() {
@@ -902,7 +959,8 @@ fn depthwise_portable(
 ) -> Vec<f32> {
     let pt = pad_before(ih, oh, kh, sh, same);
     let pl = pad_before(iw, ow, kw, sw, same);
-    let mut out = vec![0f32; oh * ow * ch];
+    // Every output starts from its bias below.
+    let mut out = alloc_overwritten(oh * ow * ch);
     for r in 0..oh {
         for c in 0..ow {
             let acc = &mut out[(r * ow + c) * ch..(r * ow + c + 1) * ch];
@@ -942,7 +1000,7 @@ fn maxpool(
 ) -> Vec<f32> {
     let pt = pad_before(ih, oh, p.kh, p.sh, p.same);
     let pl = pad_before(iw, ow, p.kw, p.sw, p.same);
-    let mut out = vec![f32::NEG_INFINITY; oh * ow * ch];
+    let mut out = alloc(oh * ow * ch, f32::NEG_INFINITY);
     for r in 0..oh {
         for c in 0..ow {
             let acc = &mut out[(r * ow + c) * ch..(r * ow + c + 1) * ch];

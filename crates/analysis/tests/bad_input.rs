@@ -158,3 +158,34 @@ fn every_error_has_a_stable_code_and_a_message() {
     );
     assert!(all.iter().all(|e| !e.user_message().is_empty()));
 }
+
+/// A small deterministic stand-in for the cargo-fuzz target (fuzz/), run on every
+/// `cargo test`: mutated JPEG and PNG bytes give a result or a typed error, never a panic.
+#[test]
+fn mutated_images_never_panic() {
+    let img = resized(&rgb("face/astronaut.png"), 128, 128);
+    let seeds = [jpeg(&img, 80), png(&img)];
+    let mut state = 0x2545_F491_4F6C_DD1Du64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    for i in 0..40 {
+        let mut b = seeds[i % 2].clone();
+        for _ in 0..1 + next() % 8 {
+            let pos = (next() as usize) % b.len();
+            match next() % 3 {
+                0 => b[pos] = next() as u8,
+                1 => b.truncate(pos.max(1)),
+                _ => b.insert(pos, next() as u8),
+            }
+        }
+        match analyze_face(&b) {
+            Ok(r) => assert!((1.0..=10.0).contains(&r.score)),
+            Err(e) => assert!(!e.user_message().is_empty()),
+        }
+        let _ = analyze_pet(&b);
+    }
+}
