@@ -52,6 +52,7 @@ pub struct Config {
     pub web_dir: Option<PathBuf>,
     pub log_format: LogFormat,
     pub storage: StorageConfig,
+    pub auth: AuthConfig,
 }
 
 impl Default for Config {
@@ -65,6 +66,7 @@ impl Default for Config {
             web_dir: None,
             log_format: LogFormat::Text,
             storage: StorageConfig::default(),
+            auth: AuthConfig::default(),
         }
     }
 }
@@ -114,7 +116,158 @@ const TOP_LEVEL_KEYS: &[&str] = &[
     "web_dir",
     "log_format",
     "storage",
+    "auth",
 ];
+
+/// The GoTrue-compatible auth service (`/auth/v1`). Defaults follow GoTrue's,
+/// except that sign-up confirmation is off (`autoconfirm`), as the app's
+/// sign-up goes straight to the dashboard.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct AuthConfig {
+    /// Where mail links send the user when no allowed `redirect_to` is given.
+    /// Without it, `public_url` (or the listening address) is used.
+    pub site_url: Option<String>,
+    /// Further allowed `redirect_to` targets: exact URLs or prefixes ending in `*`.
+    pub redirect_allow_list: Vec<String>,
+    /// Signing keys as a JWK set of *private* keys (`{"keys":[…]}`, EC P-256
+    /// for ES256 or `oct` for HS256), as GoTrue's `GOTRUE_JWT_KEYS`. The first
+    /// key signs, every key verifies. Without it (and without `jwt_secret`) an
+    /// ES256 key is generated on first start and kept in the database.
+    pub jwt_keys: Option<Secret>,
+    /// HS256 shared secret (GoTrue's `GOTRUE_JWT_SECRET`): signs when no
+    /// `jwt_keys` are given, and always verifies.
+    pub jwt_secret: Option<Secret>,
+    /// Access-token lifetime in seconds.
+    pub jwt_expiry_secs: u64,
+    /// Confirm new email sign-ups without a mail (GoTrue `MAILER_AUTOCONFIRM`).
+    pub autoconfirm: bool,
+    /// `POST /signup` without email or phone creates an anonymous user.
+    pub anonymous_sign_ins: bool,
+    /// Refuse every new sign-up.
+    pub disable_signup: bool,
+    /// A refresh token may be used again within this many seconds (concurrent tabs).
+    pub refresh_token_reuse_interval_secs: u64,
+    /// Minimum password length (never below 6).
+    pub password_min_length: usize,
+    /// PUT /user with a new password needs the reauthentication nonce.
+    pub secure_password_change: bool,
+    /// Serve the mail outbox at `GET /api/v1/dev/outbox` (local development only).
+    pub dev_outbox: bool,
+    /// Take the client address for rate limits from `X-Forwarded-For` (behind a
+    /// load balancer that sets it); otherwise the peer address is used.
+    pub trust_x_forwarded_for: bool,
+    pub password_hash: PasswordHashConfig,
+    pub rate_limits: RateLimitConfig,
+    /// Deliver mail by SMTP; without it, mail is only kept in the outbox and logged.
+    pub smtp: Option<SmtpConfig>,
+}
+
+impl Default for AuthConfig {
+    fn default() -> Self {
+        Self {
+            site_url: None,
+            redirect_allow_list: Vec::new(),
+            jwt_keys: None,
+            jwt_secret: None,
+            jwt_expiry_secs: 3600,
+            autoconfirm: true,
+            anonymous_sign_ins: false,
+            disable_signup: false,
+            refresh_token_reuse_interval_secs: 10,
+            password_min_length: 6,
+            secure_password_change: false,
+            dev_outbox: false,
+            trust_x_forwarded_for: false,
+            password_hash: PasswordHashConfig::default(),
+            rate_limits: RateLimitConfig::default(),
+            smtp: None,
+        }
+    }
+}
+
+/// argon2id parameters. The defaults are OWASP's (19 MiB, 2 passes); tests
+/// use cheap ones.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct PasswordHashConfig {
+    pub memory_kib: u32,
+    pub iterations: u32,
+    pub parallelism: u32,
+}
+
+impl Default for PasswordHashConfig {
+    fn default() -> Self {
+        Self {
+            memory_kib: 19 * 1024,
+            iterations: 2,
+            parallelism: 1,
+        }
+    }
+}
+
+/// Requests allowed per window, shared by every instance through the
+/// database. The defaults are GoTrue's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct RateLimitConfig {
+    /// `POST /token` (every grant), per IP per 5 minutes.
+    pub token_per_5min: u32,
+    /// `/verify`, per IP per 5 minutes.
+    pub verify_per_5min: u32,
+    /// signup, otp, recover, resend, PUT /user, reauthenticate: per IP per 5 minutes.
+    pub mail_requests_per_5min: u32,
+    /// Anonymous sign-ins per IP per hour.
+    pub anonymous_per_hour: u32,
+    /// MFA challenge and verify per IP per minute.
+    pub mfa_per_minute: u32,
+    /// Mails sent per hour, for the whole deployment.
+    pub emails_per_hour: u32,
+    /// Seconds between two mails of one kind to one address.
+    pub email_resend_gap_secs: u64,
+}
+
+impl Default for RateLimitConfig {
+    fn default() -> Self {
+        Self {
+            token_per_5min: 150,
+            verify_per_5min: 30,
+            mail_requests_per_5min: 30,
+            anonymous_per_hour: 30,
+            mfa_per_minute: 15,
+            emails_per_hour: 30,
+            email_resend_gap_secs: 60,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SmtpConfig {
+    pub host: String,
+    #[serde(default = "default_smtp_port")]
+    pub port: u16,
+    pub username: Option<String>,
+    pub password: Option<Secret>,
+    /// `starttls` (default), `tls` (implicit, port 465) or `none` (local relays only).
+    #[serde(default)]
+    pub security: SmtpSecurity,
+    /// The From header, e.g. `PrettyScore <no-reply@prettyscore.app>`.
+    pub from: String,
+}
+
+fn default_smtp_port() -> u16 {
+    587
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SmtpSecurity {
+    #[default]
+    Starttls,
+    Tls,
+    None,
+}
 
 /// Values given on the command line; they win over every other layer.
 #[derive(Debug, Default, Clone)]
@@ -267,6 +420,39 @@ mod tests {
     fn a_missing_config_file_is_an_error() {
         Jail::expect_with(|_| {
             assert!(Config::load(Some(Path::new("nope.toml")), &Overrides::default()).is_err());
+            Ok(())
+        });
+    }
+
+    #[test]
+    fn auth_settings_have_gotrue_defaults_and_come_from_the_environment() {
+        Jail::expect_with(|jail| {
+            let config = Config::load(None, &Overrides::default()).unwrap();
+            assert!(config.auth.autoconfirm);
+            assert!(!config.auth.anonymous_sign_ins);
+            assert!(!config.auth.dev_outbox);
+            assert_eq!(config.auth.jwt_expiry_secs, 3600);
+            assert_eq!(config.auth.rate_limits.token_per_5min, 150);
+
+            jail.set_env("PRETTYSCORE_AUTH__AUTOCONFIRM", "false");
+            jail.set_env("PRETTYSCORE_AUTH__DEV_OUTBOX", "true");
+            jail.set_env("PRETTYSCORE_AUTH__REFRESH_TOKEN_REUSE_INTERVAL_SECS", "0");
+            jail.set_env("PRETTYSCORE_AUTH__RATE_LIMITS__TOKEN_PER_5MIN", "5");
+            jail.set_env(
+                "PRETTYSCORE_AUTH__JWT_SECRET",
+                "super-secret-jwt-token-with-32-chars",
+            );
+            jail.set_env("PRETTYSCORE_AUTH__SMTP__HOST", "smtp.example.com");
+            jail.set_env("PRETTYSCORE_AUTH__SMTP__FROM", "no-reply@example.com");
+            let config = Config::load(None, &Overrides::default()).unwrap();
+            assert!(!config.auth.autoconfirm);
+            assert!(config.auth.dev_outbox);
+            assert_eq!(config.auth.refresh_token_reuse_interval_secs, 0);
+            assert_eq!(config.auth.rate_limits.token_per_5min, 5);
+            let smtp = config.auth.smtp.as_ref().unwrap();
+            assert_eq!((smtp.host.as_str(), smtp.port), ("smtp.example.com", 587));
+            assert_eq!(smtp.security, SmtpSecurity::Starttls);
+            assert!(!format!("{config:?}").contains("super-secret"));
             Ok(())
         });
     }
