@@ -46,6 +46,11 @@ pub enum Command {
     },
     /// Print the OpenAPI document.
     Openapi,
+    /// Auth service tools: service-role tokens and signing-key rotation.
+    Auth {
+        #[command(subcommand)]
+        action: crate::auth::cli::AuthAction,
+    },
 }
 
 #[derive(Debug, Subcommand)]
@@ -72,6 +77,11 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Serve => serve(config).await,
         Command::Migrate => migrate(config).await,
         Command::Admin { action } => admin(config, action).await,
+        Command::Auth { action } => {
+            let connection = connect(&config).await?;
+            db::migrate(&connection).await?;
+            crate::auth::cli::run(&config, &connection, action).await
+        }
         Command::Openapi => unreachable!("handled before loading the configuration"),
     }
 }

@@ -22,6 +22,7 @@ pub struct AppState {
     pub storage: Storage,
     pub web: Arc<WebApp>,
     pub metrics: PrometheusHandle,
+    pub auth: crate::auth::AuthState,
 }
 
 pub struct Application {
@@ -54,12 +55,20 @@ impl Application {
             Some(dir) => WebApp::Dir(dir.clone()),
             None => WebApp::Embedded,
         };
+        let base_url = config
+            .public_url
+            .clone()
+            .unwrap_or_else(|| format!("http://{}", listener.local_addr().unwrap_or(config.bind)));
+        let auth = crate::auth::AuthState::build(&config, &db, &base_url)
+            .await
+            .context("could not set up the auth service")?;
         let state = AppState {
             config: Arc::new(config),
             db,
             storage,
             web: Arc::new(web),
             metrics: http::metrics::recorder(),
+            auth,
         };
         let router = http::router(state.clone());
         Ok(Self {
@@ -87,7 +96,11 @@ impl Application {
     /// Serves until the process is asked to stop (Ctrl-C or SIGTERM), then
     /// finishes the requests in flight.
     pub async fn run_until_stopped(self) -> std::io::Result<()> {
-        axum::serve(self.listener, self.router)
+        // The peer address feeds the auth rate limits.
+        let service = self
+            .router
+            .into_make_service_with_connect_info::<SocketAddr>();
+        axum::serve(self.listener, service)
             .with_graceful_shutdown(shutdown_signal())
             .await
     }

@@ -100,6 +100,8 @@ pub fn router(state: AppState) -> Router {
 
     Router::new()
         .merge(api)
+        .nest("/auth/v1", crate::auth::routes())
+        .merge(crate::auth::api_routes())
         .merge(SwaggerUi::new("/api/docs").url("/api/openapi.json", openapi))
         .fallback(web_app)
         .route_layer(axum::middleware::from_fn(metrics::track))

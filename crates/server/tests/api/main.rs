@@ -5,6 +5,7 @@
 mod helpers;
 
 mod admin;
+mod auth;
 mod database;
 mod operations;
 mod storage;

@@ -1,0 +1,123 @@
+//! The user's own account: download everything we hold about them
+//! (`GET /api/v1/account/export`) and delete it (`DELETE /api/v1/account`).
+//!
+//! Other domains join in at two named places: [`export_sections`] (each adds
+//! its section to the download) and [`delete_user_media`] (each deletes the
+//! stored objects a cascade cannot reach, such as photo images).
+
+use axum::extract::State;
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use chrono::Utc;
+use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QueryOrder};
+use serde_json::{Map, Value, json};
+use uuid::Uuid;
+
+use super::entities::{mfa_factors, profiles, sessions, users};
+use super::extract::AuthUser;
+use crate::http::error::ApiError;
+use crate::startup::AppState;
+
+/// Version of the export document's layout.
+pub const EXPORT_FORMAT: u32 = 1;
+
+/// Every section of a user's data export, keyed by name. A domain that keeps
+/// user data adds one line here (e.g. `photos`).
+pub async fn export_sections(
+    state: &AppState,
+    user_id: Uuid,
+) -> anyhow::Result<Map<String, Value>> {
+    let mut sections = Map::new();
+    sections.insert("account".into(), account_section(state, user_id).await?);
+    Ok(sections)
+}
+
+async fn account_section(state: &AppState, user_id: Uuid) -> anyhow::Result<Value> {
+    let user = users::Entity::find_by_id(user_id)
+        .one(&state.db)
+        .await?
+        .ok_or_else(|| anyhow::anyhow!("user {user_id} is gone"))?;
+    let profile = profiles::Entity::find_by_id(user_id).one(&state.db).await?;
+    let factors = mfa_factors::Entity::find()
+        .filter(mfa_factors::Column::UserId.eq(user_id))
+        .all(&state.db)
+        .await?;
+    let sessions = sessions::Entity::find()
+        .filter(sessions::Column::UserId.eq(user_id))
+        .order_by_desc(sessions::Column::CreatedAt)
+        .all(&state.db)
+        .await?;
+    let user_json = super::users::user_json(&state.db, &user)
+        .await
+        .map_err(|err| anyhow::anyhow!("{err}"))?;
+    Ok(json!({
+        "user": user_json,
+        "profile": profile.map(|p| json!({
+            "id": p.id,
+            "email": p.email,
+            "is_verified": p.is_verified,
+            "created_at": p.created_at,
+            "updated_at": p.updated_at,
+        })),
+        // Factor secrets are never exported: they are credentials, not data.
+        "factors": factors.iter().map(super::users::factor_json).collect::<Vec<_>>(),
+        "sessions": sessions.iter().map(|s| json!({
+            "id": s.id,
+            "aal": s.aal,
+            "user_agent": s.user_agent,
+            "ip": s.ip,
+            "created_at": s.created_at,
+            "refreshed_at": s.refreshed_at,
+        })).collect::<Vec<_>>(),
+    }))
+}
+
+/// `GET /api/v1/account/export`: one JSON document, as a download.
+pub async fn export(State(state): State<AppState>, user: AuthUser) -> Result<Response, ApiError> {
+    let sections = export_sections(&state, user.user_id)
+        .await
+        .map_err(ApiError::internal)?;
+    let document = json!({
+        "format": EXPORT_FORMAT,
+        "exported_at": Utc::now(),
+        "user_id": user.user_id,
+        "sections": sections,
+    });
+    let mut response = axum::Json(document).into_response();
+    response.headers_mut().insert(
+        header::CONTENT_DISPOSITION,
+        HeaderValue::from_static("attachment; filename=\"prettyscore-my-data.json\""),
+    );
+    response
+        .headers_mut()
+        .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    Ok(response)
+}
+
+/// `DELETE /api/v1/account`: deletes the signed-in user and everything
+/// that is theirs. Answers 204.
+pub async fn delete_account(
+    State(state): State<AppState>,
+    user: AuthUser,
+) -> Result<Response, ApiError> {
+    remove_user(&state, user.user_id)
+        .await
+        .map_err(ApiError::internal)?;
+    Ok(StatusCode::NO_CONTENT.into_response())
+}
+
+/// Deletes stored objects (images) of the user that the database cascade
+/// cannot delete. Runs before the user's rows go. The photos domain adds the
+/// deletion of the user's images from storage here.
+pub async fn delete_user_media(_state: &AppState, _user_id: Uuid) -> anyhow::Result<()> {
+    Ok(())
+}
+
+/// Deletes a user: their media first, then the user row, which cascades to
+/// identities, sessions, refresh tokens, factors, codes and the profile.
+pub async fn remove_user(state: &AppState, user_id: Uuid) -> anyhow::Result<()> {
+    delete_user_media(state, user_id).await?;
+    users::Entity::delete_by_id(user_id).exec(&state.db).await?;
+    tracing::info!(user = %user_id, "account deleted");
+    Ok(())
+}

@@ -1,0 +1,188 @@
+//! The error shape of `/auth/v1` (AUTH-COMPAT §2). Every answer carries
+//! `X-Supabase-Api-Version: 2024-01-01`, and the body holds both the current
+//! and the legacy fields (`code`, `error_code`, `msg`, `message`), so every
+//! auth-js version reads the same code and message.
+
+use std::borrow::Cow;
+
+use axum::http::{HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use serde_json::{Value, json};
+
+pub const API_VERSION_HEADER: &str = "x-supabase-api-version";
+pub const API_VERSION: &str = "2024-01-01";
+
+#[derive(Debug)]
+pub struct AuthError {
+    pub status: StatusCode,
+    pub code: &'static str,
+    pub message: Cow<'static, str>,
+    /// Extra top-level fields (`weak_password`, OAuth-style `error`).
+    extra: Option<Value>,
+    cause: Option<anyhow::Error>,
+}
+
+pub type AuthResult<T> = Result<T, AuthError>;
+
+impl AuthError {
+    pub fn new(
+        status: StatusCode,
+        code: &'static str,
+        message: impl Into<Cow<'static, str>>,
+    ) -> Self {
+        Self {
+            status,
+            code,
+            message: message.into(),
+            extra: None,
+            cause: None,
+        }
+    }
+
+    pub fn bad_request(code: &'static str, message: impl Into<Cow<'static, str>>) -> Self {
+        Self::new(StatusCode::BAD_REQUEST, code, message)
+    }
+
+    pub fn unprocessable(code: &'static str, message: impl Into<Cow<'static, str>>) -> Self {
+        Self::new(StatusCode::UNPROCESSABLE_ENTITY, code, message)
+    }
+
+    pub fn forbidden(code: &'static str, message: impl Into<Cow<'static, str>>) -> Self {
+        Self::new(StatusCode::FORBIDDEN, code, message)
+    }
+
+    pub fn not_found(code: &'static str, message: impl Into<Cow<'static, str>>) -> Self {
+        Self::new(StatusCode::NOT_FOUND, code, message)
+    }
+
+    pub fn validation(message: impl Into<Cow<'static, str>>) -> Self {
+        Self::bad_request("validation_failed", message)
+    }
+
+    pub fn too_many(code: &'static str, message: impl Into<Cow<'static, str>>) -> Self {
+        Self::new(StatusCode::TOO_MANY_REQUESTS, code, message)
+    }
+
+    pub fn rate_limited() -> Self {
+        Self::too_many(
+            "over_request_rate_limit",
+            "Request rate limit reached. Please try again later.",
+        )
+    }
+
+    pub fn invalid_credentials() -> Self {
+        Self::bad_request("invalid_credentials", "Invalid login credentials")
+    }
+
+    pub fn otp_expired() -> Self {
+        Self::forbidden("otp_expired", "Token has expired or is invalid")
+    }
+
+    pub fn user_not_found() -> Self {
+        Self::not_found("user_not_found", "User not found")
+    }
+
+    pub fn insufficient_aal(message: impl Into<Cow<'static, str>>) -> Self {
+        Self::new(StatusCode::UNAUTHORIZED, "insufficient_aal", message)
+    }
+
+    pub fn weak_password(message: impl Into<Cow<'static, str>>, reasons: &[&str]) -> Self {
+        let message = message.into();
+        let mut err = Self::unprocessable("weak_password", message.clone());
+        err.extra = Some(json!({"weak_password": {"message": message, "reasons": reasons}}));
+        err
+    }
+
+    pub fn sms_unavailable() -> Self {
+        Self::bad_request(
+            "sms_send_failed",
+            "Error sending SMS: no SMS provider is configured",
+        )
+    }
+
+    pub fn phone_disabled() -> Self {
+        Self::bad_request("phone_provider_disabled", "Phone logins are disabled")
+    }
+
+    /// An unexpected failure: an opaque 500 for the client, the cause in the log.
+    pub fn internal(cause: impl Into<anyhow::Error>) -> Self {
+        Self {
+            cause: Some(cause.into()),
+            ..Self::new(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "unexpected_failure",
+                "Unexpected failure, please try again.",
+            )
+        }
+    }
+
+    pub fn with_extra(mut self, extra: Value) -> Self {
+        self.extra = Some(extra);
+        self
+    }
+}
+
+impl std::fmt::Display for AuthError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} ({}): {}", self.status, self.code, self.message)
+    }
+}
+
+impl From<sea_orm::DbErr> for AuthError {
+    fn from(err: sea_orm::DbErr) -> Self {
+        Self::internal(err)
+    }
+}
+
+impl From<sea_orm::TransactionError<AuthError>> for AuthError {
+    fn from(err: sea_orm::TransactionError<AuthError>) -> Self {
+        match err {
+            sea_orm::TransactionError::Connection(err) => Self::internal(err),
+            sea_orm::TransactionError::Transaction(err) => err,
+        }
+    }
+}
+
+impl IntoResponse for AuthError {
+    fn into_response(self) -> Response {
+        if self.status.is_server_error() {
+            tracing::error!(code = self.code, error = ?self.cause, "auth request failed");
+        }
+        let mut body = json!({
+            "code": self.code,
+            "error_code": self.code,
+            "msg": self.message,
+            "message": self.message,
+        });
+        if let (Some(Value::Object(extra)), Value::Object(body)) = (self.extra, &mut body) {
+            body.extend(extra);
+        }
+        let mut response = (self.status, axum::Json(body)).into_response();
+        response
+            .headers_mut()
+            .insert(API_VERSION_HEADER, HeaderValue::from_static(API_VERSION));
+        response
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn errors_carry_every_field_auth_js_reads_and_the_version_header() {
+        let response =
+            AuthError::weak_password("Password should be at least 6 characters.", &["length"])
+                .into_response();
+        assert_eq!(response.status(), StatusCode::UNPROCESSABLE_ENTITY);
+        assert_eq!(response.headers()[API_VERSION_HEADER], API_VERSION);
+        let bytes = axum::body::to_bytes(response.into_body(), 1 << 16)
+            .await
+            .unwrap();
+        let body: Value = serde_json::from_slice(&bytes).unwrap();
+        assert_eq!(body["code"], "weak_password");
+        assert_eq!(body["error_code"], "weak_password");
+        assert_eq!(body["msg"], body["message"]);
+        assert_eq!(body["weak_password"]["reasons"], json!(["length"]));
+    }
+}

@@ -1,0 +1,1097 @@
+//! `/auth/v1` handlers: thin, they parse the request, apply the rules of the
+//! sibling modules and shape GoTrue's answers.
+
+use axum::extract::{Path, Query, State};
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Redirect, Response};
+use chrono::Utc;
+use sea_orm::{
+    ActiveModelTrait, ColumnTrait, EntityTrait, PaginatorTrait, QueryFilter, Set, TransactionTrait,
+};
+use serde::Deserialize;
+use serde_json::{Value, json};
+use uuid::Uuid;
+
+use super::entities::{identities, mfa_factors, users};
+use super::error::{API_VERSION, API_VERSION_HEADER, AuthError, AuthResult};
+use super::extract::{AuthJson, Bearer, ClientInfo};
+use super::otp::{self, MailKind};
+use super::sessions::{self, Scope};
+use super::users::{self as user_rules, NewUser};
+use super::{password, pkce, rate_limit};
+use crate::startup::AppState;
+
+/// A JSON answer with the API version header.
+pub fn ok(value: Value) -> Response {
+    let mut response = axum::Json(value).into_response();
+    response
+        .headers_mut()
+        .insert(API_VERSION_HEADER, HeaderValue::from_static(API_VERSION));
+    response
+}
+
+#[derive(Debug, Default, Deserialize)]
+pub struct RedirectQuery {
+    pub redirect_to: Option<String>,
+}
+
+async fn limit_mail_requests(state: &AppState, client: &ClientInfo) -> AuthResult<()> {
+    rate_limit::hit(
+        &state.db,
+        &format!("mail-requests:{}", client.ip),
+        300,
+        state.config.auth.rate_limits.mail_requests_per_5min,
+        AuthError::rate_limited,
+    )
+    .await
+}
+
+pub async fn health() -> Response {
+    ok(json!({
+        "version": env!("CARGO_PKG_VERSION"),
+        "name": "GoTrue",
+        "description": "PrettyScore's GoTrue-compatible auth API",
+    }))
+}
+
+pub async fn not_found() -> AuthError {
+    AuthError::not_found("not_found", "Not found")
+}
+
+pub async fn settings(State(state): State<AppState>) -> Response {
+    let auth = &state.config.auth;
+    ok(json!({
+        "external": {
+            "anonymous_users": auth.anonymous_sign_ins,
+            "email": true,
+            "phone": state.auth.sms.is_some(),
+            "apple": false, "azure": false, "bitbucket": false, "discord": false,
+            "facebook": false, "figma": false, "fly": false, "github": false,
+            "gitlab": false, "google": false, "keycloak": false, "kakao": false,
+            "linkedin_oidc": false, "notion": false, "slack_oidc": false,
+            "spotify": false, "twitch": false, "twitter": false, "workos": false,
+            "zoom": false, "saml": false, "web3": false,
+        },
+        "disable_signup": auth.disable_signup,
+        "mailer_autoconfirm": auth.autoconfirm,
+        "phone_autoconfirm": false,
+        "sms_provider": "",
+        "saml_enabled": false,
+        "mfa_enabled": true,
+    }))
+}
+
+pub async fn jwks(State(state): State<AppState>) -> Response {
+    let mut response = ok(state.auth.keys.jwks());
+    response.headers_mut().insert(
+        header::CACHE_CONTROL,
+        HeaderValue::from_static("public, max-age=600"),
+    );
+    response
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct SignupBody {
+    pub email: Option<String>,
+    pub phone: Option<String>,
+    pub password: Option<String>,
+    pub data: Option<Value>,
+    pub channel: Option<String>,
+    pub code_challenge: Option<String>,
+    pub code_challenge_method: Option<String>,
+}
+
+fn present(value: &Option<String>) -> Option<&str> {
+    value.as_deref().map(str::trim).filter(|v| !v.is_empty())
+}
+
+pub async fn signup(
+    State(state): State<AppState>,
+    client: ClientInfo,
+    Query(query): Query<RedirectQuery>,
+    AuthJson(body): AuthJson<SignupBody>,
+) -> AuthResult<Response> {
+    let auth = &state.config.auth;
+    if auth.disable_signup {
+        return Err(AuthError::unprocessable(
+            "signup_disabled",
+            "Signups not allowed for this instance",
+        ));
+    }
+    let challenge = pkce::parse(
+        body.code_challenge.as_deref(),
+        body.code_challenge_method.as_deref(),
+    )?;
+    if present(&body.phone).is_some() {
+        return Err(AuthError::phone_disabled());
+    }
+    let Some(email) = present(&body.email) else {
+        return anonymous_sign_in(&state, &client, body.data).await;
+    };
+    limit_mail_requests(&state, &client).await?;
+    let email = user_rules::normalise_email(email)?;
+    let Some(password) = body.password.filter(|p| !p.is_empty()) else {
+        return Err(AuthError::unprocessable(
+            "validation_failed",
+            "Signup requires a valid password",
+        ));
+    };
+    password::check_policy(&password, auth.password_min_length)?;
+    let hash = password::hash(password, auth.password_hash).await?;
+
+    let existing = user_rules::find_by_email(&state.db, &email).await?;
+    let user = match existing {
+        Some(user) if user.email_confirmed_at.is_some() => {
+            if auth.autoconfirm {
+                return Err(AuthError::unprocessable(
+                    "user_already_exists",
+                    "User already registered",
+                ));
+            }
+            // Anti-enumeration: a look-alike user that exists nowhere.
+            let mut fake = user.clone();
+            fake.id = Uuid::new_v4();
+            fake.created_at = Utc::now();
+            fake.updated_at = fake.created_at;
+            fake.raw_user_meta_data = body.data.clone().unwrap_or_else(|| json!({}));
+            fake.email_confirmed_at = None;
+            fake.last_sign_in_at = None;
+            fake.confirmation_sent_at = Some(Utc::now());
+            return Ok(ok(user_rules::render(&fake, &[], &[])));
+        }
+        Some(user) => {
+            // Signed up before but never confirmed: take the new password and data.
+            let mut active: users::ActiveModel = user.clone().into();
+            active.encrypted_password = Set(Some(hash));
+            if let Some(data) = &body.data {
+                active.raw_user_meta_data =
+                    Set(user_rules::merge_metadata(&user.raw_user_meta_data, data));
+            }
+            active.updated_at = Set(Utc::now());
+            let user = active.update(&state.db).await?;
+            if auth.autoconfirm {
+                user_rules::confirm_email(&state.db, &user).await?
+            } else {
+                user
+            }
+        }
+        None => {
+            let txn = state.db.begin().await?;
+            let user = user_rules::create(
+                &txn,
+                NewUser {
+                    email: Some(email.clone()),
+                    password_hash: Some(hash),
+                    user_metadata: body.data.clone(),
+                    email_confirmed: auth.autoconfirm,
+                    ..NewUser::default()
+                },
+            )
+            .await?;
+            txn.commit().await?;
+            user
+        }
+    };
+    if user.email_confirmed_at.is_some() {
+        let response = sessions::sign_in(&state, &user, "password", &client).await?;
+        return Ok(ok(response));
+    }
+    otp::check_resend_gap(&state, user.confirmation_sent_at)?;
+    let user = send_confirmation(
+        &state,
+        &user,
+        query.redirect_to.as_deref(),
+        challenge.as_ref(),
+    )
+    .await?;
+    Ok(ok(user_rules::user_json(&state.db, &user).await?))
+}
+
+/// Sends the sign-up confirmation mail and records when.
+async fn send_confirmation(
+    state: &AppState,
+    user: &users::Model,
+    redirect_to: Option<&str>,
+    challenge: Option<&pkce::Challenge>,
+) -> AuthResult<users::Model> {
+    let email = user.email.clone().unwrap_or_default();
+    let (code, hash) = otp::issue(&state.db, user.id, otp::CONFIRMATION, &email).await?;
+    if let Some(challenge) = challenge {
+        pkce::create(&state.db, user.id, "email/signup", challenge).await?;
+    }
+    let target = otp::redirect_target(state, redirect_to);
+    let link = otp::action_link(
+        state,
+        &hash,
+        MailKind::Confirmation,
+        &target,
+        challenge.is_some(),
+    );
+    otp::send_mail(state, &email, MailKind::Confirmation, &code, Some(link)).await?;
+    let mut active: users::ActiveModel = user.clone().into();
+    active.confirmation_sent_at = Set(Some(Utc::now()));
+    Ok(active.update(&state.db).await?)
+}
+
+async fn anonymous_sign_in(
+    state: &AppState,
+    client: &ClientInfo,
+    data: Option<Value>,
+) -> AuthResult<Response> {
+    if !state.config.auth.anonymous_sign_ins {
+        return Err(AuthError::unprocessable(
+            "anonymous_provider_disabled",
+            "Anonymous sign-ins are disabled",
+        ));
+    }
+    rate_limit::hit(
+        &state.db,
+        &format!("anonymous:{}", client.ip),
+        3600,
+        state.config.auth.rate_limits.anonymous_per_hour,
+        AuthError::rate_limited,
+    )
+    .await?;
+    let txn = state.db.begin().await?;
+    let user = user_rules::create(
+        &txn,
+        NewUser {
+            user_metadata: data,
+            is_anonymous: true,
+            ..NewUser::default()
+        },
+    )
+    .await?;
+    txn.commit().await?;
+    Ok(ok(
+        sessions::sign_in(state, &user, "anonymous", client).await?
+    ))
+}
+
+#[derive(Debug, Default, Deserialize)]
+pub struct GrantQuery {
+    pub grant_type: Option<String>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct TokenBody {
+    pub email: Option<String>,
+    pub phone: Option<String>,
+    pub password: Option<String>,
+    pub refresh_token: Option<String>,
+    pub auth_code: Option<String>,
+    pub code_verifier: Option<String>,
+    pub provider: Option<String>,
+    pub id_token: Option<String>,
+}
+
+pub async fn token(
+    State(state): State<AppState>,
+    client: ClientInfo,
+    Query(query): Query<GrantQuery>,
+    AuthJson(body): AuthJson<TokenBody>,
+) -> AuthResult<Response> {
+    rate_limit::hit(
+        &state.db,
+        &format!("token:{}", client.ip),
+        300,
+        state.config.auth.rate_limits.token_per_5min,
+        AuthError::rate_limited,
+    )
+    .await?;
+    let response = match query.grant_type.as_deref().unwrap_or_default() {
+        "password" => password_grant(&state, &client, body).await?,
+        "refresh_token" => {
+            let Some(token) = present(&body.refresh_token) else {
+                return Err(AuthError::bad_request("validation_failed", "refresh_token required")
+                    .with_extra(json!({"error": "invalid_request", "error_description": "refresh_token required"})));
+            };
+            sessions::refresh(&state, token).await?
+        }
+        "pkce" => {
+            let (Some(code), Some(verifier)) =
+                (present(&body.auth_code), present(&body.code_verifier))
+            else {
+                return Err(AuthError::validation(
+                    "invalid request: both auth code and code verifier should be non-empty",
+                ));
+            };
+            let (user_id, method) = pkce::redeem(&state.db, code, verifier).await?;
+            let user = user_rules::find(&state.db, user_id)
+                .await?
+                .ok_or_else(AuthError::user_not_found)?;
+            let amr = match method.as_str() {
+                "recovery" => "recovery",
+                "magiclink" => "magiclink",
+                "invite" => "invite",
+                "email_change" => "email_change",
+                _ => "otp",
+            };
+            sessions::sign_in(&state, &user, amr, &client).await?
+        }
+        "id_token" => {
+            let provider = body.provider.unwrap_or_default();
+            return Err(AuthError::bad_request(
+                "provider_disabled",
+                format!("Provider (issuer \"{provider}\") is not enabled"),
+            ));
+        }
+        "web3" => {
+            return Err(AuthError::bad_request(
+                "web3_provider_disabled",
+                "Web3 provider is disabled",
+            ));
+        }
+        _ => {
+            return Err(AuthError::bad_request(
+                "unsupported_grant_type",
+                "unsupported_grant_type",
+            ));
+        }
+    };
+    Ok(ok(response))
+}
+
+async fn password_grant(
+    state: &AppState,
+    client: &ClientInfo,
+    body: TokenBody,
+) -> AuthResult<Value> {
+    let params = state.config.auth.password_hash;
+    let password = body.password.unwrap_or_default();
+    let user = if let Some(email) = present(&body.email) {
+        let email = email.trim().to_lowercase();
+        user_rules::find_by_email(&state.db, &email).await?
+    } else if let Some(phone) = present(&body.phone) {
+        let phone = user_rules::normalise_phone(phone)?;
+        users::Entity::find()
+            .filter(users::Column::Phone.eq(phone))
+            .one(&state.db)
+            .await?
+    } else {
+        return Err(AuthError::validation("missing email or phone"));
+    };
+    let hash = user.as_ref().and_then(|u| u.encrypted_password.clone());
+    let matches = password::verify(password, hash, params).await?;
+    let Some(user) = user.filter(|_| matches) else {
+        return Err(AuthError::invalid_credentials());
+    };
+    if user.email.is_some() && user.email_confirmed_at.is_none() && present(&body.email).is_some() {
+        return Err(AuthError::bad_request(
+            "email_not_confirmed",
+            "Email not confirmed",
+        ));
+    }
+    if user.phone.is_some() && user.phone_confirmed_at.is_none() && present(&body.phone).is_some() {
+        return Err(AuthError::bad_request(
+            "phone_not_confirmed",
+            "Phone not confirmed",
+        ));
+    }
+    sessions::sign_in(state, &user, "password", client).await
+}
+
+#[derive(Debug, Default, Deserialize)]
+pub struct LogoutQuery {
+    pub scope: Option<String>,
+}
+
+pub async fn logout(
+    State(state): State<AppState>,
+    bearer: Bearer,
+    Query(query): Query<LogoutQuery>,
+) -> AuthResult<Response> {
+    let scope = Scope::parse(query.scope.as_deref())?;
+    sessions::sign_out(&state.db, bearer.user.id, bearer.session_id(), scope).await?;
+    let mut response = StatusCode::NO_CONTENT.into_response();
+    response
+        .headers_mut()
+        .insert(API_VERSION_HEADER, HeaderValue::from_static(API_VERSION));
+    Ok(response)
+}
+
+pub async fn get_user(State(state): State<AppState>, bearer: Bearer) -> AuthResult<Response> {
+    Ok(ok(user_rules::user_json(&state.db, &bearer.user).await?))
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct UpdateUserBody {
+    pub email: Option<String>,
+    pub phone: Option<String>,
+    pub password: Option<String>,
+    pub current_password: Option<String>,
+    pub nonce: Option<String>,
+    pub data: Option<Value>,
+    pub channel: Option<String>,
+    pub code_challenge: Option<String>,
+    pub code_challenge_method: Option<String>,
+}
+
+async fn has_verified_factor(state: &AppState, user_id: Uuid) -> AuthResult<bool> {
+    Ok(mfa_factors::Entity::find()
+        .filter(mfa_factors::Column::UserId.eq(user_id))
+        .filter(mfa_factors::Column::Status.eq("verified"))
+        .count(&state.db)
+        .await?
+        > 0)
+}
+
+pub async fn update_user(
+    State(state): State<AppState>,
+    bearer: Bearer,
+    client: ClientInfo,
+    Query(query): Query<RedirectQuery>,
+    AuthJson(body): AuthJson<UpdateUserBody>,
+) -> AuthResult<Response> {
+    let auth = &state.config.auth;
+    let challenge = pkce::parse(
+        body.code_challenge.as_deref(),
+        body.code_challenge_method.as_deref(),
+    )?;
+    let mut user = bearer.user.clone();
+    let new_password = body.password.clone().filter(|p| !p.is_empty());
+    let new_email = match present(&body.email) {
+        Some(email) => {
+            Some(user_rules::normalise_email(email)?).filter(|e| Some(e) != user.email.as_ref())
+        }
+        None => None,
+    };
+    if present(&body.phone).is_some() {
+        return Err(AuthError::sms_unavailable());
+    }
+    if (new_password.is_some() || new_email.is_some())
+        && bearer.aal() == "aal1"
+        && has_verified_factor(&state, user.id).await?
+    {
+        return Err(AuthError::insufficient_aal(
+            "AAL2 session is required to update email or password when MFA is enabled.",
+        ));
+    }
+    if new_email.is_some() {
+        limit_mail_requests(&state, &client).await?;
+    }
+
+    if let Some(data) = &body.data {
+        let mut active: users::ActiveModel = user.clone().into();
+        active.raw_user_meta_data = Set(user_rules::merge_metadata(&user.raw_user_meta_data, data));
+        active.updated_at = Set(Utc::now());
+        user = active.update(&state.db).await?;
+    }
+
+    if let Some(new_password) = new_password {
+        password::check_policy(&new_password, auth.password_min_length)?;
+        if let Some(current) = body.current_password.clone() {
+            if !password::verify(current, user.encrypted_password.clone(), auth.password_hash)
+                .await?
+            {
+                return Err(AuthError::bad_request(
+                    "current_password_mismatch",
+                    "Current password is incorrect",
+                ));
+            }
+        }
+        if user.encrypted_password.is_some()
+            && password::verify(
+                new_password.clone(),
+                user.encrypted_password.clone(),
+                auth.password_hash,
+            )
+            .await?
+        {
+            return Err(AuthError::unprocessable(
+                "same_password",
+                "New password should be different from the old password.",
+            ));
+        }
+        match present(&body.nonce) {
+            Some(nonce) => {
+                let email = user.email.clone().unwrap_or_default();
+                otp::take(
+                    &state.db,
+                    &otp::token_hash(&email, nonce),
+                    &[otp::REAUTHENTICATION],
+                )
+                .await
+                .map_err(|_| {
+                    AuthError::bad_request(
+                        "reauthentication_not_valid",
+                        "Requires reauthentication: the nonce has expired or is invalid",
+                    )
+                })?;
+            }
+            None if auth.secure_password_change => {
+                return Err(AuthError::bad_request(
+                    "reauthentication_needed",
+                    "Password update requires reauthentication",
+                ));
+            }
+            None => {}
+        }
+        let hash = password::hash(new_password, auth.password_hash).await?;
+        let mut active: users::ActiveModel = user.clone().into();
+        active.encrypted_password = Set(Some(hash));
+        active.updated_at = Set(Utc::now());
+        user = active.update(&state.db).await?;
+        // A password change signs out every other session.
+        sessions::sign_out(&state.db, user.id, bearer.session_id(), Scope::Others).await?;
+    }
+
+    if let Some(new_email) = new_email {
+        if let Some(other) = user_rules::find_by_email(&state.db, &new_email).await? {
+            if other.id != user.id {
+                return Err(user_rules::email_exists());
+            }
+        }
+        if auth.autoconfirm {
+            user = user_rules::set_email(&state.db, &user, &new_email).await?;
+        } else {
+            otp::check_resend_gap(&state, user.email_change_sent_at)?;
+            user = start_email_change(
+                &state,
+                &user,
+                &new_email,
+                query.redirect_to.as_deref(),
+                challenge.as_ref(),
+            )
+            .await?;
+        }
+    }
+    Ok(ok(user_rules::user_json(&state.db, &user).await?))
+}
+
+/// Double-confirmed email change: a code to the new address and one to the
+/// current one (if confirmed); both must be verified.
+async fn start_email_change(
+    state: &AppState,
+    user: &users::Model,
+    new_email: &str,
+    redirect_to: Option<&str>,
+    challenge: Option<&pkce::Challenge>,
+) -> AuthResult<users::Model> {
+    let target = otp::redirect_target(state, redirect_to);
+    if let Some(challenge) = challenge {
+        pkce::create(&state.db, user.id, "email_change", challenge).await?;
+    }
+    let (code, hash) = otp::issue(&state.db, user.id, otp::EMAIL_CHANGE_NEW, new_email).await?;
+    let link = otp::action_link(
+        state,
+        &hash,
+        MailKind::EmailChange,
+        &target,
+        challenge.is_some(),
+    );
+    otp::send_mail(state, new_email, MailKind::EmailChange, &code, Some(link)).await?;
+    let current = user
+        .email
+        .clone()
+        .filter(|_| user.email_confirmed_at.is_some());
+    if let Some(current) = &current {
+        let (code, hash) =
+            otp::issue(&state.db, user.id, otp::EMAIL_CHANGE_CURRENT, current).await?;
+        let link = otp::action_link(
+            state,
+            &hash,
+            MailKind::EmailChange,
+            &target,
+            challenge.is_some(),
+        );
+        otp::send_mail(state, current, MailKind::EmailChange, &code, Some(link)).await?;
+    }
+    let mut active: users::ActiveModel = user.clone().into();
+    active.new_email = Set(Some(new_email.to_owned()));
+    active.email_change_sent_at = Set(Some(Utc::now()));
+    active.email_change_confirm_status = Set(0);
+    active.updated_at = Set(Utc::now());
+    Ok(active.update(&state.db).await?)
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct EmailBody {
+    pub email: Option<String>,
+    pub phone: Option<String>,
+    pub data: Option<Value>,
+    pub create_user: Option<bool>,
+    #[serde(rename = "type")]
+    pub kind: Option<String>,
+    pub code_challenge: Option<String>,
+    pub code_challenge_method: Option<String>,
+}
+
+pub async fn recover(
+    State(state): State<AppState>,
+    client: ClientInfo,
+    Query(query): Query<RedirectQuery>,
+    AuthJson(body): AuthJson<EmailBody>,
+) -> AuthResult<Response> {
+    limit_mail_requests(&state, &client).await?;
+    let challenge = pkce::parse(
+        body.code_challenge.as_deref(),
+        body.code_challenge_method.as_deref(),
+    )?;
+    let Some(email) = present(&body.email) else {
+        return Err(AuthError::validation("Password recovery requires an email"));
+    };
+    let email = user_rules::normalise_email(email)?;
+    if let Some(user) = user_rules::find_by_email(&state.db, &email).await? {
+        if !user_rules::is_banned(&user) {
+            otp::check_resend_gap(&state, user.recovery_sent_at)?;
+            send_link(
+                &state,
+                &user,
+                MailKind::Recovery,
+                query.redirect_to.as_deref(),
+                challenge.as_ref(),
+            )
+            .await?;
+        }
+    }
+    // The same answer whether or not the address is known.
+    Ok(ok(json!({})))
+}
+
+/// Sends a recovery or magic link (both use the recovery code).
+async fn send_link(
+    state: &AppState,
+    user: &users::Model,
+    kind: MailKind,
+    redirect_to: Option<&str>,
+    challenge: Option<&pkce::Challenge>,
+) -> AuthResult<()> {
+    let email = user.email.clone().unwrap_or_default();
+    let (code, hash) = otp::issue(&state.db, user.id, otp::RECOVERY, &email).await?;
+    if let Some(challenge) = challenge {
+        pkce::create(&state.db, user.id, kind.verify_type(), challenge).await?;
+    }
+    let target = otp::redirect_target(state, redirect_to);
+    let link = otp::action_link(state, &hash, kind, &target, challenge.is_some());
+    otp::send_mail(state, &email, kind, &code, Some(link)).await?;
+    let mut active: users::ActiveModel = user.clone().into();
+    active.recovery_sent_at = Set(Some(Utc::now()));
+    active.update(&state.db).await?;
+    Ok(())
+}
+
+pub async fn otp(
+    State(state): State<AppState>,
+    client: ClientInfo,
+    Query(query): Query<RedirectQuery>,
+    AuthJson(body): AuthJson<EmailBody>,
+) -> AuthResult<Response> {
+    limit_mail_requests(&state, &client).await?;
+    let challenge = pkce::parse(
+        body.code_challenge.as_deref(),
+        body.code_challenge_method.as_deref(),
+    )?;
+    if present(&body.phone).is_some() {
+        return Err(AuthError::sms_unavailable());
+    }
+    let Some(email) = present(&body.email) else {
+        return Err(AuthError::validation(
+            "An email address or phone number is required",
+        ));
+    };
+    let email = user_rules::normalise_email(email)?;
+    let redirect_to = query.redirect_to.as_deref();
+    match user_rules::find_by_email(&state.db, &email).await? {
+        Some(user) if user.email_confirmed_at.is_some() => {
+            otp::check_resend_gap(&state, user.recovery_sent_at)?;
+            send_link(
+                &state,
+                &user,
+                MailKind::MagicLink,
+                redirect_to,
+                challenge.as_ref(),
+            )
+            .await?;
+        }
+        Some(user) => {
+            otp::check_resend_gap(&state, user.confirmation_sent_at)?;
+            send_confirmation(&state, &user, redirect_to, challenge.as_ref()).await?;
+        }
+        None => {
+            if !body.create_user.unwrap_or(true) {
+                return Err(AuthError::unprocessable(
+                    "otp_disabled",
+                    "Signups not allowed for otp",
+                ));
+            }
+            if state.config.auth.disable_signup {
+                return Err(AuthError::unprocessable(
+                    "signup_disabled",
+                    "Signups not allowed for this instance",
+                ));
+            }
+            let txn = state.db.begin().await?;
+            let user = user_rules::create(
+                &txn,
+                NewUser {
+                    email: Some(email),
+                    user_metadata: body.data,
+                    ..NewUser::default()
+                },
+            )
+            .await?;
+            txn.commit().await?;
+            send_confirmation(&state, &user, redirect_to, challenge.as_ref()).await?;
+        }
+    }
+    Ok(ok(json!({})))
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct VerifyBody {
+    #[serde(rename = "type")]
+    pub kind: Option<String>,
+    pub token: Option<String>,
+    pub token_hash: Option<String>,
+    pub email: Option<String>,
+    pub phone: Option<String>,
+    pub redirect_to: Option<String>,
+}
+
+/// What a verified code did.
+enum Verified {
+    /// Sign the user in with this `amr` method.
+    SignIn(users::Model, &'static str),
+    /// One half of a double email change; the other link is still due.
+    EmailChangeHalf,
+}
+
+const EMAIL_CHANGE_HALF: &str =
+    "Confirmation link accepted. Please proceed to confirm link sent to the other email";
+
+async fn verify_code(state: &AppState, kind: &str, hash: &str) -> AuthResult<Verified> {
+    let types: &[&str] = match kind {
+        "signup" | "invite" => &[otp::CONFIRMATION],
+        "recovery" => &[otp::RECOVERY],
+        "magiclink" | "email" => &[otp::RECOVERY, otp::CONFIRMATION],
+        "email_change" => &[otp::EMAIL_CHANGE_NEW, otp::EMAIL_CHANGE_CURRENT],
+        "sms" | "phone_change" => return Err(AuthError::otp_expired()),
+        _ => {
+            return Err(AuthError::validation(format!(
+                "Verify requires a valid type, got {kind:?}"
+            )));
+        }
+    };
+    let token = otp::take(&state.db, hash, types).await?;
+    let user = user_rules::find(&state.db, token.user_id)
+        .await?
+        .ok_or_else(AuthError::otp_expired)?;
+    if user_rules::is_banned(&user) {
+        return Err(AuthError::bad_request("user_banned", "User is banned"));
+    }
+    match token.token_type.as_str() {
+        otp::EMAIL_CHANGE_NEW | otp::EMAIL_CHANGE_CURRENT => {
+            let Some(new_email) = user.new_email.clone() else {
+                return Err(AuthError::otp_expired());
+            };
+            let other = if token.token_type == otp::EMAIL_CHANGE_NEW {
+                otp::EMAIL_CHANGE_CURRENT
+            } else {
+                otp::EMAIL_CHANGE_NEW
+            };
+            let other_pending = super::entities::one_time_tokens::Entity::find()
+                .filter(super::entities::one_time_tokens::Column::UserId.eq(user.id))
+                .filter(super::entities::one_time_tokens::Column::TokenType.eq(other))
+                .count(&state.db)
+                .await?
+                > 0;
+            if other_pending {
+                let mut active: users::ActiveModel = user.into();
+                active.email_change_confirm_status = Set(1);
+                active.update(&state.db).await?;
+                return Ok(Verified::EmailChangeHalf);
+            }
+            let user = user_rules::set_email(&state.db, &user, &new_email).await?;
+            Ok(Verified::SignIn(user, "email_change"))
+        }
+        otp::RECOVERY => {
+            let user = user_rules::confirm_email(&state.db, &user).await?;
+            let method = if kind == "recovery" {
+                "recovery"
+            } else {
+                "magiclink"
+            };
+            Ok(Verified::SignIn(user, method))
+        }
+        _ => {
+            let user = user_rules::confirm_email(&state.db, &user).await?;
+            let method = if kind == "invite" { "invite" } else { "otp" };
+            Ok(Verified::SignIn(user, method))
+        }
+    }
+}
+
+async fn limit_verify(state: &AppState, client: &ClientInfo) -> AuthResult<()> {
+    rate_limit::hit(
+        &state.db,
+        &format!("verify:{}", client.ip),
+        300,
+        state.config.auth.rate_limits.verify_per_5min,
+        AuthError::rate_limited,
+    )
+    .await
+}
+
+pub async fn verify_post(
+    State(state): State<AppState>,
+    client: ClientInfo,
+    AuthJson(body): AuthJson<VerifyBody>,
+) -> AuthResult<Response> {
+    limit_verify(&state, &client).await?;
+    let kind = present(&body.kind)
+        .ok_or_else(|| AuthError::validation("Verify requires a verification type"))?
+        .to_owned();
+    if present(&body.phone).is_some() {
+        return Err(AuthError::otp_expired());
+    }
+    let hash = match (
+        present(&body.token_hash),
+        present(&body.token),
+        present(&body.email),
+    ) {
+        (Some(hash), _, _) => hash.trim_start_matches("pkce_").to_owned(),
+        (None, Some(token), Some(email)) => otp::token_hash(&email.trim().to_lowercase(), token),
+        (None, Some(_), None) => {
+            return Err(AuthError::validation(
+                "Only an email address or phone number should be provided on verify",
+            ));
+        }
+        _ => {
+            return Err(AuthError::validation(
+                "Verify requires a token or a token hash",
+            ));
+        }
+    };
+    match verify_code(&state, &kind, &hash).await? {
+        Verified::SignIn(user, method) => {
+            Ok(ok(sessions::sign_in(&state, &user, method, &client).await?))
+        }
+        Verified::EmailChangeHalf => Ok(ok(
+            json!({"msg": EMAIL_CHANGE_HALF, "message": EMAIL_CHANGE_HALF, "code": 200}),
+        )),
+    }
+}
+
+#[derive(Debug, Default, Deserialize)]
+pub struct VerifyQuery {
+    pub token: Option<String>,
+    #[serde(rename = "type")]
+    pub kind: Option<String>,
+    pub redirect_to: Option<String>,
+}
+
+fn with_query(target: &str, params: &str) -> String {
+    let (base, fragment) = match target.split_once('#') {
+        Some((base, fragment)) => (base, Some(fragment)),
+        None => (target, None),
+    };
+    let separator = if base.contains('?') { '&' } else { '?' };
+    match fragment {
+        Some(fragment) => format!("{base}{separator}{params}#{fragment}"),
+        None => format!("{base}{separator}{params}"),
+    }
+}
+
+fn with_fragment(target: &str, params: &str) -> String {
+    let base = target.split_once('#').map_or(target, |(base, _)| base);
+    format!("{base}#{params}")
+}
+
+/// `GET /verify`, the link in a mail: verifies and redirects to the app with
+/// the session in the fragment, or `?code=` for PKCE, or the error.
+pub async fn verify_get(
+    State(state): State<AppState>,
+    client: ClientInfo,
+    Query(query): Query<VerifyQuery>,
+) -> Response {
+    let target = otp::redirect_target(&state, query.redirect_to.as_deref());
+    let kind = query.kind.clone().unwrap_or_default();
+    let token = query.token.clone().unwrap_or_default();
+    let is_pkce = token.starts_with("pkce_");
+    let result: AuthResult<String> = async {
+        limit_verify(&state, &client).await?;
+        let hash = token.trim_start_matches("pkce_");
+        match verify_code(&state, &kind, hash).await? {
+            Verified::EmailChangeHalf => Ok(with_fragment(
+                &target,
+                &format!("message={}", otp::encode(EMAIL_CHANGE_HALF)),
+            )),
+            Verified::SignIn(user, method) => {
+                let flow_method = match kind.as_str() {
+                    "signup" => "email/signup",
+                    other => other,
+                };
+                if is_pkce {
+                    if let Some(code) = pkce::issue_code(&state.db, user.id, flow_method).await? {
+                        return Ok(with_query(&target, &format!("code={}", otp::encode(&code))));
+                    }
+                }
+                let tokens = sessions::sign_in(&state, &user, method, &client).await?;
+                let field = |name: &str| match &tokens[name] {
+                    Value::String(s) => otp::encode(s),
+                    other => other.to_string(),
+                };
+                Ok(with_fragment(
+                    &target,
+                    &format!(
+                        "access_token={}&expires_at={}&expires_in={}&refresh_token={}&token_type=bearer&type={}",
+                        field("access_token"),
+                        field("expires_at"),
+                        field("expires_in"),
+                        field("refresh_token"),
+                        otp::encode(&kind)
+                    ),
+                ))
+            }
+        }
+    }
+    .await;
+    let location = match result {
+        Ok(location) => location,
+        Err(err) => {
+            let params = format!(
+                "error={}&error_code={}&error_description={}",
+                if err.status.is_server_error() {
+                    "server_error"
+                } else {
+                    "access_denied"
+                },
+                err.code,
+                otp::encode(if err.code == "otp_expired" {
+                    "Email link is invalid or has expired"
+                } else {
+                    &err.message
+                })
+            );
+            if is_pkce {
+                with_fragment(&with_query(&target, &params), &params)
+            } else {
+                with_fragment(&target, &params)
+            }
+        }
+    };
+    Redirect::to(&location).into_response()
+}
+
+pub async fn resend(
+    State(state): State<AppState>,
+    client: ClientInfo,
+    Query(query): Query<RedirectQuery>,
+    AuthJson(body): AuthJson<EmailBody>,
+) -> AuthResult<Response> {
+    limit_mail_requests(&state, &client).await?;
+    let kind = present(&body.kind).unwrap_or_default().to_owned();
+    match kind.as_str() {
+        "signup" | "email_change" => {}
+        "sms" | "phone_change" => return Err(AuthError::sms_unavailable()),
+        _ => {
+            return Err(AuthError::validation(
+                "Missing one of these types: signup, email_change, sms, phone_change",
+            ));
+        }
+    }
+    let Some(email) = present(&body.email) else {
+        return Err(AuthError::validation("Resend requires an email address"));
+    };
+    let email = user_rules::normalise_email(email)?;
+    let challenge = pkce::parse(
+        body.code_challenge.as_deref(),
+        body.code_challenge_method.as_deref(),
+    )?;
+    let redirect_to = query.redirect_to.as_deref();
+    if kind == "signup" {
+        if let Some(user) = user_rules::find_by_email(&state.db, &email).await? {
+            if user.email_confirmed_at.is_none() {
+                otp::check_resend_gap(&state, user.confirmation_sent_at)?;
+                send_confirmation(&state, &user, redirect_to, challenge.as_ref()).await?;
+            }
+        }
+    } else if let Some(user) = user_rules::find_by_email(&state.db, &email).await? {
+        if let Some(new_email) = user.new_email.clone() {
+            otp::check_resend_gap(&state, user.email_change_sent_at)?;
+            start_email_change(&state, &user, &new_email, redirect_to, challenge.as_ref()).await?;
+        }
+    }
+    Ok(ok(json!({})))
+}
+
+pub async fn reauthenticate(
+    State(state): State<AppState>,
+    bearer: Bearer,
+    client: ClientInfo,
+) -> AuthResult<Response> {
+    limit_mail_requests(&state, &client).await?;
+    let user = bearer.user;
+    let Some(email) = user.email.clone() else {
+        return Err(AuthError::unprocessable(
+            "reauthentication_not_valid",
+            "Reauthentication requires the user to have an email or a phone number",
+        ));
+    };
+    otp::check_resend_gap(&state, user.reauthentication_sent_at)?;
+    let (code, _) = otp::issue(&state.db, user.id, otp::REAUTHENTICATION, &email).await?;
+    otp::send_mail(&state, &email, MailKind::Reauthentication, &code, None).await?;
+    let mut active: users::ActiveModel = user.into();
+    active.reauthentication_sent_at = Set(Some(Utc::now()));
+    active.update(&state.db).await?;
+    Ok(ok(json!({})))
+}
+
+pub async fn unlink_identity(
+    State(state): State<AppState>,
+    bearer: Bearer,
+    Path(id): Path<String>,
+) -> AuthResult<Response> {
+    let not_found = || AuthError::not_found("identity_not_found", "Identity doesn't exist");
+    let id: Uuid = id.parse().map_err(|_| not_found())?;
+    let all = identities::Entity::find()
+        .filter(identities::Column::UserId.eq(bearer.user.id))
+        .all(&state.db)
+        .await?;
+    let identity = all.iter().find(|i| i.id == id).ok_or_else(not_found)?;
+    if all.len() <= 1 {
+        return Err(AuthError::unprocessable(
+            "single_identity_not_deletable",
+            "User must have at least 1 identity after unlinking",
+        ));
+    }
+    identities::Entity::delete_by_id(identity.id)
+        .exec(&state.db)
+        .await?;
+    let remaining: Vec<String> = all
+        .iter()
+        .filter(|i| i.id != identity.id)
+        .map(|i| i.provider.clone())
+        .collect();
+    let mut meta = bearer.user.raw_app_meta_data.clone();
+    meta["providers"] = json!(remaining);
+    if meta.get("provider").and_then(Value::as_str) == Some(identity.provider.as_str()) {
+        meta["provider"] = json!(remaining.first());
+    }
+    let mut active: users::ActiveModel = bearer.user.into();
+    active.raw_app_meta_data = Set(meta);
+    active.updated_at = Set(Utc::now());
+    active.update(&state.db).await?;
+    Ok(ok(json!({})))
+}
+
+pub async fn link_identity(_bearer: Bearer) -> AuthError {
+    AuthError::not_found("manual_linking_disabled", "Manual linking is disabled")
+}
+
+pub async fn authorize() -> AuthError {
+    AuthError::bad_request(
+        "validation_failed",
+        "Unsupported provider: provider is not enabled",
+    )
+}
+
+pub async fn sso() -> AuthError {
+    AuthError::bad_request("saml_provider_disabled", "SAML 2.0 is disabled")
+}

@@ -1,0 +1,167 @@
+//! The GoTrue-compatible auth service under `/auth/v1` (see
+//! `docs`/`AUTH-COMPAT.md`), driven by the official `@supabase/auth-js` client,
+//! and the account endpoints under `/api/v1/account`.
+//!
+//! - `handlers`: sign-up, sign-in grants, sign-out, the user, mail flows;
+//! - `sessions`: sessions, refresh-token rotation and the token response;
+//! - `users`: user queries and the User object; `otp`: one-time codes and
+//!   mail links; `pkce`: flow states; `mfa`: TOTP factors; `admin`: the admin
+//!   API; `keys`: signing keys and JWTs; `password`: the policy and argon2id;
+//!   `rate_limit`: database-backed counters; `extract`: bearer-token
+//!   extractors for `/auth`, `/api` and `/functions`; `account`: export and
+//!   deletion of one's own account.
+
+pub mod account;
+pub mod admin;
+pub mod cli;
+pub mod entities;
+pub mod error;
+pub mod extract;
+pub mod handlers;
+pub mod keys;
+pub mod mfa;
+pub mod otp;
+pub mod password;
+pub mod pkce;
+pub mod rate_limit;
+pub mod sessions;
+pub mod sms;
+pub mod users;
+
+use std::sync::Arc;
+
+use axum::Router;
+use axum::http::{HeaderName, Method, header};
+use axum::routing::{delete, get, post};
+use sea_orm::DatabaseConnection;
+use tower_http::cors::{AllowOrigin, CorsLayer};
+use tower_http::limit::RequestBodyLimitLayer;
+
+use crate::config::Config;
+use crate::mail::Mailer;
+use crate::startup::AppState;
+use keys::KeyRing;
+
+/// The auth service's share of the application state.
+#[derive(Clone)]
+pub struct AuthState {
+    pub keys: Arc<KeyRing>,
+    pub mailer: Mailer,
+    pub sms: Option<Arc<dyn sms::SmsProvider>>,
+    /// The public address of this API, e.g. `https://prettyscore.app/auth/v1`
+    /// (the `iss` claim and the base of mail links).
+    pub api_url: String,
+    /// Where users land by default after a mail link.
+    pub site_url: String,
+}
+
+impl AuthState {
+    /// `base_url` is the address users reach the server at.
+    pub async fn build(
+        config: &Config,
+        db: &DatabaseConnection,
+        base_url: &str,
+    ) -> anyhow::Result<Self> {
+        let keys = Arc::new(KeyRing::load(db, &config.auth).await?);
+        keys.spawn_refresh(db.clone());
+        let mailer = Mailer::from_config(db.clone(), config.auth.smtp.as_ref())?;
+        mailer.spawn_worker();
+        let base_url = base_url.trim_end_matches('/');
+        Ok(Self {
+            keys,
+            mailer,
+            sms: None,
+            api_url: format!("{base_url}/auth/v1"),
+            site_url: config
+                .auth
+                .site_url
+                .clone()
+                .unwrap_or_else(|| base_url.to_owned())
+                .trim_end_matches('/')
+                .to_owned(),
+        })
+    }
+}
+
+/// GoTrue allows every origin; the browser client needs these headers.
+fn cors() -> CorsLayer {
+    CorsLayer::new()
+        .allow_origin(AllowOrigin::mirror_request())
+        .allow_methods([
+            Method::GET,
+            Method::POST,
+            Method::PUT,
+            Method::PATCH,
+            Method::DELETE,
+            Method::OPTIONS,
+        ])
+        .allow_headers([
+            header::AUTHORIZATION,
+            header::CONTENT_TYPE,
+            HeaderName::from_static("apikey"),
+            HeaderName::from_static("x-client-info"),
+            HeaderName::from_static("x-supabase-api-version"),
+        ])
+        .expose_headers([
+            HeaderName::from_static("x-supabase-api-version"),
+            HeaderName::from_static("x-total-count"),
+            header::LINK,
+        ])
+        .allow_credentials(true)
+        .max_age(std::time::Duration::from_secs(3600))
+}
+
+/// The `/auth/v1` routes (nested by `http::router`).
+pub fn routes() -> Router<AppState> {
+    use handlers as h;
+    Router::new()
+        .route("/health", get(h::health))
+        .route("/settings", get(h::settings))
+        .route("/.well-known/jwks.json", get(h::jwks))
+        .route("/signup", post(h::signup))
+        .route("/token", post(h::token))
+        .route("/logout", post(h::logout))
+        .route("/user", get(h::get_user).put(h::update_user))
+        .route("/recover", post(h::recover))
+        .route("/otp", post(h::otp))
+        .route("/verify", post(h::verify_post).get(h::verify_get))
+        .route("/resend", post(h::resend))
+        .route("/reauthenticate", get(h::reauthenticate))
+        .route("/user/identities/{id}", delete(h::unlink_identity))
+        .route("/user/identities/authorize", get(h::link_identity))
+        .route("/authorize", get(h::authorize))
+        .route("/callback", get(h::authorize).post(h::authorize))
+        .route("/sso", post(h::sso))
+        .route("/factors", post(mfa::enroll))
+        .route("/factors/{id}/challenge", post(mfa::challenge))
+        .route("/factors/{id}/verify", post(mfa::verify))
+        .route("/factors/{id}", delete(mfa::unenroll))
+        .route("/invite", post(admin::invite))
+        .route(
+            "/admin/users",
+            get(admin::list_users).post(admin::create_user),
+        )
+        .route(
+            "/admin/users/{id}",
+            get(admin::get_user)
+                .put(admin::update_user)
+                .delete(admin::delete_user),
+        )
+        .route("/admin/users/{id}/factors", get(admin::list_factors))
+        .route(
+            "/admin/users/{id}/factors/{factor_id}",
+            delete(admin::delete_factor).put(admin::update_factor),
+        )
+        .route("/admin/generate_link", post(admin::generate_link))
+        .fallback(h::not_found)
+        .layer(RequestBodyLimitLayer::new(1024 * 1024))
+        .layer(cors())
+}
+
+/// `/api/v1/account` (export, delete) and the development outbox.
+pub fn api_routes() -> Router<AppState> {
+    Router::new()
+        .route("/api/v1/account", delete(account::delete_account))
+        .route("/api/v1/account/export", get(account::export))
+        .merge(crate::mail::routes())
+}

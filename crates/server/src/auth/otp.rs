@@ -1,0 +1,280 @@
+//! One-time codes and the mails that carry them: confirmation, magic link,
+//! recovery, invite, email change and reauthentication. A mail carries both a
+//! six-digit code (for `verifyOtp`) and a link to `GET /verify`; only a hash
+//! of the two is stored, and a code lives 24 hours (AUTH-COMPAT §9).
+
+use chrono::Utc;
+use data_encoding::HEXLOWER;
+use rand::Rng;
+use sea_orm::{ActiveModelTrait, ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, Set};
+use sha2::{Digest, Sha256};
+use uuid::Uuid;
+
+use super::entities::one_time_tokens;
+use super::error::{AuthError, AuthResult};
+use super::rate_limit;
+use crate::mail::Mail;
+use crate::startup::AppState;
+
+pub const OTP_TTL_SECS: i64 = 24 * 3600;
+
+pub const CONFIRMATION: &str = "confirmation_token";
+pub const RECOVERY: &str = "recovery_token";
+pub const EMAIL_CHANGE_NEW: &str = "email_change_token_new";
+pub const EMAIL_CHANGE_CURRENT: &str = "email_change_token_current";
+pub const REAUTHENTICATION: &str = "reauthentication_token";
+
+/// The stored hash of a code sent to `relates_to`; also the link's token.
+pub fn token_hash(relates_to: &str, otp: &str) -> String {
+    HEXLOWER.encode(&Sha256::digest(
+        format!("{}{otp}", relates_to.to_lowercase()).as_bytes(),
+    ))
+}
+
+/// Issues a new code of `token_type` for the user (replacing a live one).
+/// Returns the code and its hash.
+pub async fn issue(
+    db: &impl ConnectionTrait,
+    user_id: Uuid,
+    token_type: &str,
+    relates_to: &str,
+) -> AuthResult<(String, String)> {
+    let otp = format!("{:06}", rand::rngs::OsRng.gen_range(0..1_000_000));
+    let hash = token_hash(relates_to, &otp);
+    one_time_tokens::Entity::delete_many()
+        .filter(one_time_tokens::Column::UserId.eq(user_id))
+        .filter(one_time_tokens::Column::TokenType.eq(token_type))
+        .exec(db)
+        .await?;
+    let now = Utc::now();
+    one_time_tokens::ActiveModel {
+        id: Set(Uuid::now_v7()),
+        user_id: Set(user_id),
+        token_type: Set(token_type.to_owned()),
+        token_hash: Set(hash.clone()),
+        relates_to: Set(relates_to.to_owned()),
+        created_at: Set(now),
+        updated_at: Set(now),
+    }
+    .insert(db)
+    .await?;
+    Ok((otp, hash))
+}
+
+/// Finds a live token with this hash among `types` and consumes it.
+pub async fn take(
+    db: &impl ConnectionTrait,
+    hash: &str,
+    types: &[&str],
+) -> AuthResult<one_time_tokens::Model> {
+    let token = one_time_tokens::Entity::find()
+        .filter(one_time_tokens::Column::TokenHash.eq(hash))
+        .filter(one_time_tokens::Column::TokenType.is_in(types.iter().copied()))
+        .one(db)
+        .await?
+        .ok_or_else(AuthError::otp_expired)?;
+    let deleted = one_time_tokens::Entity::delete_by_id(token.id)
+        .exec(db)
+        .await?;
+    if deleted.rows_affected == 0 {
+        // Another request consumed it first.
+        return Err(AuthError::otp_expired());
+    }
+    if token.created_at + chrono::Duration::seconds(OTP_TTL_SECS) < Utc::now() {
+        return Err(AuthError::otp_expired());
+    }
+    Ok(token)
+}
+
+/// `redirect_to` if it is on the site or in the allow list, else the site.
+pub fn redirect_target(state: &AppState, redirect_to: Option<&str>) -> String {
+    let site = &state.auth.site_url;
+    let Some(wanted) = redirect_to.map(str::trim).filter(|r| !r.is_empty()) else {
+        return site.clone();
+    };
+    let same_origin = |base: &str| {
+        wanted == base
+            || wanted
+                .strip_prefix(base)
+                .is_some_and(|rest| rest.starts_with(['/', '?', '#']))
+    };
+    let allowed = same_origin(site)
+        || same_origin(state.auth.api_url.trim_end_matches("/auth/v1"))
+        || state.config.auth.redirect_allow_list.iter().any(|pattern| {
+            match pattern.strip_suffix('*').map(|p| p.trim_end_matches('*')) {
+                Some(prefix) => wanted.starts_with(prefix),
+                None => wanted == pattern,
+            }
+        });
+    if allowed {
+        wanted.to_owned()
+    } else {
+        site.clone()
+    }
+}
+
+pub fn encode(value: &str) -> String {
+    url::form_urlencoded::byte_serialize(value.as_bytes()).collect()
+}
+
+/// What a mail is for; decides its subject, text and link type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MailKind {
+    Confirmation,
+    Invite,
+    MagicLink,
+    Recovery,
+    EmailChange,
+    Reauthentication,
+}
+
+impl MailKind {
+    pub fn verify_type(self) -> &'static str {
+        match self {
+            Self::Confirmation => "signup",
+            Self::Invite => "invite",
+            Self::MagicLink => "magiclink",
+            Self::Recovery => "recovery",
+            Self::EmailChange => "email_change",
+            Self::Reauthentication => "reauthentication",
+        }
+    }
+
+    fn template(self) -> (&'static str, &'static str, &'static str) {
+        match self {
+            Self::Confirmation => (
+                "confirmation",
+                "Confirm your PrettyScore account",
+                "Follow this link to confirm your email address",
+            ),
+            Self::Invite => (
+                "invite",
+                "You have been invited to PrettyScore",
+                "Follow this link to accept the invite",
+            ),
+            Self::MagicLink => (
+                "magiclink",
+                "Your PrettyScore sign-in link",
+                "Follow this link to sign in",
+            ),
+            Self::Recovery => (
+                "recovery",
+                "Reset your PrettyScore password",
+                "Follow this link to reset your password",
+            ),
+            Self::EmailChange => (
+                "email_change",
+                "Confirm your new email address",
+                "Follow this link to confirm the change of your email address",
+            ),
+            Self::Reauthentication => (
+                "reauthentication",
+                "Confirm it's you",
+                "Enter this code to confirm the change",
+            ),
+        }
+    }
+}
+
+/// The link a mail carries (also what `generate_link` returns).
+pub fn action_link(
+    state: &AppState,
+    hash: &str,
+    kind: MailKind,
+    redirect_to: &str,
+    pkce: bool,
+) -> String {
+    let token = if pkce {
+        format!("pkce_{hash}")
+    } else {
+        hash.to_owned()
+    };
+    format!(
+        "{}/verify?token={token}&type={}&redirect_to={}",
+        state.auth.api_url,
+        kind.verify_type(),
+        encode(redirect_to)
+    )
+}
+
+/// Counts the mail against the deployment's hourly mail limit and queues it.
+pub async fn send_mail(
+    state: &AppState,
+    to: &str,
+    kind: MailKind,
+    otp: &str,
+    link: Option<String>,
+) -> AuthResult<()> {
+    rate_limit::hit(
+        &state.db,
+        "email:all",
+        3600,
+        state.config.auth.rate_limits.emails_per_hour,
+        || AuthError::too_many("over_email_send_rate_limit", "Email rate limit exceeded"),
+    )
+    .await?;
+    let (template, subject, intro) = kind.template();
+    let mut body = format!("{subject}\n\n");
+    if let Some(link) = &link {
+        body.push_str(&format!("{intro}:\n{link}\n\nOr enter this code: {otp}\n"));
+    } else {
+        body.push_str(&format!("{intro}.\n\nYour code: {otp}\n"));
+    }
+    body.push_str("\nIf you did not ask for this, you can ignore this mail.\n");
+    let html = link.as_ref().map(|link| {
+        format!(
+            "<h2>{subject}</h2><p><a href=\"{link}\">{intro}</a></p><p>Or enter this code: <strong>{otp}</strong></p>"
+        )
+    });
+    state
+        .auth
+        .mailer
+        .send(Mail {
+            to: to.to_owned(),
+            subject: subject.to_owned(),
+            body_text: body,
+            body_html: html,
+            kind: template,
+            link,
+        })
+        .await?;
+    Ok(())
+}
+
+/// The per-address gap between two mails of one kind (429 with GoTrue's text).
+pub fn check_resend_gap(
+    state: &AppState,
+    last_sent: Option<chrono::DateTime<Utc>>,
+) -> AuthResult<()> {
+    let gap = state.config.auth.rate_limits.email_resend_gap_secs as i64;
+    if let Some(last) = last_sent {
+        let elapsed = (Utc::now() - last).num_seconds();
+        if elapsed < gap {
+            return Err(AuthError::too_many(
+                "over_email_send_rate_limit",
+                format!(
+                    "For security purposes, you can only request this after {} seconds.",
+                    gap - elapsed
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_hash_binds_the_code_to_its_address() {
+        assert_eq!(
+            token_hash("Ada@Example.com", "123456"),
+            token_hash("ada@example.com", "123456")
+        );
+        assert_ne!(
+            token_hash("ada@example.com", "123456"),
+            token_hash("bob@example.com", "123456")
+        );
+    }
+}

@@ -1,0 +1,117 @@
+//! Passwords: the policy (GoTrue's: at least 6 characters, at most 72 bytes)
+//! and argon2id hashing, always off the async runtime.
+
+use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
+use argon2::{Algorithm, Argon2, Params, Version};
+
+use super::error::AuthError;
+use crate::config::PasswordHashConfig;
+
+pub const MAX_BYTES: usize = 72;
+
+/// Checks a new password against the policy.
+pub fn check_policy(password: &str, min_length: usize) -> Result<(), AuthError> {
+    let min_length = min_length.max(6);
+    if password.len() > MAX_BYTES {
+        return Err(AuthError::validation(format!(
+            "Password cannot be longer than {MAX_BYTES} characters"
+        )));
+    }
+    if password.chars().count() < min_length {
+        return Err(AuthError::weak_password(
+            format!("Password should be at least {min_length} characters."),
+            &["length"],
+        ));
+    }
+    Ok(())
+}
+
+fn hasher(params: PasswordHashConfig) -> Result<Argon2<'static>, AuthError> {
+    let params = Params::new(
+        params.memory_kib,
+        params.iterations,
+        params.parallelism,
+        None,
+    )
+    .map_err(|err| AuthError::internal(anyhow::anyhow!("bad argon2 parameters: {err}")))?;
+    Ok(Argon2::new(Algorithm::Argon2id, Version::V0x13, params))
+}
+
+/// The PHC string of `password`.
+pub async fn hash(password: String, params: PasswordHashConfig) -> Result<String, AuthError> {
+    tokio::task::spawn_blocking(move || {
+        let salt = SaltString::generate(&mut rand::rngs::OsRng);
+        hasher(params)?
+            .hash_password(password.as_bytes(), &salt)
+            .map(|hash| hash.to_string())
+            .map_err(|err| AuthError::internal(anyhow::anyhow!("argon2: {err}")))
+    })
+    .await
+    .map_err(AuthError::internal)?
+}
+
+/// Whether `password` matches `phc`. With no stored hash, a dummy hash is
+/// checked anyway so an unknown address takes as long as a wrong password.
+pub async fn verify(
+    password: String,
+    phc: Option<String>,
+    params: PasswordHashConfig,
+) -> Result<bool, AuthError> {
+    tokio::task::spawn_blocking(move || {
+        let argon2 = hasher(params)?;
+        let Some(phc) = phc else {
+            let salt = SaltString::generate(&mut rand::rngs::OsRng);
+            let _ = argon2.hash_password(password.as_bytes(), &salt);
+            return Ok(false);
+        };
+        let Ok(parsed) = PasswordHash::new(&phc) else {
+            return Ok(false);
+        };
+        // The parameters stored in the hash are the ones used to check it.
+        Ok(Argon2::default()
+            .verify_password(password.as_bytes(), &parsed)
+            .is_ok())
+    })
+    .await
+    .map_err(AuthError::internal)?
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const CHEAP: PasswordHashConfig = PasswordHashConfig {
+        memory_kib: 64,
+        iterations: 1,
+        parallelism: 1,
+    };
+
+    #[test]
+    fn the_policy_wants_6_characters_and_at_most_72_bytes() {
+        assert_eq!(check_policy("12345", 6).unwrap_err().code, "weak_password");
+        assert!(check_policy("123456", 6).is_ok());
+        assert_eq!(
+            check_policy(&"x".repeat(73), 6).unwrap_err().code,
+            "validation_failed"
+        );
+        assert_eq!(check_policy("1234567", 3).map_err(|e| e.code), Ok(()));
+        assert!(check_policy("12345", 3).is_err(), "the floor is 6");
+    }
+
+    #[tokio::test]
+    async fn a_hash_is_argon2id_and_verifies_only_its_password() {
+        let phc = hash("correct horse".into(), CHEAP).await.unwrap();
+        assert!(phc.starts_with("$argon2id$"));
+        assert!(
+            verify("correct horse".into(), Some(phc.clone()), CHEAP)
+                .await
+                .unwrap()
+        );
+        assert!(
+            !verify("wrong horse".into(), Some(phc), CHEAP)
+                .await
+                .unwrap()
+        );
+        assert!(!verify("anything".into(), None, CHEAP).await.unwrap());
+    }
+}

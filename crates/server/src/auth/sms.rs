@@ -1,0 +1,9 @@
+//! Text messages for phone sign-in and phone MFA factors. No provider is
+//! built in: without one, phone flows answer GoTrue's clear errors
+//! (`phone_provider_disabled`, `sms_send_failed`) instead of failing.
+
+/// A provider such as Twilio or MessageBird. Returns the provider's message id.
+#[async_trait::async_trait]
+pub trait SmsProvider: Send + Sync {
+    async fn send(&self, phone: &str, body: &str) -> anyhow::Result<String>;
+}
