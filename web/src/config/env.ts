@@ -8,6 +8,4 @@ export const env = {
   SITE_NAME: import.meta.env.VITE_SITE_NAME ?? 'PrettyScore',
   /** Base path of the auth API, on the same origin as the app. */
   AUTH_PATH: '/auth/v1',
-  /** Base path of the JSON API. */
-  API_PATH: '/api/v1',
 } as const;

@@ -1,4 +1,8 @@
-import { env } from '@/config/env';
+import createClient from 'openapi-fetch';
+import type { components, paths } from '@/lib/api/schema';
+
+/** Schemas of the server's OpenAPI document (generated: scripts/gen-api-types.sh). */
+export type ApiSchemas = components['schemas'];
 
 /** The server's one error shape: a stable machine code and a human message. */
 export class ApiError extends Error {
@@ -13,28 +17,29 @@ export class ApiError extends Error {
   }
 }
 
-async function toApiError(response: Response): Promise<ApiError> {
+/**
+ * The typed client for the server's JSON API. Paths, parameters and bodies
+ * are checked against the generated schema, so a contract change breaks the
+ * build, not the user.
+ */
+export const api = createClient<paths>({
+  baseUrl: window.location.origin,
+  // Looked up per call so tests can stub fetch.
+  fetch: (request) => globalThis.fetch(request),
+});
+
+type Result<T> = { data?: T; error?: unknown; response: Response };
+
+/** Resolves to the data of a successful call, or throws an `ApiError`. */
+export async function unwrap<T>(call: Promise<Result<T>>): Promise<T> {
+  const { data, error, response } = await call;
+  if (response.ok && data !== undefined) return data;
   let code = 'http_error';
   let message = `Request failed with status ${response.status}`;
-  try {
-    const body: unknown = await response.json();
-    if (body && typeof body === 'object') {
-      const record = body as Record<string, unknown>;
-      if (typeof record.code === 'string') code = record.code;
-      if (typeof record.message === 'string') message = record.message;
-    }
-  } catch {
-    // Not JSON: keep the generic message.
+  if (error && typeof error === 'object') {
+    const record = error as Record<string, unknown>;
+    if (typeof record.code === 'string') code = record.code;
+    if (typeof record.message === 'string') message = record.message;
   }
-  return new ApiError(response.status, code, message);
-}
-
-/** GET a JSON resource under /api/v1. */
-export async function apiGet<T>(path: string, init?: RequestInit): Promise<T> {
-  const response = await fetch(`${env.API_PATH}${path}`, {
-    ...init,
-    headers: { Accept: 'application/json', ...init?.headers },
-  });
-  if (!response.ok) throw await toApiError(response);
-  return (await response.json()) as T;
+  throw new ApiError(response.status, code, message);
 }

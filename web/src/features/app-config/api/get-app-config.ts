@@ -1,18 +1,15 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { apiGet } from '@/lib/api-client';
+import { api, unwrap, type ApiSchemas } from '@/lib/api-client';
 
 /** GET /api/v1/app-config: the public settings of this deployment. */
-export type AppConfig = {
-  contact_email: string;
-  site_name: string;
-};
+export type AppConfig = ApiSchemas['AppConfig'];
 
 export const appConfigKeys = {
   all: ['app-config'] as const,
 };
 
 export function getAppConfig(signal?: AbortSignal): Promise<AppConfig> {
-  return apiGet<AppConfig>('/app-config', { signal });
+  return unwrap(api.GET('/api/v1/app-config', { signal }));
 }
 
 export function appConfigQueryOptions() {
