@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Runs the whole test suite: Rust (SQLite, and PostgreSQL when a server can be
+# found or made), the API types drift check, web unit tests and the browser
+# end-to-end tests. Installs what the tests need when it is missing.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
+source "$ROOT/scripts/lib/postgres.sh"
+source "$ROOT/scripts/lib/chromium.sh"
+
+require_toolchains
+trap 'drop_test_databases; stop_throwaway_postgres' EXIT
+
+build_web
+say "Web unit tests"
+(cd "$ROOT/web" && npm test --silent)
+
+find_postgres
+drop_test_databases
+say "Rust tests"
+(cd "$ROOT" && cargo test --locked --workspace)
+
+say "API types drift check"
+"$ROOT/scripts/gen-api-types.sh" --check
+
+ensure_chromium
+npm_install "$ROOT/e2e"
+build_server
+say "End-to-end tests (Chromium at $CHROMIUM_PATH)"
+(cd "$ROOT/e2e" && PRETTYSCORE_BIN="$SERVER_BIN" npx --no-install playwright test)
