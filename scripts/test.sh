@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Runs the whole test suite: Rust (SQLite, and PostgreSQL when a server can be
-# found or made), the API types drift check, web unit tests and the browser
-# end-to-end tests. Installs what the tests need when it is missing.
+# Runs the whole test suite: web unit tests, Rust (SQLite, and PostgreSQL when
+# a server can be found or made), the API types drift check, the auth API
+# driven by the official auth-js client, and the browser end-to-end tests. Installs what the tests need when it is missing.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 source "$ROOT/scripts/lib/postgres.sh"
@@ -12,7 +12,7 @@ trap 'drop_test_databases; stop_throwaway_postgres' EXIT
 
 build_web
 say "Web unit tests"
-(cd "$ROOT/web" && npm test --silent)
+(cd "$ROOT/web" && npm run lint --silent && npm test --silent)
 
 find_postgres
 drop_test_databases
@@ -22,8 +22,12 @@ say "Rust tests"
 say "API types drift check"
 "$ROOT/scripts/gen-api-types.sh" --check
 
+build_server
+npm_install "$ROOT/e2e/auth-js"
+say "Auth API against the official @supabase/auth-js client"
+(cd "$ROOT/e2e/auth-js" && PRETTYSCORE_BIN="$SERVER_BIN" npm test --silent)
+
 ensure_chromium
 npm_install "$ROOT/e2e"
-build_server
 say "End-to-end tests (Chromium at $CHROMIUM_PATH)"
 (cd "$ROOT/e2e" && PRETTYSCORE_BIN="$SERVER_BIN" npx --no-install playwright test)
