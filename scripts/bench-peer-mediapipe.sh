@@ -8,7 +8,7 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 venv="${VENV:-${TMPDIR:-/tmp}/prettyscore-mediapipe-venv}"
 target="${CARGO_TARGET_DIR:-$root/crates/analysis/target}"
-runs="${RUNS:-30}"
+runs="${RUNS:-40}"
 
 if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c "import mediapipe, cv2" 2>/dev/null; then
   echo "creating $venv (mediapipe==0.10.14)" >&2
@@ -16,30 +16,38 @@ if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c "import mediapipe, cv2
   "$venv/bin/pip" install --quiet mediapipe==0.10.14
 fi
 
-# 1. Our engine: criterion writes the bench images and its estimates.
+# 1. Our engine under criterion (the benchmark also writes the two bench images).
 (cd "$root/crates/analysis" && CARGO_TARGET_DIR="$target" cargo bench --bench analysis -- --noplot 2>&1 | grep -E "time:|score")
+(cd "$root/crates/analysis" && CARGO_TARGET_DIR="$target" cargo build --quiet --release --example time_face)
 
-# 2. The peer, on the very same files, then the ratio.
+# 2. The ratio: ours and the peer interleaved in small batches on the very same files,
+#    so both see the same machine load (this machine is shared with builds), medians.
 "$venv/bin/python" - "$target" "$runs" <<'PY'
-import json, statistics, sys, time
+import statistics, subprocess, sys, time
 import cv2, mediapipe as mp
 target, runs = sys.argv[1], int(sys.argv[2])
 mesh = mp.solutions.face_mesh.FaceMesh(static_image_mode=True, max_num_faces=1, refine_landmarks=False,
                                        min_detection_confidence=0.5)
+ours_bin = f"{target}/release/examples/time_face"
 print(f"{'image':8} {'ours (median)':>14} {'MediaPipe (median)':>19} {'ours / MediaPipe':>17}")
 for name in ["1080p", "12mp"]:
     path = f"{target}/bench-images/astronaut-{name}.jpg"
-    def once():
+    def peer_once():
         img = cv2.imread(path)
         res = mesh.process(cv2.cvtColor(img, cv2.COLOR_BGR2RGB))
         assert res.multi_face_landmarks and len(res.multi_face_landmarks[0].landmark) == 468
     for _ in range(3):
-        once()
-    times = []
-    for _ in range(runs):
-        t = time.perf_counter(); once(); times.append((time.perf_counter() - t) * 1e3)
-    peer = statistics.median(times)
-    with open(f"{target}/criterion/analyze_face/{name}/new/estimates.json") as f:
-        ours = json.load(f)["median"]["point_estimate"] / 1e6
-    print(f"{name:8} {ours:11.1f} ms {peer:16.1f} ms {ours / peer:16.2f}x")
+        peer_once()
+    ours, peer, peer_cpu = [], [], []
+    batch = 5
+    for _ in range(max(1, runs // batch)):
+        out = subprocess.run([ours_bin, path, str(batch)], check=True, capture_output=True, text=True).stdout
+        ours += [float(v) for v in out.split()]
+        for _ in range(batch):
+            t, c = time.perf_counter(), time.process_time()
+            peer_once()
+            peer.append((time.perf_counter() - t) * 1e3)
+            peer_cpu.append((time.process_time() - c) * 1e3)
+    o, p = statistics.median(ours), statistics.median(peer)
+    print(f"{name:8} {o:11.1f} ms {p:16.1f} ms {o / p:16.2f}x   (MediaPipe CPU time {statistics.median(peer_cpu):.1f} ms)")
 PY

@@ -87,6 +87,12 @@ pub struct FaceAnalysis {
     pub measures: FaceMeasures,
 }
 
+/// Load and check the embedded models now rather than on the first analysis (a few
+/// milliseconds; call it at server start-up).
+pub fn warm_up() {
+    let _ = face::models();
+}
+
 /// Analyse a face photo. Accepts JPEG, PNG, WebP, GIF and BMP up to
 /// [`MAX_UPLOAD_BYTES`].
 pub fn analyze_face(bytes: &[u8]) -> Result<FaceAnalysis, AnalysisError> {
