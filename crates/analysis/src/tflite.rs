@@ -1127,7 +1127,7 @@ mod tests {
     /// The register-blocked depthwise kernel adds in the same order as a naive loop.
     #[test]
     fn depthwise_matches_a_naive_loop_bit_for_bit() {
-        let (ih, iw, ch) = (7, 9, 45);
+        let (ih, iw, ch) = (7usize, 9usize, 45usize);
         let mut seed = 777u32;
         let mut rnd = || {
             seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12345);
