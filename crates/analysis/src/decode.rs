@@ -93,13 +93,10 @@ fn decode_jpeg(bytes: &[u8]) -> Result<(Rgb, u16, (u32, u32)), AnalysisError> {
         jpeg_decoder::PixelFormat::CMYK32 => pixels
             .chunks_exact(4)
             .flat_map(|c| {
-                // Adobe CMYK JPEGs store inverted values; this gives a usable RGB.
-                let k = c[3] as u16;
-                [
-                    (c[0] as u16 * k / 255) as u8,
-                    (c[1] as u16 * k / 255) as u8,
-                    (c[2] as u16 * k / 255) as u8,
-                ]
+                // jpeg-decoder hands out ink amounts (it undoes Adobe's inversion).
+                let k = 255 - c[3] as u16;
+                let ch = |v: u8| ((255 - v as u16) * k / 255) as u8;
+                [ch(c[0]), ch(c[1]), ch(c[2])]
             })
             .collect(),
     };

@@ -294,3 +294,36 @@ fn worse_photos_of_the_same_face_score_lower() {
         }
     }
 }
+
+#[test]
+fn other_formats_and_a_grayscale_jpeg_are_read() {
+    let base = astronaut();
+    let img = rgb(ASTRONAUT);
+    let encode = |fmt: image::ImageFormat| {
+        let mut out = Vec::new();
+        image::DynamicImage::ImageRgb8(img.clone())
+            .write_to(&mut std::io::Cursor::new(&mut out), fmt)
+            .unwrap();
+        out
+    };
+    let mut gray = Vec::new();
+    let enc = image::codecs::jpeg::JpegEncoder::new_with_quality(&mut gray, 90);
+    image::DynamicImage::ImageLuma8(image::DynamicImage::ImageRgb8(img.clone()).to_luma8())
+        .write_with_encoder(enc)
+        .unwrap();
+    for (name, b) in [
+        ("webp", encode(image::ImageFormat::WebP)),
+        ("bmp", encode(image::ImageFormat::Bmp)),
+        ("gif", encode(image::ImageFormat::Gif)),
+        ("gray jpeg", gray),
+    ] {
+        let r = analyze_face(&b).unwrap_or_else(|e| panic!("{name}: {e:?}"));
+        eprintln!("{name}: {}", r.score);
+        assert!(
+            (r.score - base.score).abs() <= 0.6,
+            "{name}: {} vs {}",
+            r.score,
+            base.score
+        );
+    }
+}
