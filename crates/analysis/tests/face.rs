@@ -327,3 +327,18 @@ fn other_formats_and_a_grayscale_jpeg_are_read() {
         );
     }
 }
+
+#[test]
+fn concurrent_analyses_give_the_same_result_as_a_single_one() {
+    let base = astronaut();
+    let b = std::sync::Arc::new(bytes(ASTRONAUT));
+    let handles: Vec<_> = (0..3)
+        .map(|_| {
+            let b = b.clone();
+            std::thread::spawn(move || analyze_face(&b).unwrap())
+        })
+        .collect();
+    for h in handles {
+        assert_eq!(h.join().unwrap(), base);
+    }
+}
