@@ -1,5 +1,6 @@
-import createClient from 'openapi-fetch';
+import createClient, { type Middleware } from 'openapi-fetch';
 import type { components, paths } from '@/lib/api/schema';
+import { getAuthClient } from '@/lib/auth-client';
 
 /** Schemas of the server's OpenAPI document (generated: scripts/gen-api-types.sh). */
 export type ApiSchemas = components['schemas'];
@@ -27,6 +28,23 @@ export const api = createClient<paths>({
   // Looked up per call so tests can stub fetch.
   fetch: (request) => globalThis.fetch(request),
 });
+
+/**
+ * Sends the signed-in user's access token with every API call. auth-js's
+ * getSession() refreshes a token that is about to expire, so the header is
+ * always current; signed out, the request goes without one.
+ */
+export const authMiddleware: Middleware = {
+  async onRequest({ request }) {
+    if (request.headers.has('Authorization')) return undefined;
+    const { data } = await getAuthClient().getSession();
+    const token = data.session?.access_token;
+    if (token) request.headers.set('Authorization', `Bearer ${token}`);
+    return request;
+  },
+};
+
+api.use(authMiddleware);
 
 type Result<T> = { data?: T; error?: unknown; response: Response };
 

@@ -1,6 +1,153 @@
-import { RoutePlaceholder } from '@/components/layout/route-placeholder';
+import { ArrowRightIcon, CrownIcon, HandshakeIcon, RotateCcwIcon, SparklesIcon, TrophyIcon, WandSparklesIcon } from 'lucide-react';
+import { useState } from 'react';
+import { Link, Navigate, useLocation } from 'react-router';
+import { PageTitle } from '@/components/layout/page-title';
+import { Button } from '@/components/ui/button';
 import { paths } from '@/config/paths';
+import { BreakdownList } from '@/features/score/components/breakdown-list';
+import { Confetti } from '@/features/score/components/confetti';
+import { DownloadCardButton } from '@/features/score/components/download-card-button';
+import { LeaderboardDialog } from '@/features/score/components/leaderboard-dialog';
+import { PhotoOverlay } from '@/features/score/components/photo-overlay';
+import { RewardBanner } from '@/features/score/components/reward-banner';
+import { SaveResultButton } from '@/features/score/components/save-result-button';
+import { ScoreCircle } from '@/features/score/components/score-circle';
+import { SharePanel } from '@/features/score/components/share-panel';
+import { isResultState, type ResultState } from '@/features/score/types';
+import { ratingLabel, formatScore } from '@/features/score/utils/rating';
+import { drawResultCard, resultCardFileName } from '@/features/score/utils/result-card';
+import { opensLeaderboardDialog, showsConfetti } from '@/features/score/utils/rewards';
+import { faceShareText } from '@/features/score/utils/share';
+import { loadImage } from '@/lib/image';
 
 export default function ResultsRoute() {
-  return <RoutePlaceholder page={paths.results} />;
+  const location = useLocation();
+  if (!isResultState(location.state)) return <Navigate to={paths.home.path} replace />;
+  // Keyed by the photo, so a new result starts with fresh state.
+  return <Results key={location.key} result={location.state} />;
+}
+
+function Results({ result }: { result: ResultState }) {
+  const { analysis, image } = result;
+  const score = analysis.score;
+  const label = analysis.ratingLabel || ratingLabel(score);
+  const [leaderboardOpen, setLeaderboardOpen] = useState(() => opensLeaderboardDialog(score));
+  const site = window.location.origin;
+  const shareContent = {
+    title: 'My PrettyScore',
+    text: faceShareText(formatScore(score), label, site),
+    url: site,
+  };
+
+  return (
+    <div className="mx-auto w-full max-w-5xl px-4 py-8 sm:px-6 sm:py-12">
+      <PageTitle title={paths.results.title} />
+      {showsConfetti(score) ? <Confetti /> : null}
+
+      <h1 className="text-center text-3xl font-extrabold tracking-tight sm:text-4xl">{paths.results.title}</h1>
+      <p className="mt-2 text-center text-sm text-muted-foreground">Scores are for entertainment only.</p>
+
+      <div className="mt-8 grid items-start gap-6 lg:grid-cols-2 lg:gap-8">
+        <PhotoOverlay image={image} analysis={analysis} />
+
+        <div className="grid gap-6">
+          <section aria-labelledby="score-heading" className="rounded-3xl border bg-card p-5 shadow-sm sm:p-6">
+            <h2 id="score-heading" className="sr-only">
+              Your score
+            </h2>
+            <ScoreCircle score={score} label={label} emoji={analysis.emoji} />
+            <h3 className="mt-6 mb-3 font-bold">Breakdown</h3>
+            <BreakdownList breakdown={analysis.breakdown} />
+          </section>
+
+          <div className="grid grid-cols-1 gap-2 sm:grid-cols-2">
+            <SaveResultButton image={image} />
+            <DownloadCardButton
+              fileName={resultCardFileName(score)}
+              draw={async (canvas) =>
+                drawResultCard(canvas, {
+                  photo: await loadImage(image),
+                  score,
+                  label,
+                  breakdown: analysis.breakdown,
+                  site: window.location.host,
+                })
+              }
+            />
+            <Button asChild variant="secondary" className="sm:col-span-2">
+              <Link to={paths.upload.path}>
+                <RotateCcwIcon aria-hidden="true" />
+                Try Again
+              </Link>
+            </Button>
+          </div>
+        </div>
+      </div>
+
+      <div className="mt-6 grid gap-6">
+        <RewardBanner score={score} onJoinLeaderboard={() => setLeaderboardOpen(true)} />
+
+        {/* Slot: the Quick AI Enhancements and Custom AI Edit cards (the AI edit issue) go here. */}
+        <div data-slot="ai-edit-card" hidden />
+
+        <SharePanel content={shareContent} />
+
+        <nav aria-label="What next" className="grid gap-3 sm:grid-cols-2">
+          <NextLink
+            to={paths.editor.path}
+            state={{ image, analysis }}
+            icon={WandSparklesIcon}
+            title="Open in the Editor"
+            text="Retouch your photo with AI tools."
+          />
+          <NextLink to={paths.premium.path} icon={CrownIcon} title="Go Premium" text="Unlimited AI edits and more." />
+          <NextLink
+            to={paths.claimOpportunities.path}
+            icon={TrophyIcon}
+            title="Claim Opportunities"
+            text="Apply for modelling and brand opportunities."
+          />
+          <NextLink
+            to={paths.partnersApply.path}
+            icon={HandshakeIcon}
+            title="Become a Partner"
+            text="Share PrettyScore and earn up to 30% commission."
+          />
+        </nav>
+      </div>
+
+      <LeaderboardDialog open={leaderboardOpen} onOpenChange={setLeaderboardOpen} image={image} />
+    </div>
+  );
+}
+
+function NextLink({
+  to,
+  state,
+  icon: Icon,
+  title,
+  text,
+}: {
+  to: string;
+  state?: unknown;
+  icon: typeof SparklesIcon;
+  title: string;
+  text: string;
+}) {
+  return (
+    <Link
+      to={to}
+      state={state}
+      className="group flex items-center gap-4 rounded-2xl border bg-card p-4 shadow-sm transition-colors hover:border-brand-500 hover:bg-brand-50"
+    >
+      <span aria-hidden="true" className="grid size-11 shrink-0 place-items-center rounded-xl bg-brand-50 text-brand-700">
+        <Icon className="size-5" />
+      </span>
+      <span className="min-w-0 flex-1">
+        <span className="block font-bold">{title}</span>
+        <span className="block text-sm text-muted-foreground">{text}</span>
+      </span>
+      <ArrowRightIcon aria-hidden="true" className="size-4 text-muted-foreground transition-transform group-hover:translate-x-0.5" />
+    </Link>
+  );
 }

@@ -1,6 +1,215 @@
-import { RoutePlaceholder } from '@/components/layout/route-placeholder';
+import { CameraIcon, ImageIcon, ImageUpIcon, LightbulbIcon, RefreshCwIcon, SparklesIcon } from 'lucide-react';
+import { useCallback, useId, useRef, useState, type DragEvent } from 'react';
+import { useLocation, useNavigate } from 'react-router';
+import { toast } from 'sonner';
+import { PageTitle } from '@/components/layout/page-title';
+import { Button } from '@/components/ui/button';
 import { paths } from '@/config/paths';
+import { useAnalyzeFace } from '@/features/score/api/analyze-face';
+import { AnalysingCard } from '@/features/score/components/analysing-card';
+import type { ResultState } from '@/features/score/types';
+import { analysisErrorMessage } from '@/features/score/utils/error-message';
+import { useChosenPhoto } from '@/features/upload/hooks/use-chosen-photo';
+import { READ_FAILED_MESSAGE } from '@/features/upload/utils/validate-image-file';
+import {
+  CAMERA_COMING_SOON_MESSAGE,
+  checkPhotoChosen,
+  supportsCameraCapture,
+} from '@/features/upload/utils/validate-upload';
+import { dataUrlToBlob, imageFileName } from '@/lib/image';
+import { cn } from '@/lib/utils';
+
+const tips = ['Face the camera, eyes open', 'Soft, even light on your face', 'Only one face in the photo'];
+
+function initialImage(state: unknown): string | null {
+  if (state && typeof state === 'object' && 'image' in state && typeof state.image === 'string') return state.image;
+  return null;
+}
 
 export default function UploadRoute() {
-  return <RoutePlaceholder page={paths.upload} />;
+  const navigate = useNavigate();
+  const location = useLocation();
+  const galleryRef = useRef<HTMLInputElement>(null);
+  const cameraRef = useRef<HTMLInputElement>(null);
+  const hintId = useId();
+  const [dragging, setDragging] = useState(false);
+  const [canCapture] = useState(() => supportsCameraCapture());
+  const onError = useCallback((message: string) => toast.error(message), []);
+  const photo = useChosenPhoto({ initial: initialImage(location.state), remember: true, onError });
+  const analyze = useAnalyzeFace();
+  const busy = analyze.isPending || photo.reading;
+
+  function pick(input: HTMLInputElement | null) {
+    if (!input) return;
+    const file = input.files?.[0];
+    input.value = '';
+    void photo.choose(file);
+  }
+
+  function onDrop(event: DragEvent<HTMLElement>) {
+    event.preventDefault();
+    setDragging(false);
+    if (!busy) void photo.choose(event.dataTransfer.files[0]);
+  }
+
+  function takePhoto() {
+    if (!canCapture) {
+      toast.info(CAMERA_COMING_SOON_MESSAGE);
+      return;
+    }
+    cameraRef.current?.click();
+  }
+
+  function getScore() {
+    const check = checkPhotoChosen(photo.image);
+    if (!check.ok) {
+      toast.error(check.message);
+      return;
+    }
+    const image = photo.image as string;
+    let blob: Blob;
+    try {
+      blob = photo.file ?? dataUrlToBlob(image);
+    } catch {
+      toast.error(READ_FAILED_MESSAGE);
+      return;
+    }
+    const upload = blob instanceof File ? blob : new File([blob], imageFileName('photo', blob.type), { type: blob.type });
+    analyze.mutate(upload, {
+      onSuccess: (analysis) => {
+        const state: ResultState = { analysis, image };
+        void navigate(paths.results.path, { state });
+      },
+      onError: (error) => toast.error(analysisErrorMessage(error)),
+    });
+  }
+
+  return (
+    <div className="mx-auto w-full max-w-2xl px-4 py-8 sm:px-6 sm:py-12">
+      <PageTitle title={paths.upload.title} />
+      <div className="text-center">
+        <h1 className="text-3xl font-extrabold tracking-tight text-balance sm:text-4xl">{paths.upload.title}</h1>
+        <p className="mt-3 text-pretty text-muted-foreground">
+          Pick a clear, front-facing photo. We measure symmetry, proportions and skin texture and give you a score
+          from 1 to 10, just for fun.
+        </p>
+      </div>
+
+      <section aria-label="Your photo" className="mt-8 rounded-3xl border bg-card p-4 shadow-sm sm:p-6">
+        <div
+          onDragEnter={(event) => {
+            event.preventDefault();
+            setDragging(true);
+          }}
+          onDragOver={(event) => {
+            event.preventDefault();
+            event.dataTransfer.dropEffect = 'copy';
+          }}
+          onDragLeave={(event) => {
+            if (!event.currentTarget.contains(event.relatedTarget as Node | null)) setDragging(false);
+          }}
+          onDrop={onDrop}
+          data-testid="upload-area"
+          className={cn(
+            'overflow-hidden rounded-2xl border-2 border-dashed transition-colors',
+            dragging ? 'border-brand-600 bg-brand-50' : 'border-brand-500/40',
+          )}
+        >
+          {photo.image ? (
+            <img
+              src={photo.image}
+              alt="Preview of your photo"
+              className={cn('mx-auto max-h-[28rem] w-full object-contain', busy && 'opacity-60')}
+              data-testid="upload-preview"
+            />
+          ) : (
+            <button
+              type="button"
+              onClick={() => galleryRef.current?.click()}
+              disabled={busy}
+              aria-describedby={hintId}
+              className="flex w-full cursor-pointer flex-col items-center gap-3 px-6 py-12 text-center outline-none focus-visible:ring-2 focus-visible:ring-ring sm:py-16"
+            >
+              <span
+                aria-hidden="true"
+                className="brand-gradient grid size-16 place-items-center rounded-2xl text-white shadow-lg shadow-brand-600/30"
+              >
+                <ImageUpIcon className="size-7" />
+              </span>
+              <span className="text-lg font-bold">{dragging ? 'Drop your photo here' : 'Choose a photo'}</span>
+              <span id={hintId} className="text-sm text-muted-foreground">
+                Click to choose, or drag and drop an image here (under 10MB)
+              </span>
+            </button>
+          )}
+        </div>
+
+        {analyze.isPending ? (
+          <div className="mt-4">
+            <AnalysingCard />
+          </div>
+        ) : null}
+
+        <div className="mt-4 grid grid-cols-2 gap-2 sm:gap-3">
+          <Button variant="outline" onClick={() => galleryRef.current?.click()} disabled={busy}>
+            <ImageIcon aria-hidden="true" />
+            From Gallery
+          </Button>
+          <Button variant="outline" onClick={takePhoto} disabled={busy}>
+            <CameraIcon aria-hidden="true" />
+            Take Photo
+          </Button>
+          {photo.image ? (
+            <Button variant="secondary" className="col-span-2" onClick={photo.clear} disabled={busy}>
+              <RefreshCwIcon aria-hidden="true" />
+              Change Photo
+            </Button>
+          ) : null}
+          <Button size="lg" className="col-span-2" onClick={getScore} disabled={busy} aria-busy={analyze.isPending}>
+            <SparklesIcon aria-hidden="true" />
+            {analyze.isPending ? 'Analyzing...' : 'Get My Score!'}
+          </Button>
+        </div>
+
+        <input
+          ref={galleryRef}
+          type="file"
+          accept="image/*"
+          className="hidden"
+          tabIndex={-1}
+          aria-label="Choose a photo from your gallery"
+          onChange={(event) => pick(event.currentTarget)}
+          data-testid="gallery-input"
+        />
+        {canCapture ? (
+          <input
+            ref={cameraRef}
+            type="file"
+            accept="image/*"
+            capture="user"
+            className="hidden"
+            tabIndex={-1}
+            aria-label="Take a photo with your camera"
+            onChange={(event) => pick(event.currentTarget)}
+            data-testid="camera-input"
+          />
+        ) : null}
+      </section>
+
+      <section aria-labelledby="tips-heading" className="mt-6 rounded-3xl bg-brand-50/60 p-5">
+        <h2 id="tips-heading" className="flex items-center gap-2 font-bold">
+          <LightbulbIcon className="size-4 text-brand-700" aria-hidden="true" />
+          For the best result
+        </h2>
+        <ul className="mt-2 grid gap-1 text-sm text-muted-foreground sm:grid-cols-3">
+          {tips.map((tip) => (
+            <li key={tip}>{tip}</li>
+          ))}
+        </ul>
+        <p className="mt-3 text-xs text-muted-foreground">
+          Your photo is analyzed in real time and not stored unless you save it. Scores are for entertainment only.
+        </p>
+      </section>
+    </div>
+  );
 }

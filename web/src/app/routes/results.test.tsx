@@ -1,0 +1,185 @@
+import { act, screen, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { SAMPLE_IMAGE, sampleAnalysis } from '@/features/score/testing/sample-analysis';
+import type { SavedPhoto } from '@/features/score/types';
+import { renderApp } from '@/testing/render-app';
+
+const savePhoto = vi.fn<(input: unknown) => Promise<SavedPhoto>>();
+
+vi.mock('@/features/score/api/save-photo', async () => {
+  const { useMutation } = await import('@tanstack/react-query');
+  return {
+    photoKeys: { all: ['photos'] },
+    savePhoto: (input: unknown) => savePhoto(input),
+    useSavePhoto: () => useMutation({ mutationFn: (input: unknown) => savePhoto(input) }),
+  };
+});
+
+async function openResults(score = 8.3, user: 'signed-in' | 'signed-out' = 'signed-out') {
+  const app = renderApp('/', { user });
+  await screen.findByRole('heading', { level: 1 }, { timeout: 5000 });
+  await act(() => app.router.navigate('/results', { state: { analysis: sampleAnalysis(score), image: SAMPLE_IMAGE } }));
+  // (At 9.5 and more the leaderboard dialog hides the page from the accessibility tree.)
+  await screen.findByTestId('score-value', {}, { timeout: 5000 });
+  return app;
+}
+
+beforeEach(() => {
+  savePhoto.mockReset();
+});
+
+describe('the results page', () => {
+  it('sends a visit without a result home', async () => {
+    const { router } = renderApp('/results');
+    await screen.findByRole('heading', { level: 1, name: /How pretty is your photo/ }, { timeout: 5000 });
+    expect(router.state.location.pathname).toBe('/');
+  });
+
+  it('shows the score, the label and the four breakdown bars at value / 10', async () => {
+    await openResults(8.3);
+    expect(screen.getByTestId('score-value')).toHaveTextContent('8.3');
+    expect(screen.getByTestId('score-label')).toHaveTextContent('Gorgeous');
+    const breakdown = screen.getByTestId('breakdown');
+    expect(within(breakdown).getByText('8.7/10')).toBeInTheDocument();
+    expect(within(breakdown).getByText('Overall Balance')).toBeInTheDocument();
+    expect(screen.getByTestId('bar-symmetry')).toHaveStyle({ width: '87%' });
+    expect(screen.getByTestId('bar-skinQuality')).toHaveStyle({ width: '79%' });
+    expect(screen.queryByTestId('reward-banner')).toBeNull();
+    expect(screen.queryByTestId('confetti')).toBeNull();
+  });
+
+  it('draws the measured landmarks and lines when asked', async () => {
+    const { user } = await openResults();
+    expect(screen.queryByTestId('measure-overlay')).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Show Measurements' }));
+    expect(screen.getByRole('button', { name: 'Show Measurements' })).toHaveAttribute('aria-pressed', 'true');
+    const overlay = screen.getByTestId('measure-overlay');
+    expect(overlay).toHaveAttribute('viewBox', '0 0 400 500');
+    expect(within(overlay).getByTestId('landmarks').querySelectorAll('circle')).toHaveLength(468);
+    expect(overlay.querySelectorAll('line')).toHaveLength(3);
+  });
+
+  it('celebrates 8.5 and more with confetti', async () => {
+    await openResults(8.5);
+    expect(screen.getByTestId('confetti')).toHaveAttribute('aria-hidden', 'true');
+  });
+
+  it('shows Exceptional Score with its link from 9.5, and opens the leaderboard dialog', async () => {
+    const { user } = await openResults(9.6);
+    const dialog = await screen.findByRole('dialog', { name: 'Join the Global Leaderboard' });
+    expect(dialog).toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Not Now' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    const banner = screen.getByTestId('reward-banner');
+    expect(within(banner).getByRole('heading', { name: 'Exceptional Score' })).toBeInTheDocument();
+    expect(within(banner).getByText(/top 1%/)).toBeInTheDocument();
+    expect(within(banner).getByRole('link', { name: /Claim Opportunities/ })).toHaveAttribute(
+      'href',
+      '/claim-opportunities',
+    );
+  });
+
+  it('shows ELITE BEAUTY STATUS at exactly 9.9 and WORLD RECORD at 10', async () => {
+    const first = await openResults(9.9);
+    expect(within(screen.getByTestId('reward-banner')).getByText('ELITE BEAUTY STATUS')).toBeInTheDocument();
+    expect(screen.getByText(/\$50,000 prize/)).toBeInTheDocument();
+    expect(screen.getByText(/within 48 hours/)).toBeInTheDocument();
+    first.unmount();
+
+    await openResults(10);
+    const banner = screen.getByTestId('reward-banner');
+    expect(within(banner).getByText('WORLD RECORD')).toBeInTheDocument();
+    expect(within(banner).getByText(/\$100,000 prize/)).toBeInTheDocument();
+    expect(within(banner).getByText(/within 24 hours/)).toBeInTheDocument();
+  });
+
+  it('requires a display name in the leaderboard dialog and queues the entry', async () => {
+    savePhoto.mockResolvedValue({ id: 'p1' } as SavedPhoto);
+    const { user } = await openResults(9.7, 'signed-in');
+    const dialog = await screen.findByRole('dialog');
+    await user.click(within(dialog).getByRole('button', { name: 'Join the Leaderboard' }));
+    expect(within(dialog).getByRole('alert')).toHaveTextContent('Please enter your display name');
+    expect(savePhoto).not.toHaveBeenCalled();
+
+    await user.type(within(dialog).getByLabelText('Display name'), '  Ada  ');
+    await user.click(within(dialog).getByRole('button', { name: 'Join the Leaderboard' }));
+    expect(
+      await screen.findByText("You've been added to the leaderboard queue! Admins will verify your entry soon."),
+    ).toBeInTheDocument();
+    expect(savePhoto).toHaveBeenCalledWith(expect.objectContaining({ publicListing: true, displayName: 'Ada' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it('sends anonymous users to sign in from the leaderboard dialog', async () => {
+    const { user, router } = await openResults(9.5);
+    const dialog = await screen.findByRole('dialog');
+    await user.type(within(dialog).getByLabelText('Display name'), 'Ada');
+    await user.click(within(dialog).getByRole('button', { name: 'Join the Leaderboard' }));
+    expect(await screen.findByText('Sign in to save your photos!')).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/auth');
+    expect(savePhoto).not.toHaveBeenCalled();
+  });
+
+  it('offers Sign In to Save to anonymous users', async () => {
+    const { user, router } = await openResults();
+    await user.click(screen.getByRole('button', { name: 'Sign In to Save' }));
+    expect(router.state.location.pathname).toBe('/auth');
+    expect(router.state.location.search).toBe('?returnTo=%2Fresults');
+  });
+
+  it('saves once for a signed-in user, then says so', async () => {
+    let resolve: (photo: SavedPhoto) => void = () => {};
+    savePhoto.mockImplementation(() => new Promise((done) => (resolve = done)));
+    const { user } = await openResults(8.3, 'signed-in');
+    const button = screen.getByRole('button', { name: 'Save to My Photos' });
+    await user.click(button);
+    expect(screen.getByRole('button', { name: 'Saving...' })).toBeDisabled();
+    await user.click(screen.getByRole('button', { name: 'Saving...' }));
+    expect(savePhoto).toHaveBeenCalledTimes(1);
+    expect(savePhoto.mock.calls[0]![0]).toEqual(expect.objectContaining({ image: expect.any(Blob) }));
+    await act(async () => resolve({ id: 'p1' } as SavedPhoto));
+    expect(await screen.findByText('Photo saved to your dashboard!')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Saved' })).toBeDisabled();
+  });
+
+  it('says Failed to save photo when the save fails', async () => {
+    savePhoto.mockRejectedValue(new Error('boom'));
+    const { user } = await openResults(8.3, 'signed-in');
+    await user.click(screen.getByRole('button', { name: 'Save to My Photos' }));
+    expect(await screen.findByText('Failed to save photo')).toBeInTheDocument();
+  });
+
+  it('copies the Instagram message and the link', async () => {
+    const { user } = await openResults();
+    const writeText = vi.spyOn(navigator.clipboard, 'writeText');
+    await user.click(screen.getByRole('button', { name: 'Instagram' }));
+    expect(await screen.findByText('Message copied! Open Instagram and paste to share.')).toBeInTheDocument();
+    expect(writeText).toHaveBeenLastCalledWith(expect.stringContaining('8.3/10'));
+    await user.click(screen.getByRole('button', { name: 'TikTok' }));
+    expect(await screen.findByText('Message copied! Open TikTok to share')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Copy Link' }));
+    expect(await screen.findByText('Link copied to clipboard!')).toBeInTheDocument();
+    expect(writeText).toHaveBeenLastCalledWith(window.location.origin);
+  });
+
+  it('opens X and Facebook in a new window, and links SMS and email', async () => {
+    const open = vi.spyOn(window, 'open').mockReturnValue(null);
+    const { user } = await openResults();
+    await user.click(screen.getByRole('button', { name: 'X/Twitter' }));
+    expect(open).toHaveBeenLastCalledWith(expect.stringMatching(/^https:\/\/twitter\.com\/intent\/tweet\?text=/), '_blank', expect.any(String));
+    expect(await screen.findByText('Opening X (Twitter)...')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Facebook' }));
+    expect(open).toHaveBeenLastCalledWith(expect.stringMatching(/facebook\.com\/sharer/), '_blank', expect.any(String));
+    expect(screen.getByRole('link', { name: 'Text/SMS' })).toHaveAttribute('href', expect.stringMatching(/^sms:/));
+    expect(screen.getByRole('link', { name: 'Email' })).toHaveAttribute('href', expect.stringMatching(/^mailto:/));
+  });
+
+  it('links to Try Again, premium, claim opportunities, partners and the editor', async () => {
+    await openResults();
+    expect(screen.getByRole('link', { name: 'Try Again' })).toHaveAttribute('href', '/upload');
+    expect(screen.getByRole('link', { name: /Go Premium/ })).toHaveAttribute('href', '/premium');
+    expect(screen.getByRole('link', { name: /Claim Opportunities/ })).toHaveAttribute('href', '/claim-opportunities');
+    expect(screen.getByRole('link', { name: /Become a Partner/ })).toHaveAttribute('href', '/partners/apply');
+    expect(screen.getByRole('link', { name: /Open in the Editor/ })).toHaveAttribute('href', '/editor');
+  });
+});
