@@ -184,27 +184,32 @@ fn largest(dets: &[Detection]) -> Option<Detection> {
 }
 
 /// Faces smaller than this share of the letterboxed image are detected again on a crop
-/// around them, where they fill the detector's view (BlazeFace short-range is made for
-/// faces that fill a good part of the frame).
+/// three face-widths wide around them, where they fill the detector's view (BlazeFace
+/// short-range is made for faces that fill a good part of the frame).
 const REFINE_BELOW: f32 = 0.4;
 
-/// Find the largest face. The final detection is the average of the detector's answer on
-/// a region and on its mirror image, so the face region is mirror-symmetric; small faces
-/// are first located on the whole image and then detected on a crop around them.
+/// Find the largest face. Every detection used is the average of the detector's answer
+/// on a region and on its mirror image, so the face region is mirror-symmetric by
+/// construction; small faces are first located on the whole image that way and then
+/// detected again (the same way) on a crop around them.
 pub(crate) fn detect(pyr: &Pyramid) -> Option<Detection> {
     let img = pyr.base();
     let (w, h) = (img.w as f32, img.h as f32);
     let side = w.max(h);
     let origin = [w / 2.0 - side / 2.0, h / 2.0 - side / 2.0];
-    let first = largest(&detect_in(pyr, origin, side, false));
-    let (origin, side, a) = match first {
-        Some(f) if f.bx[2].max(f.bx[3]) < REFINE_BELOW * side => {
-            let s = f.bx[2].max(f.bx[3]) * 3.0;
-            let o = [f.bx[0] - s / 2.0, f.bx[1] - s / 2.0];
-            (o, s, largest(&detect_in(pyr, o, s, false)))
-        }
-        f => (origin, side, f),
-    };
+    let first = detect_symmetric(pyr, origin, side)?;
+    if first.bx[2].max(first.bx[3]) >= REFINE_BELOW * side {
+        return Some(first);
+    }
+    let s = first.bx[2].max(first.bx[3]) * 3.0;
+    let o = [first.bx[0] - s / 2.0, first.bx[1] - s / 2.0];
+    Some(detect_symmetric(pyr, o, s).unwrap_or(first))
+}
+
+/// The largest face in a region, averaged with the largest face found in the region's
+/// mirror image (when they are the same face).
+fn detect_symmetric(pyr: &Pyramid, origin: [f32; 2], side: f32) -> Option<Detection> {
+    let a = largest(&detect_in(pyr, origin, side, false));
     let b = largest(&detect_in(pyr, origin, side, true));
     match (a, b) {
         (Some(a), Some(b)) if iou(&a, &b) > 0.3 => {
@@ -222,7 +227,7 @@ pub(crate) fn detect(pyr: &Pyramid) -> Option<Detection> {
             Some(d)
         }
         (Some(a), Some(b)) => Some(if a.score >= b.score { a } else { b }),
-        (a, b) => a.or(b).or(first),
+        (a, b) => a.or(b),
     }
 }
 

@@ -40,6 +40,7 @@ const MAX_OUTSIDE_SHARE: f64 = 0.03;
 
 /// A box in normalised coordinates (0..1 of the upright image's width and height).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct NormBox {
     pub x: f32,
@@ -50,6 +51,7 @@ pub struct NormBox {
 
 /// Named landmark positions for drawing (normalised coordinates).
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct KeyPoints {
     pub right_eye: [f32; 2],
@@ -67,6 +69,7 @@ pub struct KeyPoints {
 
 /// The result of a face analysis.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct FaceAnalysis {
     /// 1.0 to 10.0, one decimal.

@@ -37,6 +37,7 @@ const SKIN_CHIN: usize = 199;
 /// divided by the eye distance); angles in degrees; photometric values in 0..255 grey
 /// levels per sample of a grid normalised by the eye distance.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct FaceMeasures {
     /// Eye-centre distance in pixels of the original (upright) image.
@@ -259,7 +260,8 @@ pub(crate) fn photometry(pyr: &Pyramid, pts: &[P]) -> [f64; 5] {
     let sharpness = mean_abs_laplacian(&eyes, 2 * s, s * 6 / 10);
 
     // Skin patches: both cheeks, forehead, chin; each 0.4 eye distances square.
-    let ps = s * 4 / 10;
+    // Even, so the 2x2 smoothing below covers the whole patch (mirror-symmetric).
+    let ps = 2 * (s * 4 / 10).div_ceil(2);
     let skins: Vec<Vec<f32>> = [SKIN_CHEEK_RIGHT, SKIN_CHEEK_LEFT, SKIN_FOREHEAD, SKIN_CHIN]
         .iter()
         .map(|&i| patch(pts[i], ps, ps))

@@ -13,6 +13,7 @@ const GRID_LONG: usize = 256;
 
 /// Measured properties, each turned into a quality in 0..1 (higher is better).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct PhotoQualities {
     /// Edge detail: mean absolute Laplacian relative to a crisp photo.
@@ -123,6 +124,7 @@ fn overall(q: &PhotoQualities) -> f64 {
 
 /// A pet photo's score.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct PetAnalysis {
     /// A whole number from 7 to 10.
@@ -148,6 +150,7 @@ pub fn analyze_pet(bytes: &[u8]) -> Result<PetAnalysis, AnalysisError> {
 
 /// Feet breakdown (the spec's keys), each out of 10.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct FeetBreakdown {
     pub toe_symmetry: f64,
@@ -158,6 +161,7 @@ pub struct FeetBreakdown {
 
 /// Hands breakdown (the spec's keys), each out of 10.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct HandsBreakdown {
     pub finger_proportions: f64,
@@ -167,6 +171,7 @@ pub struct HandsBreakdown {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct FeetAnalysis {
     /// 7.0 to 10.0, one decimal.
@@ -177,6 +182,7 @@ pub struct FeetAnalysis {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct HandsAnalysis {
     /// 7.0 to 10.0, one decimal.

@@ -15,6 +15,7 @@ use serde::Serialize;
 
 /// The four breakdown items of the results screen, each out of 10 with one decimal.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct FaceBreakdown {
     /// Left/right symmetry of the mesh about the facial midline, level eyes and mouth.
@@ -100,6 +101,7 @@ pub(crate) fn face_score(m: &FaceMeasures) -> (f64, FaceBreakdown) {
 
 /// The spec's score tiers (1 to 10 scale).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub enum Tier {
     Lovely,

@@ -118,7 +118,24 @@ fn a_mirrored_photo_gets_the_same_score_within_a_tenth() {
         base.score
     );
     assert!((m.breakdown.symmetry - base.breakdown.symmetry).abs() <= 0.1 + 1e-9);
-    // And the landmarks are mirrored: the nose tip's x reflects.
+    // The landmarks are mirrored too, point for point through the mesh's pairing.
+    let table: Vec<usize> = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../models/face_landmark_mirror.txt"
+    ))
+    .unwrap()
+    .lines()
+    .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    .map(|l| l.trim().parse().unwrap())
+    .collect();
+    let worst = (0..468)
+        .map(|i| {
+            let (p, q) = (base.landmarks[i], m.landmarks[table[i]]);
+            ((1.0 - q[0]) - p[0]).abs().max((q[1] - p[1]).abs())
+        })
+        .fold(0f32, f32::max);
+    assert!(worst < 1e-3, "worst landmark mismatch {worst}");
+    // And the nose tip's x reflects.
     assert!((m.key_points.nose_tip[0] - (1.0 - base.key_points.nose_tip[0])).abs() < 0.01);
 }
 
