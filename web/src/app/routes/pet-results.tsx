@@ -49,7 +49,7 @@ function PetResults({ result }: { result: PetResultState }) {
           </h1>
           <p className="mt-2 text-muted-foreground">{petScoreSentence(score)}</p>
 
-          <div className="mt-6 grid gap-2 sm:grid-cols-3">
+          <div className="mt-6 grid gap-2 sm:grid-cols-2">
             <Button variant="outline" onClick={() => setSharing(true)}>
               <Share2Icon aria-hidden="true" />
               Share Results
@@ -61,7 +61,7 @@ function PetResults({ result }: { result: PetResultState }) {
                 drawPetCard(canvas, { photo: await loadImage(image), score, title, site: window.location.host })
               }
             />
-            <Button asChild>
+            <Button asChild className="sm:col-span-2">
               <Link to={paths.petUpload.path}>
                 <RotateCcwIcon aria-hidden="true" />
                 Try Another Photo
@@ -77,7 +77,7 @@ function PetResults({ result }: { result: PetResultState }) {
             <DialogTitle>Share Results</DialogTitle>
             <DialogDescription>Send your pet&apos;s score to friends.</DialogDescription>
           </DialogHeader>
-          <SharePanel content={shareContent} heading="Share your pet's score" />
+          <SharePanel content={shareContent} bare />
         </DialogContent>
       </Dialog>
     </div>

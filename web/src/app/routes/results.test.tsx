@@ -124,7 +124,7 @@ describe('the results page', () => {
     const { user, router } = await openResults();
     await user.click(screen.getByRole('button', { name: 'Sign In to Save' }));
     expect(router.state.location.pathname).toBe('/auth');
-    expect(router.state.location.search).toBe('?returnTo=%2Fresults');
+    expect(router.state.location.search).toBe('?returnTo=%2Fupload');
   });
 
   it('saves once for a signed-in user, then says so', async () => {

@@ -47,6 +47,10 @@ function Results({ result }: { result: ResultState }) {
       <h1 className="text-center text-3xl font-extrabold tracking-tight sm:text-4xl">{paths.results.title}</h1>
       <p className="mt-2 text-center text-sm text-muted-foreground">Scores are for entertainment only.</p>
 
+      <div className="mt-6 empty:hidden">
+        <RewardBanner score={score} onJoinLeaderboard={() => setLeaderboardOpen(true)} />
+      </div>
+
       <div className="mt-8 grid items-start gap-6 lg:grid-cols-2 lg:gap-8">
         <PhotoOverlay image={image} analysis={analysis} />
 
@@ -85,8 +89,6 @@ function Results({ result }: { result: ResultState }) {
       </div>
 
       <div className="mt-6 grid gap-6">
-        <RewardBanner score={score} onJoinLeaderboard={() => setLeaderboardOpen(true)} />
-
         {/* Slot: the Quick AI Enhancements and Custom AI Edit cards (the AI edit issue) go here. */}
         <div data-slot="ai-edit-card" hidden />
 

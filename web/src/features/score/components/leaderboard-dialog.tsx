@@ -54,7 +54,7 @@ export function LeaderboardDialog({ open, onOpenChange, image }: LeaderboardDial
     setError(null);
     if (!session) {
       toast.info(SIGN_IN_TO_SAVE_MESSAGE);
-      void navigate(signInPath(paths.results.path));
+      void navigate(signInPath(paths.upload.path));
       return;
     }
     save.mutate(

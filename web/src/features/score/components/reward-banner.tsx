@@ -18,7 +18,7 @@ export function RewardBanner({ score, onJoinLeaderboard }: RewardBannerProps) {
       <section
         aria-labelledby="reward-heading"
         data-testid="reward-banner"
-        className="relative overflow-hidden rounded-3xl bg-linear-to-br from-amber-500 via-orange-600 to-rose-700 p-6 text-white shadow-xl sm:p-8"
+        className="relative overflow-hidden rounded-3xl bg-linear-to-br from-orange-700 via-rose-700 to-fuchsia-800 p-6 text-white shadow-xl sm:p-8"
       >
         <CrownIcon aria-hidden="true" className="absolute -top-4 -right-4 size-32 rotate-12 text-white/15" />
         <p className="text-sm font-semibold tracking-widest uppercase">A perfect 10</p>

@@ -24,7 +24,7 @@ export function SaveResultButton({ image }: { image: string }) {
         disabled={status === 'loading'}
         onClick={() => {
           toast.info(SIGN_IN_TO_SAVE_MESSAGE);
-          void navigate(signInPath(paths.results.path));
+          void navigate(signInPath(paths.upload.path));
         }}
       >
         <LogInIcon aria-hidden="true" />

@@ -1,8 +1,9 @@
 import { LinkIcon, MailIcon, MessageSquareIcon, Share2Icon } from 'lucide-react';
-import { useState, type ComponentType, type SVGProps } from 'react';
+import { useId, useState, type ComponentType, type SVGProps } from 'react';
 import { toast } from 'sonner';
 import { Button } from '@/components/ui/button';
 import { copyText } from '@/lib/image';
+import { cn } from '@/lib/utils';
 import {
   channelNames,
   COPY_FAILED_MESSAGE,
@@ -53,13 +54,19 @@ const channelIcons: Record<ShareChannel, Icon> = {
 
 const channels: ShareChannel[] = ['sms', 'email', 'twitter', 'facebook', 'instagram', 'tiktok'];
 
-type SharePanelProps = { content: ShareContent; heading?: string };
+type SharePanelProps = {
+  content: ShareContent;
+  heading?: string;
+  /** Inside a dialog: no card and no heading of its own (the dialog has both). */
+  bare?: boolean;
+};
 
 /**
  * Share to Text/SMS, Email, X, Facebook, Instagram and TikTok, copy the link,
  * or use the device's own share sheet where there is one.
  */
-export function SharePanel({ content, heading = 'Share Your Score' }: SharePanelProps) {
+export function SharePanel({ content, heading = 'Share Your Score', bare = false }: SharePanelProps) {
+  const headingId = useId();
   const [canShareNatively] = useState(() => typeof navigator !== 'undefined' && typeof navigator.share === 'function');
 
   async function copy(value: string, message: string) {
@@ -94,12 +101,19 @@ export function SharePanel({ content, heading = 'Share Your Score' }: SharePanel
   }
 
   return (
-    <section aria-labelledby="share-heading" className="rounded-3xl border bg-card p-5 shadow-sm sm:p-6" data-testid="share-panel">
-      <h2 id="share-heading" className="flex items-center gap-2 text-lg font-bold">
-        <Share2Icon className="size-5 text-brand-700" aria-hidden="true" />
-        {heading}
-      </h2>
-      <ul className="mt-4 grid grid-cols-2 gap-2 sm:grid-cols-3">
+    <section
+      aria-labelledby={bare ? undefined : headingId}
+      aria-label={bare ? heading : undefined}
+      className={bare ? undefined : 'rounded-3xl border bg-card p-5 shadow-sm sm:p-6'}
+      data-testid="share-panel"
+    >
+      {bare ? null : (
+        <h2 id={headingId} className="flex items-center gap-2 text-lg font-bold">
+          <Share2Icon className="size-5 text-brand-700" aria-hidden="true" />
+          {heading}
+        </h2>
+      )}
+      <ul className={cn('grid grid-cols-2 gap-2 sm:grid-cols-3', !bare && 'mt-4')}>
         {channels.map((channel) => {
           const ChannelIcon = channelIcons[channel];
           const link = shareLink(channel, content);
@@ -124,7 +138,7 @@ export function SharePanel({ content, heading = 'Share Your Score' }: SharePanel
           );
         })}
       </ul>
-      <div className="mt-3 grid gap-2 sm:grid-cols-2">
+      <div className={cn('mt-3 grid gap-2', canShareNatively && 'sm:grid-cols-2')}>
         <Button variant="secondary" onClick={() => void copy(content.url, LINK_COPIED_MESSAGE)}>
           <LinkIcon aria-hidden="true" />
           Copy Link

@@ -16,7 +16,11 @@ export function validateLeaderboardEntry(input: { displayName: string; bio: stri
   return { ok: true, entry: bio ? { displayName, bio } : { displayName } };
 }
 
-/** Where anonymous users go to sign in, with the way back to their result. */
+/**
+ * Where anonymous users go to sign in, with the way back. The results screen
+ * sends them back to /upload, where their photo is still kept for this tab:
+ * scoring is deterministic, so one click gives the same result again.
+ */
 export function signInPath(returnTo: string): string {
   return `/auth?returnTo=${encodeURIComponent(returnTo)}`;
 }
