@@ -1,4 +1,4 @@
-import { CameraIcon, ImageIcon, ImageUpIcon, LightbulbIcon, RefreshCwIcon, SparklesIcon } from 'lucide-react';
+import { CameraIcon, CheckIcon, ImageIcon, ImageUpIcon, LightbulbIcon, RefreshCwIcon, SparklesIcon } from 'lucide-react';
 import { useCallback, useId, useRef, useState, type DragEvent } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { toast } from 'sonner';
@@ -201,9 +201,12 @@ export default function UploadRoute() {
           <LightbulbIcon className="size-4 text-brand-700" aria-hidden="true" />
           For the best result
         </h2>
-        <ul className="mt-2 grid gap-1 text-sm text-muted-foreground sm:grid-cols-3">
+        <ul className="mt-2 grid gap-1.5 text-sm text-muted-foreground sm:grid-cols-3 sm:gap-3">
           {tips.map((tip) => (
-            <li key={tip}>{tip}</li>
+            <li key={tip} className="flex items-start gap-1.5">
+              <CheckIcon className="mt-0.5 size-4 shrink-0 text-brand-700" aria-hidden="true" />
+              {tip}
+            </li>
           ))}
         </ul>
         <p className="mt-3 text-xs text-muted-foreground">
