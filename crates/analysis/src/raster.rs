@@ -152,6 +152,23 @@ fn sample(img: &Rgb, x: f32, y: f32) -> [f32; 3] {
     let y0f = floor(y);
     let (ax, ay) = (x - x0f, y - y0f);
     let (x0, y0) = (x0f as i64, y0f as i64);
+    if x0 >= 0 && y0 >= 0 && x0 + 1 < img.w as i64 && y0 + 1 < img.h as i64 {
+        // All four neighbours inside: the same products and sums, in the same order, as
+        // the general loop below, without its per-tap checks.
+        let p00 = (y0 as usize * img.w + x0 as usize) * 3;
+        let p10 = p00 + img.w * 3;
+        let d = &img.data;
+        let (w00, w01) = ((1.0 - ax) * (1.0 - ay), ax * (1.0 - ay));
+        let (w10, w11) = ((1.0 - ax) * ay, ax * ay);
+        let mut acc = [0f32; 3];
+        for (c, a) in acc.iter_mut().enumerate() {
+            *a += d[p00 + c] as f32 * w00;
+            *a += d[p00 + 3 + c] as f32 * w01;
+            *a += d[p10 + c] as f32 * w10;
+            *a += d[p10 + 3 + c] as f32 * w11;
+        }
+        return acc;
+    }
     let mut acc = [0f32; 3];
     for (dy, wy) in [(0i64, 1.0 - ay), (1, ay)] {
         for (dx, wx) in [(0i64, 1.0 - ax), (1, ax)] {
