@@ -15,8 +15,21 @@ use uuid::Uuid;
 
 use super::entities::{mfa_factors, profiles, sessions, users};
 use super::extract::AuthUser;
-use crate::http::error::ApiError;
+use crate::http::error::{ApiError, ErrorBody};
 use crate::startup::AppState;
+
+/// The document `GET /api/v1/account/export` answers.
+#[derive(Debug, serde::Serialize, utoipa::ToSchema)]
+pub struct AccountExport {
+    /// Layout version of this document.
+    pub format: u32,
+    pub exported_at: chrono::DateTime<Utc>,
+    pub user_id: Uuid,
+    /// One entry per domain: `account` (user, profile, factors, sessions),
+    /// later `photos` and others.
+    #[schema(value_type = Object)]
+    pub sections: Map<String, Value>,
+}
 
 /// Version of the export document's layout.
 pub const EXPORT_FORMAT: u32 = 1;
@@ -72,17 +85,27 @@ async fn account_section(state: &AppState, user_id: Uuid) -> anyhow::Result<Valu
     }))
 }
 
-/// `GET /api/v1/account/export`: one JSON document, as a download.
+/// Everything we hold about the signed-in user, as one JSON download.
+/// Needs `Authorization: Bearer <access token>`.
+#[utoipa::path(
+    get,
+    path = "/account/export",
+    tag = "account",
+    responses(
+        (status = 200, description = "The user's data", body = AccountExport),
+        (status = 401, description = "Not signed in", body = ErrorBody),
+    )
+)]
 pub async fn export(State(state): State<AppState>, user: AuthUser) -> Result<Response, ApiError> {
     let sections = export_sections(&state, user.user_id)
         .await
         .map_err(ApiError::internal)?;
-    let document = json!({
-        "format": EXPORT_FORMAT,
-        "exported_at": Utc::now(),
-        "user_id": user.user_id,
-        "sections": sections,
-    });
+    let document = AccountExport {
+        format: EXPORT_FORMAT,
+        exported_at: Utc::now(),
+        user_id: user.user_id,
+        sections,
+    };
     let mut response = axum::Json(document).into_response();
     response.headers_mut().insert(
         header::CONTENT_DISPOSITION,
@@ -94,8 +117,17 @@ pub async fn export(State(state): State<AppState>, user: AuthUser) -> Result<Res
     Ok(response)
 }
 
-/// `DELETE /api/v1/account`: deletes the signed-in user and everything
-/// that is theirs. Answers 204.
+/// Deletes the signed-in user's account and everything that is theirs.
+/// Needs `Authorization: Bearer <access token>`.
+#[utoipa::path(
+    delete,
+    path = "/account",
+    tag = "account",
+    responses(
+        (status = 204, description = "The account is gone"),
+        (status = 401, description = "Not signed in", body = ErrorBody),
+    )
+)]
 pub async fn delete_account(
     State(state): State<AppState>,
     user: AuthUser,

@@ -36,6 +36,8 @@ use axum::routing::{delete, get, post};
 use sea_orm::DatabaseConnection;
 use tower_http::cors::{AllowOrigin, CorsLayer};
 use tower_http::limit::RequestBodyLimitLayer;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use crate::config::Config;
 use crate::mail::Mailer;
@@ -158,10 +160,11 @@ pub fn routes() -> Router<AppState> {
         .layer(cors())
 }
 
-/// `/api/v1/account` (export, delete) and the development outbox.
-pub fn api_routes() -> Router<AppState> {
-    Router::new()
-        .route("/api/v1/account", delete(account::delete_account))
-        .route("/api/v1/account/export", get(account::export))
-        .merge(crate::mail::routes())
+/// `/account` (export, delete) and the development outbox `/dev/outbox`,
+/// documented in the OpenAPI document; nested under `/api/v1`.
+pub fn api_routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(account::export))
+        .routes(routes!(account::delete_account))
+        .routes(routes!(crate::mail::dev_outbox))
 }

@@ -50,7 +50,10 @@ struct ApiDoc;
 fn api_routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::with_openapi(ApiDoc::openapi())
         .merge(health::routes())
-        .nest("/api/v1", crate::site::routes())
+        .nest(
+            "/api/v1",
+            crate::site::routes().merge(crate::auth::api_routes()),
+        )
 }
 
 /// The OpenAPI document, as served at `/api/openapi.json`.
@@ -101,7 +104,6 @@ pub fn router(state: AppState) -> Router {
     Router::new()
         .merge(api)
         .nest("/auth/v1", crate::auth::routes())
-        .merge(crate::auth::api_routes())
         .merge(SwaggerUi::new("/api/docs").url("/api/openapi.json", openapi))
         .fallback(web_app)
         .route_layer(axum::middleware::from_fn(metrics::track))

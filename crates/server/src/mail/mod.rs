@@ -9,9 +9,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Context;
+use axum::Json;
 use axum::extract::{Query, State};
-use axum::routing::get;
-use axum::{Json, Router};
 use chrono::Utc;
 use lettre::message::{Mailbox, MultiPart, header::ContentType};
 use lettre::transport::smtp::authentication::Credentials;
@@ -271,7 +270,7 @@ fn build_message(from: &Mailbox, row: &outbox::Model) -> anyhow::Result<Message>
     })
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 pub struct OutboxMessage {
     pub id: Uuid,
     pub to: String,
@@ -282,17 +281,34 @@ pub struct OutboxMessage {
     pub created_at: chrono::DateTime<Utc>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
 pub struct OutboxQuery {
+    /// Only mail to this address.
     pub email: Option<String>,
 }
 
-/// `GET /api/v1/dev/outbox?email=`: the newest mail first. Only when
-/// `auth.dev_outbox` is on; otherwise the route does not exist.
-async fn dev_outbox(
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct OutboxList {
+    /// Newest first, at most 50.
+    pub messages: Vec<OutboxMessage>,
+}
+
+/// Development only: the mail the server sent, newest first. Answers 404
+/// unless `auth.dev_outbox` is on.
+#[utoipa::path(
+    get,
+    path = "/dev/outbox",
+    tag = "development",
+    params(OutboxQuery),
+    responses(
+        (status = 200, description = "Recent mail", body = OutboxList),
+        (status = 404, description = "The outbox view is off", body = crate::http::error::ErrorBody),
+    )
+)]
+pub async fn dev_outbox(
     State(state): State<AppState>,
     Query(query): Query<OutboxQuery>,
-) -> Result<Json<serde_json::Value>, ApiError> {
+) -> Result<Json<OutboxList>, ApiError> {
     if !state.config.auth.dev_outbox {
         return Err(ApiError::not_found(
             "We couldn't find what you were looking for.",
@@ -317,9 +333,5 @@ async fn dev_outbox(
             created_at: row.created_at,
         })
         .collect();
-    Ok(Json(serde_json::json!({ "messages": messages })))
-}
-
-pub fn routes() -> Router<AppState> {
-    Router::new().route("/api/v1/dev/outbox", get(dev_outbox))
+    Ok(Json(OutboxList { messages }))
 }

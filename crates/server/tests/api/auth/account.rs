@@ -67,3 +67,17 @@ on_both_auth! {
         assert!(messages[0]["body_text"].as_str().unwrap().contains("/auth/v1/verify?token="));
     }
 }
+
+#[test]
+fn the_account_endpoints_are_in_the_openapi_document() {
+    let doc = serde_json::to_value(prettyscore_server::http::openapi()).unwrap();
+    let paths = doc["paths"].as_object().unwrap();
+    assert!(
+        paths["/api/v1/account/export"]["get"].is_object(),
+        "{:?}",
+        paths.keys()
+    );
+    assert!(paths["/api/v1/account"]["delete"].is_object());
+    assert!(paths["/api/v1/dev/outbox"]["get"].is_object());
+    assert!(doc["components"]["schemas"]["AccountExport"].is_object());
+}
