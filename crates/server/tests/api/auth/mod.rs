@@ -9,6 +9,7 @@ mod mail_flows;
 mod mfa;
 mod sessions;
 mod signup;
+mod smtp;
 mod user;
 
 use prettyscore_server::config::{Config, PasswordHashConfig};
