@@ -359,3 +359,31 @@ fn concurrent_analyses_give_the_same_result_as_a_single_one() {
         assert_eq!(h.join().unwrap(), base);
     }
 }
+
+/// A fingerprint of every number in the astronaut's result. Pinned so that a machine
+/// (CPU features, OS, compiler) that computes anything differently fails loudly; update
+/// it only together with a deliberate change to the engine.
+#[test]
+fn the_result_is_bit_identical_to_the_pinned_fingerprint() {
+    let r = astronaut();
+    let mut h = 0xcbf2_9ce4_8422_2325u64;
+    let mut eat = |bits: u64| {
+        for b in bits.to_le_bytes() {
+            h ^= b as u64;
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+    };
+    eat(r.score.to_bits());
+    for p in &r.landmarks {
+        eat(p[0].to_bits() as u64);
+        eat(p[1].to_bits() as u64);
+    }
+    let m = serde_json::to_value(&r.measures).unwrap();
+    for (_, v) in m.as_object().unwrap() {
+        eat(v.as_f64().unwrap().to_bits());
+    }
+    eprintln!("fingerprint {h:#018x}");
+    assert_eq!(h, PINNED_FINGERPRINT, "fingerprint {h:#018x}");
+}
+
+const PINNED_FINGERPRINT: u64 = 0x70b3_b045_0a87_e920;
