@@ -53,6 +53,7 @@ pub struct Config {
     pub log_format: LogFormat,
     pub storage: StorageConfig,
     pub auth: AuthConfig,
+    pub analysis: AnalysisConfig,
 }
 
 impl Default for Config {
@@ -67,6 +68,7 @@ impl Default for Config {
             log_format: LogFormat::Text,
             storage: StorageConfig::default(),
             auth: AuthConfig::default(),
+            analysis: AnalysisConfig::default(),
         }
     }
 }
@@ -117,7 +119,29 @@ const TOP_LEVEL_KEYS: &[&str] = &[
     "log_format",
     "storage",
     "auth",
+    "analysis",
 ];
+
+/// Photo analysis: how many run at once and how fast one client may send them.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct AnalysisConfig {
+    /// Analyses running at the same time on this instance; more wait their
+    /// turn. Defaults to the number of CPU cores.
+    pub max_concurrent: Option<usize>,
+    /// Analyses one client (IP address) may request per minute before
+    /// getting 429.
+    pub per_client_per_minute: u32,
+}
+
+impl Default for AnalysisConfig {
+    fn default() -> Self {
+        Self {
+            max_concurrent: None,
+            per_client_per_minute: 30,
+        }
+    }
+}
 
 /// The GoTrue-compatible auth service (`/auth/v1`). Defaults follow GoTrue's,
 /// except that sign-up confirmation is off (`autoconfirm`), as the app's

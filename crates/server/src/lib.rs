@@ -1,12 +1,15 @@
 //! PrettyScore's server: the JSON API, the auth API, media and the web app.
 
 pub mod admin;
+pub mod analyses;
 pub mod auth;
 pub mod cli;
 pub mod config;
 pub mod db;
 pub mod http;
 pub mod mail;
+pub mod photos;
+pub mod rate_limit;
 pub mod site;
 pub mod startup;
 pub mod storage;

@@ -9,6 +9,7 @@ use metrics_exporter_prometheus::PrometheusHandle;
 use sea_orm::DatabaseConnection;
 use tokio::net::TcpListener;
 
+use crate::analyses::pool::AnalysisPool;
 use crate::config::Config;
 use crate::db;
 use crate::http::{self, spa::WebApp};
@@ -23,6 +24,7 @@ pub struct AppState {
     pub web: Arc<WebApp>,
     pub metrics: PrometheusHandle,
     pub auth: crate::auth::AuthState,
+    pub analysis: AnalysisPool,
 }
 
 pub struct Application {
@@ -62,6 +64,9 @@ impl Application {
         let auth = crate::auth::AuthState::build(&config, &db, &base_url)
             .await
             .context("could not set up the auth service")?;
+        // Load and check the face models now, not on the first upload.
+        tokio::task::spawn_blocking(prettyscore_analysis::warm_up).await?;
+        let analysis = AnalysisPool::new(config.analysis.max_concurrent);
         let state = AppState {
             config: Arc::new(config),
             db,
@@ -69,6 +74,7 @@ impl Application {
             web: Arc::new(web),
             metrics: http::metrics::recorder(),
             auth,
+            analysis,
         };
         let router = http::router(state.clone());
         Ok(Self {

@@ -42,6 +42,10 @@ pub async fn export_sections(
 ) -> anyhow::Result<Map<String, Value>> {
     let mut sections = Map::new();
     sections.insert("account".into(), account_section(state, user_id).await?);
+    sections.insert(
+        "photos".into(),
+        crate::photos::export(state, user_id).await?,
+    );
     Ok(sections)
 }
 
@@ -141,7 +145,8 @@ pub async fn delete_account(
 /// Deletes stored objects (images) of the user that the database cascade
 /// cannot delete. Runs before the user's rows go. The photos domain adds the
 /// deletion of the user's images from storage here.
-pub async fn delete_user_media(_state: &AppState, _user_id: Uuid) -> anyhow::Result<()> {
+pub async fn delete_user_media(state: &AppState, user_id: Uuid) -> anyhow::Result<()> {
+    crate::photos::delete_user_images(state, user_id).await?;
     Ok(())
 }
 

@@ -5,6 +5,7 @@
 use std::borrow::Cow;
 
 use axum::Json;
+use axum::extract::multipart::MultipartRejection;
 use axum::extract::rejection::{JsonRejection, PathRejection, QueryRejection};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
@@ -146,6 +147,17 @@ impl From<JsonRejection> for ApiError {
             ),
         };
         Self::new(status, code, message).with_cause(rejection)
+    }
+}
+
+impl From<MultipartRejection> for ApiError {
+    fn from(rejection: MultipartRejection) -> Self {
+        Self::new(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "invalid_upload",
+            "Send the photo as a file upload (multipart/form-data).",
+        )
+        .with_cause(rejection)
     }
 }
 

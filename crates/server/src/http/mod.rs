@@ -16,7 +16,6 @@ use axum::response::Response;
 use tower::ServiceBuilder;
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::compression::CompressionLayer;
-use tower_http::limit::RequestBodyLimitLayer;
 use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
 use tower_http::sensitive_headers::SetSensitiveRequestHeadersLayer;
 use tower_http::trace::TraceLayer;
@@ -41,6 +40,8 @@ const BODY_LIMIT: usize = 11 * 1024 * 1024;
     tags(
         (name = "operations", description = "Health, readiness and metrics"),
         (name = "site", description = "Public settings of this deployment"),
+        (name = "analyses", description = "Scores for face, pet, feet and hands photos; nothing is stored"),
+        (name = "photos", description = "The signed-in user's saved photos"),
     )
 )]
 struct ApiDoc;
@@ -52,7 +53,10 @@ fn api_routes() -> OpenApiRouter<AppState> {
         .merge(health::routes())
         .nest(
             "/api/v1",
-            crate::site::routes().merge(crate::auth::api_routes()),
+            crate::site::routes()
+                .merge(crate::auth::api_routes())
+                .merge(crate::analyses::routes())
+                .merge(crate::photos::routes()),
         )
 }
 
@@ -98,14 +102,20 @@ pub fn router(state: AppState) -> Router {
         )
         .layer(PropagateRequestIdLayer::new(REQUEST_ID))
         .layer(CatchPanicLayer::new())
-        .layer(CompressionLayer::new())
-        .layer(RequestBodyLimitLayer::new(BODY_LIMIT));
+        .layer(CompressionLayer::new());
 
     Router::new()
         .merge(api)
         .nest("/auth/v1", crate::auth::routes())
+        .route(
+            "/media/{*key}",
+            axum::routing::get(crate::photos::media::serve),
+        )
         .merge(SwaggerUi::new("/api/docs").url("/api/openapi.json", openapi))
         .fallback(web_app)
+        // Extractors refuse larger bodies with 413, which the upload code turns
+        // into the spec's message.
+        .layer(axum::extract::DefaultBodyLimit::max(BODY_LIMIT))
         .route_layer(axum::middleware::from_fn(metrics::track))
         .with_state(state)
         .layer(middleware)

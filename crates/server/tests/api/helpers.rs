@@ -146,3 +146,19 @@ macro_rules! on_both_databases {
     )*};
 }
 pub(crate) use on_both_databases;
+
+/// A sample image from the shared test data, e.g. `face/astronaut.png`.
+pub fn testdata(name: &str) -> Vec<u8> {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/testdata")
+        .join(name);
+    std::fs::read(&path).unwrap_or_else(|err| panic!("{}: {err}", path.display()))
+}
+
+/// A multipart form with `bytes` as the `image` field.
+pub fn image_form(bytes: Vec<u8>, file_name: &str) -> reqwest::multipart::Form {
+    reqwest::multipart::Form::new().part(
+        "image",
+        reqwest::multipart::Part::bytes(bytes).file_name(file_name.to_owned()),
+    )
+}

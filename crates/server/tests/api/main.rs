@@ -5,8 +5,10 @@
 mod helpers;
 
 mod admin;
+mod analyses;
 mod auth;
 mod database;
 mod operations;
+mod photos;
 mod storage;
 mod web_app;

@@ -24,7 +24,9 @@ async fn spawn_s3(root: &std::path::Path, bucket: &str) -> String {
     tokio::spawn(async move {
         let http = ConnBuilder::new(TokioExecutor::new());
         while let Ok((socket, _)) = listener.accept().await {
-            let conn = http.serve_connection(TokioIo::new(socket), service.clone()).into_owned();
+            let conn = http
+                .serve_connection(TokioIo::new(socket), service.clone())
+                .into_owned();
             tokio::spawn(conn);
         }
     });
@@ -56,7 +58,10 @@ async fn s3_storage_round_trips_and_deletes_objects() {
         .put("photos/u1/original.jpg", Bytes::from_static(b"jpeg bytes"))
         .await
         .unwrap();
-    assert!(root.path().join("media/photos/u1/original.jpg").is_file(), "stored in the bucket");
+    assert!(
+        root.path().join("media/photos/u1/original.jpg").is_file(),
+        "stored in the bucket"
+    );
     let read = storage.get("photos/u1/original.jpg").await.unwrap();
     assert_eq!(read.as_deref(), Some(&b"jpeg bytes"[..]));
 

@@ -1,0 +1,94 @@
+//! Reading multipart uploads: one image (at most 10 MB, read in chunks so a
+//! larger one is refused without being buffered) and a few short text fields.
+
+use std::collections::HashMap;
+
+use axum::extract::Multipart;
+use axum::extract::multipart::MultipartError;
+use axum::http::StatusCode;
+use bytes::{Bytes, BytesMut};
+use prettyscore_analysis::MAX_UPLOAD_BYTES;
+
+use crate::http::error::ApiError;
+
+/// Longest accepted text field (display names, bios and flags are far shorter).
+const MAX_TEXT_FIELD_BYTES: usize = 4 * 1024;
+
+pub const TOO_LARGE: &str = "File too large! Please upload an image under 10MB.";
+pub const NO_PHOTO: &str = "Please upload a photo first!";
+
+#[derive(Debug, Default)]
+pub struct UploadForm {
+    pub image: Option<Bytes>,
+    pub text: HashMap<String, String>,
+}
+
+impl UploadForm {
+    /// The image, or the spec's "no photo" message.
+    pub fn require_image(&mut self) -> Result<Bytes, ApiError> {
+        self.image
+            .take()
+            .filter(|bytes| !bytes.is_empty())
+            .ok_or_else(|| ApiError::bad_request("missing_image", NO_PHOTO))
+    }
+
+    pub fn text(&self, name: &str) -> Option<&str> {
+        self.text.get(name).map(String::as_str)
+    }
+}
+
+pub fn too_large() -> ApiError {
+    ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, "too_large", TOO_LARGE)
+}
+
+/// Reads the `image` field and the named text fields; other fields are
+/// ignored (a client-sent score, for instance, never reaches the server's logic).
+pub async fn read_form(
+    mut multipart: Multipart,
+    text_fields: &[&str],
+) -> Result<UploadForm, ApiError> {
+    let mut form = UploadForm::default();
+    while let Some(mut field) = multipart.next_field().await.map_err(multipart_error)? {
+        let name = field.name().unwrap_or_default().to_owned();
+        if name == "image" {
+            let mut buffer = BytesMut::new();
+            while let Some(chunk) = field.chunk().await.map_err(multipart_error)? {
+                if buffer.len() + chunk.len() > MAX_UPLOAD_BYTES {
+                    return Err(too_large());
+                }
+                buffer.extend_from_slice(&chunk);
+            }
+            form.image = Some(buffer.freeze());
+        } else if text_fields.contains(&name.as_str()) {
+            let mut buffer = BytesMut::new();
+            while let Some(chunk) = field.chunk().await.map_err(multipart_error)? {
+                if buffer.len() + chunk.len() > MAX_TEXT_FIELD_BYTES {
+                    return Err(ApiError::bad_request(
+                        "validation_failed",
+                        format!("The field {name} is too long."),
+                    ));
+                }
+                buffer.extend_from_slice(&chunk);
+            }
+            let value = String::from_utf8(buffer.to_vec()).map_err(|_| {
+                ApiError::bad_request(
+                    "validation_failed",
+                    format!("The field {name} is not text."),
+                )
+            })?;
+            form.text.insert(name, value);
+        }
+    }
+    Ok(form)
+}
+
+fn multipart_error(err: MultipartError) -> ApiError {
+    if err.status() == StatusCode::PAYLOAD_TOO_LARGE {
+        return too_large().with_cause(err);
+    }
+    ApiError::bad_request(
+        "invalid_upload",
+        "The upload could not be read. Please choose the photo again.",
+    )
+    .with_cause(err)
+}

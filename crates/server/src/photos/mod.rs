@@ -1,0 +1,305 @@
+//! Saved photos: the user's own results. The server analyses the stored image
+//! itself, so a saved, listed or ranked score is always one it computed; any
+//! score a client sends is ignored.
+
+pub mod entity;
+pub mod media;
+pub mod rules;
+
+use axum::extract::multipart::MultipartRejection;
+use axum::extract::{Multipart, Path, Query, State};
+use axum::http::StatusCode;
+use axum::response::IntoResponse;
+use chrono::{DateTime, Utc};
+use sea_orm::{ActiveModelTrait, ColumnTrait, EntityTrait, QueryFilter, QueryOrder, Set};
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+use uuid::Uuid;
+
+use crate::analyses::{analysis_error, limit_burst, upload};
+use crate::auth::extract::{AuthUser, ClientInfo};
+use crate::http::error::{ApiError, ErrorBody};
+use crate::http::extract::Json;
+use crate::startup::AppState;
+use rules::Listing;
+
+pub fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(save_photo, list_photos))
+        .routes(routes!(get_photo, delete_photo))
+}
+
+/// A saved photo as its owner sees it.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Photo {
+    pub id: Uuid,
+    pub user_id: Uuid,
+    /// A signed URL of the stored original, valid for an hour.
+    pub original_image_url: String,
+    /// A signed URL of the latest edit, if any.
+    pub edited_image_url: Option<String>,
+    /// 1.0 to 10.0, computed by the server from the stored image.
+    pub score: f64,
+    pub rating_label: String,
+    /// `symmetry`, `skinQuality`, `facialHarmony` and `overallBalance`, each out of 10.
+    #[schema(value_type = Object)]
+    pub breakdown: serde_json::Value,
+    /// `face`, `feet` or `hands`.
+    pub photo_type: String,
+    pub public_listing: bool,
+    pub featured: bool,
+    pub is_verified: bool,
+    pub display_name: Option<String>,
+    pub bio: Option<String>,
+    pub created_at: DateTime<Utc>,
+}
+
+impl Photo {
+    fn from_row(state: &AppState, row: entity::Model) -> Self {
+        Self {
+            id: row.id,
+            user_id: row.user_id,
+            original_image_url: media::signed_url(state, &row.original_image_url),
+            edited_image_url: row
+                .edited_image_url
+                .as_deref()
+                .map(|path| media::signed_url(state, path)),
+            score: row.score,
+            rating_label: row.rating_label,
+            breakdown: row.breakdown,
+            photo_type: row.photo_type,
+            public_listing: row.public_listing,
+            featured: row.featured,
+            is_verified: row.is_verified,
+            display_name: row.display_name,
+            bio: row.bio,
+            created_at: row.created_at,
+        }
+    }
+}
+
+/// The multipart body of a save.
+#[derive(ToSchema)]
+#[allow(dead_code)]
+struct SavePhotoForm {
+    /// The photo: JPEG, PNG, WebP, GIF or BMP, at most 10 MB.
+    #[schema(format = Binary, content_media_type = "application/octet-stream")]
+    image: String,
+    /// Required (trimmed) when `public_listing` is true.
+    display_name: Option<String>,
+    bio: Option<String>,
+    /// `true` submits the photo to the leaderboard queue (verified by an admin).
+    public_listing: Option<bool>,
+}
+
+/// Saves a face photo to the signed-in user's photos. The server scores the
+/// stored image; EXIF and GPS data are removed before storing.
+#[utoipa::path(post, path = "/photos", tag = "photos",
+    request_body(content = SavePhotoForm, content_type = "multipart/form-data"),
+    responses(
+        (status = 201, description = "Saved", body = Photo),
+        (status = 400, description = "Not an image, or a damaged one", body = ErrorBody),
+        (status = 401, description = "Not signed in", body = ErrorBody),
+        (status = 413, description = "Over 10 MB", body = ErrorBody),
+        (status = 422, description = "No face found, or a missing display name", body = ErrorBody),
+        (status = 429, description = "Too many analyses from this client", body = ErrorBody),
+    ),
+    security(("bearer" = [])))]
+async fn save_photo(
+    State(state): State<AppState>,
+    user: AuthUser,
+    client: ClientInfo,
+    multipart: Result<Multipart, MultipartRejection>,
+) -> Result<impl IntoResponse, ApiError> {
+    let mut form =
+        upload::read_form(multipart?, &["display_name", "bio", "public_listing"]).await?;
+    let image = form.require_image()?;
+    let listing = Listing::parse(
+        form.text("public_listing"),
+        form.text("display_name"),
+        form.text("bio"),
+    )?;
+    limit_burst(&state, &client).await?;
+
+    let (stored, analysis) = state
+        .analysis
+        .run(move || {
+            let stored = media::prepare_for_storage(&image)?;
+            let analysis = prettyscore_analysis::analyze_face(&stored)?;
+            Ok((stored, analysis))
+        })
+        .await?
+        .map_err(analysis_error)?;
+
+    let id = Uuid::new_v4();
+    let key = format!("photos/{}/{id}/original.jpg", user.user_id);
+    state
+        .storage
+        .put(&key, stored.into())
+        .await
+        .map_err(ApiError::internal)?;
+    let now = Utc::now();
+    let breakdown = serde_json::to_value(analysis.breakdown).map_err(ApiError::internal)?;
+    let row = entity::ActiveModel {
+        id: Set(id),
+        user_id: Set(user.user_id),
+        original_image_url: Set(media::media_path(&key)),
+        edited_image_url: Set(None),
+        score: Set(analysis.score),
+        rating_label: Set(analysis.rating_label.to_owned()),
+        breakdown: Set(breakdown),
+        photo_type: Set("face".to_owned()),
+        public_listing: Set(listing.public_listing),
+        featured: Set(false),
+        // Leaderboard entries wait for an admin.
+        is_verified: Set(false),
+        display_name: Set(listing.display_name),
+        bio: Set(listing.bio),
+        created_at: Set(now),
+        updated_at: Set(now),
+    };
+    let row = match row.insert(&state.db).await {
+        Ok(row) => row,
+        Err(err) => {
+            // Leave no orphaned image behind.
+            let _ = state.storage.delete(&key).await;
+            return Err(ApiError::internal(err));
+        }
+    };
+    Ok((StatusCode::CREATED, Json(Photo::from_row(&state, row))))
+}
+
+#[derive(Debug, Default, Clone, Copy, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum PhotoSort {
+    /// Newest first.
+    #[default]
+    Latest,
+    /// Highest score first.
+    Rating,
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+pub struct ListQuery {
+    /// `latest` (default) or `rating`.
+    #[serde(default)]
+    sort: PhotoSort,
+}
+
+/// The signed-in user's saved photos.
+#[utoipa::path(get, path = "/photos", tag = "photos",
+    params(ListQuery),
+    responses(
+        (status = 200, description = "The user's photos", body = Vec<Photo>),
+        (status = 401, description = "Not signed in", body = ErrorBody),
+    ),
+    security(("bearer" = [])))]
+async fn list_photos(
+    State(state): State<AppState>,
+    user: AuthUser,
+    query: Result<Query<ListQuery>, axum::extract::rejection::QueryRejection>,
+) -> Result<Json<Vec<Photo>>, ApiError> {
+    let Query(query) = query?;
+    let select = entity::Entity::find().filter(entity::Column::UserId.eq(user.user_id));
+    let select = match query.sort {
+        PhotoSort::Latest => select.order_by_desc(entity::Column::CreatedAt),
+        PhotoSort::Rating => select
+            .order_by_desc(entity::Column::Score)
+            .order_by_desc(entity::Column::CreatedAt),
+    };
+    let rows = select.all(&state.db).await?;
+    Ok(Json(
+        rows.into_iter()
+            .map(|row| Photo::from_row(&state, row))
+            .collect(),
+    ))
+}
+
+/// The user's own photo, or 404 (also for someone else's).
+async fn own_photo(state: &AppState, user: &AuthUser, id: Uuid) -> Result<entity::Model, ApiError> {
+    entity::Entity::find_by_id(id)
+        .filter(entity::Column::UserId.eq(user.user_id))
+        .one(&state.db)
+        .await?
+        .ok_or_else(|| ApiError::not_found("Photo not found"))
+}
+
+/// One of the signed-in user's photos.
+#[utoipa::path(get, path = "/photos/{id}", tag = "photos",
+    params(("id" = Uuid, Path, description = "The photo's id")),
+    responses(
+        (status = 200, description = "The photo", body = Photo),
+        (status = 401, description = "Not signed in", body = ErrorBody),
+        (status = 404, description = "No such photo of this user", body = ErrorBody),
+    ),
+    security(("bearer" = [])))]
+async fn get_photo(
+    State(state): State<AppState>,
+    user: AuthUser,
+    id: Result<Path<Uuid>, axum::extract::rejection::PathRejection>,
+) -> Result<Json<Photo>, ApiError> {
+    let Path(id) = id?;
+    let row = own_photo(&state, &user, id).await?;
+    Ok(Json(Photo::from_row(&state, row)))
+}
+
+/// Deletes one of the user's photos and its images.
+#[utoipa::path(delete, path = "/photos/{id}", tag = "photos",
+    params(("id" = Uuid, Path, description = "The photo's id")),
+    responses(
+        (status = 204, description = "Deleted"),
+        (status = 401, description = "Not signed in", body = ErrorBody),
+        (status = 404, description = "No such photo of this user", body = ErrorBody),
+    ),
+    security(("bearer" = [])))]
+async fn delete_photo(
+    State(state): State<AppState>,
+    user: AuthUser,
+    id: Result<Path<Uuid>, axum::extract::rejection::PathRejection>,
+) -> Result<StatusCode, ApiError> {
+    let Path(id) = id?;
+    let row = own_photo(&state, &user, id).await?;
+    entity::Entity::delete_by_id(row.id).exec(&state.db).await?;
+    delete_images(&state, &row).await;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// Removes a photo's stored images; a failure is logged, not fatal, since
+/// the row is already gone.
+async fn delete_images(state: &AppState, row: &entity::Model) {
+    let paths =
+        std::iter::once(row.original_image_url.as_str()).chain(row.edited_image_url.as_deref());
+    for key in paths.filter_map(media::key_of) {
+        if let Err(err) = state.storage.delete(key).await {
+            tracing::warn!(%key, error = %err, "could not delete a photo's image");
+        }
+    }
+}
+
+/// Deletes every image of a user's photos (account deletion).
+pub async fn delete_user_images(state: &AppState, user_id: Uuid) -> Result<(), sea_orm::DbErr> {
+    let rows = entity::Entity::find()
+        .filter(entity::Column::UserId.eq(user_id))
+        .all(&state.db)
+        .await?;
+    for row in &rows {
+        delete_images(state, row).await;
+    }
+    Ok(())
+}
+
+/// The user's photos for their data export.
+pub async fn export(state: &AppState, user_id: Uuid) -> anyhow::Result<serde_json::Value> {
+    let rows = entity::Entity::find()
+        .filter(entity::Column::UserId.eq(user_id))
+        .order_by_asc(entity::Column::CreatedAt)
+        .all(&state.db)
+        .await?;
+    let photos: Vec<Photo> = rows
+        .into_iter()
+        .map(|row| Photo::from_row(state, row))
+        .collect();
+    Ok(serde_json::to_value(photos)?)
+}

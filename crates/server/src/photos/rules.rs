@@ -1,0 +1,149 @@
+//! What a saved photo's user-given fields must look like, parsed once at the
+//! boundary.
+
+use crate::http::error::ApiError;
+
+/// Longest display name shown on the leaderboard.
+pub const MAX_DISPLAY_NAME_CHARS: usize = 50;
+/// The spec's bio limit.
+pub const MAX_BIO_CHARS: usize = 1000;
+
+/// A trimmed, non-empty display name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DisplayName(String);
+
+impl DisplayName {
+    pub fn parse(raw: &str) -> Result<Self, ApiError> {
+        let trimmed = raw.trim();
+        if trimmed.is_empty() {
+            return Err(ApiError::new(
+                axum::http::StatusCode::UNPROCESSABLE_ENTITY,
+                "validation_failed",
+                "Please enter your display name",
+            ));
+        }
+        if trimmed.chars().count() > MAX_DISPLAY_NAME_CHARS {
+            return Err(ApiError::new(
+                axum::http::StatusCode::UNPROCESSABLE_ENTITY,
+                "validation_failed",
+                format!("Display name must be at most {MAX_DISPLAY_NAME_CHARS} characters"),
+            ));
+        }
+        Ok(Self(trimmed.to_owned()))
+    }
+
+    pub fn into_inner(self) -> String {
+        self.0
+    }
+}
+
+/// An optional bio: blank means none.
+pub fn parse_bio(raw: Option<&str>) -> Result<Option<String>, ApiError> {
+    let Some(bio) = raw.map(str::trim).filter(|bio| !bio.is_empty()) else {
+        return Ok(None);
+    };
+    if bio.chars().count() > MAX_BIO_CHARS {
+        return Err(ApiError::new(
+            axum::http::StatusCode::UNPROCESSABLE_ENTITY,
+            "validation_failed",
+            "Bio must be less than 1000 characters",
+        ));
+    }
+    Ok(Some(bio.to_owned()))
+}
+
+/// A form flag: "true"/"1"/"on" is set, absent or "false"/"0"/"off" is not.
+pub fn parse_flag(raw: Option<&str>) -> Result<bool, ApiError> {
+    match raw
+        .map(|value| value.trim().to_ascii_lowercase())
+        .as_deref()
+    {
+        None | Some("" | "false" | "0" | "off") => Ok(false),
+        Some("true" | "1" | "on") => Ok(true),
+        Some(_) => Err(ApiError::bad_request(
+            "validation_failed",
+            "public_listing must be true or false",
+        )),
+    }
+}
+
+/// The listing fields of a save: a leaderboard entry needs a display name,
+/// a private save may carry one.
+pub struct Listing {
+    pub public_listing: bool,
+    pub display_name: Option<String>,
+    pub bio: Option<String>,
+}
+
+impl Listing {
+    pub fn parse(
+        public_listing: Option<&str>,
+        display_name: Option<&str>,
+        bio: Option<&str>,
+    ) -> Result<Self, ApiError> {
+        let public_listing = parse_flag(public_listing)?;
+        let display_name = match display_name {
+            Some(raw) if public_listing || !raw.trim().is_empty() => {
+                Some(DisplayName::parse(raw)?.into_inner())
+            }
+            None if public_listing => return Err(DisplayName::parse("").unwrap_err()),
+            _ => None,
+        };
+        Ok(Self {
+            public_listing,
+            display_name,
+            bio: parse_bio(bio)?,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn display_names_are_trimmed_and_required() {
+        assert_eq!(DisplayName::parse("  Ada  ").unwrap().into_inner(), "Ada");
+        for blank in ["", "   ", "\t\n"] {
+            let err = DisplayName::parse(blank).unwrap_err();
+            assert_eq!(err.message(), "Please enter your display name");
+        }
+        assert!(DisplayName::parse(&"x".repeat(51)).is_err());
+        assert!(
+            DisplayName::parse(&"é".repeat(50)).is_ok(),
+            "characters, not bytes"
+        );
+    }
+
+    #[test]
+    fn a_leaderboard_entry_needs_a_display_name_and_a_private_save_does_not() {
+        assert!(Listing::parse(Some("true"), None, None).is_err());
+        assert!(Listing::parse(Some("true"), Some("  "), None).is_err());
+        let entry = Listing::parse(Some("true"), Some(" Ada "), Some("  hi ")).unwrap();
+        assert!(entry.public_listing);
+        assert_eq!(entry.display_name.as_deref(), Some("Ada"));
+        assert_eq!(entry.bio.as_deref(), Some("hi"));
+
+        let private = Listing::parse(None, Some("  "), Some("")).unwrap();
+        assert!(!private.public_listing);
+        assert_eq!(private.display_name, None);
+        assert_eq!(private.bio, None);
+    }
+
+    #[test]
+    fn bios_over_1000_characters_are_refused() {
+        assert!(parse_bio(Some(&"b".repeat(1000))).is_ok());
+        assert_eq!(
+            parse_bio(Some(&"b".repeat(1001))).unwrap_err().message(),
+            "Bio must be less than 1000 characters"
+        );
+    }
+
+    #[test]
+    fn flags_accept_the_usual_spellings_and_refuse_others() {
+        assert!(parse_flag(Some("TRUE")).unwrap());
+        assert!(!parse_flag(Some("off")).unwrap());
+        assert!(!parse_flag(None).unwrap());
+        assert!(parse_flag(Some("maybe")).is_err());
+    }
+}

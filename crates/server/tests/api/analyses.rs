@@ -1,0 +1,213 @@
+//! POST /api/v1/analyses/{face,pet,feet,hands}: scores from the server's own
+//! analysis, the user's messages for bad input, nothing stored.
+
+use crate::helpers::{Backend, TestApp, image_form, spawn_app, spawn_app_with, testdata};
+use reqwest::StatusCode;
+use serde_json::Value;
+
+async fn analyse(app: &TestApp, kind: &str, form: reqwest::multipart::Form) -> (StatusCode, Value) {
+    let response = app
+        .client
+        .post(app.url(&format!("/api/v1/analyses/{kind}")))
+        .multipart(form)
+        .send()
+        .await
+        .unwrap();
+    let status = response.status();
+    (status, response.json().await.unwrap())
+}
+
+fn files_under(dir: &std::path::Path) -> usize {
+    std::fs::read_dir(dir).map_or(0, |entries| {
+        entries
+            .flatten()
+            .map(|entry| {
+                let path = entry.path();
+                if path.is_dir() { files_under(&path) } else { 1 }
+            })
+            .sum()
+    })
+}
+
+#[tokio::test]
+async fn a_face_photo_gets_a_score_a_breakdown_and_its_landmarks_and_nothing_is_stored() {
+    let app = spawn_app(Backend::Sqlite).await.unwrap();
+    let (status, body) = analyse(
+        &app,
+        "face",
+        image_form(testdata("face/astronaut.png"), "a.png"),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let score = body["score"].as_f64().unwrap();
+    assert!((1.0..=10.0).contains(&score), "{score}");
+    assert_eq!((score * 10.0).round() / 10.0, score, "one decimal");
+    assert!(body["ratingLabel"].is_string());
+    for key in ["symmetry", "skinQuality", "facialHarmony", "overallBalance"] {
+        let value = body["breakdown"][key]
+            .as_f64()
+            .unwrap_or_else(|| panic!("{key}: {body}"));
+        assert!((0.0..=10.0).contains(&value), "{key} = {value}");
+    }
+    assert_eq!(body["landmarks"].as_array().unwrap().len(), 468);
+    assert!(body["faceBox"]["width"].as_f64().unwrap() > 0.0);
+
+    let (_, again) = analyse(
+        &app,
+        "face",
+        image_form(testdata("face/astronaut.png"), "a.png"),
+    )
+    .await;
+    assert_eq!(again, body, "the same bytes give the same answer");
+    assert_eq!(
+        files_under(&app.config.data_dir.join("media")),
+        0,
+        "nothing stored"
+    );
+}
+
+#[tokio::test]
+async fn bad_uploads_get_the_users_message() {
+    let app = spawn_app(Backend::Sqlite).await.unwrap();
+    let cases: [(reqwest::multipart::Form, StatusCode, &str, &str); 5] = [
+        (
+            image_form(testdata("noface/coffee.png"), "coffee.png"),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "no_face",
+            "front-facing",
+        ),
+        (
+            image_form(b"just some text".to_vec(), "notes.txt"),
+            StatusCode::BAD_REQUEST,
+            "not_an_image",
+            "Please upload an image file",
+        ),
+        (
+            image_form(vec![0x42; 11 * 1024 * 1024], "huge.jpg"),
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "too_large",
+            "File too large! Please upload an image under 10MB.",
+        ),
+        (
+            image_form(testdata("face/astronaut.png")[..4000].to_vec(), "cut.png"),
+            StatusCode::BAD_REQUEST,
+            "corrupt_image",
+            "",
+        ),
+        (
+            reqwest::multipart::Form::new().text("other", "x"),
+            StatusCode::BAD_REQUEST,
+            "missing_image",
+            "Please upload a photo first!",
+        ),
+    ];
+    for (form, status, code, message) in cases {
+        let (got_status, body) = analyse(&app, "face", form).await;
+        assert_eq!(
+            (got_status, body["code"].as_str().unwrap()),
+            (status, code),
+            "{body}"
+        );
+        assert!(
+            body["message"].as_str().unwrap().contains(message),
+            "{body}"
+        );
+    }
+
+    let response = app
+        .client
+        .post(app.url("/api/v1/analyses/face"))
+        .json(&serde_json::json!({"image": "data:image/png;base64,AAAA"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::UNSUPPORTED_MEDIA_TYPE);
+    assert_eq!(
+        response.json::<Value>().await.unwrap()["code"],
+        "invalid_upload"
+    );
+}
+
+#[tokio::test]
+async fn pets_get_a_whole_number_from_7_to_10_with_a_title() {
+    let app = spawn_app(Backend::Sqlite).await.unwrap();
+    let (status, body) = analyse(
+        &app,
+        "pet",
+        image_form(testdata("pet/cat-chelsea.png"), "cat.png"),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let score = body["score"].as_u64().unwrap();
+    assert!((7..=10).contains(&score), "{score}");
+    let expected = match score {
+        9.. => "Absolutely Adorable!",
+        8 => "Super Cute!",
+        _ => "Very Sweet!",
+    };
+    assert_eq!(body["title"], expected);
+}
+
+#[tokio::test]
+async fn feet_and_hands_get_the_specs_breakdown_keys() {
+    let app = spawn_app(Backend::Sqlite).await.unwrap();
+    for (kind, keys) in [
+        (
+            "feet",
+            [
+                "toeSymmetry",
+                "archQuality",
+                "skinAppearance",
+                "overallAesthetics",
+            ],
+        ),
+        (
+            "hands",
+            [
+                "fingerProportions",
+                "skinQuality",
+                "nailAppearance",
+                "overallAesthetics",
+            ],
+        ),
+    ] {
+        let (status, body) = analyse(
+            &app,
+            kind,
+            image_form(testdata("noface/rocket.jpg"), "r.jpg"),
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK, "{kind}: {body}");
+        let score = body["score"].as_f64().unwrap();
+        assert!((1.0..=10.0).contains(&score), "{kind}: {score}");
+        for key in keys {
+            assert!(body["breakdown"][key].is_number(), "{kind} {key}: {body}");
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_burst_from_one_client_gets_429() {
+    let app = spawn_app_with(Backend::Sqlite, |config| {
+        config.analysis.per_client_per_minute = 2
+    })
+    .await
+    .unwrap();
+    let mut statuses = Vec::new();
+    // Five requests: even if a minute boundary falls between them, one
+    // window sees at least three.
+    for _ in 0..5 {
+        let (status, body) = analyse(
+            &app,
+            "pet",
+            image_form(testdata("pet/cat-chelsea.png"), "c.png"),
+        )
+        .await;
+        statuses.push((status, body["code"].as_str().map(str::to_owned)));
+    }
+    assert_eq!(statuses[0].0, StatusCode::OK);
+    assert!(
+        statuses.contains(&(StatusCode::TOO_MANY_REQUESTS, Some("rate_limited".into()))),
+        "{statuses:?}"
+    );
+}

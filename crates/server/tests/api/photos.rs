@@ -1,0 +1,243 @@
+//! Saved photos: the server scores the stored image itself, strips EXIF,
+//! keeps each user's photos to themselves and removes images on delete.
+
+use crate::auth::{Auth, access, on_both_auth, spawn};
+use crate::helpers::{Backend, TestApp, image_form, testdata};
+use reqwest::StatusCode;
+use serde_json::Value;
+
+async fn user(app: &TestApp, email: &str) -> String {
+    access(&Auth(app).sign_up(email).await).to_owned()
+}
+
+async fn save(app: &TestApp, token: &str, form: reqwest::multipart::Form) -> (StatusCode, Value) {
+    let response = app
+        .client
+        .post(app.url("/api/v1/photos"))
+        .bearer_auth(token)
+        .multipart(form)
+        .send()
+        .await
+        .unwrap();
+    let status = response.status();
+    (status, response.json().await.unwrap())
+}
+
+async fn get_as(app: &TestApp, token: &str, path: &str) -> reqwest::Response {
+    app.client
+        .get(app.url(path))
+        .bearer_auth(token)
+        .send()
+        .await
+        .unwrap()
+}
+
+async fn image_bytes(app: &TestApp, url: &str) -> (StatusCode, Vec<u8>) {
+    let response = app.get(url).await;
+    (response.status(), response.bytes().await.unwrap().to_vec())
+}
+
+fn astronaut() -> reqwest::multipart::Form {
+    image_form(testdata("face/astronaut.png"), "astronaut.png")
+}
+
+on_both_auth! {
+    async fn saving_stores_the_servers_own_score_of_the_stored_image(app) {
+        let token = user(&app, "saver@example.com").await;
+        // A client-sent score is not a field the server reads.
+        let form = astronaut().text("score", "10").text("rating_label", "WORLD'S MOST BEAUTIFUL");
+        let (status, photo) = save(&app, &token, form).await;
+        assert_eq!(status, StatusCode::CREATED, "{photo}");
+        assert_ne!(photo["score"], 10.0);
+        assert_eq!(photo["photo_type"], "face");
+        assert_eq!(photo["public_listing"], false);
+        assert_eq!(photo["is_verified"], false);
+
+        let (status, stored) = image_bytes(&app, photo["original_image_url"].as_str().unwrap()).await;
+        assert_eq!(status, StatusCode::OK);
+        assert!(!stored.windows(4).any(|w| w == b"Exif"), "no EXIF in the stored image");
+        let server_view = prettyscore_analysis::analyze_face(&stored).unwrap();
+        assert_eq!(photo["score"].as_f64().unwrap(), server_view.score);
+        assert_eq!(photo["rating_label"], server_view.rating_label);
+        assert_eq!(
+            photo["breakdown"]["symmetry"].as_f64().unwrap(),
+            server_view.breakdown.symmetry
+        );
+    }
+
+    async fn leaderboard_entries_need_a_trimmed_display_name_and_wait_for_verification(app) {
+        let token = user(&app, "star@example.com").await;
+        let (status, body) = save(&app, &token, astronaut().text("public_listing", "true").text("display_name", "   ")).await;
+        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+        assert_eq!(body["message"], "Please enter your display name");
+
+        let form = astronaut()
+            .text("public_listing", "true")
+            .text("display_name", "  Eileen ")
+            .text("bio", "First woman to pilot the Space Shuttle");
+        let (status, photo) = save(&app, &token, form).await;
+        assert_eq!(status, StatusCode::CREATED, "{photo}");
+        assert_eq!(photo["public_listing"], true);
+        assert_eq!(photo["is_verified"], false);
+        assert_eq!(photo["display_name"], "Eileen");
+    }
+
+    async fn each_user_sees_and_deletes_only_their_own_photos(app) {
+        let owner = user(&app, "owner@example.com").await;
+        let other = user(&app, "other@example.com").await;
+        let (_, photo) = save(&app, &owner, astronaut()).await;
+        let id = photo["id"].as_str().unwrap();
+
+        let mine: Vec<Value> = get_as(&app, &owner, "/api/v1/photos").await.json().await.unwrap();
+        assert_eq!(mine.len(), 1);
+        let theirs: Vec<Value> = get_as(&app, &other, "/api/v1/photos").await.json().await.unwrap();
+        assert!(theirs.is_empty());
+        let path = format!("/api/v1/photos/{id}");
+        assert_eq!(get_as(&app, &other, &path).await.status(), StatusCode::NOT_FOUND);
+        let delete = app.client.delete(app.url(&path)).bearer_auth(&other).send().await.unwrap();
+        assert_eq!(delete.status(), StatusCode::NOT_FOUND);
+
+        let image_url = photo["original_image_url"].as_str().unwrap().to_owned();
+        assert_eq!(image_bytes(&app, &image_url).await.0, StatusCode::OK);
+        let delete = app.client.delete(app.url(&path)).bearer_auth(&owner).send().await.unwrap();
+        assert_eq!(delete.status(), StatusCode::NO_CONTENT);
+        assert_eq!(get_as(&app, &owner, &path).await.status(), StatusCode::NOT_FOUND);
+        assert_eq!(image_bytes(&app, &image_url).await.0, StatusCode::NOT_FOUND, "image removed");
+    }
+}
+
+#[tokio::test]
+async fn saving_and_listing_need_a_signed_in_user() {
+    let app = spawn(Backend::Sqlite, |_| {}).await.unwrap();
+    let response = app
+        .client
+        .post(app.url("/api/v1/photos"))
+        .multipart(astronaut())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::UNAUTHORIZED);
+    assert_eq!(
+        response.json::<Value>().await.unwrap()["code"],
+        "not_signed_in"
+    );
+    assert_eq!(
+        app.get("/api/v1/photos").await.status(),
+        StatusCode::UNAUTHORIZED
+    );
+}
+
+#[tokio::test]
+async fn photos_list_newest_first_or_by_rating() {
+    let app = spawn(Backend::Sqlite, |_| {}).await.unwrap();
+    let token = user(&app, "sorter@example.com").await;
+    // A second, different face photo: the astronaut mirrored and cropped.
+    let original = image::load_from_memory(&testdata("face/astronaut.png")).unwrap();
+    let variant = original.fliph().crop_imm(40, 0, 400, 400);
+    let mut variant_png = Vec::new();
+    variant
+        .write_to(
+            &mut std::io::Cursor::new(&mut variant_png),
+            image::ImageFormat::Png,
+        )
+        .unwrap();
+    let (_, first) = save(&app, &token, astronaut()).await;
+    let (status, second) = save(&app, &token, image_form(variant_png, "variant.png")).await;
+    assert_eq!(status, StatusCode::CREATED, "{second}");
+
+    let latest: Vec<Value> = get_as(&app, &token, "/api/v1/photos?sort=latest")
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(latest[0]["id"], second["id"], "newest first");
+    let rated: Vec<Value> = get_as(&app, &token, "/api/v1/photos?sort=rating")
+        .await
+        .json()
+        .await
+        .unwrap();
+    let scores: Vec<f64> = rated.iter().map(|p| p["score"].as_f64().unwrap()).collect();
+    assert!(scores[0] >= scores[1], "{scores:?}");
+    assert_eq!(rated.len(), 2);
+    let _ = first;
+    let bad = get_as(&app, &token, "/api/v1/photos?sort=sideways").await;
+    assert_eq!(bad.status(), StatusCode::BAD_REQUEST);
+}
+
+#[tokio::test]
+async fn media_urls_need_a_valid_signature() {
+    let app = spawn(Backend::Sqlite, |_| {}).await.unwrap();
+    let token = user(&app, "media@example.com").await;
+    let (_, photo) = save(&app, &token, astronaut()).await;
+    let url = photo["original_image_url"].as_str().unwrap();
+    let (path, signature) = url.split_once("?token=").unwrap();
+    assert_eq!(
+        app.get(path).await.status(),
+        StatusCode::NOT_FOUND,
+        "unsigned"
+    );
+    let tampered = format!("{path}?token={}x", &signature[..signature.len() - 1]);
+    assert_eq!(
+        app.get(&tampered).await.status(),
+        StatusCode::NOT_FOUND,
+        "tampered"
+    );
+    // A signature for one image does not open another.
+    let other = path.replace("original.jpg", "edited.jpg");
+    assert_eq!(
+        app.get(&format!("{other}?token={signature}"))
+            .await
+            .status(),
+        StatusCode::NOT_FOUND
+    );
+}
+
+#[tokio::test]
+async fn the_data_export_lists_photos_and_deleting_the_account_removes_their_images() {
+    let app = spawn(Backend::Sqlite, |_| {}).await.unwrap();
+    let token = user(&app, "leaver@example.com").await;
+    let (_, photo) = save(&app, &token, astronaut()).await;
+    let export: Value = get_as(&app, &token, "/api/v1/account/export")
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(
+        export["sections"]["photos"][0]["id"], photo["id"],
+        "{export}"
+    );
+
+    let media = app.config.data_dir.join("media/photos");
+    assert!(std::fs::read_dir(&media).unwrap().next().is_some());
+    let delete = app
+        .client
+        .delete(app.url("/api/v1/account"))
+        .bearer_auth(&token)
+        .send()
+        .await
+        .unwrap();
+    assert!(delete.status().is_success(), "{}", delete.status());
+    let url = photo["original_image_url"].as_str().unwrap();
+    assert_eq!(image_bytes(&app, url).await.0, StatusCode::NOT_FOUND);
+    let left: Vec<_> = walk(&media);
+    assert!(left.is_empty(), "images left behind: {left:?}");
+}
+
+fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    std::fs::read_dir(dir).map_or_else(
+        |_| Vec::new(),
+        |entries| {
+            entries
+                .flatten()
+                .flat_map(|entry| {
+                    let path = entry.path();
+                    if path.is_dir() {
+                        walk(&path)
+                    } else {
+                        vec![path]
+                    }
+                })
+                .collect()
+        },
+    )
+}
