@@ -155,6 +155,15 @@ pub async fn delete_user_media(state: &AppState, user_id: Uuid) -> anyhow::Resul
 pub async fn remove_user(state: &AppState, user_id: Uuid) -> anyhow::Result<()> {
     delete_user_media(state, user_id).await?;
     users::Entity::delete_by_id(user_id).exec(&state.db).await?;
+    super::audit::record(
+        &state.db,
+        "user_deleted",
+        Some(user_id),
+        None,
+        "",
+        json!({}),
+    )
+    .await;
     tracing::info!(user = %user_id, "account deleted");
     Ok(())
 }

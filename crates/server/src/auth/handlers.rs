@@ -401,10 +401,20 @@ pub struct LogoutQuery {
 pub async fn logout(
     State(state): State<AppState>,
     bearer: Bearer,
+    client: ClientInfo,
     Query(query): Query<LogoutQuery>,
 ) -> AuthResult<Response> {
     let scope = Scope::parse(query.scope.as_deref())?;
     sessions::sign_out(&state.db, bearer.user.id, bearer.session_id(), scope).await?;
+    super::audit::record(
+        &state.db,
+        "logout",
+        Some(bearer.user.id),
+        bearer.user.email.as_deref(),
+        &client.ip,
+        json!({"scope": query.scope.as_deref().unwrap_or("global")}),
+    )
+    .await;
     let mut response = StatusCode::NO_CONTENT.into_response();
     response
         .headers_mut()
@@ -537,6 +547,15 @@ pub async fn update_user(
         user = active.update(&state.db).await?;
         // A password change signs out every other session.
         sessions::sign_out(&state.db, user.id, bearer.session_id(), Scope::Others).await?;
+        super::audit::record(
+            &state.db,
+            "user_updated_password",
+            Some(user.id),
+            user.email.as_deref(),
+            &client.ip,
+            json!({}),
+        )
+        .await;
     }
 
     if let Some(new_email) = new_email {
@@ -639,6 +658,15 @@ pub async fn recover(
     if let Some(user) = user_rules::find_by_email(&state.db, &email).await? {
         if !user_rules::is_banned(&user) {
             otp::check_resend_gap(&state, user.recovery_sent_at)?;
+            super::audit::record(
+                &state.db,
+                "user_recovery_requested",
+                Some(user.id),
+                user.email.as_deref(),
+                &client.ip,
+                json!({}),
+            )
+            .await;
             send_link(
                 &state,
                 &user,

@@ -363,6 +363,15 @@ pub async fn verify(
     session_rules::add_amr(&txn, session.id, "totp").await?;
     let response = session_rules::reissue(&state, &txn, &bearer.user, &session).await?;
     txn.commit().await?;
+    super::audit::record(
+        &state.db,
+        "mfa_code_login",
+        Some(bearer.user.id),
+        bearer.user.email.as_deref(),
+        &client.ip,
+        json!({"factor_id": factor.id, "session_id": session.id}),
+    )
+    .await;
     Ok(ok(response))
 }
 
@@ -379,6 +388,15 @@ pub async fn unenroll(
         ));
     }
     delete_factor(&state, &factor).await?;
+    super::audit::record(
+        &state.db,
+        "factor_unenrolled",
+        Some(bearer.user.id),
+        bearer.user.email.as_deref(),
+        "",
+        json!({"factor_id": factor.id}),
+    )
+    .await;
     Ok(ok(json!({ "id": factor.id })))
 }
 

@@ -13,6 +13,7 @@
 
 pub mod account;
 pub mod admin;
+pub mod audit;
 pub mod cli;
 pub mod entities;
 pub mod error;

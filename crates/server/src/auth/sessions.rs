@@ -118,6 +118,15 @@ pub async fn sign_in(
     let user = super::users::touch_sign_in(&txn, user).await?;
     let response = token_response(state, &txn, &user, &session, &refresh_token).await?;
     txn.commit().await?;
+    super::audit::record(
+        &state.db,
+        "login",
+        Some(user.id),
+        user.email.as_deref(),
+        &client.ip,
+        json!({"provider": method, "session_id": session.id}),
+    )
+    .await;
     Ok(response)
 }
 
@@ -254,6 +263,15 @@ pub async fn refresh(state: &AppState, token: &str) -> AuthResult<Value> {
                 .exec(&txn)
                 .await?;
             txn.commit().await?;
+            super::audit::record(
+                &state.db,
+                "token_revoked",
+                Some(user.id),
+                user.email.as_deref(),
+                "",
+                json!({"reason": "refresh_token_reused", "session_id": session.id}),
+            )
+            .await;
             tracing::warn!(session = %session.id, "refresh token reused; session revoked");
             return Err(already_used());
         }

@@ -166,6 +166,15 @@ pub async fn create(db: &impl ConnectionTrait, new: NewUser) -> AuthResult<users
         .insert(db)
         .await?;
     }
+    super::audit::record(
+        db,
+        "user_signedup",
+        Some(id),
+        new.email.as_deref(),
+        "",
+        json!({"provider": provider.unwrap_or("anonymous")}),
+    )
+    .await;
     profiles::ActiveModel {
         id: Set(id),
         email: Set(new.email),

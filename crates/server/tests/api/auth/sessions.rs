@@ -36,7 +36,7 @@ on_both_auth! {
     async fn concurrent_refreshes_of_one_token_all_succeed_in_the_same_session(app) {
         let tokens = app.sign_up("ada@example.com").await;
         let token = refresh_of(&tokens).to_owned();
-        let replies = futures::future::join_all((0..4).map(|_| app.refresh(&token))).await;
+        let replies = futures::future::join_all((0..8).map(|_| app.refresh(&token))).await;
         for reply in &replies {
             let body = reply.assert_ok();
             assert_eq!(claims(access(body))["session_id"], claims(access(&tokens))["session_id"]);
@@ -130,5 +130,22 @@ on_both_auth! {
         app.get_as(access(&two), "/user").await.assert_error(403, "session_not_found");
         app.get_as(access(&three), "/user").await.assert_error(403, "session_not_found");
         app.post_as(access(&one), "/logout?scope=everything", json!({})).await.assert_error(400, "validation_failed");
+    }
+
+    async fn security_events_are_written_to_the_audit_log(app) {
+        use prettyscore_server::auth::entities::audit_log_entries;
+        use sea_orm::{EntityTrait, QueryOrder};
+        let tokens = app.sign_up("ada@example.com").await;
+        assert_eq!(app.post_as(access(&tokens), "/logout", json!({})).await.status, 204);
+        let entries = audit_log_entries::Entity::find()
+            .order_by_asc(audit_log_entries::Column::Id)
+            .all(&app.db)
+            .await
+            .unwrap();
+        let actions: Vec<&str> = entries.iter().map(|e| e.payload["action"].as_str().unwrap()).collect();
+        assert_eq!(actions, ["user_signedup", "login", "logout"]);
+        assert_eq!(entries[1].payload["actor_id"], tokens["user"]["id"]);
+        assert_eq!(entries[1].payload["actor_username"], "ada@example.com");
+        assert_eq!(entries[1].ip_address, "127.0.0.1");
     }
 }
