@@ -1,0 +1,256 @@
+import path from 'node:path';
+import { expect, seriousAxeViolations, test, viewports } from '../support/fixtures';
+import { ARTIFACTS_DIR } from '../support/paths';
+import {
+  allowClipboard,
+  ASTRONAUT,
+  COFFEE,
+  download,
+  holdExternalLinks,
+  pngSize,
+  readClipboard,
+  scoreAstronaut,
+  signUp,
+  slowDown,
+  stubSocialSites,
+  useSession,
+} from '../support/score';
+
+test.describe('the face score', () => {
+  test('upload the astronaut, see the analysing state and reach the results with a score', async ({ page }) => {
+    await slowDown(page, '**/api/v1/analyses/face');
+    await page.goto('/upload');
+    await page.getByTestId('gallery-input').setInputFiles(ASTRONAUT);
+    await expect(page.getByRole('img', { name: 'Preview of your photo' })).toBeVisible();
+    await page.getByRole('button', { name: 'Get My Score!' }).click();
+
+    await expect(page.getByTestId('analysing')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Analyzing...' })).toBeDisabled();
+    await expect(page.getByRole('button', { name: 'From Gallery' })).toBeDisabled();
+
+    await expect(page).toHaveURL(/\/results$/, { timeout: 20_000 });
+    await expect(page.getByTestId('score-value')).toHaveText(/^\d{1,2}\.\d$/);
+    await expect(page.getByTestId('score-label')).not.toBeEmpty();
+    const breakdown = page.getByTestId('breakdown');
+    for (const item of ['Symmetry', 'Skin Quality', 'Facial Harmony', 'Overall Balance']) {
+      await expect(breakdown.getByText(item)).toBeVisible();
+    }
+    await expect(breakdown.getByText(/^\d{1,2}\.\d\/10$/)).toHaveCount(4);
+  });
+
+  test('the home drop zone hands its photo to the upload page', async ({ page }) => {
+    await page.goto('/');
+    await page.getByTestId('upload-input').setInputFiles(ASTRONAUT);
+    await expect(page).toHaveURL(/\/upload$/);
+    await expect(page.getByTestId('upload-preview')).toHaveAttribute('src', /^data:image\/png;base64,/);
+    // Still there after a reload: it is kept for this tab.
+    await page.reload();
+    await expect(page.getByTestId('upload-preview')).toBeVisible();
+  });
+
+  test('the overlay draws the measured landmarks and lines', async ({ page }) => {
+    await scoreAstronaut(page);
+    await expect(page.getByTestId('measure-overlay')).toHaveCount(0);
+    await page.getByRole('button', { name: 'Show Measurements' }).click();
+    const overlay = page.getByTestId('measure-overlay');
+    await expect(overlay).toBeVisible();
+    await expect(overlay.getByTestId('landmarks').locator('circle')).toHaveCount(468);
+    await expect(overlay.locator('line')).toHaveCount(3);
+    await page.getByRole('button', { name: 'Show Measurements' }).click();
+    await expect(overlay).toHaveCount(0);
+  });
+
+  test('the result card downloads as a 600x1000 PNG named after the score', async ({ page }) => {
+    const score = await scoreAstronaut(page);
+    const file = await download(page, 'Download Result Card');
+    expect(file.name).toBe(`prettyscore-${score}.png`);
+    expect(pngSize(file.bytes)).toEqual({ width: 600, height: 1000 });
+    await expect(page.getByText('Result card downloaded!')).toBeVisible();
+  });
+
+  test('every share channel does its part', async ({ page, context, baseURL }) => {
+    await allowClipboard(context, baseURL!);
+    await stubSocialSites(context);
+    await holdExternalLinks(page);
+    const score = await scoreAstronaut(page);
+    const panel = page.getByTestId('share-panel');
+
+    const sms = panel.getByRole('link', { name: 'Text/SMS' });
+    await expect(sms).toHaveAttribute('href', /^sms:\?&body=.*%23AIPhotoChallenge/);
+    await sms.click();
+    await expect(page.getByText('Opening SMS app...')).toBeVisible();
+
+    const email = panel.getByRole('link', { name: 'Email' });
+    await expect(email).toHaveAttribute('href', /^mailto:\?subject=My%20PrettyScore&body=/);
+    await email.click();
+    await expect(page.getByText('Opening email app...')).toBeVisible();
+
+    const [tweet] = await Promise.all([page.waitForEvent('popup'), panel.getByRole('button', { name: 'X/Twitter' }).click()]);
+    const tweetUrl = new URL(tweet.url());
+    expect(tweetUrl.pathname).toBe('/intent/tweet');
+    expect(tweetUrl.searchParams.get('text')).toContain(`${score}/10`);
+    await expect(page.getByText('Opening X (Twitter)...')).toBeVisible();
+    await tweet.close();
+
+    const [facebook] = await Promise.all([page.waitForEvent('popup'), panel.getByRole('button', { name: 'Facebook' }).click()]);
+    expect(new URL(facebook.url()).pathname).toBe('/sharer/sharer.php');
+    await expect(page.getByText('Opening Facebook...')).toBeVisible();
+    await facebook.close();
+
+    await panel.getByRole('button', { name: 'Instagram' }).click();
+    await expect(page.getByText('Message copied! Open Instagram and paste to share.')).toBeVisible();
+    const message = await readClipboard(page);
+    expect(message).toContain(`${score}/10`);
+    expect(message).toContain('#AIPhotoChallenge');
+    expect(message).toContain(baseURL!);
+
+    await page.evaluate(() => navigator.clipboard.writeText(''));
+    await panel.getByRole('button', { name: 'TikTok' }).click();
+    await expect(page.getByText('Message copied! Open TikTok to share')).toBeVisible();
+    expect(await readClipboard(page)).toBe(message);
+
+    await panel.getByRole('button', { name: 'Copy Link' }).click();
+    await expect(page.getByText('Link copied to clipboard!')).toBeVisible();
+    expect(await readClipboard(page)).toBe(baseURL);
+  });
+
+  test('a failed native share copies the text instead', async ({ page, context, baseURL }) => {
+    await allowClipboard(context, baseURL!);
+    await page.addInitScript(() => {
+      Object.defineProperty(navigator, 'share', {
+        configurable: true,
+        value: () => Promise.reject(new DOMException('Share failed', 'NotAllowedError')),
+      });
+    });
+    const score = await scoreAstronaut(page);
+    await page.getByTestId('share-panel').getByRole('button', { name: 'More Options' }).click();
+    await expect(page.getByText('Share text copied to clipboard! Paste it on your favorite social media.')).toBeVisible();
+    expect(await readClipboard(page)).toContain(`${score}/10`);
+  });
+
+  test('saving while signed out goes to sign in', async ({ page }) => {
+    await scoreAstronaut(page);
+    await page.getByRole('button', { name: 'Sign In to Save' }).click();
+    await expect(page).toHaveURL(/\/auth\?returnTo=%2Fupload$/);
+    await expect(page.getByText('Sign in to save your photos!')).toBeVisible();
+  });
+
+  test('saving while signed in stores the photo with the server’s score', async ({ page, request }) => {
+    const account = await signUp(request);
+    await useSession(page, account);
+    const score = await scoreAstronaut(page);
+    const save = page.getByRole('button', { name: 'Save to My Photos' });
+    await save.click();
+    await expect(page.getByText('Photo saved to your dashboard!')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Saved' })).toBeDisabled();
+
+    const response = await request.get('/api/v1/photos', { headers: { Authorization: `Bearer ${account.accessToken}` } });
+    expect(response.ok(), await response.text()).toBe(true);
+    const body = await response.json();
+    const photos = (Array.isArray(body) ? body : (body.photos ?? body.items ?? body.data)) as { score: number; public_listing: boolean }[];
+    expect(photos).toHaveLength(1);
+    // The server scores the copy it stores (EXIF stripped, re-encoded), so the
+    // saved score may differ from the live one by a re-encode's tolerance.
+    expect(Math.abs(photos[0]!.score - Number(score))).toBeLessThanOrEqual(0.3);
+    expect(photos[0]!.public_listing).toBe(false);
+  });
+
+  test('Try Again goes back to the upload page', async ({ page }) => {
+    await scoreAstronaut(page);
+    await page.getByRole('link', { name: 'Try Again' }).click();
+    await expect(page).toHaveURL(/\/upload$/);
+  });
+
+  test('/results without a result goes home', async ({ page }) => {
+    await page.goto('/results');
+    await expect(page).toHaveURL(/\/$/);
+  });
+});
+
+test.describe('the upload checks', () => {
+  test('no photo: "Please upload a photo first!"', async ({ page }) => {
+    await page.goto('/upload');
+    await page.getByRole('button', { name: 'Get My Score!' }).click();
+    await expect(page.getByText('Please upload a photo first!')).toBeVisible();
+  });
+
+  test('a text file: "Please upload an image file"', async ({ page }) => {
+    await page.goto('/upload');
+    await page.getByTestId('gallery-input').setInputFiles({
+      name: 'notes.txt',
+      mimeType: 'text/plain',
+      buffer: Buffer.from('not a photo'),
+    });
+    await expect(page.getByText('Please upload an image file')).toBeVisible();
+    await expect(page.getByTestId('upload-preview')).toHaveCount(0);
+  });
+
+  test('an 11 MB file: "File too large! Please upload an image under 10MB."', async ({ page }) => {
+    await page.goto('/upload');
+    await page.getByTestId('gallery-input').setInputFiles({
+      name: 'huge.jpg',
+      mimeType: 'image/jpeg',
+      buffer: Buffer.alloc(11 * 1024 * 1024, 0xff),
+    });
+    await expect(page.getByText('File too large! Please upload an image under 10MB.')).toBeVisible();
+    await expect(page.getByTestId('upload-preview')).toHaveCount(0);
+  });
+
+  test.describe('refused by the server', () => {
+    // Chromium reports a failed request's status on the console.
+    test.use({ allowedConsoleErrors: [/status of 4\d\d/] });
+
+    test('a photo without a face gets the server’s advice and stays on the page', async ({ page }) => {
+      await page.goto('/upload');
+      await page.getByTestId('gallery-input').setInputFiles(COFFEE);
+      await page.getByRole('button', { name: 'Get My Score!' }).click();
+      await expect(
+        page.locator('[data-sonner-toast]').filter({ hasText: /couldn't find a face.*front-facing, well-lit/ }),
+      ).toBeVisible({ timeout: 20_000 });
+      await expect(page).toHaveURL(/\/upload$/);
+      await expect(page.getByRole('button', { name: 'Get My Score!' })).toBeEnabled();
+    });
+
+    test('the server refuses bytes that are not an image with the spec message', async ({ page }) => {
+      await page.goto('/upload');
+      await page.getByTestId('gallery-input').setInputFiles({
+        name: 'fake.png',
+        mimeType: 'image/png',
+        buffer: Buffer.from('this is not really a PNG file'),
+      });
+      // The browser reads it fine (it is only bytes); the server looks inside.
+      await page.getByRole('button', { name: 'Get My Score!' }).click();
+      await expect(page.locator('[data-sonner-toast]').filter({ hasText: 'Please upload an image file' })).toBeVisible({
+        timeout: 20_000,
+      });
+      await expect(page).toHaveURL(/\/upload$/);
+    });
+  });
+});
+
+for (const viewport of viewports) {
+  test.describe(`screens at ${viewport.name}`, () => {
+    test.use({ viewport: viewport.size });
+
+    test('upload with a preview, results with the overlay, and the share panel pass axe', async ({ page }) => {
+      const shots = path.join(ARTIFACTS_DIR, 'screenshots', viewport.name);
+      await page.goto('/upload');
+      await page.getByTestId('gallery-input').setInputFiles(ASTRONAUT);
+      await expect(page.getByTestId('upload-preview')).toBeVisible();
+      expect(await seriousAxeViolations(page)).toEqual([]);
+      await page.screenshot({ path: path.join(shots, 'upload-preview.png'), fullPage: true, animations: 'disabled' });
+
+      await page.getByRole('button', { name: 'Get My Score!' }).click();
+      await expect(page).toHaveURL(/\/results$/, { timeout: 20_000 });
+      const dialog = page.getByRole('dialog');
+      if (await dialog.isVisible()) await page.keyboard.press('Escape');
+      await page.getByRole('button', { name: 'Show Measurements' }).click();
+      await expect(page.getByTestId('measure-overlay')).toBeVisible();
+      await expect(page.locator('main h1')).toHaveCount(1);
+      expect(await seriousAxeViolations(page)).toEqual([]);
+      await page.screenshot({ path: path.join(shots, 'results-overlay.png'), fullPage: true, animations: 'disabled' });
+      await page.getByTestId('share-panel').scrollIntoViewIfNeeded();
+      await page.getByTestId('share-panel').screenshot({ path: path.join(shots, 'results-share-panel.png'), animations: 'disabled' });
+    });
+  });
+}
