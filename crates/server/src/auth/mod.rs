@@ -114,6 +114,25 @@ fn cors() -> CorsLayer {
         .max_age(std::time::Duration::from_secs(3600))
 }
 
+/// GoTrue's request timeout: 10 s, then a retryable 504.
+pub const REQUEST_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
+
+async fn time_limit(
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    use axum::response::IntoResponse;
+    match tokio::time::timeout(REQUEST_TIMEOUT, next.run(request)).await {
+        Ok(response) => response,
+        Err(_) => error::AuthError::new(
+            axum::http::StatusCode::GATEWAY_TIMEOUT,
+            "request_timeout",
+            "Processing this request timed out, please retry after a moment.",
+        )
+        .into_response(),
+    }
+}
+
 /// The `/auth/v1` routes (nested by `http::router`).
 pub fn routes() -> Router<AppState> {
     use handlers as h;
@@ -157,6 +176,7 @@ pub fn routes() -> Router<AppState> {
         )
         .route("/admin/generate_link", post(admin::generate_link))
         .fallback(h::not_found)
+        .layer(axum::middleware::from_fn(time_limit))
         .layer(RequestBodyLimitLayer::new(1024 * 1024))
         .layer(cors())
 }
