@@ -185,6 +185,7 @@ pub enum PhotoSort {
 pub struct ListQuery {
     /// `latest` (default) or `rating`.
     #[serde(default)]
+    #[param(inline)]
     sort: PhotoSort,
 }
 

@@ -114,6 +114,9 @@ async fn the_openapi_document_describes_the_api_and_has_a_docs_page() {
         assert!(doc["paths"].get(path).is_some(), "missing {path}");
     }
     assert!(doc["components"]["schemas"].get("ErrorBody").is_some());
+    let mut dangling = Vec::new();
+    collect_dangling_refs(&doc, &doc, &mut dangling);
+    assert!(dangling.is_empty(), "unresolved $refs: {dangling:?}");
     assert_eq!(
         doc,
         serde_json::to_value(prettyscore_server::http::openapi()).unwrap()
@@ -169,4 +172,25 @@ async fn the_binary_serves_on_a_free_port_and_prints_its_url() {
         dir.path().join("media").is_dir(),
         "media under the data dir"
     );
+}
+
+/// Every `$ref` must point at a schema the document defines, or generated
+/// clients cannot be built from it.
+fn collect_dangling_refs(doc: &Value, node: &Value, dangling: &mut Vec<String>) {
+    match node {
+        Value::Object(map) => {
+            if let Some(Value::String(target)) = map.get("$ref") {
+                let pointer = target.trim_start_matches('#');
+                if doc.pointer(pointer).is_none() {
+                    dangling.push(target.clone());
+                }
+            }
+            map.values()
+                .for_each(|child| collect_dangling_refs(doc, child, dangling));
+        }
+        Value::Array(items) => items
+            .iter()
+            .for_each(|child| collect_dangling_refs(doc, child, dangling)),
+        _ => {}
+    }
 }

@@ -4,6 +4,114 @@
  */
 
 export interface paths {
+    "/api/v1/account": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Deletes the signed-in user's account and everything that is theirs.
+         *     Needs `Authorization: Bearer <access token>`.
+         */
+        delete: operations["delete_account"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/account/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Everything we hold about the signed-in user, as one JSON download.
+         *     Needs `Authorization: Bearer <access token>`.
+         */
+        get: operations["export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/analyses/face": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Scores a face photo: score, tier, breakdown, and what was measured where. */
+        post: operations["analyze_face"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/analyses/feet": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Scores a feet photo. */
+        post: operations["analyze_feet"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/analyses/hands": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Scores a hands photo. */
+        post: operations["analyze_hands"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/analyses/pet": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Scores a pet photo's cuteness (a whole number from 7 to 10). */
+        post: operations["analyze_pet"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/app-config": {
         parameters: {
             query?: never;
@@ -16,6 +124,65 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/dev/outbox": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Development only: the mail the server sent, newest first. Answers 404
+         *     unless `auth.dev_outbox` is on.
+         */
+        get: operations["dev_outbox"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/photos": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The signed-in user's saved photos. */
+        get: operations["list_photos"];
+        put?: never;
+        /**
+         * Saves a face photo to the signed-in user's photos. The server scores the
+         *     stored image; EXIF and GPS data are removed before storing.
+         */
+        post: operations["save_photo"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/photos/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One of the signed-in user's photos. */
+        get: operations["get_photo"];
+        put?: never;
+        post?: never;
+        /** Deletes one of the user's photos and its images. */
+        delete: operations["delete_photo"];
         options?: never;
         head?: never;
         patch?: never;
@@ -76,6 +243,23 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description The document `GET /api/v1/account/export` answers. */
+        AccountExport: {
+            /** Format: date-time */
+            exported_at: string;
+            /**
+             * Format: int32
+             * @description Layout version of this document.
+             */
+            format: number;
+            /**
+             * @description One entry per domain: `account` (user, profile, factors, sessions),
+             *     later `photos` and others.
+             */
+            sections: Record<string, never>;
+            /** Format: uuid */
+            user_id: string;
+        };
         AppConfig: {
             /** @description Where users write about privacy and their data. */
             contact_email: string;
@@ -88,15 +272,333 @@ export interface components {
             /** @description Human-readable message, safe to show to the user. */
             message: string;
         };
+        /** @description The result of a face analysis. */
+        FaceAnalysis: {
+            breakdown: components["schemas"]["FaceBreakdown"];
+            emoji: string;
+            faceBox: components["schemas"]["NormBox"];
+            /** Format: int32 */
+            imageHeight: number;
+            /**
+             * Format: int32
+             * @description Size of the upright original image in pixels.
+             */
+            imageWidth: number;
+            keyPoints: components["schemas"]["KeyPoints"];
+            /**
+             * @description The 468 mesh landmarks (x, y), normalised to the upright image, in MediaPipe's
+             *     canonical order.
+             */
+            landmarks: number[][];
+            measures: components["schemas"]["FaceMeasures"];
+            /** @description The spec's tier label, e.g. "Gorgeous". */
+            ratingLabel: string;
+            /**
+             * Format: double
+             * @description 1.0 to 10.0, one decimal.
+             */
+            score: number;
+            tier: components["schemas"]["Tier"];
+        };
+        /** @description The four breakdown items of the results screen, each out of 10 with one decimal. */
+        FaceBreakdown: {
+            /**
+             * Format: double
+             * @description Facial thirds and fifths.
+             */
+            facialHarmony: number;
+            /**
+             * Format: double
+             * @description Golden-ratio proportions.
+             */
+            overallBalance: number;
+            /**
+             * Format: double
+             * @description Smooth, even skin, good exposure and a sharp photo.
+             */
+            skinQuality: number;
+            /**
+             * Format: double
+             * @description Left/right symmetry of the mesh about the facial midline, level eyes and mouth.
+             */
+            symmetry: number;
+        };
+        /**
+         * @description Everything measured on a face. Geometric values are unitless (ratios, or lengths
+         *     divided by the eye distance); angles in degrees; photometric values in 0..255 grey
+         *     levels per sample of a grid normalised by the eye distance.
+         */
+        FaceMeasures: {
+            /**
+             * Format: double
+             * @description Share of face-crop samples clipped to black or white (0..1).
+             */
+            clipping: number;
+            /**
+             * Format: double
+             * @description Mean luminance of the skin patches (0..255).
+             */
+            exposure: number;
+            /**
+             * Format: double
+             * @description Eye-centre distance in pixels of the original (upright) image.
+             */
+            eyeDistancePx: number;
+            /**
+             * Format: double
+             * @description Angle between the eye line and the perpendicular of the facial midline (degrees).
+             */
+            eyeLineTiltDeg: number;
+            /**
+             * Format: double
+             * @description Face length (mesh top to chin) over face width at the cheekbones.
+             */
+            faceLengthWidthRatio: number;
+            /**
+             * Format: double
+             * @description Mean relative deviation of the two eye widths and the gap between the eyes from a
+             *     fifth of the face width at eye level; ideal 0.
+             */
+            fifthsDeviation: number;
+            /**
+             * Format: double
+             * @description Chin part (mouth to chin) over upper-lip part (nose base to mouth); ideal 2.
+             */
+            lowerFaceRatio: number;
+            /**
+             * Format: double
+             * @description Mouth width over nose width; golden ideal 1.618.
+             */
+            mouthNoseRatio: number;
+            /**
+             * Format: double
+             * @description Angle between the mouth-corner line and the eye line (degrees).
+             */
+            mouthTiltDeg: number;
+            /**
+             * Format: double
+             * @description Nose tip to chin over mouth to chin; golden ideal 1.618.
+             */
+            noseChinRatio: number;
+            /**
+             * Format: double
+             * @description Horizontal offset of the nose tip from the midline through the eyes and chin, in
+             *     eye distances.
+             */
+            noseOffset: number;
+            /**
+             * Format: double
+             * @description Mean absolute Laplacian over the eye band (detail; higher is sharper).
+             */
+            sharpness: number;
+            /**
+             * Format: double
+             * @description Mean absolute Laplacian over the skin patches (fine texture; lower is smoother).
+             */
+            skinTexture: number;
+            /**
+             * Format: double
+             * @description Spread of skin tone: standard deviation of smoothed skin luminance over its mean.
+             */
+            skinUnevenness: number;
+            /**
+             * Format: double
+             * @description Mean distance between each landmark and its mirrored partner reflected about the
+             *     facial midline, over all mirrored pairs, in eye distances (0 = perfectly symmetric).
+             */
+            symmetryError: number;
+            /**
+             * Format: double
+             * @description Lower third (nose base to chin) over middle third (brow to nose base); ideal 1.
+             */
+            thirdsRatio: number;
+        };
+        FeetAnalysis: {
+            breakdown: components["schemas"]["FeetBreakdown"];
+            qualities: components["schemas"]["PhotoQualities"];
+            ratingLabel: string;
+            /**
+             * Format: double
+             * @description 7.0 to 10.0, one decimal.
+             */
+            score: number;
+        };
+        /** @description Feet breakdown (the spec's keys), each out of 10. */
+        FeetBreakdown: {
+            /** Format: double */
+            archQuality: number;
+            /** Format: double */
+            overallAesthetics: number;
+            /** Format: double */
+            skinAppearance: number;
+            /** Format: double */
+            toeSymmetry: number;
+        };
+        HandsAnalysis: {
+            breakdown: components["schemas"]["HandsBreakdown"];
+            qualities: components["schemas"]["PhotoQualities"];
+            ratingLabel: string;
+            /**
+             * Format: double
+             * @description 7.0 to 10.0, one decimal.
+             */
+            score: number;
+        };
+        /** @description Hands breakdown (the spec's keys), each out of 10. */
+        HandsBreakdown: {
+            /** Format: double */
+            fingerProportions: number;
+            /** Format: double */
+            nailAppearance: number;
+            /** Format: double */
+            overallAesthetics: number;
+            /** Format: double */
+            skinQuality: number;
+        };
         Health: {
             /** @description `ok` when the process serves requests. */
             status: string;
+        };
+        /** @description The multipart body of every analysis: one image file. */
+        ImageUpload: {
+            /**
+             * Format: binary
+             * @description The photo: JPEG, PNG, WebP, GIF or BMP, at most 10 MB.
+             */
+            image: string;
+        };
+        /** @description Named landmark positions for drawing (normalised coordinates). */
+        KeyPoints: {
+            chin: number[];
+            /** @description Top of the measured face (mid forehead). */
+            forehead: number[];
+            leftEye: number[];
+            /**
+             * @description Two points of the fitted facial midline (top and bottom of the face), for drawing
+             *     the symmetry axis.
+             */
+            midline: number[][];
+            mouthLeft: number[];
+            mouthRight: number[];
+            noseTip: number[];
+            rightEye: number[];
+        };
+        /** @description A box in normalised coordinates (0..1 of the upright image's width and height). */
+        NormBox: {
+            /** Format: float */
+            height: number;
+            /** Format: float */
+            width: number;
+            /** Format: float */
+            x: number;
+            /** Format: float */
+            y: number;
+        };
+        OutboxList: {
+            /** @description Newest first, at most 50. */
+            messages: components["schemas"]["OutboxMessage"][];
+        };
+        OutboxMessage: {
+            body_text: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: uuid */
+            id: string;
+            kind: string;
+            status: string;
+            subject: string;
+            to: string;
+        };
+        /** @description A pet photo's score. */
+        PetAnalysis: {
+            qualities: components["schemas"]["PhotoQualities"];
+            /**
+             * Format: int32
+             * @description A whole number from 7 to 10.
+             */
+            score: number;
+            /** @description The spec's title, e.g. "Super Cute!". */
+            title: string;
+        };
+        /** @description A saved photo as its owner sees it. */
+        Photo: {
+            bio?: string | null;
+            /** @description `symmetry`, `skinQuality`, `facialHarmony` and `overallBalance`, each out of 10. */
+            breakdown: Record<string, never>;
+            /** Format: date-time */
+            created_at: string;
+            display_name?: string | null;
+            /** @description A signed URL of the latest edit, if any. */
+            edited_image_url?: string | null;
+            featured: boolean;
+            /** Format: uuid */
+            id: string;
+            is_verified: boolean;
+            /** @description A signed URL of the stored original, valid for an hour. */
+            original_image_url: string;
+            /** @description `face`, `feet` or `hands`. */
+            photo_type: string;
+            public_listing: boolean;
+            rating_label: string;
+            /**
+             * Format: double
+             * @description 1.0 to 10.0, computed by the server from the stored image.
+             */
+            score: number;
+            /** Format: uuid */
+            user_id: string;
+        };
+        /** @description Measured properties, each turned into a quality in 0..1 (higher is better). */
+        PhotoQualities: {
+            /**
+             * Format: double
+             * @description Left/right balance: the photo against its mirror image.
+             */
+            balance: number;
+            /**
+             * Format: double
+             * @description Hasler and Suesstrunk's colourfulness, saturating.
+             */
+            colourfulness: number;
+            /**
+             * Format: double
+             * @description Detail concentrated near the centre (a framed subject).
+             */
+            composition: number;
+            /**
+             * Format: double
+             * @description Mean brightness near mid-grey and little clipping.
+             */
+            exposure: number;
+            /**
+             * Format: double
+             * @description Edge detail: mean absolute Laplacian relative to a crisp photo.
+             */
+            sharpness: number;
         };
         Readiness: {
             /** @description `ok` when the database answered. */
             database: string;
             status: string;
         };
+        /** @description The multipart body of a save. */
+        SavePhotoForm: {
+            bio?: string | null;
+            /** @description Required (trimmed) when `public_listing` is true. */
+            display_name?: string | null;
+            /**
+             * Format: binary
+             * @description The photo: JPEG, PNG, WebP, GIF or BMP, at most 10 MB.
+             */
+            image: string;
+            /** @description `true` submits the photo to the leaderboard queue (verified by an admin). */
+            public_listing?: boolean | null;
+        };
+        /**
+         * @description The spec's score tiers (1 to 10 scale).
+         * @enum {string}
+         */
+        Tier: "lovely" | "pretty" | "veryPretty" | "beautiful" | "gorgeous" | "absolutelyStunning" | "exceptional" | "eliteBeauty" | "worldsMostBeautiful";
     };
     responses: never;
     parameters: never;
@@ -106,6 +608,275 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    delete_account: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account is gone */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    export: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The user's data */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountExport"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    analyze_face: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["ImageUpload"];
+            };
+        };
+        responses: {
+            /** @description The face's score and measures */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FaceAnalysis"];
+                };
+            };
+            /** @description Not an image, or a damaged one */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Over 10 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No face found, or too small */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many analyses from this client */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    analyze_feet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["ImageUpload"];
+            };
+        };
+        responses: {
+            /** @description The score, label and breakdown */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FeetAnalysis"];
+                };
+            };
+            /** @description Not an image, or a damaged one */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Over 10 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many analyses from this client */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    analyze_hands: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["ImageUpload"];
+            };
+        };
+        responses: {
+            /** @description The score, label and breakdown */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HandsAnalysis"];
+                };
+            };
+            /** @description Not an image, or a damaged one */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Over 10 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many analyses from this client */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    analyze_pet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["ImageUpload"];
+            };
+        };
+        responses: {
+            /** @description The pet's score and title */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PetAnalysis"];
+                };
+            };
+            /** @description Not an image, or a damaged one */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Over 10 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many analyses from this client */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     app_config: {
         parameters: {
             query?: never;
@@ -122,6 +893,219 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AppConfig"];
+                };
+            };
+        };
+    };
+    dev_outbox: {
+        parameters: {
+            query?: {
+                /** @description Only mail to this address. */
+                email?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Recent mail */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OutboxList"];
+                };
+            };
+            /** @description The outbox view is off */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_photos: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description `latest` (default) or `rating`. */
+                sort: "latest" | "rating";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The user's photos */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Photo"][];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    save_photo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["SavePhotoForm"];
+            };
+        };
+        responses: {
+            /** @description Saved */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Photo"];
+                };
+            };
+            /** @description Not an image, or a damaged one */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Over 10 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No face found, or a missing display name */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many analyses from this client */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_photo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The photo's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The photo */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Photo"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such photo of this user */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    delete_photo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The photo's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such photo of this user */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
