@@ -22,7 +22,9 @@ say "Rust tests"
 say "API types drift check"
 "$ROOT/scripts/gen-api-types.sh" --check
 
-build_server
+# `cargo test` has built target/debug/prettyscore for the integration tests;
+# the suites below use that binary. (A separate `cargo build` would compile
+# again with the features of non-dev dependencies.)
 npm_install "$ROOT/e2e/auth-js"
 say "Auth API against the official @supabase/auth-js client"
 (cd "$ROOT/e2e/auth-js" && PRETTYSCORE_BIN="$SERVER_BIN" npm test --silent)
