@@ -3,7 +3,8 @@
  * `FaceAnalysis`). Local types until web/src/lib/api/schema.d.ts lists the
  * analysis endpoints; then each becomes an alias of `ApiSchemas[...]`.
  */
-export type Point = [number, number];
+/** [x, y], normalised to the upright image (0..1). */
+export type Point = number[];
 
 export type Tier =
   | 'lovely'
@@ -33,7 +34,8 @@ export type KeyPoints = {
   mouthLeft: Point;
   chin: Point;
   forehead: Point;
-  midline: [Point, Point];
+  /** Two points of the fitted facial midline (top and bottom of the face). */
+  midline: Point[];
 };
 
 export type FaceMeasures = Record<string, number>;

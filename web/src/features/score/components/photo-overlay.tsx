@@ -77,7 +77,7 @@ export function PhotoOverlay({ image, analysis }: PhotoOverlayProps) {
                   return <circle key={index} cx={x} cy={y} r={dot * 0.55} />;
                 })}
               </g>
-              {line(k.midline[0], k.midline[1], '#facc15', true)}
+              {k.midline[0] && k.midline[1] ? line(k.midline[0], k.midline[1], '#facc15', true) : null}
               {line(k.rightEye, k.leftEye, '#22d3ee')}
               {line(k.mouthRight, k.mouthLeft, '#a78bfa')}
               <g fill="#f472b6" stroke="#ffffff" strokeWidth={1 / zoom} vectorEffect="non-scaling-stroke">
