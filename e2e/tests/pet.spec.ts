@@ -88,7 +88,7 @@ for (const viewport of viewports) {
       await expect(page).toHaveURL(/\/pet-results$/, { timeout: 20_000 });
       await expect(page.getByTestId('pet-score')).toBeVisible();
       expect(await seriousAxeViolations(page)).toEqual([]);
-      await page.screenshot({ path: path.join(shots, 'pet-results.png'), fullPage: true, animations: 'disabled' });
+      await page.screenshot({ path: path.join(shots, 'pet-results-score.png'), fullPage: true, animations: 'disabled' });
     });
   });
 }
