@@ -1,5 +1,7 @@
+import { zodResolver } from '@hookform/resolvers/zod';
 import { TrophyIcon } from 'lucide-react';
-import { useId, useState, type FormEvent } from 'react';
+import { useId } from 'react';
+import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import { toast } from 'sonner';
 import { Button } from '@/components/ui/button';
@@ -13,12 +15,13 @@ import { dataUrlToBlob } from '@/lib/image';
 import { useSession } from '@/lib/session';
 import { useSavePhoto } from '../api/save-photo';
 import {
-  BIO_MAX_LENGTH,
   LEADERBOARD_QUEUED_MESSAGE,
+  leaderboardEntrySchema,
   SAVE_FAILED_MESSAGE,
   SIGN_IN_TO_SAVE_MESSAGE,
   signInPath,
-  validateLeaderboardEntry,
+  type LeaderboardEntry,
+  type LeaderboardEntryInput,
 } from '../utils/leaderboard-entry';
 
 type LeaderboardDialogProps = {
@@ -36,41 +39,42 @@ export function LeaderboardDialog({ open, onOpenChange, image }: LeaderboardDial
   const navigate = useNavigate();
   const { session } = useSession();
   const save = useSavePhoto();
-  const [displayName, setDisplayName] = useState('');
-  const [bio, setBio] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  const form = useForm<LeaderboardEntryInput, unknown, LeaderboardEntry>({
+    resolver: zodResolver(leaderboardEntrySchema),
+    defaultValues: { displayName: '', bio: '' },
+  });
   const nameId = useId();
   const bioId = useId();
-  const errorId = useId();
+  const nameErrorId = useId();
+  const bioErrorId = useId();
+  const nameError = form.formState.errors.displayName?.message;
+  const bioError = form.formState.errors.bio?.message;
 
-  function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
+  const onSubmit = form.handleSubmit((entry) => {
     if (save.isPending) return;
-    const check = validateLeaderboardEntry({ displayName, bio });
-    if (!check.ok) {
-      setError(check.message);
-      return;
-    }
-    setError(null);
     if (!session) {
       toast.info(SIGN_IN_TO_SAVE_MESSAGE);
       void navigate(signInPath(paths.upload.path));
       return;
     }
     save.mutate(
-      { image: dataUrlToBlob(image), publicListing: true, ...check.entry },
+      { image: dataUrlToBlob(image), publicListing: true, ...entry },
       {
         onSuccess: () => {
           toast.success(LEADERBOARD_QUEUED_MESSAGE);
           onOpenChange(false);
         },
         onError: (cause) => {
-          if (cause instanceof ApiError && cause.code === 'validation_failed') setError(cause.message);
-          else toast.error(SAVE_FAILED_MESSAGE);
+          // The server checks the same rules; show its word on a field it refused.
+          if (cause instanceof ApiError && cause.code === 'validation_failed') {
+            form.setError(/bio/i.test(cause.message) ? 'bio' : 'displayName', { message: cause.message });
+          } else {
+            toast.error(SAVE_FAILED_MESSAGE);
+          }
         },
       },
     );
-  }
+  });
 
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
@@ -85,22 +89,20 @@ export function LeaderboardDialog({ open, onOpenChange, image }: LeaderboardDial
             before it appears.
           </DialogDescription>
         </DialogHeader>
-        <form className="grid gap-4" onSubmit={onSubmit} noValidate>
+        <form className="grid gap-4" onSubmit={(event) => void onSubmit(event)} noValidate>
           <div className="grid gap-1.5">
             <Label htmlFor={nameId}>Display name</Label>
             <Input
               id={nameId}
-              value={displayName}
-              onChange={(event) => setDisplayName(event.target.value)}
               autoComplete="nickname"
-              maxLength={80}
-              aria-invalid={error ? true : undefined}
-              aria-describedby={error ? errorId : undefined}
+              aria-invalid={nameError ? true : undefined}
+              aria-describedby={nameError ? nameErrorId : undefined}
               aria-required="true"
+              {...form.register('displayName')}
             />
-            {error ? (
-              <p id={errorId} role="alert" className="text-sm font-medium text-destructive">
-                {error}
+            {nameError ? (
+              <p id={nameErrorId} role="alert" className="text-sm font-medium text-destructive">
+                {nameError}
               </p>
             ) : null}
           </div>
@@ -108,11 +110,16 @@ export function LeaderboardDialog({ open, onOpenChange, image }: LeaderboardDial
             <Label htmlFor={bioId}>Bio (optional)</Label>
             <Textarea
               id={bioId}
-              value={bio}
-              onChange={(event) => setBio(event.target.value)}
-              maxLength={BIO_MAX_LENGTH}
               rows={3}
+              aria-invalid={bioError ? true : undefined}
+              aria-describedby={bioError ? bioErrorId : undefined}
+              {...form.register('bio')}
             />
+            {bioError ? (
+              <p id={bioErrorId} role="alert" className="text-sm font-medium text-destructive">
+                {bioError}
+              </p>
+            ) : null}
           </div>
           <DialogFooter>
             <Button type="button" variant="outline" onClick={() => onOpenChange(false)}>
