@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { expect, seriousAxeViolations, test, viewports } from '../support/fixtures';
 import { ARTIFACTS_DIR } from '../support/paths';
@@ -153,6 +154,50 @@ test.describe('the face score', () => {
     // saved score may differ from the live one by a re-encode's tolerance.
     expect(Math.abs(photos[0]!.score - Number(score))).toBeLessThanOrEqual(0.3);
     expect(photos[0]!.public_listing).toBe(false);
+  });
+
+  test('a score of 9.5 or more opens the leaderboard entry, which the server queues unverified', async ({
+    page,
+    request,
+  }) => {
+    const account = await signUp(request);
+    await useSession(page, account);
+    // The real analysis, read as if it had scored 9.7: the server still scores the photo it stores.
+    const real = await request.post('/api/v1/analyses/face', {
+      multipart: { image: { name: 'astronaut.png', mimeType: 'image/png', buffer: fs.readFileSync(ASTRONAUT) } },
+    });
+    expect(real.ok()).toBe(true);
+    const analysis = await real.json();
+    await page.route('**/api/v1/analyses/face', (route) =>
+      route.fulfill({ json: { ...analysis, score: 9.7, ratingLabel: 'Elite Beauty', tier: 'eliteBeauty' } }),
+    );
+    await page.goto('/upload');
+    await page.getByTestId('gallery-input').setInputFiles(ASTRONAUT);
+    await page.getByRole('button', { name: 'Get My Score!' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Join the Global Leaderboard' });
+    await expect(dialog).toBeVisible({ timeout: 20_000 });
+    expect(await seriousAxeViolations(page)).toEqual([]);
+
+    await dialog.getByLabel('Display name').fill('   ');
+    await dialog.getByRole('button', { name: 'Join the Leaderboard' }).click();
+    await expect(dialog.getByRole('alert')).toHaveText('Please enter your display name');
+
+    await dialog.getByLabel('Display name').fill('  Eileen  ');
+    await dialog.getByLabel('Bio (optional)').fill('Astronaut');
+    await dialog.getByRole('button', { name: 'Join the Leaderboard' }).click();
+    await expect(
+      page.getByText("You've been added to the leaderboard queue! Admins will verify your entry soon."),
+    ).toBeVisible();
+    await expect(dialog).toHaveCount(0);
+    await expect(page.getByRole('heading', { name: 'Exceptional Score' })).toBeVisible();
+
+    const response = await request.get('/api/v1/photos', { headers: { Authorization: `Bearer ${account.accessToken}` } });
+    const body = await response.json();
+    const photos = (Array.isArray(body) ? body : (body.photos ?? body.items ?? body.data)) as Record<string, unknown>[];
+    expect(photos).toHaveLength(1);
+    expect(photos[0]).toMatchObject({ public_listing: true, is_verified: false, display_name: 'Eileen', bio: 'Astronaut' });
+    // The stored score is the server's own, not the 9.7 the page was shown.
+    expect(photos[0]!.score).toBeLessThan(9.5);
   });
 
   test('Try Again goes back to the upload page', async ({ page }) => {
