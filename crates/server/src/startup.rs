@@ -25,6 +25,9 @@ pub struct AppState {
     pub metrics: PrometheusHandle,
     pub auth: crate::auth::AuthState,
     pub analysis: AnalysisPool,
+    /// The address users reach the app at (`public_url`, or the listening
+    /// address), for absolute links such as share pages.
+    pub base_url: String,
 }
 
 pub struct Application {
@@ -75,6 +78,7 @@ impl Application {
             metrics: http::metrics::recorder(),
             auth,
             analysis,
+            base_url,
         };
         let router = http::router(state.clone());
         Ok(Self {

@@ -111,6 +111,14 @@ pub fn router(state: AppState) -> Router {
             "/media/{*key}",
             axum::routing::get(crate::photos::media::serve),
         )
+        .route(
+            "/s/{slug}",
+            axum::routing::get(crate::photos::share::share_page),
+        )
+        .route(
+            "/s/{slug}/card.png",
+            axum::routing::get(crate::photos::share::share_card),
+        )
         .merge(SwaggerUi::new("/api/docs").url("/api/openapi.json", openapi))
         .fallback(web_app)
         // Extractors refuse larger bodies with 413, which the upload code turns

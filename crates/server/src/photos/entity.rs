@@ -20,6 +20,8 @@ pub struct Model {
     pub is_verified: bool,
     pub display_name: Option<String>,
     pub bio: Option<String>,
+    /// Set once the owner shares the result: the public page is `/s/<slug>`.
+    pub share_slug: Option<String>,
     pub created_at: DateTimeUtc,
     pub updated_at: DateTimeUtc,
 }

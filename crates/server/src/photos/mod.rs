@@ -5,6 +5,7 @@
 pub mod entity;
 pub mod media;
 pub mod rules;
+pub mod share;
 
 use axum::extract::multipart::MultipartRejection;
 use axum::extract::{Multipart, Path, Query, State};
@@ -29,6 +30,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(save_photo, list_photos))
         .routes(routes!(get_photo, delete_photo))
+        .routes(routes!(share::share_photo))
 }
 
 /// A saved photo as its owner sees it.
@@ -157,6 +159,7 @@ async fn save_photo(
         is_verified: Set(false),
         display_name: Set(listing.display_name),
         bio: Set(listing.bio),
+        share_slug: Set(None),
         created_at: Set(now),
         updated_at: Set(now),
     };
@@ -219,7 +222,11 @@ async fn list_photos(
 }
 
 /// The user's own photo, or 404 (also for someone else's).
-async fn own_photo(state: &AppState, user: &AuthUser, id: Uuid) -> Result<entity::Model, ApiError> {
+pub(crate) async fn own_photo(
+    state: &AppState,
+    user: &AuthUser,
+    id: Uuid,
+) -> Result<entity::Model, ApiError> {
     entity::Entity::find_by_id(id)
         .filter(entity::Column::UserId.eq(user.user_id))
         .one(&state.db)

@@ -241,3 +241,83 @@ fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
         },
     )
 }
+
+#[tokio::test]
+async fn a_shared_result_has_a_public_page_with_open_graph_tags_and_a_score_card() {
+    let app = spawn(Backend::Sqlite, |_| {}).await.unwrap();
+    let owner = user(&app, "sharer@example.com").await;
+    let other = user(&app, "nosy@example.com").await;
+    let (_, photo) = save(&app, &owner, astronaut()).await;
+    let share_path = format!("/api/v1/photos/{}/share", photo["id"].as_str().unwrap());
+
+    let refused = app
+        .client
+        .post(app.url(&share_path))
+        .bearer_auth(&other)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        refused.status(),
+        StatusCode::NOT_FOUND,
+        "only the owner shares"
+    );
+
+    let link: Value = app
+        .client
+        .post(app.url(&share_path))
+        .bearer_auth(&owner)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let again: Value = app
+        .client
+        .post(app.url(&share_path))
+        .bearer_auth(&owner)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(link, again, "sharing twice gives the same link");
+    let share_url = link["share_url"].as_str().unwrap();
+    assert!(share_url.starts_with(&app.address), "{share_url}");
+
+    let page = app.client.get(share_url).send().await.unwrap();
+    assert_eq!(page.status(), StatusCode::OK);
+    let html = page.text().await.unwrap();
+    let score = format!("{:.1}/10", photo["score"].as_f64().unwrap());
+    assert!(
+        html.contains(&format!(
+            r#"<meta property="og:title" content="I scored {score}"#
+        )),
+        "{html}"
+    );
+    let card_url = link["card_url"].as_str().unwrap();
+    assert!(
+        html.contains(&format!(
+            r#"<meta property="og:image" content="{card_url}">"#
+        )),
+        "{html}"
+    );
+    assert!(html.contains(r#"<meta name="twitter:card" content="summary_large_image">"#));
+
+    let card = app.client.get(card_url).send().await.unwrap();
+    assert_eq!(card.status(), StatusCode::OK);
+    assert_eq!(card.headers()["content-type"], "image/png");
+    let card = image::load_from_memory(&card.bytes().await.unwrap()).unwrap();
+    assert_eq!((card.width(), card.height()), (1200, 630));
+
+    assert_eq!(
+        app.get("/s/not-a-real-slug").await.status(),
+        StatusCode::NOT_FOUND
+    );
+    assert_eq!(
+        app.get("/s/not-a-real-slug/card.png").await.status(),
+        StatusCode::NOT_FOUND
+    );
+}

@@ -165,6 +165,8 @@ pub const UNIQUE_KEYS: &[UniqueKey] = &[
         "media_objects",
         &["storage_key"],
     ),
+    // m20261121_000010_photo_shares
+    key("photos_share_slug_key", "photos", &["share_slug"]),
 ];
 
 /// The constraint `err` violated, if it is a constraint violation.

@@ -57,6 +57,7 @@ mod m20261121_000006_contact;
 mod m20261121_000007_premium;
 mod m20261121_000008_verification;
 mod m20261121_000009_platform;
+mod m20261121_000010_photo_shares;
 
 #[cfg(test)]
 mod tests;
@@ -77,6 +78,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261121_000007_premium::Migration),
             Box::new(m20261121_000008_verification::Migration),
             Box::new(m20261121_000009_platform::Migration),
+            Box::new(m20261121_000010_photo_shares::Migration),
         ]
     }
 }

@@ -1,0 +1,404 @@
+//! Sharing a saved result: on the owner's request a photo gets an unguessable
+//! public page, `/s/<slug>`, whose Open Graph tags point at a 1200x630 score
+//! card, so a shared link shows the card in chats and feeds. Photos that were
+//! never shared have no public page.
+
+use std::io::Cursor;
+use std::sync::OnceLock;
+
+use ab_glyph::{Font, FontRef, PxScale, ScaleFont};
+use axum::body::Body;
+use axum::extract::{Path, State};
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{Html, IntoResponse, Response};
+use image::{Rgb, RgbImage, imageops};
+use sea_orm::{ActiveModelTrait, ColumnTrait, EntityTrait, QueryFilter, Set};
+use serde::Serialize;
+use utoipa::ToSchema;
+use uuid::Uuid;
+
+use super::{entity, media, own_photo};
+use crate::auth::extract::AuthUser;
+use crate::http::error::{ApiError, ErrorBody};
+use crate::http::extract::Json;
+use crate::startup::AppState;
+
+pub const CARD_WIDTH: u32 = 1200;
+pub const CARD_HEIGHT: u32 = 630;
+
+static FONT_BYTES: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans-Bold.ttf");
+
+fn font() -> &'static FontRef<'static> {
+    static FONT: OnceLock<FontRef<'static>> = OnceLock::new();
+    FONT.get_or_init(|| FontRef::try_from_slice(FONT_BYTES).expect("the bundled font parses"))
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ShareLink {
+    /// The public page of this result.
+    pub share_url: String,
+    /// Its 1200x630 preview image.
+    pub card_url: String,
+}
+
+fn share_link(state: &AppState, slug: &str) -> ShareLink {
+    let base = state.base_url.trim_end_matches('/');
+    ShareLink {
+        share_url: format!("{base}/s/{slug}"),
+        card_url: format!("{base}/s/{slug}/card.png"),
+    }
+}
+
+/// Makes one of the user's photos shareable (once; later calls return the
+/// same link).
+#[utoipa::path(post, path = "/photos/{id}/share", tag = "photos",
+    params(("id" = Uuid, Path, description = "The photo's id")),
+    responses(
+        (status = 200, description = "The public link", body = ShareLink),
+        (status = 401, description = "Not signed in", body = ErrorBody),
+        (status = 404, description = "No such photo of this user", body = ErrorBody),
+    ),
+    security(("bearer" = [])))]
+pub async fn share_photo(
+    State(state): State<AppState>,
+    user: AuthUser,
+    id: Result<Path<Uuid>, axum::extract::rejection::PathRejection>,
+) -> Result<Json<ShareLink>, ApiError> {
+    let Path(id) = id?;
+    let row = own_photo(&state, &user, id).await?;
+    if let Some(slug) = &row.share_slug {
+        return Ok(Json(share_link(&state, slug)));
+    }
+    // 128 random bits: the link is the permission.
+    let slug = Uuid::new_v4().simple().to_string();
+    let mut active: entity::ActiveModel = row.into();
+    active.share_slug = Set(Some(slug.clone()));
+    active.updated_at = Set(chrono::Utc::now());
+    active.update(&state.db).await?;
+    Ok(Json(share_link(&state, &slug)))
+}
+
+async fn shared_photo(state: &AppState, slug: &str) -> Result<entity::Model, ApiError> {
+    entity::Entity::find()
+        .filter(entity::Column::ShareSlug.eq(slug))
+        .one(&state.db)
+        .await?
+        .ok_or_else(|| ApiError::not_found("This shared result does not exist."))
+}
+
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+        .replace('\'', "&#39;")
+}
+
+/// `GET /s/{slug}`: a small page with the card and Open Graph tags.
+pub async fn share_page(State(state): State<AppState>, Path(slug): Path<String>) -> Response {
+    let photo = match shared_photo(&state, &slug).await {
+        Ok(photo) => photo,
+        Err(err) if err.status() == StatusCode::NOT_FOUND => {
+            return (StatusCode::NOT_FOUND, Html(NOT_SHARED_PAGE)).into_response();
+        }
+        Err(err) => return err.into_response(),
+    };
+    let link = share_link(&state, &slug);
+    let base = escape(state.base_url.trim_end_matches('/'));
+    let title = escape(&format!(
+        "I scored {:.1}/10 on PrettyScore: {}!",
+        photo.score, photo.rating_label
+    ));
+    let description = "Symmetry, skin quality and facial harmony, measured by AI. Just for fun: get your own score, free.";
+    let page = format!(
+        r#"<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{title}</title>
+<meta name="description" content="{description}">
+<meta property="og:type" content="website">
+<meta property="og:site_name" content="PrettyScore">
+<meta property="og:title" content="{title}">
+<meta property="og:description" content="{description}">
+<meta property="og:url" content="{url}">
+<meta property="og:image" content="{card}">
+<meta property="og:image:width" content="{CARD_WIDTH}">
+<meta property="og:image:height" content="{CARD_HEIGHT}">
+<meta property="og:image:alt" content="{title}">
+<meta name="twitter:card" content="summary_large_image">
+<meta name="twitter:title" content="{title}">
+<meta name="twitter:image" content="{card}">
+<style>
+body{{margin:0;font-family:system-ui,sans-serif;background:#fdf2f8;color:#1f1235;display:flex;min-height:100vh;align-items:center;justify-content:center}}
+main{{max-width:640px;padding:24px;text-align:center}}
+img{{width:100%;height:auto;border-radius:16px;box-shadow:0 10px 30px rgba(120,20,90,.2)}}
+a{{display:inline-block;margin-top:24px;padding:14px 28px;border-radius:999px;background:linear-gradient(90deg,#db2777,#9333ea);color:#fff;font-weight:700;text-decoration:none}}
+p{{color:#5b4a6b}}
+</style>
+</head>
+<body>
+<main>
+<h1>{title}</h1>
+<img src="{card}" alt="{title}" width="{CARD_WIDTH}" height="{CARD_HEIGHT}">
+<p>{description}</p>
+<a href="{base}/">Get your own score</a>
+</main>
+</body>
+</html>"#,
+        url = escape(&link.share_url),
+        card = escape(&link.card_url),
+    );
+    let mut response = Html(page).into_response();
+    response.headers_mut().insert(
+        header::CACHE_CONTROL,
+        HeaderValue::from_static("public, max-age=300"),
+    );
+    response
+}
+
+const NOT_SHARED_PAGE: &str = r#"<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Not found - PrettyScore</title></head><body style="font-family:system-ui,sans-serif;text-align:center;padding:48px"><h1>This shared result does not exist</h1><p><a href="/">Get your own score</a></p></body></html>"#;
+
+/// `GET /s/{slug}/card.png`: the 1200x630 preview image.
+pub async fn share_card(
+    State(state): State<AppState>,
+    Path(slug): Path<String>,
+) -> Result<Response, ApiError> {
+    let photo = shared_photo(&state, &slug).await?;
+    let image_path = photo
+        .edited_image_url
+        .as_deref()
+        .unwrap_or(&photo.original_image_url);
+    let bytes = match media::key_of(image_path) {
+        Some(key) => state.storage.get(key).await.map_err(ApiError::internal)?,
+        None => None,
+    }
+    .ok_or_else(|| ApiError::not_found("This shared result's photo is gone."))?;
+    let card = CardText::of(&photo);
+    let png = state
+        .analysis
+        .run(move || render_card(&bytes, &card))
+        .await?
+        .map_err(ApiError::internal)?;
+    let mut response = Response::new(Body::from(png));
+    let headers = response.headers_mut();
+    headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("image/png"));
+    headers.insert(
+        header::CACHE_CONTROL,
+        HeaderValue::from_static("public, max-age=3600"),
+    );
+    Ok(response)
+}
+
+/// What the card says.
+pub struct CardText {
+    pub score: f64,
+    pub label: String,
+    /// (label, value out of 10)
+    pub breakdown: Vec<(&'static str, f64)>,
+}
+
+impl CardText {
+    fn of(photo: &entity::Model) -> Self {
+        let item = |key: &str| photo.breakdown.get(key).and_then(serde_json::Value::as_f64);
+        let breakdown = [
+            ("Symmetry", "symmetry"),
+            ("Skin quality", "skinQuality"),
+            ("Facial harmony", "facialHarmony"),
+            ("Overall balance", "overallBalance"),
+        ]
+        .into_iter()
+        .filter_map(|(label, key)| item(key).map(|value| (label, value)))
+        .collect();
+        Self {
+            score: photo.score,
+            label: photo.rating_label.clone(),
+            breakdown,
+        }
+    }
+}
+
+const PINK: Rgb<u8> = Rgb([219, 39, 119]);
+const PURPLE: Rgb<u8> = Rgb([147, 51, 234]);
+const WHITE: Rgb<u8> = Rgb([255, 255, 255]);
+
+/// Draws the card: the photo as a square on the left, the score, its label
+/// and the breakdown bars on a pink-to-purple gradient on the right.
+pub fn render_card(photo_jpeg: &[u8], text: &CardText) -> anyhow::Result<Vec<u8>> {
+    let mut card = RgbImage::from_fn(CARD_WIDTH, CARD_HEIGHT, |x, y| {
+        let t = (x as f32 / CARD_WIDTH as f32 * 0.7 + y as f32 / CARD_HEIGHT as f32 * 0.3).min(1.0);
+        mix(PINK, PURPLE, t)
+    });
+
+    let photo = image::load_from_memory(photo_jpeg)?.to_rgb8();
+    let side = photo.width().min(photo.height());
+    let square = imageops::crop_imm(
+        &photo,
+        (photo.width() - side) / 2,
+        (photo.height() - side) / 2,
+        side,
+        side,
+    )
+    .to_image();
+    let square = imageops::resize(
+        &square,
+        CARD_HEIGHT,
+        CARD_HEIGHT,
+        imageops::FilterType::Triangle,
+    );
+    imageops::replace(&mut card, &square, 0, 0);
+
+    let left = i64::from(CARD_HEIGHT) + 56;
+    draw_text(&mut card, "PrettyScore", left, 44, 34.0, WHITE);
+    let score = format!("{:.1}", text.score);
+    let width = draw_text(&mut card, &score, left, 92, 150.0, WHITE);
+    draw_text(&mut card, "/10", left + width + 8, 190, 46.0, WHITE);
+    draw_text(&mut card, &text.label, left, 262, 40.0, WHITE);
+
+    let bar_width = CARD_WIDTH as i64 - left - 56;
+    for (row, (label, value)) in text.breakdown.iter().enumerate() {
+        let top = 338 + row as i64 * 64;
+        draw_text(&mut card, label, left, top, 24.0, WHITE);
+        let value_text = format!("{value:.1}/10");
+        let value_width = text_width(&value_text, 24.0);
+        draw_text(
+            &mut card,
+            &value_text,
+            left + bar_width - value_width,
+            top,
+            24.0,
+            WHITE,
+        );
+        fill(
+            &mut card,
+            left,
+            top + 34,
+            bar_width,
+            10,
+            mix(PURPLE, WHITE, 0.35),
+        );
+        let filled = (bar_width as f64 * (value / 10.0).clamp(0.0, 1.0)).round() as i64;
+        fill(&mut card, left, top + 34, filled, 10, WHITE);
+    }
+
+    let mut png = Vec::new();
+    card.write_to(&mut Cursor::new(&mut png), image::ImageFormat::Png)?;
+    Ok(png)
+}
+
+fn mix(a: Rgb<u8>, b: Rgb<u8>, t: f32) -> Rgb<u8> {
+    let channel = |i: usize| (f32::from(a[i]) * (1.0 - t) + f32::from(b[i]) * t).round() as u8;
+    Rgb([channel(0), channel(1), channel(2)])
+}
+
+fn fill(image: &mut RgbImage, x: i64, y: i64, width: i64, height: i64, colour: Rgb<u8>) {
+    for py in y.max(0)..(y + height).min(i64::from(image.height())) {
+        for px in x.max(0)..(x + width).min(i64::from(image.width())) {
+            image.put_pixel(px as u32, py as u32, colour);
+        }
+    }
+}
+
+fn text_width(text: &str, size: f32) -> i64 {
+    let font = font().as_scaled(PxScale::from(size));
+    let mut width = 0.0;
+    let mut previous = None;
+    for ch in text.chars() {
+        let id = font.glyph_id(ch);
+        if let Some(prev) = previous {
+            width += font.kern(prev, id);
+        }
+        width += font.h_advance(id);
+        previous = Some(id);
+    }
+    width.ceil() as i64
+}
+
+/// Draws `text` with its top-left corner at (x, y); returns its width.
+fn draw_text(image: &mut RgbImage, text: &str, x: i64, y: i64, size: f32, colour: Rgb<u8>) -> i64 {
+    let scaled = font().as_scaled(PxScale::from(size));
+    let mut caret = x as f32;
+    let baseline = y as f32 + scaled.ascent();
+    let mut previous = None;
+    for ch in text.chars() {
+        let id = scaled.glyph_id(ch);
+        if let Some(prev) = previous {
+            caret += scaled.kern(prev, id);
+        }
+        let glyph =
+            id.with_scale_and_position(PxScale::from(size), ab_glyph::point(caret, baseline));
+        caret += scaled.h_advance(id);
+        previous = Some(id);
+        let Some(outline) = font().outline_glyph(glyph) else {
+            continue;
+        };
+        let bounds = outline.px_bounds();
+        outline.draw(|gx, gy, coverage| {
+            let px = bounds.min.x as i64 + i64::from(gx);
+            let py = bounds.min.y as i64 + i64::from(gy);
+            if px < 0 || py < 0 || px >= i64::from(image.width()) || py >= i64::from(image.height())
+            {
+                return;
+            }
+            let pixel = image.get_pixel_mut(px as u32, py as u32);
+            *pixel = mix(*pixel, colour, coverage.clamp(0.0, 1.0));
+        });
+    }
+    (caret - x as f32).ceil() as i64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample_jpeg(width: u32, height: u32) -> Vec<u8> {
+        let image = RgbImage::from_fn(width, height, |x, _| Rgb([(x % 256) as u8, 40, 40]));
+        let mut bytes = Vec::new();
+        image
+            .write_to(&mut Cursor::new(&mut bytes), image::ImageFormat::Jpeg)
+            .unwrap();
+        bytes
+    }
+
+    fn card_text() -> CardText {
+        CardText {
+            score: 8.7,
+            label: "Absolutely Stunning".into(),
+            breakdown: vec![("Symmetry", 9.9), ("Skin quality", 7.5)],
+        }
+    }
+
+    #[test]
+    fn the_card_is_1200_by_630_with_the_photo_on_the_left_and_text_on_the_right() {
+        let png = render_card(&sample_jpeg(800, 1000), &card_text()).unwrap();
+        let card = image::load_from_memory(&png).unwrap().to_rgb8();
+        assert_eq!(card.dimensions(), (CARD_WIDTH, CARD_HEIGHT));
+        // The photo's dark red is on the left.
+        let photo_pixel = card.get_pixel(10, 300);
+        assert!(
+            photo_pixel[1] < 80 && photo_pixel[2] < 80,
+            "{photo_pixel:?}"
+        );
+        // The score's white glyphs are drawn on the gradient at the right.
+        let white = (700..1100)
+            .flat_map(|x| (92..250).map(move |y| (x, y)))
+            .filter(|&(x, y)| card.get_pixel(x, y).0.iter().all(|&c| c > 240))
+            .count();
+        assert!(white > 2000, "score text pixels: {white}");
+    }
+
+    #[test]
+    fn wider_scores_take_more_room() {
+        assert!(text_width("10.0", 100.0) > text_width("8.7", 100.0));
+        assert_eq!(text_width("", 100.0), 0);
+    }
+
+    #[test]
+    fn page_text_is_escaped() {
+        assert_eq!(
+            escape(r#"<a href="x">&'"#),
+            "&lt;a href=&quot;x&quot;&gt;&amp;&#39;"
+        );
+    }
+}
