@@ -2,6 +2,7 @@ import { lazy } from 'react';
 import { createBrowserRouter, Outlet, ScrollRestoration, type RouteObject } from 'react-router';
 import { AppLayout } from '@/components/layout/app-layout';
 import { paths } from '@/config/paths';
+import { RequireAuth } from '@/features/auth/components/require-auth';
 import { RouteError } from './routes/route-error';
 
 // Every page is its own chunk, so the first load only fetches the layout.
@@ -12,6 +13,8 @@ const Leaderboard = lazy(() => import('./routes/leaderboard'));
 const HowItWorks = lazy(() => import('./routes/how-it-works'));
 const Privacy = lazy(() => import('./routes/privacy'));
 const Auth = lazy(() => import('./routes/auth'));
+const AuthReset = lazy(() => import('./routes/auth-reset'));
+const Account = lazy(() => import('./routes/account'));
 const Dashboard = lazy(() => import('./routes/dashboard'));
 const UserDashboard = lazy(() => import('./routes/user-dashboard'));
 const Premium = lazy(() => import('./routes/premium'));
@@ -60,8 +63,31 @@ export const routes: RouteObject[] = [
       { path: paths.howItWorks.path, element: <HowItWorks /> },
       { path: paths.privacy.path, element: <Privacy /> },
       { path: paths.auth.path, element: <Auth /> },
-      { path: paths.dashboard.path, element: <Dashboard /> },
-      { path: paths.userDashboard.path, element: <UserDashboard /> },
+      { path: paths.authReset.path, element: <AuthReset /> },
+      {
+        path: paths.account.path,
+        element: (
+          <RequireAuth>
+            <Account />
+          </RequireAuth>
+        ),
+      },
+      {
+        path: paths.dashboard.path,
+        element: (
+          <RequireAuth>
+            <Dashboard />
+          </RequireAuth>
+        ),
+      },
+      {
+        path: paths.userDashboard.path,
+        element: (
+          <RequireAuth>
+            <UserDashboard />
+          </RequireAuth>
+        ),
+      },
       { path: paths.premium.path, element: <Premium /> },
       { path: paths.editor.path, element: <Editor /> },
       { path: paths.globalRanking.path, element: <GlobalRanking /> },

@@ -32,6 +32,16 @@ export const paths = {
   },
   privacy: { path: '/privacy', title: 'Privacy Policy', purpose: 'How we treat your photos and your data.' },
   auth: { path: '/auth', title: 'Sign In', purpose: 'Sign in or create an account with your email and a password.' },
+  authReset: {
+    path: '/auth/reset',
+    title: 'Reset Password',
+    purpose: 'Get a link to choose a new password, then set it.',
+  },
+  account: {
+    path: '/account',
+    title: 'My Account',
+    purpose: 'Your email, password, two-factor authentication and your data.',
+  },
   dashboard: {
     path: '/dashboard',
     title: 'My Photos',

@@ -5,7 +5,17 @@ import { env } from '@/config/env';
  * The part of the auth client the app uses. Components depend on this rather
  * than on the concrete class, so tests can hand the SessionProvider a double.
  */
-export type SessionClient = Pick<GoTrueClient, 'getSession' | 'onAuthStateChange' | 'signOut'>;
+export type SessionClient = Pick<
+  GoTrueClient,
+  | 'getSession'
+  | 'onAuthStateChange'
+  | 'signOut'
+  | 'signInWithPassword'
+  | 'signUp'
+  | 'resetPasswordForEmail'
+  | 'updateUser'
+  | 'mfa'
+>;
 
 let client: GoTrueClient | undefined;
 

@@ -31,8 +31,44 @@ type Listener = (event: AuthChangeEvent, session: Session | null) => void;
  * An in-memory stand-in for the auth client: it holds a session, tells
  * listeners about changes like auth-js does, and records sign-outs.
  */
-export function createFakeAuthClient(options: { session?: Session | null; signOutError?: boolean } = {}) {
+type FakeAuthOptions = {
+  session?: Session | null;
+  signOutError?: boolean;
+  /** Accounts that exist: email → password. */
+  accounts?: Record<string, string>;
+  /** The session's user has a verified authenticator app; the code it accepts. */
+  totpCode?: string;
+};
+
+const error = (message: string, code = 'unexpected_failure', status = 400) => ({
+  name: 'AuthApiError',
+  message,
+  code,
+  status,
+});
+
+export type { FakeAuthOptions };
+
+export function createFakeAuthClient(options: FakeAuthOptions = {}) {
   let session = options.session ?? null;
+  const accounts = { ...options.accounts };
+  let aal: 'aal1' | 'aal2' = 'aal1';
+  const userFor = (email: string): User => ({
+    ...testUser,
+    email,
+    factors: options.totpCode
+      ? [
+          {
+            id: 'factor-1',
+            friendly_name: '',
+            factor_type: 'totp',
+            status: 'verified',
+            created_at: '2026-01-01T00:00:00Z',
+            updated_at: '2026-01-01T00:00:00Z',
+          },
+        ]
+      : undefined,
+  });
   const listeners = new Set<Listener>();
 
   const emit = (event: AuthChangeEvent) => {
@@ -53,6 +89,46 @@ export function createFakeAuthClient(options: { session?: Session | null; signOu
         },
       };
     }),
+    signInWithPassword: vi.fn(async ({ email, password }: { email: string; password: string }) => {
+      if (accounts[email] !== password) {
+        return { data: { user: null, session: null }, error: error('Invalid login credentials', 'invalid_credentials') };
+      }
+      session = testSession(userFor(email));
+      aal = 'aal1';
+      emit('SIGNED_IN');
+      return { data: { user: session.user, session }, error: null };
+    }),
+    signUp: vi.fn(async ({ email, password }: { email: string; password: string }) => {
+      if (email in accounts) {
+        return { data: { user: null, session: null }, error: error('User already registered', 'user_already_exists', 422) };
+      }
+      accounts[email] = password;
+      session = testSession(userFor(email));
+      emit('SIGNED_IN');
+      return { data: { user: session.user, session }, error: null };
+    }),
+    resetPasswordForEmail: vi.fn(async () => ({ data: {}, error: null })),
+    updateUser: vi.fn(async () => ({ data: { user: session?.user ?? null }, error: null })),
+    mfa: {
+      getAuthenticatorAssuranceLevel: vi.fn(async () => ({
+        data: {
+          currentLevel: aal,
+          nextLevel: options.totpCode ? 'aal2' : aal,
+          currentAuthenticationMethods: [],
+        },
+        error: null,
+      })),
+      challengeAndVerify: vi.fn(async ({ code }: { factorId: string; code: string }) => {
+        if (code !== options.totpCode) return { data: null, error: error('Invalid TOTP code entered', 'mfa_verification_failed', 422) };
+        aal = 'aal2';
+        session = { ...session!, access_token: 'test-access-token-aal2' };
+        emit('MFA_CHALLENGE_VERIFIED');
+        return { data: session, error: null };
+      }),
+      listFactors: vi.fn(async () => ({ data: { all: [], totp: [], phone: [] }, error: null })),
+      enroll: vi.fn(),
+      unenroll: vi.fn(),
+    },
     signOut: vi.fn(async () => {
       if (options.signOutError) {
         return { error: { name: 'AuthApiError', message: 'Sign-out failed' } };

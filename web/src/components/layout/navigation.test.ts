@@ -15,7 +15,7 @@ describe('the header user menu', () => {
     expect(titles(menu.items)).toEqual(['My Account', 'User Dashboard', 'My Photos', 'Premium', 'Sign Out']);
     const links = Object.fromEntries(menu.items.flatMap((item) => (item.kind === 'link' ? [[item.title, item.to]] : [])));
     expect(links).toEqual({
-      'My Account': '/user-dashboard',
+      'My Account': '/account',
       'User Dashboard': '/user-dashboard',
       'My Photos': '/dashboard',
       Premium: '/premium',

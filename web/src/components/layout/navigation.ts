@@ -104,9 +104,7 @@ export function getUserMenu(signedIn: boolean): UserMenu {
   return {
     kind: 'dropdown',
     items: [
-      // Accounts get their own page later; until then My Account opens the
-      // user dashboard, which is where the account overview lives.
-      { kind: 'link', title: 'My Account', to: paths.userDashboard.path, icon: UserIcon },
+      { kind: 'link', title: 'My Account', to: paths.account.path, icon: UserIcon },
       { kind: 'link', title: 'User Dashboard', to: paths.userDashboard.path, icon: LayoutDashboardIcon },
       { kind: 'link', title: 'My Photos', to: paths.dashboard.path, icon: ImagesIcon },
       { kind: 'link', title: 'Premium', to: paths.premium.path, icon: CrownIcon },

@@ -1,0 +1,82 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { renderApp } from '@/testing/render-app';
+
+async function openAccount() {
+  const app = renderApp('/account', { user: 'signed-in' });
+  await screen.findByRole('heading', { level: 1, name: 'My Account' }, { timeout: 10000 });
+  return app;
+}
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+// The first import of a lazily loaded page (and its form libraries) is slow in jsdom.
+beforeAll(async () => {
+  await import('./account');
+}, 30_000);
+
+describe('My Account', () => {
+  it("shows the user's email and that two-factor authentication is off", async () => {
+    await openAccount();
+    expect(screen.getByTestId('account-email')).toHaveTextContent('ada@example.com');
+    expect(await screen.findByText('Off: no authenticator app is set up.')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Set Up Authenticator App' })).toBeEnabled();
+  });
+
+  it('changes the password after checking its length and the repetition', async () => {
+    const { user, auth } = await openAccount();
+    await user.type(screen.getByLabelText('New password'), '12345');
+    await user.click(screen.getByRole('button', { name: 'Update Password' }));
+    expect(await screen.findByText('Password must be at least 6 characters')).toBeInTheDocument();
+
+    await user.clear(screen.getByLabelText('New password'));
+    await user.type(screen.getByLabelText('New password'), 'new secret');
+    await user.type(screen.getByLabelText('Repeat new password'), 'new secreT');
+    await user.click(screen.getByRole('button', { name: 'Update Password' }));
+    expect(await screen.findByText('Passwords do not match')).toBeInTheDocument();
+    expect(auth.mocks.updateUser).not.toHaveBeenCalled();
+
+    await user.clear(screen.getByLabelText('Repeat new password'));
+    await user.type(screen.getByLabelText('Repeat new password'), 'new secret');
+    await user.click(screen.getByRole('button', { name: 'Update Password' }));
+    await waitFor(() => expect(auth.mocks.updateUser).toHaveBeenCalledWith({ password: 'new secret' }));
+  });
+
+  it("shows the server's message when the password change is refused", async () => {
+    const { user, auth } = await openAccount();
+    auth.mocks.updateUser.mockResolvedValueOnce({
+      data: { user: null },
+      error: { name: 'AuthApiError', message: 'New password should be different from the old password.' },
+    } as never);
+    await user.type(screen.getByLabelText('New password'), 'same old');
+    await user.type(screen.getByLabelText('Repeat new password'), 'same old');
+    await user.click(screen.getByRole('button', { name: 'Update Password' }));
+    expect(await screen.findByText('New password should be different from the old password.')).toBeInTheDocument();
+  });
+
+  it('deletes the account only once DELETE is typed, then signs out and goes home', async () => {
+    const fetchMock = vi.fn(async (request: Request) => {
+      expect(request.method).toBe('DELETE');
+      expect(new URL(request.url).pathname).toBe('/api/v1/account');
+      return new Response(null, { status: 204 });
+    });
+    vi.stubGlobal('fetch', fetchMock);
+    const { user, auth, router } = await openAccount();
+    await user.click(screen.getByRole('button', { name: 'Delete My Account' }));
+    const dialog = await screen.findByRole('alertdialog', { name: 'Delete your account?' });
+    const confirm = within(dialog).getByRole('button', { name: 'Delete Forever' });
+    expect(confirm).toBeDisabled();
+    await user.type(within(dialog).getByLabelText('Type DELETE to confirm'), 'delete');
+    expect(confirm).toBeDisabled();
+    await user.clear(within(dialog).getByLabelText('Type DELETE to confirm'));
+    await user.type(within(dialog).getByLabelText('Type DELETE to confirm'), 'DELETE');
+    await user.click(confirm);
+
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    expect(auth.mocks.signOut).toHaveBeenCalledWith({ scope: 'local' });
+    expect(await screen.findByText('Your account and all of its data have been deleted.')).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,119 @@
+import { DownloadIcon, LoaderCircleIcon, Trash2Icon } from 'lucide-react';
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import { toast } from 'sonner';
+import {
+  AlertDialog,
+  AlertDialogAction,
+  AlertDialogCancel,
+  AlertDialogContent,
+  AlertDialogDescription,
+  AlertDialogFooter,
+  AlertDialogHeader,
+  AlertDialogTitle,
+  AlertDialogTrigger,
+} from '@/components/ui/alert-dialog';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { FormField } from '@/components/ui/form-field';
+import { useDeleteAccount } from '@/features/account/api/delete-account';
+import { useExportAccount } from '@/features/account/api/export-account';
+import { DELETE_CONFIRMATION, messageOf } from '@/features/account/utils/account-schema';
+import { useSession } from '@/lib/session';
+
+function DeleteAccountDialog() {
+  const { client } = useSession();
+  const navigate = useNavigate();
+  const deletion = useDeleteAccount();
+  const [open, setOpen] = useState(false);
+  const [typed, setTyped] = useState('');
+  const confirmed = typed.trim() === DELETE_CONFIRMATION;
+
+  const confirm = async () => {
+    try {
+      await deletion.mutateAsync();
+    } catch (error) {
+      toast.error(messageOf(error, 'Failed to delete your account'));
+      return;
+    }
+    // The server has ended every session; forget this one here too.
+    await client.signOut({ scope: 'local' }).catch(() => undefined);
+    await navigate('/', { replace: true });
+    toast.success('Your account and all of its data have been deleted.');
+  };
+
+  return (
+    <AlertDialog
+      open={open}
+      onOpenChange={(next) => {
+        setOpen(next);
+        if (!next) setTyped('');
+      }}
+    >
+      <AlertDialogTrigger asChild>
+        <Button variant="outline" className="border-destructive/40 text-destructive hover:border-destructive hover:bg-destructive/5">
+          <Trash2Icon aria-hidden="true" />
+          Delete My Account
+        </Button>
+      </AlertDialogTrigger>
+      <AlertDialogContent>
+        <AlertDialogHeader>
+          <AlertDialogTitle>Delete your account?</AlertDialogTitle>
+          <AlertDialogDescription>
+            This removes your account, your saved photos and their images for good. It cannot be undone.
+          </AlertDialogDescription>
+        </AlertDialogHeader>
+        <FormField
+          id="delete-confirmation"
+          label={`Type ${DELETE_CONFIRMATION} to confirm`}
+          autoComplete="off"
+          autoCapitalize="characters"
+          value={typed}
+          onChange={(event) => setTyped(event.target.value)}
+        />
+        <AlertDialogFooter>
+          <AlertDialogCancel disabled={deletion.isPending}>Cancel</AlertDialogCancel>
+          <AlertDialogAction
+            className="bg-destructive bg-none text-white shadow-none hover:brightness-110"
+            disabled={!confirmed || deletion.isPending}
+            onClick={() => void confirm()}
+          >
+            {deletion.isPending ? <LoaderCircleIcon className="animate-spin" aria-hidden="true" /> : null}
+            {deletion.isPending ? 'Deleting...' : 'Delete Forever'}
+          </AlertDialogAction>
+        </AlertDialogFooter>
+      </AlertDialogContent>
+    </AlertDialog>
+  );
+}
+
+export function YourDataCard() {
+  const exporting = useExportAccount();
+
+  const download = () => {
+    exporting.mutate(undefined, {
+      onSuccess: () => toast.success('Your data is downloading.'),
+      onError: (error) => toast.error(messageOf(error, 'Failed to download your data')),
+    });
+  };
+
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Your data</CardTitle>
+        <CardDescription>Download everything we keep about you, or delete your account.</CardDescription>
+      </CardHeader>
+      <CardContent className="flex flex-col gap-3 sm:flex-row">
+        <Button variant="outline" disabled={exporting.isPending} onClick={download}>
+          {exporting.isPending ? (
+            <LoaderCircleIcon className="animate-spin" aria-hidden="true" />
+          ) : (
+            <DownloadIcon aria-hidden="true" />
+          )}
+          Download My Data
+        </Button>
+        <DeleteAccountDialog />
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,125 @@
+import { useEffect, useState } from 'react';
+import { Link, useLocation, useNavigate } from 'react-router';
+import { toast } from 'sonner';
+import { PageLoader } from '@/components/layout/page-loader';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
+import { paths } from '@/config/paths';
+import { CredentialsForm } from '@/features/auth/components/credentials-form';
+import { SecondFactorForm } from '@/features/auth/components/second-factor-form';
+import { authMessages, messageOf } from '@/features/auth/utils/auth-messages';
+import type { Credentials } from '@/features/auth/utils/auth-schema';
+import { readLastLoginEmail, saveLastLoginEmail } from '@/features/auth/utils/last-login-email';
+import { afterSignInPath } from '@/features/auth/utils/return-to';
+import { needsSecondFactor } from '@/features/auth/utils/second-factor';
+import { useSession } from '@/lib/session';
+
+/**
+ * Sign In and Sign Up tabs. As soon as a session exists or appears (already
+ * signed in, a sign-in here, or one in another tab) the user moves on to
+ * ?returnTo= or /dashboard; with an authenticator app enrolled, only after
+ * its code.
+ */
+export function AuthPanel() {
+  const { status, session, client } = useSession();
+  const navigate = useNavigate();
+  const location = useLocation();
+  // The session (by access token) that still needs its authenticator code.
+  const [needsCodeFor, setNeedsCodeFor] = useState<string | null>(null);
+  const [tab, setTab] = useState('sign-in');
+  const [lastEmail] = useState(readLastLoginEmail);
+  const target = afterSignInPath(location.search, location.state);
+
+  useEffect(() => {
+    if (!session) return;
+    let active = true;
+    void needsSecondFactor(client).then((needed) => {
+      if (!active) return;
+      if (needed) setNeedsCodeFor(session.access_token);
+      else void navigate(target, { replace: true });
+    });
+    return () => {
+      active = false;
+    };
+  }, [session, client, navigate, target]);
+
+  const signIn = async ({ email, password }: Credentials) => {
+    try {
+      const { data, error } = await client.signInWithPassword({ email, password });
+      if (error) {
+        toast.error(messageOf(error, authMessages.signInFailed));
+        return;
+      }
+      saveLastLoginEmail(email);
+      if (data.session && !(await needsSecondFactor(client))) toast.success(authMessages.signedIn);
+    } catch (error) {
+      toast.error(messageOf(error, authMessages.signInFailed));
+    }
+  };
+
+  const signUp = async ({ email, password }: Credentials) => {
+    try {
+      const { data, error } = await client.signUp({
+        email,
+        password,
+        options: { emailRedirectTo: `${window.location.origin}${paths.dashboard.path}` },
+      });
+      if (error) {
+        toast.error(messageOf(error, authMessages.signUpFailed));
+        return;
+      }
+      saveLastLoginEmail(email);
+      // Without autoconfirm the server mails a link and there is no session yet.
+      if (data.session) toast.success(authMessages.signedUp);
+      else toast.info(authMessages.confirmEmail);
+    } catch {
+      toast.error(authMessages.signUpFailed);
+    }
+  };
+
+  if (status === 'loading') return <PageLoader />;
+
+  if (session && needsCodeFor === session.access_token) {
+    return (
+      <SecondFactorForm
+        onVerified={() => toast.success(authMessages.signedIn)}
+        onCancel={() => void client.signOut({ scope: 'local' })}
+      />
+    );
+  }
+
+  // Signed in and about to be redirected: nothing to fill in.
+  if (session) return <PageLoader />;
+
+  return (
+    <Tabs value={tab} onValueChange={setTab}>
+      <TabsList>
+        <TabsTrigger value="sign-in">Sign In</TabsTrigger>
+        <TabsTrigger value="sign-up">Sign Up</TabsTrigger>
+      </TabsList>
+      <TabsContent value="sign-in">
+        <CredentialsForm
+          idPrefix="sign-in"
+          submitLabel="Sign In"
+          pendingLabel="Signing in..."
+          defaultEmail={lastEmail}
+          autoCompletePassword="current-password"
+          onSubmit={signIn}
+        />
+        <p className="mt-4 text-center text-sm">
+          <Link to={paths.authReset.path} className="font-semibold text-brand-700 underline-offset-4 hover:underline">
+            Forgot password?
+          </Link>
+        </p>
+      </TabsContent>
+      <TabsContent value="sign-up">
+        <CredentialsForm
+          idPrefix="sign-up"
+          submitLabel="Create Account"
+          pendingLabel="Creating account..."
+          autoCompletePassword="new-password"
+          onSubmit={signUp}
+        />
+      </TabsContent>
+    </Tabs>
+  );
+}
