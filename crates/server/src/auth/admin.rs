@@ -107,10 +107,10 @@ pub async fn create_user(
             "Unable to validate email address: invalid format",
         ));
     }
-    if let Some(email) = &email {
-        if user_rules::find_by_email(&state.db, email).await?.is_some() {
-            return Err(user_rules::email_exists());
-        }
+    if let Some(email) = &email
+        && user_rules::find_by_email(&state.db, email).await?.is_some()
+    {
+        return Err(user_rules::email_exists());
     }
     let password_hash = match body.password.clone().filter(|p| !p.is_empty()) {
         Some(password) => {

@@ -493,15 +493,14 @@ pub async fn update_user(
 
     if let Some(new_password) = new_password {
         password::check_policy(&new_password, auth.password_min_length)?;
-        if let Some(current) = body.current_password.clone() {
-            if !password::verify(current, user.encrypted_password.clone(), auth.password_hash)
+        if let Some(current) = body.current_password.clone()
+            && !password::verify(current, user.encrypted_password.clone(), auth.password_hash)
                 .await?
-            {
-                return Err(AuthError::bad_request(
-                    "current_password_mismatch",
-                    "Current password is incorrect",
-                ));
-            }
+        {
+            return Err(AuthError::bad_request(
+                "current_password_mismatch",
+                "Current password is incorrect",
+            ));
         }
         if user.encrypted_password.is_some()
             && password::verify(
@@ -559,10 +558,10 @@ pub async fn update_user(
     }
 
     if let Some(new_email) = new_email {
-        if let Some(other) = user_rules::find_by_email(&state.db, &new_email).await? {
-            if other.id != user.id {
-                return Err(user_rules::email_exists());
-            }
+        if let Some(other) = user_rules::find_by_email(&state.db, &new_email).await?
+            && other.id != user.id
+        {
+            return Err(user_rules::email_exists());
         }
         if auth.autoconfirm {
             user = user_rules::set_email(&state.db, &user, &new_email).await?;
@@ -655,27 +654,27 @@ pub async fn recover(
         return Err(AuthError::validation("Password recovery requires an email"));
     };
     let email = user_rules::normalise_email(email)?;
-    if let Some(user) = user_rules::find_by_email(&state.db, &email).await? {
-        if !user_rules::is_banned(&user) {
-            otp::check_resend_gap(&state, user.recovery_sent_at)?;
-            super::audit::record(
-                &state.db,
-                "user_recovery_requested",
-                Some(user.id),
-                user.email.as_deref(),
-                &client.ip,
-                json!({}),
-            )
-            .await;
-            send_link(
-                &state,
-                &user,
-                MailKind::Recovery,
-                query.redirect_to.as_deref(),
-                challenge.as_ref(),
-            )
-            .await?;
-        }
+    if let Some(user) = user_rules::find_by_email(&state.db, &email).await?
+        && !user_rules::is_banned(&user)
+    {
+        otp::check_resend_gap(&state, user.recovery_sent_at)?;
+        super::audit::record(
+            &state.db,
+            "user_recovery_requested",
+            Some(user.id),
+            user.email.as_deref(),
+            &client.ip,
+            json!({}),
+        )
+        .await;
+        send_link(
+            &state,
+            &user,
+            MailKind::Recovery,
+            query.redirect_to.as_deref(),
+            challenge.as_ref(),
+        )
+        .await?;
     }
     // The same answer whether or not the address is known.
     Ok(ok(json!({})))
@@ -785,7 +784,7 @@ pub struct VerifyBody {
 /// What a verified code did.
 enum Verified {
     /// Sign the user in with this `amr` method.
-    SignIn(users::Model, &'static str),
+    SignIn(Box<users::Model>, &'static str),
     /// One half of a double email change; the other link is still due.
     EmailChangeHalf,
 }
@@ -836,7 +835,7 @@ async fn verify_code(state: &AppState, kind: &str, hash: &str) -> AuthResult<Ver
                 return Ok(Verified::EmailChangeHalf);
             }
             let user = user_rules::set_email(&state.db, &user, &new_email).await?;
-            Ok(Verified::SignIn(user, "email_change"))
+            Ok(Verified::SignIn(Box::new(user), "email_change"))
         }
         otp::RECOVERY => {
             let user = user_rules::confirm_email(&state.db, &user).await?;
@@ -845,12 +844,12 @@ async fn verify_code(state: &AppState, kind: &str, hash: &str) -> AuthResult<Ver
             } else {
                 "magiclink"
             };
-            Ok(Verified::SignIn(user, method))
+            Ok(Verified::SignIn(Box::new(user), method))
         }
         _ => {
             let user = user_rules::confirm_email(&state.db, &user).await?;
             let method = if kind == "invite" { "invite" } else { "otp" };
-            Ok(Verified::SignIn(user, method))
+            Ok(Verified::SignIn(Box::new(user), method))
         }
     }
 }
@@ -955,11 +954,10 @@ pub async fn verify_get(
                     "signup" => "email/signup",
                     other => other,
                 };
-                if is_pkce {
-                    if let Some(code) = pkce::issue_code(&state.db, user.id, flow_method).await? {
+                if is_pkce
+                    && let Some(code) = pkce::issue_code(&state.db, user.id, flow_method).await? {
                         return Ok(with_query(&target, &format!("code={}", otp::encode(&code))));
                     }
-                }
                 let tokens = sessions::sign_in(&state, &user, method, &client).await?;
                 let field = |name: &str| match &tokens[name] {
                     Value::String(s) => otp::encode(s),
@@ -1034,17 +1032,17 @@ pub async fn resend(
     )?;
     let redirect_to = query.redirect_to.as_deref();
     if kind == "signup" {
-        if let Some(user) = user_rules::find_by_email(&state.db, &email).await? {
-            if user.email_confirmed_at.is_none() {
-                otp::check_resend_gap(&state, user.confirmation_sent_at)?;
-                send_confirmation(&state, &user, redirect_to, challenge.as_ref()).await?;
-            }
+        if let Some(user) = user_rules::find_by_email(&state.db, &email).await?
+            && user.email_confirmed_at.is_none()
+        {
+            otp::check_resend_gap(&state, user.confirmation_sent_at)?;
+            send_confirmation(&state, &user, redirect_to, challenge.as_ref()).await?;
         }
-    } else if let Some(user) = user_rules::find_by_email(&state.db, &email).await? {
-        if let Some(new_email) = user.new_email.clone() {
-            otp::check_resend_gap(&state, user.email_change_sent_at)?;
-            start_email_change(&state, &user, &new_email, redirect_to, challenge.as_ref()).await?;
-        }
+    } else if let Some(user) = user_rules::find_by_email(&state.db, &email).await?
+        && let Some(new_email) = user.new_email.clone()
+    {
+        otp::check_resend_gap(&state, user.email_change_sent_at)?;
+        start_email_change(&state, &user, &new_email, redirect_to, challenge.as_ref()).await?;
     }
     Ok(ok(json!({})))
 }

@@ -158,16 +158,15 @@ pub async fn enroll(
         ));
     }
     let friendly_name = body.friendly_name.clone().filter(|n| !n.trim().is_empty());
-    if let Some(name) = &friendly_name {
-        if factors
+    if let Some(name) = &friendly_name
+        && factors
             .iter()
             .any(|f| f.friendly_name.as_deref() == Some(name))
-        {
-            return Err(AuthError::unprocessable(
-                "mfa_factor_name_conflict",
-                format!("A factor with the friendly name \"{name}\" for this user already exists"),
-            ));
-        }
+    {
+        return Err(AuthError::unprocessable(
+            "mfa_factor_name_conflict",
+            format!("A factor with the friendly name \"{name}\" for this user already exists"),
+        ));
     }
     let issuer = body
         .issuer
