@@ -9,5 +9,8 @@ require_toolchains
 build_web
 build_server
 cd "$ROOT"
+# Local runs are development: mail stays in the outbox (logged with its link,
+# and readable at /api/v1/dev/outbox). Production sets neither.
+export PRETTYSCORE_AUTH__DEV_OUTBOX="${PRETTYSCORE_AUTH__DEV_OUTBOX:-true}"
 say "Starting PrettyScore (Ctrl-C stops it)"
 exec "$SERVER_BIN" serve "$@"
