@@ -41,7 +41,12 @@ export default async function globalSetup() {
 
   const child: ChildProcess = spawn(binary, ['serve', '--bind', '127.0.0.1:0', '--data-dir', dataDir], {
     cwd: REPO_ROOT,
-    env: { ...process.env, RUST_LOG: process.env.RUST_LOG ?? 'info' },
+    env: {
+      ...process.env,
+      RUST_LOG: process.env.RUST_LOG ?? 'info',
+      // Mail (password reset links) readable at GET /api/v1/dev/outbox, for tests/auth.spec.ts.
+      PRETTYSCORE_AUTH__DEV_OUTBOX: 'true',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stderr!.pipe(log, { end: false });

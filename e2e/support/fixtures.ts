@@ -10,7 +10,7 @@ export const viewports: Viewport[] = [
 ];
 
 type Fixtures = {
-  /** Console messages of type error that a test expects (matched by pattern). */
+  /** Console messages of type error that a test expects (matched by pattern, against the text and "text (url)"). */
   allowedConsoleErrors: RegExp[];
   /** Fails the test on any console error or uncaught page error. */
   consoleGuard: void;
@@ -33,8 +33,10 @@ export const test = base.extend<Fixtures>({
       page.on('console', (message) => {
         if (message.type() !== 'error') return;
         const text = message.text();
-        if (allowedConsoleErrors.some((pattern) => pattern.test(text))) return;
         const where = message.location();
+        // Patterns see the text, and the text followed by " (url)" of where it came from.
+        const withUrl = `${text} (${where.url})`;
+        if (allowedConsoleErrors.some((pattern) => pattern.test(text) || pattern.test(withUrl))) return;
         problems.push(`console.error: ${text}${where.url ? ` (${where.url}:${where.lineNumber})` : ''}`);
       });
       page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));

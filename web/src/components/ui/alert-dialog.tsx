@@ -47,6 +47,13 @@ export function AlertDialogCancel({ className, ...props }: ComponentProps<typeof
 }
 
 /** Not Radix's Action: that one closes the dialog before an async action has finished. */
-export function AlertDialogAction({ className, ...props }: ComponentProps<'button'>) {
-  return <button className={cn(buttonVariants(), className)} {...props} />;
+export function AlertDialogAction({
+  className,
+  destructive = false,
+  ...props
+}: ComponentProps<'button'> & { destructive?: boolean }) {
+  const look = destructive
+    ? cn(buttonVariants({ variant: 'ghost' }), 'bg-destructive text-white hover:bg-destructive hover:brightness-110')
+    : buttonVariants();
+  return <button className={cn(look, className)} {...props} />;
 }

@@ -24,6 +24,16 @@ export function useFactors() {
   return useQuery(factorsQueryOptions(client));
 }
 
+/**
+ * auth-js hands the server's SVG over as `data:image/svg+xml;utf-8,<svg…>`,
+ * unescaped, which browsers cut at the first `#` (a colour): escape it.
+ */
+export function svgDataUrl(qrCode: string): string {
+  const svg = qrCode.startsWith('data:') ? qrCode.slice(qrCode.indexOf(',') + 1) : qrCode;
+  if (!svg.trimStart().startsWith('<')) return qrCode;
+  return `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`;
+}
+
 export type Enrollment = { id: string; qrCode: string; secret: string; uri: string };
 
 /** POST /factors: a new, unverified TOTP factor with its QR code and secret. */
@@ -33,7 +43,7 @@ export function useEnrollFactor() {
     mutationFn: async (): Promise<Enrollment> => {
       const { data, error } = await client.mfa.enroll({ factorType: 'totp', issuer: 'PrettyScore' });
       if (error) throw error;
-      return { id: data.id, qrCode: data.totp.qr_code, secret: data.totp.secret, uri: data.totp.uri };
+      return { id: data.id, qrCode: svgDataUrl(data.totp.qr_code), secret: data.totp.secret, uri: data.totp.uri };
     },
   });
 }

@@ -74,7 +74,7 @@ function DeleteAccountDialog() {
         <AlertDialogFooter>
           <AlertDialogCancel disabled={deletion.isPending}>Cancel</AlertDialogCancel>
           <AlertDialogAction
-            className="bg-destructive bg-none text-white shadow-none hover:brightness-110"
+            destructive
             disabled={!confirmed || deletion.isPending}
             onClick={() => void confirm()}
           >
