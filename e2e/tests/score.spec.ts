@@ -241,6 +241,40 @@ test.describe('the upload checks', () => {
     await expect(page.getByTestId('upload-preview')).toHaveCount(0);
   });
 
+  test('Take Photo on a desktop says the camera is coming soon', async ({ page }) => {
+    await page.goto('/upload');
+    await page.getByRole('button', { name: 'Take Photo' }).click();
+    await expect(page.getByText('Camera feature coming soon!')).toBeVisible();
+  });
+
+  test.describe('on a phone', () => {
+    test.use({ viewport: { width: 375, height: 812 }, isMobile: true, hasTouch: true });
+
+    test('Take Photo opens the front camera through the file input', async ({ page }) => {
+      // Desktop Chromium lacks HTMLInputElement.capture even when it emulates a
+      // phone; phone browsers have it.
+      await page.addInitScript(() => {
+        if (!('capture' in HTMLInputElement.prototype)) {
+          Object.defineProperty(HTMLInputElement.prototype, 'capture', {
+            configurable: true,
+            get() {
+              return (this as HTMLInputElement).getAttribute('capture') ?? '';
+            },
+          });
+        }
+      });
+      await page.goto('/upload');
+      const [chooser] = await Promise.all([
+        page.waitForEvent('filechooser'),
+        page.getByRole('button', { name: 'Take Photo' }).click(),
+      ]);
+      expect(await chooser.element().getAttribute('capture')).toBe('user');
+      await chooser.setFiles(ASTRONAUT);
+      await expect(page.getByTestId('upload-preview')).toBeVisible();
+      await expect(page.getByText('Camera feature coming soon!')).toHaveCount(0);
+    });
+  });
+
   test.describe('refused by the server', () => {
     // Chromium reports a failed request's status on the console.
     test.use({ allowedConsoleErrors: [/status of 4\d\d/] });

@@ -8,7 +8,7 @@ const text = () => new File(['hello'], 'notes.txt', { type: 'text/plain' });
 
 async function renderHome() {
   const app = renderApp('/');
-  const input = await screen.findByLabelText('Choose a photo');
+  const input = await screen.findByLabelText('Choose a photo', {}, { timeout: 5000 });
   return { ...app, input };
 }
 
@@ -24,7 +24,7 @@ describe('the home drop zone', () => {
   it('keeps a picked image for this tab and opens the upload page', async () => {
     const { user, input, router } = await renderHome();
     await user.upload(input, png());
-    expect(await screen.findByRole('heading', { level: 1, name: 'Upload Your Photo' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Upload Your Photo' }, { timeout: 5000 })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/upload');
     expect(sessionStorage.getItem(UPLOADED_IMAGE_KEY)).toBe('data:image/png;base64,iVBORw==');
   });
@@ -32,7 +32,7 @@ describe('the home drop zone', () => {
   it('accepts a dropped image', async () => {
     const { router } = await renderHome();
     fireEvent.drop(screen.getByTestId('upload-drop-zone'), { dataTransfer: { files: [png()] } });
-    await screen.findByRole('heading', { level: 1, name: 'Upload Your Photo' });
+    await screen.findByRole('heading', { level: 1, name: 'Upload Your Photo' }, { timeout: 5000 });
     expect(router.state.location.pathname).toBe('/upload');
   });
 

@@ -43,6 +43,15 @@ describe('supportsCameraCapture', () => {
     expect(supportsCameraCapture(win)).toBe(true);
   });
 
+  it('trusts a phone or tablet user agent where the property is missing', () => {
+    const iphone = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148';
+    const input = WithoutCapture as unknown as typeof HTMLInputElement;
+    expect(supportsCameraCapture({ matchMedia: media(true), HTMLInputElement: input, navigator: { userAgent: iphone, maxTouchPoints: 5 } })).toBe(true);
+    const ipad = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 Version/17.0 Safari/605.1.15';
+    expect(supportsCameraCapture({ matchMedia: media(true), HTMLInputElement: input, navigator: { userAgent: ipad, maxTouchPoints: 5 } })).toBe(true);
+    expect(supportsCameraCapture({ matchMedia: media(true), HTMLInputElement: input, navigator: { userAgent: ipad, maxTouchPoints: 0 } })).toBe(false);
+  });
+
   it('is false on a desktop pointer, or where inputs lack capture', () => {
     expect(
       supportsCameraCapture({ matchMedia: media(false), HTMLInputElement: WithCapture as unknown as typeof HTMLInputElement }),

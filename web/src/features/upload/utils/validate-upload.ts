@@ -21,19 +21,28 @@ export function checkPhotoChosen(image: string | null | undefined): UploadCheck 
 }
 
 /**
- * Whether the file input's `capture` attribute opens the camera here. Only
- * mobile browsers implement it: desktop browsers keep the property off
- * HTMLInputElement, or (some Chromium builds) expose it without a camera
- * picker, so a touch-first pointer is required as well.
+ * Whether the file input's `capture` attribute opens the camera here: only
+ * phone and tablet browsers implement it. Desktop browsers either lack the
+ * property on HTMLInputElement or ignore it, so a touch-first pointer is
+ * required, plus the property or a phone/tablet user agent (some mobile
+ * browsers honour the attribute without exposing the property).
  */
 export function supportsCameraCapture(
-  win: Pick<Window, 'matchMedia'> & { HTMLInputElement?: typeof HTMLInputElement } = window,
+  win: Pick<Window, 'matchMedia'> & {
+    HTMLInputElement?: typeof HTMLInputElement;
+    navigator?: Pick<Navigator, 'userAgent' | 'maxTouchPoints'>;
+  } = window,
 ): boolean {
-  const input = win.HTMLInputElement?.prototype;
-  if (!input || !('capture' in input)) return false;
+  let coarse: boolean;
   try {
-    return win.matchMedia('(pointer: coarse)').matches;
+    coarse = win.matchMedia('(pointer: coarse)').matches;
   } catch {
     return false;
   }
+  if (!coarse) return false;
+  const input = win.HTMLInputElement?.prototype;
+  if (input && 'capture' in input) return true;
+  const agent = win.navigator?.userAgent ?? '';
+  const iPadAsMac = /Macintosh/.test(agent) && (win.navigator?.maxTouchPoints ?? 0) > 1;
+  return /Android|iPhone|iPad|iPod/i.test(agent) || iPadAsMac;
 }
