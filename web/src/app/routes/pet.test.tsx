@@ -41,7 +41,11 @@ describe('the pet pages', () => {
     expect(screen.getByTestId('pet-analysing')).toHaveTextContent("Analyzing Your Pet's Photo...");
     expect(screen.getByText('Fur quality')).toBeInTheDocument();
 
-    await act(async () => resolve({ score: 9, title: 'Absolutely Adorable!', qualities: {} }));
+    await act(async () => resolve({
+        score: 9,
+        title: 'Absolutely Adorable!',
+        qualities: { balance: 0.5, colourfulness: 0.5, composition: 0.8, exposure: 0.9, sharpness: 0.7 },
+      }));
     expect(await screen.findByRole('heading', { level: 1, name: 'Absolutely Adorable!' }, { timeout: 5000 })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/pet-results');
     expect(screen.getByTestId('pet-score')).toHaveTextContent('9out of 10');

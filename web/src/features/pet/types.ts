@@ -1,13 +1,7 @@
-/**
- * The pet analysis as the server sends it (serde JSON of crates/analysis'
- * `PetAnalysis`). A local type until schema.d.ts lists the endpoint.
- */
-export type PetAnalysis = {
-  /** A whole number from 7 to 10. */
-  score: number;
-  title: string;
-  qualities: Record<string, number>;
-};
+import type { ApiSchemas } from '@/lib/api-client';
+
+/** The pet analysis as the server sends it (generated from its OpenAPI document). */
+export type PetAnalysis = ApiSchemas['PetAnalysis'];
 
 /** What /pet-upload hands to /pet-results in navigation state. */
 export type PetResultState = { analysis: PetAnalysis; image: string };

@@ -1,15 +1,17 @@
 import { useMutation } from '@tanstack/react-query';
 import { api, unwrap } from '@/lib/api-client';
+import { toFormData } from '@/lib/form-data';
 import type { PetAnalysis } from '../types';
-
-type Answer<T> = Promise<{ data?: T; error?: unknown; response: Response }>;
 
 /** POST /api/v1/analyses/pet: a cuteness score from measured photo qualities. Nothing is stored. */
 export function analyzePet(image: Blob): Promise<PetAnalysis> {
-  const body = new FormData();
-  body.append('image', image, image instanceof File ? image.name : 'pet');
-  // The casts go once web/src/lib/api/schema.d.ts lists this path.
-  return unwrap(api.POST('/api/v1/analyses/pet' as never, { body } as never) as unknown as Answer<PetAnalysis>);
+  return unwrap(
+    api.POST('/api/v1/analyses/pet', {
+      // A file field is typed as a binary string; toFormData sends the Blob.
+      body: { image: image as unknown as string },
+      bodySerializer: toFormData,
+    }),
+  );
 }
 
 export function useAnalyzePet() {

@@ -1,8 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { api, unwrap } from '@/lib/api-client';
+import { toFormData } from '@/lib/form-data';
 import type { FaceAnalysis } from '../types';
-
-type Answer<T> = Promise<{ data?: T; error?: unknown; response: Response }>;
 
 /**
  * POST /api/v1/analyses/face: the server finds the face, measures it and
@@ -10,10 +9,13 @@ type Answer<T> = Promise<{ data?: T; error?: unknown; response: Response }>;
  * user (no face, too large, not an image, rate limited...).
  */
 export function analyzeFace(image: Blob): Promise<FaceAnalysis> {
-  const body = new FormData();
-  body.append('image', image, image instanceof File ? image.name : 'photo');
-  // The casts go once web/src/lib/api/schema.d.ts lists this path.
-  return unwrap(api.POST('/api/v1/analyses/face' as never, { body } as never) as unknown as Answer<FaceAnalysis>);
+  return unwrap(
+    api.POST('/api/v1/analyses/face', {
+      // A file field is typed as a binary string; toFormData sends the Blob.
+      body: { image: image as unknown as string },
+      bodySerializer: toFormData,
+    }),
+  );
 }
 
 export function useAnalyzeFace() {

@@ -1,8 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap } from '@/lib/api-client';
+import { toFormData } from '@/lib/form-data';
 import type { SavedPhoto } from '../types';
-
-type Answer<T> = Promise<{ data?: T; error?: unknown; response: Response }>;
 
 export type SavePhotoInput = {
   /** The original photo; the server analyses it again and stores its own score. */
@@ -19,13 +18,18 @@ export const photoKeys = {
 
 /** POST /api/v1/photos (signed in): stores the photo with the server's score. */
 export function savePhoto({ image, publicListing = false, displayName, bio }: SavePhotoInput): Promise<SavedPhoto> {
-  const body = new FormData();
-  body.append('image', image, image instanceof File ? image.name : 'photo');
-  body.append('public_listing', publicListing ? 'true' : 'false');
-  if (displayName !== undefined) body.append('display_name', displayName);
-  if (bio) body.append('bio', bio);
-  // The casts go once web/src/lib/api/schema.d.ts lists this path.
-  return unwrap(api.POST('/api/v1/photos' as never, { body } as never) as unknown as Answer<SavedPhoto>);
+  return unwrap(
+    api.POST('/api/v1/photos', {
+      body: {
+        // A file field is typed as a binary string; toFormData sends the Blob.
+        image: image as unknown as string,
+        public_listing: publicListing,
+        display_name: displayName,
+        bio: bio || undefined,
+      },
+      bodySerializer: toFormData,
+    }),
+  );
 }
 
 export function useSavePhoto() {
