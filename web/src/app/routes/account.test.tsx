@@ -79,4 +79,31 @@ describe('My Account', () => {
     expect(auth.mocks.signOut).toHaveBeenCalledWith({ scope: 'local' });
     expect(await screen.findByText('Your account and all of its data have been deleted.')).toBeInTheDocument();
   });
+
+  it('says clearly when removing an authenticator app needs a sign-in with its code', async () => {
+    const app = renderApp('/account', { user: 'signed-in' });
+    const factor = {
+      id: 'factor-1',
+      friendly_name: '',
+      factor_type: 'totp',
+      status: 'verified',
+      created_at: '2026-01-01T00:00:00Z',
+      updated_at: '2026-01-01T00:00:00Z',
+    };
+    app.auth.mocks.mfa.listFactors.mockResolvedValue({ data: { all: [factor], totp: [factor], phone: [] }, error: null } as never);
+    app.auth.mocks.mfa.unenroll.mockResolvedValue({
+      data: null,
+      error: { name: 'AuthApiError', message: 'AAL2 required to unenroll verified factor', code: 'insufficient_aal', status: 422 },
+    } as never);
+    await screen.findByRole('heading', { level: 1, name: 'My Account' }, { timeout: 10000 });
+    const list = await screen.findByRole('list', { name: 'Your authenticator apps' });
+    expect(within(list).getByText('Verified')).toBeInTheDocument();
+    await app.user.click(within(list).getByRole('button', { name: 'Remove authenticator app' }));
+    expect(
+      await screen.findByText(
+        'This needs a sign-in verified with your authenticator app. Sign out, sign in again with your code, then try again.',
+      ),
+    ).toBeInTheDocument();
+    expect(app.auth.mocks.mfa.unenroll).toHaveBeenCalledWith({ factorId: 'factor-1' });
+  });
 });
