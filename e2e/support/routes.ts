@@ -12,6 +12,8 @@ export const appRoutes: AppRoute[] = [
   { name: 'how-it-works', path: '/how-it-works' },
   { name: 'privacy', path: '/privacy' },
   { name: 'auth', path: '/auth' },
+  { name: 'auth-reset', path: '/auth/reset' },
+  { name: 'account', path: '/account' },
   { name: 'dashboard', path: '/dashboard' },
   { name: 'user-dashboard', path: '/user-dashboard' },
   { name: 'premium', path: '/premium' },

@@ -20,13 +20,6 @@ import type { Page } from '@playwright/test';
 // Playwright reads a two-element array option as [value, options].
 const EXPECTED_4XX = [/Failed to load resource: the server responded with a status of 4\d\d/];
 
-// The server's list of client routes (crates/server/src/http/spa.rs) does not
-// name /account and /auth/reset yet, so it serves the app there with status
-// 404 and Chromium reports that. Only the document load of those two pages
-// is excused; remove this once the server lists them.
-const NEW_PAGES_404 = [/status of 404 \(Not Found\) \(https?:\/\/[^/]+\/(account|auth\/reset)(\?[^)]*)?\)$/];
-test.use({ allowedConsoleErrors: NEW_PAGES_404 });
-
 async function screenshot(page: Page, viewport: string, name: string) {
   await page.screenshot({
     path: path.join(ARTIFACTS_DIR, 'screenshots', viewport, `${name}.png`),

@@ -36,6 +36,8 @@ const CLIENT_ROUTES: &[&str] = &[
     "/how-it-works",
     "/privacy",
     "/auth",
+    "/auth/reset",
+    "/account",
     "/dashboard",
     "/user-dashboard",
     "/premium",

@@ -10,6 +10,8 @@ async fn client_routes_get_the_app_with_revalidation() {
     for path in [
         "/",
         "/auth",
+        "/auth/reset",
+        "/account",
         "/results",
         "/leaderboard",
         "/messages/abc-123",
