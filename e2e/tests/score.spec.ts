@@ -136,7 +136,8 @@ test.describe('the face score', () => {
     await expect(page.getByText('Sign in to save your photos!')).toBeVisible();
   });
 
-  test('saving while signed in stores the photo with the server’s score', async ({ page, request }) => {
+  test('saving while signed in stores the photo with the server’s score', async ({ page, request, context, baseURL }) => {
+    await allowClipboard(context, baseURL!);
     const account = await signUp(request);
     await useSession(page, account);
     const score = await scoreAstronaut(page);
@@ -154,6 +155,14 @@ test.describe('the face score', () => {
     // saved score may differ from the live one by a re-encode's tolerance.
     expect(Math.abs(photos[0]!.score - Number(score))).toBeLessThanOrEqual(0.3);
     expect(photos[0]!.public_listing).toBe(false);
+
+    // Shares now point at the saved result's public page, whose preview is the score card.
+    await page.getByTestId('share-panel').getByRole('button', { name: 'Copy Link' }).click();
+    await expect(page.getByText('Link copied to clipboard!')).toBeVisible();
+    await expect.poll(() => readClipboard(page)).toMatch(new RegExp(`^${baseURL}/s/[^/]+$`));
+    const shared = await request.get(await readClipboard(page));
+    expect(shared.status()).toBe(200);
+    expect(await shared.text()).toContain('og:image');
   });
 
   test('a score of 9.5 or more opens the leaderboard entry, which the server queues unverified', async ({

@@ -15,6 +15,16 @@ vi.mock('@/features/score/api/save-photo', async () => {
   };
 });
 
+const sharePhoto = vi.fn<(id: string) => Promise<{ share_url: string; card_url: string }>>();
+
+vi.mock('@/features/score/api/share-photo', async () => {
+  const { useMutation } = await import('@tanstack/react-query');
+  return {
+    sharePhoto: (id: string) => sharePhoto(id),
+    useSharePhoto: () => useMutation({ mutationFn: (id: string) => sharePhoto(id) }),
+  };
+});
+
 async function openResults(score = 8.3, user: 'signed-in' | 'signed-out' = 'signed-out') {
   const app = renderApp('/', { user });
   await screen.findByRole('heading', { level: 1 }, { timeout: 5000 });
@@ -26,6 +36,11 @@ async function openResults(score = 8.3, user: 'signed-in' | 'signed-out' = 'sign
 
 beforeEach(() => {
   savePhoto.mockReset();
+  sharePhoto.mockReset();
+  sharePhoto.mockImplementation(async (id) => ({
+    share_url: `https://prettyscore.example/s/${id}-slug`,
+    card_url: `https://prettyscore.example/s/${id}-slug/card.png`,
+  }));
 });
 
 describe('the results page', () => {
@@ -140,6 +155,18 @@ describe('the results page', () => {
     await act(async () => resolve({ id: 'p1' } as SavedPhoto));
     expect(await screen.findByText('Photo saved to your dashboard!')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Saved' })).toBeDisabled();
+  });
+
+  it('shares the saved result’s public page once it is saved', async () => {
+    savePhoto.mockResolvedValue({ id: 'p7' } as SavedPhoto);
+    const { user } = await openResults(8.3, 'signed-in');
+    const sms = () => screen.getByRole('link', { name: 'Text/SMS' }).getAttribute('href');
+    expect(sms()).toContain(encodeURIComponent(window.location.origin));
+
+    await user.click(screen.getByRole('button', { name: 'Save to My Photos' }));
+    await screen.findByRole('button', { name: 'Saved' });
+    expect(sharePhoto).toHaveBeenCalledWith('p7');
+    await vi.waitFor(() => expect(sms()).toContain(encodeURIComponent('https://prettyscore.example/s/p7-slug')));
   });
 
   it('says Failed to save photo when the save fails', async () => {

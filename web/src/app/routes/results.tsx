@@ -12,6 +12,7 @@ import { PhotoOverlay } from '@/features/score/components/photo-overlay';
 import { RewardBanner } from '@/features/score/components/reward-banner';
 import { SaveResultButton } from '@/features/score/components/save-result-button';
 import { ScoreCircle } from '@/features/score/components/score-circle';
+import { useSharePhoto } from '@/features/score/api/share-photo';
 import { SharePanel } from '@/features/score/components/share-panel';
 import { isResultState, type ResultState } from '@/features/score/types';
 import { ratingLabel, formatScore } from '@/features/score/utils/rating';
@@ -33,10 +34,14 @@ function Results({ result }: { result: ResultState }) {
   const label = analysis.ratingLabel || ratingLabel(score);
   const [leaderboardOpen, setLeaderboardOpen] = useState(() => opensLeaderboardDialog(score));
   const site = window.location.origin;
+  // Once a signed-in user saves the result, shares point at its public page,
+  // whose link preview shows the score card; until then, at the site.
+  const shareLink = useSharePhoto();
+  const url = shareLink.data?.share_url ?? site;
   const shareContent = {
     title: 'My PrettyScore',
-    text: faceShareText(formatScore(score), label, site),
-    url: site,
+    text: faceShareText(formatScore(score), label, url),
+    url,
   };
 
   return (
@@ -65,7 +70,7 @@ function Results({ result }: { result: ResultState }) {
           </section>
 
           <div className="grid grid-cols-1 gap-2 sm:grid-cols-2">
-            <SaveResultButton image={image} />
+            <SaveResultButton image={image} onSaved={(photo) => shareLink.mutate(photo.id)} />
             <DownloadCardButton
               fileName={resultCardFileName(score)}
               draw={async (canvas) =>

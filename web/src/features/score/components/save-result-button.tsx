@@ -6,13 +6,14 @@ import { paths } from '@/config/paths';
 import { dataUrlToBlob } from '@/lib/image';
 import { useSession } from '@/lib/session';
 import { useSavePhoto } from '../api/save-photo';
+import type { SavedPhoto } from '../types';
 import { PHOTO_SAVED_MESSAGE, SAVE_FAILED_MESSAGE, SIGN_IN_TO_SAVE_MESSAGE, signInPath } from '../utils/leaderboard-entry';
 
 /**
  * Saves the photo to the signed-in user's dashboard (the server scores the
  * stored image itself). Signed out, it offers 'Sign In to Save' instead.
  */
-export function SaveResultButton({ image }: { image: string }) {
+export function SaveResultButton({ image, onSaved }: { image: string; onSaved?: (photo: SavedPhoto) => void }) {
   const navigate = useNavigate();
   const { session, status } = useSession();
   const save = useSavePhoto();
@@ -44,7 +45,10 @@ export function SaveResultButton({ image }: { image: string }) {
         save.mutate(
           { image: dataUrlToBlob(image) },
           {
-            onSuccess: () => toast.success(PHOTO_SAVED_MESSAGE),
+            onSuccess: (photo) => {
+              toast.success(PHOTO_SAVED_MESSAGE);
+              onSaved?.(photo);
+            },
             onError: () => toast.error(SAVE_FAILED_MESSAGE),
           },
         );
