@@ -8,7 +8,7 @@ pub struct Model {
     #[sea_orm(primary_key, auto_increment = false)]
     pub id: Uuid,
     pub user_id: Uuid,
-    /// The media path of the stored original, e.g. `/media/photos/<user>/<id>/original.jpg`.
+    /// The media path of the stored original, e.g. `/media/photos/<user>/<id>/original.jpg` (or `.png`).
     pub original_image_url: String,
     pub edited_image_url: Option<String>,
     pub score: f64,

@@ -26,15 +26,25 @@ const JPEG_QUALITY: u8 = 92;
 pub const URL_LIFETIME_SECS: i64 = 3600;
 const MEDIA_AUDIENCE: &str = "prettyscore-media";
 
-/// Decodes the upload, turns it upright (EXIF orientation), and re-encodes it
-/// as a JPEG without any metadata: no EXIF, no GPS, no camera details.
-pub fn prepare_for_storage(bytes: &[u8]) -> Result<Vec<u8>, AnalysisError> {
+/// A photo ready to store: no EXIF, GPS or other metadata.
+#[derive(Debug)]
+pub struct StoredImage {
+    pub bytes: Vec<u8>,
+    /// `jpg` or `png`.
+    pub extension: &'static str,
+}
+
+/// Removes every kind of metadata from an upload. Upright JPEGs and PNGs keep
+/// their pixels exactly (the metadata segments are cut out), so the saved
+/// score is the score the user just saw; anything else (a rotated photo,
+/// WebP, GIF, BMP) is turned upright and re-encoded as a JPEG.
+pub fn prepare_for_storage(bytes: &[u8]) -> Result<StoredImage, AnalysisError> {
     let mut reader = ImageReader::new(Cursor::new(bytes))
         .with_guessed_format()
         .map_err(|_| AnalysisError::NotAnImage)?;
-    if reader.format().is_none() {
+    let Some(format) = reader.format() else {
         return Err(AnalysisError::NotAnImage);
-    }
+    };
     let mut limits = Limits::default();
     limits.max_alloc = Some(MAX_PIXELS * 4 + (1 << 20));
     reader.limits(limits);
@@ -48,6 +58,16 @@ pub fn prepare_for_storage(bytes: &[u8]) -> Result<Vec<u8>, AnalysisError> {
     let orientation = decoder
         .orientation()
         .unwrap_or(image::metadata::Orientation::NoTransforms);
+    let upright = orientation == image::metadata::Orientation::NoTransforms;
+    let lossless = match format {
+        image::ImageFormat::Jpeg if upright => strip_jpeg(bytes).map(|b| (b, "jpg")),
+        image::ImageFormat::Png if upright => strip_png(bytes).map(|b| (b, "png")),
+        _ => None,
+    };
+    if let Some((bytes, extension)) = lossless {
+        return Ok(StoredImage { bytes, extension });
+    }
+
     let mut image = DynamicImage::from_decoder(decoder)
         .map_err(|err| AnalysisError::CorruptImage(err.to_string()))?;
     image.apply_orientation(orientation);
@@ -63,7 +83,76 @@ pub fn prepare_for_storage(bytes: &[u8]) -> Result<Vec<u8>, AnalysisError> {
     JpegEncoder::new_with_quality(&mut out, JPEG_QUALITY)
         .encode_image(&rgb)
         .map_err(|err| AnalysisError::CorruptImage(err.to_string()))?;
-    Ok(out)
+    Ok(StoredImage {
+        bytes: out,
+        extension: "jpg",
+    })
+}
+
+/// A JPEG without its APP1 (EXIF, XMP), APP13 (IPTC) and comment segments;
+/// the image data is copied byte for byte. `None` if the markers are damaged.
+fn strip_jpeg(bytes: &[u8]) -> Option<Vec<u8>> {
+    const APP1: u8 = 0xE1;
+    const APP13: u8 = 0xED;
+    const COM: u8 = 0xFE;
+    const SOS: u8 = 0xDA;
+    if bytes.get(..2)? != [0xFF, 0xD8] {
+        return None;
+    }
+    let mut out = Vec::with_capacity(bytes.len());
+    out.extend_from_slice(&bytes[..2]);
+    let mut at = 2;
+    loop {
+        if *bytes.get(at)? != 0xFF {
+            return None;
+        }
+        let marker = *bytes.get(at + 1)?;
+        if marker == 0xFF {
+            at += 1; // fill byte
+            continue;
+        }
+        let length = usize::from(u16::from_be_bytes([
+            *bytes.get(at + 2)?,
+            *bytes.get(at + 3)?,
+        ]));
+        let end = at.checked_add(2 + length)?;
+        let segment = bytes.get(at..end)?;
+        if marker == SOS {
+            // Entropy-coded data and everything after it, as it is.
+            out.extend_from_slice(&bytes[at..]);
+            return Some(out);
+        }
+        if !matches!(marker, APP1 | APP13 | COM) {
+            out.extend_from_slice(segment);
+        }
+        at = end;
+    }
+}
+
+/// A PNG without its text, time and EXIF chunks; image chunks are copied
+/// byte for byte (with their CRCs). `None` if the chunks are damaged.
+fn strip_png(bytes: &[u8]) -> Option<Vec<u8>> {
+    const SIGNATURE: &[u8] = b"\x89PNG\r\n\x1a\n";
+    if bytes.get(..8)? != SIGNATURE {
+        return None;
+    }
+    let mut out = Vec::with_capacity(bytes.len());
+    out.extend_from_slice(SIGNATURE);
+    let mut at = 8;
+    while at < bytes.len() {
+        let length = u32::from_be_bytes(bytes.get(at..at + 4)?.try_into().ok()?) as usize;
+        let kind = bytes.get(at + 4..at + 8)?;
+        let end = at.checked_add(12 + length)?;
+        let chunk = bytes.get(at..end)?;
+        if !matches!(kind, b"tEXt" | b"iTXt" | b"zTXt" | b"tIME" | b"eXIf") {
+            out.extend_from_slice(chunk);
+        }
+        at = end;
+        if kind == b"IEND" {
+            break;
+        }
+    }
+    Some(out)
 }
 
 /// The object key behind a media path (`/media/<key>`).
@@ -117,9 +206,15 @@ pub async fn serve(
         .await
         .map_err(ApiError::internal)?
         .ok_or_else(not_found)?;
+    let bytes_are_png = bytes.starts_with(b"\x89PNG");
     let mut response = Response::new(Body::from(bytes));
     let headers = response.headers_mut();
-    headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("image/jpeg"));
+    let content_type = if bytes_are_png {
+        "image/png"
+    } else {
+        "image/jpeg"
+    };
+    headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
     headers.insert(
         header::CACHE_CONTROL,
         HeaderValue::from_static("private, max-age=3600"),
@@ -131,29 +226,40 @@ pub async fn serve(
 mod tests {
     use super::*;
 
-    fn png_with_text_chunk() -> Vec<u8> {
-        let image =
-            image::RgbImage::from_fn(64, 32, |x, y| image::Rgb([x as u8 * 4, y as u8 * 8, 90]));
-        let mut bytes = Vec::new();
-        image
-            .write_to(&mut Cursor::new(&mut bytes), image::ImageFormat::Png)
-            .unwrap();
-        bytes
+    fn sample_rgb() -> image::RgbImage {
+        image::RgbImage::from_fn(64, 32, |x, y| image::Rgb([x as u8 * 4, y as u8 * 8, 90]))
     }
 
-    /// A JPEG carrying an EXIF block with a GPS tag and orientation 6
-    /// (rotate 90° clockwise to display).
-    fn jpeg_with_exif_orientation_6() -> Vec<u8> {
+    /// A PNG carrying a tEXt chunk (as cameras and editors write them).
+    fn png_with_text_chunk() -> Vec<u8> {
+        let mut png = Vec::new();
+        sample_rgb()
+            .write_to(&mut Cursor::new(&mut png), image::ImageFormat::Png)
+            .unwrap();
+        let text = b"tEXtComment\0taken at 51.5N 0.1W";
+        let mut chunk = (text.len() as u32 - 4).to_be_bytes().to_vec();
+        chunk.extend_from_slice(text);
+        chunk.extend_from_slice(&[0, 0, 0, 0]); // CRC, not checked by the stripper
+        let ihdr_end = 8 + 12 + 13;
+        let mut out = png[..ihdr_end].to_vec();
+        out.extend_from_slice(&chunk);
+        out.extend_from_slice(&png[ihdr_end..]);
+        out
+    }
+
+    /// A JPEG carrying an EXIF block with a GPS IFD and the given orientation.
+    fn jpeg_with_exif(orientation: u16) -> Vec<u8> {
         let image = image::RgbImage::from_fn(60, 20, |x, _| image::Rgb([x as u8 * 4, 0, 0]));
         let mut jpeg = Vec::new();
         JpegEncoder::new_with_quality(&mut jpeg, 90)
             .encode_image(&image)
             .unwrap();
-        // TIFF little-endian header, IFD0 with Orientation (0x0112) = 6 and a
-        // GPS IFD pointer (0x8825) to an empty GPS IFD.
+        // TIFF little-endian header, IFD0 with Orientation (0x0112) and a GPS
+        // IFD pointer (0x8825) to an empty GPS IFD.
         let mut tiff: Vec<u8> = b"II*\0\x08\0\0\0".to_vec();
         tiff.extend_from_slice(&2u16.to_le_bytes());
-        tiff.extend_from_slice(&[0x12, 0x01, 3, 0, 1, 0, 0, 0, 6, 0, 0, 0]);
+        tiff.extend_from_slice(&[0x12, 0x01, 3, 0, 1, 0, 0, 0]);
+        tiff.extend_from_slice(&u32::from(orientation).to_le_bytes());
         tiff.extend_from_slice(&[0x25, 0x88, 4, 0, 1, 0, 0, 0, 38, 0, 0, 0]);
         tiff.extend_from_slice(&0u32.to_le_bytes());
         tiff.extend_from_slice(&0u16.to_le_bytes());
@@ -168,36 +274,68 @@ mod tests {
         out
     }
 
+    fn pixels(bytes: &[u8]) -> image::RgbImage {
+        image::load_from_memory(bytes).unwrap().to_rgb8()
+    }
+
     #[test]
-    fn stored_images_have_no_exif_and_are_turned_upright() {
-        let original = jpeg_with_exif_orientation_6();
+    fn upright_jpegs_lose_their_exif_and_keep_their_pixels_exactly() {
+        let original = jpeg_with_exif(1);
         assert!(
             original.windows(6).any(|w| w == b"Exif\0\0"),
             "the fixture has EXIF"
         );
         let stored = prepare_for_storage(&original).unwrap();
-        assert!(!stored.windows(4).any(|w| w == b"Exif"), "EXIF removed");
-        let decoded = image::load_from_memory(&stored).unwrap();
-        assert_eq!(
-            (decoded.width(), decoded.height()),
-            (20, 60),
-            "rotated upright"
+        assert_eq!(stored.extension, "jpg");
+        assert!(
+            !stored.bytes.windows(4).any(|w| w == b"Exif"),
+            "EXIF removed"
         );
+        assert_eq!(pixels(&stored.bytes), pixels(&original));
+        assert!(stored.bytes.len() < original.len());
+    }
+
+    #[test]
+    fn rotated_photos_are_turned_upright_and_re_encoded_without_exif() {
+        let stored = prepare_for_storage(&jpeg_with_exif(6)).unwrap();
+        assert!(
+            !stored.bytes.windows(4).any(|w| w == b"Exif"),
+            "EXIF removed"
+        );
+        let decoded = pixels(&stored.bytes);
+        assert_eq!(decoded.dimensions(), (20, 60), "rotated upright");
+    }
+
+    #[test]
+    fn pngs_lose_their_text_chunks_and_keep_their_pixels_exactly() {
+        let original = png_with_text_chunk();
+        let stored = prepare_for_storage(&original).unwrap();
+        assert_eq!(stored.extension, "png");
+        assert!(
+            !stored.bytes.windows(4).any(|w| w == b"tEXt"),
+            "text removed"
+        );
+        assert_eq!(pixels(&stored.bytes), sample_rgb());
     }
 
     #[test]
     fn other_formats_are_stored_as_jpeg() {
-        let stored = prepare_for_storage(&png_with_text_chunk()).unwrap();
-        assert_eq!(&stored[..3], &[0xFF, 0xD8, 0xFF]);
+        let mut bmp = Vec::new();
+        sample_rgb()
+            .write_to(&mut Cursor::new(&mut bmp), image::ImageFormat::Bmp)
+            .unwrap();
+        let stored = prepare_for_storage(&bmp).unwrap();
+        assert_eq!(stored.extension, "jpg");
+        assert_eq!(&stored.bytes[..3], &[0xFF, 0xD8, 0xFF]);
     }
 
     #[test]
     fn non_images_and_damaged_images_are_refused() {
-        assert_eq!(
+        assert!(matches!(
             prepare_for_storage(b"hello world"),
             Err(AnalysisError::NotAnImage)
-        );
-        let png = png_with_text_chunk();
-        assert!(prepare_for_storage(&png[..png.len() / 2]).is_err());
+        ));
+        assert_eq!(strip_jpeg(&[0xFF, 0xD8, 0xFF, 0xE1, 0xFF]), None);
+        assert_eq!(strip_png(b"\x89PNG\r\n\x1a\n\0\0\0\x09IHDR"), None);
     }
 }

@@ -46,7 +46,7 @@ pub struct Photo {
     pub score: f64,
     pub rating_label: String,
     /// `symmetry`, `skinQuality`, `facialHarmony` and `overallBalance`, each out of 10.
-    #[schema(value_type = Object)]
+    #[schema(value_type = std::collections::HashMap<String, f64>)]
     pub breakdown: serde_json::Value,
     /// `face`, `feet` or `hands`.
     pub photo_type: String,
@@ -129,17 +129,17 @@ async fn save_photo(
         .analysis
         .run(move || {
             let stored = media::prepare_for_storage(&image)?;
-            let analysis = prettyscore_analysis::analyze_face(&stored)?;
+            let analysis = prettyscore_analysis::analyze_face(&stored.bytes)?;
             Ok((stored, analysis))
         })
         .await?
         .map_err(analysis_error)?;
 
     let id = Uuid::new_v4();
-    let key = format!("photos/{}/{id}/original.jpg", user.user_id);
+    let key = format!("photos/{}/{id}/original.{}", user.user_id, stored.extension);
     state
         .storage
-        .put(&key, stored.into())
+        .put(&key, stored.bytes.into())
         .await
         .map_err(ApiError::internal)?;
     let now = Utc::now();

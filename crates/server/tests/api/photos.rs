@@ -57,6 +57,10 @@ on_both_auth! {
         assert_eq!(status, StatusCode::OK);
         assert!(!stored.windows(4).any(|w| w == b"Exif"), "no EXIF in the stored image");
         let server_view = prettyscore_analysis::analyze_face(&stored).unwrap();
+        // The upright PNG is stored pixel for pixel, so the saved score is
+        // also the one the results screen showed.
+        let live = prettyscore_analysis::analyze_face(&testdata("face/astronaut.png")).unwrap();
+        assert_eq!(live.score, server_view.score);
         assert_eq!(photo["score"].as_f64().unwrap(), server_view.score);
         assert_eq!(photo["rating_label"], server_view.rating_label);
         assert_eq!(
@@ -183,7 +187,8 @@ async fn media_urls_need_a_valid_signature() {
         "tampered"
     );
     // A signature for one image does not open another.
-    let other = path.replace("original.jpg", "edited.jpg");
+    let other = path.replace("/original.", "/edited.");
+    assert_ne!(other, path);
     assert_eq!(
         app.get(&format!("{other}?token={signature}"))
             .await

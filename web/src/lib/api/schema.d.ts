@@ -544,7 +544,9 @@ export interface components {
         Photo: {
             bio?: string | null;
             /** @description `symmetry`, `skinQuality`, `facialHarmony` and `overallBalance`, each out of 10. */
-            breakdown: Record<string, never>;
+            breakdown: {
+                [key: string]: number;
+            };
             /** Format: date-time */
             created_at: string;
             display_name?: string | null;
