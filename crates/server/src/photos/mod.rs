@@ -298,6 +298,16 @@ pub async fn delete_user_images(state: &AppState, user_id: Uuid) -> Result<(), s
     Ok(())
 }
 
+/// A photo in the user's data export: the row, and its images themselves
+/// as data URLs, so the download is complete without any further request.
+#[derive(Serialize)]
+struct ExportedPhoto {
+    #[serde(flatten)]
+    photo: Photo,
+    original_image: Option<String>,
+    edited_image: Option<String>,
+}
+
 /// The user's photos for their data export.
 pub async fn export(state: &AppState, user_id: Uuid) -> anyhow::Result<serde_json::Value> {
     let rows = entity::Entity::find()
@@ -305,9 +315,36 @@ pub async fn export(state: &AppState, user_id: Uuid) -> anyhow::Result<serde_jso
         .order_by_asc(entity::Column::CreatedAt)
         .all(&state.db)
         .await?;
-    let photos: Vec<Photo> = rows
-        .into_iter()
-        .map(|row| Photo::from_row(state, row))
-        .collect();
+    let mut photos = Vec::with_capacity(rows.len());
+    for row in rows {
+        let original_image = image_data_url(state, Some(&row.original_image_url)).await?;
+        let edited_image = image_data_url(state, row.edited_image_url.as_deref()).await?;
+        photos.push(ExportedPhoto {
+            photo: Photo::from_row(state, row),
+            original_image,
+            edited_image,
+        });
+    }
     Ok(serde_json::to_value(photos)?)
+}
+
+async fn image_data_url(
+    state: &AppState,
+    media_path: Option<&str>,
+) -> anyhow::Result<Option<String>> {
+    let Some(key) = media_path.and_then(media::key_of) else {
+        return Ok(None);
+    };
+    let Some(bytes) = state.storage.get(key).await? else {
+        return Ok(None);
+    };
+    let mime = if bytes.starts_with(b"\x89PNG") {
+        "image/png"
+    } else {
+        "image/jpeg"
+    };
+    Ok(Some(format!(
+        "data:{mime};base64,{}",
+        data_encoding::BASE64.encode(&bytes)
+    )))
 }

@@ -207,9 +207,16 @@ async fn the_data_export_lists_photos_and_deleting_the_account_removes_their_ima
         .json()
         .await
         .unwrap();
+    let exported = &export["sections"]["photos"][0];
+    assert_eq!(exported["id"], photo["id"]);
+    let data_url = exported["original_image"].as_str().unwrap();
+    let base64 = data_url
+        .strip_prefix("data:image/png;base64,")
+        .expect("the image itself");
+    let (_, stored) = image_bytes(&app, photo["original_image_url"].as_str().unwrap()).await;
     assert_eq!(
-        export["sections"]["photos"][0]["id"], photo["id"],
-        "{export}"
+        data_encoding::BASE64.decode(base64.as_bytes()).unwrap(),
+        stored
     );
 
     let media = app.config.data_dir.join("media/photos");
