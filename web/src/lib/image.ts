@@ -111,3 +111,13 @@ export async function copyText(text: string): Promise<void> {
   area.remove();
   if (!ok) throw new Error('Copy failed');
 }
+
+/**
+ * The photo to upload: the file the user picked, or the bytes of its data URL
+ * (a photo handed over from another page), named after its type.
+ * Throws when the data URL cannot be read.
+ */
+export function toUploadFile(file: File | Blob | null | undefined, dataUrl: string, baseName: string): File {
+  const blob = file ?? dataUrlToBlob(dataUrl);
+  return blob instanceof File ? blob : new File([blob], imageFileName(baseName, blob.type), { type: blob.type });
+}

@@ -48,29 +48,24 @@ pub async fn read_form(
     text_fields: &[&str],
 ) -> Result<UploadForm, ApiError> {
     let mut form = UploadForm::default();
-    while let Some(mut field) = multipart.next_field().await.map_err(multipart_error)? {
+    while let Some(field) = multipart.next_field().await.map_err(multipart_error)? {
         let name = field.name().unwrap_or_default().to_owned();
         if name == "image" {
-            let mut buffer = BytesMut::new();
-            while let Some(chunk) = field.chunk().await.map_err(multipart_error)? {
-                if buffer.len() + chunk.len() > MAX_UPLOAD_BYTES {
-                    return Err(too_large());
-                }
-                buffer.extend_from_slice(&chunk);
-            }
-            form.image = Some(buffer.freeze());
+            let bytes = read_at_most(field, MAX_UPLOAD_BYTES)
+                .await?
+                .ok_or_else(too_large)?;
+            form.image = Some(bytes);
         } else if text_fields.contains(&name.as_str()) {
-            let mut buffer = BytesMut::new();
-            while let Some(chunk) = field.chunk().await.map_err(multipart_error)? {
-                if buffer.len() + chunk.len() > MAX_TEXT_FIELD_BYTES {
-                    return Err(ApiError::bad_request(
-                        "validation_failed",
-                        format!("The field {name} is too long."),
-                    ));
-                }
-                buffer.extend_from_slice(&chunk);
-            }
-            let value = String::from_utf8(buffer.to_vec()).map_err(|_| {
+            let too_long = || {
+                ApiError::bad_request(
+                    "validation_failed",
+                    format!("The field {name} is too long."),
+                )
+            };
+            let bytes = read_at_most(field, MAX_TEXT_FIELD_BYTES)
+                .await?
+                .ok_or_else(too_long)?;
+            let value = String::from_utf8(bytes.to_vec()).map_err(|_| {
                 ApiError::bad_request(
                     "validation_failed",
                     format!("The field {name} is not text."),
@@ -80,6 +75,22 @@ pub async fn read_form(
         }
     }
     Ok(form)
+}
+
+/// The field's bytes, or `None` as soon as they pass `limit` (the rest is
+/// never buffered).
+async fn read_at_most(
+    mut field: axum::extract::multipart::Field<'_>,
+    limit: usize,
+) -> Result<Option<Bytes>, ApiError> {
+    let mut buffer = BytesMut::new();
+    while let Some(chunk) = field.chunk().await.map_err(multipart_error)? {
+        if buffer.len() + chunk.len() > limit {
+            return Ok(None);
+        }
+        buffer.extend_from_slice(&chunk);
+    }
+    Ok(Some(buffer.freeze()))
 }
 
 fn multipart_error(err: MultipartError) -> ApiError {

@@ -12,7 +12,7 @@ import { analysisErrorMessage } from '@/features/score/utils/error-message';
 import { useChosenPhoto } from '@/features/upload/hooks/use-chosen-photo';
 import { READ_FAILED_MESSAGE } from '@/features/upload/utils/validate-image-file';
 import { checkPhotoChosen } from '@/features/upload/utils/validate-upload';
-import { dataUrlToBlob, imageFileName } from '@/lib/image';
+import { toUploadFile } from '@/lib/image';
 import { cn } from '@/lib/utils';
 
 export default function PetUploadRoute() {
@@ -39,8 +39,7 @@ export default function PetUploadRoute() {
     const image = photo.image as string;
     let upload: File;
     try {
-      const blob = photo.file ?? dataUrlToBlob(image);
-      upload = blob instanceof File ? blob : new File([blob], imageFileName('pet', blob.type), { type: blob.type });
+      upload = toUploadFile(photo.file, image, 'pet');
     } catch {
       toast.error(READ_FAILED_MESSAGE);
       return;

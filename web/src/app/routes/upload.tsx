@@ -1,5 +1,5 @@
 import { CameraIcon, CheckIcon, ImageIcon, ImageUpIcon, LightbulbIcon, RefreshCwIcon, SparklesIcon } from 'lucide-react';
-import { useCallback, useId, useRef, useState, type DragEvent } from 'react';
+import { useCallback, useId, useRef, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { toast } from 'sonner';
 import { PageTitle } from '@/components/layout/page-title';
@@ -10,13 +10,14 @@ import { AnalysingCard } from '@/features/score/components/analysing-card';
 import type { ResultState } from '@/features/score/types';
 import { analysisErrorMessage } from '@/features/score/utils/error-message';
 import { useChosenPhoto } from '@/features/upload/hooks/use-chosen-photo';
+import { useFileDrop } from '@/features/upload/hooks/use-file-drop';
 import { READ_FAILED_MESSAGE } from '@/features/upload/utils/validate-image-file';
 import {
   CAMERA_COMING_SOON_MESSAGE,
   checkPhotoChosen,
   supportsCameraCapture,
 } from '@/features/upload/utils/validate-upload';
-import { dataUrlToBlob, imageFileName } from '@/lib/image';
+import { toUploadFile } from '@/lib/image';
 import { cn } from '@/lib/utils';
 
 const tips = ['Face the camera, eyes open', 'Soft, even light on your face', 'Only one face in the photo'];
@@ -32,24 +33,20 @@ export default function UploadRoute() {
   const galleryRef = useRef<HTMLInputElement>(null);
   const cameraRef = useRef<HTMLInputElement>(null);
   const hintId = useId();
-  const [dragging, setDragging] = useState(false);
   const [canCapture] = useState(() => supportsCameraCapture());
   const onError = useCallback((message: string) => toast.error(message), []);
   const photo = useChosenPhoto({ initial: initialImage(location.state), remember: true, onError });
   const analyze = useAnalyzeFace();
   const busy = analyze.isPending || photo.reading;
+  const { dragging, handlers: dropHandlers } = useFileDrop((file) => {
+    if (!busy) void photo.choose(file);
+  });
 
   function pick(input: HTMLInputElement | null) {
     if (!input) return;
     const file = input.files?.[0];
     input.value = '';
     void photo.choose(file);
-  }
-
-  function onDrop(event: DragEvent<HTMLElement>) {
-    event.preventDefault();
-    setDragging(false);
-    if (!busy) void photo.choose(event.dataTransfer.files[0]);
   }
 
   function takePhoto() {
@@ -67,14 +64,13 @@ export default function UploadRoute() {
       return;
     }
     const image = photo.image as string;
-    let blob: Blob;
+    let upload: File;
     try {
-      blob = photo.file ?? dataUrlToBlob(image);
+      upload = toUploadFile(photo.file, image, 'photo');
     } catch {
       toast.error(READ_FAILED_MESSAGE);
       return;
     }
-    const upload = blob instanceof File ? blob : new File([blob], imageFileName('photo', blob.type), { type: blob.type });
     analyze.mutate(upload, {
       onSuccess: (analysis) => {
         const state: ResultState = { analysis, image };
@@ -97,18 +93,7 @@ export default function UploadRoute() {
 
       <section aria-label="Your photo" className="mt-8 rounded-3xl border bg-card p-4 shadow-sm sm:p-6">
         <div
-          onDragEnter={(event) => {
-            event.preventDefault();
-            setDragging(true);
-          }}
-          onDragOver={(event) => {
-            event.preventDefault();
-            event.dataTransfer.dropEffect = 'copy';
-          }}
-          onDragLeave={(event) => {
-            if (!event.currentTarget.contains(event.relatedTarget as Node | null)) setDragging(false);
-          }}
-          onDrop={onDrop}
+          {...dropHandlers}
           data-testid="upload-area"
           className={cn(
             'overflow-hidden rounded-2xl border-2 border-dashed transition-colors',

@@ -1,8 +1,9 @@
 import { ImageUpIcon, LoaderCircleIcon } from 'lucide-react';
-import { useId, useRef, useState, type DragEvent } from 'react';
+import { useId, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { toast } from 'sonner';
 import { paths } from '@/config/paths';
+import { useFileDrop } from '@/features/upload/hooks/use-file-drop';
 import { acceptImageFile } from '@/features/upload/utils/accept-image-file';
 import { cn } from '@/lib/utils';
 
@@ -11,7 +12,6 @@ export function UploadDropZone({ className }: { className?: string }) {
   const navigate = useNavigate();
   const inputRef = useRef<HTMLInputElement>(null);
   const hintId = useId();
-  const [dragging, setDragging] = useState(false);
   const [busy, setBusy] = useState(false);
 
   async function handleFile(file: File | null | undefined) {
@@ -26,11 +26,7 @@ export function UploadDropZone({ className }: { className?: string }) {
     await navigate(paths.upload.path, { state: { image: result.dataUrl } });
   }
 
-  function onDrop(event: DragEvent<HTMLElement>) {
-    event.preventDefault();
-    setDragging(false);
-    void handleFile(event.dataTransfer.files[0]);
-  }
+  const { dragging, handlers: dropHandlers } = useFileDrop((file) => void handleFile(file));
 
   return (
     <div
@@ -39,18 +35,7 @@ export function UploadDropZone({ className }: { className?: string }) {
         dragging ? 'border-brand-600 bg-brand-50' : 'border-brand-500/50 hover:border-brand-600',
         className,
       )}
-      onDragEnter={(event) => {
-        event.preventDefault();
-        setDragging(true);
-      }}
-      onDragOver={(event) => {
-        event.preventDefault();
-        event.dataTransfer.dropEffect = 'copy';
-      }}
-      onDragLeave={(event) => {
-        if (!event.currentTarget.contains(event.relatedTarget as Node | null)) setDragging(false);
-      }}
-      onDrop={onDrop}
+      {...dropHandlers}
       data-testid="upload-drop-zone"
     >
       <button
