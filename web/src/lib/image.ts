@@ -121,3 +121,20 @@ export function toUploadFile(file: File | Blob | null | undefined, dataUrl: stri
   const blob = file ?? dataUrlToBlob(dataUrl);
   return blob instanceof File ? blob : new File([blob], imageFileName(baseName, blob.type), { type: blob.type });
 }
+
+/**
+ * The bytes of an image URL: a `data:` URL is decoded in place, anything else
+ * (our own signed `/media/…` URLs) is fetched. Throws when it cannot be read.
+ */
+export async function imageUrlToBlob(url: string): Promise<Blob> {
+  if (url.startsWith('data:')) return dataUrlToBlob(url);
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`The image could not be fetched (${response.status})`);
+  return response.blob();
+}
+
+/** Downloads an image URL as `{baseName}.{ext}` (the extension follows its type). */
+export async function downloadImageUrl(url: string, baseName: string): Promise<void> {
+  const blob = await imageUrlToBlob(url);
+  downloadBlob(blob, imageFileName(baseName, blob.type));
+}

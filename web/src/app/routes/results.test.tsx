@@ -17,7 +17,7 @@ vi.mock('@/features/score/api/save-photo', async () => {
 
 const sharePhoto = vi.fn<(id: string) => Promise<{ share_url: string; card_url: string }>>();
 
-vi.mock('@/features/score/api/share-photo', async () => {
+vi.mock('@/features/photos/api/share-photo', async () => {
   const { useMutation } = await import('@tanstack/react-query');
   return {
     sharePhoto: (id: string) => sharePhoto(id),

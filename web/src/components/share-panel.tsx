@@ -15,7 +15,7 @@ import {
   shareMessage,
   type ShareChannel,
   type ShareContent,
-} from '../utils/share';
+} from '@/lib/share';
 
 type Icon = ComponentType<SVGProps<SVGSVGElement>>;
 
@@ -52,20 +52,22 @@ const channelIcons: Record<ShareChannel, Icon> = {
   tiktok: TikTokMark,
 };
 
-const channels: ShareChannel[] = ['sms', 'email', 'twitter', 'facebook', 'instagram', 'tiktok'];
+const allChannels: ShareChannel[] = ['sms', 'email', 'twitter', 'facebook', 'instagram', 'tiktok'];
 
 type SharePanelProps = {
   content: ShareContent;
   heading?: string;
   /** Inside a dialog: no card and no heading of its own (the dialog has both). */
   bare?: boolean;
+  /** The channels to offer (all six by default). */
+  channels?: ShareChannel[];
 };
 
 /**
  * Share to Text/SMS, Email, X, Facebook, Instagram and TikTok, copy the link,
  * or use the device's own share sheet where there is one.
  */
-export function SharePanel({ content, heading = 'Share Your Score', bare = false }: SharePanelProps) {
+export function SharePanel({ content, heading = 'Share Your Score', bare = false, channels = allChannels }: SharePanelProps) {
   const headingId = useId();
   const [canShareNatively] = useState(() => typeof navigator !== 'undefined' && typeof navigator.share === 'function');
 
