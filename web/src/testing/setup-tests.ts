@@ -46,4 +46,5 @@ afterEach(() => {
     if (name) document.cookie = `${name}=; path=/; max-age=0`;
   }
   vi.useRealTimers();
+  vi.unstubAllGlobals();
 });

@@ -1,7 +1,8 @@
 import { act, screen, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { SAMPLE_IMAGE, sampleAnalysis } from '@/features/score/testing/sample-analysis';
-import type { SavedPhoto } from '@/features/score/types';
+import type { FaceAnalysis, SavedPhoto } from '@/features/score/types';
+import { apiError, callsTo, json, quota, stubApi } from '@/testing/fake-api';
 import { renderApp } from '@/testing/render-app';
 
 const savePhoto = vi.fn<(input: unknown) => Promise<SavedPhoto>>();
@@ -12,6 +13,16 @@ vi.mock('@/features/score/api/save-photo', async () => {
     photoKeys: { all: ['photos'] },
     savePhoto: (input: unknown) => savePhoto(input),
     useSavePhoto: () => useMutation({ mutationFn: (input: unknown) => savePhoto(input) }),
+  };
+});
+
+const analyzeFace = vi.fn<(image: Blob) => Promise<FaceAnalysis>>();
+
+vi.mock('@/features/score/api/analyze-face', async () => {
+  const { useMutation } = await import('@tanstack/react-query');
+  return {
+    analyzeFace: (image: Blob) => analyzeFace(image),
+    useAnalyzeFace: () => useMutation({ mutationFn: (image: Blob) => analyzeFace(image) }),
   };
 });
 
@@ -35,7 +46,9 @@ async function openResults(score = 8.3, user: 'signed-in' | 'signed-out' = 'sign
 }
 
 beforeEach(() => {
+  stubApi({ 'GET /api/v1/edits/quota': () => json(quota(5)) });
   savePhoto.mockReset();
+  analyzeFace.mockReset();
   sharePhoto.mockReset();
   sharePhoto.mockImplementation(async (id) => ({
     share_url: `https://prettyscore.example/s/${id}-slug`,
@@ -208,5 +221,106 @@ describe('the results page', () => {
     expect(screen.getByRole('link', { name: /Claim Opportunities/ })).toHaveAttribute('href', '/claim-opportunities');
     expect(screen.getByRole('link', { name: /Become a Partner/ })).toHaveAttribute('href', '/partners/apply');
     expect(screen.getByRole('link', { name: /Open in the Editor/ })).toHaveAttribute('href', '/editor');
+  });
+});
+
+describe('AI edits on the results page', () => {
+  const edited = (url: string, editsRemaining: number | null) =>
+    json({ editedImageUrl: url, editsRemaining, operations: ['upscale'], engine: 'builtin' });
+
+  it('upscales, shows the before/after, then edits the edited image with a custom prompt', async () => {
+    const answers = [edited('/media/e1.jpg', 4), edited('/media/e2.jpg', 3)];
+    const fetchMock = stubApi({
+      'GET /api/v1/edits/quota': () => json(quota(5)),
+      'POST /functions/v1/edit-photo': () => answers.shift()!,
+    });
+    const { user } = await openResults();
+    const card = screen.getByTestId('ai-edit-card');
+    expect(within(card).getByRole('heading', { name: 'Quick AI Enhancements' })).toBeInTheDocument();
+    await vi.waitFor(() => expect(within(card).getByTestId('edits-remaining')).toHaveTextContent('5 free edits left'));
+    expect(screen.queryByTestId('before-after')).toBeNull();
+
+    await user.click(within(card).getByRole('button', { name: 'Upscale' }));
+    expect(await screen.findByText('Photo upscaled! 4 free edits remaining.')).toBeInTheDocument();
+    expect(screen.getByTestId('before-image')).toHaveAttribute('src', SAMPLE_IMAGE);
+    expect(screen.getByTestId('after-image')).toHaveAttribute('src', '/media/e1.jpg');
+    expect(screen.getByRole('slider', { name: 'Before and after comparison' })).toHaveValue('50');
+    expect(within(card).getByTestId('edits-remaining')).toHaveTextContent('4 free edits left');
+    expect(localStorage.getItem('prettyScoreEditsRemaining')).toBe('4');
+
+    await user.type(within(card).getByLabelText('Describe your edit'), 'make it brighter{Enter}');
+    expect(await screen.findByText('Photo edited! 3 free edits remaining.')).toBeInTheDocument();
+    const bodies = await Promise.all(callsTo(fetchMock, 'POST', '/functions/v1/edit-photo').map((request) => request.json()));
+    expect(bodies).toEqual([
+      { imageUrl: SAMPLE_IMAGE, prompt: 'Upscale' },
+      { imageUrl: '/media/e1.jpg', prompt: 'make it brighter' },
+    ]);
+    expect(screen.getByTestId('after-image')).toHaveAttribute('src', '/media/e2.jpg');
+    expect(screen.getByRole('link', { name: /Open in the Editor/ })).toHaveAttribute('href', '/editor');
+  });
+
+  it('asks for an instruction when the custom edit is blank', async () => {
+    const fetchMock = stubApi({ 'GET /api/v1/edits/quota': () => json(quota(5)) });
+    const { user } = await openResults();
+    await user.click(screen.getByRole('button', { name: 'Apply Edit' }));
+    expect(await screen.findByText('Please enter an editing instruction')).toBeInTheDocument();
+    expect(callsTo(fetchMock, 'POST', '/functions/v1/edit-photo')).toHaveLength(0);
+  });
+
+  it('disables every edit button at zero and offers Premium', async () => {
+    stubApi({ 'GET /api/v1/edits/quota': () => json(quota(0)) });
+    await openResults();
+    const notice = await screen.findByTestId('out-of-edits');
+    expect(notice).toHaveTextContent("You've used all your free edits!");
+    expect(within(notice).getByRole('link', { name: 'Go Premium' })).toHaveAttribute('href', '/premium');
+    const card = screen.getByTestId('ai-edit-card');
+    for (const name of ['Improve Score to 10', 'Enhance', 'Upscale', 'Retouch Skin', 'Blur Background', 'Black & White', 'Apply Edit']) {
+      expect(within(card).getByRole('button', { name })).toBeDisabled();
+    }
+    expect(within(card).getByLabelText('Describe your edit')).toBeDisabled();
+  });
+
+  it('after an enhancement, Analyze scores the edited image and shows the new score', async () => {
+    const fetchMock = stubApi({
+      'GET /api/v1/edits/quota': () => json(quota(2)),
+      'POST /functions/v1/edit-photo': () => edited('/media/better.jpg', 1),
+      'GET /media/better.jpg': () => new Response('jpeg', { headers: { 'Content-Type': 'image/jpeg' } }),
+    });
+    analyzeFace.mockResolvedValue(sampleAnalysis(9.1, { ratingLabel: 'Exceptional' }));
+    const { user } = await openResults(8.3);
+    await user.click(screen.getByRole('button', { name: 'Improve Score to 10' }));
+    expect(await screen.findByText('Photo enhanced! 1 free edit remaining.')).toBeInTheDocument();
+    expect(screen.getByTestId('analyze-hint')).toHaveTextContent('Click Analyze to see your new score!');
+    await user.click(screen.getByRole('button', { name: 'Analyze' }));
+    await vi.waitFor(() => expect(screen.getByTestId('score-value')).toHaveTextContent('9.1'));
+    expect(await screen.findByText('Your edited photo scores 9.1/10!')).toBeInTheDocument();
+    expect(screen.getByTestId('score-label')).toHaveTextContent('Exceptional');
+    expect(callsTo(fetchMock, 'GET', '/media/better.jpg')).toHaveLength(1);
+    expect(await analyzeFace.mock.calls[0]![0].text()).toBe('jpeg');
+  });
+
+  it('shows the catalogue’s messages when an edit fails', async () => {
+    const answers = [
+      apiError(429, 'rate_limited', 'Rate limit exceeded. Please try again later.'),
+      apiError(500, 'internal', 'Internal error'),
+      apiError(403, 'free_edits_used', "You've used all your free edits. Upgrade to Premium for unlimited edits!"),
+    ];
+    stubApi({
+      // The server's count: none left once it refused for the quota.
+      'GET /api/v1/edits/quota': () => json(quota(answers.length > 0 ? 3 : 0)),
+      'POST /functions/v1/edit-photo': () => answers.shift()!,
+    });
+    const { user } = await openResults();
+    await user.click(screen.getByRole('button', { name: 'Upscale' }));
+    expect(await screen.findByText('Rate limit exceeded. Please try again later.')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Enhance' }));
+    expect(await screen.findByText('Failed to enhance photo. Please try again.')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Retouch Skin' }));
+    expect(
+      await screen.findByText("You've used all your free edits. Upgrade to Premium for unlimited edits!"),
+    ).toBeInTheDocument();
+    // The server said none are left, whatever the browser believed.
+    expect(await screen.findByTestId('out-of-edits')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Upscale' })).toBeDisabled();
   });
 });

@@ -1,6 +1,7 @@
 import { ArrowRightIcon, CrownIcon, HandshakeIcon, RotateCcwIcon, SparklesIcon, TrophyIcon, WandSparklesIcon } from 'lucide-react';
 import { useState } from 'react';
 import { Link, Navigate, useLocation } from 'react-router';
+import { toast } from 'sonner';
 import { PageTitle } from '@/components/layout/page-title';
 import { Button } from '@/components/ui/button';
 import { paths } from '@/config/paths';
@@ -13,13 +14,18 @@ import { RewardBanner } from '@/features/score/components/reward-banner';
 import { SaveResultButton } from '@/features/score/components/save-result-button';
 import { ScoreCircle } from '@/features/score/components/score-circle';
 import { SharePanel } from '@/components/share-panel';
+import { BeforeAfterSlider, BusyOverlay } from '@/features/edits/components/before-after-slider';
+import { ResultsEditCard } from '@/features/edits/components/results-edit-card';
+import { useResultEdits } from '@/features/edits/hooks/use-result-edits';
 import { useSharePhoto } from '@/features/photos/api/share-photo';
+import { useAnalyzeFace } from '@/features/score/api/analyze-face';
 import { isResultState, type ResultState } from '@/features/score/types';
+import { analysisErrorMessage, GENERIC_ANALYSIS_ERROR } from '@/features/score/utils/error-message';
 import { ratingLabel, formatScore } from '@/features/score/utils/rating';
 import { drawResultCard, resultCardFileName } from '@/features/score/utils/result-card';
 import { opensLeaderboardDialog, showsConfetti } from '@/features/score/utils/rewards';
 import { faceShareText } from '@/features/score/utils/share';
-import { loadImage } from '@/lib/image';
+import { imageUrlToBlob, loadImage } from '@/lib/image';
 
 export default function ResultsRoute() {
   const location = useLocation();
@@ -29,10 +35,14 @@ export default function ResultsRoute() {
 }
 
 function Results({ result }: { result: ResultState }) {
-  const { analysis, image } = result;
+  const { image } = result;
+  // Analyze replaces the score with the edited image's own.
+  const [analysis, setAnalysis] = useState(result.analysis);
   const score = analysis.score;
   const label = analysis.ratingLabel || ratingLabel(score);
-  const [leaderboardOpen, setLeaderboardOpen] = useState(() => opensLeaderboardDialog(score));
+  const [leaderboardOpen, setLeaderboardOpen] = useState(() => opensLeaderboardDialog(result.analysis.score));
+  const edits = useResultEdits(image);
+  const analyze = useAnalyzeFace();
   const site = window.location.origin;
   // Once a signed-in user saves the result, shares point at its public page,
   // whose link preview shows the score card; until then, at the site.
@@ -44,10 +54,28 @@ function Results({ result }: { result: ResultState }) {
     url,
   };
 
+  async function analyzeEdited() {
+    let photo: Blob;
+    try {
+      photo = await imageUrlToBlob(edits.imageUrl);
+    } catch {
+      toast.error(GENERIC_ANALYSIS_ERROR);
+      return;
+    }
+    analyze.mutate(photo, {
+      onSuccess: (fresh) => {
+        setAnalysis(fresh);
+        edits.markAnalyzed();
+        toast.success(`Your edited photo scores ${formatScore(fresh.score)}/10!`);
+      },
+      onError: (error) => toast.error(analysisErrorMessage(error)),
+    });
+  }
+
   return (
     <div className="mx-auto w-full max-w-5xl px-4 py-8 sm:px-6 sm:py-12">
       <PageTitle title={paths.results.title} />
-      {showsConfetti(score) ? <Confetti /> : null}
+      {showsConfetti(result.analysis.score) ? <Confetti /> : null}
 
       <h1 className="text-center text-3xl font-extrabold tracking-tight sm:text-4xl">{paths.results.title}</h1>
       <p className="mt-2 text-center text-sm text-muted-foreground">Scores are for entertainment only.</p>
@@ -57,7 +85,14 @@ function Results({ result }: { result: ResultState }) {
       </div>
 
       <div className="mt-8 grid items-start gap-6 lg:grid-cols-2 lg:gap-8">
-        <PhotoOverlay image={image} analysis={analysis} />
+        {edits.edited ? (
+          <BeforeAfterSlider before={image} after={edits.edited} busy={edits.busy} />
+        ) : (
+          <div className="relative">
+            <PhotoOverlay image={image} analysis={analysis} />
+            {edits.busy ? <BusyOverlay /> : null}
+          </div>
+        )}
 
         <div className="grid gap-6">
           <section aria-labelledby="score-heading" className="rounded-3xl border bg-card p-5 shadow-sm sm:p-6">
@@ -70,12 +105,12 @@ function Results({ result }: { result: ResultState }) {
           </section>
 
           <div className="grid grid-cols-1 gap-2 sm:grid-cols-2">
-            <SaveResultButton image={image} onSaved={(photo) => shareLink.mutate(photo.id)} />
+            <SaveResultButton image={edits.imageUrl} onSaved={(photo) => shareLink.mutate(photo.id)} />
             <DownloadCardButton
               fileName={resultCardFileName(score)}
               draw={async (canvas) =>
                 drawResultCard(canvas, {
-                  photo: await loadImage(image),
+                  photo: await loadImage(edits.imageUrl),
                   score,
                   label,
                   breakdown: analysis.breakdown,
@@ -94,15 +129,14 @@ function Results({ result }: { result: ResultState }) {
       </div>
 
       <div className="mt-6 grid gap-6">
-        {/* Slot: the Quick AI Enhancements and Custom AI Edit cards (the AI edit issue) go here. */}
-        <div data-slot="ai-edit-card" hidden />
+        <ResultsEditCard edits={edits} onAnalyze={() => void analyzeEdited()} analyzing={analyze.isPending} />
 
         <SharePanel content={shareContent} />
 
         <nav aria-label="What next" className="grid gap-3 sm:grid-cols-2">
           <NextLink
             to={paths.editor.path}
-            state={{ image, analysis }}
+            state={{ image: edits.imageUrl, analysis }}
             icon={WandSparklesIcon}
             title="Open in the Editor"
             text="Retouch your photo with AI tools."

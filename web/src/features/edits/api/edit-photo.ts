@@ -1,0 +1,49 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { unwrap } from '@/lib/api-client';
+import { useSession } from '@/lib/session';
+import type { EditPhotoRequest, EditPhotoResponse, EditsQuota } from '../types';
+import { isQuotaError } from '../utils/edit-errors';
+import { mirrorEditsRemaining } from '../utils/quota-mirror';
+import { editKeys } from './get-edits-quota';
+import { looseApi } from './loose-client';
+
+/** The root of the saved photos' query keys (features/photos lists them). */
+const PHOTOS_KEY = ['photos'] as const;
+
+/**
+ * POST /functions/v1/edit-photo. The server counts the edit against this
+ * device's free edits (adjustments alone are free) and answers with the
+ * edited image and the edits left. Errors are `ApiError`s.
+ */
+export async function editPhoto(request: EditPhotoRequest): Promise<EditPhotoResponse> {
+  return (await unwrap(looseApi.POST('/functions/v1/edit-photo', { body: request }))) as EditPhotoResponse;
+}
+
+/** An edit that keeps the quota (and its local mirror) in step with the server's answer. */
+export function useEditPhoto() {
+  const queryClient = useQueryClient();
+  const { session } = useSession();
+  const quotaKey = editKeys.quota(session?.user.id ?? null);
+
+  const setRemaining = (remaining: number | null) => {
+    mirrorEditsRemaining(remaining);
+    queryClient.setQueryData<EditsQuota>(quotaKey, (old) =>
+      old
+        ? { ...old, remaining, unlimited: remaining === null, used: remaining === null ? old.used : old.limit - remaining }
+        : old,
+    );
+  };
+
+  return useMutation({
+    mutationFn: editPhoto,
+    onSuccess: (result, request) => {
+      setRemaining(result.editsRemaining);
+      if (request.photoId) void queryClient.invalidateQueries({ queryKey: PHOTOS_KEY });
+    },
+    onError: (error) => {
+      // Whatever the browser thought, the server says there are none left.
+      if (isQuotaError(error)) setRemaining(0);
+      void queryClient.invalidateQueries({ queryKey: quotaKey });
+    },
+  });
+}

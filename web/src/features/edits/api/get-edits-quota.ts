@@ -1,0 +1,47 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { unwrap } from '@/lib/api-client';
+import { useSession } from '@/lib/session';
+import type { EditsQuota } from '../types';
+import { mirrorEditsRemaining, outOfEdits, readMirroredEditsRemaining } from '../utils/quota-mirror';
+import { looseApi } from './loose-client';
+
+export const editKeys = {
+  all: ['edits'] as const,
+  /** Per user: signing in or out changes whose edits are counted. */
+  quota: (userId: string | null) => [...editKeys.all, 'quota', userId ?? 'anonymous'] as const,
+};
+
+/** GET /api/v1/edits/quota: the server's count for this device (and user), mirrored for display. */
+export async function getEditsQuota(): Promise<EditsQuota> {
+  const quota = (await unwrap(looseApi.GET('/api/v1/edits/quota'))) as EditsQuota;
+  mirrorEditsRemaining(quota.unlimited ? null : quota.remaining);
+  return quota;
+}
+
+export function editsQuotaQueryOptions(userId: string | null) {
+  return queryOptions({ queryKey: editKeys.quota(userId), queryFn: getEditsQuota, staleTime: 30_000 });
+}
+
+export type EditAllowance = {
+  /** Free edits left; null when unlimited; undefined while unknown. */
+  remaining: number | null | undefined;
+  unlimited: boolean;
+  /** Whether hair and outfit prompts can work (a generative provider is configured). */
+  generative: boolean;
+  /** Every edit button is disabled (free edits at 0). */
+  out: boolean;
+};
+
+/** What the edit buttons need: the server's count, or the mirrored one until it answers. */
+export function useEditAllowance(): EditAllowance {
+  const { session } = useSession();
+  const quota = useQuery(editsQuotaQueryOptions(session?.user.id ?? null));
+  const data = quota.data;
+  const remaining = data ? (data.unlimited ? null : data.remaining) : readMirroredEditsRemaining();
+  return {
+    remaining,
+    unlimited: data?.unlimited ?? false,
+    generative: data?.generative ?? false,
+    out: outOfEdits(remaining),
+  };
+}

@@ -1,0 +1,22 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { unwrap, type ApiSchemas } from '@/lib/api-client';
+import { looseApi } from './loose-client';
+
+/**
+ * PATCH /api/v1/photos/{id} with the photo's edited image: Undo writes the
+ * previous image back; null returns the photo to its original.
+ */
+export async function updateEditedImage(id: string, editedImageUrl: string | null): Promise<ApiSchemas['Photo']> {
+  return (await unwrap(
+    looseApi.PATCH('/api/v1/photos/{id}', { params: { path: { id } }, body: { editedImageUrl } }),
+  )) as ApiSchemas['Photo'];
+}
+
+export function useUpdateEditedImage() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, editedImageUrl }: { id: string; editedImageUrl: string | null }) =>
+      updateEditedImage(id, editedImageUrl),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['photos'] }),
+  });
+}

@@ -1,0 +1,69 @@
+import { useState } from 'react';
+import { toast } from 'sonner';
+import { useEditAllowance } from '../api/get-edits-quota';
+import { useEditPhoto } from '../api/edit-photo';
+import { editErrorMessage, FREE_EDITS_USED_MESSAGE, MISSING_PROMPT_MESSAGE, type EditKind } from '../utils/edit-errors';
+import { ANALYZE_HINT, editSuccessMessage } from '../utils/edit-messages';
+
+export type EditRequest = { label: string; prompt: string; kind: EditKind };
+
+/**
+ * The results screen's edit flow (spec document 1, section 4): each edit
+ * starts from the latest image (the edit if there is one, else the
+ * original), the original stays as 'before', and the server's count of free
+ * edits drives the message and the buttons.
+ */
+export function useResultEdits(original: string) {
+  const [current, setCurrent] = useState<string | null>(null);
+  const [pending, setPending] = useState<string | null>(null);
+  const [needsAnalyze, setNeedsAnalyze] = useState(false);
+  const allowance = useEditAllowance();
+  const mutation = useEditPhoto();
+  const busy = mutation.isPending;
+
+  function apply({ label, prompt, kind }: EditRequest, onDone?: () => void) {
+    if (busy) return;
+    if (allowance.out) {
+      toast.error(FREE_EDITS_USED_MESSAGE);
+      return;
+    }
+    if (!prompt.trim()) {
+      toast.error(MISSING_PROMPT_MESSAGE);
+      return;
+    }
+    setPending(label);
+    mutation.mutate(
+      { imageUrl: current ?? original, prompt: prompt.trim() },
+      {
+        onSuccess: (result) => {
+          setCurrent(result.editedImageUrl);
+          toast.success(editSuccessMessage(kind, result.editsRemaining), {
+            description: kind === 'enhance' ? ANALYZE_HINT : undefined,
+          });
+          if (kind === 'enhance') setNeedsAnalyze(true);
+          onDone?.();
+        },
+        onError: (error) => toast.error(editErrorMessage(error, kind)),
+        onSettled: () => setPending(null),
+      },
+    );
+  }
+
+  return {
+    original,
+    /** The latest edit, or null before the first one. */
+    edited: current,
+    /** The image to save, share, analyse and edit next. */
+    imageUrl: current ?? original,
+    busy,
+    /** The label of the edit running now. */
+    pending,
+    allowance,
+    /** An enhancement happened since the score was last computed. */
+    needsAnalyze,
+    markAnalyzed: () => setNeedsAnalyze(false),
+    apply,
+  };
+}
+
+export type ResultEdits = ReturnType<typeof useResultEdits>;

@@ -1,0 +1,48 @@
+import { vi } from 'vitest';
+
+type Handler = (request: Request) => Response | Promise<Response>;
+
+/** A JSON response. */
+export function json(body: unknown, status = 200): Response {
+  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+}
+
+/** The server's error shape. */
+export function apiError(status: number, code: string, message: string): Response {
+  return json({ code, message }, status);
+}
+
+/**
+ * Stubs fetch with handlers keyed "METHOD /path" (the query string is not
+ * part of the key). Anything else answers 404. Returns the mock, whose calls
+ * hold the Requests.
+ */
+export function stubApi(handlers: Record<string, Handler>) {
+  const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+    const request = input instanceof Request ? input : new Request(new URL(String(input), window.location.origin), init);
+    const url = new URL(request.url);
+    const handler = handlers[`${request.method} ${url.pathname}`];
+    if (!handler) return apiError(404, 'not_found', `No stub for ${request.method} ${url.pathname}`);
+    return handler(request);
+  });
+  vi.stubGlobal('fetch', fetchMock);
+  return fetchMock;
+}
+
+/** The requests made to one endpoint. */
+export function callsTo(fetchMock: ReturnType<typeof stubApi>, method: string, pathname: string): Request[] {
+  return fetchMock.mock.calls
+    .map(([input, init]) => (input instanceof Request ? input : new Request(new URL(String(input), window.location.origin), init)))
+    .filter((request) => request.method === method && new URL(request.url).pathname === pathname);
+}
+
+export function quota(remaining: number | null, extra: { generative?: boolean; limit?: number } = {}) {
+  const limit = extra.limit ?? 5;
+  return {
+    limit,
+    used: remaining === null ? 0 : limit - remaining,
+    remaining,
+    unlimited: remaining === null,
+    generative: extra.generative ?? false,
+  };
+}
