@@ -1,0 +1,180 @@
+import { screen, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import type { Photo } from '@/features/photos/types';
+import { apiError, callsTo, json, quota, stubApi } from '@/testing/fake-api';
+import { renderApp } from '@/testing/render-app';
+
+function photo(id: string, score: number, createdAt: string, edited: string | null = null): Photo {
+  return {
+    id,
+    user_id: 'u1',
+    original_image_url: `/media/${id}-original.jpg`,
+    edited_image_url: edited,
+    score,
+    rating_label: score >= 8 ? 'Gorgeous' : 'Very Pretty',
+    breakdown: { symmetry: 8.1, skinQuality: 7.4, facialHarmony: 9.0, overallBalance: 8 },
+    created_at: createdAt,
+    featured: false,
+    is_verified: false,
+    public_listing: false,
+    photo_type: 'face',
+  };
+}
+
+const older = photo('aaaaaaaa-0000-0000-0000-000000000001', 8.8, '2024-05-01T10:00:00Z');
+const newer = photo('bbbbbbbb-0000-0000-0000-000000000002', 7.2, '2024-06-01T10:00:00Z', '/media/b-edit.jpg');
+
+function stubPhotos(extra: Parameters<typeof stubApi>[0] = {}) {
+  return stubApi({
+    'GET /api/v1/photos': (request) =>
+      json(new URL(request.url).searchParams.get('sort') === 'rating' ? [older, newer] : [newer, older]),
+    'GET /api/v1/edits/quota': () => json(quota(5)),
+    ...extra,
+  });
+}
+
+describe('My Photos', () => {
+  it('sends a signed-out visitor to sign in', async () => {
+    stubPhotos();
+    const { router } = renderApp('/dashboard');
+    await vi.waitFor(() => expect(router.state.location.pathname).toBe('/auth'));
+  });
+
+  it('shows the loading text, then the empty state with its upload button', async () => {
+    let answer: (response: Response) => void = () => {};
+    stubApi({ 'GET /api/v1/photos': () => new Promise<Response>((resolve) => (answer = resolve)) });
+    const { user, router } = renderApp('/dashboard', { user: 'signed-in' });
+    expect(await screen.findByText('Loading your photos...', {}, { timeout: 5000 })).toBeInTheDocument();
+    answer(json([]));
+    expect(await screen.findByText("You haven't uploaded any photos yet")).toBeInTheDocument();
+    expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('My Photos (0)');
+    await user.click(screen.getByRole('link', { name: 'Upload Your First Photo' }));
+    expect(router.state.location.pathname).toBe('/upload');
+  });
+
+  it('says Failed to load photos when the list fails', async () => {
+    stubApi({ 'GET /api/v1/photos': () => apiError(500, 'internal', 'Internal error') });
+    renderApp('/dashboard', { user: 'signed-in' });
+    expect(await screen.findByText('Failed to load photos', {}, { timeout: 5000 })).toBeInTheDocument();
+  });
+
+  it('lists the photos with email, count, badges and sub-scores, and sorts by rating', async () => {
+    const fetchMock = stubPhotos();
+    const { user } = renderApp('/dashboard', { user: 'signed-in' });
+    expect(await screen.findByRole('heading', { name: 'My Photos (2)' }, { timeout: 5000 })).toBeInTheDocument();
+    expect(screen.getByTestId('user-email')).toHaveTextContent('@');
+    expect(screen.getByRole('button', { name: 'Sign Out' })).toBeInTheDocument();
+    const scores = () => screen.getAllByTestId('photo-score').map((badge) => badge.textContent);
+    expect(scores()).toEqual(['7.2/10', '8.8/10']);
+    const first = screen.getAllByTestId('photo-card')[0]!;
+    expect(first.querySelector('img')).toHaveAttribute('src', '/media/b-edit.jpg');
+    expect(within(first).getByText('Skin Quality')).toBeInTheDocument();
+    expect(within(first).getByText('9.0/10')).toBeInTheDocument();
+
+    await user.selectOptions(screen.getByLabelText('Sort by'), 'Highest Rating');
+    await vi.waitFor(() => expect(scores()).toEqual(['8.8/10', '7.2/10']));
+    const sorts = callsTo(fetchMock, 'GET', '/api/v1/photos').map((request) => new URL(request.url).searchParams.get('sort'));
+    expect(sorts).toEqual(['latest', 'rating']);
+  });
+
+  it('opens a card in the editor with its photo', async () => {
+    stubPhotos();
+    const { user, router } = renderApp('/dashboard', { user: 'signed-in' });
+    await screen.findByRole('heading', { name: 'My Photos (2)' }, { timeout: 5000 });
+    await user.click(screen.getByRole('button', { name: /^Edit your 7\.2\/10 photo/ }));
+    expect(router.state.location.pathname).toBe('/editor');
+    expect(router.state.location.state).toEqual({ image: '/media/b-edit.jpg', score: 7.2, ratingLabel: 'Very Pretty' });
+  });
+
+  it('edits in the Photo Details dialog, then undoes (writing the image back) and redoes', async () => {
+    const edits = ['/media/e1.jpg', '/media/e2.jpg'];
+    const fetchMock = stubPhotos({
+      'POST /functions/v1/edit-photo': () =>
+        json({ editedImageUrl: edits.shift(), editsRemaining: 4, operations: ['background'], engine: 'builtin' }),
+      [`PATCH /api/v1/photos/${older.id}`]: () => json(older),
+    });
+    const { user } = renderApp('/dashboard', { user: 'signed-in' });
+    await screen.findByRole('heading', { name: 'My Photos (2)' }, { timeout: 5000 });
+    await user.click(screen.getByRole('button', { name: /^Details of your 8\.8\/10 photo/ }));
+    const dialog = await screen.findByRole('dialog', { name: 'Photo Details' });
+    await user.click(within(dialog).getByRole('button', { name: 'Edit Photo' }));
+
+    for (const tab of ['Background', 'Hair', 'Outfit']) expect(within(dialog).getByRole('tab', { name: tab })).toBeInTheDocument();
+    expect(within(dialog).getByRole('button', { name: 'Upscale to 4K' })).toBeEnabled();
+    const edit = within(dialog).getByRole('button', { name: 'Edit' });
+    expect(edit).toBeDisabled();
+    await user.type(within(dialog).getByLabelText('Custom prompt'), '   ');
+    expect(edit).toBeDisabled();
+
+    await user.click(within(dialog).getByRole('button', { name: 'Blur Background' }));
+    expect(await screen.findByText('Photo edited successfully!')).toBeInTheDocument();
+    expect(within(dialog).getByTestId('after-image')).toHaveAttribute('src', '/media/e1.jpg');
+    for (const name of ['Download', 'Undo', 'Redo', 'Edit Again', 'Download HD Version', 'X/Twitter', 'Facebook', 'Instagram', 'TikTok']) {
+      expect(within(dialog).getByRole('button', { name })).toBeInTheDocument();
+    }
+    const [first] = await Promise.all(callsTo(fetchMock, 'POST', '/functions/v1/edit-photo').map((request) => request.json()));
+    expect(first).toEqual({ imageUrl: older.original_image_url, prompt: 'Blur the background', photoId: older.id });
+
+    await user.click(within(dialog).getByRole('button', { name: 'Undo' }));
+    expect(await screen.findByText('Undo successful!')).toBeInTheDocument();
+    const [patch] = callsTo(fetchMock, 'PATCH', `/api/v1/photos/${older.id}`);
+    expect(await patch!.json()).toEqual({ editedImageUrl: null });
+    expect(within(dialog).getByTestId('after-image')).toHaveAttribute('src', older.original_image_url);
+
+    await user.click(within(dialog).getByRole('button', { name: 'Undo' }));
+    expect(await screen.findByText('No edits to undo')).toBeInTheDocument();
+
+    await user.click(within(dialog).getByRole('button', { name: 'Redo' }));
+    await vi.waitFor(() => expect(within(dialog).getByTestId('after-image')).toHaveAttribute('src', '/media/e2.jpg'));
+    const bodies = await Promise.all(callsTo(fetchMock, 'POST', '/functions/v1/edit-photo').map((request) => request.json()));
+    expect(bodies[1]).toEqual({ imageUrl: older.original_image_url, prompt: 'Blur the background', photoId: older.id });
+  });
+
+  it('shows the catalogue’s messages when a dashboard edit or undo fails', async () => {
+    const answers = [
+      apiError(429, 'rate_limited', 'Too many'),
+      apiError(402, 'provider_credits', 'Credits'),
+      apiError(500, 'internal', 'Internal error'),
+    ];
+    stubPhotos({
+      'POST /functions/v1/edit-photo': () => answers.shift()!,
+    });
+    const { user } = renderApp('/dashboard', { user: 'signed-in' });
+    await screen.findByRole('heading', { name: 'My Photos (2)' }, { timeout: 5000 });
+    await user.click(screen.getByRole('button', { name: /^Details of your 8\.8\/10 photo/ }));
+    const dialog = await screen.findByRole('dialog', { name: 'Photo Details' });
+    await user.click(within(dialog).getByRole('button', { name: 'Edit Photo' }));
+    const input = within(dialog).getByLabelText('Custom prompt');
+    await user.type(input, 'make it brighter{Enter}');
+    expect(await screen.findByText('Rate limit exceeded. Please try again later.')).toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Edit' }));
+    expect(await screen.findByText('Please add credits to continue editing.')).toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Edit' }));
+    expect(await screen.findByText('Failed to edit photo. Please try again.')).toBeInTheDocument();
+  });
+
+  it('notes that hair and outfit presets need the generative editor when it is off', async () => {
+    stubPhotos();
+    const { user } = renderApp('/dashboard', { user: 'signed-in' });
+    await screen.findByRole('heading', { name: 'My Photos (2)' }, { timeout: 5000 });
+    await user.click(screen.getByRole('button', { name: /^Details of your 8\.8\/10 photo/ }));
+    const dialog = await screen.findByRole('dialog', { name: 'Photo Details' });
+    await user.click(within(dialog).getByRole('button', { name: 'Edit Photo' }));
+    await user.click(within(dialog).getByRole('tab', { name: 'Hair' }));
+    expect(within(dialog).getByText(/need the generative AI editor/)).toBeInTheDocument();
+    expect(within(dialog).getByRole('button', { name: 'Blonde Hair' })).toBeDisabled();
+  });
+
+  it('deletes a photo after confirmation', async () => {
+    const fetchMock = stubPhotos({ [`DELETE /api/v1/photos/${older.id}`]: () => new Response(null, { status: 204 }) });
+    const { user } = renderApp('/dashboard', { user: 'signed-in' });
+    await screen.findByRole('heading', { name: 'My Photos (2)' }, { timeout: 5000 });
+    await user.click(screen.getByRole('button', { name: /^Details of your 8\.8\/10 photo/ }));
+    const dialog = await screen.findByRole('dialog', { name: 'Photo Details' });
+    await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    const confirm = await screen.findByRole('alertdialog', { name: 'Delete this photo?' });
+    await user.click(within(confirm).getByRole('button', { name: 'Delete Photo' }));
+    expect(await screen.findByText('Photo deleted')).toBeInTheDocument();
+    expect(callsTo(fetchMock, 'DELETE', `/api/v1/photos/${older.id}`)).toHaveLength(1);
+  });
+});
