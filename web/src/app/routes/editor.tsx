@@ -1,6 +1,74 @@
-import { RoutePlaceholder } from '@/components/layout/route-placeholder';
+import { useCallback, useRef } from 'react';
+import { useLocation, useNavigate } from 'react-router';
+import { toast } from 'sonner';
+import { PageTitle } from '@/components/layout/page-title';
 import { paths } from '@/config/paths';
+import { signInPathFor } from '@/features/auth/utils/return-to';
+import { EditorWorkspace } from '@/features/edits/components/editor-workspace';
+import { readEditorHandoff } from '@/features/edits/utils/editor-handoff';
+import { useSavePhoto } from '@/features/score/api/save-photo';
+import { SIGN_IN_TO_SAVE_MESSAGE } from '@/features/score/utils/leaderboard-entry';
+import { useChosenPhoto } from '@/features/upload/hooks/use-chosen-photo';
+import { useFileDrop } from '@/features/upload/hooks/use-file-drop';
+import { useSession } from '@/lib/session';
+import { cn } from '@/lib/utils';
 
+/**
+ * The AI Photo Editor. A photo arrives from the results page or My Photos
+ * (navigation state), or is uploaded here; a new upload starts a fresh
+ * history and clears the score. Saving stores a new photo, scored by the
+ * server. (The premium gate comes with the premium issue.)
+ */
 export default function EditorRoute() {
-  return <RoutePlaceholder page={paths.editor} />;
+  const location = useLocation();
+  const navigate = useNavigate();
+  const { session } = useSession();
+  const inputRef = useRef<HTMLInputElement>(null);
+  const handoff = readEditorHandoff(location.state);
+  const onError = useCallback((message: string) => toast.error(message), []);
+  const photo = useChosenPhoto({ initial: handoff?.image ?? null, onError });
+  const savePhoto = useSavePhoto();
+  const { dragging, handlers } = useFileDrop((file) => void photo.choose(file));
+  const fromHandoff = photo.image !== null && photo.image === handoff?.image;
+
+  return (
+    <div className={cn('mx-auto w-full max-w-6xl px-4 py-8 sm:px-6 sm:py-12', dragging && 'bg-brand-50/60')} {...handlers}>
+      <PageTitle title={paths.editor.title} />
+      <div className="mb-6">
+        <h1 className="text-3xl font-extrabold tracking-tight sm:text-4xl">{paths.editor.title}</h1>
+        <p className="mt-2 text-muted-foreground">Enhance, upscale, retouch, restyle and fine-tune your photo, then save it to My Photos.</p>
+      </div>
+      <EditorWorkspace
+        // A new photo is a new editing session: history, sliders and score start again.
+        key={photo.image ?? 'none'}
+        image={photo.image}
+        initialScore={fromHandoff && handoff?.score !== undefined ? { score: handoff.score, label: handoff.ratingLabel ?? '' } : undefined}
+        onUploadClick={() => inputRef.current?.click()}
+        uploading={photo.reading}
+        canSave={Boolean(session)}
+        onSignInToSave={() => {
+          toast.info(SIGN_IN_TO_SAVE_MESSAGE);
+          void navigate(signInPathFor(paths.editor.path));
+        }}
+        save={async (image) => {
+          const saved = await savePhoto.mutateAsync({ image });
+          return { score: saved.score, label: saved.rating_label };
+        }}
+      />
+      <input
+        ref={inputRef}
+        type="file"
+        accept="image/*"
+        className="hidden"
+        tabIndex={-1}
+        aria-label="Choose a photo to edit"
+        data-testid="editor-input"
+        onChange={(event) => {
+          const file = event.target.files?.[0];
+          event.target.value = '';
+          void photo.choose(file);
+        }}
+      />
+    </div>
+  );
 }
