@@ -1,0 +1,87 @@
+import path from 'node:path';
+import { expect, seriousAxeViolations, test, viewports } from '../support/fixtures';
+import { expectToast } from '../support/edits';
+import { ARTIFACTS_DIR } from '../support/paths';
+import { ASTRONAUT, signUp, useSession } from '../support/score';
+
+test.describe('the AI photo editor', () => {
+  test('move the sliders, apply a quick edit, save, and find the photo in My Photos', async ({ page, request }) => {
+    const account = await signUp(request);
+    await useSession(page, account);
+    await page.goto('/editor');
+    await expect(page.getByRole('heading', { level: 1, name: 'AI Photo Editor' })).toBeVisible();
+
+    await page.getByRole('button', { name: 'Enhance' }).click();
+    await expectToast(page, 'Please upload an image first');
+
+    await page.getByTestId('editor-input').setInputFiles(ASTRONAUT);
+    const image = page.getByTestId('editor-image');
+    await expect(image).toHaveAttribute('src', /^data:image\/png;base64,/);
+
+    await page.getByRole('tab', { name: 'Adjust' }).click();
+    const brightness = page.getByLabel('Brightness');
+    await brightness.focus();
+    for (let i = 0; i < 20; i += 1) await page.keyboard.press('ArrowRight');
+    await expect(page.getByTestId('brightness-value')).toHaveText('120%');
+    const blur = page.getByLabel('Blur');
+    await blur.focus();
+    for (let i = 0; i < 5; i += 1) await page.keyboard.press('ArrowRight');
+    await expect(page.getByTestId('blurPx-value')).toHaveText('0.5 px');
+    await expect(image).toHaveCSS('filter', /brightness\(1\.2\).*blur\(0\.5px\)/);
+    expect(await seriousAxeViolations(page)).toEqual([]);
+
+    await page.getByRole('tab', { name: 'AI Tools' }).click();
+    await page.getByRole('button', { name: 'Enhance' }).click();
+    // The sliders are applied by the server first (free), then the enhancement (counted).
+    await expectToast(page, 'Photo enhanced! 4 free edits remaining.');
+    await expect(page.getByTestId('history-step')).toHaveText('Enhance · step 3 of 3');
+    await expect(page.getByTestId('after-image')).toHaveAttribute('src', /^\/media\//);
+
+    await page.getByRole('button', { name: 'Undo' }).click();
+    await expect(page.getByTestId('history-step')).toHaveText('Adjustments · step 2 of 3');
+    await page.getByRole('button', { name: 'Redo' }).click();
+    await expect(page.getByTestId('history-step')).toHaveText('Enhance · step 3 of 3');
+
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download' }).click()]);
+    expect(download.suggestedFilename()).toMatch(/^prettyscore-edited\.(jpg|png)$/);
+    await expectToast(page, 'Photo downloaded!');
+
+    await page.getByRole('button', { name: 'Share' }).click();
+    const share = page.getByRole('dialog', { name: 'Share Your Edit' });
+    await expect(share.getByRole('button', { name: 'Instagram' })).toBeVisible();
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await page.keyboard.press('Escape');
+
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expectToast(page, 'Photo saved to your dashboard!');
+    await expect(page.getByTestId('editor-score')).toHaveText(/Score \d{1,2}\.\d\/10/);
+
+    await page.goto('/dashboard');
+    await expect(page.getByRole('heading', { level: 1, name: 'My Photos (1)' })).toBeVisible();
+    await expect(page.getByTestId('photo-card')).toHaveCount(1);
+  });
+
+  test('a new upload starts a fresh history', async ({ page }) => {
+    await page.goto('/editor');
+    await page.getByTestId('editor-input').setInputFiles(ASTRONAUT);
+    await page.getByRole('button', { name: 'Retouch' }).click();
+    await expectToast(page, 'Photo edited! 4 free edits remaining.');
+    await expect(page.getByTestId('history-step')).toHaveText('Retouch · step 2 of 2');
+    await page.getByTestId('editor-input').setInputFiles(ASTRONAUT.replace('astronaut', 'cameraman-gray'));
+    await expect(page.getByTestId('history-step')).toHaveText('Original · step 1 of 1');
+    await expect(page.getByRole('button', { name: 'Undo' })).toBeDisabled();
+  });
+
+  for (const viewport of viewports) {
+    test(`the editor looks right at ${viewport.name}`, async ({ page }) => {
+      await page.setViewportSize(viewport.size);
+      await page.goto('/editor');
+      await page.getByTestId('editor-input').setInputFiles(ASTRONAUT);
+      await page.getByRole('button', { name: 'Upscale 4K' }).click();
+      await expectToast(page, 'Photo upscaled! 4 free edits remaining.');
+      await page.waitForLoadState('networkidle');
+      expect(await seriousAxeViolations(page)).toEqual([]);
+      await page.screenshot({ path: path.join(ARTIFACTS_DIR, 'screenshots', viewport.name, 'editor-edited.png'), fullPage: true, animations: 'disabled' });
+    });
+  }
+});
