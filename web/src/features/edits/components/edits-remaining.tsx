@@ -9,7 +9,8 @@ import { OUT_OF_EDITS_MESSAGE } from '../utils/edit-errors';
 export function EditsRemainingPill({ allowance }: { allowance: EditAllowance }) {
   const { remaining } = allowance;
   if (remaining === undefined) return null;
-  const text = remaining === null ? 'Unlimited edits' : `${remaining} free ${remaining === 1 ? 'edit' : 'edits'} left`;
+  const left = remaining === null ? null : Math.max(0, remaining);
+  const text = left === null ? 'Unlimited edits' : `${left} free ${left === 1 ? 'edit' : 'edits'} left`;
   return (
     <span
       className="inline-flex items-center gap-1.5 rounded-full border border-brand-100 bg-brand-50 px-3 py-1 text-xs font-semibold text-brand-700"

@@ -12,6 +12,7 @@ describe('edit success messages', () => {
   it('says edit for one, and unlimited for premium', () => {
     expect(editSuccessMessage('edit', 1)).toBe('Photo edited! 1 free edit remaining.');
     expect(editSuccessMessage('upscale', null)).toBe('Photo upscaled! You have unlimited edits.');
+    expect(editSuccessMessage('edit', -1)).toBe('Photo edited! 0 free edits remaining.');
   });
 
   it('maps each results preset to its message', () => {

@@ -7,9 +7,10 @@ import type { EditKind } from './edit-errors';
  */
 const verbs: Record<EditKind, string> = { edit: 'edited', enhance: 'enhanced', upscale: 'upscaled' };
 
-export function editSuccessMessage(kind: EditKind, remaining: number | null): string {
+export function editSuccessMessage(kind: EditKind, count: number | null): string {
   const done = `Photo ${verbs[kind]}!`;
-  if (remaining === null) return `${done} You have unlimited edits.`;
+  if (count === null) return `${done} You have unlimited edits.`;
+  const remaining = Math.max(0, count);
   // 'free edits' as the spec words it; one edit is singular.
   return `${done} ${remaining} free ${remaining === 1 ? 'edit' : 'edits'} remaining.`;
 }
