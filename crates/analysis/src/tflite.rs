@@ -560,6 +560,35 @@ impl Model {
 
     /// Run the network on an NHWC float input; returns the outputs in model order.
     pub fn run(&self, input: &[f32]) -> Vec<Vec<f32>> {
+        // This thread's buffers come from (and go back to) a small shared stash, so a
+        // short-lived helper thread starts with warm buffers and an idle thread keeps none.
+        POOL.with(|p| {
+            let mut p = p.borrow_mut();
+            if p.is_empty()
+                && let Some(spare) = SPARE_POOLS
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .pop()
+            {
+                *p = spare;
+            }
+        });
+        // Nothing is lent before the run starts (even if an earlier run panicked).
+        LENT.with(|l| l.borrow_mut().clear());
+        let out = self.run_inner(input);
+        // Buffers still lent out now are the outputs, which leave with the caller.
+        LENT.with(|l| l.borrow_mut().clear());
+        POOL.with(|p| {
+            let pool = std::mem::take(&mut *p.borrow_mut());
+            let mut spare = SPARE_POOLS.lock().unwrap_or_else(|e| e.into_inner());
+            if spare.len() < MAX_SPARE_POOLS {
+                spare.push(pool);
+            }
+        });
+        out
+    }
+
+    fn run_inner(&self, input: &[f32]) -> Vec<Vec<f32>> {
         let mut vals: Vec<Option<Vec<f32>>> = vec![None; self.shapes.len()];
         vals[self.input] = Some(input.to_vec());
         for (n, op) in self.ops.iter().enumerate() {
@@ -629,12 +658,22 @@ impl Model {
                     let (ih, iw, ic) = self.hwc(*x);
                     let (oh, ow, oc) = self.hwc(*y);
                     let src = vals[*x].as_deref().expect("pad input");
-                    let mut out = alloc(oh * ow * oc, 0.0);
-                    for r in 0..ih {
-                        for c in 0..iw {
-                            let so = (r * iw + c) * ic;
-                            let d = ((r + pad[0]) * ow + c + pad[2]) * oc;
-                            out[d..d + ic].copy_from_slice(&src[so..so + ic]);
+                    // Every value is written below: zeros around the copied pixels.
+                    let mut out = alloc_overwritten(oh * ow * oc);
+                    for (r, orow) in out.chunks_exact_mut(ow * oc).enumerate() {
+                        if r < pad[0] || r >= pad[0] + ih {
+                            orow.fill(0.0);
+                            continue;
+                        }
+                        let srow = &src[(r - pad[0]) * iw * ic..(r - pad[0] + 1) * iw * ic];
+                        orow[..pad[2] * oc].fill(0.0);
+                        orow[(pad[2] + iw) * oc..].fill(0.0);
+                        for (d, sp) in orow[pad[2] * oc..(pad[2] + iw) * oc]
+                            .chunks_exact_mut(oc)
+                            .zip(srow.chunks_exact(ic))
+                        {
+                            d[..ic].copy_from_slice(sp);
+                            d[ic..].fill(0.0);
                         }
                     }
                     vals[*y] = Some(out);
@@ -692,15 +731,29 @@ impl Model {
     }
 }
 
+/// A pooled activation buffer and how many of its values have ever been written (its
+/// longest length so far), so that it can be handed out again without clearing them.
+struct Pooled {
+    v: Vec<f32>,
+    init: usize,
+}
+
+/// Buffer pools not in use by any thread (at most `MAX_SPARE_POOLS`).
+static SPARE_POOLS: std::sync::Mutex<Vec<Vec<Pooled>>> = std::sync::Mutex::new(Vec::new());
+const MAX_SPARE_POOLS: usize = 4;
+
 thread_local! {
     /// Activation buffers reused across operators and runs on this thread, so a run
     /// does not page-fault fresh memory for every tensor.
-    static POOL: std::cell::RefCell<Vec<Vec<f32>>> = const { std::cell::RefCell::new(Vec::new()) };
+    static POOL: std::cell::RefCell<Vec<Pooled>> = const { std::cell::RefCell::new(Vec::new()) };
+    /// Buffers handed out by `alloc_overwritten` during this run: address and written
+    /// length, so `release` can pool them with their full written length.
+    static LENT: std::cell::RefCell<Vec<(usize, usize)>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
-/// A zero-filled buffer of `n` values (filled with `fill`), from the pool when possible.
+/// A buffer of `n` values all set to `fill`, from the pool when possible.
 fn alloc(n: usize, fill: f32) -> Vec<f32> {
-    let mut v = alloc_raw(n);
+    let mut v = alloc_raw(n).v;
     v.clear();
     v.resize(n, fill);
     v
@@ -709,28 +762,48 @@ fn alloc(n: usize, fill: f32) -> Vec<f32> {
 /// A buffer of `n` values whose contents the caller overwrites entirely (stale values
 /// from the pool are never read, so there is no need to clear them).
 fn alloc_overwritten(n: usize) -> Vec<f32> {
-    let mut v = alloc_raw(n);
-    v.truncate(n);
-    v.resize(n, 0.0);
+    let Pooled { mut v, init } = alloc_raw(n);
+    if init >= n {
+        // SAFETY: the first `init` values of this buffer were written while it was in use
+        // before (its longest length), truncation leaves them in place, and every bit
+        // pattern is a valid f32.
+        unsafe { v.set_len(n) };
+    } else {
+        v.clear();
+        v.resize(n, 0.0);
+    }
+    let written = init.max(n);
+    LENT.with(|l| l.borrow_mut().push((v.as_ptr() as usize, written)));
     v
 }
 
-fn alloc_raw(n: usize) -> Vec<f32> {
+/// The pooled buffer with the smallest capacity of at least `n` values.
+fn alloc_raw(n: usize) -> Pooled {
     POOL.with(|p| {
         let mut p = p.borrow_mut();
         let best = (0..p.len())
-            .filter(|&i| p[i].capacity() >= n)
-            .min_by_key(|&i| p[i].capacity());
+            .filter(|&i| p[i].v.capacity() >= n)
+            .min_by_key(|&i| p[i].v.capacity());
         best.map(|i| p.swap_remove(i))
     })
-    .unwrap_or_default()
+    .unwrap_or(Pooled {
+        v: Vec::new(),
+        init: 0,
+    })
 }
 
 fn release(v: Vec<f32>) {
+    let addr = v.as_ptr() as usize;
+    let lent = LENT.with(|l| {
+        let mut l = l.borrow_mut();
+        let i = l.iter().rposition(|&(a, _)| a == addr)?;
+        Some(l.swap_remove(i).1)
+    });
+    let init = lent.unwrap_or(0).max(v.len());
     POOL.with(|p| {
         let mut p = p.borrow_mut();
         if p.len() < 64 {
-            p.push(v);
+            p.push(Pooled { v, init });
         }
     });
 }
@@ -770,27 +843,30 @@ fn conv(
         matmul(src, ic, w, b, oc, &mut out);
     } else {
         // im2col: one row of (tap, input channel) values per output pixel, zeros for
-        // padding, in the same order as the weights.
+        // padding, in the same order as the weights. The taps of one kernel row are
+        // contiguous in both the input and the column row, so each is one copy.
         let pt = pad_before(ih, oh, kh, sh, same);
         let pl = pad_before(iw, ow, kw, sw, same);
         let k = kh * kw * ic;
-        let mut cols = alloc(oh * ow * k, 0.0);
+        // Every value is written below (copied or zeroed).
+        let mut cols = alloc_overwritten(oh * ow * k);
         for r in 0..oh {
             for c in 0..ow {
                 let row = &mut cols[(r * ow + c) * k..][..k];
+                let x0 = (c * sw) as isize - pl as isize;
+                let b_lo = (-x0).clamp(0, kw as isize) as usize;
+                let b_hi = (iw as isize - x0).clamp(b_lo as isize, kw as isize) as usize;
                 for a_ in 0..kh {
+                    let seg = &mut row[a_ * kw * ic..(a_ + 1) * kw * ic];
                     let y = (r * sh + a_) as isize - pt as isize;
                     if y < 0 || y >= ih as isize {
+                        seg.fill(0.0);
                         continue;
                     }
-                    for b_ in 0..kw {
-                        let x = (c * sw + b_) as isize - pl as isize;
-                        if x < 0 || x >= iw as isize {
-                            continue;
-                        }
-                        let px = &src[(y as usize * iw + x as usize) * ic..][..ic];
-                        row[(a_ * kw + b_) * ic..][..ic].copy_from_slice(px);
-                    }
+                    seg[..b_lo * ic].fill(0.0);
+                    let s0 = (y as usize * iw + (x0 + b_lo as isize) as usize) * ic;
+                    seg[b_lo * ic..b_hi * ic].copy_from_slice(&src[s0..s0 + (b_hi - b_lo) * ic]);
+                    seg[b_hi * ic..].fill(0.0);
                 }
             }
         }
@@ -842,20 +918,32 @@ fn matmul_blocked<const OB: usize>(
     n: usize,
     out: &mut [f32],
 ) {
-    let rows = x.len() / k;
+    let rows = x.len() / k.max(1);
+    // The bounds every `block` below relies on.
+    assert!(rows * k <= x.len() && k * n <= w.len() && n <= b.len() && rows * n <= out.len());
     let mut p = 0;
     while p + 4 <= rows {
         let mut o = 0;
         while o + OB <= n {
-            block::<4, OB>(x, k, w, b, n, out, p, o);
+            // SAFETY: p + rows of the block <= rows, o + width <= n (loop bounds), and the assert above.
+            unsafe { block::<4, OB>(x, k, w, b, n, out, p, o); }
             o += OB;
         }
+        if OB > 8 {
+            while o + 8 <= n {
+                // SAFETY: p + rows of the block <= rows, o + width <= n (loop bounds), and the assert above.
+                unsafe { block::<4, 8>(x, k, w, b, n, out, p, o); }
+                o += 8;
+            }
+        }
         while o + 4 <= n {
-            block::<4, 4>(x, k, w, b, n, out, p, o);
+            // SAFETY: p + rows of the block <= rows, o + width <= n (loop bounds), and the assert above.
+            unsafe { block::<4, 4>(x, k, w, b, n, out, p, o); }
             o += 4;
         }
         while o < n {
-            block::<4, 1>(x, k, w, b, n, out, p, o);
+            // SAFETY: p + rows of the block <= rows, o + width <= n (loop bounds), and the assert above.
+            unsafe { block::<4, 1>(x, k, w, b, n, out, p, o); }
             o += 1;
         }
         p += 4;
@@ -863,20 +951,34 @@ fn matmul_blocked<const OB: usize>(
     while p < rows {
         let mut o = 0;
         while o + OB <= n {
-            block::<1, OB>(x, k, w, b, n, out, p, o);
+            // SAFETY: p + rows of the block <= rows, o + width <= n (loop bounds), and the assert above.
+            unsafe { block::<1, OB>(x, k, w, b, n, out, p, o); }
             o += OB;
         }
+        if OB > 8 {
+            while o + 8 <= n {
+                // SAFETY: p + rows of the block <= rows, o + width <= n (loop bounds), and the assert above.
+                unsafe { block::<1, 8>(x, k, w, b, n, out, p, o); }
+                o += 8;
+            }
+        }
         while o < n {
-            block::<1, 1>(x, k, w, b, n, out, p, o);
+            // SAFETY: p + rows of the block <= rows, o + width <= n (loop bounds), and the assert above.
+            unsafe { block::<1, 1>(x, k, w, b, n, out, p, o); }
             o += 1;
         }
         p += 1;
     }
 }
 
+/// One block of `P` rows and `O` outputs, accumulated in registers.
+///
+/// # Safety
+/// `(p0 + P) * k <= x.len()`, `k * n <= w.len()`, `o0 + O <= n <= b.len()` and
+/// `(p0 + P) * n <= out.len()` (checked once by `matmul_blocked`).
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
-fn block<const P: usize, const O: usize>(
+unsafe fn block<const P: usize, const O: usize>(
     x: &[f32],
     k: usize,
     w: &[f32],
@@ -886,24 +988,23 @@ fn block<const P: usize, const O: usize>(
     p0: usize,
     o0: usize,
 ) {
-    let mut acc = [[0f32; O]; P];
-    for row in acc.iter_mut() {
-        row.copy_from_slice(&b[o0..o0 + O]);
-    }
-    let xs: [&[f32]; P] = std::array::from_fn(|j| &x[(p0 + j) * k..(p0 + j + 1) * k]);
+    let (xp, wp) = (x.as_ptr(), w.as_ptr());
+    // SAFETY (all reads and writes below): within the bounds in the contract above.
+    let bias: [f32; O] = unsafe { std::ptr::read_unaligned(b.as_ptr().add(o0).cast()) };
+    let mut acc = [bias; P];
     for i in 0..k {
-        let wv: &[f32; O] = w[i * n + o0..i * n + o0 + O]
-            .try_into()
-            .expect("block width");
-        for j in 0..P {
-            let v = xs[j][i];
+        let wv: [f32; O] = unsafe { std::ptr::read_unaligned(wp.add(i * n + o0).cast()) };
+        for (j, row) in acc.iter_mut().enumerate() {
+            let v = unsafe { *xp.add((p0 + j) * k + i) };
             for q in 0..O {
-                acc[j][q] += v * wv[q];
+                row[q] += v * wv[q];
             }
         }
     }
     for (j, row) in acc.iter().enumerate() {
-        out[(p0 + j) * n + o0..(p0 + j) * n + o0 + O].copy_from_slice(row);
+        unsafe {
+            std::ptr::write_unaligned(out.as_mut_ptr().add((p0 + j) * n + o0).cast(), *row)
+        };
     }
 }
 
@@ -981,8 +1082,53 @@ fn depthwise_portable(
     let pl = pad_before(iw, ow, kw, sw, same);
     // Every output starts from its bias below.
     let mut out = alloc_overwritten(oh * ow * ch);
+    // Output columns whose taps all lie inside the input row (c*sw >= pl and
+    // c*sw - pl + kw <= iw): these share one list of tap offsets per output row.
+    let c_lo = pl.div_ceil(sw).min(ow);
+    let c_hi = if iw + pl >= kw {
+        ((iw + pl - kw) / sw + 1).min(ow)
+    } else {
+        0
+    }
+    .max(c_lo);
     for r in 0..oh {
+        if kh * kw <= 25 && c_lo < c_hi {
+            // Valid taps of this row, in (row, column) order: offsets from the input
+            // pixel under the output's first tap column.
+            let mut taps = [(0usize, 0usize); 25];
+            let mut nt = 0;
+            for a_ in 0..kh {
+                let y = (r * sh + a_) as isize - pt as isize;
+                if y < 0 || y >= ih as isize {
+                    continue;
+                }
+                for b_ in 0..kw {
+                    taps[nt] = ((y as usize * iw + b_) * ch, (a_ * kw + b_) * ch);
+                    nt += 1;
+                }
+            }
+            let row = &mut out[r * ow * ch..(r + 1) * ow * ch];
+            // The bounds `dw_block` relies on: the last interior pixel's last tap, and
+            // the last tap's weights, are inside `src` and `w` (taps ascend).
+            if let Some(&(sp, wp)) = taps[..nt].last() {
+                assert!(
+                    ((c_hi - 1) * sw - pl) * ch + sp + ch <= src.len()
+                        && wp + ch <= w.len()
+                        && ch <= b.len()
+                );
+            }
+            let geo = DwRow {
+                sw,
+                pl,
+                ch,
+                act: a,
+            };
+            dw_interior(row, src, w, b, &taps[..nt], c_lo, c_hi, &geo);
+        }
         for c in 0..ow {
+            if kh * kw <= 25 && c >= c_lo && c < c_hi {
+                continue;
+            }
             let acc = &mut out[(r * ow + c) * ch..(r * ow + c + 1) * ch];
             // Valid taps of this output pixel, in (row, column) order.
             let mut taps = [(0usize, 0usize); 25];
@@ -1054,6 +1200,121 @@ fn depthwise_portable(
         }
     }
     out
+}
+
+/// What the interior depthwise loop needs to know about a layer.
+struct DwRow {
+    sw: usize,
+    pl: usize,
+    ch: usize,
+    act: Act,
+}
+
+/// Interior output pixels `c0..c1` of one output row (every tap inside the input), four
+/// pixels and eight (then four, then one) channels at a time. Each output is still its
+/// bias plus the taps in `taps` order, one product and one addition at a time: exactly
+/// the arithmetic of the per-pixel loop, only with the tap offsets shared by the row.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn dw_interior(
+    row: &mut [f32],
+    src: &[f32],
+    w: &[f32],
+    b: &[f32],
+    taps: &[(usize, usize)],
+    c0: usize,
+    c1: usize,
+    g: &DwRow,
+) {
+    let mut k0 = 0;
+    while k0 + 8 <= g.ch {
+        dw_pixels::<8>(row, src, w, b, taps, c0, c1, g, k0);
+        k0 += 8;
+    }
+    if k0 + 4 <= g.ch {
+        dw_pixels::<4>(row, src, w, b, taps, c0, c1, g, k0);
+        k0 += 4;
+    }
+    while k0 < g.ch {
+        dw_pixels::<1>(row, src, w, b, taps, c0, c1, g, k0);
+        k0 += 1;
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn dw_pixels<const C: usize>(
+    row: &mut [f32],
+    src: &[f32],
+    w: &[f32],
+    b: &[f32],
+    taps: &[(usize, usize)],
+    c0: usize,
+    c1: usize,
+    g: &DwRow,
+    k0: usize,
+) {
+    let mut c = c0;
+    // SAFETY: `depthwise_portable` checked the bounds of this row's interior pixels.
+    while c + 4 <= c1 {
+        unsafe { dw_block::<C, 4>(row, src, w, b, taps, c, g, k0) };
+        c += 4;
+    }
+    while c < c1 {
+        unsafe { dw_block::<C, 1>(row, src, w, b, taps, c, g, k0) };
+        c += 1;
+    }
+}
+
+/// `P` interior pixels from column `c`, channels `k0..k0 + C`.
+///
+/// # Safety
+/// Every tap of every pixel is inside `src` and `w` and `k0 + C <= ch <= b.len()` (checked
+/// once per row by `depthwise_portable`); `row` holds the whole output row.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+unsafe fn dw_block<const C: usize, const P: usize>(
+    row: &mut [f32],
+    src: &[f32],
+    w: &[f32],
+    b: &[f32],
+    taps: &[(usize, usize)],
+    c: usize,
+    g: &DwRow,
+    k0: usize,
+) {
+    let (sp0, wp0) = (src.as_ptr(), w.as_ptr());
+    // SAFETY (all reads below): within the bounds in the contract above.
+    let bias: [f32; C] = unsafe { std::ptr::read_unaligned(b.as_ptr().add(k0).cast()) };
+    let mut acc = [bias; P];
+    let base: [usize; P] = std::array::from_fn(|p| ((c + p) * g.sw - g.pl) * g.ch + k0);
+    for &(sp, wp) in taps {
+        let wr: [f32; C] = unsafe { std::ptr::read_unaligned(wp0.add(wp + k0).cast()) };
+        for p in 0..P {
+            let px: [f32; C] = unsafe { std::ptr::read_unaligned(sp0.add(base[p] + sp).cast()) };
+            for q in 0..C {
+                acc[p][q] += px[q] * wr[q];
+            }
+        }
+    }
+    for (p, v) in acc.iter().enumerate() {
+        let o: &mut [f32; C] = (&mut row[(c + p) * g.ch + k0..(c + p) * g.ch + k0 + C])
+            .try_into()
+            .expect("chunk");
+        match g.act {
+            Act::None => *o = *v,
+            Act::Relu => {
+                for q in 0..C {
+                    o[q] = v[q].max(0.0);
+                }
+            }
+            Act::Relu6 => {
+                for q in 0..C {
+                    o[q] = v[q].clamp(0.0, 6.0);
+                }
+            }
+        }
+    }
 }
 
 fn maxpool(
@@ -1180,3 +1441,4 @@ mod tests {
         assert_eq!(f16_to_f32(0x7bff), 65504.0);
     }
 }
+
