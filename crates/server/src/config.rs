@@ -54,6 +54,7 @@ pub struct Config {
     pub storage: StorageConfig,
     pub auth: AuthConfig,
     pub analysis: AnalysisConfig,
+    pub edits: EditsConfig,
 }
 
 impl Default for Config {
@@ -69,6 +70,7 @@ impl Default for Config {
             storage: StorageConfig::default(),
             auth: AuthConfig::default(),
             analysis: AnalysisConfig::default(),
+            edits: EditsConfig::default(),
         }
     }
 }
@@ -120,6 +122,7 @@ const TOP_LEVEL_KEYS: &[&str] = &[
     "storage",
     "auth",
     "analysis",
+    "edits",
 ];
 
 /// Photo analysis: how many run at once and how fast one client may send them.
@@ -140,6 +143,72 @@ impl Default for AnalysisConfig {
             max_concurrent: None,
             per_client_per_minute: 30,
         }
+    }
+}
+
+/// AI photo edits (`POST /functions/v1/edit-photo`): the free quota, the
+/// per-client rate, temporary results and the optional generative provider.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct EditsConfig {
+    /// Free AI edits per browser (and per signed-in user across browsers);
+    /// premium members are unlimited. Slider-only adjustments are free.
+    pub free_edits: u32,
+    /// Edit requests one client (IP address) may send per minute before
+    /// getting 429.
+    pub per_client_per_minute: u32,
+    /// How long an edit result that is not attached to a saved photo stays
+    /// in storage.
+    pub temp_ttl_secs: u64,
+    /// How often each instance looks for expired temporary results.
+    pub sweep_interval_secs: u64,
+    /// An OpenAI-compatible image-edit API for the prompts the built-in
+    /// engine cannot carry out; off unless `base_url` is set.
+    pub provider: ProviderConfig,
+}
+
+impl Default for EditsConfig {
+    fn default() -> Self {
+        Self {
+            free_edits: 5,
+            per_client_per_minute: 20,
+            temp_ttl_secs: 24 * 3600,
+            sweep_interval_secs: 300,
+            provider: ProviderConfig::default(),
+        }
+    }
+}
+
+/// The generative provider: `POST {base_url}/images/edits` (multipart, as
+/// OpenAI's API), answered with `data[0].b64_json`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ProviderConfig {
+    /// e.g. `https://api.openai.com/v1`. Without it, no provider is used.
+    pub base_url: Option<String>,
+    /// Sent as `Authorization: Bearer <api_key>`.
+    pub api_key: Option<Secret>,
+    /// e.g. `gpt-image-1`; omitted from the request when unset (the
+    /// provider's default model).
+    pub model: Option<String>,
+    /// A request that takes longer fails with `edit_failed`.
+    pub timeout_secs: u64,
+}
+
+impl Default for ProviderConfig {
+    fn default() -> Self {
+        Self {
+            base_url: None,
+            api_key: None,
+            model: None,
+            timeout_secs: 120,
+        }
+    }
+}
+
+impl ProviderConfig {
+    pub fn is_configured(&self) -> bool {
+        self.base_url.as_deref().is_some_and(|url| !url.trim().is_empty())
     }
 }
 
@@ -477,6 +546,28 @@ mod tests {
             assert_eq!((smtp.host.as_str(), smtp.port), ("smtp.example.com", 587));
             assert_eq!(smtp.security, SmtpSecurity::Starttls);
             assert!(!format!("{config:?}").contains("super-secret"));
+            Ok(())
+        });
+    }
+
+    #[test]
+    fn edit_settings_default_to_five_free_edits_and_no_provider() {
+        Jail::expect_with(|jail| {
+            let config = Config::load(None, &Overrides::default()).unwrap();
+            assert_eq!(config.edits.free_edits, 5);
+            assert_eq!(config.edits.per_client_per_minute, 20);
+            assert_eq!(config.edits.temp_ttl_secs, 86_400);
+            assert!(!config.edits.provider.is_configured());
+
+            jail.set_env("PRETTYSCORE_EDITS__FREE_EDITS", "3");
+            jail.set_env("PRETTYSCORE_EDITS__PROVIDER__BASE_URL", "https://api.example.com/v1");
+            jail.set_env("PRETTYSCORE_EDITS__PROVIDER__API_KEY", "sk-very-secret");
+            jail.set_env("PRETTYSCORE_EDITS__PROVIDER__MODEL", "gpt-image-1");
+            let config = Config::load(None, &Overrides::default()).unwrap();
+            assert_eq!(config.edits.free_edits, 3);
+            assert!(config.edits.provider.is_configured());
+            assert_eq!(config.edits.provider.model.as_deref(), Some("gpt-image-1"));
+            assert!(!format!("{config:?}").contains("sk-very-secret"));
             Ok(())
         });
     }

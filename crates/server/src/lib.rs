@@ -6,6 +6,7 @@ pub mod auth;
 pub mod cli;
 pub mod config;
 pub mod db;
+pub mod edits;
 pub mod http;
 pub mod mail;
 pub mod photos;

@@ -25,6 +25,8 @@ pub struct AppState {
     pub metrics: PrometheusHandle,
     pub auth: crate::auth::AuthState,
     pub analysis: AnalysisPool,
+    /// Photo edits: the built-in engine and the generative provider, if any.
+    pub editor: crate::edits::engine::Editor,
     /// The address users reach the app at (`public_url`, or the listening
     /// address), for absolute links such as share pages.
     pub base_url: String,
@@ -70,6 +72,9 @@ impl Application {
         // Load and check the face models now, not on the first upload.
         tokio::task::spawn_blocking(prettyscore_analysis::warm_up).await?;
         let analysis = AnalysisPool::new(config.analysis.max_concurrent);
+        let provider = crate::edits::provider::GenerativeProvider::from_config(&config.edits.provider)
+            .context("could not set up the image-edit provider")?;
+        let editor = crate::edits::engine::Editor::new(analysis.clone(), provider);
         let state = AppState {
             config: Arc::new(config),
             db,
@@ -78,6 +83,7 @@ impl Application {
             metrics: http::metrics::recorder(),
             auth,
             analysis,
+            editor,
             base_url,
         };
         let router = http::router(state.clone());
@@ -106,6 +112,7 @@ impl Application {
     /// Serves until the process is asked to stop (Ctrl-C or SIGTERM), then
     /// finishes the requests in flight.
     pub async fn run_until_stopped(self) -> std::io::Result<()> {
+        crate::edits::temp::spawn_sweeper(self.state.clone());
         // The peer address feeds the auth rate limits.
         let service = self
             .router

@@ -147,6 +147,7 @@ pub async fn delete_account(
 /// deletion of the user's images from storage here.
 pub async fn delete_user_media(state: &AppState, user_id: Uuid) -> anyhow::Result<()> {
     crate::photos::delete_user_images(state, user_id).await?;
+    crate::edits::temp::delete_user_objects(state, user_id).await?;
     Ok(())
 }
 

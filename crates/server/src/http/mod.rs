@@ -42,6 +42,7 @@ const BODY_LIMIT: usize = 11 * 1024 * 1024;
         (name = "site", description = "Public settings of this deployment"),
         (name = "analyses", description = "Scores for face, pet, feet and hands photos; nothing is stored"),
         (name = "photos", description = "The signed-in user's saved photos"),
+        (name = "edits", description = "AI photo edits and the free-edit quota"),
     )
 )]
 struct ApiDoc;
@@ -56,8 +57,10 @@ fn api_routes() -> OpenApiRouter<AppState> {
             crate::site::routes()
                 .merge(crate::auth::api_routes())
                 .merge(crate::analyses::routes())
-                .merge(crate::photos::routes()),
+                .merge(crate::photos::routes())
+                .merge(crate::edits::api_routes()),
         )
+        .nest("/functions/v1", crate::edits::function_routes())
 }
 
 /// The OpenAPI document, as served at `/api/openapi.json`.

@@ -178,6 +178,15 @@ pub fn signed_url(state: &AppState, media_path: &str) -> String {
     format!("{media_path}?token={token}")
 }
 
+/// Whether `token` is a live signature, by this server, of a media URL for
+/// exactly `key`: whoever holds it was given that image.
+pub async fn token_grants(state: &AppState, key: &str, token: &str) -> bool {
+    match state.auth.keys.verify(&state.db, token).await {
+        Ok(claims) => claims["aud"] == MEDIA_AUDIENCE && claims["key"] == key,
+        Err(_) => false,
+    }
+}
+
 #[derive(Deserialize)]
 pub struct MediaQuery {
     token: Option<String>,
@@ -191,13 +200,7 @@ pub async fn serve(
 ) -> Result<Response, ApiError> {
     let not_found = || ApiError::not_found("This image does not exist or its link has expired.");
     let token = query.token.ok_or_else(not_found)?;
-    let claims = state
-        .auth
-        .keys
-        .verify(&state.db, &token)
-        .await
-        .map_err(|_| not_found())?;
-    if claims["aud"] != MEDIA_AUDIENCE || claims["key"] != key.as_str() {
+    if !token_grants(&state, &key, &token).await {
         return Err(not_found());
     }
     let bytes = state

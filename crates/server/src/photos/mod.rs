@@ -29,7 +29,7 @@ use rules::Listing;
 pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(save_photo, list_photos))
-        .routes(routes!(get_photo, delete_photo))
+        .routes(routes!(get_photo, update_photo, delete_photo))
         .routes(routes!(share::share_photo))
 }
 
@@ -221,6 +221,12 @@ async fn list_photos(
     ))
 }
 
+/// The storage folder of a photo's images: its original and every edit
+/// (`photos/<user>/<photo>/`).
+pub fn storage_prefix(user_id: Uuid, photo_id: Uuid) -> String {
+    format!("photos/{user_id}/{photo_id}/")
+}
+
 /// The user's own photo, or 404 (also for someone else's).
 pub(crate) async fn own_photo(
     state: &AppState,
@@ -253,6 +259,48 @@ async fn get_photo(
     Ok(Json(Photo::from_row(&state, row)))
 }
 
+/// A change to a photo.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PhotoUpdate {
+    /// `null` shows the original again; otherwise one of this photo's own
+    /// edits, as `edit-photo` answered it (the dashboard's Undo writes an
+    /// earlier edit back). Any other image is refused (`invalid_image_url`).
+    #[serde(deserialize_with = "Option::deserialize")]
+    #[schema(required = true)]
+    pub edited_image_url: Option<String>,
+}
+
+/// Sets or clears the photo's edited image (Undo in the dashboard editor).
+#[utoipa::path(patch, path = "/photos/{id}", tag = "photos",
+    params(("id" = Uuid, Path, description = "The photo's id")),
+    request_body = PhotoUpdate,
+    responses(
+        (status = 200, description = "The updated photo", body = Photo),
+        (status = 400, description = "`invalid_image_url`: not one of this photo's edits", body = ErrorBody),
+        (status = 401, description = "Not signed in", body = ErrorBody),
+        (status = 404, description = "No such photo of this user", body = ErrorBody),
+    ),
+    security(("bearer" = [])))]
+async fn update_photo(
+    State(state): State<AppState>,
+    user: AuthUser,
+    id: Result<Path<Uuid>, axum::extract::rejection::PathRejection>,
+    Json(update): Json<PhotoUpdate>,
+) -> Result<Json<Photo>, ApiError> {
+    let Path(id) = id?;
+    let row = own_photo(&state, &user, id).await?;
+    let edited = match update.edited_image_url.as_deref() {
+        None => None,
+        Some(url) => Some(crate::edits::photo_edit_path(&state, &row, url).await?),
+    };
+    let mut change: entity::ActiveModel = row.into();
+    change.edited_image_url = Set(edited);
+    change.updated_at = Set(Utc::now());
+    let row = change.update(&state.db).await?;
+    Ok(Json(Photo::from_row(&state, row)))
+}
+
 /// Deletes one of the user's photos and its images.
 #[utoipa::path(delete, path = "/photos/{id}", tag = "photos",
     params(("id" = Uuid, Path, description = "The photo's id")),
@@ -274,8 +322,8 @@ async fn delete_photo(
     Ok(StatusCode::NO_CONTENT)
 }
 
-/// Removes a photo's stored images; a failure is logged, not fatal, since
-/// the row is already gone.
+/// Removes a photo's stored images: the original and every edit, all in its
+/// folder. A failure is logged, not fatal, since the row is already gone.
 async fn delete_images(state: &AppState, row: &entity::Model) {
     let paths =
         std::iter::once(row.original_image_url.as_str()).chain(row.edited_image_url.as_deref());
@@ -283,6 +331,10 @@ async fn delete_images(state: &AppState, row: &entity::Model) {
         if let Err(err) = state.storage.delete(key).await {
             tracing::warn!(%key, error = %err, "could not delete a photo's image");
         }
+    }
+    let folder = storage_prefix(row.user_id, row.id);
+    if let Err(err) = state.storage.delete_prefix(&folder).await {
+        tracing::warn!(%folder, error = %err, "could not delete a photo's edits");
     }
 }
 

@@ -4,6 +4,7 @@
 use std::sync::Arc;
 
 use bytes::Bytes;
+use futures::TryStreamExt;
 use object_store::aws::AmazonS3Builder;
 use object_store::local::LocalFileSystem;
 use object_store::path::Path as ObjectPath;
@@ -92,6 +93,35 @@ impl Storage {
         }
     }
 
+    /// Whether an object is stored under `key`.
+    pub async fn exists(&self, key: &str) -> Result<bool, StorageError> {
+        match self.store.head(&object_path(key)?).await {
+            Ok(_) => Ok(true),
+            Err(object_store::Error::NotFound { .. }) => Ok(false),
+            Err(err) => Err(err.into()),
+        }
+    }
+
+    /// The keys of every object under `prefix` (a folder: whole segments, so
+    /// `photos/a` does not match `photos/ab/…`).
+    pub async fn list(&self, prefix: &str) -> Result<Vec<String>, StorageError> {
+        let prefix = object_path(prefix.trim_end_matches('/'))?;
+        let objects: Vec<_> = self.store.list(Some(&prefix)).try_collect().await?;
+        Ok(objects
+            .into_iter()
+            .map(|meta| meta.location.to_string())
+            .collect())
+    }
+
+    /// Removes every object under `prefix` and returns how many went.
+    pub async fn delete_prefix(&self, prefix: &str) -> Result<usize, StorageError> {
+        let keys = self.list(prefix).await?;
+        for key in &keys {
+            self.delete(key).await?;
+        }
+        Ok(keys.len())
+    }
+
     /// Removes the object; removing a missing object is not an error.
     pub async fn delete(&self, key: &str) -> Result<(), StorageError> {
         match self.store.delete(&object_path(key)?).await {
@@ -146,6 +176,22 @@ mod tests {
         storage.delete("photos/abc/original.jpg").await.unwrap();
         assert_eq!(storage.get("photos/abc/original.jpg").await.unwrap(), None);
         storage.delete("photos/abc/original.jpg").await.unwrap();
+    }
+
+    #[tokio::test]
+    async fn a_folder_is_listed_and_deleted_whole_and_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let storage = local_storage(dir.path());
+        for key in ["photos/u/p/original.jpg", "photos/u/p/edits/1.jpg", "photos/u/p2/original.jpg"] {
+            storage.put(key, Bytes::from_static(b"x")).await.unwrap();
+        }
+        let mut keys = storage.list("photos/u/p/").await.unwrap();
+        keys.sort();
+        assert_eq!(keys, ["photos/u/p/edits/1.jpg", "photos/u/p/original.jpg"]);
+        assert_eq!(storage.delete_prefix("photos/u/p").await.unwrap(), 2);
+        assert!(storage.list("photos/u/p").await.unwrap().is_empty());
+        assert_eq!(storage.list("photos/u").await.unwrap(), ["photos/u/p2/original.jpg"]);
+        assert!(storage.list("nothing/here").await.unwrap().is_empty());
     }
 
     #[tokio::test]

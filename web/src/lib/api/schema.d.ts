@@ -149,6 +149,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/edits/quota": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How many free AI edits this browser (and signed-in user) has left.
+         *     Issues the `ps_device` cookie when the browser has none.
+         */
+        get: operations["edit_quota"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/photos": {
         parameters: {
             query?: never;
@@ -185,7 +205,8 @@ export interface paths {
         delete: operations["delete_photo"];
         options?: never;
         head?: never;
-        patch?: never;
+        /** Sets or clears the photo's edited image (Undo in the dashboard editor). */
+        patch: operations["update_photo"];
         trace?: never;
     };
     "/api/v1/photos/{id}/share": {
@@ -202,6 +223,28 @@ export interface paths {
          *     same link).
          */
         post: operations["share_photo"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/functions/v1/edit-photo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Edits a photo: a preset or plain-language prompt (built-in engine, or the
+         *     generative provider when configured), and/or the sliders. Free AI edits
+         *     are counted per browser (the `ps_device` cookie, issued here when missing)
+         *     and per signed-in user; premium members are unlimited.
+         */
+        post: operations["edit_photo"];
         delete?: never;
         options?: never;
         head?: never;
@@ -280,11 +323,101 @@ export interface components {
             /** Format: uuid */
             user_id: string;
         };
+        /** @description The editor's manual sliders. */
+        Adjustments: {
+            /**
+             * Format: float
+             * @description Gaussian blur radius in pixels, 0 to 10 in steps of 0.1.
+             */
+            blurPx: number;
+            /**
+             * Format: float
+             * @description Percent, 0 to 200; 100 leaves the image as it is.
+             */
+            brightness: number;
+            /**
+             * Format: float
+             * @description Percent, 0 to 200; 100 leaves the image as it is.
+             */
+            contrast: number;
+            /**
+             * Format: float
+             * @description Percent, 0 to 200; 100 leaves the image as it is.
+             */
+            saturation: number;
+        };
         AppConfig: {
             /** @description Where users write about privacy and their data. */
             contact_email: string;
             site_name: string;
         };
+        /** @description The body of `edit-photo`. */
+        EditPhotoRequest: {
+            adjustments?: components["schemas"]["Adjustments"] | null;
+            /**
+             * @description The photo to edit: a `data:image/…;base64,` URL (at most 10 MB
+             *     decoded) or one of this server's signed media URLs
+             *     (`/media/<key>?token=…`, relative or on this server's address). Any
+             *     other URL is refused, and nothing is ever fetched.
+             */
+            imageUrl: string;
+            /**
+             * Format: uuid
+             * @description One of the signed-in user's photos: the result is stored with it and
+             *     becomes its `edited_image_url`.
+             */
+            photoId?: string | null;
+            /**
+             * @description The editing instruction, e.g. `Enhance`, `Upscale to 4K`,
+             *     `blur the background`, `black and white`. Trimmed; required unless
+             *     `adjustments` are given.
+             */
+            prompt?: string | null;
+        };
+        /** @description The answer of `edit-photo`. */
+        EditPhotoResponse: {
+            /** @description A signed URL of the result, valid for an hour (relative, like photos' URLs). */
+            editedImageUrl: string;
+            /**
+             * Format: int32
+             * @description Free AI edits left for this browser (and user); `null` for premium
+             *     members (unlimited).
+             */
+            editsRemaining: number | null;
+            engine: components["schemas"]["EngineKind"];
+            /**
+             * @description The operations applied, e.g. `["enhance", "retouch"]`; `generative`
+             *     for the provider's edit.
+             */
+            operations: string[];
+        };
+        /** @description The caller's free AI edits. */
+        EditQuota: {
+            /** @description Whether prompts beyond the built-in engine go to a generative provider. */
+            generative: boolean;
+            /**
+             * Format: int32
+             * @description Free AI edits per browser and user.
+             */
+            limit: number;
+            /**
+             * Format: int32
+             * @description `null` when unlimited.
+             */
+            remaining: number | null;
+            /** @description A premium member: no limit. */
+            unlimited: boolean;
+            /**
+             * Format: int32
+             * @description Used by this browser, plus by the signed-in user on other browsers.
+             */
+            used: number;
+        };
+        /**
+         * @description Which engine made an edit.
+         * @enum {string}
+         */
+        EngineKind: "builtin" | "generative";
         /** @description The JSON body of every error answered under `/api/` and `/functions/`. */
         ErrorBody: {
             /** @description Stable, machine-readable error code, e.g. `not_found`. */
@@ -597,6 +730,15 @@ export interface components {
              * @description Edge detail: mean absolute Laplacian relative to a crisp photo.
              */
             sharpness: number;
+        };
+        /** @description A change to a photo. */
+        PhotoUpdate: {
+            /**
+             * @description `null` shows the original again; otherwise one of this photo's own
+             *     edits, as `edit-photo` answered it (the dashboard's Undo writes an
+             *     earlier edit back). Any other image is refused (`invalid_image_url`).
+             */
+            editedImageUrl: string | null;
         };
         Readiness: {
             /** @description `ok` when the database answered. */
@@ -957,6 +1099,35 @@ export interface operations {
             };
         };
     };
+    edit_quota: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller's free edits */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EditQuota"];
+                };
+            };
+            /** @description A bearer token was sent but is not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     list_photos: {
         parameters: {
             query?: never;
@@ -1138,6 +1309,60 @@ export interface operations {
             };
         };
     };
+    update_photo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The photo's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PhotoUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated photo */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Photo"];
+                };
+            };
+            /** @description `invalid_image_url`: not one of this photo's edits */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such photo of this user */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     share_photo: {
         parameters: {
             query?: never;
@@ -1170,6 +1395,102 @@ export interface operations {
             };
             /** @description No such photo of this user */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    edit_photo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EditPhotoRequest"];
+            };
+        };
+        responses: {
+            /** @description The edited photo */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EditPhotoResponse"];
+                };
+            };
+            /** @description `missing_prompt`, `invalid_image_url`, or an image the engine cannot read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `provider_credits`: the generative provider needs credits */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `free_edits_used`: no free edits left */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `photoId` is not one of the signed-in user's photos */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The image is over 10 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_prompt`: the built-in engine cannot do this (the message says what it can) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `rate_limited`: too many edits from this client, or the provider is busy */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `edit_failed`: the generative provider failed */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };

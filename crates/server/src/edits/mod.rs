@@ -1,0 +1,434 @@
+//! AI photo edits: `POST /functions/v1/edit-photo` and the free-edit quota
+//! (`GET /api/v1/edits/quota`).
+//!
+//! An edit reads its image from a data URL or one of our own media URLs
+//! (`source`, never from the network), works out a plan (the built-in
+//! engine's operations, or the generative provider for prompts the engine
+//! cannot do: `engine`), takes one free edit if it is an AI edit (`quota`),
+//! runs it, and stores the result: under the signed-in owner's photo when a
+//! `photoId` is given, otherwise as a temporary image that expires (`temp`).
+//! Slider adjustments alone are not AI edits and cost nothing.
+
+pub mod device;
+pub mod engine;
+pub mod provider;
+pub mod quota;
+pub mod source;
+pub mod temp;
+
+use axum::extract::rejection::JsonRejection;
+use axum::extract::{DefaultBodyLimit, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use bytes::Bytes;
+use chrono::Utc;
+use prettyscore_imaging::{Adjustments, Unsupported};
+use sea_orm::{ColumnTrait, EntityTrait, QueryFilter};
+use sea_orm::sea_query::Expr;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+use uuid::Uuid;
+
+use crate::analyses::upload;
+use crate::auth::extract::{AuthUser, ClientInfo, MaybeAuthUser};
+use crate::http::error::{ApiError, ErrorBody};
+use crate::http::extract::Json;
+use crate::photos::{self, entity as photo_entity, media};
+use crate::rate_limit;
+use crate::startup::AppState;
+use device::Device;
+use engine::{EngineKind, Plan, RATE_LIMITED};
+use source::{ImageSource, MAX_IMAGE_BYTES, SourceError};
+
+/// A 10 MB image as a base64 data URL, plus the JSON around it.
+const EDIT_BODY_LIMIT: usize = 15 * 1024 * 1024;
+/// Longest accepted instruction, in characters.
+const MAX_PROMPT_CHARS: usize = 1000;
+
+pub const MISSING_PROMPT: &str = "Please enter an editing instruction";
+pub const FREE_EDITS_USED: &str =
+    "You've used all your free edits. Upgrade to Premium for unlimited edits!";
+const FOREIGN_IMAGE: &str = "Only photos you upload here can be edited: send the image itself or one of your PrettyScore image links.";
+
+/// `/functions/v1/edit-photo`.
+pub fn function_routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(edit_photo))
+        .layer(DefaultBodyLimit::max(EDIT_BODY_LIMIT))
+}
+
+/// `/api/v1/edits/…`.
+pub fn api_routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(edit_quota))
+}
+
+/// The body of `edit-photo`.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct EditPhotoRequest {
+    /// The photo to edit: a `data:image/…;base64,` URL (at most 10 MB
+    /// decoded) or one of this server's signed media URLs
+    /// (`/media/<key>?token=…`, relative or on this server's address). Any
+    /// other URL is refused, and nothing is ever fetched.
+    pub image_url: String,
+    /// The editing instruction, e.g. `Enhance`, `Upscale to 4K`,
+    /// `blur the background`, `black and white`. Trimmed; required unless
+    /// `adjustments` are given.
+    #[serde(default)]
+    pub prompt: Option<String>,
+    /// One of the signed-in user's photos: the result is stored with it and
+    /// becomes its `edited_image_url`.
+    #[serde(default)]
+    pub photo_id: Option<Uuid>,
+    /// The editor's sliders, applied after the prompt's operations. Slider
+    /// changes alone are free (not an AI edit).
+    #[serde(default)]
+    pub adjustments: Option<Adjustments>,
+}
+
+/// The answer of `edit-photo`.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct EditPhotoResponse {
+    /// A signed URL of the result, valid for an hour (relative, like photos' URLs).
+    pub edited_image_url: String,
+    /// Free AI edits left for this browser (and user); `null` for premium
+    /// members (unlimited).
+    #[schema(required = true)]
+    pub edits_remaining: Option<u32>,
+    /// The operations applied, e.g. `["enhance", "retouch"]`; `generative`
+    /// for the provider's edit.
+    pub operations: Vec<String>,
+    pub engine: EngineKind,
+}
+
+/// The caller's free AI edits.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct EditQuota {
+    /// Free AI edits per browser and user.
+    pub limit: u32,
+    /// Used by this browser, plus by the signed-in user on other browsers.
+    pub used: u32,
+    /// `null` when unlimited.
+    #[schema(required = true)]
+    pub remaining: Option<u32>,
+    /// A premium member: no limit.
+    pub unlimited: bool,
+    /// Whether prompts beyond the built-in engine go to a generative provider.
+    pub generative: bool,
+}
+
+/// Edits a photo: a preset or plain-language prompt (built-in engine, or the
+/// generative provider when configured), and/or the sliders. Free AI edits
+/// are counted per browser (the `ps_device` cookie, issued here when missing)
+/// and per signed-in user; premium members are unlimited.
+#[utoipa::path(post, path = "/edit-photo", tag = "edits",
+    request_body = EditPhotoRequest,
+    responses(
+        (status = 200, description = "The edited photo", body = EditPhotoResponse),
+        (status = 400, description = "`missing_prompt`, `invalid_image_url`, or an image the engine cannot read", body = ErrorBody),
+        (status = 402, description = "`provider_credits`: the generative provider needs credits", body = ErrorBody),
+        (status = 403, description = "`free_edits_used`: no free edits left", body = ErrorBody),
+        (status = 404, description = "`photoId` is not one of the signed-in user's photos", body = ErrorBody),
+        (status = 413, description = "The image is over 10 MB", body = ErrorBody),
+        (status = 422, description = "`unsupported_prompt`: the built-in engine cannot do this (the message says what it can)", body = ErrorBody),
+        (status = 429, description = "`rate_limited`: too many edits from this client, or the provider is busy", body = ErrorBody),
+        (status = 502, description = "`edit_failed`: the generative provider failed", body = ErrorBody),
+    ),
+    security((), ("bearer" = [])))]
+async fn edit_photo(
+    State(state): State<AppState>,
+    client: ClientInfo,
+    device: Device,
+    user: MaybeAuthUser,
+    body: Result<axum::Json<EditPhotoRequest>, JsonRejection>,
+) -> Response {
+    let result = edit(&state, &client, &device, user.0.as_ref(), body).await;
+    device.attach(&state, result.into_response())
+}
+
+async fn edit(
+    state: &AppState,
+    client: &ClientInfo,
+    device: &Device,
+    user: Option<&AuthUser>,
+    body: Result<axum::Json<EditPhotoRequest>, JsonRejection>,
+) -> Result<Json<EditPhotoResponse>, ApiError> {
+    limit_rate(state, client).await?;
+    let axum::Json(request) = body.map_err(body_error)?;
+    let prompt = request.prompt.as_deref().unwrap_or_default().trim();
+    if prompt.is_empty() && request.adjustments.is_none() {
+        return Err(ApiError::bad_request("missing_prompt", MISSING_PROMPT));
+    }
+    if prompt.chars().count() > MAX_PROMPT_CHARS {
+        return Err(ApiError::bad_request(
+            "validation_failed",
+            "Please keep the editing instruction under 1000 characters.",
+        ));
+    }
+    if let Some(adjustments) = &request.adjustments {
+        check_adjustments(adjustments)?;
+    }
+    let photo = match request.photo_id {
+        Some(id) => {
+            let user = user.ok_or_else(|| ApiError::not_found("Photo not found"))?;
+            Some(photos::own_photo(state, user, id).await?)
+        }
+        None => None,
+    };
+    let image = read_image(state, &request.image_url).await?;
+    let plan = Plan::for_request(prompt, request.adjustments, state.editor.has_provider())
+        .map_err(unsupported)?;
+
+    let limit = state.config.edits.free_edits;
+    let user_id = user.map(|user| user.user_id);
+    let premium = match user_id {
+        Some(id) => quota::is_premium(&state.db, id).await?,
+        None => false,
+    };
+    let counted = plan.is_ai_edit() && !premium;
+    if counted && !quota::take(&state.db, &device.id, user_id, limit).await? {
+        return Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            "free_edits_used",
+            FREE_EDITS_USED,
+        ));
+    }
+
+    let finished = async {
+        let outcome = state.editor.run(plan, image).await?;
+        let url = store_result(state, photo.as_ref(), user_id, outcome.jpeg).await?;
+        Ok::<_, ApiError>((url, outcome.operations, outcome.engine))
+    }
+    .await;
+    let (edited_image_url, operations, engine) = match finished {
+        Ok(done) => done,
+        Err(err) => {
+            // Only successful edits count.
+            if counted && let Err(give_back) = quota::give_back(&state.db, &device.id).await {
+                tracing::error!(error = %give_back, "could not give back a failed edit");
+            }
+            return Err(err);
+        }
+    };
+    let edits_remaining = if premium {
+        None
+    } else {
+        let used = quota::used(&state.db, &device.id, user_id).await?;
+        Some(limit.saturating_sub(used))
+    };
+    Ok(Json(EditPhotoResponse {
+        edited_image_url,
+        edits_remaining,
+        operations,
+        engine,
+    }))
+}
+
+/// How many free AI edits this browser (and signed-in user) has left.
+/// Issues the `ps_device` cookie when the browser has none.
+#[utoipa::path(get, path = "/edits/quota", tag = "edits",
+    responses(
+        (status = 200, description = "The caller's free edits", body = EditQuota),
+        (status = 401, description = "A bearer token was sent but is not valid", body = ErrorBody),
+    ),
+    security((), ("bearer" = [])))]
+async fn edit_quota(
+    State(state): State<AppState>,
+    device: Device,
+    user: MaybeAuthUser,
+) -> Response {
+    let result = quota_of(&state, &device, user.0.as_ref()).await;
+    device.attach(&state, result.into_response())
+}
+
+async fn quota_of(
+    state: &AppState,
+    device: &Device,
+    user: Option<&AuthUser>,
+) -> Result<Json<EditQuota>, ApiError> {
+    let user_id = user.map(|user| user.user_id);
+    let unlimited = match user_id {
+        Some(id) => quota::is_premium(&state.db, id).await?,
+        None => false,
+    };
+    let used = if device.is_new() && user_id.is_none() {
+        0
+    } else {
+        quota::used(&state.db, &device.id, user_id).await?
+    };
+    let usage = quota::Usage {
+        limit: state.config.edits.free_edits,
+        used,
+        unlimited,
+    };
+    Ok(Json(EditQuota {
+        limit: usage.limit,
+        used: usage.used,
+        remaining: usage.remaining(),
+        unlimited,
+        generative: state.editor.has_provider(),
+    }))
+}
+
+/// The per-client rate (shared by every instance).
+async fn limit_rate(state: &AppState, client: &ClientInfo) -> Result<(), ApiError> {
+    let limit = state.config.edits.per_client_per_minute;
+    let hits = rate_limit::count_hit(&state.db, &format!("edit:{}", client.ip), 60).await?;
+    if hits > i64::from(limit) {
+        return Err(ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            "rate_limited",
+            RATE_LIMITED,
+        ));
+    }
+    Ok(())
+}
+
+fn body_error(rejection: JsonRejection) -> ApiError {
+    if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
+        return upload::too_large().with_cause(rejection);
+    }
+    ApiError::from(rejection)
+}
+
+fn invalid_image_url(message: &'static str) -> ApiError {
+    ApiError::bad_request("invalid_image_url", message)
+}
+
+fn unsupported(unsupported: Unsupported) -> ApiError {
+    ApiError::new(
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "unsupported_prompt",
+        unsupported.message,
+    )
+}
+
+/// Sliders: brightness, contrast and saturation 0 to 200 %, blur 0 to 10 px.
+fn check_adjustments(adjustments: &Adjustments) -> Result<(), ApiError> {
+    let percent = |value: f32| value.is_finite() && (0.0..=200.0).contains(&value);
+    let valid = percent(adjustments.brightness)
+        && percent(adjustments.contrast)
+        && percent(adjustments.saturation)
+        && adjustments.blur_px.is_finite()
+        && (0.0..=10.0).contains(&adjustments.blur_px);
+    if !valid {
+        return Err(ApiError::bad_request(
+            "validation_failed",
+            "Brightness, contrast and saturation go from 0 to 200%, blur from 0 to 10 px.",
+        ));
+    }
+    Ok(())
+}
+
+/// The image an `imageUrl` names, read without any network request.
+async fn read_image(state: &AppState, image_url: &str) -> Result<Bytes, ApiError> {
+    let source = source::parse_image_url(image_url, &state.base_url).map_err(|err| match err {
+        SourceError::TooLarge => upload::too_large(),
+        SourceError::BadData => invalid_image_url(
+            "The image data could not be read. Please choose the photo again.",
+        ),
+        SourceError::NotAllowed(_) => invalid_image_url(FOREIGN_IMAGE).with_cause(err),
+    })?;
+    match source {
+        ImageSource::Inline(bytes) => Ok(Bytes::from(bytes)),
+        ImageSource::Media(media_ref) => {
+            let token = media_ref.token.as_deref().unwrap_or_default();
+            if !media::token_grants(state, &media_ref.key, token).await {
+                return Err(invalid_image_url(
+                    "This image link has expired. Please open the photo again.",
+                ));
+            }
+            let bytes = state
+                .storage
+                .get(&media_ref.key)
+                .await
+                .map_err(ApiError::internal)?
+                .ok_or_else(|| {
+                    invalid_image_url("This image is no longer available. Please upload it again.")
+                })?;
+            if bytes.len() > MAX_IMAGE_BYTES {
+                return Err(upload::too_large());
+            }
+            Ok(bytes)
+        }
+    }
+}
+
+/// Stores an edit result and answers its signed URL: with the photo (which
+/// then shows it), or as a temporary image.
+async fn store_result(
+    state: &AppState,
+    photo: Option<&photo_entity::Model>,
+    user_id: Option<Uuid>,
+    jpeg: Vec<u8>,
+) -> Result<String, ApiError> {
+    let Some(photo) = photo else {
+        let key = temp::store(state, user_id, jpeg)
+            .await
+            .map_err(ApiError::internal)?;
+        return Ok(media::signed_url(state, &media::media_path(&key)));
+    };
+    let key = format!(
+        "{}edits/{}.jpg",
+        photos::storage_prefix(photo.user_id, photo.id),
+        Uuid::new_v4()
+    );
+    state
+        .storage
+        .put(&key, Bytes::from(jpeg))
+        .await
+        .map_err(ApiError::internal)?;
+    let path = media::media_path(&key);
+    let updated = photo_entity::Entity::update_many()
+        .col_expr(photo_entity::Column::EditedImageUrl, Expr::value(path.clone()))
+        .col_expr(photo_entity::Column::UpdatedAt, Expr::value(Utc::now()))
+        .filter(photo_entity::Column::Id.eq(photo.id))
+        .filter(photo_entity::Column::UserId.eq(photo.user_id))
+        .exec(&state.db)
+        .await;
+    match updated {
+        Ok(result) if result.rows_affected == 1 => Ok(media::signed_url(state, &path)),
+        outcome => {
+            // The photo went meanwhile (or the update failed): leave nothing behind.
+            let _ = state.storage.delete(&key).await;
+            match outcome {
+                Err(err) => Err(err.into()),
+                Ok(_) => Err(ApiError::not_found("Photo not found")),
+            }
+        }
+    }
+}
+
+/// The media path a photo's `edited_image_url` may be set to: one of our
+/// media URLs whose object lies under that photo's own folder and exists.
+/// The caller owns the photo, which is what authorises it; the URL's token
+/// is not needed (an Undo may come after a signed URL's hour).
+pub async fn photo_edit_path(
+    state: &AppState,
+    photo: &photo_entity::Model,
+    url: &str,
+) -> Result<String, ApiError> {
+    let refused = || {
+        invalid_image_url("That image does not belong to this photo. Please pick one of its edits.")
+    };
+    let media_ref =
+        source::parse_media_url(url, &state.base_url).map_err(|err| refused().with_cause(err))?;
+    if !media_ref
+        .key
+        .starts_with(&photos::storage_prefix(photo.user_id, photo.id))
+    {
+        return Err(refused());
+    }
+    let exists = state
+        .storage
+        .exists(&media_ref.key)
+        .await
+        .map_err(ApiError::internal)?;
+    if !exists {
+        return Err(refused());
+    }
+    Ok(media::media_path(&media_ref.key))
+}
