@@ -100,20 +100,23 @@ fn iou(a: &Detection, b: &Detection) -> f32 {
     if union > 0.0 { inter / union } else { 0.0 }
 }
 
-/// Run the detector on a square region of the image (or on its mirror) and return the
-/// faces after weighted non-maximum suppression, in working-image pixels of the
-/// unmirrored image. Outside the image reads as black (letterboxing).
-fn detect_in(pyr: &Pyramid, origin: [f32; 2], side: f32, mirrored: bool) -> Vec<Detection> {
-    let m = models();
+/// The detector's input for a square region of the image (outside the image reads as
+/// black: letterboxing), scaled to -1..1.
+fn detector_input(pyr: &Pyramid, origin: [f32; 2], side: f32) -> Vec<f32> {
     let step = side / DET_SIZE as f32;
     let mut input = pyr.warp(DET_SIZE, DET_SIZE, origin, [step, 0.0], [0.0, step]);
-    if mirrored {
-        flip_rows(&mut input, DET_SIZE, DET_SIZE);
-    }
     for v in input.iter_mut() {
         *v = *v / 127.5 - 1.0;
     }
-    let out = m.detector.run(&input);
+    input
+}
+
+/// Run the detector on a region's input (`mirrored`: the region's mirror image) and return
+/// the faces after weighted non-maximum suppression, in working-image pixels of the
+/// unmirrored image.
+fn detect_in(input: &[f32], origin: [f32; 2], side: f32, mirrored: bool) -> Vec<Detection> {
+    let m = models();
+    let out = m.detector.run(input);
     let (reg, cls) = (&out[0], &out[1]);
     let mut cands = Vec::new();
     for (i, a) in m.anchors.iter().enumerate() {
@@ -209,8 +212,12 @@ pub(crate) fn detect(pyr: &Pyramid) -> Option<Detection> {
 /// The largest face in a region, averaged with the largest face found in the region's
 /// mirror image (when they are the same face).
 fn detect_symmetric(pyr: &Pyramid, origin: [f32; 2], side: f32) -> Option<Detection> {
-    let a = largest(&detect_in(pyr, origin, side, false));
-    let b = largest(&detect_in(pyr, origin, side, true));
+    // The mirror image's input is the region's input flipped (one resample, not two).
+    let input = detector_input(pyr, origin, side);
+    let mut flipped = input.clone();
+    flip_rows(&mut flipped, DET_SIZE, DET_SIZE);
+    let a = largest(&detect_in(&input, origin, side, false));
+    let b = largest(&detect_in(&flipped, origin, side, true));
     match (a, b) {
         (Some(a), Some(b)) if iou(&a, &b) > 0.3 => {
             let mut d = a;

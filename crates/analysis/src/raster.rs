@@ -31,15 +31,23 @@ impl Rgb {
     pub fn halved(&self) -> Rgb {
         let (w, h) = (self.w / 2, self.h / 2);
         let mut out = vec![0u8; w * h * 3];
-        for y in 0..h {
-            for x in 0..w {
+        if w == 0 {
+            return Rgb::new(w, h, out);
+        }
+        let stride = self.w * 3;
+        // Two source rows at a time, two source pixels per output pixel: the same sums
+        // and rounding as averaging each 2x2 block channel by channel.
+        for (y, orow) in out.chunks_exact_mut(w * 3).enumerate() {
+            let r0 = &self.data[2 * y * stride..][..2 * w * 3];
+            let r1 = &self.data[(2 * y + 1) * stride..][..2 * w * 3];
+            for ((o, a), b) in orow
+                .chunks_exact_mut(3)
+                .zip(r0.chunks_exact(6))
+                .zip(r1.chunks_exact(6))
+            {
                 for c in 0..3 {
-                    let p = |yy: usize, xx: usize| self.data[(yy * self.w + xx) * 3 + c] as u16;
-                    let s = p(2 * y, 2 * x)
-                        + p(2 * y, 2 * x + 1)
-                        + p(2 * y + 1, 2 * x)
-                        + p(2 * y + 1, 2 * x + 1);
-                    out[(y * w + x) * 3 + c] = ((s + 2) / 4) as u8;
+                    let s = a[c] as u16 + a[3 + c] as u16 + b[c] as u16 + b[3 + c] as u16;
+                    o[c] = ((s + 2) / 4) as u8;
                 }
             }
         }
@@ -204,6 +212,27 @@ mod tests {
         assert_eq!(img.clone().oriented(5).oriented(5), img);
         assert_eq!(img.clone().oriented(7).oriented(7), img);
         assert_eq!(img.clone().oriented(6).w, 3);
+    }
+
+    #[test]
+    fn halving_averages_each_2x2_block_with_rounding() {
+        for (w, h) in [(7, 5), (8, 6), (3, 2), (1, 4)] {
+            let img = ramp(w, h);
+            let half = img.halved();
+            assert_eq!((half.w, half.h), (w / 2, h / 2));
+            for y in 0..h / 2 {
+                for x in 0..w / 2 {
+                    for c in 0..3 {
+                        let p = |yy: usize, xx: usize| img.data[(yy * w + xx) * 3 + c] as u16;
+                        let s = p(2 * y, 2 * x)
+                            + p(2 * y, 2 * x + 1)
+                            + p(2 * y + 1, 2 * x)
+                            + p(2 * y + 1, 2 * x + 1);
+                        assert_eq!(half.data[(y * (w / 2) + x) * 3 + c] as u16, (s + 2) / 4);
+                    }
+                }
+            }
+        }
     }
 
     #[test]
