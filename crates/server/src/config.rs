@@ -424,6 +424,8 @@ impl Config {
 pub struct ConfigError(#[from] Box<figment::Error>);
 
 #[cfg(test)]
+// figment's `Jail` closures return its (large) error type.
+#[allow(clippy::result_large_err)]
 mod tests {
     use super::*;
     use figment::Jail;

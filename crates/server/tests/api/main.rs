@@ -8,6 +8,7 @@ mod admin;
 mod analyses;
 mod auth;
 mod database;
+mod edits;
 mod operations;
 mod photos;
 mod storage;
