@@ -6,7 +6,25 @@
 //! [`Operation`]s; [`apply`] decodes a photo, runs them and encodes the result.
 //!
 //! Output is bounded: no image larger than [`MAX_LONG_SIDE`] on its long side leaves
-//! the engine.
+//! the engine, and inputs larger than that are reduced to it as they are decoded, so
+//! every operation works on at most 3840 x 3840 pixels (see the crate README for the
+//! memory bound per edit).
+//!
+//! Modules, one concern each: `codec` decoding and encoding, `raster` and
+//! `filter` the pixel planes and blurs, `resample` the Lanczos resampler, `face` and
+//! `mask` the face and subject masks, `ops/*` one file per operation, `prompt` the
+//! prompt interpreter.
+
+mod codec;
+mod face;
+mod filter;
+mod mask;
+mod ops;
+mod prompt;
+mod raster;
+mod resample;
+#[cfg(test)]
+mod tests;
 
 use serde::{Deserialize, Serialize};
 
@@ -20,12 +38,22 @@ pub const MAX_LONG_SIDE: u32 = 3840;
 pub enum Operation {
     /// White balance, levels, local contrast, sharpening and noise reduction.
     Enhance,
-    Upscale { target: UpscaleTarget },
+    Upscale {
+        target: UpscaleTarget,
+    },
     /// Edge-preserving skin smoothing inside the face region found by the analysis crate.
     Retouch,
-    Background { backdrop: Backdrop },
-    Style { style: Style },
+    Background {
+        backdrop: Backdrop,
+    },
+    Style {
+        style: Style,
+    },
     Adjust(Adjustments),
+    /// Unsharp masking of the luminance (crisper detail, no colour shift).
+    Sharpen,
+    /// A gentle soft-focus glow: the photo blended with a blurred copy of itself.
+    Soften,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -59,7 +87,10 @@ pub enum Style {
     Vivid,
 }
 
-/// The editor's manual sliders.
+/// The editor's manual sliders, with the semantics of the CSS filter functions the web
+/// editor previews them with: `brightness(b%) contrast(c%) saturate(s%) blur(px)`,
+/// applied in that order, each clamped to 0..1 like a browser does. Out-of-range values
+/// are clamped (0 to 200, blur 0 to 10); a non-finite value counts as the default.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
@@ -102,6 +133,9 @@ pub enum EditError {
     TooLarge,
     #[error("damaged image")]
     Corrupt,
+    /// A face-dependent edit (retouch) found no face to work on.
+    #[error("no face found")]
+    NoFace,
 }
 
 impl EditError {
@@ -111,6 +145,7 @@ impl EditError {
             Self::NotAnImage => "not_an_image",
             Self::TooLarge => "too_large",
             Self::Corrupt => "corrupt_image",
+            Self::NoFace => "no_face",
         }
     }
 
@@ -120,6 +155,9 @@ impl EditError {
             Self::NotAnImage => "Please upload an image file",
             Self::TooLarge => "File too large! Please upload an image under 10MB.",
             Self::Corrupt => "This image looks damaged. Please try another photo.",
+            Self::NoFace => {
+                "We couldn't find a face to retouch. Try a front-facing, well-lit photo."
+            }
         }
     }
 }
@@ -134,16 +172,28 @@ pub struct Edited {
 }
 
 /// Maps a preset or a plain-language prompt to operations.
+///
+/// Every part of the prompt must be understood: a prompt that is only partly within the
+/// engine's reach ("make my hair red and brighter") is refused as a whole rather than
+/// half done, so a configured generative provider can take it instead. The operations
+/// come back in the engine's canonical order (enhance, retouch, background, style,
+/// adjust, sharpen, soften, upscale), whatever order the prompt named them in.
 pub fn interpret(prompt: &str) -> Result<Vec<Operation>, Unsupported> {
-    let _ = prompt;
-    Err(Unsupported {
-        message: "The edit engine is being built.".to_owned(),
-    })
+    prompt::interpret(prompt)
 }
 
 /// Decodes `bytes` (honouring EXIF orientation), applies `ops` in order and encodes
 /// the result as JPEG.
+///
+/// The upload is limited to [`prettyscore_analysis::MAX_UPLOAD_BYTES`] and
+/// [`prettyscore_analysis::MAX_PIXELS`]; a photo longer than [`MAX_LONG_SIDE`] is
+/// reduced to it first. Retouch and background find the face with
+/// [`prettyscore_analysis::analyze_face`] on the original bytes (once per call).
+/// Blocking and CPU-bound (tens to hundreds of milliseconds): call it off the async
+/// runtime.
 pub fn apply(bytes: &[u8], ops: &[Operation]) -> Result<Edited, EditError> {
-    let _ = (bytes, ops);
-    Err(EditError::Corrupt)
+    let image = codec::decode(bytes)?;
+    let mut faces = face::FaceLookup::new(bytes);
+    let image = ops::run_all(image, ops, &mut faces)?;
+    Ok(codec::encode(&image))
 }
