@@ -65,8 +65,21 @@ fn decode_jpeg(bytes: &[u8]) -> Result<(Rgb, u16, (u32, u32)), AnalysisError> {
     let (w, h) = (info.width as u32, info.height as u32);
     check_dims(w, h)?;
     let orientation = dec.exif_data().map(exif_orientation).unwrap_or(1);
-    // DCT scaling: the smallest 1/8..1 scale whose long side still reaches WORKING_SIDE.
     let long = w.max(h);
+    // Up to a DCT scale of 1/2, a full-size decode by zune-jpeg plus one 2x2 reduction is
+    // faster than jpeg-decoder's scaled decode (1080p: about 7.5 vs 12 ms); from 1/4 on,
+    // skipping the IDCT and colour conversion of 3/4 of the pixels wins.
+    if long < 4 * WORKING_SIDE
+        && let Some(img) = decode_jpeg_zune(bytes, (w, h))
+    {
+        let img = if long >= 2 * WORKING_SIDE {
+            img.halved()
+        } else {
+            img
+        };
+        return Ok((img, orientation, (w, h)));
+    }
+    // DCT scaling: the smallest 1/8..1 scale whose long side still reaches WORKING_SIDE.
     if long > WORKING_SIDE {
         let rw = (w as u64 * WORKING_SIDE as u64).div_ceil(long as u64) as u16;
         let rh = (h as u64 * WORKING_SIDE as u64).div_ceil(long as u64) as u16;
@@ -104,6 +117,33 @@ fn decode_jpeg(bytes: &[u8]) -> Result<(Rgb, u16, (u32, u32)), AnalysisError> {
         return Err(AnalysisError::CorruptImage("pixel count mismatch".into()));
     }
     Ok((Rgb::new(dw, dh, rgb), orientation, (w, h)))
+}
+
+/// A full-size decode by zune-jpeg of a YCbCr, RGB or greyscale JPEG whose header has
+/// already been checked; `None` for anything else (CMYK, or whatever zune-jpeg refuses),
+/// which then goes through jpeg-decoder as before. zune-jpeg runs with `use_unsafe`
+/// off: its portable integer code, so the pixels are the same on every machine.
+fn decode_jpeg_zune(bytes: &[u8], (w, h): (u32, u32)) -> Option<Rgb> {
+    use zune_core::colorspace::ColorSpace;
+    let opts = zune_core::options::DecoderOptions::default()
+        .set_use_unsafe(false)
+        .set_strict_mode(false)
+        .set_max_width(MAX_SIDE as usize)
+        .set_max_height(MAX_SIDE as usize)
+        .jpeg_set_out_colorspace(ColorSpace::RGB);
+    let mut dec =
+        zune_jpeg::JpegDecoder::new_with_options(zune_core::bytestream::ZCursor::new(bytes), opts);
+    dec.decode_headers().ok()?;
+    if !matches!(
+        dec.input_colorspace()?,
+        ColorSpace::YCbCr | ColorSpace::RGB | ColorSpace::Luma
+    ) || dec.dimensions()? != (w as usize, h as usize)
+    {
+        return None;
+    }
+    let pixels = dec.decode().ok()?;
+    (dec.output_colorspace()? == ColorSpace::RGB && pixels.len() == w as usize * h as usize * 3)
+        .then(|| Rgb::new(w as usize, h as usize, pixels))
 }
 
 fn decode_other(
