@@ -35,20 +35,20 @@ impl Rgb {
             return Rgb::new(w, h, out);
         }
         let stride = self.w * 3;
-        // Two source rows at a time, two source pixels per output pixel: the same sums
-        // and rounding as averaging each 2x2 block channel by channel.
+        // Two source rows at a time: first the vertical pair sums of every byte (a plain
+        // loop that vectorises), then each output value from two neighbouring pixels'
+        // sums: the same sums and rounding as averaging each 2x2 block channel by channel.
+        let mut sums = vec![0u16; 2 * w * 3];
         for (y, orow) in out.chunks_exact_mut(w * 3).enumerate() {
             let r0 = &self.data[2 * y * stride..][..2 * w * 3];
             let r1 = &self.data[(2 * y + 1) * stride..][..2 * w * 3];
-            for ((o, a), b) in orow
-                .chunks_exact_mut(3)
-                .zip(r0.chunks_exact(6))
-                .zip(r1.chunks_exact(6))
-            {
-                for c in 0..3 {
-                    let s = a[c] as u16 + a[3 + c] as u16 + b[c] as u16 + b[3 + c] as u16;
-                    o[c] = ((s + 2) / 4) as u8;
-                }
+            for ((s, &a), &b) in sums.iter_mut().zip(r0).zip(r1) {
+                *s = a as u16 + b as u16;
+            }
+            for (o, s) in orow.chunks_exact_mut(3).zip(sums.chunks_exact(6)) {
+                o[0] = ((s[0] + s[3] + 2) / 4) as u8;
+                o[1] = ((s[1] + s[4] + 2) / 4) as u8;
+                o[2] = ((s[2] + s[5] + 2) / 4) as u8;
             }
         }
         Rgb::new(w, h, out)

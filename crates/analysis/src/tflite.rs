@@ -848,11 +848,18 @@ fn conv(
         let pt = pad_before(ih, oh, kh, sh, same);
         let pl = pad_before(iw, ow, kw, sw, same);
         let k = kh * kw * ic;
+        // Built and multiplied 128 output pixels at a time, so the columns stay in the
+        // cache (every output is computed exactly as with one big matrix).
+        const CHUNK: usize = 128;
+        let pixels = oh * ow;
         // Every value is written below (copied or zeroed).
-        let mut cols = alloc_overwritten(oh * ow * k);
-        for r in 0..oh {
-            for c in 0..ow {
-                let row = &mut cols[(r * ow + c) * k..][..k];
+        let mut cols = alloc_overwritten(CHUNK.min(pixels) * k);
+        let mut p0 = 0;
+        while p0 < pixels {
+            let np = CHUNK.min(pixels - p0);
+            for p in p0..p0 + np {
+                let (r, c) = (p / ow, p % ow);
+                let row = &mut cols[(p - p0) * k..][..k];
                 let x0 = (c * sw) as isize - pl as isize;
                 let b_lo = (-x0).clamp(0, kw as isize) as usize;
                 let b_hi = (iw as isize - x0).clamp(b_lo as isize, kw as isize) as usize;
@@ -863,14 +870,27 @@ fn conv(
                         seg.fill(0.0);
                         continue;
                     }
+                    if b_lo == 0 && b_hi == kw {
+                        // A whole kernel row inside the image: the first layers' short
+                        // segments (3x3 or 5x5 taps of 3 channels) as fixed-size copies.
+                        let s0 = (y as usize * iw + x0 as usize) * ic;
+                        let from = &src[s0..s0 + kw * ic];
+                        match kw * ic {
+                            9 => copy_fixed::<9>(seg, from),
+                            15 => copy_fixed::<15>(seg, from),
+                            _ => seg.copy_from_slice(from),
+                        }
+                        continue;
+                    }
                     seg[..b_lo * ic].fill(0.0);
                     let s0 = (y as usize * iw + (x0 + b_lo as isize) as usize) * ic;
                     seg[b_lo * ic..b_hi * ic].copy_from_slice(&src[s0..s0 + (b_hi - b_lo) * ic]);
                     seg[b_hi * ic..].fill(0.0);
                 }
             }
+            matmul(&cols[..np * k], k, w, b, oc, &mut out[p0 * oc..(p0 + np) * oc]);
+            p0 += np;
         }
-        matmul(&cols, k, w, b, oc, &mut out);
         release(cols);
     }
     if a != Act::None {
@@ -879,6 +899,14 @@ fn conv(
         }
     }
     out
+}
+
+/// Copy a short segment of known length (inlined moves instead of a `memcpy` call).
+#[inline(always)]
+fn copy_fixed<const N: usize>(to: &mut [f32], from: &[f32]) {
+    let to: &mut [f32; N] = to.try_into().expect("segment length");
+    let from: &[f32; N] = from.try_into().expect("segment length");
+    *to = *from;
 }
 
 /// Whether the CPU has AVX. The AVX code paths compile the very same scalar-per-element
