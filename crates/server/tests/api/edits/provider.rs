@@ -162,4 +162,18 @@ on_both_backends! {
         assert_eq!(field(&text, "model"), Some("gpt-image-1"));
         assert_eq!(field(&text, "response_format"), None);
     }
+
+    async fn a_photo_just_under_ten_megabytes_fits_in_the_request(backend) {
+        // 9.9 MB as a data URL is a 13 MB body: above the 11 MB of uploads.
+        let provider = provider_double().await;
+        let app = spawn_with_provider(backend, &provider).await;
+        let mut photo = sample_png();
+        photo.resize(9_900_000, 0);
+        let reply = Browser::default()
+            .edit(&app, json!({"imageUrl": data_url(&photo), "prompt": GENERATIVE_PROMPT}))
+            .await;
+        assert_eq!(reply.ok()["engine"], "generative");
+        let sent = &provider.received_requests().await.unwrap()[0];
+        assert!(sent.body.len() > 9_900_000);
+    }
 }
