@@ -70,6 +70,23 @@ async fn s3_storage_round_trips_and_deletes_objects() {
 }
 
 #[tokio::test]
+async fn s3_storage_lists_and_deletes_a_photos_folder() {
+    let root = tempfile::tempdir().unwrap();
+    let endpoint = spawn_s3(root.path(), "media").await;
+    let storage = Storage::from_config(&s3_config(endpoint, SECRET_KEY)).unwrap();
+    for key in ["photos/u/p/original.jpg", "photos/u/p/edits/a.jpg", "photos/u/p2/original.jpg"] {
+        storage.put(key, Bytes::from_static(b"x")).await.unwrap();
+    }
+    assert!(storage.exists("photos/u/p/edits/a.jpg").await.unwrap());
+    let mut keys = storage.list("photos/u/p/").await.unwrap();
+    keys.sort();
+    assert_eq!(keys, ["photos/u/p/edits/a.jpg", "photos/u/p/original.jpg"]);
+    assert_eq!(storage.delete_prefix("photos/u/p/").await.unwrap(), 2);
+    assert!(!storage.exists("photos/u/p/edits/a.jpg").await.unwrap());
+    assert!(storage.exists("photos/u/p2/original.jpg").await.unwrap());
+}
+
+#[tokio::test]
 async fn s3_storage_with_wrong_keys_fails_instead_of_pretending() {
     let root = tempfile::tempdir().unwrap();
     let endpoint = spawn_s3(root.path(), "media").await;
