@@ -323,7 +323,12 @@ export interface components {
             /** Format: uuid */
             user_id: string;
         };
-        /** @description The editor's manual sliders. */
+        /**
+         * @description The editor's manual sliders, with the semantics of the CSS filter functions the web
+         *     editor previews them with: `brightness(b%) contrast(c%) saturate(s%) blur(px)`,
+         *     applied in that order, each clamped to 0..1 like a browser does. Out-of-range values
+         *     are clamped (0 to 200, blur 0 to 10); a non-finite value counts as the default.
+         */
         Adjustments: {
             /**
              * Format: float
