@@ -173,6 +173,8 @@ fn names(ops: &[Operation]) -> Vec<String> {
 pub fn edit_error(err: EditError) -> ApiError {
     let status = match err {
         EditError::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+        // As for the analyses: a readable photo without a face.
+        EditError::NoFace => StatusCode::UNPROCESSABLE_ENTITY,
         _ => StatusCode::BAD_REQUEST,
     };
     ApiError::new(status, err.code(), err.user_message()).with_cause(err)

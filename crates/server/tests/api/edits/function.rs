@@ -238,5 +238,10 @@ on_both_backends! {
             .await;
         assert_eq!(reply.status, StatusCode::BAD_REQUEST, "{}", reply.body);
         assert_eq!(browser.quota(&app).await["remaining"], 5);
+
+        // A retouch needs a face; the sample has none.
+        let reply = browser.edit(&app, json!({"imageUrl": sample_data_url(), "prompt": "Retouch"})).await;
+        reply.assert_error(StatusCode::UNPROCESSABLE_ENTITY, "no_face");
+        assert_eq!(browser.quota(&app).await["remaining"], 5);
     }
 }
