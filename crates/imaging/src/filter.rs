@@ -6,23 +6,60 @@
 
 use crate::raster::Plane;
 
-/// One horizontal box pass over the window `x - left ..= x + right`.
+/// One horizontal box pass over the window `x - left ..= x + right`. Four rows run in
+/// lockstep: a running sum is a chain of dependent additions, and interleaving rows
+/// lets the processor overlap them (each row's arithmetic is unchanged).
 fn box_h(src: &Plane, dst: &mut Plane, left: usize, right: usize) {
-    let w = src.w;
-    let last = w as isize - 1;
+    const LANES: usize = 4;
+    let (w, h) = (src.w, src.h);
+    if left + right < 5 && w > left + right {
+        return box_h_small(src, dst, left, right);
+    }
     let inv = 1.0 / (left + right + 1) as f64;
-    for y in 0..src.h {
-        let s = &src.data[y * w..(y + 1) * w];
-        let d = &mut dst.data[y * w..(y + 1) * w];
-        let at = |i: isize| s[i.clamp(0, last) as usize] as f64;
-        let mut acc = 0.0f64;
-        for i in -(left as isize)..=(right as isize) {
-            acc += at(i);
+    let mut y = 0;
+    while y < h {
+        let n = (h - y).min(LANES);
+        let rows: Vec<&[f32]> = (0..n)
+            .map(|k| &src.data[(y + k) * w..(y + k + 1) * w])
+            .collect();
+        let mut acc = [0.0f64; LANES];
+        for (k, s) in rows.iter().enumerate() {
+            for i in -(left as isize)..=(right as isize) {
+                acc[k] += s[i.clamp(0, w as isize - 1) as usize] as f64;
+            }
         }
+        let out = &mut dst.data[y * w..(y + n) * w];
+        for x in 0..w {
+            let add = (x + right + 1).min(w - 1);
+            let sub = x.saturating_sub(left);
+            for (k, s) in rows.iter().enumerate() {
+                out[k * w + x] = (acc[k] * inv) as f32;
+                acc[k] += s[add] as f64 - s[sub] as f64;
+            }
+        }
+        y += n;
+    }
+}
+
+/// A narrow horizontal box (up to 5 taps) summed directly: no running sum, so the
+/// interior vectorises.
+fn box_h_small(src: &Plane, dst: &mut Plane, left: usize, right: usize) {
+    let w = src.w;
+    let inv = 1.0 / (left + right + 1) as f32;
+    let interior = left..w - right;
+    for (s, d) in src.data.chunks_exact(w).zip(dst.data.chunks_exact_mut(w)) {
+        let edge = |x: usize| -> f32 {
+            (x as isize - left as isize..=(x + right) as isize)
+                .map(|i| s[i.clamp(0, w as isize - 1) as usize])
+                .sum()
+        };
         for (x, out) in d.iter_mut().enumerate() {
-            *out = (acc * inv) as f32;
-            let x = x as isize;
-            acc += at(x + right as isize + 1) - at(x - left as isize);
+            let sum = if interior.contains(&x) {
+                s[x - left..=x + right].iter().sum::<f32>()
+            } else {
+                edge(x)
+            };
+            *out = sum * inv;
         }
     }
 }
@@ -119,18 +156,22 @@ fn kernel(sigma: f32) -> Vec<f32> {
 
 fn conv_h(src: &Plane, dst: &mut Plane, k: &[f32]) {
     let w = src.w;
-    let r = (k.len() / 2) as isize;
-    let last = w as isize - 1;
+    let r = k.len() / 2;
     for y in 0..src.h {
         let s = &src.data[y * w..(y + 1) * w];
         let d = &mut dst.data[y * w..(y + 1) * w];
         for (x, out) in d.iter_mut().enumerate() {
-            let mut acc = 0.0f32;
-            for (j, &kv) in k.iter().enumerate() {
-                let i = (x as isize + j as isize - r).clamp(0, last) as usize;
-                acc += kv * s[i];
-            }
-            *out = acc;
+            *out = if x >= r && x + r < w {
+                // Interior: no clamping.
+                s[x - r..=x + r].iter().zip(k).map(|(v, kv)| kv * v).sum()
+            } else {
+                let mut acc = 0.0f32;
+                for (j, &kv) in k.iter().enumerate() {
+                    let i = (x + j).saturating_sub(r).min(w - 1);
+                    acc += kv * s[i];
+                }
+                acc
+            };
         }
     }
 }

@@ -21,7 +21,7 @@
 
 use crate::face::Face;
 use crate::filter;
-use crate::raster::{self, Plane, Rect, RgbImage, smoothstep};
+use crate::raster::{self, Plane, Rect, RgbImage, Upsampler, smoothstep};
 
 /// MediaPipe Face Mesh contours, each in polygon order.
 const FACE_OVAL: [usize; 36] = [
@@ -128,15 +128,27 @@ pub struct SubjectMask {
 }
 
 impl SubjectMask {
-    /// Foreground opacity (0..1) of full-resolution pixel (x, y) whose luma is `luma`.
-    #[inline]
-    pub fn alpha(&self, x: usize, y: usize, luma: f32) -> f32 {
-        let gx = (x as f32 + 0.5) / self.factor as f32;
-        let gy = (y as f32 + 0.5) / self.factor as f32;
-        let v = self.a.bilinear(gx, gy) * luma + self.b.bilinear(gx, gy);
-        // Firm up the middle of the transition: a mask that hovers at 0.5 over a wide
-        // band shows the old background through as a halo.
-        smoothstep(0.15, 0.85, v)
+    /// Foreground opacity of every pixel of `img` (0..255, one byte a pixel): the
+    /// coarse coefficients enlarged and applied to the full-resolution luma.
+    pub fn alpha_map(&self, img: &RgbImage) -> Vec<u8> {
+        let w = img.width() as usize;
+        let up = Upsampler::new(w, self.a.w, self.factor);
+        let (mut tmp, mut ra, mut rb) = (Vec::new(), vec![0.0f32; w], vec![0.0f32; w]);
+        let mut out = Vec::with_capacity(img.as_raw().len() / 3);
+        for (y, line) in img.as_raw().chunks_exact(w * 3).enumerate() {
+            up.row(&self.a, y, &mut tmp, &mut ra);
+            up.row(&self.b, y, &mut tmp, &mut rb);
+            for ((px, a), b) in line.chunks_exact(3).zip(&ra).zip(&rb) {
+                // Firm up the middle of the transition: a mask that hovers at 0.5 over a
+                // wide band shows the old background through as a halo.
+                out.push(raster::to_u8(smoothstep(
+                    0.15,
+                    0.85,
+                    a * raster::luma(px) + b,
+                )));
+            }
+        }
+        out
     }
 }
 
@@ -144,10 +156,7 @@ impl SubjectMask {
 pub fn subject(img: &RgbImage, face: Option<&Face>) -> SubjectMask {
     let (w, h) = (img.width() as usize, img.height() as usize);
     let factor = w.max(h).div_ceil(SUBJECT_GRID).max(1);
-    let raw = img.as_raw();
-    let chan =
-        |c: usize| raster::reduce(w, h, factor, |x, y| raw[(y * w + x) * 3 + c] as f32 / 255.0);
-    let (r, g, b) = (chan(0), chan(1), chan(2));
+    let [r, g, b, _] = raster::reduce_rgb_weighted(img, factor, |_| 1.0);
     let (gw, gh) = (r.w, r.h);
     let luma = Plane {
         w: gw,
@@ -174,9 +183,9 @@ pub fn subject(img: &RgbImage, face: Option<&Face>) -> SubjectMask {
     let mut fg = vec![0.0f64; 4096];
     let mut bg = vec![0.0f64; 4096];
     for (i, &p) in prior.data.iter().enumerate() {
-        if p >= 0.85 {
+        if p >= 0.9 {
             fg[bin(i)] += 1.0;
-        } else if p <= 0.15 {
+        } else if p <= 0.1 {
             bg[bin(i)] += 1.0;
         }
     }
@@ -185,10 +194,10 @@ pub fn subject(img: &RgbImage, face: Option<&Face>) -> SubjectMask {
     let mut m = Plane::new(gw, gh);
     for i in 0..gw * gh {
         let p = prior.data[i];
-        // Tempered likelihoods (power 0.6): colour refines the outline but a background
+        // Tempered likelihoods (power 0.8): colour refines the outline but a background
         // that happens to share the shirt's colour is not swallowed whole.
-        let lf = libm::pow(fg[bin(i)], 0.6) as f32;
-        let lb = libm::pow(bg[bin(i)], 0.6) as f32;
+        let lf = libm::pow(fg[bin(i)], 0.8) as f32;
+        let lb = libm::pow(bg[bin(i)], 0.8) as f32;
         let pf = p * lf;
         let pb = (1.0 - p) * lb;
         let post = if pf + pb > 0.0 { pf / (pf + pb) } else { p };
@@ -244,7 +253,7 @@ fn person_prior(bbox: [f32; 4], gw: usize, gh: usize) -> (Plane, Plane) {
     let cx = (x0 + x1) / 2.0;
     let head_cy = y0 + 0.42 * fh;
     let neck = (y0 + 0.8 * fh, y0 + 1.5 * fh);
-    let torso_top = y0 + 1.3 * fh;
+    let torso_top = y0 + 1.2 * fh;
     let mut prior = Plane::new(gw, gh);
     let mut core = Plane::new(gw, gh);
     for y in 0..gh {
@@ -259,13 +268,13 @@ fn person_prior(bbox: [f32; 4], gw: usize, gh: usize) -> (Plane, Plane) {
                 f32::INFINITY
             };
             let torso = if yc >= torso_top {
-                let half = fw * (0.7 + 1.15 * smoothstep(torso_top, torso_top + 0.6 * fh, yc));
+                let half = fw * (0.75 + 0.85 * smoothstep(torso_top, torso_top + 0.6 * fh, yc));
                 dx.abs() / half
             } else {
                 f32::INFINITY
             };
             let d = head.min(neck_d).min(torso);
-            prior.data[y * gw + x] = 0.97 - 0.94 * smoothstep(0.75, 1.3, d);
+            prior.data[y * gw + x] = 0.95 - 0.9 * smoothstep(0.7, 1.35, d);
             let face =
                 ((dx / (0.42 * fw)).powi(2) + ((yc - (y0 + 0.5 * fh)) / (0.5 * fh)).powi(2)).sqrt();
             core.data[y * gw + x] = 1.0 - smoothstep(0.8, 1.0, face);

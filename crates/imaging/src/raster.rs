@@ -77,29 +77,90 @@ impl Plane {
         self.data[y * self.w + x]
     }
 
-    /// Bilinear sample at continuous coordinates (pixel centres at integer + 0.5 map to
-    /// the sample grid), clamped at the borders.
-    #[inline]
-    pub fn bilinear(&self, x: f32, y: f32) -> f32 {
-        let fx = (x - 0.5).clamp(0.0, (self.w - 1) as f32);
-        let fy = (y - 0.5).clamp(0.0, (self.h - 1) as f32);
-        let x0 = fx as usize;
-        let y0 = fy as usize;
-        let x1 = (x0 + 1).min(self.w - 1);
-        let y1 = (y0 + 1).min(self.h - 1);
-        let tx = fx - x0 as f32;
-        let ty = fy - y0 as f32;
-        let top = self.at(x0, y0) + (self.at(x1, y0) - self.at(x0, y0)) * tx;
-        let bottom = self.at(x0, y1) + (self.at(x1, y1) - self.at(x0, y1)) * tx;
-        top + (bottom - top) * ty
-    }
-
     /// Box-average reduction by an integer `factor` (the last block of a row or column
     /// may be partial). Used to compute wide, smooth things (large blurs, the subject
     /// mask) at a fraction of the cost and memory.
     pub fn reduced(&self, factor: usize) -> Plane {
         reduce(self.w, self.h, factor, |x, y| self.at(x, y))
     }
+}
+
+/// Bilinear enlargement of a coarse [`Plane`] (made with [`reduce`] by `factor`) back
+/// to full resolution, one row at a time: the column weights are computed once, so a
+/// pixel costs three multiply-adds, and no full-size plane is ever made.
+pub struct Upsampler {
+    factor: f32,
+    cols: Vec<(usize, usize, f32)>,
+}
+
+impl Upsampler {
+    pub fn new(full_w: usize, coarse_w: usize, factor: usize) -> Upsampler {
+        let f = factor as f32;
+        let cols = (0..full_w)
+            .map(|x| {
+                let g = ((x as f32 + 0.5) / f - 0.5).clamp(0.0, (coarse_w - 1) as f32);
+                let x0 = g as usize;
+                (x0, (x0 + 1).min(coarse_w - 1), g - x0 as f32)
+            })
+            .collect();
+        Upsampler { factor: f, cols }
+    }
+
+    /// Row `y` of the enlargement of `p` into `out` (full width); `tmp` holds one coarse
+    /// row.
+    pub fn row(&self, p: &Plane, y: usize, tmp: &mut Vec<f32>, out: &mut [f32]) {
+        let g = ((y as f32 + 0.5) / self.factor - 0.5).clamp(0.0, (p.h - 1) as f32);
+        let y0 = g as usize;
+        let y1 = (y0 + 1).min(p.h - 1);
+        let t = g - y0 as f32;
+        tmp.clear();
+        let (r0, r1) = (
+            &p.data[y0 * p.w..(y0 + 1) * p.w],
+            &p.data[y1 * p.w..(y1 + 1) * p.w],
+        );
+        tmp.extend(r0.iter().zip(r1).map(|(a, b)| a + (b - a) * t));
+        for (o, &(x0, x1, tx)) in out.iter_mut().zip(&self.cols) {
+            *o = tmp[x0] + (tmp[x1] - tmp[x0]) * tx;
+        }
+    }
+}
+
+/// Box-average reduction of an RGB image by an integer factor, each pixel weighted by
+/// `weight(i)` (i the pixel index): the weighted channel sums and the weight sum per
+/// block, divided by the block's pixel count. One pass over the image.
+pub fn reduce_rgb_weighted(
+    img: &RgbImage,
+    factor: usize,
+    weight: impl Fn(usize) -> f32,
+) -> [Plane; 4] {
+    let (w, h) = (img.width() as usize, img.height() as usize);
+    let factor = factor.max(1);
+    let (rw, rh) = (w.div_ceil(factor), h.div_ceil(factor));
+    let mut sums = vec![[0.0f64; 4]; rw * rh];
+    for (y, line) in img.as_raw().chunks_exact(w * 3).enumerate() {
+        let row = &mut sums[(y / factor) * rw..(y / factor + 1) * rw];
+        for (x, px) in line.chunks_exact(3).enumerate() {
+            let wt = weight(y * w + x) as f64;
+            let s = &mut row[x / factor];
+            s[0] += px[0] as f64 / 255.0 * wt;
+            s[1] += px[1] as f64 / 255.0 * wt;
+            s[2] += px[2] as f64 / 255.0 * wt;
+            s[3] += wt;
+        }
+    }
+    let mut out = [0, 1, 2, 3].map(|_| Plane::new(rw, rh));
+    for ry in 0..rh {
+        let bh = ((ry + 1) * factor).min(h) - ry * factor;
+        for rx in 0..rw {
+            let bw = ((rx + 1) * factor).min(w) - rx * factor;
+            let n = (bw * bh) as f64;
+            let s = sums[ry * rw + rx];
+            for (c, plane) in out.iter_mut().enumerate() {
+                plane.data[ry * rw + rx] = (s[c] / n) as f32;
+            }
+        }
+    }
+    out
 }
 
 /// Box-average reduction of any per-pixel function by an integer factor.

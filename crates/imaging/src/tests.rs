@@ -46,8 +46,8 @@ fn hf_energy(img: &RgbImage, x0: u32, y0: u32, x1: u32, y1: u32) -> f64 {
 fn channel_means(img: &RgbImage) -> [f64; 3] {
     let mut s = [0.0; 3];
     for p in img.pixels() {
-        for c in 0..3 {
-            s[c] += p.0[c] as f64;
+        for (acc, v) in s.iter_mut().zip(p.0) {
+            *acc += v as f64;
         }
     }
     let n = (img.width() * img.height()) as f64;

@@ -9,14 +9,13 @@
 //! reduced by up to 8x (a wide blur has no fine detail to lose) and interpolated back,
 //! which keeps it fast and small. The gradient is dithered with a fixed 4 x 4 Bayer
 //! pattern so it does not band after JPEG encoding.
-//! Memory: the subject mask and blur grids (a few hundred kilobytes) plus, for the blur,
-//! four f32 planes of the reduced grid.
+//! Memory: the mask at one byte a pixel, plus grids of at most 1/9 of the image.
 
 use crate::Backdrop;
 use crate::face::Face;
 use crate::filter;
-use crate::mask::{self, SubjectMask};
-use crate::raster::{self, Plane, RgbImage, luma, to_u8_255};
+use crate::mask;
+use crate::raster::{self, Plane, RgbImage, Upsampler, to_u8_255};
 
 const BAYER4: [[f32; 4]; 4] = [
     [0.0, 8.0, 2.0, 10.0],
@@ -30,71 +29,80 @@ pub fn background(img: &mut RgbImage, backdrop: Backdrop, face: Option<&Face>) {
     if w == 0 || h == 0 {
         return;
     }
-    let subject = mask::subject(img, face);
+    let alpha = mask::subject(img, face).alpha_map(img);
     match backdrop {
-        Backdrop::Blur => blur_behind(img, &subject),
-        Backdrop::Solid { rgb } => composite(img, &subject, |_, _| rgb.map(|v| v as f32)),
-        Backdrop::Gradient { top, bottom } => composite(img, &subject, |x, y| {
+        Backdrop::Blur => blur_behind(img, &alpha),
+        Backdrop::Solid { rgb } => {
+            let colour = rgb.map(|v| v as f32);
+            composite(img, &alpha, |_, row| {
+                row.iter_mut().for_each(|p| *p = colour)
+            });
+        }
+        Backdrop::Gradient { top, bottom } => composite(img, &alpha, |y, row| {
             let t = (y as f32 + 0.5) / h as f32;
-            let dither = (BAYER4[y % 4][x % 4] + 0.5) / 16.0 - 0.5;
-            [0, 1, 2].map(|c| top[c] as f32 + (bottom[c] as f32 - top[c] as f32) * t + dither)
+            let base = [0, 1, 2].map(|c| top[c] as f32 + (bottom[c] as f32 - top[c] as f32) * t);
+            for (x, p) in row.iter_mut().enumerate() {
+                let dither = (BAYER4[y % 4][x % 4] + 0.5) / 16.0 - 0.5;
+                *p = base.map(|v| v + dither);
+            }
         }),
     }
 }
 
-/// Replaces each pixel by mask * pixel + (1 - mask) * backdrop(x, y) (0..255 values).
-fn composite(
-    img: &mut RgbImage,
-    subject: &SubjectMask,
-    backdrop: impl Fn(usize, usize) -> [f32; 3],
-) {
+/// Replaces each pixel by alpha * pixel + (1 - alpha) * backdrop, the backdrop made a
+/// row at a time (0..255 values) by `fill(y, row)`.
+fn composite(img: &mut RgbImage, alpha: &[u8], mut fill: impl FnMut(usize, &mut [[f32; 3]])) {
     let w = img.width() as usize;
-    for (i, px) in img.as_mut().chunks_exact_mut(3).enumerate() {
-        let (x, y) = (i % w, i / w);
-        let a = subject.alpha(x, y, luma(px));
-        if a >= 1.0 {
+    let mut row = vec![[0.0f32; 3]; w];
+    for (y, line) in img.as_mut().chunks_exact_mut(w * 3).enumerate() {
+        let a_row = &alpha[y * w..(y + 1) * w];
+        if a_row.iter().all(|&a| a == 255) {
             continue;
         }
-        let b = backdrop(x, y);
-        for c in 0..3 {
-            px[c] = to_u8_255(px[c] as f32 * a + b[c] * (1.0 - a));
+        fill(y, &mut row);
+        for ((px, &a), b) in line.chunks_exact_mut(3).zip(a_row).zip(&row) {
+            if a == 255 {
+                continue;
+            }
+            let a = a as f32 / 255.0;
+            for c in 0..3 {
+                px[c] = to_u8_255(px[c] as f32 * a + b[c] * (1.0 - a));
+            }
         }
     }
 }
 
-fn blur_behind(img: &mut RgbImage, subject: &SubjectMask) {
+fn blur_behind(img: &mut RgbImage, alpha: &[u8]) {
     let (w, h) = (img.width() as usize, img.height() as usize);
     let sigma = 0.012 * w.max(h) as f32;
     // Reduce so the remaining blur is at least 3 grid pixels.
     let factor = ((sigma / 3.0) as usize).clamp(1, 8);
-    let raw = img.as_raw();
-    let bg_weight = |x: usize, y: usize| {
-        let i = (y * w + x) * 3;
-        1.0 - subject.alpha(x, y, luma(&raw[i..i + 3]))
-    };
-    let mut weight = raster::reduce(w, h, factor, bg_weight);
+    let [mut r, mut g, mut b, mut weight] =
+        raster::reduce_rgb_weighted(img, factor, |i| 1.0 - alpha[i] as f32 / 255.0);
     let mut scratch = Plane::new(1, 1);
     let grid_sigma = sigma / factor as f32;
-    let mut channels: Vec<Plane> = (0..3)
-        .map(|c| {
-            let mut p = raster::reduce(w, h, factor, |x, y| {
-                raw[(y * w + x) * 3 + c] as f32 * bg_weight(x, y)
-            });
-            filter::gaussian(&mut p, grid_sigma, &mut scratch);
-            p
-        })
-        .collect();
-    filter::gaussian(&mut weight, grid_sigma, &mut scratch);
+    for p in [&mut r, &mut g, &mut b, &mut weight] {
+        filter::gaussian(p, grid_sigma, &mut scratch);
+    }
     // Deep inside the person there is no background to average; the mask keeps the
     // person there anyway, so the floor only avoids dividing by zero.
-    for p in channels.iter_mut() {
+    for p in [&mut r, &mut g, &mut b] {
         for (v, &wt) in p.data.iter_mut().zip(&weight.data) {
-            *v /= wt.max(1e-3);
+            *v = *v * 255.0 / wt.max(1e-3);
         }
     }
-    let f = factor as f32;
-    composite(img, subject, |x, y| {
-        let (gx, gy) = ((x as f32 + 0.5) / f, (y as f32 + 0.5) / f);
-        [0, 1, 2].map(|c| channels[c].bilinear(gx, gy))
+    let up = Upsampler::new(w, r.w, factor);
+    let (mut tmp, mut rows) = (
+        Vec::new(),
+        [vec![0.0f32; w], vec![0.0f32; w], vec![0.0f32; w]],
+    );
+    composite(img, alpha, |y, row| {
+        for (c, plane) in [&r, &g, &b].into_iter().enumerate() {
+            up.row(plane, y, &mut tmp, &mut rows[c]);
+        }
+        for (x, p) in row.iter_mut().enumerate() {
+            *p = [rows[0][x], rows[1][x], rows[2][x]];
+        }
     });
+    let _ = h;
 }

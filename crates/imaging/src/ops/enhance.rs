@@ -16,7 +16,7 @@
 //! keep their hue. Memory: four f32 planes of the image size at the peak (step 3).
 
 use crate::filter;
-use crate::raster::{Plane, RgbImage, luma, to_u8_255};
+use crate::raster::{Plane, RgbImage, Upsampler, luma, to_u8_255};
 
 pub fn enhance(img: &mut RgbImage) {
     if img.width() == 0 || img.height() == 0 {
@@ -82,10 +82,9 @@ pub fn tone_luts(img: &RgbImage) -> [[u8; 256]; 3] {
     let stretch = (255.0 / (hi - lo).max(1.0)).clamp(1.0, 4.0);
     let mid = (lo + hi) / 2.0;
     let mut luts = [[0u8; 256]; 3];
-    for c in 0..3 {
-        for v in 0..256 {
-            let out = 127.5 + (v as f64 * gains[c] - mid) * stretch;
-            luts[c][v] = to_u8_255(out as f32);
+    for (lut, gain) in luts.iter_mut().zip(gains) {
+        for (v, out) in lut.iter_mut().enumerate() {
+            *out = to_u8_255((127.5 + (v as f64 * gain - mid) * stretch) as f32);
         }
     }
     luts
@@ -104,14 +103,13 @@ fn detail(img: &mut RgbImage) {
     let factor = (long / 400).max(1);
     let mut base = y.reduced(factor);
     filter::gaussian(&mut base, 0.02 * long as f32 / factor as f32, &mut scratch);
-    for yy in 0..h {
-        let gy = (yy as f32 + 0.5) / factor as f32;
-        for xx in 0..w {
-            let i = yy * w + xx;
-            let v = y.data[i];
-            let b = base.bilinear((xx as f32 + 0.5) / factor as f32, gy);
-            let midtones = 4.0 * v * (1.0 - v);
-            y.data[i] = v + 0.35 * midtones * (v - b);
+    let up = Upsampler::new(w, base.w, factor);
+    let (mut tmp, mut base_row) = (Vec::new(), vec![0.0f32; w]);
+    for (yy, row) in y.data.chunks_exact_mut(w).enumerate() {
+        up.row(&base, yy, &mut tmp, &mut base_row);
+        for (v, &b) in row.iter_mut().zip(&base_row) {
+            let midtones = 4.0 * *v * (1.0 - *v);
+            *v += 0.35 * midtones * (*v - b);
         }
     }
     drop(base);
