@@ -565,10 +565,7 @@ impl Model {
         POOL.with(|p| {
             let mut p = p.borrow_mut();
             if p.is_empty()
-                && let Some(spare) = SPARE_POOLS
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .pop()
+                && let Some(spare) = SPARE_POOLS.lock().unwrap_or_else(|e| e.into_inner()).pop()
             {
                 *p = spare;
             }
@@ -888,7 +885,14 @@ fn conv(
                     seg[b_hi * ic..].fill(0.0);
                 }
             }
-            matmul(&cols[..np * k], k, w, b, oc, &mut out[p0 * oc..(p0 + np) * oc]);
+            matmul(
+                &cols[..np * k],
+                k,
+                w,
+                b,
+                oc,
+                &mut out[p0 * oc..(p0 + np) * oc],
+            );
             p0 += np;
         }
         release(cols);
@@ -950,28 +954,65 @@ fn matmul_blocked<const OB: usize>(
     // The bounds every `block` below relies on.
     assert!(rows * k <= x.len() && k * n <= w.len() && n <= b.len() && rows * n <= out.len());
     let mut p = 0;
+    if OB > 8 {
+        // Eight rows at a time, so the 8- and 4-wide remainder columns (24, 28, 56, 88
+        // outputs...) also keep eight independent sums in flight instead of four.
+        while p + 8 <= rows {
+            let mut o = 0;
+            while o + OB <= n {
+                // SAFETY: p + 8 <= rows, o + OB <= n (loop bounds), and the assert above.
+                unsafe { block::<4, OB>(x, k, w, b, n, out, p, o) };
+                unsafe { block::<4, OB>(x, k, w, b, n, out, p + 4, o) };
+                o += OB;
+            }
+            while o + 8 <= n {
+                // SAFETY: as above, o + 8 <= n.
+                unsafe { block::<8, 8>(x, k, w, b, n, out, p, o) };
+                o += 8;
+            }
+            while o + 4 <= n {
+                // SAFETY: as above, o + 4 <= n.
+                unsafe { block::<8, 4>(x, k, w, b, n, out, p, o) };
+                o += 4;
+            }
+            while o < n {
+                // SAFETY: as above, o < n.
+                unsafe { block::<8, 1>(x, k, w, b, n, out, p, o) };
+                o += 1;
+            }
+            p += 8;
+        }
+    }
     while p + 4 <= rows {
         let mut o = 0;
         while o + OB <= n {
             // SAFETY: p + rows of the block <= rows, o + width <= n (loop bounds), and the assert above.
-            unsafe { block::<4, OB>(x, k, w, b, n, out, p, o); }
+            unsafe {
+                block::<4, OB>(x, k, w, b, n, out, p, o);
+            }
             o += OB;
         }
         if OB > 8 {
             while o + 8 <= n {
                 // SAFETY: p + rows of the block <= rows, o + width <= n (loop bounds), and the assert above.
-                unsafe { block::<4, 8>(x, k, w, b, n, out, p, o); }
+                unsafe {
+                    block::<4, 8>(x, k, w, b, n, out, p, o);
+                }
                 o += 8;
             }
         }
         while o + 4 <= n {
             // SAFETY: p + rows of the block <= rows, o + width <= n (loop bounds), and the assert above.
-            unsafe { block::<4, 4>(x, k, w, b, n, out, p, o); }
+            unsafe {
+                block::<4, 4>(x, k, w, b, n, out, p, o);
+            }
             o += 4;
         }
         while o < n {
             // SAFETY: p + rows of the block <= rows, o + width <= n (loop bounds), and the assert above.
-            unsafe { block::<4, 1>(x, k, w, b, n, out, p, o); }
+            unsafe {
+                block::<4, 1>(x, k, w, b, n, out, p, o);
+            }
             o += 1;
         }
         p += 4;
@@ -980,19 +1021,25 @@ fn matmul_blocked<const OB: usize>(
         let mut o = 0;
         while o + OB <= n {
             // SAFETY: p + rows of the block <= rows, o + width <= n (loop bounds), and the assert above.
-            unsafe { block::<1, OB>(x, k, w, b, n, out, p, o); }
+            unsafe {
+                block::<1, OB>(x, k, w, b, n, out, p, o);
+            }
             o += OB;
         }
         if OB > 8 {
             while o + 8 <= n {
                 // SAFETY: p + rows of the block <= rows, o + width <= n (loop bounds), and the assert above.
-                unsafe { block::<1, 8>(x, k, w, b, n, out, p, o); }
+                unsafe {
+                    block::<1, 8>(x, k, w, b, n, out, p, o);
+                }
                 o += 8;
             }
         }
         while o < n {
             // SAFETY: p + rows of the block <= rows, o + width <= n (loop bounds), and the assert above.
-            unsafe { block::<1, 1>(x, k, w, b, n, out, p, o); }
+            unsafe {
+                block::<1, 1>(x, k, w, b, n, out, p, o);
+            }
             o += 1;
         }
         p += 1;
@@ -1030,9 +1077,7 @@ unsafe fn block<const P: usize, const O: usize>(
         }
     }
     for (j, row) in acc.iter().enumerate() {
-        unsafe {
-            std::ptr::write_unaligned(out.as_mut_ptr().add((p0 + j) * n + o0).cast(), *row)
-        };
+        unsafe { std::ptr::write_unaligned(out.as_mut_ptr().add((p0 + j) * n + o0).cast(), *row) };
     }
 }
 
@@ -1145,12 +1190,7 @@ fn depthwise_portable(
                         && ch <= b.len()
                 );
             }
-            let geo = DwRow {
-                sw,
-                pl,
-                ch,
-                act: a,
-            };
+            let geo = DwRow { sw, pl, ch, act: a };
             dw_interior(row, src, w, b, &taps[..nt], c_lo, c_hi, &geo);
         }
         for c in 0..ow {
@@ -1238,8 +1278,8 @@ struct DwRow {
     act: Act,
 }
 
-/// Interior output pixels `c0..c1` of one output row (every tap inside the input), four
-/// pixels and eight (then four, then one) channels at a time. Each output is still its
+/// Interior output pixels `c0..c1` of one output row (every tap inside the input), eight
+/// (then four, then one) pixels and eight (then four, then one) channels at a time. Each output is still its
 /// bias plus the taps in `taps` order, one product and one addition at a time: exactly
 /// the arithmetic of the per-pixel loop, only with the tap offsets shared by the row.
 #[allow(clippy::too_many_arguments)]
@@ -1284,6 +1324,10 @@ fn dw_pixels<const C: usize>(
 ) {
     let mut c = c0;
     // SAFETY: `depthwise_portable` checked the bounds of this row's interior pixels.
+    while c + 8 <= c1 {
+        unsafe { dw_block::<C, 8>(row, src, w, b, taps, c, g, k0) };
+        c += 8;
+    }
     while c + 4 <= c1 {
         unsafe { dw_block::<C, 4>(row, src, w, b, taps, c, g, k0) };
         c += 4;
@@ -1385,7 +1429,14 @@ mod tests {
     /// The wide (AVX) and portable paths must agree bit for bit.
     #[test]
     fn matmul_paths_are_bit_identical() {
-        let (rows, k, n) = (37, 29, 43);
+        for n in [43, 45] {
+            matmul_paths_agree(37, 29, n);
+        }
+    }
+
+    /// Rows and outputs chosen to reach every block shape (8, 4 and 1 rows; 16, 8, 4
+    /// and 1 outputs).
+    fn matmul_paths_agree(rows: usize, k: usize, n: usize) {
         let mut seed = 12345u32;
         let mut rnd = || {
             seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12345);
@@ -1416,7 +1467,7 @@ mod tests {
     /// The register-blocked depthwise kernel adds in the same order as a naive loop.
     #[test]
     fn depthwise_matches_a_naive_loop_bit_for_bit() {
-        let (ih, iw, ch) = (7usize, 9usize, 45usize);
+        let (ih, iw, ch) = (7usize, 15usize, 45usize);
         let mut seed = 777u32;
         let mut rnd = || {
             seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12345);
@@ -1469,4 +1520,3 @@ mod tests {
         assert_eq!(f16_to_f32(0x7bff), 65504.0);
     }
 }
-
