@@ -133,7 +133,7 @@ pub struct EditQuota {
         (status = 403, description = "`free_edits_used`: no free edits left", body = ErrorBody),
         (status = 404, description = "`photoId` is not one of the signed-in user's photos", body = ErrorBody),
         (status = 413, description = "The image is over 10 MB", body = ErrorBody),
-        (status = 422, description = "`unsupported_prompt`: the built-in engine cannot do this (the message says what it can)", body = ErrorBody),
+        (status = 422, description = "`unsupported_prompt`: the built-in engine cannot do this (the message says what it can); `no_face`: a face edit on a photo without a face", body = ErrorBody),
         (status = 429, description = "`rate_limited`: too many edits from this client, or the provider is busy", body = ErrorBody),
         (status = 502, description = "`edit_failed`: the generative provider failed", body = ErrorBody),
     ),

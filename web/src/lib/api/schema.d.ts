@@ -1476,7 +1476,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `unsupported_prompt`: the built-in engine cannot do this (the message says what it can) */
+            /** @description `unsupported_prompt`: the built-in engine cannot do this (the message says what it can); `no_face`: a face edit on a photo without a face */
             422: {
                 headers: {
                     [name: string]: unknown;
