@@ -109,8 +109,9 @@ fn decode_other(bytes: &[u8], format: image::ImageFormat) -> Result<(RgbImage, u
     let mut limits = image::Limits::default();
     limits.max_image_width = Some(MAX_SIDE);
     limits.max_image_height = Some(MAX_SIDE);
-    // RGBA16 at the pixel cap is 8 bytes a pixel; anything beyond that is a lie.
-    limits.max_alloc = Some(MAX_PIXELS * 8);
+    // 8-bit RGBA at the pixel cap, plus room for the decoders' own buffers. A 16-bit
+    // photo of more than about 25 MP is refused as too large: it would need twice this.
+    limits.max_alloc = Some(MAX_PIXELS * 4 + 16 * 1024 * 1024);
     reader.limits(limits);
     let mut decoder = reader.into_decoder().map_err(map)?;
     let (w, h) = decoder.dimensions();
