@@ -26,6 +26,8 @@ mod resample;
 #[cfg(test)]
 mod tests;
 
+pub use prompt::{CAPABILITIES, STUDIO_BACKDROP, WHITE_BACKDROP};
+
 use serde::{Deserialize, Serialize};
 
 /// The long side of "4K" (3840 x 2160), and the largest output the engine produces.

@@ -231,12 +231,15 @@ fn is_separator(t: &str) -> bool {
 
 /// A word's meaning; None for filler words.
 fn canon(w: &str) -> Option<Tok> {
-    if let Ok(n) = w.parse::<f32>() {
-        return Some(Tok::Number(n));
-    }
-    // "5px", "120pct": a number with its unit.
-    if let Some(n) = w.strip_suffix("px").and_then(|n| n.parse::<f32>().ok()) {
-        return Some(Tok::Number(n));
+    // Numbers start with a digit ("nan" and "inf" parse as floats but are words) and
+    // must be finite; "5px" is a number with its unit.
+    if w.starts_with(|c: char| c.is_ascii_digit()) {
+        let n = w.strip_suffix("px").unwrap_or(w);
+        if let Ok(n) = n.parse::<f32>()
+            && n.is_finite()
+        {
+            return Some(Tok::Number(n));
+        }
     }
     let word = match w {
         // Filler: says nothing about the edit.

@@ -132,6 +132,61 @@ fn enhance_adds_local_contrast_and_keeps_a_flat_image_flat() {
     );
 }
 
+#[test]
+fn enhance_keeps_black_black_and_white_white() {
+    for v in [0u8, 255] {
+        let mut img = RgbImage::from_pixel(32, 32, Rgb([v; 3]));
+        ops::enhance(&mut img);
+        let out = img.get_pixel(16, 16).0[0] as i32;
+        assert!((out - v as i32).abs() <= 4, "{v} -> {out}");
+    }
+}
+
+#[test]
+fn every_operation_copes_with_tiny_images() {
+    let face = astronaut_face();
+    for (w, h) in [(1, 1), (1, 7), (5, 2), (3, 3)] {
+        let img = RgbImage::from_fn(w, h, |x, y| Rgb([(x * 40) as u8, (y * 30) as u8, 99]));
+        let all = [
+            crate::Operation::Enhance,
+            crate::Operation::Upscale {
+                target: UpscaleTarget::Double,
+            },
+            crate::Operation::Upscale {
+                target: UpscaleTarget::FourK,
+            },
+            crate::Operation::Retouch,
+            crate::Operation::Background {
+                backdrop: Backdrop::Blur,
+            },
+            crate::Operation::Background {
+                backdrop: Backdrop::Solid { rgb: [1, 2, 3] },
+            },
+            crate::Operation::Style {
+                style: Style::Vintage,
+            },
+            crate::Operation::Adjust(Adjustments {
+                brightness: 150.0,
+                contrast: 50.0,
+                saturation: 0.0,
+                blur_px: 10.0,
+            }),
+            crate::Operation::Sharpen,
+            crate::Operation::Soften,
+        ];
+        for op in all {
+            // With a face (landmarks far outside such an image) and without.
+            for known in [Some(face.clone()), None] {
+                let mut faces = FaceLookup::known(known);
+                let r = ops::run_all(img.clone(), std::slice::from_ref(&op), &mut faces);
+                if let Ok(out) = r {
+                    assert!(out.width() >= 1 && out.height() >= 1);
+                }
+            }
+        }
+    }
+}
+
 // --- upscale -------------------------------------------------------------------------
 
 #[test]

@@ -310,3 +310,43 @@ fn empty_and_meaningless_prompts_are_refused() {
     }
     assert!(refused(&"enhance ".repeat(200)).contains("I can enhance"));
 }
+
+#[test]
+fn odd_input_never_panics_and_never_yields_a_non_finite_slider() {
+    for prompt in [
+        "brightness nan",
+        "brightness inf",
+        "blur infinity px",
+        "brightness 1e400",
+        "contrast 1e30",
+        "blur -5px",
+        "brighter 99999999999999999999999%",
+        "😀😀 make it warm 🔥",
+        "ÉNHANCE",
+        "enhance\0\u{202e}",
+        "&&&&",
+        "and and and",
+        "black and",
+        "b & w & 4k & hd",
+        "1.2.3.4",
+        "x2 2x x 2",
+    ] {
+        if let Ok(ops) = interpret(prompt) {
+            for op in ops {
+                if let Operation::Adjust(a) = op {
+                    for v in [a.brightness, a.contrast, a.saturation, a.blur_px] {
+                        assert!(v.is_finite() && v >= 0.0, "{prompt:?}: {a:?}");
+                    }
+                    assert!(
+                        a.brightness <= 200.0
+                            && a.contrast <= 200.0
+                            && a.saturation <= 200.0
+                            && a.blur_px <= 10.0
+                    );
+                }
+            }
+        }
+    }
+    assert_eq!(adjust("contrast 1e30").contrast, 200.0);
+    assert!(interpret("brightness nan").is_err());
+}

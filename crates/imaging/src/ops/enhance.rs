@@ -4,7 +4,8 @@
 //!    pixels that are neither clipped nor near black (clipped pixels say nothing about
 //!    the light; full strength would bleach warm indoor light and skin).
 //! 2. Levels: the 0.4th and 99.6th percentiles stretched to black and white (at most 4x,
-//!    so a nearly flat image is not turned into noise).
+//!    so a nearly flat image is not turned into noise, and then kept where it was: a
+//!    dark photo stays dark).
 //!    Steps 1 and 2 are one lookup table per channel.
 //! 3. Light noise reduction: a 3 x 3 self-guided filter on the luma.
 //! 4. Local contrast ("clarity"): the luma's difference from a very wide blur (2 % of
@@ -79,12 +80,20 @@ pub fn tone_luts(img: &RgbImage) -> [[u8; 256]; 3] {
         255.0
     };
     let (lo, hi) = (percentile(0.004), percentile(0.996));
-    let stretch = (255.0 / (hi - lo).max(1.0)).clamp(1.0, 4.0);
-    let mid = (lo + hi) / 2.0;
+    let range = (hi - lo).max(1.0);
+    let stretch = (255.0 / range).clamp(1.0, 4.0);
+    // Where the stretched range starts: 0 when it fills 0..255; when the 4x cap leaves
+    // room, the room is shared as it was before, so a dark photo stays dark and a flat
+    // black one stays black rather than turning mid grey.
+    let start = if range < 255.0 {
+        lo * (255.0 - range * stretch) / (255.0 - range)
+    } else {
+        0.0
+    };
     let mut luts = [[0u8; 256]; 3];
     for (lut, gain) in luts.iter_mut().zip(gains) {
         for (v, out) in lut.iter_mut().enumerate() {
-            *out = to_u8_255((127.5 + (v as f64 * gain - mid) * stretch) as f32);
+            *out = to_u8_255((start + (v as f64 * gain - lo) * stretch) as f32);
         }
     }
     luts
