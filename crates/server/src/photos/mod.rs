@@ -185,6 +185,7 @@ pub enum PhotoSort {
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct ListQuery {
     /// `latest` (default) or `rating`.
     #[serde(default)]

@@ -1135,12 +1135,12 @@ export interface operations {
     };
     list_photos: {
         parameters: {
-            query?: never;
-            header?: never;
-            path: {
+            query?: {
                 /** @description `latest` (default) or `rating`. */
-                sort: "latest" | "rating";
+                sort?: "latest" | "rating";
             };
+            header?: never;
+            path?: never;
             cookie?: never;
         };
         requestBody?: never;
