@@ -387,3 +387,22 @@ fn the_result_is_bit_identical_to_the_pinned_fingerprint() {
 }
 
 const PINNED_FINGERPRINT: u64 = 0x70b3_b045_0a87_e920;
+
+/// zune-jpeg picks AVX2, NEON or scalar code at run time (its options cannot turn that
+/// off), so pin the decoded pixels of a JPEG as well: a machine whose decoder path
+/// computes differently fails here, not silently in the scores. Update only together
+/// with a deliberate change to decoding.
+#[test]
+fn jpeg_decoding_is_bit_identical_to_the_pinned_hash() {
+    let decoded = prettyscore_analysis::internals::decode(&jpeg(&rgb(ASTRONAUT), 85)).unwrap();
+    let mut h = 0xcbf2_9ce4_8422_2325u64;
+    for &b in &decoded.image.data {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    eprintln!("jpeg pixels {h:#018x}");
+    assert_eq!((decoded.image.w, decoded.image.h), (512, 512));
+    assert_eq!(h, PINNED_JPEG_PIXELS, "jpeg pixels {h:#018x}");
+}
+
+const PINNED_JPEG_PIXELS: u64 = 0x0122_1854_346d_3d69;
