@@ -16,6 +16,8 @@ if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c "import mediapipe, cv2
   "$venv/bin/pip" install --quiet mediapipe==0.10.14
 fi
 
+echo "load before: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || uptime)"
+
 # 1. Our engine under criterion (the benchmark also writes the two bench images).
 (cd "$root/crates/analysis" && CARGO_TARGET_DIR="$target" cargo bench --bench analysis -- --noplot 2>&1 | grep -E "time:|score")
 (cd "$root/crates/analysis" && CARGO_TARGET_DIR="$target" cargo build --quiet --release --example time_face)
@@ -51,3 +53,5 @@ for name in ["1080p", "12mp"]:
     o, p = statistics.median(ours), statistics.median(peer)
     print(f"{name:8} {o:11.1f} ms {p:16.1f} ms {o / p:16.2f}x   (MediaPipe CPU time {statistics.median(peer_cpu):.1f} ms)")
 PY
+# The machine is shared: the load says how much the absolute numbers are inflated.
+echo "load after: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || uptime)"

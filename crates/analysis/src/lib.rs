@@ -1,14 +1,17 @@
 //! PrettyScore's photo analysis engine: pure, blocking, deterministic functions.
 //!
-//! * [`analyze_face`]: decode (EXIF orientation, DCT-scaled JPEG decode) -> find the
+//! * [`analyze_face`]: decode (EXIF orientation; JPEGs below 3840 px by zune-jpeg and
+//!   halved once from 1920 px, larger ones DCT-scaled by jpeg-decoder) -> find the
 //!   largest face (BlazeFace) -> 468-point Face Mesh on the face and on its mirror ->
 //!   measures (symmetry, proportions, tilt, skin, exposure, sharpness) -> score.
 //! * [`analyze_pet`], [`analyze_feet`], [`analyze_hands`]: scores from measured image
 //!   properties (sharpness, exposure, colourfulness, composition).
 //!
 //! Every function is a pure function of the input bytes: the same bytes give
-//! bit-identical results on every machine (no threads, no randomness, fixed order of
-//! arithmetic, portable maths from `libm`). Call them off the async runtime.
+//! bit-identical results on every machine (no threads of its own, no randomness, fixed
+//! order of arithmetic, portable maths from `libm`; see the README on zune-jpeg's run-time
+//! SIMD choice and the pinned JPEG-pixel hash that guards it). Call them off the async
+//! runtime.
 
 mod decode;
 mod error;
