@@ -193,6 +193,67 @@ fn conv_v(src: &Plane, dst: &mut Plane, k: &[f32]) {
     }
 }
 
+/// Rows per band in the banded filters: enough to amortise the halo, small enough that
+/// a band's planes are a few megabytes at 3840 pixels wide.
+const BAND: usize = 256;
+
+/// Rows a Gaussian of `sigma` reaches (kernel radius, or the three boxes' total).
+fn gaussian_reach(sigma: f32) -> usize {
+    (3.0 * sigma).ceil() as usize + 2
+}
+
+/// The band layout: (first row read, first row kept, end of rows kept, end of rows
+/// read) for bands of `BAND` rows with `halo` extra rows read on each side.
+fn bands(h: usize, halo: usize) -> impl Iterator<Item = (usize, usize, usize, usize)> {
+    (0..h).step_by(BAND).map(move |y0| {
+        let y1 = (y0 + BAND).min(h);
+        (y0.saturating_sub(halo), y0, y1, (y1 + halo).min(h))
+    })
+}
+
+/// Gaussian blur of `p` handed out band by band: `f(y0, rows)` receives the blurred
+/// rows from `y0` on. Each band is blurred with enough rows around it that the rows
+/// handed out are those of a whole-image blur (up to rounding), so memory is a band, not
+/// a second and third copy of the plane.
+pub fn gaussian_bands(p: &Plane, sigma: f32, mut f: impl FnMut(usize, &[f32])) {
+    let w = p.w;
+    let mut scratch = Plane::new(1, 1);
+    for (a, y0, y1, b) in bands(p.h, gaussian_reach(sigma)) {
+        let mut band = Plane {
+            w,
+            h: b - a,
+            data: p.data[a * w..b * w].to_vec(),
+        };
+        gaussian(&mut band, sigma, &mut scratch);
+        f(y0, &band.data[(y0 - a) * w..(y1 - a) * w]);
+    }
+}
+
+/// [`self_guided`] in place, band by band (its reach is 2r rows), so it needs a few
+/// band-sized planes instead of three more full-size ones.
+pub fn self_guided_banded(p: &mut Plane, r: usize, eps: f32) {
+    let w = p.w;
+    let mut scratch = Plane::new(1, 1);
+    // A band's result is written back only after the next band has read its input,
+    // whose halo overlaps the previous band's rows.
+    let mut pending: Option<(usize, Vec<f32>)> = None;
+    for (a, y0, y1, b) in bands(p.h, 2 * r + 1) {
+        let mut band = Plane {
+            w,
+            h: b - a,
+            data: p.data[a * w..b * w].to_vec(),
+        };
+        if let Some((py, rows)) = pending.take() {
+            p.data[py * w..py * w + rows.len()].copy_from_slice(&rows);
+        }
+        self_guided(&mut band, r, eps, &mut scratch);
+        pending = Some((y0, band.data[(y0 - a) * w..(y1 - a) * w].to_vec()));
+    }
+    if let Some((py, rows)) = pending {
+        p.data[py * w..py * w + rows.len()].copy_from_slice(&rows);
+    }
+}
+
 /// The self-guided filter of He, Sun and Tang (2010): an edge-preserving smoothing
 /// whose cost does not depend on the radius. Where the local variance is well below
 /// `eps` (skin texture, sensor noise) the output is the local mean; where it is well
@@ -313,6 +374,38 @@ mod tests {
                 "{sigma} vs {measured}"
             );
         }
+    }
+
+    #[test]
+    fn banded_filters_match_the_whole_plane_ones() {
+        let p = ramp(97, 700);
+        let mut s = Plane::new(1, 1);
+        for sigma in [1.2f32, 6.0] {
+            let mut whole = p.clone();
+            gaussian(&mut whole, sigma, &mut s);
+            let mut banded = Plane::new(p.w, p.h);
+            gaussian_bands(&p, sigma, |y0, rows| {
+                banded.data[y0 * p.w..y0 * p.w + rows.len()].copy_from_slice(rows)
+            });
+            let worst = whole
+                .data
+                .iter()
+                .zip(&banded.data)
+                .map(|(a, b)| (a - b).abs())
+                .fold(0.0, f32::max);
+            assert!(worst < 1e-4, "sigma {sigma}: {worst}");
+        }
+        let mut whole = p.clone();
+        self_guided(&mut whole, 1, 0.001, &mut s);
+        let mut banded = p.clone();
+        self_guided_banded(&mut banded, 1, 0.001);
+        let worst = whole
+            .data
+            .iter()
+            .zip(&banded.data)
+            .map(|(a, b)| (a - b).abs())
+            .fold(0.0, f32::max);
+        assert!(worst < 1e-4, "self-guided: {worst}");
     }
 
     #[test]

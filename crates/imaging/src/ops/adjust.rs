@@ -15,8 +15,7 @@
 //! browser fades them to transparent.
 
 use crate::Adjustments;
-use crate::filter;
-use crate::raster::{Plane, Rect, RgbImage, to_u8, to_u8_255};
+use crate::raster::{RgbImage, to_u8};
 
 /// Slider values clamped to their ranges, as factors (1 = unchanged) and a radius.
 fn sanitised(a: &Adjustments) -> (f32, f32, f32, f32) {
@@ -74,15 +73,6 @@ pub fn adjust(img: &mut RgbImage, a: &Adjustments) {
         }
     }
     if blur > 0.0 {
-        let (w, h) = (img.width() as usize, img.height() as usize);
-        let all = Rect { x: 0, y: 0, w, h };
-        let mut scratch = Plane::new(1, 1);
-        for ch in 0..3 {
-            let mut p = Plane::channel_of(img, ch, all);
-            filter::gaussian(&mut p, blur, &mut scratch);
-            for (px, &v) in img.as_mut().chunks_exact_mut(3).zip(&p.data) {
-                px[ch] = to_u8_255(v * 255.0);
-            }
-        }
+        super::detail::blur_channels(img, blur, |_, b| b);
     }
 }

@@ -14,7 +14,8 @@
 //! 5. Sharpening: unsharp mask of the luma, thresholded so flat areas stay clean.
 //!
 //! Steps 3 to 5 change the luma only and add the same amount to R, G and B, so colours
-//! keep their hue. Memory: four f32 planes of the image size at the peak (step 3).
+//! keep their hue. Memory: one f32 plane of the image size (the luma) plus band-sized
+//! planes (steps 3 and 5 run in bands of 256 rows).
 
 use crate::filter;
 use crate::raster::{Plane, RgbImage, Upsampler, luma, to_u8_255};
@@ -106,7 +107,7 @@ fn detail(img: &mut RgbImage) {
     let mut scratch = Plane::new(1, 1);
 
     // 3. Noise: variance well under (2.5 %)^2 is smoothed; edges pass.
-    filter::self_guided(&mut y, 1, 0.025f32.powi(2), &mut scratch);
+    filter::self_guided_banded(&mut y, 1, 0.025f32.powi(2));
 
     // 4. Clarity against a wide blur computed on a coarse grid.
     let factor = (long / 400).max(1);
@@ -123,26 +124,20 @@ fn detail(img: &mut RgbImage) {
     }
     drop(base);
 
-    // 5. Sharpen the result of 4.
-    let mut blurred = y.clone();
-    filter::gaussian(
-        &mut blurred,
-        (long as f32 / 2000.0).clamp(0.8, 1.6),
-        &mut scratch,
-    );
-    drop(scratch);
+    // 5. Sharpen the result of 4, band by band, straight into the image.
     let threshold = 2.0 / 255.0;
-    for ((px, &v), &b) in img
-        .as_mut()
-        .chunks_exact_mut(3)
-        .zip(&y.data)
-        .zip(&blurred.data)
-    {
-        let d = v - b;
-        let sharpened = v + 0.45 * d * (d.abs() / threshold).min(1.0);
-        let delta = (sharpened - luma(px)) * 255.0;
-        for c in px.iter_mut() {
-            *c = to_u8_255(*c as f32 + delta);
+    let sigma = (long as f32 / 2000.0).clamp(0.8, 1.6);
+    let raw = img.as_mut();
+    filter::gaussian_bands(&y, sigma, |y0, blurred| {
+        let start = y0 * w;
+        let pixels = raw[start * 3..(start + blurred.len()) * 3].chunks_exact_mut(3);
+        for ((px, &v), &b) in pixels.zip(&y.data[start..]).zip(blurred) {
+            let d = v - b;
+            let sharpened = v + 0.45 * d * (d.abs() / threshold).min(1.0);
+            let delta = (sharpened - luma(px)) * 255.0;
+            for c in px.iter_mut() {
+                *c = to_u8_255(*c as f32 + delta);
+            }
         }
-    }
+    });
 }
