@@ -1,11 +1,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { unwrap } from '@/lib/api-client';
+import { api, unwrap } from '@/lib/api-client';
 import { useSession } from '@/lib/session';
 import type { EditPhotoRequest, EditPhotoResponse, EditsQuota } from '../types';
 import { isQuotaError } from '../utils/edit-errors';
 import { mirrorEditsRemaining } from '../utils/quota-mirror';
 import { editKeys } from './get-edits-quota';
-import { looseApi } from './loose-client';
 
 /** The root of the saved photos' query keys (features/photos lists them). */
 const PHOTOS_KEY = ['photos'] as const;
@@ -16,7 +15,7 @@ const PHOTOS_KEY = ['photos'] as const;
  * edited image and the edits left. Errors are `ApiError`s.
  */
 export async function editPhoto(request: EditPhotoRequest): Promise<EditPhotoResponse> {
-  return (await unwrap(looseApi.POST('/functions/v1/edit-photo', { body: request }))) as EditPhotoResponse;
+  return unwrap(api.POST('/functions/v1/edit-photo', { body: request }));
 }
 
 /** An edit that keeps the quota (and its local mirror) in step with the server's answer. */

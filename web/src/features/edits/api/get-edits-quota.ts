@@ -1,9 +1,8 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { unwrap } from '@/lib/api-client';
+import { api, unwrap } from '@/lib/api-client';
 import { useSession } from '@/lib/session';
 import type { EditsQuota } from '../types';
 import { mirrorEditsRemaining, outOfEdits, readMirroredEditsRemaining } from '../utils/quota-mirror';
-import { looseApi } from './loose-client';
 
 export const editKeys = {
   all: ['edits'] as const,
@@ -13,7 +12,7 @@ export const editKeys = {
 
 /** GET /api/v1/edits/quota: the server's count for this device (and user), mirrored for display. */
 export async function getEditsQuota(): Promise<EditsQuota> {
-  const quota = (await unwrap(looseApi.GET('/api/v1/edits/quota'))) as EditsQuota;
+  const quota = await unwrap(api.GET('/api/v1/edits/quota'));
   mirrorEditsRemaining(quota.unlimited ? null : quota.remaining);
   return quota;
 }

@@ -9,8 +9,7 @@ export const photoKeys = {
 
 /** GET /api/v1/photos?sort=latest|rating: the signed-in user's saved photos. */
 export function listPhotos(sort: PhotoSort): Promise<Photo[]> {
-  // The generated schema lists `sort` as a path parameter; the server reads it from the query string.
-  return unwrap(api.GET('/api/v1/photos', { params: { query: { sort } } } as never));
+  return unwrap(api.GET('/api/v1/photos', { params: { query: { sort } } }));
 }
 
 export function photosQueryOptions(sort: PhotoSort) {
