@@ -2,7 +2,8 @@ import type { EditKind } from './edit-errors';
 
 /**
  * The preset prompts of the three editing screens. The server's prompt
- * interpreter turns each prompt into operations; hair and outfit changes
+ * interpreter turns each prompt into operations (each prompt here must be
+ * one it understands: crates/imaging/tests/prompt.rs lists the presets); hair and outfit changes
  * need the generative provider (without one, the server answers 422 with
  * what the built-in editor can do).
  */
@@ -36,8 +37,8 @@ export const dashboardTabs: PresetTab[] = [
     label: 'Background',
     presets: [
       { label: 'Blur Background', prompt: 'Blur the background', kind: 'edit' },
-      { label: 'Studio White', prompt: 'Studio white background', kind: 'edit' },
-      { label: 'Soft Gradient', prompt: 'Soft gradient background', kind: 'edit' },
+      { label: 'Studio White', prompt: 'White background', kind: 'edit' },
+      { label: 'Soft Gradient', prompt: 'Gradient background', kind: 'edit' },
       { label: 'Upscale to 4K', prompt: 'Upscale to 4K', kind: 'upscale' },
     ],
   },
@@ -79,8 +80,8 @@ export const editorStyles = [
 /** The /editor backdrops. */
 export const editorBackgrounds = [
   { value: 'blur', label: 'Blur', prompt: 'Blur the background' },
-  { value: 'studio', label: 'Studio White', prompt: 'Studio white background' },
-  { value: 'gradient', label: 'Soft Gradient', prompt: 'Soft gradient background' },
+  { value: 'studio', label: 'Studio White', prompt: 'White background' },
+  { value: 'gradient', label: 'Soft Gradient', prompt: 'Gradient background' },
 ] as const;
 
 /** The /editor quick edits with a fixed prompt. */
