@@ -49,8 +49,19 @@ export const test = base.extend<Fixtures>({
 
 export { expect };
 
-/** Runs axe with the WCAG 2 A and AA rules; returns only serious and critical violations. */
+/**
+ * Runs axe with the WCAG 2 A and AA rules; returns only serious and critical violations.
+ * Transitions and finite animations are let finish first: a toast fading in is
+ * half transparent for 400 ms, and axe would measure its colours mid-fade.
+ */
 export async function seriousAxeViolations(page: Page) {
+  await page.evaluate(async () => {
+    const finite = document
+      .getAnimations()
+      .filter((animation) => animation.effect?.getComputedTiming().endTime !== Infinity)
+      .map((animation) => animation.finished.catch(() => undefined));
+    await Promise.race([Promise.all(finite), new Promise((resolve) => setTimeout(resolve, 2_000))]);
+  });
   const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
   return results.violations
     .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
