@@ -1,4 +1,5 @@
 import { ApiError } from '@/lib/api-client';
+import type { EditKind } from './presets';
 
 /**
  * What a failed edit tells the user (spec document 1, sections 5 and 8, and
@@ -6,7 +7,7 @@ import { ApiError } from '@/lib/api-client';
  * ones the user can act on (out of free edits, an instruction the built-in
  * editor cannot do, an image problem) are shown as they come.
  */
-export type EditKind = 'edit' | 'enhance' | 'upscale';
+export type { EditKind };
 
 export const MISSING_PROMPT_MESSAGE = 'Please enter an editing instruction';
 export const FREE_EDITS_USED_MESSAGE = "You've used all your free edits. Upgrade to Premium for unlimited edits!";

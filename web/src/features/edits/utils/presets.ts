@@ -1,12 +1,14 @@
-import type { EditKind } from './edit-errors';
-
 /**
  * The preset prompts of the three editing screens. The server's prompt
- * interpreter turns each prompt into operations (each prompt here must be
- * one it understands: crates/imaging/tests/prompt.rs lists the presets); hair and outfit changes
+ * interpreter turns each prompt into operations; hair and outfit changes
  * need the generative provider (without one, the server answers 422 with
- * what the built-in editor can do).
+ * what the built-in editor can do). e2e/tests/edits.spec.ts sends every
+ * prompt here to the real server, so this module imports nothing.
  */
+
+/** Which success and failure messages apply to an edit. */
+export type EditKind = 'edit' | 'enhance' | 'upscale';
+
 export type EditPreset = {
   /** What the button says. */
   label: string;
