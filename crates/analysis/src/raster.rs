@@ -130,17 +130,30 @@ impl Pyramid {
         let img = &self.levels[lvl];
         let s = (1u32 << lvl) as f32;
         let mut out = vec![0f32; out_w * out_h * 3];
-        for oy in 0..out_h {
-            for ox in 0..out_w {
+        // The same arithmetic as `origin + fx * ux + fy * uy` per pixel, in the same
+        // order, with the per-column and per-row products computed once.
+        let cols: Vec<[f32; 2]> = (0..out_w)
+            .map(|ox| {
                 let fx = ox as f32 + 0.5;
-                let fy = oy as f32 + 0.5;
+                [fx * ux[0], fx * ux[1]]
+            })
+            .collect();
+        if out_w == 0 {
+            return out;
+        }
+        for (oy, orow) in out.chunks_exact_mut(out_w * 3).enumerate() {
+            let fy = oy as f32 + 0.5;
+            let (ry0, ry1) = (fy * uy[0], fy * uy[1]);
+            for (o, c) in orow.chunks_exact_mut(3).zip(&cols) {
                 // Base coordinates of this output pixel centre, then level coordinates.
-                let bx = origin[0] + fx * ux[0] + fy * uy[0];
-                let by = origin[1] + fx * ux[1] + fy * uy[1];
+                let bx = origin[0] + c[0] + ry0;
+                let by = origin[1] + c[1] + ry1;
                 let lx = bx / s - 0.5;
                 let ly = by / s - 0.5;
                 let px = sample(img, lx, ly);
-                out[(oy * out_w + ox) * 3..][..3].copy_from_slice(&px);
+                o[0] = px[0];
+                o[1] = px[1];
+                o[2] = px[2];
             }
         }
         out
@@ -155,6 +168,7 @@ fn floor(v: f32) -> f32 {
 }
 
 /// Bilinear sample at continuous pixel-centre coordinates; black outside.
+#[inline(always)]
 fn sample(img: &Rgb, x: f32, y: f32) -> [f32; 3] {
     let x0f = floor(x);
     let y0f = floor(y);
@@ -165,15 +179,15 @@ fn sample(img: &Rgb, x: f32, y: f32) -> [f32; 3] {
         // the general loop below, without its per-tap checks.
         let p00 = (y0 as usize * img.w + x0 as usize) * 3;
         let p10 = p00 + img.w * 3;
-        let d = &img.data;
+        let (q0, q1) = (&img.data[p00..p00 + 6], &img.data[p10..p10 + 6]);
         let (w00, w01) = ((1.0 - ax) * (1.0 - ay), ax * (1.0 - ay));
         let (w10, w11) = ((1.0 - ax) * ay, ax * ay);
         let mut acc = [0f32; 3];
         for (c, a) in acc.iter_mut().enumerate() {
-            *a += d[p00 + c] as f32 * w00;
-            *a += d[p00 + 3 + c] as f32 * w01;
-            *a += d[p10 + c] as f32 * w10;
-            *a += d[p10 + 3 + c] as f32 * w11;
+            *a += q0[c] as f32 * w00;
+            *a += q0[3 + c] as f32 * w01;
+            *a += q1[c] as f32 * w10;
+            *a += q1[3 + c] as f32 * w11;
         }
         return acc;
     }

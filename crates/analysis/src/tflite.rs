@@ -174,6 +174,8 @@ enum Op {
         stride: (usize, usize),
         same: bool,
         act: Act,
+        /// Operators folded into this convolution (see `fuse`).
+        epi: Epi,
     },
     /// Weights as [kh][kw][c].
     Depthwise {
@@ -224,6 +226,158 @@ enum Op {
         outer: usize,
         chunks: Vec<usize>,
     },
+}
+
+/// Elementwise operators folded into the convolution that feeds them, applied to each
+/// output right after it is computed, in the original order: first `+ skip` (a residual
+/// ADD, whose other input may be channel-padded with zeros: the padded channels add a
+/// literal 0.0, as the ADD of the padded tensor did), then RELU or PRELU. The same
+/// operations on the same values as the separate operators, so the same bits.
+#[derive(Debug, Default)]
+struct Epi {
+    skip: Option<usize>,
+    relu: bool,
+    prelu: Option<Vec<f32>>,
+}
+
+impl Epi {
+    fn is_empty(&self) -> bool {
+        self.skip.is_none() && !self.relu && self.prelu.is_none()
+    }
+}
+
+/// The tensors an operator reads.
+fn op_reads(op: &Op) -> Vec<usize> {
+    match op {
+        Op::Conv { x, epi, .. } => std::iter::once(*x).chain(epi.skip).collect(),
+        Op::Depthwise { x, .. }
+        | Op::MaxPool { x, .. }
+        | Op::Pad { x, .. }
+        | Op::Relu { x, .. }
+        | Op::Prelu { x, .. }
+        | Op::Alias { x, .. } => vec![*x],
+        Op::Add { a, b, .. } => vec![*a, *b],
+        Op::Concat { xs, .. } => xs.clone(),
+    }
+}
+
+fn op_writes(op: &Op) -> usize {
+    match op {
+        Op::Conv { y, .. }
+        | Op::Depthwise { y, .. }
+        | Op::MaxPool { y, .. }
+        | Op::Pad { y, .. }
+        | Op::Relu { y, .. }
+        | Op::Prelu { y, .. }
+        | Op::Alias { y, .. }
+        | Op::Add { y, .. }
+        | Op::Concat { y, .. } => *y,
+    }
+}
+
+/// Fold the residual blocks' elementwise tail into the convolution that feeds it:
+/// `CONV -> [PAD (channels only) of the skip] -> ADD -> [RELU | PRELU]` and
+/// `CONV -> RELU | PRELU` become one convolution with an epilogue, when every
+/// intermediate tensor has no other reader. Saves a pass (and a buffer) per operator.
+fn fuse(mut ops: Vec<Op>, shapes: &[Vec<usize>], outputs: &[usize], input: usize) -> Vec<Op> {
+    let n = ops.len();
+    let mut readers = vec![0usize; shapes.len()];
+    let mut producer = vec![usize::MAX; shapes.len()];
+    for (i, op) in ops.iter().enumerate() {
+        for t in op_reads(op) {
+            readers[t] += 1;
+        }
+        producer[op_writes(op)] = i;
+    }
+    for &o in outputs {
+        readers[o] += 1;
+    }
+    // Available before op i: the model input, constants, or produced by an earlier op.
+    let before =
+        |p: &[usize], t: usize, i: usize| t == input || p[t] == usize::MAX || p[t] < i;
+    let sole_reader = |ops: &[Op], t: usize, from: usize, removed: &[bool]| -> Option<usize> {
+        if readers[t] != 1 {
+            return None;
+        }
+        (from..n).find(|&j| !removed[j] && op_reads(&ops[j]).contains(&t))
+    };
+    let mut removed = vec![false; n];
+    for i in 0..n {
+        let (y, act_none) = match &ops[i] {
+            Op::Conv { y, act, epi, .. } => (*y, *act == Act::None && epi.is_empty()),
+            _ => continue,
+        };
+        if !act_none {
+            continue;
+        }
+        let mut epi = Epi::default();
+        let mut out = y;
+        let mut gone = Vec::new();
+        let Some(mut j) = sole_reader(&ops, out, i + 1, &removed) else {
+            continue;
+        };
+        if let Op::Add { a, b, y: ay, act: Act::None } = &ops[j] {
+            let other = if *a == out { *b } else { *a };
+            let mut skip = None;
+            if other != out && shapes[*ay] == shapes[out] {
+                if before(&producer, other, i) {
+                    skip = Some(other);
+                } else if let Op::Pad { x, pad, .. } = &ops[producer[other]]
+                    && producer[other] > i
+                    && producer[other] < j
+                    && pad[..4] == [0, 0, 0, 0]
+                    && readers[other] == 1
+                    && before(&producer, *x, i)
+                    && shapes[*x][..shapes[*x].len() - 1] == shapes[out][..shapes[out].len() - 1]
+                {
+                    gone.push(producer[other]);
+                    skip = Some(*x);
+                }
+            }
+            if let Some(sk) = skip {
+                epi.skip = Some(sk);
+                gone.push(j);
+                out = *ay;
+                match sole_reader(&ops, out, j + 1, &removed) {
+                    Some(k) => j = k,
+                    None => j = usize::MAX,
+                }
+            } else {
+                continue;
+            }
+        }
+        if j != usize::MAX {
+            match &ops[j] {
+                Op::Relu { x, y } if *x == out => {
+                    epi.relu = true;
+                    gone.push(j);
+                    out = *y;
+                }
+                Op::Prelu { x, y, alpha } if *x == out && shapes[*y] == shapes[out] => {
+                    epi.prelu = Some(alpha.clone());
+                    gone.push(j);
+                    out = *y;
+                }
+                _ => {}
+            }
+        }
+        if epi.is_empty() {
+            continue;
+        }
+        for g in gone {
+            removed[g] = true;
+        }
+        if let Op::Conv { y, epi: e, .. } = &mut ops[i] {
+            *y = out;
+            *e = epi;
+        }
+        producer[out] = i;
+    }
+    ops.into_iter()
+        .zip(removed)
+        .filter(|(_, r)| !r)
+        .map(|(op, _)| op)
+        .collect()
 }
 
 /// A loaded model: constant weights plus the operator list.
@@ -393,6 +547,7 @@ impl Model {
                         stride: (o(2, 1)? as usize, o(1, 1)? as usize),
                         same: o8(0)? == 0,
                         act: act(o8(3)?)?,
+                        epi: Epi::default(),
                     });
                 }
                 4 => {
@@ -500,21 +655,12 @@ impl Model {
             }
         }
         let input = *sg.i32s(1)?.first().ok_or(ModelError("no input".into()))? as usize;
-        let outputs = sg.i32s(2)?.iter().map(|&v| v as usize).collect();
+        let outputs: Vec<usize> = sg.i32s(2)?.iter().map(|&v| v as usize).collect();
+        let ops = fuse(ops, &shapes, &outputs, input);
         let mut last_use = vec![0usize; shapes.len()];
         let mut all_reads = Vec::with_capacity(ops.len());
         for (n, op) in ops.iter().enumerate() {
-            let reads: Vec<usize> = match op {
-                Op::Conv { x, .. }
-                | Op::Depthwise { x, .. }
-                | Op::MaxPool { x, .. }
-                | Op::Pad { x, .. }
-                | Op::Relu { x, .. }
-                | Op::Prelu { x, .. }
-                | Op::Alias { x, .. } => vec![*x],
-                Op::Add { a, b, .. } => vec![*a, *b],
-                Op::Concat { xs, .. } => xs.clone(),
-            };
+            let reads = op_reads(op);
             for &r in &reads {
                 last_use[r] = n;
             }
@@ -599,10 +745,14 @@ impl Model {
                     stride,
                     same,
                     act,
+                    epi,
                 } => {
                     let (ih, iw, ic) = self.hwc(*x);
                     let (oh, ow, oc) = self.hwc(*y);
                     let src = vals[*x].as_deref().expect("conv input");
+                    let skip = epi
+                        .skip
+                        .map(|t| (vals[t].as_deref().expect("skip input"), self.hwc(t).2));
                     let out = conv(
                         src,
                         (ih, iw, ic),
@@ -613,6 +763,7 @@ impl Model {
                         *stride,
                         *same,
                         *act,
+                        (skip, epi.relu, epi.prelu.as_deref()),
                     );
                     vals[*y] = Some(out);
                 }
@@ -833,11 +984,23 @@ fn conv(
     (sh, sw): (usize, usize),
     same: bool,
     a: Act,
+    epi: EpiArgs,
 ) -> Vec<f32> {
     // Every output is written by `matmul`.
     let mut out = alloc_overwritten(oh * ow * oc);
+    const CHUNK: usize = 128;
+    let pixels = oh * ow;
     if kh == 1 && kw == 1 && sh == 1 && sw == 1 && ih == oh && iw == ow {
-        matmul(src, ic, w, b, oc, &mut out);
+        // In chunks of pixels, so the epilogue finds its outputs still in the cache (rows
+        // are independent: the same sums either way).
+        let mut p0 = 0;
+        while p0 < pixels {
+            let np = CHUNK.min(pixels - p0);
+            let o = &mut out[p0 * oc..(p0 + np) * oc];
+            matmul(&src[p0 * ic..(p0 + np) * ic], ic, w, b, oc, o);
+            epilogue(o, p0, oc, a, epi);
+            p0 += np;
+        }
     } else {
         // im2col: one row of (tap, input channel) values per output pixel, zeros for
         // padding, in the same order as the weights. The taps of one kernel row are
@@ -847,8 +1010,6 @@ fn conv(
         let k = kh * kw * ic;
         // Built and multiplied 128 output pixels at a time, so the columns stay in the
         // cache (every output is computed exactly as with one big matrix).
-        const CHUNK: usize = 128;
-        let pixels = oh * ow;
         // Every value is written below (copied or zeroed).
         let mut cols = alloc_overwritten(CHUNK.min(pixels) * k);
         let mut p0 = 0;
@@ -893,16 +1054,54 @@ fn conv(
                 oc,
                 &mut out[p0 * oc..(p0 + np) * oc],
             );
+            epilogue(&mut out[p0 * oc..(p0 + np) * oc], p0, oc, a, epi);
             p0 += np;
         }
         release(cols);
     }
+    out
+}
+
+/// The skip input with its channel count, RELU, PRELU slopes (see [`Epi`]).
+type EpiArgs<'a> = (Option<(&'a [f32], usize)>, bool, Option<&'a [f32]>);
+
+/// The convolution's own activation, then the folded operators, on the outputs of
+/// pixels `p0..` (`out` holds whole pixels of `oc` channels).
+#[inline]
+fn epilogue(out: &mut [f32], p0: usize, oc: usize, a: Act, (skip, relu, prelu): EpiArgs) {
     if a != Act::None {
         for o in out.iter_mut() {
             *o = apply(*o, a);
         }
     }
-    out
+    if let Some((s, sc)) = skip {
+        let np = out.len() / oc;
+        let s = &s[p0 * sc..(p0 + np) * sc];
+        for (row, srow) in out.chunks_exact_mut(oc).zip(s.chunks_exact(sc)) {
+            let (head, tail) = row.split_at_mut(sc);
+            for (v, &q) in head.iter_mut().zip(srow) {
+                *v = q + *v;
+            }
+            // The zero channels of the padded skip tensor, added as the ADD did.
+            for v in tail.iter_mut() {
+                *v = 0.0 + *v;
+            }
+        }
+    }
+    if relu {
+        for e in out.iter_mut() {
+            *e = e.max(0.0);
+        }
+    }
+    if let Some(alpha) = prelu {
+        // As the PRELU operator: max(v,0) + min(v,0)*a.
+        for row in out.chunks_exact_mut(alpha.len()) {
+            for (e, &al) in row.iter_mut().zip(alpha) {
+                let x = *e;
+                *e = x.max(0.0) + x.min(0.0) * al;
+            }
+        }
+    }
 }
 
 /// Copy a short segment of known length (inlined moves instead of a `memcpy` call).
