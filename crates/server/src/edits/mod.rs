@@ -188,7 +188,7 @@ async fn edit(
         Some(id) => quota::is_premium(&state.db, id).await?,
         None => false,
     };
-    let counted = plan.is_ai_edit() && !premium;
+    let counted = (plan.is_ai_edit() || !prompt.is_empty()) && !premium;
     if counted && !quota::take(&state.db, &device.id, user_id, limit).await? {
         return Err(ApiError::new(
             StatusCode::FORBIDDEN,
