@@ -214,6 +214,8 @@ export function InlinePhotoEditor({ photoId, originalUrl, editedUrl, fileBase }:
                   <Button
                     key={preset.label}
                     variant="outline"
+                    // Half of a phone's dialog is about 145 px: less padding, and a long label wraps rather than overflows.
+                    className="h-auto min-h-10 whitespace-normal px-3 py-2 leading-tight"
                     disabled={busy || allowance.out || (preset.generative && !allowance.generative)}
                     aria-describedby={needsGenerative ? `${noteId}-${tab.value}` : undefined}
                     onClick={() => run(preset)}

@@ -31,7 +31,7 @@ export function ResultsEditCard({ edits, onAnalyze, analyzing }: ResultsEditCard
     <section
       aria-labelledby={headingId}
       aria-busy={busy}
-      className="rounded-3xl border bg-card p-5 shadow-sm sm:p-6"
+      className="@container rounded-3xl border bg-card p-5 shadow-sm sm:p-6"
       data-testid="ai-edit-card"
     >
       <div className="flex flex-wrap items-center justify-between gap-2">
@@ -45,7 +45,8 @@ export function ResultsEditCard({ edits, onAnalyze, analyzing }: ResultsEditCard
 
       {allowance.out ? <OutOfEditsNotice className="mt-4" /> : null}
 
-      <ul className="mt-4 grid grid-cols-2 gap-2 sm:grid-cols-3">
+      {/* Columns by the card's own width: 'Blur Background' needs about 180 px, more than half a phone's card. */}
+      <ul className="mt-4 grid grid-cols-1 gap-2 @sm:grid-cols-2 @xl:grid-cols-3">
         {resultPresets.map((preset) => (
           <li key={preset.label}>
             <Button
