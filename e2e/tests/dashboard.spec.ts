@@ -116,8 +116,32 @@ test.describe('My Photos', () => {
       expect(await seriousAxeViolations(page)).toEqual([]);
       await page.screenshot({ path: path.join(ARTIFACTS_DIR, 'screenshots', viewport.name, 'dashboard-photos.png'), fullPage: true, animations: 'disabled' });
       await page.getByRole('button', { name: /^Details of your/ }).first().click();
-      await expect(page.getByRole('dialog', { name: 'Photo Details' })).toBeVisible();
-      await page.screenshot({ path: path.join(ARTIFACTS_DIR, 'screenshots', viewport.name, 'dashboard-details.png'), animations: 'disabled' });
+      const dialog = page.getByRole('dialog', { name: 'Photo Details' });
+      await expect(dialog).toBeVisible();
+      const shot = (name: string) =>
+        page.screenshot({ path: path.join(ARTIFACTS_DIR, 'screenshots', viewport.name, name), animations: 'disabled' });
+      await shot('dashboard-details.png');
+
+      // The inline editor, before and after an edit.
+      await dialog.getByRole('button', { name: 'Edit Photo' }).click();
+      await expect(dialog.getByRole('tab', { name: 'Background' })).toBeVisible();
+      expect(await seriousAxeViolations(page)).toEqual([]);
+      await shot('dashboard-inline-editor.png');
+      // Without a generative provider, the hair presets are shown disabled, with a note.
+      await dialog.getByRole('tab', { name: 'Hair' }).click();
+      await expect(dialog.getByRole('button', { name: 'Glossy Dark Hair' })).toBeDisabled();
+      await expect(dialog.getByText('Hair and outfit changes need the generative AI editor')).toBeVisible();
+      expect(await seriousAxeViolations(page)).toEqual([]);
+      await shot('dashboard-inline-hair.png');
+      await dialog.getByRole('tab', { name: 'Background' }).click();
+      await dialog.getByRole('button', { name: 'Studio White' }).click();
+      await expectToast(page, 'Photo edited successfully!');
+      await expect(dialog.getByTestId('after-image')).toBeVisible();
+      expect(await seriousAxeViolations(page)).toEqual([]);
+      await shot('dashboard-inline-edited.png');
+      // Scrolled to the end of the dialog: the actions after an edit.
+      await dialog.getByRole('button', { name: 'Download HD Version' }).scrollIntoViewIfNeeded();
+      await shot('dashboard-inline-edited-actions.png');
     });
   }
 });

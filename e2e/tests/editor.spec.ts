@@ -82,6 +82,16 @@ test.describe('the AI photo editor', () => {
       await page.waitForLoadState('networkidle');
       expect(await seriousAxeViolations(page)).toEqual([]);
       await page.screenshot({ path: path.join(ARTIFACTS_DIR, 'screenshots', viewport.name, 'editor-edited.png'), fullPage: true, animations: 'disabled' });
+
+      // The sliders moved: previewed live on the edit.
+      await page.getByRole('tab', { name: 'Adjust' }).click();
+      for (const [name, presses] of [['Brightness', 15], ['Saturation', 30], ['Blur', 5]] as const) {
+        await page.getByLabel(name).focus();
+        for (let i = 0; i < presses; i += 1) await page.keyboard.press('ArrowRight');
+      }
+      await expect(page.getByTestId('brightness-value')).toHaveText('115%');
+      expect(await seriousAxeViolations(page)).toEqual([]);
+      await page.screenshot({ path: path.join(ARTIFACTS_DIR, 'screenshots', viewport.name, 'editor-sliders.png'), fullPage: true, animations: 'disabled' });
     });
   }
 });
