@@ -1080,11 +1080,11 @@ fn epilogue(out: &mut [f32], p0: usize, oc: usize, a: Act, (skip, relu, prelu): 
         for (row, srow) in out.chunks_exact_mut(oc).zip(s.chunks_exact(sc)) {
             let (head, tail) = row.split_at_mut(sc);
             for (v, &q) in head.iter_mut().zip(srow) {
-                *v = q + *v;
+                *v += q;
             }
             // The zero channels of the padded skip tensor, added as the ADD did.
             for v in tail.iter_mut() {
-                *v = 0.0 + *v;
+                *v += 0.0;
             }
         }
     }
