@@ -230,6 +230,17 @@ on_both_backends! {
         assert_eq!(body["editsRemaining"], 5);
     }
 
+    async fn builtin_a_prompt_the_engine_reads_as_slider_changes_is_still_an_ai_edit(backend) {
+        let app = spawn(backend, |_| {}).await;
+        let mut browser = Browser::default();
+        for (prompt, left) in [("make it brighter", 4), ("more contrast", 3)] {
+            let reply = browser.edit(&app, json!({"imageUrl": sample_data_url(), "prompt": prompt})).await;
+            let body = reply.ok();
+            assert_eq!(body["operations"], json!(["adjust"]), "{prompt}");
+            assert_eq!(body["editsRemaining"], left, "{prompt} uses a free edit");
+        }
+    }
+
     async fn builtin_an_image_the_engine_cannot_read_is_refused_and_costs_nothing(backend) {
         let app = spawn(backend, |_| {}).await;
         let mut browser = Browser::default();
