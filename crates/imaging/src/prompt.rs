@@ -525,23 +525,22 @@ fn background_rule(c: &mut Clause, ops: &mut Vec<Operation>) {
                 backdrop: Backdrop::Blur,
             });
         } else if c.has("studio") {
-            c.take(&["studio"]);
             ops.push(Operation::Background {
-                backdrop: STUDIO_BACKDROP,
+                backdrop: studio_backdrop(c),
             });
         }
         return;
     }
-    let backdrop = if c.has_any(&["blur", "bokeh", "soften"]) {
+    let backdrop = if c.has("studio") {
+        // Before blur: in "soft gradient background" the softness is the gradient's.
+        studio_backdrop(c)
+    } else if c.has_any(&["blur", "bokeh", "soften"]) {
         if c.has_down() {
             // "less background blur": there is no such slider.
             return;
         }
         c.take(&["blur", "bokeh", "soften"]);
         Backdrop::Blur
-    } else if c.has("studio") {
-        c.take(&["studio", "plain"]);
-        STUDIO_BACKDROP
     } else if let Some((name, rgb)) = c.first_colour() {
         c.take(&[name, "plain"]);
         Backdrop::Solid { rgb }
@@ -555,6 +554,19 @@ fn background_rule(c: &mut Clause, ops: &mut Vec<Operation>) {
     };
     c.take(&["background"]);
     ops.push(Operation::Background { backdrop });
+}
+
+/// A studio backdrop: the gradient, or a plain one in the colour named
+/// ("studio white"); "soft" and "plain" describe it.
+fn studio_backdrop(c: &mut Clause) -> Backdrop {
+    c.take(&["studio", "plain", "soften"]);
+    match c.first_colour() {
+        Some((name, rgb)) => {
+            c.take(&[name]);
+            Backdrop::Solid { rgb }
+        }
+        None => STUDIO_BACKDROP,
+    }
 }
 
 /// "Improve Score to 10", "make me prettier": the full treatment.
