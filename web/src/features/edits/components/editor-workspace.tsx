@@ -33,6 +33,7 @@ import {
   NO_PHOTO_TO_SAVE,
   PHOTO_DOWNLOADED,
 } from '../utils/edit-messages';
+import { useDisplayScale } from '../hooks/use-display-scale';
 import { canRedo, canUndo, currentEntry, historyReducer, isEdited, originalEntry, startHistory, type EditHistory } from '../utils/history';
 import { editorBackgrounds, editorQuickEdits, editorStyles, promptKind } from '../utils/presets';
 import { AdjustmentSliders } from './adjustment-sliders';
@@ -82,7 +83,8 @@ export function EditorWorkspace({ image, initialScore, onUploadClick, uploading 
   const busy = pending !== null;
   const current = hasImage ? currentEntry(history) : null;
   const adjusted = !isDefaultAdjustments(adjustments);
-  const filter = adjustmentsFilter(adjustments);
+  const [photoFrame, displayScale] = useDisplayScale(current?.imageUrl);
+  const filter = adjustmentsFilter(adjustments, displayScale);
 
   /** The current image with the sliders applied by the server (free), as a new history step. */
   async function bake(): Promise<string> {
@@ -167,7 +169,7 @@ export function EditorWorkspace({ image, initialScore, onUploadClick, uploading 
 
   return (
     <div className="grid items-start gap-6 lg:grid-cols-[minmax(0,1fr)_22rem]">
-      <section aria-label="Your photo" className="grid gap-4">
+      <section aria-label="Your photo" className="grid gap-4" ref={photoFrame}>
         {current ? (
           isEdited(history) ? (
             <BeforeAfterSlider

@@ -187,7 +187,7 @@ export function InlinePhotoEditor({ photoId, originalUrl, editedUrl, fileBase }:
   return (
     <div className="grid gap-4" data-testid="inline-editor">
       {header}
-      <div className="relative mx-auto w-full max-w-xs overflow-hidden rounded-2xl border">
+      <div className="relative mx-auto w-full max-w-md overflow-hidden rounded-2xl border">
         <img src={current.imageUrl} alt="The photo you are editing" className="aspect-square w-full object-cover" />
         {busy ? <BusyOverlay /> : null}
       </div>

@@ -23,6 +23,13 @@ describe('the editor sliders', () => {
     expect(isDefaultAdjustments({ ...DEFAULT_ADJUSTMENTS, blurPx: 0.1 })).toBe(false);
   });
 
+  it('preview the blur at the size the photo is shown, as the server will bake it at full size', () => {
+    // A 4000 px photo shown 500 px wide: 8 photo pixels of blur are 1 screen pixel.
+    expect(adjustmentsFilter({ ...DEFAULT_ADJUSTMENTS, blurPx: 8 }, 500 / 4000)).toBe(
+      'brightness(100%) contrast(100%) saturate(100%) blur(1px)',
+    );
+  });
+
   it('clamp to the range and the step, and read well', () => {
     expect(clampSlider(blur, 3.14159)).toBe(3.1);
     expect(clampSlider(blur, 12)).toBe(10);

@@ -22,11 +22,16 @@ export function isDefaultAdjustments(adjustments: Adjustments): boolean {
   );
 }
 
-/** The live preview: the same four adjustments as a CSS filter. */
-export function adjustmentsFilter(adjustments: Adjustments): string | undefined {
+/**
+ * The live preview: the same four adjustments as a CSS filter. The blur is in
+ * pixels of the photo itself (that is what the server bakes), so on screen it
+ * is scaled by `displayScale`, the shown width over the photo's own width.
+ */
+export function adjustmentsFilter(adjustments: Adjustments, displayScale = 1): string | undefined {
   if (isDefaultAdjustments(adjustments)) return undefined;
   const { brightness, contrast, saturation, blurPx } = adjustments;
-  return `brightness(${brightness}%) contrast(${contrast}%) saturate(${saturation}%) blur(${blurPx}px)`;
+  const shownBlur = Number((blurPx * displayScale).toFixed(2));
+  return `brightness(${brightness}%) contrast(${contrast}%) saturate(${saturation}%) blur(${shownBlur}px)`;
 }
 
 /** A slider's value as shown and announced ('120%', '2.5 px'). */
