@@ -23,7 +23,7 @@ mod score;
 #[doc(hidden)]
 pub mod tflite;
 
-pub use decode::{MAX_PIXELS, MAX_UPLOAD_BYTES};
+pub use decode::{MAX_PIXELS, MAX_UPLOAD_BYTES, exif_orientation};
 pub use error::AnalysisError;
 pub use measures::FaceMeasures;
 pub use photo::{

@@ -9,7 +9,7 @@
 use crate::raster::RgbImage;
 use crate::resample;
 use crate::{EditError, Edited, MAX_LONG_SIDE};
-use prettyscore_analysis::{MAX_PIXELS, MAX_UPLOAD_BYTES};
+use prettyscore_analysis::{MAX_PIXELS, MAX_UPLOAD_BYTES, exif_orientation};
 use std::io::Cursor;
 
 /// Largest accepted width or height (the analysis crate's limit too).
@@ -169,46 +169,6 @@ fn oriented(img: RgbImage, orientation: u16) -> RgbImage {
         8 => imageops::rotate270(&img),
         _ => img,
     }
-}
-
-/// The orientation tag (0x0112) from a raw EXIF (TIFF) block; 1 when absent or
-/// malformed.
-pub fn exif_orientation(tiff: &[u8]) -> u16 {
-    let tiff = tiff.strip_prefix(b"Exif\0\0").unwrap_or(tiff);
-    let le = match tiff.get(0..2) {
-        Some(b"II") => true,
-        Some(b"MM") => false,
-        _ => return 1,
-    };
-    let u16_at = |p: usize| -> Option<u16> {
-        let b = tiff.get(p..p + 2)?;
-        Some(if le {
-            u16::from_le_bytes([b[0], b[1]])
-        } else {
-            u16::from_be_bytes([b[0], b[1]])
-        })
-    };
-    let u32_at = |p: usize| -> Option<u32> {
-        let b = tiff.get(p..p + 4)?;
-        Some(if le {
-            u32::from_le_bytes([b[0], b[1], b[2], b[3]])
-        } else {
-            u32::from_be_bytes([b[0], b[1], b[2], b[3]])
-        })
-    };
-    let find = || -> Option<u16> {
-        let ifd = u32_at(4)? as usize;
-        let count = u16_at(ifd)? as usize;
-        for i in 0..count.min(512) {
-            let e = ifd + 2 + 12 * i;
-            if u16_at(e)? == 0x0112 {
-                let v = u16_at(e + 8)?;
-                return (1..=8).contains(&v).then_some(v);
-            }
-        }
-        None
-    };
-    find().unwrap_or(1)
 }
 
 /// Baseline JPEG at [`JPEG_QUALITY`], no metadata (the encoder writes only a JFIF
