@@ -9,6 +9,8 @@
 
 use data_encoding::{BASE64, BASE64_NOPAD};
 
+use crate::storage;
+
 /// Largest image an edit reads (decoded), as for uploads.
 pub const MAX_IMAGE_BYTES: usize = 10 * 1024 * 1024;
 
@@ -121,7 +123,7 @@ pub fn parse_media_url(url: &str, base_url: &str) -> Result<MediaRef, SourceErro
         None => (path_and_query, None),
     };
     let key = &path["/media/".len()..];
-    if !is_plain_key(key) {
+    if !storage::is_valid_key(key) {
         return Err(SourceError::NotAllowed("a media key that is not plain path segments"));
     }
     let token = match query {
@@ -144,19 +146,6 @@ pub fn parse_media_url(url: &str, base_url: &str) -> Result<MediaRef, SourceErro
         key: key.to_owned(),
         token,
     })
-}
-
-/// The same rule as the storage layer's keys: relative, plain segments.
-fn is_plain_key(key: &str) -> bool {
-    !key.is_empty()
-        && key.split('/').all(|segment| {
-            !segment.is_empty()
-                && segment != "."
-                && segment != ".."
-                && segment
-                    .bytes()
-                    .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'))
-        })
 }
 
 fn starts_with_ignore_case(text: &str, prefix: &str) -> bool {

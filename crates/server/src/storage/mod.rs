@@ -133,8 +133,8 @@ impl Storage {
 
 /// Keys are relative paths of plain segments; anything that could climb out
 /// of the media directory or alias another key is refused.
-fn object_path(key: &str) -> Result<ObjectPath, StorageError> {
-    let valid = !key.is_empty()
+pub fn is_valid_key(key: &str) -> bool {
+    !key.is_empty()
         && key.split('/').all(|segment| {
             !segment.is_empty()
                 && segment != "."
@@ -142,8 +142,11 @@ fn object_path(key: &str) -> Result<ObjectPath, StorageError> {
                 && segment
                     .bytes()
                     .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'))
-        });
-    if !valid {
+        })
+}
+
+fn object_path(key: &str) -> Result<ObjectPath, StorageError> {
+    if !is_valid_key(key) {
         return Err(StorageError::InvalidKey(key.to_owned()));
     }
     ObjectPath::parse(key).map_err(|_| StorageError::InvalidKey(key.to_owned()))
