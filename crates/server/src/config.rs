@@ -208,7 +208,9 @@ impl Default for ProviderConfig {
 
 impl ProviderConfig {
     pub fn is_configured(&self) -> bool {
-        self.base_url.as_deref().is_some_and(|url| !url.trim().is_empty())
+        self.base_url
+            .as_deref()
+            .is_some_and(|url| !url.trim().is_empty())
     }
 }
 
@@ -562,7 +564,10 @@ mod tests {
             assert!(!config.edits.provider.is_configured());
 
             jail.set_env("PRETTYSCORE_EDITS__FREE_EDITS", "3");
-            jail.set_env("PRETTYSCORE_EDITS__PROVIDER__BASE_URL", "https://api.example.com/v1");
+            jail.set_env(
+                "PRETTYSCORE_EDITS__PROVIDER__BASE_URL",
+                "https://api.example.com/v1",
+            );
             jail.set_env("PRETTYSCORE_EDITS__PROVIDER__API_KEY", "sk-very-secret");
             jail.set_env("PRETTYSCORE_EDITS__PROVIDER__MODEL", "gpt-image-1");
             let config = Config::load(None, &Overrides::default()).unwrap();

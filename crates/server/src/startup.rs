@@ -72,8 +72,9 @@ impl Application {
         // Load and check the face models now, not on the first upload.
         tokio::task::spawn_blocking(prettyscore_analysis::warm_up).await?;
         let analysis = AnalysisPool::new(config.analysis.max_concurrent);
-        let provider = crate::edits::provider::GenerativeProvider::from_config(&config.edits.provider)
-            .context("could not set up the image-edit provider")?;
+        let provider =
+            crate::edits::provider::GenerativeProvider::from_config(&config.edits.provider)
+                .context("could not set up the image-edit provider")?;
         let editor = crate::edits::engine::Editor::new(analysis.clone(), provider);
         let state = AppState {
             config: Arc::new(config),

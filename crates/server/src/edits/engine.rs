@@ -42,7 +42,10 @@ pub enum Plan {
     Builtin(Vec<Operation>),
     /// A prompt for the generative provider, then built-in operations (the
     /// sliders) on its result.
-    Generative { prompt: String, then: Vec<Operation> },
+    Generative {
+        prompt: String,
+        then: Vec<Operation>,
+    },
 }
 
 impl Plan {
@@ -124,7 +127,10 @@ impl Editor {
                     .provider
                     .as_ref()
                     .ok_or_else(|| ApiError::internal(anyhow::anyhow!("no provider configured")))?;
-                let made = provider.edit(image, &prompt).await.map_err(provider_error)?;
+                let made = provider
+                    .edit(image, &prompt)
+                    .await
+                    .map_err(provider_error)?;
                 let mut operations = vec!["generative".to_owned()];
                 operations.extend(names(&then));
                 let jpeg = if then.is_empty() {

@@ -23,8 +23,8 @@ use axum::response::{IntoResponse, Response};
 use bytes::Bytes;
 use chrono::Utc;
 use prettyscore_imaging::{Adjustments, Unsupported};
-use sea_orm::{ColumnTrait, EntityTrait, QueryFilter};
 use sea_orm::sea_query::Expr;
+use sea_orm::{ColumnTrait, EntityTrait, QueryFilter};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
@@ -327,9 +327,9 @@ fn check_adjustments(adjustments: &Adjustments) -> Result<(), ApiError> {
 async fn read_image(state: &AppState, image_url: &str) -> Result<Bytes, ApiError> {
     let source = source::parse_image_url(image_url, &state.base_url).map_err(|err| match err {
         SourceError::TooLarge => upload::too_large(),
-        SourceError::BadData => invalid_image_url(
-            "The image data could not be read. Please choose the photo again.",
-        ),
+        SourceError::BadData => {
+            invalid_image_url("The image data could not be read. Please choose the photo again.")
+        }
         SourceError::NotAllowed(_) => invalid_image_url(FOREIGN_IMAGE).with_cause(err),
     })?;
     match source {
@@ -383,7 +383,10 @@ async fn store_result(
         .map_err(ApiError::internal)?;
     let path = media::media_path(&key);
     let updated = photo_entity::Entity::update_many()
-        .col_expr(photo_entity::Column::EditedImageUrl, Expr::value(path.clone()))
+        .col_expr(
+            photo_entity::Column::EditedImageUrl,
+            Expr::value(path.clone()),
+        )
         .col_expr(photo_entity::Column::UpdatedAt, Expr::value(Utc::now()))
         .filter(photo_entity::Column::Id.eq(photo.id))
         .filter(photo_entity::Column::UserId.eq(photo.user_id))

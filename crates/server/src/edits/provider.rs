@@ -82,7 +82,10 @@ impl GenerativeProvider {
             client,
             endpoint: format!("{}/images/edits", base_url.trim_end_matches('/')),
             api_key: config.api_key.clone(),
-            model: config.model.clone().filter(|model| !model.trim().is_empty()),
+            model: config
+                .model
+                .clone()
+                .filter(|model| !model.trim().is_empty()),
         }))
     }
 

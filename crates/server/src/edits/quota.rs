@@ -132,7 +132,10 @@ pub async fn take(
             txn.commit().await?;
             row.is_some()
         }
-        _ => db.query_one_raw(statement(db, sql, values)).await?.is_some(),
+        _ => db
+            .query_one_raw(statement(db, sql, values))
+            .await?
+            .is_some(),
     };
     Ok(taken)
 }
@@ -141,7 +144,11 @@ pub async fn take(
 pub async fn give_back(db: &DatabaseConnection, device_id: &str) -> Result<(), DbErr> {
     let sql = "UPDATE edit_quota_usage SET edits_used = edits_used - 1, updated_at = $2 \
                WHERE device_id = $1 AND edits_used > 0";
-    db.execute_raw(statement(db, sql, vec![device_id.into(), Utc::now().into()]))
-        .await?;
+    db.execute_raw(statement(
+        db,
+        sql,
+        vec![device_id.into(), Utc::now().into()],
+    ))
+    .await?;
     Ok(())
 }

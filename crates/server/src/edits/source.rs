@@ -99,8 +99,13 @@ pub fn parse_data_url(url: &str) -> Result<Vec<u8>, SourceError> {
 /// segments (letters, digits, `-`, `_`, `.`; no `..`, no percent-encoding, no
 /// backslashes), and the only query parameter allowed is `token`.
 pub fn parse_media_url(url: &str, base_url: &str) -> Result<MediaRef, SourceError> {
-    if url.bytes().any(|b| b.is_ascii_control() || b == b' ' || b == b'\\' || !b.is_ascii()) {
-        return Err(SourceError::NotAllowed("spaces, control characters or backslashes"));
+    if url
+        .bytes()
+        .any(|b| b.is_ascii_control() || b == b' ' || b == b'\\' || !b.is_ascii())
+    {
+        return Err(SourceError::NotAllowed(
+            "spaces, control characters or backslashes",
+        ));
     }
     let base = base_url.trim_end_matches('/');
     let path_and_query = if url.starts_with("/media/") {
@@ -113,7 +118,9 @@ pub fn parse_media_url(url: &str, base_url: &str) -> Result<MediaRef, SourceErro
         }
         rest
     } else {
-        return Err(SourceError::NotAllowed("not a data URL or one of our media URLs"));
+        return Err(SourceError::NotAllowed(
+            "not a data URL or one of our media URLs",
+        ));
     };
     if path_and_query.contains('#') {
         return Err(SourceError::NotAllowed("a fragment"));
@@ -124,7 +131,9 @@ pub fn parse_media_url(url: &str, base_url: &str) -> Result<MediaRef, SourceErro
     };
     let key = &path["/media/".len()..];
     if !storage::is_valid_key(key) {
-        return Err(SourceError::NotAllowed("a media key that is not plain path segments"));
+        return Err(SourceError::NotAllowed(
+            "a media key that is not plain path segments",
+        ));
     }
     let token = match query {
         None => None,
@@ -173,8 +182,14 @@ mod tests {
             parse_image_url(&url, BASE),
             Ok(ImageSource::Inline(b"\x89PNG fake".to_vec()))
         );
-        let url = format!("DATA:image/jpeg;name=a.jpg;base64,{}", BASE64_NOPAD.encode(b"jpeg!"));
-        assert_eq!(parse_image_url(&url, BASE), Ok(ImageSource::Inline(b"jpeg!".to_vec())));
+        let url = format!(
+            "DATA:image/jpeg;name=a.jpg;base64,{}",
+            BASE64_NOPAD.encode(b"jpeg!")
+        );
+        assert_eq!(
+            parse_image_url(&url, BASE),
+            Ok(ImageSource::Inline(b"jpeg!".to_vec()))
+        );
     }
 
     #[test]
@@ -195,7 +210,10 @@ mod tests {
             parse_image_url("data:image/png;base64,!!!not base64", BASE),
             Err(SourceError::BadData)
         );
-        assert_eq!(parse_image_url("data:image/png;base64,", BASE), Err(SourceError::BadData));
+        assert_eq!(
+            parse_image_url("data:image/png;base64,", BASE),
+            Err(SourceError::BadData)
+        );
     }
 
     #[test]
@@ -205,7 +223,9 @@ mod tests {
         assert_eq!(parse_image_url(&url, BASE), Err(SourceError::TooLarge));
         let payload = BASE64.encode(&vec![0u8; MAX_IMAGE_BYTES]);
         let url = format!("data:image/png;base64,{payload}");
-        assert!(matches!(parse_image_url(&url, BASE), Ok(ImageSource::Inline(b)) if b.len() == MAX_IMAGE_BYTES));
+        assert!(
+            matches!(parse_image_url(&url, BASE), Ok(ImageSource::Inline(b)) if b.len() == MAX_IMAGE_BYTES)
+        );
     }
 
     #[test]
@@ -215,11 +235,17 @@ mod tests {
             Ok(media("photos/u/p/original.jpg", Some("a.b-c_d")))
         );
         assert_eq!(
-            parse_image_url("https://prettyscore.app/media/tmp/edits/x.jpg?token=t", BASE),
+            parse_image_url(
+                "https://prettyscore.app/media/tmp/edits/x.jpg?token=t",
+                BASE
+            ),
             Ok(media("tmp/edits/x.jpg", Some("t")))
         );
         assert_eq!(
-            parse_image_url("https://prettyscore.app/media/tmp/edits/x.jpg?token=t", "https://prettyscore.app/"),
+            parse_image_url(
+                "https://prettyscore.app/media/tmp/edits/x.jpg?token=t",
+                "https://prettyscore.app/"
+            ),
             Ok(media("tmp/edits/x.jpg", Some("t")))
         );
     }

@@ -147,7 +147,12 @@ pub async fn delete_user_objects(state: &AppState, user_id: Uuid) -> Result<(), 
         .filter(Column::ExpiresAt.is_not_null())
         .exec(&state.db)
         .await?;
-    sweep_expired(&state.db, &state.storage, now + chrono::Duration::seconds(1)).await?;
+    sweep_expired(
+        &state.db,
+        &state.storage,
+        now + chrono::Duration::seconds(1),
+    )
+    .await?;
     Ok(())
 }
 

@@ -185,7 +185,11 @@ mod tests {
     async fn a_folder_is_listed_and_deleted_whole_and_alone() {
         let dir = tempfile::tempdir().unwrap();
         let storage = local_storage(dir.path());
-        for key in ["photos/u/p/original.jpg", "photos/u/p/edits/1.jpg", "photos/u/p2/original.jpg"] {
+        for key in [
+            "photos/u/p/original.jpg",
+            "photos/u/p/edits/1.jpg",
+            "photos/u/p2/original.jpg",
+        ] {
             storage.put(key, Bytes::from_static(b"x")).await.unwrap();
         }
         let mut keys = storage.list("photos/u/p/").await.unwrap();
@@ -193,7 +197,10 @@ mod tests {
         assert_eq!(keys, ["photos/u/p/edits/1.jpg", "photos/u/p/original.jpg"]);
         assert_eq!(storage.delete_prefix("photos/u/p").await.unwrap(), 2);
         assert!(storage.list("photos/u/p").await.unwrap().is_empty());
-        assert_eq!(storage.list("photos/u").await.unwrap(), ["photos/u/p2/original.jpg"]);
+        assert_eq!(
+            storage.list("photos/u").await.unwrap(),
+            ["photos/u/p2/original.jpg"]
+        );
         assert!(storage.list("nothing/here").await.unwrap().is_empty());
     }
 

@@ -74,7 +74,11 @@ async fn s3_storage_lists_and_deletes_a_photos_folder() {
     let root = tempfile::tempdir().unwrap();
     let endpoint = spawn_s3(root.path(), "media").await;
     let storage = Storage::from_config(&s3_config(endpoint, SECRET_KEY)).unwrap();
-    for key in ["photos/u/p/original.jpg", "photos/u/p/edits/a.jpg", "photos/u/p2/original.jpg"] {
+    for key in [
+        "photos/u/p/original.jpg",
+        "photos/u/p/edits/a.jpg",
+        "photos/u/p2/original.jpg",
+    ] {
         storage.put(key, Bytes::from_static(b"x")).await.unwrap();
     }
     assert!(storage.exists("photos/u/p/edits/a.jpg").await.unwrap());

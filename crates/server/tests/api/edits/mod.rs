@@ -177,7 +177,11 @@ impl Browser {
     /// Sends without remembering a new cookie (for parallel requests).
     pub async fn send(&self, app: &TestApp, request: reqwest::RequestBuilder) -> Reply {
         let _ = app;
-        let response = self.prepare(request).send().await.expect("the server answers");
+        let response = self
+            .prepare(request)
+            .send()
+            .await
+            .expect("the server answers");
         let status = response.status();
         let set_cookie = response
             .headers()
@@ -209,7 +213,10 @@ impl Browser {
     }
 
     pub async fn edit_once(&self, app: &TestApp, body: Value) -> Reply {
-        let request = app.client.post(app.url("/functions/v1/edit-photo")).json(&body);
+        let request = app
+            .client
+            .post(app.url("/functions/v1/edit-photo"))
+            .json(&body);
         self.send(app, request).await
     }
 

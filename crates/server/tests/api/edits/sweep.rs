@@ -10,13 +10,23 @@ use super::*;
 async fn temporary_edit(app: &TestApp) -> (String, String) {
     let reply = Browser::default().generative_edit(app).await;
     let url = reply.ok()["editedImageUrl"].as_str().unwrap().to_owned();
-    let key = url.trim_start_matches("/media/").split('?').next().unwrap().to_owned();
+    let key = url
+        .trim_start_matches("/media/")
+        .split('?')
+        .next()
+        .unwrap()
+        .to_owned();
     (url, key)
 }
 
 async fn expire(app: &TestApp, key: &str) {
     let past = chrono::Utc::now() - chrono::Duration::minutes(1);
-    let rows = sql(app, "UPDATE media_objects SET expires_at = $1 WHERE storage_key = $2", vec![past.into(), key.into()]).await;
+    let rows = sql(
+        app,
+        "UPDATE media_objects SET expires_at = $1 WHERE storage_key = $2",
+        vec![past.into(), key.into()],
+    )
+    .await;
     assert_eq!(rows, 1);
 }
 
