@@ -917,7 +917,8 @@ fn alloc_overwritten(n: usize) -> Vec<f32> {
         // pattern is a valid f32.
         unsafe { v.set_len(n) };
     } else {
-        v.clear();
+        // SAFETY: as above for the first `init` values; only the rest is cleared.
+        unsafe { v.set_len(init) };
         v.resize(n, 0.0);
     }
     let written = init.max(n);
