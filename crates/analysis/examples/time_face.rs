@@ -1,23 +1,28 @@
-//! Times `analyze_face` on a file (decode included): one warm-up, then N runs; prints
-//! the milliseconds of each run on one line. Used by scripts/bench-peer-mediapipe.sh to
-//! interleave our runs with MediaPipe's so both see the same machine load.
+//! Times `analyze_face` on a file (decode included) for scripts/bench-peer-mediapipe.sh.
+//! One warm-up, then for each count N read from standard input it runs N analyses and
+//! prints the milliseconds of each on one line. Staying one warm process, like the
+//! MediaPipe side, while the script interleaves batches of ours and theirs so both see
+//! the same machine load.
+use std::io::{BufRead, Write};
+
 fn main() {
-    let mut args = std::env::args().skip(1);
-    let path = args.next().expect("image path");
-    let n: usize = args
-        .next()
-        .map(|v| v.parse().expect("a count"))
-        .unwrap_or(5);
+    let path = std::env::args().nth(1).expect("image path");
     let bytes = std::fs::read(path).expect("read image");
     prettyscore_analysis::analyze_face(&bytes).expect("a face");
-    let times: Vec<String> = (0..n)
-        .map(|_| {
-            let t = std::time::Instant::now();
-            std::hint::black_box(
-                prettyscore_analysis::analyze_face(std::hint::black_box(&bytes)).unwrap(),
-            );
-            format!("{:.3}", t.elapsed().as_secs_f64() * 1e3)
-        })
-        .collect();
-    println!("{}", times.join(" "));
+    let stdout = std::io::stdout();
+    for line in std::io::stdin().lock().lines() {
+        let n: usize = line.expect("stdin").trim().parse().expect("a count");
+        let times: Vec<String> = (0..n)
+            .map(|_| {
+                let t = std::time::Instant::now();
+                std::hint::black_box(
+                    prettyscore_analysis::analyze_face(std::hint::black_box(&bytes)).unwrap(),
+                );
+                format!("{:.3}", t.elapsed().as_secs_f64() * 1e3)
+            })
+            .collect();
+        let mut out = stdout.lock();
+        writeln!(out, "{}", times.join(" ")).expect("stdout");
+        out.flush().expect("stdout");
+    }
 }
