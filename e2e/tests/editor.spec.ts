@@ -27,7 +27,11 @@ test.describe('the AI photo editor', () => {
     await blur.focus();
     for (let i = 0; i < 5; i += 1) await page.keyboard.press('ArrowRight');
     await expect(page.getByTestId('blurPx-value')).toHaveText('0.5 px');
-    await expect(image).toHaveCSS('filter', /brightness\(1\.2\).*blur\(0\.5px\)/);
+    // The preview blurs in screen pixels: 0.5 photo pixels scaled to the size the photo is shown.
+    await expect(image).toHaveCSS('filter', /brightness\(1\.2\).*blur\([\d.]+px\)/);
+    const shown = await image.evaluate((img: HTMLImageElement) => img.clientWidth / img.naturalWidth);
+    const previewBlur = await image.evaluate((img) => Number(/blur\(([\d.]+)px\)/.exec(getComputedStyle(img).filter)![1]));
+    expect(previewBlur).toBeCloseTo(0.5 * shown, 1);
     expect(await seriousAxeViolations(page)).toEqual([]);
 
     await page.getByRole('tab', { name: 'AI Tools' }).click();
