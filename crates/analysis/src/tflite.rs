@@ -293,8 +293,7 @@ fn fuse(mut ops: Vec<Op>, shapes: &[Vec<usize>], outputs: &[usize], input: usize
         readers[o] += 1;
     }
     // Available before op i: the model input, constants, or produced by an earlier op.
-    let before =
-        |p: &[usize], t: usize, i: usize| t == input || p[t] == usize::MAX || p[t] < i;
+    let before = |p: &[usize], t: usize, i: usize| t == input || p[t] == usize::MAX || p[t] < i;
     let sole_reader = |ops: &[Op], t: usize, from: usize, removed: &[bool]| -> Option<usize> {
         if readers[t] != 1 {
             return None;
@@ -316,7 +315,13 @@ fn fuse(mut ops: Vec<Op>, shapes: &[Vec<usize>], outputs: &[usize], input: usize
         let Some(mut j) = sole_reader(&ops, out, i + 1, &removed) else {
             continue;
         };
-        if let Op::Add { a, b, y: ay, act: Act::None } = &ops[j] {
+        if let Op::Add {
+            a,
+            b,
+            y: ay,
+            act: Act::None,
+        } = &ops[j]
+        {
             let other = if *a == out { *b } else { *a };
             let mut skip = None;
             if other != out && shapes[*ay] == shapes[out] {
