@@ -96,23 +96,7 @@ fn decode_jpeg(bytes: &[u8]) -> Result<(Rgb, u16, (u32, u32)), AnalysisError> {
         .ok_or_else(|| AnalysisError::CorruptImage("no header".into()))?;
     let (dw, dh) = (info.width as usize, info.height as usize);
     let n = dw * dh;
-    let rgb: Vec<u8> = match info.pixel_format {
-        jpeg_decoder::PixelFormat::RGB24 => pixels,
-        jpeg_decoder::PixelFormat::L8 => pixels.iter().flat_map(|&v| [v, v, v]).collect(),
-        jpeg_decoder::PixelFormat::L16 => pixels
-            .chunks_exact(2)
-            .flat_map(|c| [c[0], c[0], c[0]])
-            .collect(),
-        jpeg_decoder::PixelFormat::CMYK32 => pixels
-            .chunks_exact(4)
-            .flat_map(|c| {
-                // jpeg-decoder hands out ink amounts (it undoes Adobe's inversion).
-                let k = 255 - c[3] as u16;
-                let ch = |v: u8| ((255 - v as u16) * k / 255) as u8;
-                [ch(c[0]), ch(c[1]), ch(c[2])]
-            })
-            .collect(),
-    };
+    let rgb = jpeg_pixels_to_rgb(pixels, info.pixel_format);
     if rgb.len() != n * 3 {
         return Err(AnalysisError::CorruptImage("pixel count mismatch".into()));
     }
@@ -191,6 +175,28 @@ fn orientation_code(o: image::metadata::Orientation) -> u16 {
         Rotate90 => 6,
         Rotate270FlipH => 7,
         Rotate270 => 8,
+    }
+}
+
+/// jpeg-decoder's output in any of its pixel formats as RGB24 (grey repeated,
+/// 16-bit grey's high byte, CMYK's inks converted).
+pub fn jpeg_pixels_to_rgb(pixels: Vec<u8>, format: jpeg_decoder::PixelFormat) -> Vec<u8> {
+    match format {
+        jpeg_decoder::PixelFormat::RGB24 => pixels,
+        jpeg_decoder::PixelFormat::L8 => pixels.iter().flat_map(|&v| [v, v, v]).collect(),
+        jpeg_decoder::PixelFormat::L16 => pixels
+            .chunks_exact(2)
+            .flat_map(|c| [c[0], c[0], c[0]])
+            .collect(),
+        jpeg_decoder::PixelFormat::CMYK32 => pixels
+            .chunks_exact(4)
+            .flat_map(|c| {
+                // jpeg-decoder hands out ink amounts (it undoes Adobe's inversion).
+                let k = 255 - c[3] as u16;
+                let ch = |v: u8| ((255 - v as u16) * k / 255) as u8;
+                [ch(c[0]), ch(c[1]), ch(c[2])]
+            })
+            .collect(),
     }
 }
 

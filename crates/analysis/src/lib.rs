@@ -23,7 +23,7 @@ mod score;
 #[doc(hidden)]
 pub mod tflite;
 
-pub use decode::{MAX_PIXELS, MAX_UPLOAD_BYTES, exif_orientation};
+pub use decode::{MAX_PIXELS, MAX_UPLOAD_BYTES, exif_orientation, jpeg_pixels_to_rgb};
 pub use error::AnalysisError;
 pub use measures::FaceMeasures;
 pub use photo::{

@@ -9,7 +9,7 @@
 use crate::raster::RgbImage;
 use crate::resample;
 use crate::{EditError, Edited, MAX_LONG_SIDE};
-use prettyscore_analysis::{MAX_PIXELS, MAX_UPLOAD_BYTES, exif_orientation};
+use prettyscore_analysis::{MAX_PIXELS, MAX_UPLOAD_BYTES, exif_orientation, jpeg_pixels_to_rgb};
 use std::io::Cursor;
 
 /// Largest accepted width or height (the analysis crate's limit too).
@@ -77,23 +77,7 @@ fn decode_jpeg(bytes: &[u8]) -> Result<(RgbImage, u16), EditError> {
     let pixels = dec.decode().map_err(|_| EditError::Corrupt)?;
     let info = dec.info().ok_or(EditError::Corrupt)?;
     let (dw, dh) = (info.width as u32, info.height as u32);
-    let rgb: Vec<u8> = match info.pixel_format {
-        jpeg_decoder::PixelFormat::RGB24 => pixels,
-        jpeg_decoder::PixelFormat::L8 => pixels.iter().flat_map(|&v| [v, v, v]).collect(),
-        jpeg_decoder::PixelFormat::L16 => pixels
-            .chunks_exact(2)
-            .flat_map(|c| [c[0], c[0], c[0]])
-            .collect(),
-        jpeg_decoder::PixelFormat::CMYK32 => pixels
-            .chunks_exact(4)
-            .flat_map(|c| {
-                // jpeg-decoder hands out ink amounts (it undoes Adobe's inversion).
-                let k = 255 - c[3] as u16;
-                let ch = |v: u8| ((255 - v as u16) * k / 255) as u8;
-                [ch(c[0]), ch(c[1]), ch(c[2])]
-            })
-            .collect(),
-    };
+    let rgb = jpeg_pixels_to_rgb(pixels, info.pixel_format);
     let img = RgbImage::from_raw(dw, dh, rgb).ok_or(EditError::Corrupt)?;
     Ok((img, orientation))
 }
