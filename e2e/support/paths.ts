@@ -5,6 +5,6 @@ import { fileURLToPath } from 'node:url';
 export const E2E_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** The repository root. */
 export const REPO_ROOT = path.resolve(E2E_DIR, '..');
-/** Shared test images live beside the repository: ../shared/testdata from its root. */
-export const TESTDATA_DIR = path.resolve(REPO_ROOT, '..', 'shared', 'testdata');
+/** The project's test images (sources and licences in testdata/README.md). */
+export const TESTDATA_DIR = path.resolve(REPO_ROOT, 'testdata');
 export const ARTIFACTS_DIR = path.join(E2E_DIR, 'artifacts');

@@ -13,7 +13,7 @@ import sys, subprocess, tempfile, numpy as np
 from PIL import Image
 from ai_edge_litert.interpreter import Interpreter
 root, binary = sys.argv[1], sys.argv[2]
-img = Image.open(f"{root}/../shared/testdata/face/astronaut.png").convert("RGB")
+img = Image.open(f"{root}/testdata/face/astronaut.png").convert("RGB")
 tmp = tempfile.mkdtemp()
 worst = 0.0
 for name, size, crop, norm in [

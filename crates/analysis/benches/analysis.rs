@@ -18,7 +18,7 @@ fn bench_dir() -> PathBuf {
 fn make_jpeg(w: u32, h: u32) -> Vec<u8> {
     let src = image::open(
         PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-            .join("../../../shared/testdata/face/astronaut.png"),
+            .join("../../testdata/face/astronaut.png"),
     )
     .expect("astronaut test image")
     .to_rgb8();

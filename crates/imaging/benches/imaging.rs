@@ -11,7 +11,7 @@ use std::time::Duration;
 fn make_jpeg(w: u32, h: u32) -> Vec<u8> {
     let src = image::open(
         PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-            .join("../../../shared/testdata/face/astronaut.png"),
+            .join("../../testdata/face/astronaut.png"),
     )
     .expect("astronaut test image")
     .to_rgb8();

@@ -1,6 +1,6 @@
 //! Pixel-level tests of the operations: each checks, before JPEG encoding, that an
-//! operation changes the pixels the way it claims. Test images are the shared test
-//! photos and variants made here.
+//! operation changes the pixels the way it claims. Test images are the project's
+//! testdata/ photos and variants made here.
 
 use crate::face::{Face, FaceLookup};
 use crate::raster::{RgbImage, luma};
@@ -10,7 +10,7 @@ use std::path::PathBuf;
 
 pub fn testdata(rel: &str) -> Vec<u8> {
     let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/testdata")
+        .join("../../testdata")
         .join(rel);
     std::fs::read(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
 }

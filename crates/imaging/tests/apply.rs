@@ -10,7 +10,7 @@ use std::path::PathBuf;
 
 fn testdata(rel: &str) -> Vec<u8> {
     let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/testdata")
+        .join("../../testdata")
         .join(rel);
     std::fs::read(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
 }

@@ -1,4 +1,4 @@
-//! Test images from ../shared/testdata and variants made on the fly.
+//! Test images from the project's testdata/ and variants made on the fly.
 #![allow(dead_code)]
 
 use image::{DynamicImage, ImageFormat, RgbImage};
@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 pub fn testdata(rel: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/testdata")
+        .join("../../testdata")
         .join(rel)
 }
 

@@ -147,10 +147,10 @@ macro_rules! on_both_databases {
 }
 pub(crate) use on_both_databases;
 
-/// A sample image from the shared test data, e.g. `face/astronaut.png`.
+/// A sample image from the project's `testdata/`, e.g. `face/astronaut.png`.
 pub fn testdata(name: &str) -> Vec<u8> {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/testdata")
+        .join("../../testdata")
         .join(name);
     std::fs::read(&path).unwrap_or_else(|err| panic!("{}: {err}", path.display()))
 }
