@@ -1,8 +1,11 @@
 //! A minimal reader and interpreter for the float TensorFlow Lite models we ship.
 //!
-//! Only what MediaPipe's BlazeFace and Face Mesh models use is supported: CONV_2D,
-//! DEPTHWISE_CONV_2D, ADD, MAX_POOL_2D, PAD, RELU, PRELU, RESHAPE, CONCATENATION and
-//! DEQUANTIZE (float16 weights to float32). Batch size is always 1 and tensors are NHWC.
+//! Only what the MediaPipe models we ship use is supported (BlazeFace, Face Mesh, selfie
+//! segmentation, palm detection, hand landmarks): CONV_2D, DEPTHWISE_CONV_2D, ADD and MUL
+//! (same shape, or one value per channel), MAX_POOL_2D, AVERAGE_POOL_2D and MEAN (over the
+//! whole image), PAD, RELU, PRELU, HARD_SWISH, LOGISTIC, RESIZE_BILINEAR, FULLY_CONNECTED,
+//! RESHAPE, CONCATENATION, DEQUANTIZE (float16 weights to float32) and MediaPipe's custom
+//! Convolution2DTransposeBias. Batch size is always 1 and tensors are NHWC.
 //!
 //! Determinism: every reduction runs in one fixed order (taps, then input channels, in
 //! ascending order), with plain multiply and add (no fused multiply-add, no threads), so
@@ -188,11 +191,59 @@ enum Op {
         same: bool,
         act: Act,
     },
+    /// `a + b`; `a` has the output's shape, `b` the same shape or one value per channel
+    /// (addition commutes in IEEE arithmetic, so the operands are ordered that way).
     Add {
         a: usize,
         b: usize,
         y: usize,
         act: Act,
+    },
+    /// `a * b`, shapes as for `Add`.
+    Mul {
+        a: usize,
+        b: usize,
+        y: usize,
+        act: Act,
+    },
+    /// Mean of each channel over height and width (MEAN over axes 1 and 2, and
+    /// AVERAGE_POOL_2D whose window is the whole input).
+    SpatialMean {
+        x: usize,
+        y: usize,
+    },
+    /// Bilinear resize (TFLite's RESIZE_BILINEAR).
+    Resize {
+        x: usize,
+        y: usize,
+        align_corners: bool,
+        half_pixel: bool,
+    },
+    /// MediaPipe's Convolution2DTransposeBias; weights as [out][kh][kw][in].
+    TransposeConv {
+        x: usize,
+        y: usize,
+        w: Vec<f32>,
+        b: Vec<f32>,
+        k: (usize, usize),
+        stride: (usize, usize),
+        same: bool,
+    },
+    /// FULLY_CONNECTED; weights rearranged to [in][out] for `matmul`.
+    Dense {
+        x: usize,
+        y: usize,
+        w: Vec<f32>,
+        b: Vec<f32>,
+        act: Act,
+    },
+    HardSwish {
+        x: usize,
+        y: usize,
+    },
+    Logistic {
+        x: usize,
+        y: usize,
     },
     MaxPool {
         x: usize,
@@ -255,8 +306,14 @@ fn op_reads(op: &Op) -> Vec<usize> {
         | Op::Pad { x, .. }
         | Op::Relu { x, .. }
         | Op::Prelu { x, .. }
+        | Op::SpatialMean { x, .. }
+        | Op::Resize { x, .. }
+        | Op::TransposeConv { x, .. }
+        | Op::Dense { x, .. }
+        | Op::HardSwish { x, .. }
+        | Op::Logistic { x, .. }
         | Op::Alias { x, .. } => vec![*x],
-        Op::Add { a, b, .. } => vec![*a, *b],
+        Op::Add { a, b, .. } | Op::Mul { a, b, .. } => vec![*a, *b],
         Op::Concat { xs, .. } => xs.clone(),
     }
 }
@@ -271,6 +328,13 @@ fn op_writes(op: &Op) -> usize {
         | Op::Prelu { y, .. }
         | Op::Alias { y, .. }
         | Op::Add { y, .. }
+        | Op::Mul { y, .. }
+        | Op::SpatialMean { y, .. }
+        | Op::Resize { y, .. }
+        | Op::TransposeConv { y, .. }
+        | Op::Dense { y, .. }
+        | Op::HardSwish { y, .. }
+        | Op::Logistic { y, .. }
         | Op::Concat { y, .. } => *y,
     }
 }
@@ -325,7 +389,7 @@ fn fuse(mut ops: Vec<Op>, shapes: &[Vec<usize>], outputs: &[usize], input: usize
             let other = if *a == out { *b } else { *a };
             let mut skip = None;
             if other != out && shapes[*ay] == shapes[out] {
-                if before(&producer, other, i) {
+                if before(&producer, other, i) && shapes[other] == shapes[out] {
                     skip = Some(other);
                 } else if let Op::Pad { x, pad, .. } = &ops[producer[other]]
                     && producer[other] > i
@@ -427,10 +491,12 @@ impl Model {
     pub fn parse(data: &[u8]) -> Result<Model, ModelError> {
         let buf = Buf(data);
         let root = Table::at(buf, buf.u32(0)? as usize)?;
-        let codes: Vec<i32> = root
+        // (builtin code, custom code): field 0 is the deprecated one-byte code, 3 the
+        // full one (whichever is larger), 1 the name of a custom operator.
+        let codes: Vec<(i32, &[u8])> = root
             .tables(1)?
             .iter()
-            .map(|c| Ok((c.i8_or(0, 0)? as i32).max(c.i32_or(3, 0)?)))
+            .map(|c| Ok(((c.i8_or(0, 0)? as i32).max(c.i32_or(3, 0)?), c.bytes(1)?)))
             .collect::<Result<_, ModelError>>()?;
         let buffers = root.tables(4)?;
         let subgraphs = root.tables(2)?;
@@ -492,7 +558,7 @@ impl Model {
 
         let mut ops = Vec::new();
         for op in sg.tables(3)? {
-            let code = *codes
+            let (code, custom) = *codes
                 .get(op.i32_or(0, 0)? as usize)
                 .ok_or(ModelError("opcode".into()))?;
             let ins: Vec<usize> = op.i32s(1)?.iter().map(|&v| v as usize).collect();
@@ -580,12 +646,113 @@ impl Model {
                         act: act(o8(4)?)?,
                     });
                 }
-                0 => ops.push(Op::Add {
-                    a: ins[0],
-                    b: ins[1],
+                // ADD, MUL: the full-size operand first.
+                0 | 18 => {
+                    let n = |t: usize| shapes[t].iter().product::<usize>();
+                    let (a, b) = if n(ins[0]) >= n(ins[1]) {
+                        (ins[0], ins[1])
+                    } else {
+                        (ins[1], ins[0])
+                    };
+                    let (sa, sb) = (&shapes[a], &shapes[b]);
+                    let per_channel = n(b) == 1
+                        || (sb.last() == sa.last() && sb[..sb.len() - 1].iter().all(|&d| d == 1));
+                    if n(a) != shapes[y].iter().product::<usize>() || (sa != sb && !per_channel) {
+                        return err("unsupported broadcast");
+                    }
+                    let act = act(o8(0)?)?;
+                    ops.push(if code == 0 {
+                        Op::Add { a, b, y, act }
+                    } else {
+                        Op::Mul { a, b, y, act }
+                    });
+                }
+                // AVERAGE_POOL_2D over the whole input (the squeeze-and-excite blocks).
+                1 => {
+                    let (ih, iw) = (shapes[x][1], shapes[x][2]);
+                    if o8(5)? != 0 || o(3, 0)? as usize != iw || o(4, 0)? as usize != ih {
+                        return err("average pool that is not global");
+                    }
+                    ops.push(Op::SpatialMean { x, y });
+                }
+                // MEAN over height and width.
+                40 => {
+                    let axes = ints
+                        .get(ins[1])
+                        .and_then(|v| v.clone())
+                        .ok_or(ModelError("mean axes".into()))?;
+                    if shapes[x].len() != 4 || axes != [1, 2] {
+                        return err("mean over other axes than height and width");
+                    }
+                    ops.push(Op::SpatialMean { x, y });
+                }
+                23 => ops.push(Op::Resize {
+                    x,
                     y,
-                    act: act(o8(0)?)?,
+                    align_corners: o8(2)? != 0,
+                    half_pixel: o8(3)? != 0,
                 }),
+                9 => {
+                    let ws = &shapes[ins[1]];
+                    let (oc, ic) = (ws[0], ws[1]);
+                    if o8(1)? != 0 || shapes[x].iter().product::<usize>() % ic != 0 {
+                        return err("fully connected layout");
+                    }
+                    let w = konst(&consts, ins[1])?;
+                    let mut wt = vec![0f32; w.len()];
+                    for o_ in 0..oc {
+                        for i_ in 0..ic {
+                            wt[i_ * oc + o_] = w[o_ * ic + i_];
+                        }
+                    }
+                    let b = match ins.get(2) {
+                        Some(&bi) if bi < consts.len() => konst(&consts, bi)?,
+                        _ => vec![0.0; oc],
+                    };
+                    ops.push(Op::Dense {
+                        x,
+                        y,
+                        w: wt,
+                        b,
+                        act: act(o8(0)?)?,
+                    });
+                }
+                117 => ops.push(Op::HardSwish { x, y }),
+                14 => ops.push(Op::Logistic { x, y }),
+                32 if custom == b"Convolution2DTransposeBias" => {
+                    // Options: TfLiteTransposeConvParams as raw little-endian i32s
+                    // (padding: 1 same, 2 valid; stride width; stride height).
+                    let raw = op.bytes(5)?;
+                    if raw.len() < 12 {
+                        return err("transpose conv options");
+                    }
+                    let int = |i: usize| {
+                        i32::from_le_bytes([
+                            raw[4 * i],
+                            raw[4 * i + 1],
+                            raw[4 * i + 2],
+                            raw[4 * i + 3],
+                        ])
+                    };
+                    let (padding, sw, sh) = (int(0), int(1), int(2));
+                    if !(1..=2).contains(&padding) || sw < 1 || sh < 1 {
+                        return err("transpose conv options");
+                    }
+                    let ws = &shapes[ins[1]];
+                    let (oc, kh, kw) = (ws[0], ws[1], ws[2]);
+                    if ws[3] != shapes[x][3] || shapes[y][3] != oc {
+                        return err("transpose conv shapes");
+                    }
+                    ops.push(Op::TransposeConv {
+                        x,
+                        y,
+                        w: konst(&consts, ins[1])?,
+                        b: konst(&consts, ins[2])?,
+                        k: (kh, kw),
+                        stride: (sh as usize, sw as usize),
+                        same: padding == 1,
+                    });
+                }
                 17 => {
                     if o8(5)? != 0 {
                         return err("pool activation");
@@ -788,11 +955,22 @@ impl Model {
                     let out = depthwise(src, (ih, iw, c), (oh, ow), w, b, *k, *stride, *same, *act);
                     vals[*y] = Some(out);
                 }
-                Op::Add { a, b, y, act } => {
+                Op::Add { a, b, y, act } | Op::Mul { a, b, y, act } => {
                     let mut va = self.owned(&mut vals, *a, n);
-                    let vb = vals[*b].as_deref().expect("add b");
-                    for (p, q) in va.iter_mut().zip(vb) {
-                        *p += q;
+                    let vb = vals[*b].as_deref().expect("binary operand");
+                    let mul = matches!(op, Op::Mul { .. });
+                    // `vb` is as long as `va` or one value per channel: either way it
+                    // repeats along `va` in chunks of its own length.
+                    for chunk in va.chunks_exact_mut(vb.len()) {
+                        if mul {
+                            for (p, q) in chunk.iter_mut().zip(vb) {
+                                *p *= q;
+                            }
+                        } else {
+                            for (p, q) in chunk.iter_mut().zip(vb) {
+                                *p += q;
+                            }
+                        }
                     }
                     if *act != Act::None {
                         for p in va.iter_mut() {
@@ -800,6 +978,69 @@ impl Model {
                         }
                     }
                     vals[*y] = Some(va);
+                }
+                Op::SpatialMean { x, y } => {
+                    let (ih, iw, c) = self.hwc(*x);
+                    let src = vals[*x].as_deref().expect("mean input");
+                    vals[*y] = Some(spatial_mean(src, ih * iw, c));
+                }
+                Op::Resize {
+                    x,
+                    y,
+                    align_corners,
+                    half_pixel,
+                } => {
+                    let src = vals[*x].as_deref().expect("resize input");
+                    let out = resize_bilinear(
+                        src,
+                        self.hwc(*x),
+                        self.hwc(*y),
+                        *align_corners,
+                        *half_pixel,
+                    );
+                    vals[*y] = Some(out);
+                }
+                Op::TransposeConv {
+                    x,
+                    y,
+                    w,
+                    b,
+                    k,
+                    stride,
+                    same,
+                } => {
+                    let src = vals[*x].as_deref().expect("transpose conv input");
+                    let out =
+                        transpose_conv(src, self.hwc(*x), self.hwc(*y), w, b, *k, *stride, *same);
+                    vals[*y] = Some(out);
+                }
+                Op::Dense { x, y, w, b, act } => {
+                    let src = vals[*x].as_deref().expect("dense input");
+                    let n_out = b.len();
+                    let k = w.len() / n_out;
+                    // Every output is written by `matmul`.
+                    let mut out = alloc_overwritten(src.len() / k * n_out);
+                    matmul(src, k, w, b, n_out, &mut out);
+                    if *act != Act::None {
+                        for o in out.iter_mut() {
+                            *o = apply(*o, *act);
+                        }
+                    }
+                    vals[*y] = Some(out);
+                }
+                Op::HardSwish { x, y } => {
+                    let mut v = self.owned(&mut vals, *x, n);
+                    for e in v.iter_mut() {
+                        *e = hard_swish(*e);
+                    }
+                    vals[*y] = Some(v);
+                }
+                Op::Logistic { x, y } => {
+                    let mut v = self.owned(&mut vals, *x, n);
+                    for e in v.iter_mut() {
+                        *e = logistic(*e);
+                    }
+                    vals[*y] = Some(v);
                 }
                 Op::MaxPool { x, y, p } => {
                     let (ih, iw, c) = self.hwc(*x);
@@ -1594,6 +1835,143 @@ unsafe fn dw_block<const C: usize, const P: usize>(
     }
 }
 
+/// `x * relu6(x + 3) / 6`, in TFLite's order of operations.
+#[inline]
+fn hard_swish(x: f32) -> f32 {
+    x * (x + 3.0).clamp(0.0, 6.0) / 6.0
+}
+
+/// `1 / (1 + e^-x)` with `libm`'s `expf` (the same bits on every machine).
+#[inline]
+fn logistic(x: f32) -> f32 {
+    1.0 / (1.0 + libm::expf(-x))
+}
+
+/// Mean of each of `c` channels over `pixels` pixels: the pixels summed in order, then
+/// divided by their count.
+fn spatial_mean(src: &[f32], pixels: usize, c: usize) -> Vec<f32> {
+    let mut out = alloc(c, 0.0);
+    for px in src[..pixels * c].chunks_exact(c) {
+        for (o, &v) in out.iter_mut().zip(px) {
+            *o += v;
+        }
+    }
+    for o in out.iter_mut() {
+        *o /= pixels as f32;
+    }
+    out
+}
+
+/// One axis of a bilinear resize: the source coordinate and its two neighbours, as
+/// TFLite's reference kernel computes them.
+fn resize_axis(i: usize, scale: f32, half_pixel: bool, len: usize) -> (f32, usize, usize) {
+    let v = if half_pixel {
+        (i as f32 + 0.5) * scale - 0.5
+    } else {
+        i as f32 * scale
+    };
+    let lo = (v.floor() as i64).max(0) as usize;
+    let hi = (v.ceil() as i64).min(len as i64 - 1).max(0) as usize;
+    (v, lo, hi)
+}
+
+/// TFLite's RESIZE_BILINEAR, with its reference kernel's formula (four weighted corners
+/// summed in a fixed order).
+fn resize_bilinear(
+    src: &[f32],
+    (ih, iw, c): (usize, usize, usize),
+    (oh, ow, _): (usize, usize, usize),
+    align_corners: bool,
+    half_pixel: bool,
+) -> Vec<f32> {
+    let scale = |i: usize, o: usize| {
+        if align_corners && o > 1 {
+            (i - 1) as f32 / (o - 1) as f32
+        } else {
+            i as f32 / o as f32
+        }
+    };
+    let (sy, sx) = (scale(ih, oh), scale(iw, ow));
+    let cols: Vec<(f32, usize, usize)> = (0..ow)
+        .map(|x| resize_axis(x, sx, half_pixel, iw))
+        .collect();
+    // Every output is written below.
+    let mut out = alloc_overwritten(oh * ow * c);
+    for y in 0..oh {
+        let (fy, y0, y1) = resize_axis(y, sy, half_pixel, ih);
+        let dy = fy - y0 as f32;
+        for (x, &(fx, x0, x1)) in cols.iter().enumerate() {
+            let dx = fx - x0 as f32;
+            let (w00, w10) = ((1.0 - dy) * (1.0 - dx), dy * (1.0 - dx));
+            let (w01, w11) = ((1.0 - dy) * dx, dy * dx);
+            let p00 = &src[(y0 * iw + x0) * c..][..c];
+            let p10 = &src[(y1 * iw + x0) * c..][..c];
+            let p01 = &src[(y0 * iw + x1) * c..][..c];
+            let p11 = &src[(y1 * iw + x1) * c..][..c];
+            let o = &mut out[(y * ow + x) * c..][..c];
+            for q in 0..c {
+                o[q] = p00[q] * w00 + p10[q] * w10 + p01[q] * w01 + p11[q] * w11;
+            }
+        }
+    }
+    out
+}
+
+/// MediaPipe's Convolution2DTransposeBias, computed per output (a gather): the bias,
+/// then every tap that reaches the output in (kernel row, kernel column, input channel)
+/// order.
+#[allow(clippy::too_many_arguments)]
+fn transpose_conv(
+    src: &[f32],
+    (ih, iw, ic): (usize, usize, usize),
+    (oh, ow, oc): (usize, usize, usize),
+    w: &[f32],
+    b: &[f32],
+    (kh, kw): (usize, usize),
+    (sh, sw): (usize, usize),
+    same: bool,
+) -> Vec<f32> {
+    let pad = |i: usize, o: usize, k: usize, s: usize| {
+        if same {
+            ((i - 1) * s + k).saturating_sub(o) / 2
+        } else {
+            0
+        }
+    };
+    let (pt, pl) = (pad(ih, oh, kh, sh), pad(iw, ow, kw, sw));
+    // Every output is written below.
+    let mut out = alloc_overwritten(oh * ow * oc);
+    // The input pixel and kernel tap feeding output coordinate `o` through tap `k`.
+    let source = |o: usize, pad: usize, k: usize, s: usize, len: usize| {
+        let t = (o + pad).checked_sub(k)?;
+        (t % s == 0 && t / s < len).then_some(t / s)
+    };
+    for y in 0..oh {
+        for x in 0..ow {
+            let o = &mut out[(y * ow + x) * oc..][..oc];
+            o.copy_from_slice(&b[..oc]);
+            for a in 0..kh {
+                let Some(iy) = source(y, pt, a, sh, ih) else {
+                    continue;
+                };
+                for bb in 0..kw {
+                    let Some(ix) = source(x, pl, bb, sw, iw) else {
+                        continue;
+                    };
+                    let px = &src[(iy * iw + ix) * ic..][..ic];
+                    for (q, v) in o.iter_mut().enumerate() {
+                        let wr = &w[((q * kh + a) * kw + bb) * ic..][..ic];
+                        for (&p, &wv) in px.iter().zip(wr) {
+                            *v += p * wv;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
 fn maxpool(
     src: &[f32],
     (ih, iw, ch): (usize, usize, usize),
@@ -1715,6 +2093,87 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// TFLite's half-pixel bilinear resize: a two-pixel ramp doubled is the ramp sampled
+    /// at the new pixel centres (edges clamped), in every channel and row.
+    #[test]
+    fn resize_bilinear_follows_tflite_half_pixel_centres() {
+        // 2 x 2 pixels, 2 channels: channel 0 a left-right ramp, channel 1 constant.
+        let src = [0.0, 5.0, 1.0, 5.0, 0.0, 5.0, 1.0, 5.0];
+        let out = resize_bilinear(&src, (2, 2, 2), (4, 4, 2), false, true);
+        for row in out.chunks_exact(8) {
+            let ch0: Vec<f32> = row.iter().step_by(2).copied().collect();
+            assert_eq!(ch0, [0.0, 0.25, 0.75, 1.0]);
+            assert!(row.iter().skip(1).step_by(2).all(|&v| v == 5.0));
+        }
+        // Align corners: the corners map onto the corners.
+        let out = resize_bilinear(&[0.0, 3.0], (1, 2, 1), (1, 4, 1), true, false);
+        assert_eq!(out, [0.0, 1.0, 2.0, 3.0]);
+    }
+
+    /// The gather-form transposed convolution equals the textbook scatter form (every
+    /// input pixel spreads its kernel over the output), with overlapping taps.
+    #[test]
+    fn transpose_conv_matches_the_scatter_definition() {
+        let (ih, iw, ic, oc, k, s) = (3usize, 4usize, 2usize, 3usize, 3usize, 2usize);
+        let (oh, ow) = (ih * s, iw * s);
+        let mut seed = 99u32;
+        let mut rnd = || {
+            seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12345);
+            (seed >> 8) as f32 / (1u32 << 24) as f32 - 0.5
+        };
+        let src: Vec<f32> = (0..ih * iw * ic).map(|_| rnd()).collect();
+        let w: Vec<f32> = (0..oc * k * k * ic).map(|_| rnd()).collect();
+        let b: Vec<f32> = (0..oc).map(|_| rnd()).collect();
+        let got = transpose_conv(
+            &src,
+            (ih, iw, ic),
+            (oh, ow, oc),
+            &w,
+            &b,
+            (k, k),
+            (s, s),
+            true,
+        );
+        let pad = ((ih - 1) * s + k - oh) / 2;
+        let mut want = vec![0f64; oh * ow * oc];
+        for y in 0..ih {
+            for x in 0..iw {
+                for a in 0..k {
+                    for c in 0..k {
+                        let (oy, ox) = (
+                            (y * s + a) as isize - pad as isize,
+                            (x * s + c) as isize - pad as isize,
+                        );
+                        if oy < 0 || ox < 0 || oy >= oh as isize || ox >= ow as isize {
+                            continue;
+                        }
+                        for o in 0..oc {
+                            for i in 0..ic {
+                                want[(oy as usize * ow + ox as usize) * oc + o] +=
+                                    src[(y * iw + x) * ic + i] as f64
+                                        * w[((o * k + a) * k + c) * ic + i] as f64;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        for (i, (g, w)) in got.iter().zip(&want).enumerate() {
+            let w = w + b[i % oc] as f64;
+            assert!((*g as f64 - w).abs() < 1e-5, "{i}: {g} vs {w}");
+        }
+    }
+
+    #[test]
+    fn spatial_mean_averages_each_channel() {
+        let src = [1.0, 10.0, 2.0, 20.0, 3.0, 30.0, 6.0, 60.0];
+        assert_eq!(spatial_mean(&src, 4, 2), [3.0, 30.0]);
+        assert_eq!(hard_swish(-4.0), 0.0);
+        assert_eq!(hard_swish(4.0), 4.0);
+        assert_eq!(hard_swish(1.0), 1.0 * 4.0 / 6.0);
+        assert_eq!(logistic(0.0), 0.5);
     }
 
     #[test]
