@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Regenerates models/face_detection_short_range.tflite, models/face_landmark.tflite and
-# the licence file from the PyPI package they come from (mediapipe 0.10.14; later 1.x
-# wheels no longer carry these files), then checks them against models/SHA256SUMS.
+# Regenerates the MediaPipe model files in models/ and the licence file from the PyPI
+# package they come from (mediapipe 0.10.14; later 1.x wheels no longer carry these
+# files), then checks them against models/SHA256SUMS.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 tmp="$(mktemp -d)"
@@ -14,9 +14,12 @@ wheel="$(ls "$tmp"/mediapipe-0.10.14-*.whl)"
 python3 - "$wheel" "$root/models" <<'PY'
 import sys, zipfile
 wheel, out = sys.argv[1], sys.argv[2]
+modules = "mediapipe/modules"
 files = {
-    "mediapipe/modules/face_detection/face_detection_short_range.tflite": "face_detection_short_range.tflite",
-    "mediapipe/modules/face_landmark/face_landmark.tflite": "face_landmark.tflite",
+    f"{modules}/face_detection/face_detection_short_range.tflite": "face_detection_short_range.tflite",
+    f"{modules}/face_landmark/face_landmark.tflite": "face_landmark.tflite",
+    f"{modules}/selfie_segmentation/selfie_segmentation.tflite": "selfie_segmentation.tflite",
+    f"{modules}/selfie_segmentation/selfie_segmentation_landscape.tflite": "selfie_segmentation_landscape.tflite",
     "mediapipe-0.10.14.dist-info/LICENSE": "LICENSE.mediapipe-apache-2.0.txt",
 }
 with zipfile.ZipFile(wheel) as z:

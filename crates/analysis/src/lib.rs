@@ -6,6 +6,8 @@
 //!   measures (symmetry, proportions, tilt, skin, exposure, sharpness) -> score.
 //! * [`analyze_pet`], [`analyze_feet`], [`analyze_hands`]: scores from measured image
 //!   properties (sharpness, exposure, colourfulness, composition).
+//! * [`segment_person`]: where the person is in a photo (MediaPipe selfie
+//!   segmentation), for the edit engine's background edits.
 //!
 //! Every function is a pure function of the input bytes: the same bytes give
 //! bit-identical results on every machine (no threads of its own, no randomness, fixed
@@ -20,6 +22,7 @@ mod measures;
 mod photo;
 mod raster;
 mod score;
+mod segment;
 #[doc(hidden)]
 pub mod tflite;
 
@@ -33,6 +36,7 @@ pub use photo::{
 pub use score::{
     FaceBreakdown, Tier, feet_label, hands_label, pet_title, rating_emoji, rating_label,
 };
+pub use segment::{PersonMask, segment_person};
 
 use serde::Serialize;
 
@@ -97,6 +101,7 @@ pub struct FaceAnalysis {
 /// milliseconds; call it at server start-up).
 pub fn warm_up() {
     let _ = face::models();
+    segment::warm_up();
 }
 
 /// Analyse a face photo. Accepts JPEG, PNG, WebP, GIF and BMP up to

@@ -18,7 +18,7 @@ fn model_files_match_their_sha256_checksums() {
         assert_eq!(got, hash, "{name}");
         n += 1;
     }
-    assert_eq!(n, 3);
+    assert_eq!(n, 5);
 }
 
 #[test]

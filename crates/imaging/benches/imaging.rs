@@ -3,15 +3,14 @@
 //! wider canvas whose sides repeat the portrait's edge columns, quality 90).
 use criterion::{Criterion, criterion_group, criterion_main};
 use image::{DynamicImage, RgbImage, imageops};
-use prettyscore_imaging::{Backdrop, Operation, UpscaleTarget, apply};
+use prettyscore_imaging::{Backdrop, Operation, UpscaleTarget, apply, internals};
 use std::hint::black_box;
 use std::path::PathBuf;
 use std::time::Duration;
 
 fn make_jpeg(w: u32, h: u32) -> Vec<u8> {
     let src = image::open(
-        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-            .join("../../testdata/face/astronaut.png"),
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../testdata/face/astronaut.png"),
     )
     .expect("astronaut test image")
     .to_rgb8();
@@ -50,6 +49,12 @@ fn bench(c: &mut Criterion) {
                 backdrop: Backdrop::Blur,
             }],
         ),
+        (
+            "background_white",
+            vec![Operation::Background {
+                backdrop: prettyscore_imaging::WHITE_BACKDROP,
+            }],
+        ),
     ];
     for (name, bytes) in &photos {
         let out = apply(bytes, &[]).expect("bench photo decodes");
@@ -66,6 +71,21 @@ fn bench(c: &mut Criterion) {
         for (op, ops) in &cases {
             g.bench_function(*op, |b| {
                 b.iter(|| apply(black_box(bytes), black_box(ops)).unwrap())
+            });
+        }
+        // The same background edits with the heuristic mask the network replaced (face
+        // analysis, prior and colour model), for the comparison in the README.
+        for (op, backdrop) in [
+            ("background_blur_heuristic", Backdrop::Blur),
+            (
+                "background_white_heuristic",
+                prettyscore_imaging::WHITE_BACKDROP,
+            ),
+        ] {
+            g.bench_function(op, |b| {
+                b.iter(|| {
+                    internals::background_with_heuristic_mask(black_box(bytes), backdrop).unwrap()
+                })
             });
         }
         g.finish();

@@ -199,3 +199,23 @@ pub fn apply(bytes: &[u8], ops: &[Operation]) -> Result<Edited, EditError> {
     let image = ops::run_all(image, ops, &mut faces)?;
     Ok(codec::encode(&image))
 }
+
+#[doc(hidden)]
+pub mod internals {
+    //! For the benchmark and the example that compare the background edits' network mask
+    //! with the heuristic it replaced; not a stable API.
+    use super::*;
+
+    /// [`apply`] with one background operation whose subject mask is the heuristic
+    /// fallback (face prior and colour model), never the segmentation network.
+    pub fn background_with_heuristic_mask(
+        bytes: &[u8],
+        backdrop: Backdrop,
+    ) -> Result<Edited, EditError> {
+        let mut image = codec::decode(bytes)?;
+        let mut faces = face::FaceLookup::new(bytes);
+        let subject = mask::subject_heuristic(&image, faces.face());
+        ops::background_behind(&mut image, backdrop, &subject);
+        Ok(codec::encode(&image))
+    }
+}

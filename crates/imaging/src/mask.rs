@@ -6,20 +6,26 @@
 //! out), feathered with a Gaussian of 2.5 % of the face width. It lives only on the
 //! face's bounding rectangle, so nothing outside it can change.
 //!
-//! **Subject mask.** Made at low resolution (long side about 320 px) in three steps:
-//! 1. a *prior* from the face box: a head ellipse that reaches above the forehead for
-//!    hair, a neck, and shoulders widening to a torso that runs to the bottom edge. With
-//!    no face, a centre-weighted capsule (the middle of the frame down to the bottom
-//!    edge), since most photos are framed on their subject;
-//! 2. a *colour model*: RGB histograms (16 levels a channel, smoothed) of pixels the
-//!    prior is sure about (person vs background), combined with the prior by Bayes'
-//!    rule per pixel, tempered so colour cannot flip a pixel far from the person;
+//! **Subject mask.** Made on a grid of about 320 px on the long side:
+//! 1. *the person*: MediaPipe's selfie segmentation network (run by the analysis crate,
+//!    [`prettyscore_analysis::segment_person`]) on the whole photo, its 256 x 256 (or
+//!    256 x 144) answer resampled onto the grid. It finds people with what they hold
+//!    and wear (hair, a helmet under the arm), and, in photos without a person, usually
+//!    the salient subject (a cat's head, a cup);
+//! 2. only when the network finds nothing (less than 1% of the frame) or cannot run, the
+//!    *heuristic* of the engine's first version: a prior from the face box (a head
+//!    ellipse that reaches above the forehead for hair, a neck, and shoulders widening to
+//!    a torso that runs to the bottom edge; with no face, a centre-weighted capsule from
+//!    the middle of the frame to the bottom edge) sharpened by a colour model (RGB
+//!    histograms, 16 levels a channel, smoothed, of the pixels the prior is sure about,
+//!    combined with the prior by Bayes' rule, tempered so colour cannot flip a pixel far
+//!    from the person);
 //! 3. *edges*: a guided filter with the luma as guide; its coefficients are
 //!    interpolated to full resolution and applied to the full-resolution luma ("fast
 //!    guided filter"), so the mask's soft edge follows the real outline (hair, shoulders)
 //!    instead of a blocky low-resolution one.
 
-use crate::face::Face;
+use crate::face::{Face, FaceLookup};
 use crate::filter;
 use crate::raster::{self, Plane, Rect, RgbImage, Upsampler, smoothstep};
 
@@ -152,24 +158,96 @@ impl SubjectMask {
     }
 }
 
-/// The subject mask of `img`, using `face` when there is one.
-pub fn subject(img: &RgbImage, face: Option<&Face>) -> SubjectMask {
-    let (w, h) = (img.width() as usize, img.height() as usize);
-    let factor = w.max(h).div_ceil(SUBJECT_GRID).max(1);
-    let [r, g, b, _] = raster::reduce_rgb_weighted(img, factor, |_| 1.0);
-    let (gw, gh) = (r.w, r.h);
-    let luma = Plane {
-        w: gw,
-        h: gh,
-        data: (0..gw * gh)
-            .map(|i| {
-                raster::LUMA[0] * r.data[i]
-                    + raster::LUMA[1] * g.data[i]
-                    + raster::LUMA[2] * b.data[i]
-            })
-            .collect(),
+/// The photo on the mask's grid: box averages of `factor` x `factor` pixel blocks.
+struct Grid {
+    factor: usize,
+    /// Red, green, blue (0..1).
+    rgb: [Plane; 3],
+    luma: Plane,
+}
+
+impl Grid {
+    fn of(img: &RgbImage) -> Grid {
+        let (w, h) = (img.width() as usize, img.height() as usize);
+        let factor = w.max(h).div_ceil(SUBJECT_GRID).max(1);
+        let [r, g, b, _] = raster::reduce_rgb_weighted(img, factor, |_| 1.0);
+        let luma = Plane {
+            w: r.w,
+            h: r.h,
+            data: (0..r.w * r.h)
+                .map(|i| {
+                    raster::LUMA[0] * r.data[i]
+                        + raster::LUMA[1] * g.data[i]
+                        + raster::LUMA[2] * b.data[i]
+                })
+                .collect(),
+        };
+        Grid {
+            factor,
+            rgb: [r, g, b],
+            luma,
+        }
+    }
+}
+
+/// The subject mask of `img`: the segmentation network's person, or, when it finds
+/// none, the heuristic (which asks `faces` for the face only then).
+pub fn subject(img: &RgbImage, faces: &mut FaceLookup<'_>) -> SubjectMask {
+    let grid = Grid::of(img);
+    let m = match person_on_grid(img, &grid) {
+        Some(m) => m,
+        None => heuristic(img, &grid, faces.face()),
     };
-    let s = 1.0 / factor as f32;
+    refine(&grid, m)
+}
+
+/// The subject mask made by the heuristic alone (the fallback), using `face` when there
+/// is one. Kept callable on its own for the tests and the benchmark that compare it with
+/// the network's mask.
+pub fn subject_heuristic(img: &RgbImage, face: Option<&Face>) -> SubjectMask {
+    let grid = Grid::of(img);
+    let m = heuristic(img, &grid, face);
+    refine(&grid, m)
+}
+
+/// The network's person probabilities resampled (bilinear, pixel centres) onto the
+/// grid, or None when it finds no person.
+fn person_on_grid(img: &RgbImage, grid: &Grid) -> Option<Plane> {
+    let (w, h) = (img.width() as usize, img.height() as usize);
+    let person = prettyscore_analysis::segment_person(img.as_raw(), w, h)?;
+    let (gw, gh) = (grid.luma.w, grid.luma.h);
+    // Grid cell centre (in photo pixels) -> network cell coordinates, clamped to the
+    // centres of the edge cells.
+    let axis = |i: usize, len: usize, cells: usize| {
+        let px = ((i as f32 + 0.5) * grid.factor as f32).min(len as f32);
+        let v = (px * cells as f32 / len as f32 - 0.5).clamp(0.0, (cells - 1) as f32);
+        let lo = v as usize;
+        (lo, (lo + 1).min(cells - 1), v - lo as f32)
+    };
+    let cols: Vec<_> = (0..gw).map(|x| axis(x, w, person.width)).collect();
+    let mut m = Plane::new(gw, gh);
+    for y in 0..gh {
+        let (y0, y1, ty) = axis(y, h, person.height);
+        let (r0, r1) = (
+            &person.data[y0 * person.width..][..person.width],
+            &person.data[y1 * person.width..][..person.width],
+        );
+        for (x, &(x0, x1, tx)) in cols.iter().enumerate() {
+            let top = r0[x0] + (r0[x1] - r0[x0]) * tx;
+            let bottom = r1[x0] + (r1[x1] - r1[x0]) * tx;
+            m.data[y * gw + x] = top + (bottom - top) * ty;
+        }
+    }
+    Some(m)
+}
+
+/// The fallback mask on the grid: a prior from the face (or the centre of the frame)
+/// sharpened by a colour model.
+fn heuristic(img: &RgbImage, grid: &Grid, face: Option<&Face>) -> Plane {
+    let (w, h) = (img.width() as usize, img.height() as usize);
+    let [r, g, b] = &grid.rgb;
+    let (gw, gh) = (r.w, r.h);
+    let s = 1.0 / grid.factor as f32;
     let (prior, core) = match face {
         Some(f) => person_prior(f.bbox_px(w, h).map(|v| v * s), gw, gh),
         None => centre_prior(gw, gh),
@@ -203,11 +281,20 @@ pub fn subject(img: &RgbImage, face: Option<&Face>) -> SubjectMask {
         let post = if pf + pb > 0.0 { pf / (pf + pb) } else { p };
         m.data[i] = post.max(core.data[i]);
     }
-    let mut scratch = Plane::new(gw, gh);
+    m
+}
+
+/// The guided filter's coefficients for the grid mask `m`, with the luma as guide.
+fn refine(grid: &Grid, mut m: Plane) -> SubjectMask {
+    let mut scratch = Plane::new(m.w, m.h);
     filter::box_mean(&mut m, 1, &mut scratch);
-    let radius = (gw.max(gh) / 80).max(2);
-    let (a, b) = filter::guided_coefficients(&luma, &m, radius, 0.004);
-    SubjectMask { factor, a, b }
+    let radius = (m.w.max(m.h) / 80).max(2);
+    let (a, b) = filter::guided_coefficients(&grid.luma, &m, radius, 0.004);
+    SubjectMask {
+        factor: grid.factor,
+        a,
+        b,
+    }
 }
 
 /// Histogram smoothed over neighbouring bins (so colours near the samples count) and

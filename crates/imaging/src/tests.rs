@@ -510,10 +510,11 @@ fn face_and_background_rects(face: &Face, w: u32, h: u32) -> ([u32; 4], [u32; 4]
 
 #[test]
 fn background_blur_keeps_the_face_sharper_than_the_background() {
+    let bytes = astronaut_bytes();
     let img = astronaut();
     let face = astronaut_face();
     let mut out = img.clone();
-    ops::background(&mut out, Backdrop::Blur, Some(&face));
+    ops::background(&mut out, Backdrop::Blur, &mut FaceLookup::new(&bytes));
     let (f, bg) = face_and_background_rects(&face, 512, 512);
     let hf = |i: &RgbImage, r: [u32; 4]| hf_energy(i, r[0], r[1], r[2], r[3]);
     let face_kept = hf(&out, f) / hf(&img, f);
@@ -523,20 +524,161 @@ fn background_blur_keeps_the_face_sharper_than_the_background() {
     assert!(hf(&out, f) > 2.0 * hf(&out, bg));
 }
 
+/// Points of the astronaut portrait (512 x 512), read off the photo: on the helmet she
+/// holds (its white rim and its dark shell out to the right edge), on both sides and the
+/// top of her hair; and background well away from her (the wall, the flag, the model
+/// shuttle, the dark table).
+const ASTRONAUT_PERSON: [(u32, u32); 9] = [
+    (410, 355),
+    (440, 400),
+    (470, 440),
+    (490, 430),
+    (160, 75),
+    (165, 90),
+    (290, 85),
+    (295, 70),
+    (225, 25),
+];
+const WHITE: [u8; 3] = [255, 255, 255];
+const ASTRONAUT_BACKGROUND: [(u32, u32); 7] = [
+    (480, 40),
+    (380, 30),
+    (430, 150),
+    (450, 250),
+    (470, 300),
+    (25, 30),
+    (60, 200),
+];
+
+/// 'White background' keeps what the old heuristic cut away (the right part of the
+/// helmet, the sides of the hair: it turned (410, 355), (440, 400), (470, 440),
+/// (490, 430) and (295, 70) white) and whitens the background far from her.
 #[test]
-fn solid_and_studio_backdrops_replace_the_background_not_the_face() {
+fn white_background_keeps_the_held_helmet_and_both_sides_of_the_hair() {
+    let bytes = astronaut_bytes();
+    let img = astronaut();
+    let mut out = img.clone();
+    ops::background(
+        &mut out,
+        crate::WHITE_BACKDROP,
+        &mut FaceLookup::new(&bytes),
+    );
+    for (x, y) in ASTRONAUT_PERSON {
+        assert_eq!(out.get_pixel(x, y), img.get_pixel(x, y), "({x}, {y}) kept");
+    }
+    for (x, y) in ASTRONAUT_BACKGROUND {
+        assert_eq!(out.get_pixel(x, y).0, WHITE, "({x}, {y}) white");
+    }
+}
+
+/// 'Blur background' changes the background far from her and leaves her untouched.
+#[test]
+fn blur_background_changes_the_far_background_and_not_the_person() {
+    let bytes = astronaut_bytes();
+    let img = astronaut();
+    let mut out = img.clone();
+    ops::background(&mut out, Backdrop::Blur, &mut FaceLookup::new(&bytes));
+    for (x, y) in ASTRONAUT_PERSON {
+        assert_eq!(out.get_pixel(x, y), img.get_pixel(x, y), "({x}, {y}) kept");
+    }
+    // The flag's stars and stripes and the model shuttle's outline are smeared: 5 x 5
+    // patches there change by more than a level on average.
+    for (x, y) in [
+        (25, 30),
+        (40, 120),
+        (60, 200),
+        (395, 80),
+        (430, 150),
+        (450, 250),
+    ] {
+        let mut diff = 0.0;
+        for dy in 0..5 {
+            for dx in 0..5 {
+                let (a, b) = (
+                    out.get_pixel(x + dx - 2, y + dy - 2),
+                    img.get_pixel(x + dx - 2, y + dy - 2),
+                );
+                diff += (luma(&a.0) - luma(&b.0)).abs() as f64 * 255.0 / 25.0;
+            }
+        }
+        assert!(diff > 1.0, "({x}, {y}) changed by {diff:.2} levels");
+    }
+}
+
+/// The man in profile (his face is refused as too small by the analysis, so the old
+/// heuristic fell back to the centre of the frame: it whitened his back and kept the
+/// grass): his coat and head stay, the sky and the grass go.
+#[test]
+fn white_background_keeps_the_cameramans_back_and_replaces_the_grass() {
+    let bytes = testdata("face/cameraman-gray.png");
+    let img = codec::decode(&bytes).unwrap();
+    let mut out = img.clone();
+    ops::background(
+        &mut out,
+        crate::WHITE_BACKDROP,
+        &mut FaceLookup::new(&bytes),
+    );
+    for (x, y) in [
+        (30, 250),
+        (60, 200),
+        (100, 150),
+        (60, 450),
+        (120, 350),
+        (210, 100),
+    ] {
+        assert_eq!(out.get_pixel(x, y), img.get_pixel(x, y), "({x}, {y}) kept");
+    }
+    for (x, y) in [(450, 50), (20, 60), (450, 400), (400, 300), (440, 470)] {
+        assert_eq!(out.get_pixel(x, y).0, WHITE, "({x}, {y}) white");
+    }
+}
+
+/// Where the network finds no one (the rocket launch), the edit is the heuristic's,
+/// exactly, and still replaces the corners.
+#[test]
+fn without_a_person_background_edits_fall_back_to_the_heuristic() {
+    let bytes = testdata("noface/rocket.jpg");
+    let img = codec::decode(&bytes).unwrap();
+    let (w, h) = img.dimensions();
+    assert!(prettyscore_analysis::segment_person(img.as_raw(), w as usize, h as usize).is_none());
+    let blue = Backdrop::Solid { rgb: [0, 0, 255] };
+    let mut out = img.clone();
+    ops::background(&mut out, blue, &mut FaceLookup::new(&bytes));
+    let mut fallback = img.clone();
+    ops::background_behind(&mut fallback, blue, &mask::subject_heuristic(&img, None));
+    assert!(out == fallback);
+    assert_eq!(out.get_pixel(2, 2).0, [0, 0, 255]);
+}
+
+#[test]
+fn the_subject_mask_is_the_same_every_time() {
+    let bytes = astronaut_bytes();
+    let img = astronaut();
+    let a = mask::subject(&img, &mut FaceLookup::new(&bytes)).alpha_map(&img);
+    let b = mask::subject(&img, &mut FaceLookup::new(&bytes)).alpha_map(&img);
+    assert!(a == b);
+    // Neither all person nor all background.
+    let person = a.iter().filter(|&&v| v >= 128).count() as f64 / a.len() as f64;
+    assert!((0.3..0.8).contains(&person), "{person:.2}");
+}
+
+/// The heuristic fallback with a face: solid and studio backdrops replace the corner and
+/// keep the face.
+#[test]
+fn the_heuristic_replaces_the_background_not_the_face() {
     let img = astronaut();
     let face = astronaut_face();
     let (f, _) = face_and_background_rects(&face, 512, 512);
     let centre = ((f[0] + f[2]) / 2, (f[1] + f[3]) / 2);
 
     let mut white = img.clone();
-    ops::background(
+    let heuristic = mask::subject_heuristic(&img, Some(&face));
+    ops::background_behind(
         &mut white,
         Backdrop::Solid {
             rgb: [255, 255, 255],
         },
-        Some(&face),
+        &heuristic,
     );
     assert!(
         white.get_pixel(505, 10).0.iter().all(|&v| v >= 250),
@@ -549,7 +691,7 @@ fn solid_and_studio_backdrops_replace_the_background_not_the_face() {
 
     let (top, bottom) = ([200, 200, 210], [40, 40, 50]);
     let mut studio = img.clone();
-    ops::background(&mut studio, Backdrop::Gradient { top, bottom }, Some(&face));
+    ops::background_behind(&mut studio, Backdrop::Gradient { top, bottom }, &heuristic);
     let corner = studio.get_pixel(505, 5).0;
     assert!(
         corner
@@ -567,10 +709,14 @@ fn solid_and_studio_backdrops_replace_the_background_not_the_face() {
 }
 
 #[test]
-fn background_without_a_face_uses_the_centre_of_the_frame() {
+fn the_heuristic_without_a_face_uses_the_centre_of_the_frame() {
     let coffee = codec::decode(&testdata("noface/coffee.png")).unwrap();
     let mut out = coffee.clone();
-    ops::background(&mut out, Backdrop::Solid { rgb: [0, 0, 255] }, None);
+    ops::background_behind(
+        &mut out,
+        Backdrop::Solid { rgb: [0, 0, 255] },
+        &mask::subject_heuristic(&coffee, None),
+    );
     let (w, h) = out.dimensions();
     // Corners replaced, the middle kept.
     let corner = out.get_pixel(2, 2).0;

@@ -1,7 +1,8 @@
 //! Background: blur it, or replace it with a solid colour or a vertical studio
-//! gradient, behind the subject mask (see `mask` for how the mask is made; with no face
-//! it falls back to a centre-weighted prior refined by colour, so a pet or an object in
-//! the middle of the frame still works, and nothing fails).
+//! gradient, behind the subject mask (see `mask` for how the mask is made: the selfie
+//! segmentation network's person, refined along the photo's edges; when the network
+//! finds no one, a heuristic from the face or the centre of the frame, so a pet or an
+//! object in the middle of the frame still works, and nothing fails).
 //!
 //! The blur is a Gaussian of 1.2 % of the long side, normalised by the blurred
 //! background weight (blur(image x (1 - mask)) / blur(1 - mask)), so the person's
@@ -12,9 +13,9 @@
 //! Memory: the mask at one byte a pixel, plus grids of at most 1/9 of the image.
 
 use crate::Backdrop;
-use crate::face::Face;
+use crate::face::FaceLookup;
 use crate::filter;
-use crate::mask;
+use crate::mask::{self, SubjectMask};
 use crate::raster::{self, Plane, RgbImage, Upsampler, to_u8_255};
 
 const BAYER4: [[f32; 4]; 4] = [
@@ -24,12 +25,21 @@ const BAYER4: [[f32; 4]; 4] = [
     [15.0, 7.0, 13.0, 5.0],
 ];
 
-pub fn background(img: &mut RgbImage, backdrop: Backdrop, face: Option<&Face>) {
+pub fn background(img: &mut RgbImage, backdrop: Backdrop, faces: &mut FaceLookup<'_>) {
+    if img.width() == 0 || img.height() == 0 {
+        return;
+    }
+    let subject = mask::subject(img, faces);
+    background_behind(img, backdrop, &subject);
+}
+
+/// The background edit behind a given subject mask.
+pub fn background_behind(img: &mut RgbImage, backdrop: Backdrop, subject: &SubjectMask) {
     let (w, h) = (img.width() as usize, img.height() as usize);
     if w == 0 || h == 0 {
         return;
     }
-    let alpha = mask::subject(img, face).alpha_map(img);
+    let alpha = subject.alpha_map(img);
     match backdrop {
         Backdrop::Blur => blur_behind(img, &alpha),
         Backdrop::Solid { rgb } => {

@@ -9,7 +9,7 @@ mod style;
 mod upscale;
 
 pub use adjust::adjust;
-pub use background::background;
+pub use background::{background, background_behind};
 pub use detail::{sharpen, soften};
 pub use enhance::enhance;
 pub use retouch::retouch;
@@ -47,7 +47,7 @@ fn run(
                 return Err(EditError::NoFace);
             }
         }
-        Operation::Background { backdrop } => background(&mut img, *backdrop, faces.face()),
+        Operation::Background { backdrop } => background(&mut img, *backdrop, faces),
         Operation::Style { style: s } => style(&mut img, *s),
         Operation::Adjust(a) => adjust(&mut img, a),
         Operation::Sharpen => sharpen(&mut img),
