@@ -2,6 +2,7 @@
 //! on the face and on its mirror image and combined, so every landmark-based measure is
 //! mirror-symmetric by construction.
 
+use crate::detect::{self, Roi, flip_rows, largest, sigmoid};
 use crate::raster::Pyramid;
 use crate::tflite::Model;
 use std::sync::OnceLock;
@@ -29,7 +30,7 @@ pub(crate) fn models() -> &'static Models {
     M.get_or_init(|| Models {
         detector: Model::parse(DETECTOR).expect("embedded detector model is valid"),
         mesh: Model::parse(MESH).expect("embedded mesh model is valid"),
-        anchors: anchors(),
+        anchors: detect::anchors(DET_SIZE, &[8, 16, 16, 16]),
         mirror: parse_mirror(MIRROR),
     })
 }
@@ -48,57 +49,9 @@ fn parse_mirror(text: &str) -> Vec<usize> {
     }
 }
 
-/// SSD anchors of the short-range BlazeFace model (MediaPipe's SsdAnchorsCalculator
-/// with fixed anchor size: strides 8, 16, 16, 16, two anchors per layer and cell).
-fn anchors() -> Vec<[f32; 2]> {
-    let strides = [8usize, 16, 16, 16];
-    let mut out = Vec::with_capacity(896);
-    let mut layer = 0;
-    while layer < strides.len() {
-        let mut last = layer;
-        let mut per_cell = 0;
-        while last < strides.len() && strides[last] == strides[layer] {
-            per_cell += 2;
-            last += 1;
-        }
-        let fm = DET_SIZE.div_ceil(strides[layer]);
-        for y in 0..fm {
-            for x in 0..fm {
-                for _ in 0..per_cell {
-                    out.push([(x as f32 + 0.5) / fm as f32, (y as f32 + 0.5) / fm as f32]);
-                }
-            }
-        }
-        layer = last;
-    }
-    out
-}
-
-/// A detected face in working-image pixels.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Detection {
-    pub score: f32,
-    /// Centre x, centre y, width, height.
-    pub bx: [f32; 4],
-    /// Right eye, left eye, nose tip, mouth, right ear, left ear (subject's sides).
-    pub kp: [[f32; 2]; 6],
-}
-
-fn sigmoid(v: f32) -> f32 {
-    1.0 / (1.0 + libm::expf(-v.clamp(-100.0, 100.0)))
-}
-
-fn iou(a: &Detection, b: &Detection) -> f32 {
-    let (ax0, ax1) = (a.bx[0] - a.bx[2] / 2.0, a.bx[0] + a.bx[2] / 2.0);
-    let (ay0, ay1) = (a.bx[1] - a.bx[3] / 2.0, a.bx[1] + a.bx[3] / 2.0);
-    let (bx0, bx1) = (b.bx[0] - b.bx[2] / 2.0, b.bx[0] + b.bx[2] / 2.0);
-    let (by0, by1) = (b.bx[1] - b.bx[3] / 2.0, b.bx[1] + b.bx[3] / 2.0);
-    let iw = (ax1.min(bx1) - ax0.max(bx0)).max(0.0);
-    let ih = (ay1.min(by1) - ay0.max(by0)).max(0.0);
-    let inter = iw * ih;
-    let union = a.bx[2] * a.bx[3] + b.bx[2] * b.bx[3] - inter;
-    if union > 0.0 { inter / union } else { 0.0 }
-}
+/// A detected face: right eye, left eye, nose tip, mouth, right ear, left ear (the
+/// subject's sides).
+pub(crate) type Detection = detect::Detection<6>;
 
 /// The detector's input for a square region of the image (outside the image reads as
 /// black: letterboxing), scaled to -1..1.
@@ -117,73 +70,24 @@ fn detector_input(pyr: &Pyramid, origin: [f32; 2], side: f32) -> Vec<f32> {
 fn detect_in(input: &[f32], origin: [f32; 2], side: f32, mirrored: bool) -> Vec<Detection> {
     let m = models();
     let out = m.detector.run(input);
-    let (reg, cls) = (&out[0], &out[1]);
-    let mut cands = Vec::new();
-    for (i, a) in m.anchors.iter().enumerate() {
-        let score = sigmoid(cls[i]);
-        if score < MIN_DETECTION_SCORE {
-            continue;
+    let mut cands = detect::decode::<6>(
+        &out[0],
+        &out[1],
+        &m.anchors,
+        DET_SIZE,
+        16,
+        MIN_DETECTION_SCORE,
+        (origin, side),
+        mirrored,
+    );
+    if mirrored {
+        // The mirror's right eye is the subject's left eye, and so on.
+        for d in cands.iter_mut() {
+            d.kp.swap(0, 1);
+            d.kp.swap(4, 5);
         }
-        let r = &reg[i * 16..(i + 1) * 16];
-        let s = DET_SIZE as f32;
-        let mx = |x: f32| if mirrored { 1.0 - x } else { x };
-        let to_px = |x: f32, y: f32| [origin[0] + mx(x) * side, origin[1] + y * side];
-        let c = to_px(r[0] / s + a[0], r[1] / s + a[1]);
-        let mut kp = [[0f32; 2]; 6];
-        for (k, p) in kp.iter_mut().enumerate() {
-            *p = to_px(r[4 + 2 * k] / s + a[0], r[5 + 2 * k] / s + a[1]);
-        }
-        if mirrored {
-            // The mirror's right eye is the subject's left eye, and so on.
-            kp.swap(0, 1);
-            kp.swap(4, 5);
-        }
-        cands.push(Detection {
-            score,
-            bx: [c[0], c[1], r[2] / s * side, r[3] / s * side],
-            kp,
-        });
     }
-    weighted_nms(cands)
-}
-
-fn weighted_nms(mut cands: Vec<Detection>) -> Vec<Detection> {
-    // Stable order: score, then position, so ties never depend on anything else.
-    cands.sort_by(|a, b| {
-        b.score
-            .total_cmp(&a.score)
-            .then(a.bx[0].total_cmp(&b.bx[0]))
-    });
-    let mut out = Vec::new();
-    while let Some(first) = cands.first().copied() {
-        let (group, rest): (Vec<Detection>, Vec<Detection>) =
-            cands.into_iter().partition(|c| iou(&first, c) > 0.3);
-        cands = rest;
-        let total: f32 = group.iter().map(|d| d.score).sum();
-        let mut merged = Detection {
-            score: first.score,
-            bx: [0.0; 4],
-            kp: [[0.0; 2]; 6],
-        };
-        for d in &group {
-            let wgt = d.score / total;
-            for k in 0..4 {
-                merged.bx[k] += d.bx[k] * wgt;
-            }
-            for k in 0..6 {
-                merged.kp[k][0] += d.kp[k][0] * wgt;
-                merged.kp[k][1] += d.kp[k][1] * wgt;
-            }
-        }
-        out.push(merged);
-    }
-    out
-}
-
-fn largest(dets: &[Detection]) -> Option<Detection> {
-    dets.iter()
-        .copied()
-        .max_by(|a, b| (a.bx[2] * a.bx[3]).total_cmp(&(b.bx[2] * b.bx[3])))
+    detect::weighted_nms(cands)
 }
 
 /// Faces smaller than this share of the letterboxed image are detected again on a crop
@@ -218,46 +122,11 @@ fn detect_symmetric(pyr: &Pyramid, origin: [f32; 2], side: f32) -> Option<Detect
     flip_rows(&mut flipped, DET_SIZE, DET_SIZE);
     let a = largest(&detect_in(&input, origin, side, false));
     let b = largest(&detect_in(&flipped, origin, side, true));
-    match (a, b) {
-        (Some(a), Some(b)) if iou(&a, &b) > 0.3 => {
-            let mut d = a;
-            d.score = (a.score + b.score) / 2.0;
-            for k in 0..4 {
-                d.bx[k] = (a.bx[k] + b.bx[k]) / 2.0;
-            }
-            for k in 0..6 {
-                d.kp[k] = [
-                    (a.kp[k][0] + b.kp[k][0]) / 2.0,
-                    (a.kp[k][1] + b.kp[k][1]) / 2.0,
-                ];
-            }
-            Some(d)
-        }
-        (Some(a), Some(b)) => Some(if a.score >= b.score { a } else { b }),
-        (a, b) => a.or(b),
-    }
-}
-
-fn flip_rows(data: &mut [f32], w: usize, h: usize) {
-    for y in 0..h {
-        let row = &mut data[y * w * 3..(y + 1) * w * 3];
-        for x in 0..w / 2 {
-            for c in 0..3 {
-                row.swap(x * 3 + c, (w - 1 - x) * 3 + c);
-            }
-        }
-    }
+    detect::symmetric(a, b)
 }
 
 /// The rotated square the mesh looks at (MediaPipe's detection-to-ROI rule: box scaled
 /// 1.5x, square on the long side, rotated so the eyes are level).
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Roi {
-    pub center: [f32; 2],
-    pub side: f32,
-    pub angle: f32,
-}
-
 pub(crate) fn roi(d: &Detection) -> Roi {
     let (r, l) = (d.kp[0], d.kp[1]);
     let angle = libm::atan2f(l[1] - r[1], l[0] - r[0]);
@@ -278,16 +147,8 @@ pub(crate) struct Mesh {
 /// run's points re-indexed through the mesh's left/right pairing).
 pub(crate) fn mesh(pyr: &Pyramid, roi: &Roi) -> Mesh {
     let m = models();
-    let s = roi.side / MESH_SIZE as f32;
-    let (cs, sn) = (libm::cosf(roi.angle), libm::sinf(roi.angle));
-    let ux = [s * cs, s * sn];
-    let uy = [-s * sn, s * cs];
-    let half = MESH_SIZE as f32 / 2.0;
-    let origin = [
-        roi.center[0] - half * ux[0] - half * uy[0],
-        roi.center[1] - half * ux[1] - half * uy[1],
-    ];
-    let mut input = pyr.warp(MESH_SIZE, MESH_SIZE, origin, ux, uy);
+    let f = roi.frame(MESH_SIZE);
+    let mut input = pyr.warp(MESH_SIZE, MESH_SIZE, f.origin, f.ux, f.uy);
     for v in input.iter_mut() {
         *v /= 255.0;
     }
@@ -304,11 +165,8 @@ pub(crate) fn mesh(pyr: &Pyramid, roi: &Roi) -> Mesh {
         let x = (p[0] + (size - q[0])) / 2.0;
         let y = (p[1] + q[1]) / 2.0;
         let z = (p[2] + q[2]) / 2.0;
-        points.push([
-            origin[0] + x * ux[0] + y * uy[0],
-            origin[1] + x * ux[1] + y * uy[1],
-            z * s,
-        ]);
+        let [ix, iy] = f.to_image(x, y);
+        points.push([ix, iy, z * f.scale]);
     }
     let presence = (sigmoid(a[1][0]) + sigmoid(b[1][0])) / 2.0;
     Mesh { points, presence }
@@ -326,17 +184,8 @@ pub(crate) fn min_presence() -> f32 {
 pub fn derive_mirror_table(pyr: &Pyramid) -> Option<Vec<usize>> {
     let m = models();
     let d = detect(pyr)?;
-    let r = roi(&d);
-    let s = r.side / MESH_SIZE as f32;
-    let (cs, sn) = (libm::cosf(r.angle), libm::sinf(r.angle));
-    let ux = [s * cs, s * sn];
-    let uy = [-s * sn, s * cs];
-    let half = MESH_SIZE as f32 / 2.0;
-    let origin = [
-        r.center[0] - half * ux[0] - half * uy[0],
-        r.center[1] - half * ux[1] - half * uy[1],
-    ];
-    let input = pyr.warp(MESH_SIZE, MESH_SIZE, origin, ux, uy);
+    let f = roi(&d).frame(MESH_SIZE);
+    let input = pyr.warp(MESH_SIZE, MESH_SIZE, f.origin, f.ux, f.uy);
     let mut flipped = input.clone();
     flip_rows(&mut flipped, MESH_SIZE, MESH_SIZE);
     let sym: Vec<f32> = input

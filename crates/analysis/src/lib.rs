@@ -16,6 +16,7 @@
 //! runtime.
 
 mod decode;
+mod detect;
 mod error;
 mod face;
 mod measures;
@@ -54,6 +55,28 @@ pub struct NormBox {
     pub y: f32,
     pub width: f32,
     pub height: f32,
+}
+
+impl NormBox {
+    /// The bounding box of `pts` (pixels of an `img_w` x `img_h` image), clipped to the
+    /// image and normalised.
+    pub(crate) fn around(pts: &[[f64; 2]], img_w: f64, img_h: f64) -> NormBox {
+        let (x0, y0, x1, y1) = pts.iter().fold(
+            (
+                f64::INFINITY,
+                f64::INFINITY,
+                f64::NEG_INFINITY,
+                f64::NEG_INFINITY,
+            ),
+            |(a, b, c, d), p| (a.min(p[0]), b.min(p[1]), c.max(p[0]), d.max(p[1])),
+        );
+        NormBox {
+            x: (x0.max(0.0) / img_w) as f32,
+            y: (y0.max(0.0) / img_h) as f32,
+            width: ((x1.min(img_w) - x0.max(0.0)) / img_w) as f32,
+            height: ((y1.min(img_h) - y0.max(0.0)) / img_h) as f32,
+        }
+    }
 }
 
 /// Named landmark positions for drawing (normalised coordinates).
@@ -148,21 +171,7 @@ pub fn analyze_face(bytes: &[u8]) -> Result<FaceAnalysis, AnalysisError> {
         }
         nx([s[0] / idx.len() as f64, s[1] / idx.len() as f64])
     };
-    let (x0, y0, x1, y1) = pts.iter().fold(
-        (
-            f64::INFINITY,
-            f64::INFINITY,
-            f64::NEG_INFINITY,
-            f64::NEG_INFINITY,
-        ),
-        |(a, b, c, d), p| (a.min(p[0]), b.min(p[1]), c.max(p[0]), d.max(p[1])),
-    );
-    let face_box = NormBox {
-        x: (x0.max(0.0) / img_w) as f32,
-        y: (y0.max(0.0) / img_h) as f32,
-        width: ((x1.min(img_w) - x0.max(0.0)) / img_w) as f32,
-        height: ((y1.min(img_h) - y0.max(0.0)) / img_h) as f32,
-    };
+    let face_box = NormBox::around(&pts, img_w, img_h);
     let key_points = KeyPoints {
         right_eye: avg(&[33, 133, 159, 145]),
         left_eye: avg(&[263, 362, 386, 374]),

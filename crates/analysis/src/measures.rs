@@ -224,36 +224,8 @@ pub(crate) fn photometry(pyr: &Pyramid, pts: &[P]) -> [f64; 5] {
     let step = (d / GRID as f64) as f32;
     let ux = [ex[0] as f32 * step, ex[1] as f32 * step];
     let uy = [ey[0] as f32 * step, ey[1] as f32 * step];
-    // A patch of w x h samples centred at `c`.
-    let patch = |c: P, w: usize, h: usize| -> Vec<f32> {
-        let origin = [
-            c[0] as f32 - (w as f32 / 2.0) * ux[0] - (h as f32 / 2.0) * uy[0],
-            c[1] as f32 - (w as f32 / 2.0) * ux[1] - (h as f32 / 2.0) * uy[1],
-        ];
-        // Sampled at twice the grid resolution and averaged 2x2, so each grid value
-        // covers its whole cell (no aliasing whatever the photo's resolution).
-        let half_x = [ux[0] / 2.0, ux[1] / 2.0];
-        let half_y = [uy[0] / 2.0, uy[1] / 2.0];
-        let rgb = pyr.warp(2 * w, 2 * h, origin, half_x, half_y);
-        let lum: Vec<f32> = rgb
-            .chunks_exact(3)
-            .map(|p| 0.299 * p[0] + 0.587 * p[1] + 0.114 * p[2])
-            .collect();
-        let mut out = Vec::with_capacity(w * h);
-        for y in 0..h {
-            for x in 0..w {
-                let at = |yy: usize, xx: usize| lum[yy * 2 * w + xx];
-                out.push(
-                    (at(2 * y, 2 * x)
-                        + at(2 * y, 2 * x + 1)
-                        + at(2 * y + 1, 2 * x)
-                        + at(2 * y + 1, 2 * x + 1))
-                        / 4.0,
-                );
-            }
-        }
-        out
-    };
+    let patch =
+        |c: P, w: usize, h: usize| luma_patch(pyr, [c[0] as f32, c[1] as f32], ux, uy, w, h);
     let s = GRID as usize;
     // Eye band: both eyes, 2 eye distances wide, 0.6 high.
     let eyes = patch(mid(re, le), 2 * s, s * 6 / 10);
@@ -267,34 +239,11 @@ pub(crate) fn photometry(pyr: &Pyramid, pts: &[P]) -> [f64; 5] {
         .map(|&i| patch(pts[i], ps, ps))
         .collect();
     let mut texture = 0.0;
-    let mut sum = 0.0;
-    let mut count = 0.0;
     for p in &skins {
         texture += mean_abs_laplacian(p, ps, ps);
-        for &v in p {
-            sum += v as f64;
-            count += 1.0;
-        }
     }
     texture /= skins.len() as f64;
-    let mean = sum / count;
-    // Unevenness: spread of 2x2-smoothed skin luminance, relative to its mean.
-    let mut var = 0.0;
-    let mut n = 0.0;
-    for p in &skins {
-        for y in 0..ps / 2 {
-            for x in 0..ps / 2 {
-                let v = (p[2 * y * ps + 2 * x]
-                    + p[2 * y * ps + 2 * x + 1]
-                    + p[(2 * y + 1) * ps + 2 * x]
-                    + p[(2 * y + 1) * ps + 2 * x + 1]) as f64
-                    / 4.0;
-                var += (v - mean) * (v - mean);
-                n += 1.0;
-            }
-        }
-    }
-    let unevenness = libm::sqrt(var / n) / mean.max(1.0);
+    let (mean, unevenness) = smoothed_spread(&skins, ps);
 
     // Clipping over the whole central face (2.4 x 2.8 eye distances around the nose).
     let face = patch(pts[NOSE_TIP], s * 24 / 10, s * 28 / 10);
@@ -306,7 +255,75 @@ pub(crate) fn photometry(pyr: &Pyramid, pts: &[P]) -> [f64; 5] {
     [mean, clipping, sharpness, texture, unevenness]
 }
 
-fn mean_abs_laplacian(p: &[f32], w: usize, h: usize) -> f64 {
+/// A `w` x `h` patch of luma samples centred at `c`, along the grid axes `ux`, `uy`
+/// (image pixels per sample): sampled at twice the grid resolution and averaged 2x2, so
+/// each grid value covers its whole cell (no aliasing whatever the photo's resolution).
+pub(crate) fn luma_patch(
+    pyr: &Pyramid,
+    c: [f32; 2],
+    ux: [f32; 2],
+    uy: [f32; 2],
+    w: usize,
+    h: usize,
+) -> Vec<f32> {
+    let origin = [
+        c[0] - (w as f32 / 2.0) * ux[0] - (h as f32 / 2.0) * uy[0],
+        c[1] - (w as f32 / 2.0) * ux[1] - (h as f32 / 2.0) * uy[1],
+    ];
+    let half_x = [ux[0] / 2.0, ux[1] / 2.0];
+    let half_y = [uy[0] / 2.0, uy[1] / 2.0];
+    let rgb = pyr.warp(2 * w, 2 * h, origin, half_x, half_y);
+    let lum: Vec<f32> = rgb
+        .chunks_exact(3)
+        .map(|p| 0.299 * p[0] + 0.587 * p[1] + 0.114 * p[2])
+        .collect();
+    let mut out = Vec::with_capacity(w * h);
+    for y in 0..h {
+        for x in 0..w {
+            let at = |yy: usize, xx: usize| lum[yy * 2 * w + xx];
+            out.push(
+                (at(2 * y, 2 * x)
+                    + at(2 * y, 2 * x + 1)
+                    + at(2 * y + 1, 2 * x)
+                    + at(2 * y + 1, 2 * x + 1))
+                    / 4.0,
+            );
+        }
+    }
+    out
+}
+
+/// Mean luma of square `side` x `side` patches, and the spread (standard deviation) of
+/// their 2x2-smoothed luma relative to that mean: how uneven the tone is.
+pub(crate) fn smoothed_spread(patches: &[Vec<f32>], side: usize) -> (f64, f64) {
+    let mut sum = 0.0;
+    let mut count = 0.0;
+    for p in patches {
+        for &v in p {
+            sum += v as f64;
+            count += 1.0;
+        }
+    }
+    let mean = sum / count;
+    let mut var = 0.0;
+    let mut n = 0.0;
+    for p in patches {
+        for y in 0..side / 2 {
+            for x in 0..side / 2 {
+                let v = (p[2 * y * side + 2 * x]
+                    + p[2 * y * side + 2 * x + 1]
+                    + p[(2 * y + 1) * side + 2 * x]
+                    + p[(2 * y + 1) * side + 2 * x + 1]) as f64
+                    / 4.0;
+                var += (v - mean) * (v - mean);
+                n += 1.0;
+            }
+        }
+    }
+    (mean, libm::sqrt(var / n) / mean.max(1.0))
+}
+
+pub(crate) fn mean_abs_laplacian(p: &[f32], w: usize, h: usize) -> f64 {
     let mut s = 0.0f64;
     let mut n = 0usize;
     for y in 1..h.saturating_sub(1) {
