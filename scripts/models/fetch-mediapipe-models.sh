@@ -20,6 +20,8 @@ files = {
     f"{modules}/face_landmark/face_landmark.tflite": "face_landmark.tflite",
     f"{modules}/selfie_segmentation/selfie_segmentation.tflite": "selfie_segmentation.tflite",
     f"{modules}/selfie_segmentation/selfie_segmentation_landscape.tflite": "selfie_segmentation_landscape.tflite",
+    f"{modules}/palm_detection/palm_detection_full.tflite": "palm_detection_full.tflite",
+    f"{modules}/hand_landmark/hand_landmark_full.tflite": "hand_landmark_full.tflite",
     "mediapipe-0.10.14.dist-info/LICENSE": "LICENSE.mediapipe-apache-2.0.txt",
 }
 with zipfile.ZipFile(wheel) as z:

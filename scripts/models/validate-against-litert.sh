@@ -17,6 +17,19 @@ from ai_edge_litert.interpreter import Interpreter
 root, binary = sys.argv[1], sys.argv[2]
 astronaut = Image.open(f"{root}/testdata/face/astronaut.png").convert("RGB")
 cameraman = Image.open(f"{root}/testdata/face/cameraman-gray.png").convert("RGB")
+def on_backdrop(rel):
+    # A test hand (a cut-out) on a plain backdrop, as the hand tests make it.
+    hand = Image.open(f"{root}/testdata/{rel}").convert("RGBA")
+    out = Image.new("RGBA", (hand.width + 40, hand.height + 40), (214, 210, 204, 255))
+    out.alpha_composite(hand, (20, 20))
+    return out.convert("RGB")
+def letterboxed(img):
+    side = max(img.size)
+    out = Image.new("RGB", (side, side))
+    out.paste(img, ((side - img.width) // 2, (side - img.height) // 2))
+    return out
+back = on_backdrop("hands/main_droite_dessus_0.webp")
+fist = on_backdrop("hands/poing_droit_dessus_0.webp")
 tmp = tempfile.mkdtemp()
 unit = lambda a: a / 255.0
 signed = lambda a: a / 127.5 - 1
@@ -31,6 +44,12 @@ cases = [
     ("selfie_segmentation", astronaut, None, unit, 5e-4),
     ("selfie_segmentation", cameraman, None, unit, 5e-4),
     ("selfie_segmentation_landscape", astronaut, (0, 112, 512, 400), unit, 5e-4),
+    ("palm_detection_full", letterboxed(back), None, unit, 1e-5),
+    ("palm_detection_full", letterboxed(fist), None, unit, 1e-5),
+    # The hand's square around the knuckles, roughly where the palm's ROI puts it.
+    ("hand_landmark_full", back, (20, 0, 313, 240), unit, 1e-5),
+    ("hand_landmark_full", fist, (60, 0, 314, 246), unit, 1e-5),
+    ("hand_landmark_full", astronaut, (0, 250, 260, 510), unit, 1e-5),
 ]
 failed = []
 for name, photo, crop, norm, tol in cases:
@@ -44,6 +63,7 @@ for name, photo, crop, norm, tol in cases:
     it.set_tensor(it.get_input_details()[0]["index"], x)
     it.invoke()
     subprocess.run([binary, path, f"{tmp}/{name}.in", f"{tmp}/{name}"], check=True, stderr=subprocess.DEVNULL)
+    # In the model's output order, as our interpreter's `run` answers.
     for i, od in enumerate(it.get_output_details()):
         ref = it.get_tensor(od["index"]).ravel()
         ours = np.fromfile(f"{tmp}/{name}.out{i}", dtype=np.float32)

@@ -2,6 +2,8 @@
 //! set-up from the astronaut test portrait (upscaled, on a wider canvas, quality 90) and
 //! written to `$CARGO_TARGET_DIR/bench-images/` (or `target/bench-images/`) so
 //! `scripts/bench-peer-mediapipe.sh` can time MediaPipe on the very same files.
+//! Hands analysis on a 1080p JPEG of the test hand (scaled to 80% of the frame height on
+//! a plain backdrop).
 use criterion::{Criterion, criterion_group, criterion_main};
 use image::{DynamicImage, RgbImage, imageops};
 use std::path::PathBuf;
@@ -58,5 +60,45 @@ fn bench(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, bench);
+/// The test hand (a cut-out) scaled to 80% of the frame's height, centred on a plain
+/// backdrop, as a JPEG of quality 90.
+fn make_hand_jpeg(w: u32, h: u32) -> Vec<u8> {
+    let hand = image::open(
+        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("../../testdata/hands/main_droite_dessus_0.webp"),
+    )
+    .expect("test hand")
+    .to_rgba8();
+    let th = h * 8 / 10;
+    let tw = hand.width() * th / hand.height();
+    let hand = imageops::resize(&hand, tw, th, imageops::FilterType::CatmullRom);
+    let mut canvas = image::RgbaImage::from_pixel(w, h, image::Rgba([214, 210, 204, 255]));
+    imageops::overlay(
+        &mut canvas,
+        &hand,
+        ((w - tw) / 2).into(),
+        ((h - th) / 2).into(),
+    );
+    let mut out = Vec::new();
+    let enc = image::codecs::jpeg::JpegEncoder::new_with_quality(&mut out, 90);
+    DynamicImage::ImageRgba8(canvas)
+        .to_rgb8()
+        .write_with_encoder(enc)
+        .expect("encode");
+    out
+}
+
+fn bench_hands(c: &mut Criterion) {
+    let bytes = make_hand_jpeg(1920, 1080);
+    let r = prettyscore_analysis::analyze_hands(&bytes).expect("bench image has a hand");
+    eprintln!("hands 1080p: {} bytes, score {}", bytes.len(), r.score);
+    let mut g = c.benchmark_group("analyze_hands");
+    g.sample_size(30);
+    g.bench_function("1080p", |b| {
+        b.iter(|| prettyscore_analysis::analyze_hands(std::hint::black_box(&bytes)).unwrap())
+    });
+    g.finish();
+}
+
+criterion_group!(benches, bench, bench_hands);
 criterion_main!(benches);

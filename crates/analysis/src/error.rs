@@ -23,6 +23,12 @@ pub enum AnalysisError {
     /// A face was found but it is too small or cut off by the image border.
     #[error("face too small or cut off")]
     FaceTooSmall,
+    /// No whole hand was found (none at all, or too small, or cut off by the border).
+    #[error("no hand found")]
+    NoHand,
+    /// A feet photo in which the face detector finds a face.
+    #[error("not a photo of feet")]
+    NotFeet,
 }
 
 impl AnalysisError {
@@ -35,6 +41,8 @@ impl AnalysisError {
             AnalysisError::BadDimensions(..) => "bad_dimensions",
             AnalysisError::NoFace => "no_face",
             AnalysisError::FaceTooSmall => "face_too_small",
+            AnalysisError::NoHand => "no_hand",
+            AnalysisError::NotFeet => "not_feet",
         }
     }
 
@@ -54,6 +62,12 @@ impl AnalysisError {
             }
             AnalysisError::FaceTooSmall => {
                 "Your face is too small or cut off in this photo. Please upload a closer, front-facing, well-lit photo with your whole face in the frame."
+            }
+            AnalysisError::NoHand => {
+                "We couldn't find a whole hand in this photo. Please upload a close, well-lit photo of one hand with all five fingers in the frame."
+            }
+            AnalysisError::NotFeet => {
+                "This looks like a photo of a face, not of feet. Please upload a photo of your feet."
             }
         }
     }

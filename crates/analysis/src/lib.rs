@@ -4,8 +4,11 @@
 //!   halved once from 1920 px, larger ones DCT-scaled by jpeg-decoder) -> find the
 //!   largest face (BlazeFace) -> 468-point Face Mesh on the face and on its mirror ->
 //!   measures (symmetry, proportions, tilt, skin, exposure, sharpness) -> score.
-//! * [`analyze_pet`], [`analyze_feet`], [`analyze_hands`]: scores from measured image
-//!   properties (sharpness, exposure, colourfulness, composition).
+//! * [`analyze_hands`]: palm detector -> 21 hand landmarks on the hand and on its mirror
+//!   -> finger proportions and spread (3D), fingertip and skin texture, pose, sharpness,
+//!   exposure -> score.
+//! * [`analyze_pet`], [`analyze_feet`]: scores from measured image properties
+//!   (sharpness, exposure, colourfulness, composition); feet refuse a photo with a face.
 //! * [`segment_person`]: where the person is in a photo (MediaPipe selfie
 //!   segmentation), for the edit engine's background edits.
 //!
@@ -19,6 +22,7 @@ mod decode;
 mod detect;
 mod error;
 mod face;
+mod hands;
 mod measures;
 mod photo;
 mod raster;
@@ -29,10 +33,10 @@ pub mod tflite;
 
 pub use decode::{MAX_PIXELS, MAX_UPLOAD_BYTES, exif_orientation, jpeg_pixels_to_rgb};
 pub use error::AnalysisError;
+pub use hands::{HandMeasures, HandsAnalysis, HandsBreakdown, analyze_hands};
 pub use measures::FaceMeasures;
 pub use photo::{
-    FeetAnalysis, FeetBreakdown, HandsAnalysis, HandsBreakdown, PetAnalysis, PhotoQualities,
-    analyze_feet, analyze_hands, analyze_pet,
+    FeetAnalysis, FeetBreakdown, PetAnalysis, PhotoQualities, analyze_feet, analyze_pet,
 };
 pub use score::{
     FaceBreakdown, Tier, feet_label, hands_label, pet_title, rating_emoji, rating_label,
@@ -124,6 +128,7 @@ pub struct FaceAnalysis {
 /// milliseconds; call it at server start-up).
 pub fn warm_up() {
     let _ = face::models();
+    hands::warm_up();
     segment::warm_up();
 }
 

@@ -1,11 +1,14 @@
-//! Pet, feet and hands scores from measured image properties: sharpness, exposure,
-//! colourfulness, composition and left/right balance. There is no pet, foot or hand
-//! detector: these scores rate the photo, deterministically, within the spec's ranges.
+//! Pet and feet scores from measured image properties: sharpness, exposure,
+//! colourfulness, composition and left/right balance. There is no pet or foot detector:
+//! these scores rate the photo, deterministically, within the spec's ranges. A feet photo
+//! in which the face detector finds a face is refused. (Hands have their own detector
+//! and landmarks: `hands.rs`.)
 
 use crate::decode::decode;
 use crate::error::AnalysisError;
+use crate::face;
 use crate::raster::Pyramid;
-use crate::score::{feet_label, hands_label, pet_title, round1};
+use crate::score::{feet_label, pet_title, round1};
 use serde::Serialize;
 
 /// Long side of the normalised grid the properties are measured on.
@@ -29,14 +32,17 @@ pub struct PhotoQualities {
 }
 
 fn measure(bytes: &[u8]) -> Result<PhotoQualities, AnalysisError> {
-    let img = decode(bytes)?.image;
-    let (w, h) = (img.w, img.h);
+    let pyr = Pyramid::new(decode(bytes)?.image);
+    Ok(qualities(&pyr))
+}
+
+fn qualities(pyr: &Pyramid) -> PhotoQualities {
+    let (w, h) = (pyr.base().w, pyr.base().h);
     let scale = w.max(h) as f32 / GRID_LONG as f32;
     let (gw, gh) = (
         ((w as f32 / scale) as usize).max(8),
         ((h as f32 / scale) as usize).max(8),
     );
-    let pyr = Pyramid::new(img);
     let rgb = pyr.warp(gw, gh, [0.0, 0.0], [scale, 0.0], [0.0, scale]);
     let n = (gw * gh) as f64;
     let lum: Vec<f32> = rgb
@@ -105,13 +111,13 @@ fn measure(bytes: &[u8]) -> Result<PhotoQualities, AnalysisError> {
     }
     let mad = diff / ((gw / 2) * gh).max(1) as f64;
     let balance = 1.0 / (1.0 + mad / 40.0);
-    Ok(PhotoQualities {
+    PhotoQualities {
         sharpness,
         exposure,
         colourfulness,
         composition,
         balance,
-    })
+    }
 }
 
 fn overall(q: &PhotoQualities) -> f64 {
@@ -159,17 +165,6 @@ pub struct FeetBreakdown {
     pub overall_aesthetics: f64,
 }
 
-/// Hands breakdown (the spec's keys), each out of 10.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[serde(rename_all = "camelCase")]
-pub struct HandsBreakdown {
-    pub finger_proportions: f64,
-    pub skin_quality: f64,
-    pub nail_appearance: f64,
-    pub overall_aesthetics: f64,
-}
-
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
@@ -181,59 +176,43 @@ pub struct FeetAnalysis {
     pub qualities: PhotoQualities,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[serde(rename_all = "camelCase")]
-pub struct HandsAnalysis {
-    /// 7.0 to 10.0, one decimal.
-    pub score: f64,
-    pub rating_label: &'static str,
-    pub breakdown: HandsBreakdown,
-    pub qualities: PhotoQualities,
-}
-
 /// 7.0 + 3 * quality^1.5, one decimal: 9.5 needs a quality of about 0.89.
-fn body_score(q: &PhotoQualities) -> f64 {
-    let o = overall(q).clamp(0.0, 1.0);
+pub(crate) fn body_score(quality: f64) -> f64 {
+    let o = quality.clamp(0.0, 1.0);
     round1(7.0 + 3.0 * o * libm::sqrt(o))
 }
 
 /// A breakdown item: the score moved by up to one point by one quality, within 1..10.
-fn item(score: f64, quality: f64) -> f64 {
+pub(crate) fn breakdown_item(score: f64, quality: f64) -> f64 {
     round1((score + 2.0 * quality.clamp(0.0, 1.0) - 1.0).clamp(1.0, 10.0))
 }
 
+/// Whether the face analysis finds a face: the detector and then the mesh's face
+/// presence, as for a face score (the detector alone also fires on a cat's face).
+fn has_face(pyr: &Pyramid) -> bool {
+    face::detect(pyr)
+        .is_some_and(|d| face::mesh(pyr, &face::roi(&d)).presence >= face::min_presence())
+}
+
 /// Score a feet photo. toeSymmetry: left/right balance; archQuality: composition;
-/// skinAppearance: exposure; overallAesthetics: colourfulness and sharpness.
+/// skinAppearance: exposure; overallAesthetics: colourfulness and sharpness. A photo in
+/// which the face analysis finds a face is refused (`not_feet`): it is not a photo of
+/// feet.
 pub fn analyze_feet(bytes: &[u8]) -> Result<FeetAnalysis, AnalysisError> {
-    let q = measure(bytes)?;
-    let score = body_score(&q);
+    let pyr = Pyramid::new(decode(bytes)?.image);
+    if has_face(&pyr) {
+        return Err(AnalysisError::NotFeet);
+    }
+    let q = qualities(&pyr);
+    let score = body_score(overall(&q));
     Ok(FeetAnalysis {
         score,
         rating_label: feet_label(score),
         breakdown: FeetBreakdown {
-            toe_symmetry: item(score, q.balance),
-            arch_quality: item(score, q.composition),
-            skin_appearance: item(score, q.exposure),
-            overall_aesthetics: item(score, (q.colourfulness + q.sharpness) / 2.0),
-        },
-        qualities: q,
-    })
-}
-
-/// Score a hands photo. fingerProportions: composition; skinQuality: exposure;
-/// nailAppearance: sharpness (fine detail); overallAesthetics: colourfulness and balance.
-pub fn analyze_hands(bytes: &[u8]) -> Result<HandsAnalysis, AnalysisError> {
-    let q = measure(bytes)?;
-    let score = body_score(&q);
-    Ok(HandsAnalysis {
-        score,
-        rating_label: hands_label(score),
-        breakdown: HandsBreakdown {
-            finger_proportions: item(score, q.composition),
-            skin_quality: item(score, q.exposure),
-            nail_appearance: item(score, q.sharpness),
-            overall_aesthetics: item(score, (q.colourfulness + q.balance) / 2.0),
+            toe_symmetry: breakdown_item(score, q.balance),
+            arch_quality: breakdown_item(score, q.composition),
+            skin_appearance: breakdown_item(score, q.exposure),
+            overall_aesthetics: breakdown_item(score, (q.colourfulness + q.sharpness) / 2.0),
         },
         qualities: q,
     })

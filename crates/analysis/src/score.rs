@@ -29,7 +29,7 @@ pub struct FaceBreakdown {
 }
 
 /// Goodness of a deviation `d` with tolerance `s`: 1 at 0, 0.5 at `s`, falling.
-fn g(d: f64, s: f64) -> f64 {
+pub(crate) fn g(d: f64, s: f64) -> f64 {
     let r = d.max(0.0) / s;
     1.0 / (1.0 + r * r)
 }

@@ -1,9 +1,7 @@
 mod common;
 
 use common::*;
-use prettyscore_analysis::{
-    analyze_feet, analyze_hands, analyze_pet, feet_label, hands_label, pet_title,
-};
+use prettyscore_analysis::{AnalysisError, analyze_feet, analyze_pet, feet_label, pet_title};
 
 const IMAGES: [&str; 4] = [
     "pet/cat-chelsea.png",
@@ -22,9 +20,16 @@ fn pet_scores_are_whole_numbers_from_7_to_10_with_the_spec_titles() {
     }
 }
 
+/// Photos without a face (feet photos are scored from measured image properties).
+const NO_FACE: [&str; 3] = [
+    "pet/cat-chelsea.png",
+    "noface/coffee.png",
+    "noface/rocket.jpg",
+];
+
 #[test]
-fn feet_and_hands_scores_stay_in_range_with_the_spec_keys() {
-    for f in IMAGES {
+fn feet_scores_stay_in_range_with_the_spec_keys() {
+    for f in NO_FACE {
         let feet = analyze_feet(&bytes(f)).unwrap();
         assert!((7.0..=10.0).contains(&feet.score), "{f}: {}", feet.score);
         assert_eq!(feet.rating_label, feet_label(feet.score));
@@ -41,18 +46,7 @@ fn feet_and_hands_scores_stay_in_range_with_the_spec_keys() {
                 feet.score
             );
         }
-        let hands = analyze_hands(&bytes(f)).unwrap();
-        assert!((7.0..=10.0).contains(&hands.score));
-        assert_eq!(hands.rating_label, hands_label(hands.score));
-        let v = serde_json::to_value(&hands).unwrap();
-        for k in [
-            "fingerProportions",
-            "skinQuality",
-            "nailAppearance",
-            "overallAesthetics",
-        ] {
-            assert!(v["breakdown"].get(k).is_some(), "missing {k}");
-        }
+        assert_eq!(feet, analyze_feet(&bytes(f)).unwrap(), "deterministic");
         let v = serde_json::to_value(&feet).unwrap();
         for k in [
             "toeSymmetry",
@@ -62,6 +56,24 @@ fn feet_and_hands_scores_stay_in_range_with_the_spec_keys() {
         ] {
             assert!(v["breakdown"].get(k).is_some(), "missing {k}");
         }
+    }
+}
+
+/// The face detector finds a face: not a photo of feet, whatever its qualities.
+#[test]
+fn feet_refuse_a_photo_with_a_face() {
+    for photo in [
+        bytes("face/astronaut.png"),
+        jpeg(&rgb("face/astronaut.png"), 85),
+    ] {
+        let err = analyze_feet(&photo).unwrap_err();
+        assert_eq!(err, AnalysisError::NotFeet);
+        assert_eq!(err.code(), "not_feet");
+        assert!(
+            err.user_message().contains("not of feet"),
+            "{}",
+            err.user_message()
+        );
     }
 }
 

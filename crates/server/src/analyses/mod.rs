@@ -42,7 +42,10 @@ struct ImageUpload {
 pub fn analysis_error(err: AnalysisError) -> ApiError {
     let status = match err {
         AnalysisError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
-        AnalysisError::NoFace | AnalysisError::FaceTooSmall => StatusCode::UNPROCESSABLE_ENTITY,
+        AnalysisError::NoFace
+        | AnalysisError::FaceTooSmall
+        | AnalysisError::NoHand
+        | AnalysisError::NotFeet => StatusCode::UNPROCESSABLE_ENTITY,
         AnalysisError::NotAnImage
         | AnalysisError::CorruptImage(_)
         | AnalysisError::BadDimensions(..) => StatusCode::BAD_REQUEST,
