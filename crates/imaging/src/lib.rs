@@ -189,8 +189,10 @@ pub fn interpret(prompt: &str) -> Result<Vec<Operation>, Unsupported> {
 ///
 /// The upload is limited to [`prettyscore_analysis::MAX_UPLOAD_BYTES`] and
 /// [`prettyscore_analysis::MAX_PIXELS`]; a photo longer than [`MAX_LONG_SIDE`] is
-/// reduced to it first. Retouch and background find the face with
-/// [`prettyscore_analysis::analyze_face`] on the original bytes (once per call).
+/// reduced to it first. Background edits find the person with
+/// [`prettyscore_analysis::segment_person`]; retouch, and background edits whose network
+/// finds no one, find the face with [`prettyscore_analysis::analyze_face`] on the
+/// original bytes (at most once per call).
 /// Blocking and CPU-bound (tens to hundreds of milliseconds): call it off the async
 /// runtime.
 pub fn apply(bytes: &[u8], ops: &[Operation]) -> Result<Edited, EditError> {
