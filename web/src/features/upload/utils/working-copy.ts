@@ -1,0 +1,89 @@
+/**
+ * The working copy of a picked photo: upright, no larger than the analysis and
+ * the screens need, as JPEG. A 12 MP phone photo of 3 MB becomes a few hundred
+ * kilobytes, so the upload (nearly all of tap-to-score on a phone's uplink)
+ * shrinks with it; analysis, the results screen, edits and saving all use the
+ * copy. The size and quality come from measurements (web/README.md, "Phone
+ * upload speed"): the copy scores within 0.1 of the original.
+ */
+
+/** The longest side of the copy, in pixels. */
+export const WORKING_COPY_MAX_SIDE = 2048;
+/** The JPEG quality of the copy (0..1). */
+export const WORKING_COPY_QUALITY = 0.9;
+
+/** Types the server reads as they are; a small photo of one of these may skip the copy. */
+const SERVER_READS = new Set(['image/jpeg', 'image/png', 'image/webp']);
+
+/** A decoded picture, upright. `ImageBitmap` is one. */
+export type DecodedImage = { width: number; height: number; close(): void };
+
+/** What the copy needs from the browser, as a seam so the rules below can be tested without a canvas. */
+export type ImageCodec<Image extends DecodedImage = DecodedImage> = {
+  /** Decodes the file with its EXIF orientation applied; rejects when the browser cannot read it. */
+  decode(file: Blob): Promise<Image>;
+  /** Draws the picture at width x height over white (no transparency in JPEG) and encodes it. */
+  encodeJpeg(image: Image, width: number, height: number, quality: number): Promise<Blob>;
+};
+
+/** The copy's size: scaled down so the longer side is at most `maxSide`, keeping the aspect ratio; never scaled up. */
+export function workingCopySize(width: number, height: number, maxSide = WORKING_COPY_MAX_SIDE) {
+  const longest = Math.max(width, height);
+  if (longest <= maxSide) return { width, height, scaled: false };
+  const scale = maxSide / longest;
+  return {
+    width: Math.max(1, Math.round(width * scale)),
+    height: Math.max(1, Math.round(height * scale)),
+    scaled: true,
+  };
+}
+
+export const browserCodec: ImageCodec<ImageBitmap> = {
+  decode: (file) => createImageBitmap(file, { imageOrientation: 'from-image' }),
+  async encodeJpeg(image, width, height, quality) {
+    const canvas = document.createElement('canvas');
+    canvas.width = width;
+    canvas.height = height;
+    const context = canvas.getContext('2d');
+    if (!context) throw new Error('No 2D canvas');
+    context.fillStyle = '#ffffff';
+    context.fillRect(0, 0, width, height);
+    context.imageSmoothingEnabled = true;
+    context.imageSmoothingQuality = 'high';
+    context.drawImage(image, 0, 0, width, height);
+    const blob = await new Promise<Blob | null>((resolve) => canvas.toBlob(resolve, 'image/jpeg', quality));
+    // Let go of the pixels now rather than when the canvas is collected (phones are short of memory).
+    canvas.width = 0;
+    canvas.height = 0;
+    if (!blob) throw new Error('The canvas produced no JPEG');
+    return blob;
+  },
+};
+
+/**
+ * The photo to analyse, show, edit and save. What the browser cannot decode
+ * goes as it is: the server reads more than some browsers do, and says what
+ * is wrong with the rest. A photo that needs no scaling and is already
+ * smaller than its copy stays as it is: re-encoding would only lose detail.
+ */
+export async function makeWorkingCopy<Image extends DecodedImage>(
+  file: Blob,
+  codec: ImageCodec<Image> = browserCodec as unknown as ImageCodec<Image>,
+): Promise<Blob> {
+  let image: Image;
+  try {
+    image = await codec.decode(file);
+  } catch {
+    return file;
+  }
+  try {
+    const size = workingCopySize(image.width, image.height);
+    const copy = await codec.encodeJpeg(image, size.width, size.height, WORKING_COPY_QUALITY);
+    if (!size.scaled && SERVER_READS.has(file.type) && file.size <= copy.size) return file;
+    return copy;
+  } catch {
+    return file;
+  } finally {
+    image.close();
+  }
+}
