@@ -7,6 +7,9 @@ import { PetAnalysingCard } from '@/features/pet/components/pet-analysing-card';
 import { useUploadAndScore } from '@/features/upload/hooks/use-upload-and-score';
 import { cn } from '@/lib/utils';
 
+// The results page's code, fetched while the user looks at the preview (router.tsx loads the same chunk).
+const preloadResults = () => import('./pet-results');
+
 export default function PetUploadRoute() {
   const galleryRef = useRef<HTMLInputElement>(null);
   const cameraRef = useRef<HTMLInputElement>(null);
@@ -14,6 +17,7 @@ export default function PetUploadRoute() {
     kind: 'pet',
     resultsPath: paths.petResults.path,
     fileBase: 'pet',
+    preloadResults,
   });
 
   function pick(input: HTMLInputElement) {

@@ -13,6 +13,9 @@ import { cn } from '@/lib/utils';
 
 const tips = ['Face the camera, eyes open', 'Soft, even light on your face', 'Only one face in the photo'];
 
+// The results page's code, fetched while the user looks at the preview (router.tsx loads the same chunk).
+const preloadResults = () => import('./results');
+
 function initialImage(state: unknown): string | null {
   if (state && typeof state === 'object' && 'image' in state && typeof state.image === 'string') return state.image;
   return null;
@@ -30,6 +33,7 @@ export default function UploadRoute() {
     fileBase: 'photo',
     initial: initialImage(location.state),
     remember: true,
+    preloadResults,
   });
   const { dragging, handlers: dropHandlers } = useFileDrop((file) => {
     if (!busy) void photo.choose(file);

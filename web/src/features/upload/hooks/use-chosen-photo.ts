@@ -17,7 +17,7 @@ type Options = {
 
 /**
  * The photo picked on an upload page: checked (an image, under 10 MB), turned
- * into its working copy (upright, at most 2048 px, JPEG: see working-copy.ts),
+ * into its working copy (upright, at most 1536 px, JPEG: see working-copy.ts),
  * read as a data URL, and for the face flow kept in this tab's session storage
  * so the home drop zone and the upload page share it. `file` is the copy that
  * goes to the server.

@@ -70,6 +70,17 @@ describe('useUploadAndScore', () => {
     },
   );
 
+  it('loads the results page’s code once a photo is chosen, not before', async () => {
+    const preloadResults = vi.fn(async () => ({}));
+    const { result } = renderHook(
+      () => useUploadAndScore({ kind: 'face', resultsPath: '/results', fileBase: 'photo', prepare, preloadResults }),
+      { wrapper },
+    );
+    expect(preloadResults).not.toHaveBeenCalled();
+    await act(() => result.current.photo.choose(picked()));
+    expect(preloadResults).toHaveBeenCalledTimes(1);
+  });
+
   it('asks for a photo first, without calling the server', async () => {
     const error = vi.spyOn(toast, 'error');
     const { result } = renderFlow('face');

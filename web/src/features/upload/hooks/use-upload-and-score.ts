@@ -1,4 +1,4 @@
-import { useCallback } from 'react';
+import { useCallback, useEffect } from 'react';
 import { useNavigate } from 'react-router';
 import { toast } from 'sonner';
 import { analysisErrorMessage, useAnalyzePhoto, type AnalysisKind, type ScoredPhoto } from '@/lib/api/analyses';
@@ -20,6 +20,11 @@ type Options<K extends AnalysisKind> = {
   remember?: boolean;
   /** Makes the working copy (tests pass their own). */
   prepare?: (file: File) => Promise<Blob>;
+  /**
+   * Loads the results page's code, called once a photo is chosen, so that
+   * after the tap only the upload and the analysis are waited for.
+   */
+  preloadResults?: () => Promise<unknown>;
 };
 
 /**
@@ -28,10 +33,23 @@ type Options<K extends AnalysisKind> = {
  * results page receives the analysis and the same copy. Refusals show the
  * spec's message (no photo, too large, not an image) or the server's.
  */
-export function useUploadAndScore<K extends AnalysisKind>({ kind, resultsPath, fileBase, initial, remember, prepare }: Options<K>) {
+export function useUploadAndScore<K extends AnalysisKind>({
+  kind,
+  resultsPath,
+  fileBase,
+  initial,
+  remember,
+  prepare,
+  preloadResults,
+}: Options<K>) {
   const navigate = useNavigate();
   const onError = useCallback((message: string) => toast.error(message), []);
   const photo = useChosenPhoto({ initial, remember, onError, prepare });
+  const chosen = photo.image !== null;
+  useEffect(() => {
+    // A failed preload is no matter: the page loads its code again on the way.
+    if (chosen) preloadResults?.().catch(() => undefined);
+  }, [chosen, preloadResults]);
   const analyze = useAnalyzePhoto(kind);
   const analyzing = analyze.isPending;
   const busy = analyzing || photo.reading;

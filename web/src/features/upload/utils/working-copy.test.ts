@@ -20,8 +20,8 @@ const file = (bytes: number, type: string) => new File([new Uint8Array(bytes)], 
 
 describe('workingCopySize', () => {
   it('scales a 12 MP photo so its longer side is the maximum, keeping the aspect ratio', () => {
-    expect(workingCopySize(4032, 3024)).toEqual({ width: 2048, height: 1536, scaled: true });
-    expect(workingCopySize(3024, 4032)).toEqual({ width: 1536, height: 2048, scaled: true });
+    expect(workingCopySize(4032, 3024)).toEqual({ width: 1536, height: 1152, scaled: true });
+    expect(workingCopySize(3024, 4032)).toEqual({ width: 1152, height: 1536, scaled: true });
     expect(workingCopySize(4000, 3000, 1000)).toEqual({ width: 1000, height: 750, scaled: true });
   });
 
@@ -31,7 +31,7 @@ describe('workingCopySize', () => {
   });
 
   it('keeps at least one pixel on the short side of a sliver', () => {
-    expect(workingCopySize(100_000, 10)).toEqual({ width: 2048, height: 1, scaled: true });
+    expect(workingCopySize(100_000, 10)).toEqual({ width: 1536, height: 1, scaled: true });
   });
 });
 
@@ -43,7 +43,7 @@ describe('makeWorkingCopy', () => {
     expect(copy).not.toBe(original);
     expect(copy.type).toBe('image/jpeg');
     expect(copy.size).toBe(100);
-    expect(codec.encodeJpeg).toHaveBeenCalledWith(image, 2048, 1536, WORKING_COPY_QUALITY);
+    expect(codec.encodeJpeg).toHaveBeenCalledWith(image, 1536, 1152, WORKING_COPY_QUALITY);
     expect(image.close).toHaveBeenCalled();
   });
 
@@ -51,7 +51,7 @@ describe('makeWorkingCopy', () => {
     // The decoder applies EXIF orientation: pixels stored 4032x3024 with orientation 6 decode as 3024x4032.
     const { codec, image } = fakeCodec({ width: 3024, height: 4032 });
     await makeWorkingCopy(file(3_000_000, 'image/jpeg'), codec);
-    expect(codec.encodeJpeg).toHaveBeenCalledWith(image, 1536, 2048, WORKING_COPY_QUALITY);
+    expect(codec.encodeJpeg).toHaveBeenCalledWith(image, 1152, 1536, WORKING_COPY_QUALITY);
   });
 
   it('keeps a small photo the server reads when its copy would not be smaller', async () => {
