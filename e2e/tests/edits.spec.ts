@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import {
+  builtInAlternatives,
   dashboardTabs,
   editorBackgrounds,
   editorQuickEdits,
@@ -26,7 +27,8 @@ test.describe('AI edits on the results screen', () => {
     await expectToast(page, 'Photo upscaled! 4 free edits remaining.');
     const slider = page.getByTestId('before-after');
     await expect(slider).toBeVisible();
-    await expect(page.getByTestId('before-image')).toHaveAttribute('src', /^data:image\/png;base64,/);
+    // 'Before' is the working copy that was scored (a JPEG; see upload-speed.spec.ts).
+    await expect(page.getByTestId('before-image')).toHaveAttribute('src', /^data:image\/jpeg;base64,/);
     await expect(page.getByTestId('after-image')).toHaveAttribute('src', /^\/media\//);
     // The edited image really is twice the size.
     const widths = await page.getByTestId('after-image').evaluate((img: HTMLImageElement) => img.naturalWidth);
@@ -98,7 +100,12 @@ test.describe('AI edits on the results screen', () => {
   test('every preset prompt of the three screens is one the edit engine understands', async ({ playwright, baseURL }) => {
     const builtin = new Set<string>();
     const generative = new Set<string>();
-    for (const preset of [...resultPresets, ...dashboardTabs.flatMap((tab) => tab.presets), ...editorQuickEdits]) {
+    for (const preset of [
+      ...resultPresets,
+      ...dashboardTabs.flatMap((tab) => tab.presets),
+      ...builtInAlternatives,
+      ...editorQuickEdits,
+    ]) {
       (preset.generative ? generative : builtin).add(preset.prompt);
     }
     for (const option of [...editorStyles, ...editorBackgrounds]) builtin.add(option.prompt);
