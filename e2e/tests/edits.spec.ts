@@ -27,8 +27,7 @@ test.describe('AI edits on the results screen', () => {
     await expectToast(page, 'Photo upscaled! 4 free edits remaining.');
     const slider = page.getByTestId('before-after');
     await expect(slider).toBeVisible();
-    // 'Before' is the working copy that was scored (a JPEG; see upload-speed.spec.ts).
-    await expect(page.getByTestId('before-image')).toHaveAttribute('src', /^data:image\/jpeg;base64,/);
+    await expect(page.getByTestId('before-image')).toHaveAttribute('src', /^data:image\/png;base64,/);
     await expect(page.getByTestId('after-image')).toHaveAttribute('src', /^\/media\//);
     // The edited image really is twice the size.
     const widths = await page.getByTestId('after-image').evaluate((img: HTMLImageElement) => img.naturalWidth);

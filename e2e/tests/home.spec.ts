@@ -32,8 +32,7 @@ test('the drop zone accepts a photo, keeps it for this tab and opens the upload 
   await expect(page).toHaveURL(/\/upload$/);
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
   const stored = await page.evaluate(() => sessionStorage.getItem('prettyscore:uploadedImage'));
-  // The working copy of the PNG (see upload-speed.spec.ts).
-  expect(stored).toMatch(/^data:image\/jpeg;base64,/);
+  expect(stored).toMatch(/^data:image\/png;base64,/);
 });
 
 test('a photo dropped on the drop zone is accepted', async ({ page }) => {

@@ -46,8 +46,8 @@ test.describe('the face score', () => {
     await page.goto('/');
     await page.getByTestId('upload-input').setInputFiles(ASTRONAUT);
     await expect(page).toHaveURL(/\/upload$/);
-    // The working copy: the 773 KB PNG goes on as a 65 KB JPEG (see upload-speed.spec.ts).
-    await expect(page.getByTestId('upload-preview')).toHaveAttribute('src', /^data:image\/jpeg;base64,/);
+    // 512 px and under 1 MB: no working copy is needed, the photo goes as it is (see upload-speed.spec.ts).
+    await expect(page.getByTestId('upload-preview')).toHaveAttribute('src', /^data:image\/png;base64,/);
     // Still there after a reload: it is kept for this tab.
     await page.reload();
     await expect(page.getByTestId('upload-preview')).toBeVisible();
@@ -150,7 +150,7 @@ test.describe('the face score', () => {
     // The same result: its score, the photo as 'before' and the edit as 'after'; the edit was not spent again.
     await expect(page).toHaveURL(/\/results$/);
     await expect(page.getByTestId('score-value')).toHaveText(score);
-    await expect(page.getByTestId('before-image')).toHaveAttribute('src', /^data:image\/jpeg;base64,/);
+    await expect(page.getByTestId('before-image')).toHaveAttribute('src', /^data:image\/png;base64,/);
     await expect(page.getByTestId('after-image')).toHaveAttribute('src', edited!);
     await expect(card.getByTestId('edits-remaining')).toHaveText(/4 free edits left/);
 

@@ -6,6 +6,7 @@
  * emulated phone uplink). The reports assert nothing about time: speed
  * targets live in measurements, never in timed tests.
  */
+import fs from 'node:fs';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { WORKING_COPY_MAX_SIDE, WORKING_COPY_QUALITY } from '../../web/src/features/upload/utils/working-copy';
 import { expect, test } from '../support/fixtures';
@@ -67,6 +68,17 @@ test.describe('phone upload speed', () => {
     }
   });
 
+  test('a small photo that needs no scaling is sent as it is, and scores exactly as the original', async ({ page, request }) => {
+    await recordAnalysisUploads(page);
+    const original = fs.readFileSync(ASTRONAUT);
+    await page.goto('/upload');
+    await page.getByTestId('gallery-input').setInputFiles(ASTRONAUT);
+    await page.getByRole('button', { name: 'Get My Score!' }).click();
+    await expect(page).toHaveURL(/\/results$/, { timeout: 30_000 });
+    expect((await lastAnalysisUpload(page)).equals(original)).toBe(true);
+    await expect(page.getByTestId('score-value')).toHaveText((await serverScore(request, original, 'astronaut.png')).toFixed(1));
+  });
+
   test('report: how the working copy’s size and quality move the score', async ({ page, request }) => {
     test.setTimeout(600_000);
     await recordAnalysisUploads(page);
@@ -116,19 +128,39 @@ test.describe('phone upload speed', () => {
         );
       }
     }
-    // The 512 px test photo itself: no scaling, only the re-encoding as JPEG at the app's quality.
-    const small = (await import('node:fs')).readFileSync(ASTRONAUT);
+    // The 512 px test portrait needs no scaling: re-encoding alone, at each quality (why the app sends it as it is).
+    const small = fs.readFileSync(ASTRONAUT);
     const smallOriginal = await serverScore(request, small, 'astronaut.png');
-    await page.goto('/upload');
-    await page.getByTestId('gallery-input').setInputFiles(ASTRONAUT);
-    await page.getByRole('button', { name: 'Get My Score!' }).click();
-    await expect(page).toHaveURL(/\/results$/, { timeout: 30_000 });
-    const smallCopy = await lastAnalysisUpload(page);
-    rows.push(
-      `astronaut 512 px PNG ${kb(small.length)} scores ${smallOriginal.toFixed(1)}; its copy (JPEG q${WORKING_COPY_QUALITY}) ${kb(smallCopy.length)} scores ${(await serverScore(request, smallCopy)).toFixed(1)}`,
+    const reencoded = await page.evaluate(
+      async ([src, levels]) => {
+        const image = new Image();
+        image.src = src;
+        await image.decode();
+        const canvas = document.createElement('canvas');
+        canvas.width = image.naturalWidth;
+        canvas.height = image.naturalHeight;
+        canvas.getContext('2d')!.drawImage(image, 0, 0);
+        const out: { quality: number; base64: string }[] = [];
+        for (const quality of levels) {
+          const blob = await new Promise<Blob>((resolve) => canvas.toBlob((b) => resolve(b!), 'image/jpeg', quality));
+          const copy = new Uint8Array(await blob.arrayBuffer());
+          let binary = '';
+          for (let i = 0; i < copy.length; i += 0x8000) binary += String.fromCharCode(...copy.subarray(i, i + 0x8000));
+          out.push({ quality, base64: btoa(binary) });
+        }
+        return out;
+      },
+      [`data:image/png;base64,${small.toString('base64')}`, [...qualities, 1]] as const,
     );
+    for (const copy of reencoded) {
+      const bytes = Buffer.from(copy.base64, 'base64');
+      const score = await serverScore(request, bytes);
+      rows.push(
+        `astronaut 512 px (PNG ${kb(small.length)}, scores ${smallOriginal.toFixed(1)}) re-encoded q${copy.quality.toFixed(2)}: ${kb(bytes.length)} scores ${score.toFixed(1)}`,
+      );
+    }
     console.log(`[working copy sizes] photo, longest side, quality, bytes, score (original, change)\n${rows.join('\n')}`);
-    expect(rows.length).toBe(photos.length * sides.length * qualities.length + 1);
+    expect(rows.length).toBe(photos.length * sides.length * qualities.length + qualities.length + 1);
   });
 
   test('report: tap-to-score time for a 12 MP photo at 5 Mbit/s up and 40 ms round trips', async ({ page, request }) => {

@@ -172,7 +172,7 @@ describe('My Photos', () => {
       for (const name of presets) {
         const button = within(dialog).getByRole('button', { name });
         expect(button).toBeDisabled();
-        expect(button).toHaveAccessibleDescription('Needs the generative AI editor');
+        expect(button).toHaveAccessibleDescription('Needs generative AI');
       }
       const alternatives = within(dialog).getByTestId('built-in-alternatives');
       expect(alternatives).toHaveTextContent('Hair and outfit changes need the generative AI editor');
@@ -202,7 +202,7 @@ describe('My Photos', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Edit Photo' }));
     await user.click(within(dialog).getByRole('tab', { name: 'Hair' }));
     await vi.waitFor(() => expect(within(dialog).getByRole('button', { name: 'Blonde Hair' })).toBeEnabled());
-    expect(within(dialog).queryByText('Needs the generative AI editor')).toBeNull();
+    expect(within(dialog).queryByText('Needs generative AI')).toBeNull();
     expect(within(dialog).queryByTestId('built-in-alternatives')).toBeNull();
   });
 

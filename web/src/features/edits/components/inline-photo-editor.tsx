@@ -235,11 +235,10 @@ export function InlinePhotoEditor({ photoId, originalUrl, editedUrl, fileBase }:
                   <p id={`${noteId}-${tab.value}`} className="text-xs text-muted-foreground">
                     {GENERATIVE_ONLY_NOTE}
                   </p>
-                  <ul className="mt-2 flex flex-wrap gap-2">
+                  <ul className="mt-2 flex flex-wrap gap-1.5">
                     {builtInAlternatives.map((preset) => (
                       <li key={preset.label}>
-                        <Button size="sm" variant="secondary" disabled={busy || allowance.out} onClick={() => run(preset)}>
-                          <WandSparklesIcon aria-hidden="true" />
+                        <Button size="sm" variant="secondary" className="px-3" disabled={busy || allowance.out} onClick={() => run(preset)}>
                           {preset.label}
                         </Button>
                       </li>

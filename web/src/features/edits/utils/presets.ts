@@ -70,7 +70,7 @@ export const GENERATIVE_ONLY_NOTE =
   'Hair and outfit changes need the generative AI editor, which is not switched on here. These built-in edits work now:';
 
 /** What each disabled hair or outfit preset says under itself. */
-export const GENERATIVE_ONLY_REASON = 'Needs the generative AI editor';
+export const GENERATIVE_ONLY_REASON = 'Needs generative AI';
 
 /**
  * The built-in editor's own edits (background, styles, retouch), one tap away

@@ -1,5 +1,12 @@
 import { describe, expect, it, vi } from 'vitest';
-import { makeWorkingCopy, WORKING_COPY_MAX_SIDE, WORKING_COPY_QUALITY, workingCopySize, type ImageCodec } from './working-copy';
+import {
+  KEEP_ORIGINAL_MAX_BYTES,
+  makeWorkingCopy,
+  WORKING_COPY_MAX_SIDE,
+  WORKING_COPY_QUALITY,
+  workingCopySize,
+  type ImageCodec,
+} from './working-copy';
 
 type FakeImage = { width: number; height: number; close: () => void };
 
@@ -54,24 +61,34 @@ describe('makeWorkingCopy', () => {
     expect(codec.encodeJpeg).toHaveBeenCalledWith(image, 1152, 1536, WORKING_COPY_QUALITY);
   });
 
-  it('keeps a small photo the server reads when its copy would not be smaller', async () => {
-    const { codec } = fakeCodec({ width: 800, height: 600 }, 90_000);
-    const original = file(80_000, 'image/jpeg');
-    expect(await makeWorkingCopy(original, codec)).toBe(original);
-  });
+  it.each(['image/jpeg', 'image/png', 'image/webp'])(
+    'sends a %s that needs no scaling, up to 1 MB, as it is (no re-encoding)',
+    async (type) => {
+      const { codec, image } = fakeCodec({ width: 512, height: 512 }, 60_000);
+      const original = file(KEEP_ORIGINAL_MAX_BYTES, type);
+      expect(await makeWorkingCopy(original, codec)).toBe(original);
+      expect(codec.encodeJpeg).not.toHaveBeenCalled();
+      expect(image.close).toHaveBeenCalled();
+    },
+  );
 
-  it('replaces a small photo whose copy is smaller (a PNG photo)', async () => {
-    const { codec } = fakeCodec({ width: 512, height: 512 }, 60_000);
-    const original = file(500_000, 'image/png');
-    const copy = await makeWorkingCopy(original, codec);
-    expect(copy).not.toBe(original);
+  it('re-encodes a photo that needs no scaling but is over 1 MB', async () => {
+    const { codec, image } = fakeCodec({ width: 1500, height: 1000 }, 300_000);
+    const copy = await makeWorkingCopy(file(KEEP_ORIGINAL_MAX_BYTES + 1, 'image/png'), codec);
     expect(copy.type).toBe('image/jpeg');
+    expect(codec.encodeJpeg).toHaveBeenCalledWith(image, 1500, 1000, WORKING_COPY_QUALITY);
   });
 
-  it('replaces a small photo of a type the server does not read (HEIC), even when the copy is larger', async () => {
-    const { codec } = fakeCodec({ width: 800, height: 600 }, 90_000);
+  it('re-encodes a small photo of a type the server does not read (HEIC)', async () => {
+    const { codec } = fakeCodec({ width: 800, height: 600 }, 60_000);
     const copy = await makeWorkingCopy(file(80_000, 'image/heic'), codec);
     expect(copy.type).toBe('image/jpeg');
+  });
+
+  it('keeps the original when its copy would come out larger', async () => {
+    const { codec } = fakeCodec({ width: 4000, height: 3000 }, 900_000);
+    const original = file(800_000, 'image/jpeg');
+    expect(await makeWorkingCopy(original, codec)).toBe(original);
   });
 
   it('sends what the browser cannot decode as it is, for the server to judge', async () => {
