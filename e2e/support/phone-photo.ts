@@ -114,6 +114,47 @@ export async function makePhonePhotos(page: Page, portraitFile: string): Promise
   ];
 }
 
+/**
+ * JPEG copies of a photo made the way the app makes its working copy
+ * (web/src/features/upload/utils/working-copy.ts: decoded upright, scaled with
+ * high-quality smoothing over white), at each longest side (0: the photo's own
+ * size) and quality.
+ */
+export async function jpegCopies(page: Page, photo: Buffer, type: string, sides: number[], qualities: number[]) {
+  const copies = await page.evaluate(
+    async ([base64, mime, sizes, levels]) => {
+      const source = new Blob([Uint8Array.from(atob(base64), (c) => c.charCodeAt(0))], { type: mime });
+      const bitmap = await createImageBitmap(source, { imageOrientation: 'from-image' });
+      const out: { side: number; quality: number; base64: string }[] = [];
+      for (const side of sizes) {
+        const scale = side ? Math.min(1, side / Math.max(bitmap.width, bitmap.height)) : 1;
+        const canvas = document.createElement('canvas');
+        canvas.width = Math.round(bitmap.width * scale);
+        canvas.height = Math.round(bitmap.height * scale);
+        const context = canvas.getContext('2d')!;
+        context.fillStyle = '#ffffff';
+        context.fillRect(0, 0, canvas.width, canvas.height);
+        context.imageSmoothingEnabled = true;
+        context.imageSmoothingQuality = 'high';
+        context.drawImage(bitmap, 0, 0, canvas.width, canvas.height);
+        for (const quality of levels) {
+          const blob = await new Promise<Blob>((resolve) => canvas.toBlob((b) => resolve(b!), 'image/jpeg', quality));
+          const dataUrl = await new Promise<string>((resolve) => {
+            const reader = new FileReader();
+            reader.onload = () => resolve(reader.result as string);
+            reader.readAsDataURL(blob);
+          });
+          out.push({ side, quality, base64: dataUrl.slice(dataUrl.indexOf(',') + 1) });
+        }
+      }
+      bitmap.close();
+      return out;
+    },
+    [photo.toString('base64'), type, sides, qualities] as const,
+  );
+  return copies.map(({ side, quality, base64 }) => ({ side, quality, bytes: Buffer.from(base64, 'base64') }));
+}
+
 /** A JPEG with an EXIF APP1 segment holding only the Orientation tag, right after SOI. */
 export function withExifOrientation(jpeg: Buffer, orientation: number): Buffer {
   if (jpeg[0] !== 0xff || jpeg[1] !== 0xd8) throw new Error('not a JPEG');

@@ -10,7 +10,15 @@ import fs from 'node:fs';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { WORKING_COPY_MAX_SIDE, WORKING_COPY_QUALITY } from '../../web/src/features/upload/utils/working-copy';
 import { expect, test } from '../support/fixtures';
-import { hasExif, jpegSize, lastAnalysisUpload, makePhonePhotos, recordAnalysisUploads, type PhonePhoto } from '../support/phone-photo';
+import {
+  hasExif,
+  jpegCopies,
+  jpegSize,
+  lastAnalysisUpload,
+  makePhonePhotos,
+  recordAnalysisUploads,
+  type PhonePhoto,
+} from '../support/phone-photo';
 import { ASTRONAUT } from '../support/score';
 
 /** The server's score for these bytes (the API directly, no browser, no emulation). */
@@ -81,7 +89,6 @@ test.describe('phone upload speed', () => {
 
   test('report: how the working copy’s size and quality move the score', async ({ page, request }) => {
     test.setTimeout(600_000);
-    await recordAnalysisUploads(page);
     await page.goto('/upload');
     const photos = await makePhonePhotos(page, ASTRONAUT);
     const sides = [1008, 1024, 1280, 1536, 1600, 2016, 2048, 2560, 3024];
@@ -89,74 +96,23 @@ test.describe('phone upload speed', () => {
     const rows: string[] = [];
     for (const photo of photos) {
       const original = await serverScore(request, photo.bytes);
-      // The same steps as the app's copy (features/upload/utils/working-copy.ts), at each size and quality.
-      const copies = await page.evaluate(
-        async ([base64, sizes, levels]) => {
-          const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
-          const bitmap = await createImageBitmap(new Blob([bytes], { type: 'image/jpeg' }), { imageOrientation: 'from-image' });
-          const out: { side: number; quality: number; base64: string }[] = [];
-          for (const side of sizes) {
-            const scale = Math.min(1, side / Math.max(bitmap.width, bitmap.height));
-            const canvas = document.createElement('canvas');
-            canvas.width = Math.round(bitmap.width * scale);
-            canvas.height = Math.round(bitmap.height * scale);
-            const context = canvas.getContext('2d')!;
-            context.fillStyle = '#ffffff';
-            context.fillRect(0, 0, canvas.width, canvas.height);
-            context.imageSmoothingEnabled = true;
-            context.imageSmoothingQuality = 'high';
-            context.drawImage(bitmap, 0, 0, canvas.width, canvas.height);
-            for (const quality of levels) {
-              const blob = await new Promise<Blob>((resolve) => canvas.toBlob((b) => resolve(b!), 'image/jpeg', quality));
-              const copy = new Uint8Array(await blob.arrayBuffer());
-              let binary = '';
-              for (let i = 0; i < copy.length; i += 0x8000) binary += String.fromCharCode(...copy.subarray(i, i + 0x8000));
-              out.push({ side, quality, base64: btoa(binary) });
-            }
-          }
-          bitmap.close();
-          return out;
-        },
-        [photo.bytes.toString('base64'), sides, qualities] as const,
-      );
-      for (const copy of copies) {
-        const bytes = Buffer.from(copy.base64, 'base64');
+      const copies = await jpegCopies(page, photo.bytes, 'image/jpeg', sides, qualities);
+      for (const { side, quality, bytes } of copies) {
         const score = await serverScore(request, bytes);
         const delta = Math.round((score - original) * 10) / 10;
         rows.push(
-          `${photo.name.padEnd(9)} ${String(copy.side).padStart(5)} px  q${copy.quality.toFixed(2)}  ${kb(bytes.length).padStart(8)}  ${score.toFixed(1)}  (original ${original.toFixed(1)}, ${delta >= 0 ? '+' : ''}${delta.toFixed(1)})`,
+          `${photo.name.padEnd(9)} ${String(side).padStart(5)} px  q${quality.toFixed(2)}  ${kb(bytes.length).padStart(8)}  ${score.toFixed(1)}  (original ${original.toFixed(1)}, ${delta >= 0 ? '+' : ''}${delta.toFixed(1)})`,
         );
       }
     }
     // The 512 px test portrait needs no scaling: re-encoding alone, at each quality (why the app sends it as it is).
     const small = fs.readFileSync(ASTRONAUT);
     const smallOriginal = await serverScore(request, small, 'astronaut.png');
-    const reencoded = await page.evaluate(
-      async ([src, levels]) => {
-        const image = new Image();
-        image.src = src;
-        await image.decode();
-        const canvas = document.createElement('canvas');
-        canvas.width = image.naturalWidth;
-        canvas.height = image.naturalHeight;
-        canvas.getContext('2d')!.drawImage(image, 0, 0);
-        const out: { quality: number; base64: string }[] = [];
-        for (const quality of levels) {
-          const blob = await new Promise<Blob>((resolve) => canvas.toBlob((b) => resolve(b!), 'image/jpeg', quality));
-          const copy = new Uint8Array(await blob.arrayBuffer());
-          let binary = '';
-          for (let i = 0; i < copy.length; i += 0x8000) binary += String.fromCharCode(...copy.subarray(i, i + 0x8000));
-          out.push({ quality, base64: btoa(binary) });
-        }
-        return out;
-      },
-      [`data:image/png;base64,${small.toString('base64')}`, [...qualities, 1]] as const,
-    );
-    for (const copy of reencoded) {
-      const bytes = Buffer.from(copy.base64, 'base64');
+    const reencoded = await jpegCopies(page, small, 'image/png', [0], [...qualities, 1]);
+    for (const { quality, bytes } of reencoded) {
       const score = await serverScore(request, bytes);
       rows.push(
-        `astronaut 512 px (PNG ${kb(small.length)}, scores ${smallOriginal.toFixed(1)}) re-encoded q${copy.quality.toFixed(2)}: ${kb(bytes.length)} scores ${score.toFixed(1)}`,
+        `astronaut 512 px (PNG ${kb(small.length)}, scores ${smallOriginal.toFixed(1)}) re-encoded q${quality.toFixed(2)}: ${kb(bytes.length)} scores ${score.toFixed(1)}`,
       );
     }
     console.log(`[working copy sizes] photo, longest side, quality, bytes, score (original, change)\n${rows.join('\n')}`);
