@@ -46,9 +46,11 @@ export default async function globalSetup() {
       RUST_LOG: process.env.RUST_LOG ?? 'info',
       // Mail (password reset links) readable at GET /api/v1/dev/outbox, for tests/auth.spec.ts.
       PRETTYSCORE_AUTH__DEV_OUTBOX: 'true',
-      // Every test edits from 127.0.0.1: a per-client rate limit must not
-      // stop the suite. The free-edit quota (5 per browser) stays as it is.
+      // Every test edits and scores from 127.0.0.1: a per-client rate limit
+      // must not stop the suite (tests/upload-speed.spec.ts alone scores
+      // about a hundred copies). The free-edit quota (5 per browser) stays.
       PRETTYSCORE_EDITS__PER_CLIENT_PER_MINUTE: '1000',
+      PRETTYSCORE_ANALYSIS__PER_CLIENT_PER_MINUTE: '1000',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -2,6 +2,7 @@ import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import prettyscore from './eslint-rules/feature-boundaries.js';
 
 export default tseslint.config(
   { ignores: ['dist'] },
@@ -12,5 +13,11 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
+  },
+  {
+    // Features never import each other (eslint-rules/feature-boundaries.js).
+    files: ['src/**/*.{ts,tsx}'],
+    plugins: { prettyscore },
+    rules: { 'prettyscore/no-cross-feature-imports': 'error' },
   },
 );

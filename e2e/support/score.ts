@@ -100,3 +100,11 @@ export async function useSession(page: Page, account: TestAccount) {
     [AUTH_STORAGE_KEY, JSON.stringify(session)] as const,
   );
 }
+
+/** The access token of the session the page holds (auth-js keeps it in local storage). */
+export async function accessTokenOf(page: Page): Promise<string> {
+  const stored = await page.evaluate((key) => window.localStorage.getItem(key), AUTH_STORAGE_KEY);
+  const token = stored ? (JSON.parse(stored) as { access_token?: string }).access_token : undefined;
+  if (!token) throw new Error('the page holds no session');
+  return token;
+}

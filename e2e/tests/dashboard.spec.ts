@@ -20,6 +20,47 @@ test.describe('My Photos', () => {
     await expect(page).toHaveURL(/\/upload$/);
   });
 
+  for (const viewport of viewports) {
+    test(`disabled hair and outfit presets say why, and the built-in edits are one tap away, at ${viewport.name}`, async ({ page, request }) => {
+      await page.setViewportSize(viewport.size);
+      const account = await signUp(request);
+      const photo = await savePhotoFile(request, account, ASTRONAUT);
+      await useSession(page, account);
+      await page.goto('/dashboard');
+      await page.getByRole('button', { name: /^Details of your/ }).click();
+      const dialog = page.getByRole('dialog', { name: 'Photo Details' });
+      await dialog.getByRole('button', { name: 'Edit Photo' }).click();
+      for (const [tab, preset] of [
+        ['Hair', 'Curly Hair'],
+        ['Outfit', 'Denim Jacket'],
+      ] as const) {
+        await dialog.getByRole('tab', { name: tab }).click();
+        const button = dialog.getByRole('button', { name: preset, exact: true });
+        await expect(button).toBeDisabled();
+        await expect(button).toHaveAccessibleDescription('Needs generative AI');
+        await expect(dialog.getByTestId('built-in-alternatives').getByRole('button')).toHaveText([
+          'Retouch Skin',
+          'Enhance',
+          'Studio White',
+          'Blur Background',
+          'Warm Style',
+          'Cinematic Style',
+        ]);
+      }
+      await dialog.getByTestId('built-in-alternatives').scrollIntoViewIfNeeded();
+      expect(await seriousAxeViolations(page)).toEqual([]);
+      await page.screenshot({
+        path: path.join(ARTIFACTS_DIR, 'screenshots', viewport.name, 'dashboard-inline-outfit-alternatives.png'),
+        animations: 'disabled',
+      });
+      // One tap: the warm style is applied to the saved photo by the server.
+      await dialog.getByTestId('built-in-alternatives').getByRole('button', { name: 'Warm Style' }).click();
+      await expectToast(page, 'Photo edited successfully!');
+      await expect(dialog.getByTestId('after-image')).toHaveAttribute('src', /^\/media\//);
+      await expect.poll(async () => (await getPhoto(request, account, photo.id)).edited_image_url).toBeTruthy();
+    });
+  }
+
   test('sort, open a photo, edit, undo, redo and download', async ({ page, request }) => {
     const account = await signUp(request);
     const first = await savePhotoFile(request, account, ASTRONAUT);

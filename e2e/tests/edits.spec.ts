@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import {
+  builtInAlternatives,
   dashboardTabs,
   editorBackgrounds,
   editorQuickEdits,
@@ -98,7 +99,12 @@ test.describe('AI edits on the results screen', () => {
   test('every preset prompt of the three screens is one the edit engine understands', async ({ playwright, baseURL }) => {
     const builtin = new Set<string>();
     const generative = new Set<string>();
-    for (const preset of [...resultPresets, ...dashboardTabs.flatMap((tab) => tab.presets), ...editorQuickEdits]) {
+    for (const preset of [
+      ...resultPresets,
+      ...dashboardTabs.flatMap((tab) => tab.presets),
+      ...builtInAlternatives,
+      ...editorQuickEdits,
+    ]) {
       (preset.generative ? generative : builtin).add(preset.prompt);
     }
     for (const option of [...editorStyles, ...editorBackgrounds]) builtin.add(option.prompt);

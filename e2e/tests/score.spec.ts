@@ -1,8 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, seriousAxeViolations, test, viewports } from '../support/fixtures';
+import { createAccount, signInThroughForm } from '../support/auth';
+import { expectToast } from '../support/edits';
 import { ARTIFACTS_DIR } from '../support/paths';
 import {
+  accessTokenOf,
   allowClipboard,
   ASTRONAUT,
   COFFEE,
@@ -43,6 +46,7 @@ test.describe('the face score', () => {
     await page.goto('/');
     await page.getByTestId('upload-input').setInputFiles(ASTRONAUT);
     await expect(page).toHaveURL(/\/upload$/);
+    // 512 px and under 1 MB: no working copy is needed, the photo goes as it is (see upload-speed.spec.ts).
     await expect(page.getByTestId('upload-preview')).toHaveAttribute('src', /^data:image\/png;base64,/);
     // Still there after a reload: it is kept for this tab.
     await page.reload();
@@ -129,11 +133,52 @@ test.describe('the face score', () => {
     expect(await readClipboard(page)).toContain(`${score}/10`);
   });
 
-  test('saving while signed out goes to sign in', async ({ page }) => {
-    await scoreAstronaut(page);
+  test('Sign In to Save comes back to the same result with its AI edit, which can then be saved', async ({ page, request }) => {
+    const { email, password } = await createAccount(request, 'e2e-sign-in-to-save');
+    const score = await scoreAstronaut(page);
+    const card = page.getByTestId('ai-edit-card');
+    await card.getByRole('button', { name: 'Black & White' }).click();
+    await expectToast(page, 'Photo edited! 4 free edits remaining.');
+    const edited = await page.getByTestId('after-image').getAttribute('src');
+    expect(edited).toMatch(/^\/media\//);
+
     await page.getByRole('button', { name: 'Sign In to Save' }).click();
-    await expect(page).toHaveURL(/\/auth\?returnTo=%2Fupload$/);
+    await expect(page).toHaveURL(/\/auth\?returnTo=%2Fresults$/);
     await expect(page.getByText('Sign in to save your photos!')).toBeVisible();
+    await signInThroughForm(page, email, password);
+
+    // The same result: its score, the photo as 'before' and the edit as 'after'; the edit was not spent again.
+    await expect(page).toHaveURL(/\/results$/);
+    await expect(page.getByTestId('score-value')).toHaveText(score);
+    await expect(page.getByTestId('before-image')).toHaveAttribute('src', /^data:image\/png;base64,/);
+    await expect(page.getByTestId('after-image')).toHaveAttribute('src', edited!);
+    await expect(card.getByTestId('edits-remaining')).toHaveText(/4 free edits left/);
+
+    await page.getByRole('button', { name: 'Save to My Photos' }).click();
+    await expectToast(page, 'Photo saved to your dashboard!');
+    const token = await accessTokenOf(page);
+    const photos = await (await request.get('/api/v1/photos', { headers: { Authorization: `Bearer ${token}` } })).json();
+    expect(photos).toHaveLength(1);
+
+    // Kept only until it was shown again: a later visit without a result goes home.
+    await page.goto('/how-it-works');
+    await page.goto('/results');
+    await expect(page).toHaveURL(/\/$/);
+  });
+
+  test('Download Photo saves the photo itself, then its edit, with the spec’s message', async ({ page }) => {
+    await scoreAstronaut(page);
+    // The photo as it was scored: the 512 px PNG went as it is (no working copy needed).
+    const original = await download(page, 'Download Photo');
+    expect(original.name).toBe('prettyscore-photo-original.png');
+    expect(original.bytes.equals(fs.readFileSync(ASTRONAUT))).toBe(true);
+    await expectToast(page, 'Photo downloaded!');
+
+    await page.getByTestId('ai-edit-card').getByRole('button', { name: 'Black & White' }).click();
+    await expectToast(page, 'Photo edited! 4 free edits remaining.');
+    const edited = await download(page, 'Download Photo');
+    expect(edited.name).toBe('prettyscore-photo-edited.jpg');
+    expect(edited.bytes.subarray(0, 3).equals(Buffer.from([0xff, 0xd8, 0xff])), 'a JPEG').toBe(true);
   });
 
   test('saving while signed in stores the photo with the server’s score', async ({ page, request, context, baseURL }) => {

@@ -1,7 +1,8 @@
-import { lazy } from 'react';
+import { lazy, type ReactNode } from 'react';
 import { createBrowserRouter, Outlet, ScrollRestoration, type RouteObject } from 'react-router';
 import { AppLayout } from '@/components/layout/app-layout';
 import { paths } from '@/config/paths';
+import { ADMIN_ACCESS_REQUIRED_MESSAGE, RequireAdmin } from '@/features/admin/components/require-admin';
 import { RequireAuth } from '@/features/auth/components/require-auth';
 import { RouteError } from './routes/route-error';
 
@@ -40,6 +41,18 @@ const AdminPayouts = lazy(() => import('./routes/admin/payouts'));
 const RequestVerification = lazy(() => import('./routes/request-verification'));
 const AdminVerification = lazy(() => import('./routes/admin/verification'));
 const NotFound = lazy(() => import('./routes/not-found'));
+
+/**
+ * An admin page: signed-out visitors go to sign in; then the server says
+ * whether this user is an admin (every /admin/* route goes through here).
+ */
+function adminOnly(page: ReactNode, deniedMessage?: string) {
+  return (
+    <RequireAuth>
+      <RequireAdmin deniedMessage={deniedMessage}>{page}</RequireAdmin>
+    </RequireAuth>
+  );
+}
 
 /** The route table of both spec documents, plus the not-found page. */
 export const routes: RouteObject[] = [
@@ -106,10 +119,11 @@ export const routes: RouteObject[] = [
       { path: paths.partnersPortal.path, element: <PartnersPortal /> },
       { path: paths.partnersLeaderboard.path, element: <PartnersLeaderboard /> },
       { path: paths.referral.path, element: <Referral /> },
-      { path: paths.adminPartners.path, element: <AdminPartners /> },
-      { path: paths.adminPayouts.path, element: <AdminPayouts /> },
+      { path: paths.adminPartners.path, element: adminOnly(<AdminPartners />) },
+      { path: paths.adminPayouts.path, element: adminOnly(<AdminPayouts />) },
       { path: paths.requestVerification.path, element: <RequestVerification /> },
-      { path: paths.adminVerification.path, element: <AdminVerification /> },
+      // The verification page has its own words for a refusal (spec document 2).
+      { path: paths.adminVerification.path, element: adminOnly(<AdminVerification />, ADMIN_ACCESS_REQUIRED_MESSAGE) },
       { path: '*', element: <NotFound /> },
     ],
   },

@@ -161,3 +161,12 @@ export const paths = {
 } as const satisfies Record<string, PageInfo>;
 
 export type PathKey = keyof typeof paths;
+
+/**
+ * The sign-in page with a way back to `returnTo` (auth's afterSignInPath
+ * follows it once signed in). Every feature that sends a visitor to sign in
+ * builds its link here.
+ */
+export function signInPathFor(returnTo: string): string {
+  return `${paths.auth.path}?returnTo=${encodeURIComponent(returnTo)}`;
+}

@@ -1,5 +1,6 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup } from '@testing-library/react';
+import { toast } from 'sonner';
 import { afterEach, vi } from 'vitest';
 
 // jsdom lacks the browser APIs below; Radix and the sidebar use them.
@@ -38,6 +39,8 @@ Element.prototype.releasePointerCapture ??= () => {};
 
 afterEach(() => {
   cleanup();
+  // sonner replays every active toast to the next test's Toaster: a message must come from its own test.
+  toast.dismiss();
   sessionStorage.clear();
   localStorage.clear();
   // Expire every cookie a test wrote.

@@ -1,6 +1,6 @@
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import type { Photo } from '@/features/photos/types';
+import type { Photo } from '@/lib/api/photos';
 import { apiError, callsTo, json, quota, stubApi } from '@/testing/fake-api';
 import { renderApp } from '@/testing/render-app';
 
@@ -153,16 +153,57 @@ describe('My Photos', () => {
     expect(await screen.findByText('Failed to edit photo. Please try again.')).toBeInTheDocument();
   });
 
-  it('notes that hair and outfit presets need the generative editor when it is off', async () => {
-    stubPhotos();
+  it('says why each hair and outfit preset is disabled, and puts the built-in edits one tap away', async () => {
+    const fetchMock = stubPhotos({
+      'POST /functions/v1/edit-photo': () =>
+        json({ editedImageUrl: '/media/retouched.jpg', editsRemaining: 4, operations: ['retouch'], engine: 'builtin' }),
+    });
+    const { user } = renderApp('/dashboard', { user: 'signed-in' });
+    await screen.findByRole('heading', { name: 'My Photos (2)' }, { timeout: 5000 });
+    await user.click(screen.getByRole('button', { name: /^Details of your 8\.8\/10 photo/ }));
+    const dialog = await screen.findByRole('dialog', { name: 'Photo Details' });
+    await user.click(within(dialog).getByRole('button', { name: 'Edit Photo' }));
+
+    for (const [tab, presets] of [
+      ['Hair', ['Blonde Hair', 'Curly Hair', 'Short Bob', 'Glossy Dark Hair']],
+      ['Outfit', ['Black Suit', 'White T-Shirt', 'Evening Dress', 'Denim Jacket']],
+    ] as const) {
+      await user.click(within(dialog).getByRole('tab', { name: tab }));
+      for (const name of presets) {
+        const button = within(dialog).getByRole('button', { name });
+        expect(button).toBeDisabled();
+        expect(button).toHaveAccessibleDescription('Needs generative AI');
+      }
+      const alternatives = within(dialog).getByTestId('built-in-alternatives');
+      expect(alternatives).toHaveTextContent('Hair and outfit changes need the generative AI editor');
+      expect(within(alternatives).getAllByRole('button').map((button) => button.textContent)).toEqual([
+        'Retouch Skin',
+        'Enhance',
+        'Studio White',
+        'Blur Background',
+        'Warm Style',
+        'Cinematic Style',
+      ]);
+    }
+
+    // One tap: the edit runs on the photo straight away.
+    await user.click(within(within(dialog).getByTestId('built-in-alternatives')).getByRole('button', { name: 'Retouch Skin' }));
+    expect(await screen.findByText('Photo edited successfully!')).toBeInTheDocument();
+    const [sent] = callsTo(fetchMock, 'POST', '/functions/v1/edit-photo');
+    expect(await sent!.json()).toEqual({ imageUrl: older.original_image_url, prompt: 'Retouch skin', photoId: older.id });
+  });
+
+  it('enables hair and outfit presets, without reasons or alternatives, when the generative editor is on', async () => {
+    stubPhotos({ 'GET /api/v1/edits/quota': () => json(quota(5, { generative: true })) });
     const { user } = renderApp('/dashboard', { user: 'signed-in' });
     await screen.findByRole('heading', { name: 'My Photos (2)' }, { timeout: 5000 });
     await user.click(screen.getByRole('button', { name: /^Details of your 8\.8\/10 photo/ }));
     const dialog = await screen.findByRole('dialog', { name: 'Photo Details' });
     await user.click(within(dialog).getByRole('button', { name: 'Edit Photo' }));
     await user.click(within(dialog).getByRole('tab', { name: 'Hair' }));
-    expect(within(dialog).getByText(/need the generative AI editor/)).toBeInTheDocument();
-    expect(within(dialog).getByRole('button', { name: 'Blonde Hair' })).toBeDisabled();
+    await vi.waitFor(() => expect(within(dialog).getByRole('button', { name: 'Blonde Hair' })).toBeEnabled());
+    expect(within(dialog).queryByText('Needs generative AI')).toBeNull();
+    expect(within(dialog).queryByTestId('built-in-alternatives')).toBeNull();
   });
 
   it('deletes a photo after confirmation', async () => {

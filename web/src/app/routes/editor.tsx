@@ -2,14 +2,13 @@ import { useCallback, useRef } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { toast } from 'sonner';
 import { PageTitle } from '@/components/layout/page-title';
-import { paths } from '@/config/paths';
-import { signInPathFor } from '@/features/auth/utils/return-to';
+import { paths, signInPathFor } from '@/config/paths';
 import { EditorWorkspace } from '@/features/edits/components/editor-workspace';
 import { readEditorHandoff } from '@/features/edits/utils/editor-handoff';
-import { useSavePhoto } from '@/features/score/api/save-photo';
 import { SIGN_IN_TO_SAVE_MESSAGE } from '@/features/score/utils/leaderboard-entry';
 import { useChosenPhoto } from '@/features/upload/hooks/use-chosen-photo';
 import { useFileDrop } from '@/features/upload/hooks/use-file-drop';
+import { useSavePhoto } from '@/lib/api/photos';
 import { useSession } from '@/lib/session';
 import { cn } from '@/lib/utils';
 

@@ -1,56 +1,29 @@
 import { CameraIcon, ImageIcon, PawPrintIcon, RefreshCwIcon, SparklesIcon } from 'lucide-react';
-import { useCallback, useRef } from 'react';
-import { useNavigate } from 'react-router';
-import { toast } from 'sonner';
+import { useRef } from 'react';
 import { PageTitle } from '@/components/layout/page-title';
 import { Button } from '@/components/ui/button';
 import { paths } from '@/config/paths';
-import { useAnalyzePet } from '@/features/pet/api/analyze-pet';
 import { PetAnalysingCard } from '@/features/pet/components/pet-analysing-card';
-import type { PetResultState } from '@/features/pet/types';
-import { analysisErrorMessage } from '@/features/score/utils/error-message';
-import { useChosenPhoto } from '@/features/upload/hooks/use-chosen-photo';
-import { READ_FAILED_MESSAGE } from '@/features/upload/utils/validate-image-file';
-import { checkPhotoChosen } from '@/features/upload/utils/validate-upload';
-import { toUploadFile } from '@/lib/image';
+import { useUploadAndScore } from '@/features/upload/hooks/use-upload-and-score';
 import { cn } from '@/lib/utils';
 
+// The results page's code, fetched while the user looks at the preview (router.tsx loads the same chunk).
+const preloadResults = () => import('./pet-results');
+
 export default function PetUploadRoute() {
-  const navigate = useNavigate();
   const galleryRef = useRef<HTMLInputElement>(null);
   const cameraRef = useRef<HTMLInputElement>(null);
-  const onError = useCallback((message: string) => toast.error(message), []);
-  const photo = useChosenPhoto({ onError });
-  const analyze = useAnalyzePet();
-  const busy = analyze.isPending || photo.reading;
+  const { photo, analyzing, busy, getScore } = useUploadAndScore({
+    kind: 'pet',
+    resultsPath: paths.petResults.path,
+    fileBase: 'pet',
+    preloadResults,
+  });
 
   function pick(input: HTMLInputElement) {
     const file = input.files?.[0];
     input.value = '';
     void photo.choose(file);
-  }
-
-  function getScore() {
-    const check = checkPhotoChosen(photo.image);
-    if (!check.ok) {
-      toast.error(check.message);
-      return;
-    }
-    const image = photo.image as string;
-    let upload: File;
-    try {
-      upload = toUploadFile(photo.file, image, 'pet');
-    } catch {
-      toast.error(READ_FAILED_MESSAGE);
-      return;
-    }
-    analyze.mutate(upload, {
-      onSuccess: (analysis) => {
-        const state: PetResultState = { analysis, image };
-        void navigate(paths.petResults.path, { state });
-      },
-      onError: (error) => toast.error(analysisErrorMessage(error)),
-    });
   }
 
   return (
@@ -78,7 +51,7 @@ export default function PetUploadRoute() {
               className={cn('mx-auto max-h-[26rem] w-full rounded-2xl object-contain', busy && 'opacity-60')}
               data-testid="pet-preview"
             />
-            {analyze.isPending ? (
+            {analyzing ? (
               <div className="mt-4">
                 <PetAnalysingCard />
               </div>
@@ -88,9 +61,9 @@ export default function PetUploadRoute() {
                 <RefreshCwIcon aria-hidden="true" />
                 Change Photo
               </Button>
-              <Button onClick={getScore} disabled={busy} aria-busy={analyze.isPending}>
+              <Button onClick={getScore} disabled={busy} aria-busy={analyzing}>
                 <SparklesIcon aria-hidden="true" />
-                {analyze.isPending ? 'Analyzing...' : "Get My Pet's Score!"}
+                {analyzing ? 'Analyzing...' : "Get My Pet's Score!"}
               </Button>
             </div>
           </>

@@ -1,22 +1,16 @@
 import { act, screen } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { PetAnalysis } from '@/features/pet/types';
+import { json, stubApi } from '@/testing/fake-api';
 import { renderApp } from '@/testing/render-app';
 
-const analyzePet = vi.fn<(image: Blob) => Promise<PetAnalysis>>();
-
-vi.mock('@/features/pet/api/analyze-pet', async () => {
-  const { useMutation } = await import('@tanstack/react-query');
-  return {
-    analyzePet: (image: Blob) => analyzePet(image),
-    useAnalyzePet: () => useMutation({ mutationFn: (image: Blob) => analyzePet(image) }),
-  };
-});
+/** The pet analysis endpoint answers what the test says. */
+const analyzePet = vi.fn<() => Response | Promise<Response>>();
 
 const png = () => new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47])], 'cat.png', { type: 'image/png' });
 
 beforeEach(() => {
   analyzePet.mockReset();
+  stubApi({ 'POST /api/v1/analyses/pet': () => analyzePet() });
 });
 
 describe('the pet pages', () => {
@@ -30,7 +24,7 @@ describe('the pet pages', () => {
   });
 
   it('walk from a photo through the analysis to the score', async () => {
-    let resolve: (analysis: PetAnalysis) => void = () => {};
+    let resolve: (answer: Response) => void = () => {};
     analyzePet.mockImplementation(() => new Promise((done) => (resolve = done)));
     const { user, router } = renderApp('/pet-upload');
     await screen.findByRole('heading', { level: 1, name: 'Pet Cuteness Score' }, { timeout: 5000 });
@@ -41,11 +35,15 @@ describe('the pet pages', () => {
     expect(screen.getByTestId('pet-analysing')).toHaveTextContent("Analyzing Your Pet's Photo...");
     expect(screen.getByText('Fur quality')).toBeInTheDocument();
 
-    await act(async () => resolve({
-        score: 9,
-        title: 'Absolutely Adorable!',
-        qualities: { balance: 0.5, colourfulness: 0.5, composition: 0.8, exposure: 0.9, sharpness: 0.7 },
-      }));
+    await act(async () =>
+      resolve(
+        json({
+          score: 9,
+          title: 'Absolutely Adorable!',
+          qualities: { balance: 0.5, colourfulness: 0.5, composition: 0.8, exposure: 0.9, sharpness: 0.7 },
+        }),
+      ),
+    );
     expect(await screen.findByRole('heading', { level: 1, name: 'Absolutely Adorable!' }, { timeout: 5000 })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/pet-results');
     expect(screen.getByTestId('pet-score')).toHaveTextContent('9out of 10');

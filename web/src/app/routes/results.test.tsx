@@ -1,38 +1,31 @@
 import { act, screen, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { SAMPLE_IMAGE, sampleAnalysis } from '@/features/score/testing/sample-analysis';
-import type { FaceAnalysis, SavedPhoto } from '@/features/score/types';
+import type { FaceAnalysis } from '@/lib/api/analyses';
+import type { Photo } from '@/lib/api/photos';
 import { apiError, callsTo, json, quota, stubApi } from '@/testing/fake-api';
+import { PENDING_RESULT_KEY } from '@/features/score/utils/pending-result';
 import { renderApp } from '@/testing/render-app';
 
-const savePhoto = vi.fn<(input: unknown) => Promise<SavedPhoto>>();
+const savePhoto = vi.fn<(input: unknown) => Promise<Photo>>();
+const sharePhoto = vi.fn<(id: string) => Promise<{ share_url: string; card_url: string }>>();
 
-vi.mock('@/features/score/api/save-photo', async () => {
+vi.mock('@/lib/api/photos', async (importOriginal) => {
   const { useMutation } = await import('@tanstack/react-query');
   return {
-    photoKeys: { all: ['photos'] },
-    savePhoto: (input: unknown) => savePhoto(input),
+    ...(await importOriginal<typeof import('@/lib/api/photos')>()),
     useSavePhoto: () => useMutation({ mutationFn: (input: unknown) => savePhoto(input) }),
+    useSharePhoto: () => useMutation({ mutationFn: (id: string) => sharePhoto(id) }),
   };
 });
 
 const analyzeFace = vi.fn<(image: Blob) => Promise<FaceAnalysis>>();
 
-vi.mock('@/features/score/api/analyze-face', async () => {
+vi.mock('@/lib/api/analyses', async (importOriginal) => {
   const { useMutation } = await import('@tanstack/react-query');
   return {
-    analyzeFace: (image: Blob) => analyzeFace(image),
-    useAnalyzeFace: () => useMutation({ mutationFn: (image: Blob) => analyzeFace(image) }),
-  };
-});
-
-const sharePhoto = vi.fn<(id: string) => Promise<{ share_url: string; card_url: string }>>();
-
-vi.mock('@/features/photos/api/share-photo', async () => {
-  const { useMutation } = await import('@tanstack/react-query');
-  return {
-    sharePhoto: (id: string) => sharePhoto(id),
-    useSharePhoto: () => useMutation({ mutationFn: (id: string) => sharePhoto(id) }),
+    ...(await importOriginal<typeof import('@/lib/api/analyses')>()),
+    useAnalyzePhoto: () => useMutation({ mutationFn: (image: Blob) => analyzeFace(image) }),
   };
 });
 
@@ -122,7 +115,7 @@ describe('the results page', () => {
   });
 
   it('requires a display name in the leaderboard dialog and queues the entry', async () => {
-    savePhoto.mockResolvedValue({ id: 'p1' } as SavedPhoto);
+    savePhoto.mockResolvedValue({ id: 'p1' } as Photo);
     const { user } = await openResults(9.7, 'signed-in');
     const dialog = await screen.findByRole('dialog');
     await user.click(within(dialog).getByRole('button', { name: 'Join the Leaderboard' }));
@@ -148,15 +141,27 @@ describe('the results page', () => {
     expect(savePhoto).not.toHaveBeenCalled();
   });
 
-  it('offers Sign In to Save to anonymous users', async () => {
+  it('offers Sign In to Save to anonymous users, keeping the result for this tab', async () => {
     const { user, router } = await openResults();
+    await user.click(screen.getByRole('button', { name: 'Sign In to Save' }));
+    expect(await screen.findByText('Sign in to save your photos!')).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/auth');
+    expect(router.state.location.search).toBe('?returnTo=%2Fresults');
+    expect(JSON.parse(sessionStorage.getItem(PENDING_RESULT_KEY)!)).toEqual({ analysis: sampleAnalysis(8.3), image: SAMPLE_IMAGE });
+  });
+
+  it('still goes to sign in, back to the upload page, when the browser will not keep the result', async () => {
+    const { user, router } = await openResults();
+    vi.spyOn(Storage.prototype, 'setItem').mockImplementation(() => {
+      throw new DOMException('full', 'QuotaExceededError');
+    });
     await user.click(screen.getByRole('button', { name: 'Sign In to Save' }));
     expect(router.state.location.pathname).toBe('/auth');
     expect(router.state.location.search).toBe('?returnTo=%2Fupload');
   });
 
   it('saves once for a signed-in user, then says so', async () => {
-    let resolve: (photo: SavedPhoto) => void = () => {};
+    let resolve: (photo: Photo) => void = () => {};
     savePhoto.mockImplementation(() => new Promise((done) => (resolve = done)));
     const { user } = await openResults(8.3, 'signed-in');
     const button = screen.getByRole('button', { name: 'Save to My Photos' });
@@ -165,13 +170,13 @@ describe('the results page', () => {
     await user.click(screen.getByRole('button', { name: 'Saving...' }));
     expect(savePhoto).toHaveBeenCalledTimes(1);
     expect(savePhoto.mock.calls[0]![0]).toEqual(expect.objectContaining({ image: expect.any(Blob) }));
-    await act(async () => resolve({ id: 'p1' } as SavedPhoto));
+    await act(async () => resolve({ id: 'p1' } as Photo));
     expect(await screen.findByText('Photo saved to your dashboard!')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Saved' })).toBeDisabled();
   });
 
   it('shares the saved result’s public page once it is saved', async () => {
-    savePhoto.mockResolvedValue({ id: 'p7' } as SavedPhoto);
+    savePhoto.mockResolvedValue({ id: 'p7' } as Photo);
     const { user } = await openResults(8.3, 'signed-in');
     const sms = () => screen.getByRole('link', { name: 'Text/SMS' }).getAttribute('href');
     expect(sms()).toContain(encodeURIComponent(window.location.origin));
@@ -322,5 +327,107 @@ describe('AI edits on the results page', () => {
     // The server said none are left, whatever the browser believed.
     expect(await screen.findByTestId('out-of-edits')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Upscale' })).toBeDisabled();
+  });
+});
+
+describe('Sign In to Save', () => {
+  it('comes back from signing in to the same result with its AI edits, and saves it', async () => {
+    stubApi({
+      'GET /api/v1/edits/quota': () => json(quota(5)),
+      'POST /functions/v1/edit-photo': () =>
+        json({ editedImageUrl: '/media/tmp/e1.jpg?token=t', editsRemaining: 4, operations: ['enhance'], engine: 'builtin' }),
+      'GET /media/tmp/e1.jpg': () => new Response('edited-jpeg', { headers: { 'Content-Type': 'image/jpeg' } }),
+    });
+    savePhoto.mockResolvedValue({ id: 'p9' } as Photo);
+    const app = await openResults(8.3);
+    await app.user.click(screen.getByRole('button', { name: 'Enhance' }));
+    expect(await screen.findByText('Photo enhanced! 4 free edits remaining.')).toBeInTheDocument();
+
+    await app.user.click(screen.getByRole('button', { name: 'Sign In to Save' }));
+    await vi.waitFor(() => expect(app.router.state.location.pathname).toBe('/auth'));
+    await act(async () => app.auth.signIn());
+
+    // Back on /results: the same score, the edit as 'after', and the hint still asks for Analyze.
+    await vi.waitFor(() => expect(app.router.state.location.pathname).toBe('/results'), { timeout: 5000 });
+    expect(await screen.findByTestId('score-value')).toHaveTextContent('8.3');
+    expect(screen.getByTestId('before-image')).toHaveAttribute('src', SAMPLE_IMAGE);
+    expect(screen.getByTestId('after-image')).toHaveAttribute('src', '/media/tmp/e1.jpg?token=t');
+    expect(screen.getByTestId('analyze-hint')).toHaveTextContent('Click Analyze to see your new score!');
+    // Taken: a later visit to /results without a result goes home again.
+    expect(sessionStorage.getItem(PENDING_RESULT_KEY)).toBeNull();
+
+    await app.user.click(screen.getByRole('button', { name: 'Save to My Photos' }));
+    expect(await screen.findByText('Photo saved to your dashboard!')).toBeInTheDocument();
+    const saved = savePhoto.mock.calls[0]![0] as { image: Blob };
+    expect(await saved.image.text()).toBe('edited-jpeg');
+  });
+
+  it('keeps the edited image’s own score when the user had asked for it', async () => {
+    stubApi({
+      'GET /api/v1/edits/quota': () => json(quota(5)),
+      'POST /functions/v1/edit-photo': () =>
+        json({ editedImageUrl: '/media/tmp/e2.jpg', editsRemaining: 4, operations: ['enhance'], engine: 'builtin' }),
+      'GET /media/tmp/e2.jpg': () => new Response('jpeg', { headers: { 'Content-Type': 'image/jpeg' } }),
+    });
+    analyzeFace.mockResolvedValue(sampleAnalysis(9.1, { ratingLabel: 'Exceptional' }));
+    const app = await openResults(8.3);
+    await app.user.click(screen.getByRole('button', { name: 'Improve Score to 10' }));
+    await screen.findByText('Photo enhanced! 4 free edits remaining.');
+    await app.user.click(screen.getByRole('button', { name: 'Analyze' }));
+    await vi.waitFor(() => expect(screen.getByTestId('score-value')).toHaveTextContent('9.1'));
+
+    await app.user.click(screen.getByRole('button', { name: 'Sign In to Save' }));
+    await act(async () => app.auth.signIn());
+    await vi.waitFor(() => expect(app.router.state.location.pathname).toBe('/results'), { timeout: 5000 });
+    expect(await screen.findByTestId('score-value')).toHaveTextContent('9.1');
+    expect(screen.getByTestId('score-label')).toHaveTextContent('Exceptional');
+    expect(screen.getByTestId('analyze-hint')).toHaveTextContent('Want to know what your edited photo scores?');
+  });
+});
+
+describe('Download Photo', () => {
+  function captureDownloads() {
+    const names: string[] = [];
+    vi.spyOn(URL, 'createObjectURL').mockReturnValue('blob:photo');
+    vi.spyOn(URL, 'revokeObjectURL').mockImplementation(() => {});
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      names.push(this.download);
+    });
+    return names;
+  }
+
+  it('downloads the photo as it is now, named original or edited, with the spec’s messages', async () => {
+    stubApi({
+      'GET /api/v1/edits/quota': () => json(quota(5)),
+      'POST /functions/v1/edit-photo': () =>
+        json({ editedImageUrl: '/media/tmp/e3.jpg', editsRemaining: 4, operations: ['upscale'], engine: 'builtin' }),
+      'GET /media/tmp/e3.jpg': () => new Response('jpeg', { headers: { 'Content-Type': 'image/jpeg' } }),
+    });
+    const names = captureDownloads();
+    const { user } = await openResults();
+    await user.click(screen.getByRole('button', { name: 'Download Photo' }));
+    expect(await screen.findByText('Photo downloaded!')).toBeInTheDocument();
+    expect(names).toEqual(['prettyscore-photo-original.png']);
+
+    await user.click(screen.getByRole('button', { name: 'Upscale' }));
+    await screen.findByText('Photo upscaled! 4 free edits remaining.');
+    await user.click(screen.getByRole('button', { name: 'Download Photo' }));
+    await vi.waitFor(() => expect(names).toEqual(['prettyscore-photo-original.png', 'prettyscore-photo-edited.jpg']));
+  });
+
+  it('says Failed to download photo when the image cannot be fetched', async () => {
+    stubApi({
+      'GET /api/v1/edits/quota': () => json(quota(5)),
+      'POST /functions/v1/edit-photo': () =>
+        json({ editedImageUrl: '/media/tmp/gone.jpg', editsRemaining: 4, operations: ['upscale'], engine: 'builtin' }),
+      'GET /media/tmp/gone.jpg': () => apiError(404, 'not_found', 'This image does not exist or its link has expired.'),
+    });
+    const names = captureDownloads();
+    const { user } = await openResults();
+    await user.click(screen.getByRole('button', { name: 'Upscale' }));
+    await screen.findByText('Photo upscaled! 4 free edits remaining.');
+    await user.click(screen.getByRole('button', { name: 'Download Photo' }));
+    expect(await screen.findByText('Failed to download photo')).toBeInTheDocument();
+    expect(names).toEqual([]);
   });
 });

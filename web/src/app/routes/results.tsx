@@ -1,7 +1,8 @@
 import { ArrowRightIcon, CrownIcon, HandshakeIcon, RotateCcwIcon, SparklesIcon, TrophyIcon, WandSparklesIcon } from 'lucide-react';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link, Navigate, useLocation } from 'react-router';
 import { toast } from 'sonner';
+import { DownloadPhotoButton, photoDownloadName } from '@/components/download-photo-button';
 import { PageTitle } from '@/components/layout/page-title';
 import { Button } from '@/components/ui/button';
 import { paths } from '@/config/paths';
@@ -17,19 +18,24 @@ import { SharePanel } from '@/components/share-panel';
 import { BeforeAfterSlider, BusyOverlay } from '@/features/edits/components/before-after-slider';
 import { ResultsEditCard } from '@/features/edits/components/results-edit-card';
 import { useResultEdits } from '@/features/edits/hooks/use-result-edits';
-import { useSharePhoto } from '@/features/photos/api/share-photo';
-import { useAnalyzeFace } from '@/features/score/api/analyze-face';
 import { isResultState, type ResultState } from '@/features/score/types';
-import { analysisErrorMessage, GENERIC_ANALYSIS_ERROR } from '@/features/score/utils/error-message';
+import { clearPendingResult, readPendingResult } from '@/features/score/utils/pending-result';
 import { ratingLabel, formatScore } from '@/features/score/utils/rating';
 import { drawResultCard, resultCardFileName } from '@/features/score/utils/result-card';
 import { opensLeaderboardDialog, showsConfetti } from '@/features/score/utils/rewards';
 import { faceShareText } from '@/features/score/utils/share';
+import { analysisErrorMessage, GENERIC_ANALYSIS_ERROR, useAnalyzePhoto } from '@/lib/api/analyses';
+import { useSharePhoto } from '@/lib/api/photos';
 import { imageUrlToBlob, loadImage } from '@/lib/image';
 
 export default function ResultsRoute() {
   const location = useLocation();
-  if (!isResultState(location.state)) return <Navigate to={paths.home.path} replace />;
+  if (!isResultState(location.state)) {
+    // Back from signing in ('Sign In to Save'): the result kept for this tab, edits and all.
+    const pending = readPendingResult();
+    if (pending) return <Navigate to={paths.results.path} replace state={pending} />;
+    return <Navigate to={paths.home.path} replace />;
+  }
   // Keyed by the photo, so a new result starts with fresh state.
   return <Results key={location.key} result={location.state} />;
 }
@@ -37,12 +43,22 @@ export default function ResultsRoute() {
 function Results({ result }: { result: ResultState }) {
   const { image } = result;
   // Analyze replaces the score with the edited image's own.
-  const [analysis, setAnalysis] = useState(result.analysis);
+  const [analysis, setAnalysis] = useState(result.edits?.analysis ?? result.analysis);
   const score = analysis.score;
   const label = analysis.ratingLabel || ratingLabel(score);
   const [leaderboardOpen, setLeaderboardOpen] = useState(() => opensLeaderboardDialog(result.analysis.score));
-  const edits = useResultEdits(image);
-  const analyze = useAnalyzeFace();
+  const edits = useResultEdits(image, result.edits);
+  // The result is on screen (again): nothing is waiting in this tab any more.
+  useEffect(clearPendingResult, []);
+  // What 'Sign In to Save' keeps: the result as it is now, with its edits.
+  const current: ResultState = {
+    analysis: result.analysis,
+    image,
+    edits: edits.edited
+      ? { latest: edits.edited, needsAnalyze: edits.needsAnalyze, analysis: analysis === result.analysis ? undefined : analysis }
+      : undefined,
+  };
+  const analyze = useAnalyzePhoto('face');
   const site = window.location.origin;
   // Once a signed-in user saves the result, shares point at its public page,
   // whose link preview shows the score card; until then, at the site.
@@ -105,7 +121,8 @@ function Results({ result }: { result: ResultState }) {
           </section>
 
           <div className="grid grid-cols-1 gap-2 sm:grid-cols-2">
-            <SaveResultButton image={edits.imageUrl} onSaved={(photo) => shareLink.mutate(photo.id)} />
+            <SaveResultButton image={edits.imageUrl} result={current} onSaved={(photo) => shareLink.mutate(photo.id)} />
+            <DownloadPhotoButton url={edits.imageUrl} fileName={photoDownloadName('prettyscore-photo', Boolean(edits.edited))} />
             <DownloadCardButton
               fileName={resultCardFileName(score)}
               draw={async (canvas) =>
@@ -118,7 +135,7 @@ function Results({ result }: { result: ResultState }) {
                 })
               }
             />
-            <Button asChild variant="secondary" className="sm:col-span-2">
+            <Button asChild variant="secondary">
               <Link to={paths.upload.path}>
                 <RotateCcwIcon aria-hidden="true" />
                 Try Again
@@ -157,7 +174,7 @@ function Results({ result }: { result: ResultState }) {
         </nav>
       </div>
 
-      <LeaderboardDialog open={leaderboardOpen} onOpenChange={setLeaderboardOpen} image={image} />
+      <LeaderboardDialog open={leaderboardOpen} onOpenChange={setLeaderboardOpen} result={current} />
     </div>
   );
 }

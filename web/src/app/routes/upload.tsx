@@ -1,26 +1,20 @@
 import { CameraIcon, CheckIcon, ImageIcon, ImageUpIcon, LightbulbIcon, RefreshCwIcon, SparklesIcon } from 'lucide-react';
-import { useCallback, useId, useRef, useState } from 'react';
-import { useLocation, useNavigate } from 'react-router';
+import { useId, useRef, useState } from 'react';
+import { useLocation } from 'react-router';
 import { toast } from 'sonner';
 import { PageTitle } from '@/components/layout/page-title';
 import { Button } from '@/components/ui/button';
 import { paths } from '@/config/paths';
-import { useAnalyzeFace } from '@/features/score/api/analyze-face';
 import { AnalysingCard } from '@/features/score/components/analysing-card';
-import type { ResultState } from '@/features/score/types';
-import { analysisErrorMessage } from '@/features/score/utils/error-message';
-import { useChosenPhoto } from '@/features/upload/hooks/use-chosen-photo';
 import { useFileDrop } from '@/features/upload/hooks/use-file-drop';
-import { READ_FAILED_MESSAGE } from '@/features/upload/utils/validate-image-file';
-import {
-  CAMERA_COMING_SOON_MESSAGE,
-  checkPhotoChosen,
-  supportsCameraCapture,
-} from '@/features/upload/utils/validate-upload';
-import { toUploadFile } from '@/lib/image';
+import { useUploadAndScore } from '@/features/upload/hooks/use-upload-and-score';
+import { CAMERA_COMING_SOON_MESSAGE, supportsCameraCapture } from '@/features/upload/utils/validate-upload';
 import { cn } from '@/lib/utils';
 
 const tips = ['Face the camera, eyes open', 'Soft, even light on your face', 'Only one face in the photo'];
+
+// The results page's code, fetched while the user looks at the preview (router.tsx loads the same chunk).
+const preloadResults = () => import('./results');
 
 function initialImage(state: unknown): string | null {
   if (state && typeof state === 'object' && 'image' in state && typeof state.image === 'string') return state.image;
@@ -28,16 +22,19 @@ function initialImage(state: unknown): string | null {
 }
 
 export default function UploadRoute() {
-  const navigate = useNavigate();
   const location = useLocation();
   const galleryRef = useRef<HTMLInputElement>(null);
   const cameraRef = useRef<HTMLInputElement>(null);
   const hintId = useId();
   const [canCapture] = useState(() => supportsCameraCapture());
-  const onError = useCallback((message: string) => toast.error(message), []);
-  const photo = useChosenPhoto({ initial: initialImage(location.state), remember: true, onError });
-  const analyze = useAnalyzeFace();
-  const busy = analyze.isPending || photo.reading;
+  const { photo, analyzing, busy, getScore } = useUploadAndScore({
+    kind: 'face',
+    resultsPath: paths.results.path,
+    fileBase: 'photo',
+    initial: initialImage(location.state),
+    remember: true,
+    preloadResults,
+  });
   const { dragging, handlers: dropHandlers } = useFileDrop((file) => {
     if (!busy) void photo.choose(file);
   });
@@ -55,29 +52,6 @@ export default function UploadRoute() {
       return;
     }
     cameraRef.current?.click();
-  }
-
-  function getScore() {
-    const check = checkPhotoChosen(photo.image);
-    if (!check.ok) {
-      toast.error(check.message);
-      return;
-    }
-    const image = photo.image as string;
-    let upload: File;
-    try {
-      upload = toUploadFile(photo.file, image, 'photo');
-    } catch {
-      toast.error(READ_FAILED_MESSAGE);
-      return;
-    }
-    analyze.mutate(upload, {
-      onSuccess: (analysis) => {
-        const state: ResultState = { analysis, image };
-        void navigate(paths.results.path, { state });
-      },
-      onError: (error) => toast.error(analysisErrorMessage(error)),
-    });
   }
 
   return (
@@ -129,7 +103,7 @@ export default function UploadRoute() {
           )}
         </div>
 
-        {analyze.isPending ? (
+        {analyzing ? (
           <div className="mt-4">
             <AnalysingCard />
           </div>
@@ -150,9 +124,9 @@ export default function UploadRoute() {
               Change Photo
             </Button>
           ) : null}
-          <Button size="lg" className="col-span-2" onClick={getScore} disabled={busy} aria-busy={analyze.isPending}>
+          <Button size="lg" className="col-span-2" onClick={getScore} disabled={busy} aria-busy={analyzing}>
             <SparklesIcon aria-hidden="true" />
-            {analyze.isPending ? 'Analyzing...' : 'Get My Score!'}
+            {analyzing ? 'Analyzing...' : 'Get My Score!'}
           </Button>
         </div>
 

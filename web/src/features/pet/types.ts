@@ -1,10 +1,9 @@
-import type { ApiSchemas } from '@/lib/api-client';
+import type { ScoredPhoto } from '@/lib/api/analyses';
 
-/** The pet analysis as the server sends it (generated from its OpenAPI document). */
-export type PetAnalysis = ApiSchemas['PetAnalysis'];
+export type { PetAnalysis } from '@/lib/api/analyses';
 
 /** What /pet-upload hands to /pet-results in navigation state. */
-export type PetResultState = { analysis: PetAnalysis; image: string };
+export type PetResultState = ScoredPhoto<'pet'>;
 
 export function isPetResultState(value: unknown): value is PetResultState {
   if (!value || typeof value !== 'object') return false;

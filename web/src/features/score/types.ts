@@ -1,7 +1,7 @@
 import type { ApiSchemas } from '@/lib/api-client';
+import type { FaceAnalysis, ScoredPhoto } from '@/lib/api/analyses';
 
-/** The face analysis as the server sends it (generated from its OpenAPI document). */
-export type FaceAnalysis = ApiSchemas['FaceAnalysis'];
+export type { FaceAnalysis } from '@/lib/api/analyses';
 export type FaceBreakdown = ApiSchemas['FaceBreakdown'];
 export type KeyPoints = ApiSchemas['KeyPoints'];
 export type NormBox = ApiSchemas['NormBox'];
@@ -9,11 +9,36 @@ export type Tier = ApiSchemas['Tier'];
 /** [x, y], normalised to the upright image (0..1). */
 export type Point = number[];
 
-/** A saved photo row (snake_case), as POST /api/v1/photos answers. */
-export type SavedPhoto = ApiSchemas['Photo'];
+/** The AI edits of a result, as the results screen holds them. */
+export type ResultEditsState = {
+  /** The latest edit: a signed, relative /media/… URL (valid for an hour). */
+  latest: string;
+  /** An enhancement happened since the score was last computed. */
+  needsAnalyze: boolean;
+  /** The edited image's own score, once the user asked for it (Analyze). */
+  analysis?: FaceAnalysis;
+};
 
-/** What /upload hands to /results in navigation state. */
-export type ResultState = { analysis: FaceAnalysis; image: string };
+/**
+ * What /upload hands to /results in navigation state: the analysis and the
+ * photo. A result that comes back from 'Sign In to Save' also carries its edits.
+ */
+export type ResultState = ScoredPhoto<'face'> & { edits?: ResultEditsState };
+
+const isAnalysis = (value: unknown): value is FaceAnalysis =>
+  !!value && typeof value === 'object' && typeof (value as FaceAnalysis).score === 'number' && !!(value as FaceAnalysis).breakdown;
+
+function isEditsState(value: unknown): value is ResultEditsState {
+  if (!value || typeof value !== 'object') return false;
+  const edits = value as Partial<ResultEditsState>;
+  return (
+    // Our own media path (never another site's address: it comes back from session storage).
+    typeof edits.latest === 'string' &&
+    /^\/(?![/\\])/.test(edits.latest) &&
+    typeof edits.needsAnalyze === 'boolean' &&
+    (edits.analysis === undefined || isAnalysis(edits.analysis))
+  );
+}
 
 export function isResultState(value: unknown): value is ResultState {
   if (!value || typeof value !== 'object') return false;
@@ -21,8 +46,7 @@ export function isResultState(value: unknown): value is ResultState {
   return (
     typeof state.image === 'string' &&
     state.image.startsWith('data:image/') &&
-    !!state.analysis &&
-    typeof state.analysis.score === 'number' &&
-    !!state.analysis.breakdown
+    isAnalysis(state.analysis) &&
+    (state.edits === undefined || isEditsState(state.edits))
   );
 }

@@ -1,7 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
 import { PageLoader } from '@/components/layout/page-loader';
-import { signInPathFor } from '@/features/auth/utils/return-to';
+import { signInPathFor } from '@/config/paths';
 import { useSession } from '@/lib/session';
 
 /**

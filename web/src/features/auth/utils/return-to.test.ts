@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { afterSignInPath, safeReturnTo, signInPathFor } from './return-to';
+import { signInPathFor } from '@/config/paths';
+import { afterSignInPath, safeReturnTo } from './return-to';
 
 describe('where signing in leads', () => {
   it('goes to /dashboard by default', () => {

@@ -28,8 +28,3 @@ export function afterSignInPath(search: string, state: unknown): string {
     state && typeof state === 'object' && 'returnTo' in state ? safeReturnTo((state as { returnTo: unknown }).returnTo) : null;
   return fromState ?? DEFAULT_AFTER_SIGN_IN;
 }
-
-/** The sign-in page with a way back to `returnTo`. */
-export function signInPathFor(returnTo: string): string {
-  return `${paths.auth.path}?returnTo=${encodeURIComponent(returnTo)}`;
-}

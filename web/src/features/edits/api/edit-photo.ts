@@ -1,13 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap } from '@/lib/api-client';
+import { photoKeys } from '@/lib/api/photos';
 import { useSession } from '@/lib/session';
 import type { EditPhotoRequest, EditPhotoResponse, EditsQuota } from '../types';
 import { isQuotaError } from '../utils/edit-errors';
 import { mirrorEditsRemaining } from '../utils/quota-mirror';
 import { editKeys } from './get-edits-quota';
-
-/** The root of the saved photos' query keys (features/photos lists them). */
-const PHOTOS_KEY = ['photos'] as const;
 
 /**
  * POST /functions/v1/edit-photo. The server counts the edit against this
@@ -37,7 +35,7 @@ export function useEditPhoto() {
     mutationFn: editPhoto,
     onSuccess: (result, request) => {
       setRemaining(result.editsRemaining);
-      if (request.photoId) void queryClient.invalidateQueries({ queryKey: PHOTOS_KEY });
+      if (request.photoId) void queryClient.invalidateQueries({ queryKey: photoKeys.all });
     },
     onError: (error) => {
       // Whatever the browser thought, the server says there are none left.

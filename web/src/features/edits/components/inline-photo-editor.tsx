@@ -1,15 +1,16 @@
 import { DownloadIcon, LoaderCircleIcon, PencilIcon, Redo2Icon, Undo2Icon, WandSparklesIcon } from 'lucide-react';
 import { useId, useReducer, useState } from 'react';
 import { toast } from 'sonner';
+import { photoDownloadName } from '@/components/download-photo-button';
 import { SharePanel } from '@/components/share-panel';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
+import { useUpdateEditedImage } from '@/lib/api/photos';
 import { downloadImageUrl } from '@/lib/image';
 import { useEditPhoto } from '../api/edit-photo';
 import { useEditAllowance } from '../api/get-edits-quota';
-import { useUpdateEditedImage } from '../api/update-edited-image';
 import { editErrorMessage, FREE_EDITS_USED_MESSAGE } from '../utils/edit-errors';
 import {
   DASHBOARD_EDIT_SUCCESS,
@@ -23,7 +24,7 @@ import {
 } from '../utils/edit-messages';
 import { downloadHdVersion } from '../utils/hd-download';
 import { canUndo, currentEntry, historyReducer, isEdited, lastPrompt, originalEntry, startHistory } from '../utils/history';
-import { dashboardTabs, GENERATIVE_ONLY_NOTE, type EditPreset } from '../utils/presets';
+import { builtInAlternatives, dashboardTabs, GENERATIVE_ONLY_NOTE, GENERATIVE_ONLY_REASON, type EditPreset } from '../utils/presets';
 import { BeforeAfterSlider, BusyOverlay } from './before-after-slider';
 import { EditsRemainingPill, OutOfEditsNotice } from './edits-remaining';
 
@@ -119,7 +120,7 @@ export function InlinePhotoEditor({ photoId, originalUrl, editedUrl, fileBase }:
       return;
     }
     setDownloading(kind);
-    const base = `${fileBase}-${edited ? 'edited' : 'original'}`;
+    const base = photoDownloadName(fileBase, edited);
     try {
       if (kind === 'hd') await downloadHdVersion(current.imageUrl, base);
       else await downloadImageUrl(current.imageUrl, base);
@@ -204,26 +205,47 @@ export function InlinePhotoEditor({ photoId, originalUrl, editedUrl, fileBase }:
           const needsGenerative = tab.presets.some((preset) => preset.generative) && !allowance.generative;
           return (
             <TabsContent key={tab.value} value={tab.value} className="mt-3">
+              <ul className="grid grid-cols-2 gap-2">
+                {tab.presets.map((preset) => {
+                  const unavailable = Boolean(preset.generative) && !allowance.generative;
+                  const reasonId = `${noteId}-${tab.value}-${preset.label.replaceAll(' ', '-')}`;
+                  return (
+                    <li key={preset.label} className="grid content-start gap-1">
+                      <Button
+                        variant="outline"
+                        // Half of a phone's dialog is about 145 px: less padding, and a long label wraps rather than overflows.
+                        className="h-auto min-h-10 w-full whitespace-normal px-3 py-2 leading-tight"
+                        disabled={busy || allowance.out || unavailable}
+                        aria-describedby={unavailable ? reasonId : undefined}
+                        onClick={() => run(preset)}
+                      >
+                        {preset.label}
+                      </Button>
+                      {unavailable ? (
+                        <p id={reasonId} className="text-center text-xs text-muted-foreground">
+                          {GENERATIVE_ONLY_REASON}
+                        </p>
+                      ) : null}
+                    </li>
+                  );
+                })}
+              </ul>
               {needsGenerative ? (
-                <p id={`${noteId}-${tab.value}`} className="mb-3 rounded-xl bg-muted p-3 text-xs text-muted-foreground">
-                  {GENERATIVE_ONLY_NOTE}
-                </p>
+                <section aria-labelledby={`${noteId}-${tab.value}`} className="mt-3 rounded-xl bg-muted p-3" data-testid="built-in-alternatives">
+                  <p id={`${noteId}-${tab.value}`} className="text-xs text-muted-foreground">
+                    {GENERATIVE_ONLY_NOTE}
+                  </p>
+                  <ul className="mt-2 flex flex-wrap gap-1.5">
+                    {builtInAlternatives.map((preset) => (
+                      <li key={preset.label}>
+                        <Button size="sm" variant="secondary" className="px-3" disabled={busy || allowance.out} onClick={() => run(preset)}>
+                          {preset.label}
+                        </Button>
+                      </li>
+                    ))}
+                  </ul>
+                </section>
               ) : null}
-              <div className="grid grid-cols-2 gap-2">
-                {tab.presets.map((preset) => (
-                  <Button
-                    key={preset.label}
-                    variant="outline"
-                    // Half of a phone's dialog is about 145 px: less padding, and a long label wraps rather than overflows.
-                    className="h-auto min-h-10 whitespace-normal px-3 py-2 leading-tight"
-                    disabled={busy || allowance.out || (preset.generative && !allowance.generative)}
-                    aria-describedby={needsGenerative ? `${noteId}-${tab.value}` : undefined}
-                    onClick={() => run(preset)}
-                  >
-                    {preset.label}
-                  </Button>
-                ))}
-              </div>
             </TabsContent>
           );
         })}

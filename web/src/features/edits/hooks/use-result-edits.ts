@@ -7,16 +7,19 @@ import { ANALYZE_HINT, editSuccessMessage } from '../utils/edit-messages';
 
 export type EditRequest = { label: string; prompt: string; kind: EditKind };
 
+/** Where a result's edits stand when the screen opens (a result back from signing in keeps its edits). */
+export type InitialEdits = { latest: string; needsAnalyze: boolean };
+
 /**
  * The results screen's edit flow (spec document 1, section 4): each edit
  * starts from the latest image (the edit if there is one, else the
  * original), the original stays as 'before', and the server's count of free
  * edits drives the message and the buttons.
  */
-export function useResultEdits(original: string) {
-  const [current, setCurrent] = useState<string | null>(null);
+export function useResultEdits(original: string, initial?: InitialEdits) {
+  const [current, setCurrent] = useState<string | null>(initial?.latest ?? null);
   const [pending, setPending] = useState<string | null>(null);
-  const [needsAnalyze, setNeedsAnalyze] = useState(false);
+  const [needsAnalyze, setNeedsAnalyze] = useState(initial?.needsAnalyze ?? false);
   const allowance = useEditAllowance();
   const mutation = useEditPhoto();
   const busy = mutation.isPending;

@@ -21,9 +21,11 @@ export const DASHBOARD_EDIT_SUCCESS = 'Photo edited successfully!';
 export const UNDO_SUCCESS = 'Undo successful!';
 export const UNDO_FAILED = 'Failed to undo edit';
 export const NOTHING_TO_UNDO = 'No edits to undo';
-export const NO_PHOTO_TO_DOWNLOAD = 'No photo to download';
-export const PHOTO_DOWNLOADED = 'Photo downloaded!';
-export const DOWNLOAD_FAILED = 'Failed to download photo';
+export {
+  NO_PHOTO_TO_DOWNLOAD_MESSAGE as NO_PHOTO_TO_DOWNLOAD,
+  PHOTO_DOWNLOADED_MESSAGE as PHOTO_DOWNLOADED,
+  PHOTO_DOWNLOAD_FAILED_MESSAGE as DOWNLOAD_FAILED,
+} from '@/components/download-photo-button';
 export const NO_PHOTO_TO_SAVE = 'No photo to save';
 export const NO_EDITED_IMAGE_TO_DOWNLOAD = 'No edited image to download';
 export const ADJUSTMENTS_APPLIED = 'Adjustments applied!';

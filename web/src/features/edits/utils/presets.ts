@@ -67,7 +67,23 @@ export const dashboardTabs: PresetTab[] = [
 ];
 
 export const GENERATIVE_ONLY_NOTE =
-  'Hair and outfit changes need the generative AI editor, which is not switched on here. Background presets and custom prompts about light, colour, sharpness, background or style work.';
+  'Hair and outfit changes need the generative AI editor, which is not switched on here. These built-in edits work now:';
+
+/** What each disabled hair or outfit preset says under itself. */
+export const GENERATIVE_ONLY_REASON = 'Needs generative AI';
+
+/**
+ * The built-in editor's own edits (background, styles, retouch), one tap away
+ * in the Hair and Outfit tabs when those presets are disabled.
+ */
+export const builtInAlternatives: EditPreset[] = [
+  { label: 'Retouch Skin', prompt: 'Retouch skin', kind: 'edit' },
+  { label: 'Enhance', prompt: 'Enhance', kind: 'enhance' },
+  { label: 'Studio White', prompt: 'White background', kind: 'edit' },
+  { label: 'Blur Background', prompt: 'Blur the background', kind: 'edit' },
+  { label: 'Warm Style', prompt: 'Warm style', kind: 'edit' },
+  { label: 'Cinematic Style', prompt: 'Cinematic style', kind: 'edit' },
+];
 
 /** The /editor styles (the built-in engine's six). */
 export const editorStyles = [

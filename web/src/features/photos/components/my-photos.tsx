@@ -3,8 +3,7 @@ import { useId, useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { paths } from '@/config/paths';
-import { usePhotos } from '../api/list-photos';
-import type { Photo, PhotoSort } from '../types';
+import { usePhotos, type Photo, type PhotoSort } from '@/lib/api/photos';
 import { PhotoCard } from './photo-card';
 import { PhotoDetailsDialog } from './photo-details-dialog';
 

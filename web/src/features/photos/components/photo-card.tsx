@@ -1,6 +1,6 @@
 import { InfoIcon } from 'lucide-react';
 import { Button } from '@/components/ui/button';
-import type { Photo } from '../types';
+import type { Photo } from '@/lib/api/photos';
 import { cardSubScores, displayImage, outOfTen, photoDate } from '../utils/photo-display';
 
 type PhotoCardProps = {

@@ -1,6 +1,7 @@
-import { ArrowLeftIcon, DownloadIcon, LoaderCircleIcon, Share2Icon, Trash2Icon, WandSparklesIcon } from 'lucide-react';
+import { ArrowLeftIcon, LoaderCircleIcon, Share2Icon, Trash2Icon, WandSparklesIcon } from 'lucide-react';
 import { useState, type ReactNode } from 'react';
 import { toast } from 'sonner';
+import { DownloadPhotoButton } from '@/components/download-photo-button';
 import { SharePanel } from '@/components/share-panel';
 import {
   AlertDialog,
@@ -15,15 +16,8 @@ import {
 } from '@/components/ui/alert-dialog';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
-import { downloadImageUrl } from '@/lib/image';
-import { useDeletePhoto } from '../api/delete-photo';
-import { useSharePhoto } from '../api/share-photo';
-import type { Photo } from '../types';
+import { useDeletePhoto, useSharePhoto, type Photo } from '@/lib/api/photos';
 import { cardSubScores, displayImage, outOfTen, photoDate, photoFileBase, savedPhotoShareText } from '../utils/photo-display';
-
-export const PHOTO_DOWNLOADED = 'Photo downloaded!';
-export const DOWNLOAD_FAILED = 'Failed to download photo';
-export const NO_PHOTO_TO_DOWNLOAD = 'No photo to download';
 
 type PhotoDetailsDialogProps = {
   photo: Photo | null;
@@ -47,26 +41,9 @@ export function PhotoDetailsDialog({ photo, onOpenChange, renderEditor }: PhotoD
 
 function DetailsBody({ photo, renderEditor, onDeleted }: { photo: Photo; renderEditor: (photo: Photo) => ReactNode; onDeleted: () => void }) {
   const [editing, setEditing] = useState(false);
-  const [downloading, setDownloading] = useState(false);
   const share = useSharePhoto();
   const remove = useDeletePhoto();
   const image = displayImage(photo);
-
-  async function download() {
-    if (!image) {
-      toast.error(NO_PHOTO_TO_DOWNLOAD);
-      return;
-    }
-    setDownloading(true);
-    try {
-      await downloadImageUrl(image, photoFileBase(photo, Boolean(photo.edited_image_url)));
-      toast.success(PHOTO_DOWNLOADED);
-    } catch {
-      toast.error(DOWNLOAD_FAILED);
-    } finally {
-      setDownloading(false);
-    }
-  }
 
   function startShare() {
     if (share.data || share.isPending) return;
@@ -117,10 +94,9 @@ function DetailsBody({ photo, renderEditor, onDeleted }: { photo: Photo; renderE
                 <WandSparklesIcon aria-hidden="true" />
                 Edit Photo
               </Button>
-              <Button variant="outline" onClick={() => void download()} disabled={downloading}>
-                {downloading ? <LoaderCircleIcon aria-hidden="true" className="animate-spin" /> : <DownloadIcon aria-hidden="true" />}
+              <DownloadPhotoButton url={image} fileName={photoFileBase(photo, Boolean(photo.edited_image_url))}>
                 Download
-              </Button>
+              </DownloadPhotoButton>
               <Button variant="outline" onClick={startShare} aria-expanded={Boolean(share.data)} disabled={share.isPending}>
                 {share.isPending ? <LoaderCircleIcon aria-hidden="true" className="animate-spin" /> : <Share2Icon aria-hidden="true" />}
                 Share

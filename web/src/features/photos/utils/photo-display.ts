@@ -1,4 +1,5 @@
-import type { Photo } from '../types';
+import { photoDownloadName } from '@/components/download-photo-button';
+import type { Photo } from '@/lib/api/photos';
 
 /** The image a card shows: the latest edit if there is one, else the original. */
 export function displayImage(photo: Pick<Photo, 'edited_image_url' | 'original_image_url'>): string {
@@ -26,7 +27,7 @@ export function cardSubScores(photo: Pick<Photo, 'breakdown'>) {
 
 /** A download name with the spec's suffix: '-edited' or '-original' (the extension follows the type). */
 export function photoFileBase(photo: Pick<Photo, 'id'>, edited: boolean): string {
-  return `prettyscore-${photo.id.slice(0, 8)}-${edited ? 'edited' : 'original'}`;
+  return photoDownloadName(`prettyscore-${photo.id.slice(0, 8)}`, edited);
 }
 
 /** The share text of a saved result. */

@@ -2,24 +2,22 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { TrophyIcon } from 'lucide-react';
 import { useId } from 'react';
 import { useForm } from 'react-hook-form';
-import { useNavigate } from 'react-router';
 import { toast } from 'sonner';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Textarea } from '@/components/ui/textarea';
-import { paths } from '@/config/paths';
 import { ApiError } from '@/lib/api-client';
+import { useSavePhoto } from '@/lib/api/photos';
 import { dataUrlToBlob } from '@/lib/image';
 import { useSession } from '@/lib/session';
-import { useSavePhoto } from '../api/save-photo';
+import { useSignInToSave } from '../hooks/use-sign-in-to-save';
+import type { ResultState } from '../types';
 import {
   LEADERBOARD_QUEUED_MESSAGE,
   leaderboardEntrySchema,
   SAVE_FAILED_MESSAGE,
-  SIGN_IN_TO_SAVE_MESSAGE,
-  signInPath,
   type LeaderboardEntry,
   type LeaderboardEntryInput,
 } from '../utils/leaderboard-entry';
@@ -27,7 +25,8 @@ import {
 type LeaderboardDialogProps = {
   open: boolean;
   onOpenChange: (open: boolean) => void;
-  image: string;
+  /** The result; its photo is the entry. Kept while a signed-out user signs in. */
+  result: ResultState;
 };
 
 /**
@@ -35,9 +34,9 @@ type LeaderboardDialogProps = {
  * and a bio (optional). The entry is the photo itself, saved with
  * public_listing true; the server scores it again and admins verify it.
  */
-export function LeaderboardDialog({ open, onOpenChange, image }: LeaderboardDialogProps) {
-  const navigate = useNavigate();
+export function LeaderboardDialog({ open, onOpenChange, result }: LeaderboardDialogProps) {
   const { session } = useSession();
+  const signInToSave = useSignInToSave();
   const save = useSavePhoto();
   const form = useForm<LeaderboardEntryInput, unknown, LeaderboardEntry>({
     resolver: zodResolver(leaderboardEntrySchema),
@@ -53,12 +52,11 @@ export function LeaderboardDialog({ open, onOpenChange, image }: LeaderboardDial
   const onSubmit = form.handleSubmit((entry) => {
     if (save.isPending) return;
     if (!session) {
-      toast.info(SIGN_IN_TO_SAVE_MESSAGE);
-      void navigate(signInPath(paths.upload.path));
+      signInToSave(result);
       return;
     }
     save.mutate(
-      { image: dataUrlToBlob(image), publicListing: true, ...entry },
+      { image: dataUrlToBlob(result.image), publicListing: true, ...entry },
       {
         onSuccess: () => {
           toast.success(LEADERBOARD_QUEUED_MESSAGE);

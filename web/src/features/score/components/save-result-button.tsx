@@ -1,23 +1,31 @@
 import { CheckIcon, LogInIcon, SaveIcon } from 'lucide-react';
 import { useRef } from 'react';
-import { useNavigate } from 'react-router';
 import { toast } from 'sonner';
 import { Button } from '@/components/ui/button';
-import { paths } from '@/config/paths';
+import { useSavePhoto, type Photo } from '@/lib/api/photos';
 import { imageUrlToBlob } from '@/lib/image';
 import { useSession } from '@/lib/session';
-import { useSavePhoto } from '../api/save-photo';
-import type { SavedPhoto } from '../types';
-import { PHOTO_SAVED_MESSAGE, SAVE_FAILED_MESSAGE, SIGN_IN_TO_SAVE_MESSAGE, signInPath } from '../utils/leaderboard-entry';
+import { useSignInToSave } from '../hooks/use-sign-in-to-save';
+import type { ResultState } from '../types';
+import { PHOTO_SAVED_MESSAGE, SAVE_FAILED_MESSAGE } from '../utils/leaderboard-entry';
+
+type SaveResultButtonProps = {
+  /** The image to save: a data URL or one of our media URLs. */
+  image: string;
+  /** The result as the screen shows it (edits included), kept while a signed-out user signs in. */
+  result: ResultState;
+  onSaved?: (photo: Photo) => void;
+};
 
 /**
- * Saves the photo (a data URL or one of our media URLs) to the signed-in user's dashboard (the server scores the
- * stored image itself). Signed out, it offers 'Sign In to Save' instead.
+ * Saves the photo to the signed-in user's dashboard (the server scores the
+ * stored image itself). Signed out, it offers 'Sign In to Save', which comes
+ * back to this result.
  */
-export function SaveResultButton({ image, onSaved }: { image: string; onSaved?: (photo: SavedPhoto) => void }) {
-  const navigate = useNavigate();
+export function SaveResultButton({ image, result, onSaved }: SaveResultButtonProps) {
   const { session, status } = useSession();
   const save = useSavePhoto();
+  const signInToSave = useSignInToSave();
   // Fetching an edited image takes a moment: a second click meanwhile is ignored.
   const preparing = useRef(false);
 
@@ -26,10 +34,7 @@ export function SaveResultButton({ image, onSaved }: { image: string; onSaved?: 
       <Button
         variant="outline"
         disabled={status === 'loading'}
-        onClick={() => {
-          toast.info(SIGN_IN_TO_SAVE_MESSAGE);
-          void navigate(signInPath(paths.upload.path));
-        }}
+        onClick={() => signInToSave(result)}
       >
         <LogInIcon aria-hidden="true" />
         Sign In to Save

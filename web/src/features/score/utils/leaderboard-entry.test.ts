@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { signInPath, validateLeaderboardEntry } from './leaderboard-entry';
+import { validateLeaderboardEntry } from './leaderboard-entry';
 
 describe('validateLeaderboardEntry', () => {
   it.each(['', '   ', '\t\n'])('requires a display name (%j)', (displayName) => {
@@ -18,12 +18,6 @@ describe('validateLeaderboardEntry', () => {
       ok: true,
       entry: { displayName: 'Ada' },
     });
-  });
-});
-
-describe('signInPath', () => {
-  it('carries the way back', () => {
-    expect(signInPath('/results')).toBe('/auth?returnTo=%2Fresults');
   });
 });
 

@@ -40,12 +40,3 @@ export function validateLeaderboardEntry(input: LeaderboardEntryInput): Leaderbo
   if (result.success) return { ok: true, entry: result.data };
   return { ok: false, message: result.error.issues[0]?.message ?? DISPLAY_NAME_REQUIRED_MESSAGE };
 }
-
-/**
- * Where anonymous users go to sign in, with the way back. The results screen
- * sends them back to /upload, where their photo is still kept for this tab:
- * scoring is deterministic, so one click gives the same result again.
- */
-export function signInPath(returnTo: string): string {
-  return `/auth?returnTo=${encodeURIComponent(returnTo)}`;
-}

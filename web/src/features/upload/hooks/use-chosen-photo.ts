@@ -1,7 +1,8 @@
-import { useCallback, useState } from 'react';
+import { useCallback, useRef, useState } from 'react';
 import { loadUploadedImage, saveUploadedImage, UPLOADED_IMAGE_KEY } from '../utils/uploaded-image';
 import { READ_FAILED_MESSAGE, readFileAsDataUrl } from '../utils/validate-image-file';
 import { validateUploadFile } from '../utils/validate-upload';
+import { makeWorkingCopy } from '../utils/working-copy';
 
 type Options = {
   /** An image handed over in navigation state (the home drop zone does this). */
@@ -10,17 +11,23 @@ type Options = {
   remember?: boolean;
   /** Called with the message to show when a file is refused or cannot be read. */
   onError: (message: string) => void;
+  /** Makes the working copy (tests pass their own; the browser's canvas otherwise). */
+  prepare?: (file: File) => Promise<Blob>;
 };
 
 /**
- * The photo picked on an upload page, as a data URL: checked (an image, under
- * 10 MB), read, and for the face flow kept in this tab's session storage so
- * the home drop zone and the upload page share it.
+ * The photo picked on an upload page: checked (an image, under 10 MB), turned
+ * into its working copy (upright, at most 1536 px, JPEG: see working-copy.ts),
+ * read as a data URL, and for the face flow kept in this tab's session storage
+ * so the home drop zone and the upload page share it. `file` is the copy that
+ * goes to the server.
  */
-export function useChosenPhoto({ initial, remember = false, onError }: Options) {
+export function useChosenPhoto({ initial, remember = false, onError, prepare = makeWorkingCopy }: Options) {
   const [image, setImage] = useState<string | null>(() => initial ?? (remember ? loadUploadedImage() : null));
-  const [file, setFile] = useState<File | null>(null);
+  const [file, setFile] = useState<Blob | null>(null);
   const [reading, setReading] = useState(false);
+  // A photo picked while the last one is still being prepared wins.
+  const latest = useRef(0);
 
   const choose = useCallback(
     async (picked: File | null | undefined) => {
@@ -30,11 +37,14 @@ export function useChosenPhoto({ initial, remember = false, onError }: Options) 
         onError(check.message);
         return;
       }
+      const pick = ++latest.current;
       setReading(true);
       try {
-        const dataUrl = await readFileAsDataUrl(picked);
+        const copy = await prepare(picked);
+        const dataUrl = await readFileAsDataUrl(copy);
+        if (pick !== latest.current) return;
         setImage(dataUrl);
-        setFile(picked);
+        setFile(copy);
         if (remember) {
           try {
             saveUploadedImage(dataUrl);
@@ -43,15 +53,17 @@ export function useChosenPhoto({ initial, remember = false, onError }: Options) 
           }
         }
       } catch {
-        onError(READ_FAILED_MESSAGE);
+        if (pick === latest.current) onError(READ_FAILED_MESSAGE);
       } finally {
-        setReading(false);
+        if (pick === latest.current) setReading(false);
       }
     },
-    [onError, remember],
+    [onError, prepare, remember],
   );
 
   const clear = useCallback(() => {
+    latest.current += 1;
+    setReading(false);
     setImage(null);
     setFile(null);
     if (remember) {

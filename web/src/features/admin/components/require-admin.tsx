@@ -1,0 +1,49 @@
+import { useEffect, type ReactNode } from 'react';
+import { Navigate, useLocation } from 'react-router';
+import { toast } from 'sonner';
+import { PageLoader } from '@/components/layout/page-loader';
+import { signInPathFor } from '@/config/paths';
+import { useAdminAccess } from '../api/get-admin-access';
+
+/** What a non-admin is told on the admin pages (spec document 2, section 6)… */
+export const ADMIN_ONLY_MESSAGE = 'Access denied: Admin only';
+/** …and on /admin/verification. */
+export const ADMIN_ACCESS_REQUIRED_MESSAGE = 'Admin access required';
+/** When the server gave no answer at all: nothing is shown, and the visitor is told why. */
+export const ADMIN_CHECK_FAILED_MESSAGE = 'We could not check your access. Please try again.';
+
+type RequireAdminProps = {
+  children: ReactNode;
+  /** The page's own words for a refusal. */
+  deniedMessage?: string;
+};
+
+/**
+ * Shows an admin page only when the server says the signed-in user is an
+ * admin; it never decides on its own. Until the server answers, a loader;
+ * on 403 the page's message and the way home; on 401 (the session is no
+ * longer valid) the sign-in page, which comes back here. Signed-out visitors
+ * never reach it: the route puts RequireAuth around it.
+ */
+export function RequireAdmin({ children, deniedMessage = ADMIN_ONLY_MESSAGE }: RequireAdminProps) {
+  const access = useAdminAccess();
+  const location = useLocation();
+
+  if (access.data === 'granted') return children;
+  if (access.data === 'signed-out') {
+    const returnTo = `${location.pathname}${location.search}${location.hash}`;
+    return <Navigate to={signInPathFor(returnTo)} replace state={{ returnTo }} />;
+  }
+  if (access.data === 'denied') return <LeaveWith message={deniedMessage} />;
+  if (access.isError) return <LeaveWith message={ADMIN_CHECK_FAILED_MESSAGE} />;
+  return <PageLoader />;
+}
+
+/** Says why, then goes home. */
+function LeaveWith({ message }: { message: string }) {
+  useEffect(() => {
+    // One toast however often this mounts (React's development double effects).
+    toast.error(message, { id: 'admin-access' });
+  }, [message]);
+  return <Navigate to="/" replace />;
+}

@@ -1,0 +1,55 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { act, renderHook } from '@testing-library/react';
+import type { ReactNode } from 'react';
+import { describe, expect, it } from 'vitest';
+import { apiError, callsTo, json, stubApi } from '@/testing/fake-api';
+import { photoKeys, useDeletePhoto, useSavePhoto, useUpdateEditedImage } from './photos';
+
+const ID = '11111111-2222-4333-8444-555555555555';
+
+function setup() {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
+  // Two users' lists in one tab's cache (one signed out, one signed in since).
+  client.setQueryData(photoKeys.list('u1', 'latest'), []);
+  client.setQueryData(photoKeys.list('u2', 'rating'), []);
+  const wrapper = ({ children }: { children: ReactNode }) => <QueryClientProvider client={client}>{children}</QueryClientProvider>;
+  const stale = () =>
+    [photoKeys.list('u1', 'latest'), photoKeys.list('u2', 'rating')].map((key) => client.getQueryState(key)?.isInvalidated);
+  return { wrapper, stale };
+}
+
+describe('the photos resource', () => {
+  it('keys each user’s lists apart, under one root', () => {
+    expect(photoKeys.list('u1', 'latest')).toEqual(['photos', 'list', 'u1', 'latest']);
+    expect(photoKeys.list(null, 'rating')).toEqual(['photos', 'list', 'anonymous', 'rating']);
+    expect(photoKeys.list('u1', 'latest').slice(0, 1)).toEqual([...photoKeys.all]);
+  });
+
+  it('makes every list stale after a save, a delete and an undo', async () => {
+    const fetchMock = stubApi({
+      'POST /api/v1/photos': () => json({ id: ID }, 201),
+      [`DELETE /api/v1/photos/${ID}`]: () => new Response(null, { status: 204 }),
+      [`PATCH /api/v1/photos/${ID}`]: () => json({ id: ID }),
+    });
+    for (const [useMutationHook, input] of [
+      [useSavePhoto, { image: new Blob(['x'], { type: 'image/jpeg' }) }],
+      [useDeletePhoto, ID],
+      [useUpdateEditedImage, { id: ID, editedImageUrl: null }],
+    ] as const) {
+      const { wrapper, stale } = setup();
+      const { result } = renderHook(() => (useMutationHook as () => { mutateAsync: (input: unknown) => Promise<unknown> })(), { wrapper });
+      expect(stale()).toEqual([false, false]);
+      await act(() => result.current.mutateAsync(input));
+      expect(stale()).toEqual([true, true]);
+    }
+    expect(await callsTo(fetchMock, 'PATCH', `/api/v1/photos/${ID}`)[0]!.json()).toEqual({ editedImageUrl: null });
+  });
+
+  it('leaves the lists alone when the server refuses', async () => {
+    stubApi({ [`DELETE /api/v1/photos/${ID}`]: () => apiError(404, 'not_found', 'Photo not found') });
+    const { wrapper, stale } = setup();
+    const { result } = renderHook(() => useDeletePhoto(), { wrapper });
+    await act(() => result.current.mutateAsync(ID).catch(() => undefined));
+    expect(stale()).toEqual([false, false]);
+  });
+});

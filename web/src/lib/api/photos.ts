@@ -1,0 +1,115 @@
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api, ApiError, unwrap, type ApiSchemas } from '@/lib/api-client';
+import { toFormData } from '@/lib/form-data';
+import { useSession } from '@/lib/session';
+
+/**
+ * The saved photos resource (`/api/v1/photos`): its query keys, fetchers and
+ * hooks. Several features touch it (My Photos lists and deletes, the results
+ * screen and the editor save, the AI editor writes edits), so it lives here
+ * rather than in one of them: features never import each other.
+ */
+
+/** A saved photo row, as the server sends it (snake_case, signed image URLs). */
+export type Photo = ApiSchemas['Photo'];
+export type PhotoSort = 'latest' | 'rating';
+export type ShareLink = ApiSchemas['ShareLink'];
+
+export const photoKeys = {
+  all: ['photos'] as const,
+  /** Per user: another account signing in on this tab must not see the last one's list. */
+  lists: (userId: string | null) => [...photoKeys.all, 'list', userId ?? 'anonymous'] as const,
+  list: (userId: string | null, sort: PhotoSort) => [...photoKeys.lists(userId), sort] as const,
+};
+
+/** GET /api/v1/photos?sort=latest|rating: the signed-in user's saved photos. */
+export function listPhotos(sort: PhotoSort): Promise<Photo[]> {
+  return unwrap(api.GET('/api/v1/photos', { params: { query: { sort } } }));
+}
+
+export function photosQueryOptions(userId: string | null, sort: PhotoSort) {
+  return queryOptions({ queryKey: photoKeys.list(userId, sort), queryFn: () => listPhotos(sort) });
+}
+
+export function usePhotos(sort: PhotoSort) {
+  const { session } = useSession();
+  return useQuery(photosQueryOptions(session?.user.id ?? null, sort));
+}
+
+export type SavePhotoInput = {
+  /** The photo; the server analyses it again and stores its own score. */
+  image: Blob;
+  /** Leaderboard entries: public_listing true with a display name (and maybe a bio). */
+  publicListing?: boolean;
+  displayName?: string;
+  bio?: string;
+};
+
+/** POST /api/v1/photos (signed in): stores the photo with the server's score. */
+export function savePhoto({ image, publicListing = false, displayName, bio }: SavePhotoInput): Promise<Photo> {
+  return unwrap(
+    api.POST('/api/v1/photos', {
+      body: {
+        // A file field is typed as a binary string; toFormData sends the Blob.
+        image: image as unknown as string,
+        public_listing: publicListing,
+        display_name: displayName,
+        bio: bio || undefined,
+      },
+      bodySerializer: toFormData,
+    }),
+  );
+}
+
+/** Every mutation of a photo makes the lists stale. */
+function useInvalidatePhotos() {
+  const queryClient = useQueryClient();
+  return () => queryClient.invalidateQueries({ queryKey: photoKeys.all });
+}
+
+export function useSavePhoto() {
+  const invalidate = useInvalidatePhotos();
+  return useMutation({ mutationFn: savePhoto, onSuccess: invalidate });
+}
+
+/** DELETE /api/v1/photos/{id}: the row and its images leave storage. */
+export async function deletePhoto(id: string): Promise<void> {
+  const { response, error } = await api.DELETE('/api/v1/photos/{id}', { params: { path: { id } } });
+  if (!response.ok) {
+    const body = (error ?? {}) as { code?: string; message?: string };
+    throw new ApiError(response.status, body.code ?? 'http_error', body.message ?? `Request failed with status ${response.status}`);
+  }
+}
+
+export function useDeletePhoto() {
+  const invalidate = useInvalidatePhotos();
+  return useMutation({ mutationFn: deletePhoto, onSuccess: invalidate });
+}
+
+/**
+ * PATCH /api/v1/photos/{id} with the photo's edited image: Undo writes the
+ * previous image back; null returns the photo to its original.
+ */
+export function updateEditedImage(id: string, editedImageUrl: string | null): Promise<Photo> {
+  return unwrap(api.PATCH('/api/v1/photos/{id}', { params: { path: { id } }, body: { editedImageUrl } }));
+}
+
+export function useUpdateEditedImage() {
+  const invalidate = useInvalidatePhotos();
+  return useMutation({
+    mutationFn: ({ id, editedImageUrl }: { id: string; editedImageUrl: string | null }) => updateEditedImage(id, editedImageUrl),
+    onSuccess: invalidate,
+  });
+}
+
+/**
+ * POST /api/v1/photos/{id}/share (signed in, idempotent): makes a saved
+ * result public at /s/<slug>, whose link preview shows the score card.
+ */
+export function sharePhoto(id: string): Promise<ShareLink> {
+  return unwrap(api.POST('/api/v1/photos/{id}/share', { params: { path: { id } } }));
+}
+
+export function useSharePhoto() {
+  return useMutation({ mutationFn: sharePhoto });
+}
