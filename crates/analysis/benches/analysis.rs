@@ -17,8 +17,7 @@ fn bench_dir() -> PathBuf {
 /// whose sides repeat the portrait's edge columns.
 fn make_jpeg(w: u32, h: u32) -> Vec<u8> {
     let src = image::open(
-        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-            .join("../../testdata/face/astronaut.png"),
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../testdata/face/astronaut.png"),
     )
     .expect("astronaut test image")
     .to_rgb8();

@@ -10,8 +10,7 @@ use std::time::Duration;
 
 fn make_jpeg(w: u32, h: u32) -> Vec<u8> {
     let src = image::open(
-        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-            .join("../../testdata/face/astronaut.png"),
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../testdata/face/astronaut.png"),
     )
     .expect("astronaut test image")
     .to_rgb8();

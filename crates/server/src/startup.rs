@@ -5,32 +5,13 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 
 use anyhow::Context;
-use metrics_exporter_prometheus::PrometheusHandle;
-use sea_orm::DatabaseConnection;
 use tokio::net::TcpListener;
 
 use crate::analyses::pool::AnalysisPool;
 use crate::config::Config;
 use crate::db;
-use crate::http::{self, spa::WebApp};
+use crate::http::{self, AppState, spa::WebApp};
 use crate::storage::Storage;
-
-/// What every handler can reach. Cheap to clone.
-#[derive(Clone)]
-pub struct AppState {
-    pub config: Arc<Config>,
-    pub db: DatabaseConnection,
-    pub storage: Storage,
-    pub web: Arc<WebApp>,
-    pub metrics: PrometheusHandle,
-    pub auth: crate::auth::AuthState,
-    pub analysis: AnalysisPool,
-    /// Photo edits: the built-in engine and the generative provider, if any.
-    pub editor: crate::edits::engine::Editor,
-    /// The address users reach the app at (`public_url`, or the listening
-    /// address), for absolute links such as share pages.
-    pub base_url: String,
-}
 
 pub struct Application {
     listener: TcpListener,

@@ -15,8 +15,8 @@ use uuid::Uuid;
 
 use super::entities::{mfa_factors, profiles, sessions, users};
 use super::extract::AuthUser;
+use crate::http::AppState;
 use crate::http::error::{ApiError, ErrorBody};
-use crate::startup::AppState;
 
 /// The document `GET /api/v1/account/export` answers.
 #[derive(Debug, serde::Serialize, utoipa::ToSchema)]

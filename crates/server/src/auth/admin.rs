@@ -19,7 +19,7 @@ use super::handlers::{RedirectQuery, ok};
 use super::otp::{self, MailKind};
 use super::users::{self as user_rules, NewUser};
 use super::{account, password};
-use crate::startup::AppState;
+use crate::http::AppState;
 
 /// Go-style durations as GoTrue takes them for `ban_duration`: `24h`,
 /// `1h30m`, `90s`, or `none` to lift a ban.

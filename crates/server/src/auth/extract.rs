@@ -22,8 +22,8 @@ use uuid::Uuid;
 
 use super::entities::{sessions, users};
 use super::error::AuthError;
+use crate::http::AppState;
 use crate::http::error::ApiError;
-use crate::startup::AppState;
 
 /// The claims of a verified access token that the server relies on.
 #[derive(Debug, Clone)]

@@ -19,7 +19,7 @@ use super::otp::{self, MailKind};
 use super::sessions::{self, Scope};
 use super::users::{self as user_rules, NewUser};
 use super::{password, pkce, rate_limit};
-use crate::startup::AppState;
+use crate::http::AppState;
 
 /// A JSON answer with the API version header.
 pub fn ok(value: Value) -> Response {

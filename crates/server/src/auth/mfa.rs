@@ -21,7 +21,7 @@ use super::error::{AuthError, AuthResult};
 use super::extract::{AuthJson, Bearer, ClientInfo};
 use super::handlers::ok;
 use super::{rate_limit, sessions as session_rules};
-use crate::startup::AppState;
+use crate::http::AppState;
 use axum::extract::{Path, State};
 use axum::response::Response;
 

@@ -41,8 +41,8 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::config::Config;
+use crate::http::AppState;
 use crate::mail::Mailer;
-use crate::startup::AppState;
 use keys::KeyRing;
 
 /// The auth service's share of the application state.

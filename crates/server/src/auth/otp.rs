@@ -13,8 +13,8 @@ use uuid::Uuid;
 use super::entities::one_time_tokens;
 use super::error::{AuthError, AuthResult};
 use super::rate_limit;
+use crate::http::AppState;
 use crate::mail::Mail;
-use crate::startup::AppState;
 
 pub const OTP_TTL_SECS: i64 = 24 * 3600;
 

@@ -21,7 +21,7 @@ use uuid::Uuid;
 use super::entities::{mfa_amr_claims, refresh_tokens, sessions, users};
 use super::error::{AuthError, AuthResult};
 use super::extract::ClientInfo;
-use crate::startup::AppState;
+use crate::http::AppState;
 
 pub fn digest(token: &str) -> String {
     HEXLOWER.encode(&Sha256::digest(token.as_bytes()))

@@ -21,7 +21,7 @@ use chrono::Utc;
 use serde_json::json;
 use uuid::Uuid;
 
-use crate::startup::AppState;
+use crate::http::AppState;
 
 pub const COOKIE: &str = "ps_device";
 const AUDIENCE: &str = "prettyscore-device";

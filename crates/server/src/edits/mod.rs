@@ -33,11 +33,11 @@ use uuid::Uuid;
 
 use crate::analyses::upload;
 use crate::auth::extract::{AuthUser, ClientInfo, MaybeAuthUser};
+use crate::http::AppState;
 use crate::http::error::{ApiError, ErrorBody};
 use crate::http::extract::Json;
 use crate::photos::{self, entity as photo_entity, media};
 use crate::rate_limit;
-use crate::startup::AppState;
 use device::Device;
 use engine::{EngineKind, Plan, RATE_LIMITED};
 use source::{ImageSource, MAX_IMAGE_BYTES, SourceError};

@@ -15,7 +15,7 @@ use sea_orm::sea_query::Expr;
 use sea_orm::{ActiveModelTrait, DatabaseConnection, QueryOrder, QuerySelect, Set};
 use uuid::Uuid;
 
-use crate::startup::AppState;
+use crate::http::AppState;
 use crate::storage::Storage;
 
 pub mod media_object {

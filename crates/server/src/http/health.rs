@@ -11,7 +11,7 @@ use utoipa_axum::routes;
 use super::error::{ApiError, ErrorBody};
 use super::extract::Json;
 use crate::db;
-use crate::startup::AppState;
+use crate::http::AppState;
 
 pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()

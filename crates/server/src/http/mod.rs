@@ -6,6 +6,9 @@ pub mod extract;
 pub mod health;
 pub mod metrics;
 pub mod spa;
+mod state;
+
+pub use state::AppState;
 
 use std::time::Duration;
 
@@ -22,8 +25,6 @@ use tower_http::trace::TraceLayer;
 use utoipa::OpenApi;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_swagger_ui::SwaggerUi;
-
-use crate::startup::AppState;
 
 const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
 

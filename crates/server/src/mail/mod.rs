@@ -26,8 +26,8 @@ use tokio::sync::Notify;
 use uuid::Uuid;
 
 use crate::config::{SmtpConfig, SmtpSecurity};
+use crate::http::AppState;
 use crate::http::error::ApiError;
-use crate::startup::AppState;
 
 pub mod outbox {
     use sea_orm::entity::prelude::*;

@@ -15,8 +15,8 @@ use prettyscore_analysis::{AnalysisError, MAX_PIXELS};
 use serde::Deserialize;
 use serde_json::json;
 
+use crate::http::AppState;
 use crate::http::error::ApiError;
-use crate::startup::AppState;
 
 /// Stored originals keep up to this many pixels on the long side: enough for
 /// a 4K screen and the editor, small enough to keep storage and edits cheap.

@@ -21,9 +21,9 @@ use uuid::Uuid;
 
 use crate::analyses::{analysis_error, limit_burst, upload};
 use crate::auth::extract::{AuthUser, ClientInfo};
+use crate::http::AppState;
 use crate::http::error::{ApiError, ErrorBody};
 use crate::http::extract::Json;
-use crate::startup::AppState;
 use rules::Listing;
 
 pub fn routes() -> OpenApiRouter<AppState> {

@@ -19,9 +19,9 @@ use uuid::Uuid;
 
 use super::{entity, media, own_photo};
 use crate::auth::extract::AuthUser;
+use crate::http::AppState;
 use crate::http::error::{ApiError, ErrorBody};
 use crate::http::extract::Json;
-use crate::startup::AppState;
 
 pub const CARD_WIDTH: u32 = 1200;
 pub const CARD_HEIGHT: u32 = 630;
