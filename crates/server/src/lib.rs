@@ -14,3 +14,4 @@ pub mod rate_limit;
 pub mod site;
 pub mod startup;
 pub mod storage;
+pub mod tokens;

@@ -13,8 +13,8 @@ use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QueryOrder};
 use serde_json::{Map, Value, json};
 use uuid::Uuid;
 
-use super::entities::{mfa_factors, profiles, sessions, users};
 use super::extract::AuthUser;
+use crate::db::entities::{mfa_factors, profiles, sessions, users};
 use crate::http::AppState;
 use crate::http::error::{ApiError, ErrorBody};
 

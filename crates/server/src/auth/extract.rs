@@ -20,8 +20,8 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 use uuid::Uuid;
 
-use super::entities::{sessions, users};
 use super::error::AuthError;
+use crate::db::entities::{sessions, users};
 use crate::http::AppState;
 use crate::http::error::ApiError;
 

@@ -12,13 +12,13 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use uuid::Uuid;
 
-use super::entities::{identities, mfa_factors, users};
 use super::error::{API_VERSION, API_VERSION_HEADER, AuthError, AuthResult};
 use super::extract::{AuthJson, Bearer, ClientInfo};
 use super::otp::{self, MailKind};
 use super::sessions::{self, Scope};
 use super::users::{self as user_rules, NewUser};
 use super::{password, pkce, rate_limit};
+use crate::db::entities::{identities, mfa_factors, users};
 use crate::http::AppState;
 
 /// A JSON answer with the API version header.
@@ -822,9 +822,9 @@ async fn verify_code(state: &AppState, kind: &str, hash: &str) -> AuthResult<Ver
             } else {
                 otp::EMAIL_CHANGE_NEW
             };
-            let other_pending = super::entities::one_time_tokens::Entity::find()
-                .filter(super::entities::one_time_tokens::Column::UserId.eq(user.id))
-                .filter(super::entities::one_time_tokens::Column::TokenType.eq(other))
+            let other_pending = crate::db::entities::one_time_tokens::Entity::find()
+                .filter(crate::db::entities::one_time_tokens::Column::UserId.eq(user.id))
+                .filter(crate::db::entities::one_time_tokens::Column::TokenType.eq(other))
                 .count(&state.db)
                 .await?
                 > 0;

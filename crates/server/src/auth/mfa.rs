@@ -16,11 +16,11 @@ use serde_json::{Value, json};
 use sha1::Sha1;
 use uuid::Uuid;
 
-use super::entities::{mfa_challenges, mfa_factors, sessions};
 use super::error::{AuthError, AuthResult};
 use super::extract::{AuthJson, Bearer, ClientInfo};
 use super::handlers::ok;
 use super::{rate_limit, sessions as session_rules};
+use crate::db::entities::{mfa_challenges, mfa_factors, sessions};
 use crate::http::AppState;
 use axum::extract::{Path, State};
 use axum::response::Response;

@@ -15,11 +15,9 @@ pub mod account;
 pub mod admin;
 pub mod audit;
 pub mod cli;
-pub mod entities;
 pub mod error;
 pub mod extract;
 pub mod handlers;
-pub mod keys;
 pub mod mfa;
 pub mod otp;
 pub mod password;
@@ -43,7 +41,7 @@ use utoipa_axum::routes;
 use crate::config::Config;
 use crate::http::AppState;
 use crate::mail::Mailer;
-use keys::KeyRing;
+use crate::tokens::KeyRing;
 
 /// The auth service's share of the application state.
 #[derive(Clone)]

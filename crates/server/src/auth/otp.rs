@@ -10,9 +10,9 @@ use sea_orm::{ActiveModelTrait, ColumnTrait, ConnectionTrait, EntityTrait, Query
 use sha2::{Digest, Sha256};
 use uuid::Uuid;
 
-use super::entities::one_time_tokens;
 use super::error::{AuthError, AuthResult};
 use super::rate_limit;
+use crate::db::entities::one_time_tokens;
 use crate::http::AppState;
 use crate::mail::Mail;
 

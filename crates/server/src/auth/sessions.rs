@@ -18,9 +18,9 @@ use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 use uuid::Uuid;
 
-use super::entities::{mfa_amr_claims, refresh_tokens, sessions, users};
 use super::error::{AuthError, AuthResult};
 use super::extract::ClientInfo;
+use crate::db::entities::{mfa_amr_claims, refresh_tokens, sessions, users};
 use crate::http::AppState;
 
 pub fn digest(token: &str) -> String {

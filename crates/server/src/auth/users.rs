@@ -8,8 +8,8 @@ use sea_orm::{
 use serde_json::{Map, Value, json};
 use uuid::Uuid;
 
-use super::entities::{identities, mfa_factors, profiles, users};
 use super::error::{AuthError, AuthResult};
+use crate::db::entities::{identities, mfa_factors, profiles, users};
 
 /// Lower-cased, trimmed; checked for a plausible shape.
 pub fn normalise_email(email: &str) -> AuthResult<String> {

@@ -2,7 +2,7 @@
 //! and the development outbox.
 
 use super::*;
-use prettyscore_server::auth::entities::{profiles, users};
+use prettyscore_server::db::entities::{profiles, users};
 use sea_orm::EntityTrait;
 
 on_both_auth! {

@@ -4,8 +4,8 @@
 use super::*;
 use data_encoding::BASE64URL_NOPAD;
 use p256::ecdsa::signature::Verifier;
-use prettyscore_server::auth::keys::{Key, KeyRing};
 use prettyscore_server::config::Secret;
+use prettyscore_server::tokens::{Key, KeyRing};
 
 async fn jwks(app: &Auth<'_>) -> Reply {
     app.call(reqwest::Method::GET, "/.well-known/jwks.json", None, None)

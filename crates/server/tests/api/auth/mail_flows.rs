@@ -51,7 +51,7 @@ on_both_auth! {
 
         // A code older than 24 hours.
         use sea_orm::{EntityTrait, sea_query::Expr};
-        use prettyscore_server::auth::entities::one_time_tokens;
+        use prettyscore_server::db::entities::one_time_tokens;
         one_time_tokens::Entity::update_many()
             .col_expr(one_time_tokens::Column::CreatedAt, Expr::value(chrono::Utc::now() - chrono::Duration::hours(25)))
             .exec(&app.db)
@@ -126,7 +126,7 @@ on_both_auth! {
         let location = response.headers()["location"].to_str().unwrap().to_owned();
         let code = location.split("code=").nth(1).unwrap().to_owned();
         use sea_orm::{EntityTrait, sea_query::Expr};
-        use prettyscore_server::auth::entities::flow_states;
+        use prettyscore_server::db::entities::flow_states;
         flow_states::Entity::update_many()
             .col_expr(flow_states::Column::AuthCodeIssuedAt, Expr::value(chrono::Utc::now() - chrono::Duration::minutes(6)))
             .exec(&app.db)

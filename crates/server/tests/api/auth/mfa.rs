@@ -97,7 +97,7 @@ on_both_auth! {
         assert_eq!(reply.message(), "Invalid TOTP code entered");
 
         use sea_orm::{EntityTrait, sea_query::Expr};
-        use prettyscore_server::auth::entities::mfa_challenges;
+        use prettyscore_server::db::entities::mfa_challenges;
         mfa_challenges::Entity::update_many()
             .col_expr(mfa_challenges::Column::CreatedAt, Expr::value(chrono::Utc::now() - chrono::Duration::minutes(6)))
             .exec(&app.db)

@@ -235,7 +235,7 @@ impl Auth<'_> {
 
     /// Signs arbitrary claims with the app's signing keys (same database).
     pub async fn sign(&self, claims: Value) -> String {
-        let keys = prettyscore_server::auth::keys::KeyRing::load(&self.db, &self.config.auth)
+        let keys = prettyscore_server::tokens::KeyRing::load(&self.db, &self.config.auth)
             .await
             .unwrap();
         keys.sign(&claims)

@@ -133,7 +133,7 @@ on_both_auth! {
     }
 
     async fn security_events_are_written_to_the_audit_log(app) {
-        use prettyscore_server::auth::entities::audit_log_entries;
+        use prettyscore_server::db::entities::audit_log_entries;
         use sea_orm::{EntityTrait, QueryOrder};
         let tokens = app.sign_up("ada@example.com").await;
         assert_eq!(app.post_as(access(&tokens), "/logout", json!({})).await.status, 204);

@@ -2,7 +2,7 @@
 //! password policy, anonymous sign-ins and the error shape.
 
 use super::*;
-use prettyscore_server::auth::entities::profiles;
+use prettyscore_server::db::entities::profiles;
 use sea_orm::EntityTrait;
 
 on_both_auth! {
