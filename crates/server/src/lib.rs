@@ -3,6 +3,7 @@
 pub mod admin;
 pub mod analyses;
 pub mod auth;
+pub mod blocking;
 pub mod cli;
 pub mod config;
 pub mod db;

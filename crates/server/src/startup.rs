@@ -7,7 +7,7 @@ use std::sync::Arc;
 use anyhow::Context;
 use tokio::net::TcpListener;
 
-use crate::analyses::pool::AnalysisPool;
+use crate::blocking::BlockingPool;
 use crate::config::Config;
 use crate::db;
 use crate::http::{self, AppState, spa::WebApp};
@@ -52,11 +52,11 @@ impl Application {
             .context("could not set up the auth service")?;
         // Load and check the face models now, not on the first upload.
         tokio::task::spawn_blocking(prettyscore_analysis::warm_up).await?;
-        let analysis = AnalysisPool::new(config.analysis.max_concurrent);
+        let blocking = BlockingPool::new(config.analysis.max_concurrent);
         let provider =
             crate::edits::provider::GenerativeProvider::from_config(&config.edits.provider)
                 .context("could not set up the image-edit provider")?;
-        let editor = crate::edits::engine::Editor::new(analysis.clone(), provider);
+        let editor = crate::edits::engine::Editor::new(blocking.clone(), provider);
         let state = AppState {
             config: Arc::new(config),
             db,
@@ -64,7 +64,7 @@ impl Application {
             web: Arc::new(web),
             metrics: http::metrics::recorder(),
             auth,
-            analysis,
+            blocking,
             editor,
             base_url,
         };

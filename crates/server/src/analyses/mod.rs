@@ -3,9 +3,6 @@
 //! reads the upload, bounds the work, limits bursts and answers. Nothing is
 //! stored.
 
-pub mod pool;
-pub mod upload;
-
 use axum::extract::multipart::MultipartRejection;
 use axum::extract::{Multipart, State};
 use axum::http::StatusCode;
@@ -19,6 +16,7 @@ use crate::auth::extract::ClientInfo;
 use crate::http::AppState;
 use crate::http::error::{ApiError, ErrorBody};
 use crate::http::extract::Json;
+use crate::http::upload;
 use crate::rate_limit;
 
 pub fn routes() -> OpenApiRouter<AppState> {
@@ -73,7 +71,7 @@ async fn analyze<T: Serialize + Send + 'static>(
 ) -> Result<Json<T>, ApiError> {
     let image: Bytes = upload::read_form(multipart?, &[]).await?.require_image()?;
     limit_burst(state, client).await?;
-    let result = state.analysis.run(move || analyze(&image)).await?;
+    let result = state.blocking.run(move || analyze(&image)).await?;
     result.map(Json).map_err(analysis_error)
 }
 

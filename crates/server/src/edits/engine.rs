@@ -18,7 +18,7 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use super::provider::{GenerativeProvider, ProviderError};
-use crate::analyses::pool::AnalysisPool;
+use crate::blocking::BlockingPool;
 use crate::http::error::ApiError;
 
 pub const RATE_LIMITED: &str = "Rate limit exceeded. Please try again later.";
@@ -98,12 +98,12 @@ pub struct Outcome {
 /// when one is configured.
 #[derive(Debug, Clone)]
 pub struct Editor {
-    pool: AnalysisPool,
+    pool: BlockingPool,
     provider: Option<GenerativeProvider>,
 }
 
 impl Editor {
-    pub fn new(pool: AnalysisPool, provider: Option<GenerativeProvider>) -> Self {
+    pub fn new(pool: BlockingPool, provider: Option<GenerativeProvider>) -> Self {
         Self { pool, provider }
     }
 

@@ -31,11 +31,11 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 use uuid::Uuid;
 
-use crate::analyses::upload;
 use crate::auth::extract::{AuthUser, ClientInfo, MaybeAuthUser};
 use crate::http::AppState;
 use crate::http::error::{ApiError, ErrorBody};
 use crate::http::extract::Json;
+use crate::http::upload;
 use crate::photos::{self, entity as photo_entity, media};
 use crate::rate_limit;
 use device::Device;

@@ -119,6 +119,12 @@ impl From<sea_orm::DbErr> for ApiError {
     }
 }
 
+impl From<crate::blocking::BlockingError> for ApiError {
+    fn from(err: crate::blocking::BlockingError) -> Self {
+        Self::internal(err)
+    }
+}
+
 impl From<JsonRejection> for ApiError {
     fn from(rejection: JsonRejection) -> Self {
         let (status, code, message) = match &rejection {

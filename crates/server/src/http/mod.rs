@@ -7,6 +7,7 @@ pub mod health;
 pub mod metrics;
 pub mod spa;
 mod state;
+pub mod upload;
 
 pub use state::AppState;
 

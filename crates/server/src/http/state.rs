@@ -6,7 +6,7 @@ use std::sync::Arc;
 use metrics_exporter_prometheus::PrometheusHandle;
 use sea_orm::DatabaseConnection;
 
-use crate::analyses::pool::AnalysisPool;
+use crate::blocking::BlockingPool;
 use crate::config::Config;
 use crate::http::spa::WebApp;
 use crate::storage::Storage;
@@ -20,7 +20,7 @@ pub struct AppState {
     pub web: Arc<WebApp>,
     pub metrics: PrometheusHandle,
     pub auth: crate::auth::AuthState,
-    pub analysis: AnalysisPool,
+    pub blocking: BlockingPool,
     /// Photo edits: the built-in engine and the generative provider, if any.
     pub editor: crate::edits::engine::Editor,
     /// The address users reach the app at (`public_url`, or the listening

@@ -19,11 +19,12 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 use uuid::Uuid;
 
-use crate::analyses::{analysis_error, limit_burst, upload};
+use crate::analyses::{analysis_error, limit_burst};
 use crate::auth::extract::{AuthUser, ClientInfo};
 use crate::http::AppState;
 use crate::http::error::{ApiError, ErrorBody};
 use crate::http::extract::Json;
+use crate::http::upload;
 use rules::Listing;
 
 pub fn routes() -> OpenApiRouter<AppState> {
@@ -126,7 +127,7 @@ async fn save_photo(
     limit_burst(&state, &client).await?;
 
     let (stored, analysis) = state
-        .analysis
+        .blocking
         .run(move || {
             let stored = media::prepare_for_storage(&image)?;
             let analysis = prettyscore_analysis::analyze_face(&stored.bytes)?;

@@ -177,7 +177,7 @@ pub async fn share_card(
     .ok_or_else(|| ApiError::not_found("This shared result's photo is gone."))?;
     let card = CardText::of(&photo);
     let png = state
-        .analysis
+        .blocking
         .run(move || render_card(&bytes, &card))
         .await?
         .map_err(ApiError::internal)?;

@@ -1,5 +1,6 @@
-//! Reading multipart uploads: one image (at most 10 MB, read in chunks so a
-//! larger one is refused without being buffered) and a few short text fields.
+//! Reading multipart uploads (analyses, saved photos): one image (at most
+//! 10 MB, read in chunks so a larger one is refused without being buffered)
+//! and a few short text fields.
 
 use std::collections::HashMap;
 
