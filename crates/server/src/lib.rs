@@ -11,6 +11,7 @@ pub mod edits;
 pub mod http;
 pub mod mail;
 pub mod photos;
+pub mod providers;
 pub mod rate_limit;
 pub mod site;
 pub mod startup;

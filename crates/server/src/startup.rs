@@ -53,9 +53,8 @@ impl Application {
         // Load and check the face models now, not on the first upload.
         tokio::task::spawn_blocking(prettyscore_analysis::warm_up).await?;
         let blocking = BlockingPool::new(config.analysis.max_concurrent);
-        let provider =
-            crate::edits::provider::GenerativeProvider::from_config(&config.edits.provider)
-                .context("could not set up the image-edit provider")?;
+        let provider = crate::providers::image_edit::from_config(&config.edits.provider)
+            .context("could not set up the image-edit provider")?;
         let editor = crate::edits::engine::Editor::new(blocking.clone(), provider);
         let state = AppState {
             config: Arc::new(config),

@@ -24,7 +24,6 @@ pub mod password;
 pub mod pkce;
 pub mod rate_limit;
 pub mod sessions;
-pub mod sms;
 pub mod users;
 
 use std::sync::Arc;
@@ -48,7 +47,7 @@ use crate::tokens::KeyRing;
 pub struct AuthState {
     pub keys: Arc<KeyRing>,
     pub mailer: Mailer,
-    pub sms: Option<Arc<dyn sms::SmsProvider>>,
+    pub sms: Option<Arc<dyn crate::providers::sms::SmsProvider>>,
     /// The public address of this API, e.g. `https://prettyscore.app/auth/v1`
     /// (the `iss` claim and the base of mail links).
     pub api_url: String,

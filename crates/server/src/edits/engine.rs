@@ -8,6 +8,7 @@
 //! without metadata.
 
 use std::io::Cursor;
+use std::sync::Arc;
 
 use axum::http::StatusCode;
 use bytes::Bytes;
@@ -17,9 +18,9 @@ use prettyscore_imaging::{Adjustments, EditError, MAX_LONG_SIDE, Operation, Unsu
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use super::provider::{GenerativeProvider, ProviderError};
 use crate::blocking::BlockingPool;
 use crate::http::error::ApiError;
+use crate::providers::image_edit::{ImageEditProvider, ProviderError};
 
 pub const RATE_LIMITED: &str = "Rate limit exceeded. Please try again later.";
 pub const NO_CREDITS: &str = "Please add credits to continue editing.";
@@ -99,11 +100,11 @@ pub struct Outcome {
 #[derive(Debug, Clone)]
 pub struct Editor {
     pool: BlockingPool,
-    provider: Option<GenerativeProvider>,
+    provider: Option<Arc<dyn ImageEditProvider>>,
 }
 
 impl Editor {
-    pub fn new(pool: BlockingPool, provider: Option<GenerativeProvider>) -> Self {
+    pub fn new(pool: BlockingPool, provider: Option<Arc<dyn ImageEditProvider>>) -> Self {
         Self { pool, provider }
     }
 

@@ -11,7 +11,6 @@
 
 pub mod device;
 pub mod engine;
-pub mod provider;
 pub mod quota;
 pub mod source;
 pub mod temp;
