@@ -11,7 +11,9 @@ use crate::blocking::BlockingPool;
 use crate::config::Config;
 use crate::db;
 use crate::http::{self, AppState, spa::WebApp};
+use crate::mail::Mailer;
 use crate::storage::Storage;
+use crate::tokens::KeyRing;
 
 pub struct Application {
     listener: TcpListener,
@@ -47,24 +49,31 @@ impl Application {
             .public_url
             .clone()
             .unwrap_or_else(|| format!("http://{}", listener.local_addr().unwrap_or(config.bind)));
-        let auth = crate::auth::AuthState::build(&config, &db, &base_url)
-            .await
-            .context("could not set up the auth service")?;
+        let keys = Arc::new(
+            KeyRing::load(&db, &config.auth)
+                .await
+                .context("could not load the token signing keys")?,
+        );
+        keys.spawn_refresh(db.clone());
+        let mailer = Mailer::from_config(db.clone(), config.auth.smtp.as_ref())
+            .context("could not set up mail delivery")?;
+        mailer.spawn_worker();
         // Load and check the face models now, not on the first upload.
         tokio::task::spawn_blocking(prettyscore_analysis::warm_up).await?;
         let blocking = BlockingPool::new(config.analysis.max_concurrent);
-        let provider = crate::providers::image_edit::from_config(&config.edits.provider)
+        let image_edits = crate::providers::image_edit::from_config(&config.edits.provider)
             .context("could not set up the image-edit provider")?;
-        let editor = crate::edits::engine::Editor::new(blocking.clone(), provider);
         let state = AppState {
             config: Arc::new(config),
             db,
             storage,
+            keys,
+            mailer,
+            sms: None,
+            image_edits,
+            blocking,
             web: Arc::new(web),
             metrics: http::metrics::recorder(),
-            auth,
-            blocking,
-            editor,
             base_url,
         };
         let router = http::router(state.clone());

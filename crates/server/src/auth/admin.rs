@@ -191,7 +191,7 @@ pub async fn list_users(
     }
     let mut response = ok(json!({"aud": "authenticated", "users": list}));
     let last = total.div_ceil(per_page).max(1);
-    let base = format!("{}/admin/users", state.auth.api_url);
+    let base = format!("{}/admin/users", super::api_url(&state));
     let mut links = Vec::new();
     if page < last {
         links.push(format!(

@@ -78,7 +78,6 @@ async fn verified_claims(parts: &Parts, state: &AppState) -> Result<Claims, Auth
         )
     })?;
     let claims = state
-        .auth
         .keys
         .verify(&state.db, token)
         .await

@@ -64,7 +64,7 @@ pub async fn settings(State(state): State<AppState>) -> Response {
         "external": {
             "anonymous_users": auth.anonymous_sign_ins,
             "email": true,
-            "phone": state.auth.sms.is_some(),
+            "phone": state.sms.is_some(),
             "apple": false, "azure": false, "bitbucket": false, "discord": false,
             "facebook": false, "figma": false, "fly": false, "github": false,
             "gitlab": false, "google": false, "keycloak": false, "kakao": false,
@@ -82,7 +82,7 @@ pub async fn settings(State(state): State<AppState>) -> Response {
 }
 
 pub async fn jwks(State(state): State<AppState>) -> Response {
-    let mut response = ok(state.auth.keys.jwks());
+    let mut response = ok(state.keys.jwks());
     response.headers_mut().insert(
         header::CACHE_CONTROL,
         HeaderValue::from_static("public, max-age=600"),

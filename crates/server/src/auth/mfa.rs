@@ -172,7 +172,7 @@ pub async fn enroll(
         .issuer
         .clone()
         .filter(|i| !i.trim().is_empty())
-        .unwrap_or_else(|| default_issuer(&state.auth.site_url));
+        .unwrap_or_else(|| default_issuer(&super::site_url(&state)));
     let account = user
         .email
         .clone()

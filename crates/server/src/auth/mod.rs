@@ -26,61 +26,33 @@ pub mod rate_limit;
 pub mod sessions;
 pub mod users;
 
-use std::sync::Arc;
-
 use axum::Router;
 use axum::http::{HeaderName, Method, header};
 use axum::routing::{delete, get, post};
-use sea_orm::DatabaseConnection;
 use tower_http::cors::{AllowOrigin, CorsLayer};
 use tower_http::limit::RequestBodyLimitLayer;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::config::Config;
 use crate::http::AppState;
-use crate::mail::Mailer;
-use crate::tokens::KeyRing;
 
-/// The auth service's share of the application state.
-#[derive(Clone)]
-pub struct AuthState {
-    pub keys: Arc<KeyRing>,
-    pub mailer: Mailer,
-    pub sms: Option<Arc<dyn crate::providers::sms::SmsProvider>>,
-    /// The public address of this API, e.g. `https://prettyscore.app/auth/v1`
-    /// (the `iss` claim and the base of mail links).
-    pub api_url: String,
-    /// Where users land by default after a mail link.
-    pub site_url: String,
+/// The public address of this API, e.g. `https://prettyscore.app/auth/v1`
+/// (the `iss` claim and the base of mail links).
+pub fn api_url(state: &AppState) -> String {
+    format!("{}/auth/v1", state.base_url.trim_end_matches('/'))
 }
 
-impl AuthState {
-    /// `base_url` is the address users reach the server at.
-    pub async fn build(
-        config: &Config,
-        db: &DatabaseConnection,
-        base_url: &str,
-    ) -> anyhow::Result<Self> {
-        let keys = Arc::new(KeyRing::load(db, &config.auth).await?);
-        keys.spawn_refresh(db.clone());
-        let mailer = Mailer::from_config(db.clone(), config.auth.smtp.as_ref())?;
-        mailer.spawn_worker();
-        let base_url = base_url.trim_end_matches('/');
-        Ok(Self {
-            keys,
-            mailer,
-            sms: None,
-            api_url: format!("{base_url}/auth/v1"),
-            site_url: config
-                .auth
-                .site_url
-                .clone()
-                .unwrap_or_else(|| base_url.to_owned())
-                .trim_end_matches('/')
-                .to_owned(),
-        })
-    }
+/// Where users land by default after a mail link: `auth.site_url`, or the
+/// address users reach the server at.
+pub fn site_url(state: &AppState) -> String {
+    state
+        .config
+        .auth
+        .site_url
+        .as_deref()
+        .unwrap_or(&state.base_url)
+        .trim_end_matches('/')
+        .to_owned()
 }
 
 /// GoTrue allows every origin; the browser client needs these headers.

@@ -88,7 +88,7 @@ pub async fn take(
 
 /// `redirect_to` if it is on the site or in the allow list, else the site.
 pub fn redirect_target(state: &AppState, redirect_to: Option<&str>) -> String {
-    let site = &state.auth.site_url;
+    let site = &super::site_url(state);
     let Some(wanted) = redirect_to.map(str::trim).filter(|r| !r.is_empty()) else {
         return site.clone();
     };
@@ -99,7 +99,7 @@ pub fn redirect_target(state: &AppState, redirect_to: Option<&str>) -> String {
                 .is_some_and(|rest| rest.starts_with(['/', '?', '#']))
     };
     let allowed = same_origin(site)
-        || same_origin(state.auth.api_url.trim_end_matches("/auth/v1"))
+        || same_origin(state.base_url.trim_end_matches('/'))
         || state.config.auth.redirect_allow_list.iter().any(|pattern| {
             match pattern.strip_suffix('*').map(|p| p.trim_end_matches('*')) {
                 Some(prefix) => wanted.starts_with(prefix),
@@ -191,7 +191,7 @@ pub fn action_link(
     };
     format!(
         "{}/verify?token={token}&type={}&redirect_to={}",
-        state.auth.api_url,
+        super::api_url(state),
         kind.verify_type(),
         encode(redirect_to)
     )
@@ -227,7 +227,6 @@ pub async fn send_mail(
         )
     });
     state
-        .auth
         .mailer
         .send(Mail {
             to: to.to_owned(),

@@ -148,7 +148,7 @@ pub async fn access_token(
     let now = Utc::now().timestamp();
     let exp = now + state.config.auth.jwt_expiry_secs as i64;
     let claims = json!({
-        "iss": state.auth.api_url,
+        "iss": super::api_url(state),
         "sub": user.id,
         "aud": user.aud,
         "exp": exp,
@@ -163,7 +163,7 @@ pub async fn access_token(
         "session_id": session.id,
         "is_anonymous": user.is_anonymous,
     });
-    Ok((state.auth.keys.sign(&claims), exp))
+    Ok((state.keys.sign(&claims), exp))
 }
 
 /// The token response of AUTH-COMPAT §3.

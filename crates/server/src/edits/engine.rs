@@ -19,6 +19,7 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use crate::blocking::BlockingPool;
+use crate::http::AppState;
 use crate::http::error::ApiError;
 use crate::providers::image_edit::{ImageEditProvider, ProviderError};
 
@@ -104,12 +105,12 @@ pub struct Editor {
 }
 
 impl Editor {
-    pub fn new(pool: BlockingPool, provider: Option<Arc<dyn ImageEditProvider>>) -> Self {
-        Self { pool, provider }
-    }
-
-    pub fn has_provider(&self) -> bool {
-        self.provider.is_some()
+    /// The app's engine: its blocking pool and generative provider.
+    pub fn of(state: &AppState) -> Self {
+        Self {
+            pool: state.blocking.clone(),
+            provider: state.image_edits.clone(),
+        }
     }
 
     pub async fn run(&self, plan: Plan, image: Bytes) -> Result<Outcome, ApiError> {

@@ -178,7 +178,7 @@ async fn edit(
         None => None,
     };
     let image = read_image(state, &request.image_url).await?;
-    let plan = Plan::for_request(prompt, request.adjustments, state.editor.has_provider())
+    let plan = Plan::for_request(prompt, request.adjustments, state.image_edits.is_some())
         .map_err(unsupported)?;
 
     let limit = state.config.edits.free_edits;
@@ -197,7 +197,7 @@ async fn edit(
     }
 
     let finished = async {
-        let outcome = state.editor.run(plan, image).await?;
+        let outcome = engine::Editor::of(state).run(plan, image).await?;
         let url = store_result(state, photo.as_ref(), user_id, outcome.jpeg).await?;
         Ok::<_, ApiError>((url, outcome.operations, outcome.engine))
     }
@@ -268,7 +268,7 @@ async fn quota_of(
         used: usage.used,
         remaining: usage.remaining(),
         unlimited,
-        generative: state.editor.has_provider(),
+        generative: state.image_edits.is_some(),
     }))
 }
 

@@ -9,7 +9,11 @@ use sea_orm::DatabaseConnection;
 use crate::blocking::BlockingPool;
 use crate::config::Config;
 use crate::http::spa::WebApp;
+use crate::mail::Mailer;
+use crate::providers::image_edit::ImageEditProvider;
+use crate::providers::sms::SmsProvider;
 use crate::storage::Storage;
+use crate::tokens::KeyRing;
 
 /// What every handler can reach. Cheap to clone.
 #[derive(Clone)]
@@ -17,12 +21,19 @@ pub struct AppState {
     pub config: Arc<Config>,
     pub db: DatabaseConnection,
     pub storage: Storage,
+    /// Signs and verifies the server's tokens: access tokens, media URLs,
+    /// device cookies.
+    pub keys: Arc<KeyRing>,
+    /// Outgoing mail (the outbox, delivered by SMTP when configured).
+    pub mailer: Mailer,
+    /// Text messages, when a provider is configured (none is built in yet).
+    pub sms: Option<Arc<dyn SmsProvider>>,
+    /// Generative image edits, when a provider is configured.
+    pub image_edits: Option<Arc<dyn ImageEditProvider>>,
+    /// Bounded room for blocking work: image decoding, analyses, edits.
+    pub blocking: BlockingPool,
     pub web: Arc<WebApp>,
     pub metrics: PrometheusHandle,
-    pub auth: crate::auth::AuthState,
-    pub blocking: BlockingPool,
-    /// Photo edits: the built-in engine and the generative provider, if any.
-    pub editor: crate::edits::engine::Editor,
     /// The address users reach the app at (`public_url`, or the listening
     /// address), for absolute links such as share pages.
     pub base_url: String,

@@ -170,7 +170,7 @@ pub fn signed_url(state: &AppState, media_path: &str) -> String {
     let Some(key) = key_of(media_path) else {
         return media_path.to_owned();
     };
-    let token = state.auth.keys.sign(&json!({
+    let token = state.keys.sign(&json!({
         "aud": MEDIA_AUDIENCE,
         "key": key,
         "exp": Utc::now().timestamp() + URL_LIFETIME_SECS,
@@ -181,7 +181,7 @@ pub fn signed_url(state: &AppState, media_path: &str) -> String {
 /// Whether `token` is a live signature, by this server, of a media URL for
 /// exactly `key`: whoever holds it was given that image.
 pub async fn token_grants(state: &AppState, key: &str, token: &str) -> bool {
-    match state.auth.keys.verify(&state.db, token).await {
+    match state.keys.verify(&state.db, token).await {
         Ok(claims) => claims["aud"] == MEDIA_AUDIENCE && claims["key"] == key,
         Err(_) => false,
     }
