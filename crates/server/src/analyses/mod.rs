@@ -12,9 +12,9 @@ use serde::Serialize;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::auth::extract::ClientInfo;
 use crate::http::AppState;
 use crate::http::error::{ApiError, ErrorBody};
+use crate::http::extract::ClientInfo;
 use crate::http::extract::Json;
 use crate::http::upload;
 use crate::rate_limit;

@@ -13,10 +13,10 @@ use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QueryOrder};
 use serde_json::{Map, Value, json};
 use uuid::Uuid;
 
-use super::extract::AuthUser;
 use crate::db::entities::{mfa_factors, profiles, sessions, users};
 use crate::http::AppState;
 use crate::http::error::{ApiError, ErrorBody};
+use crate::http::extract::AuthUser;
 
 /// The document `GET /api/v1/account/export` answers.
 #[derive(Debug, serde::Serialize, utoipa::ToSchema)]

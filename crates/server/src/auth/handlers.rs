@@ -13,13 +13,14 @@ use serde_json::{Value, json};
 use uuid::Uuid;
 
 use super::error::{API_VERSION, API_VERSION_HEADER, AuthError, AuthResult};
-use super::extract::{AuthJson, Bearer, ClientInfo};
+use super::extract::{AuthJson, Bearer};
 use super::otp::{self, MailKind};
 use super::sessions::{self, Scope};
 use super::users::{self as user_rules, NewUser};
 use super::{password, pkce, rate_limit};
 use crate::db::entities::{identities, mfa_factors, users};
 use crate::http::AppState;
+use crate::http::extract::ClientInfo;
 
 /// A JSON answer with the API version header.
 pub fn ok(value: Value) -> Response {

@@ -17,11 +17,12 @@ use sha1::Sha1;
 use uuid::Uuid;
 
 use super::error::{AuthError, AuthResult};
-use super::extract::{AuthJson, Bearer, ClientInfo};
+use super::extract::{AuthJson, Bearer};
 use super::handlers::ok;
 use super::{rate_limit, sessions as session_rules};
 use crate::db::entities::{mfa_challenges, mfa_factors, sessions};
 use crate::http::AppState;
+use crate::http::extract::ClientInfo;
 use axum::extract::{Path, State};
 use axum::response::Response;
 

@@ -7,9 +7,9 @@
 //! - `users`: user queries and the User object; `otp`: one-time codes and
 //!   mail links; `pkce`: flow states; `mfa`: TOTP factors; `admin`: the admin
 //!   API; `keys`: signing keys and JWTs; `password`: the policy and argon2id;
-//!   `rate_limit`: database-backed counters; `extract`: bearer-token
-//!   extractors for `/auth`, `/api` and `/functions`; `account`: export and
-//!   deletion of one's own account.
+//!   `rate_limit`: database-backed counters; `extract`: the auth API's
+//!   bearer-token extractors (`/api` and `/functions` use `http::extract`);
+//!   `account`: export and deletion of one's own account.
 
 pub mod account;
 pub mod admin;

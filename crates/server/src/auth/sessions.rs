@@ -19,9 +19,9 @@ use sha2::{Digest, Sha256};
 use uuid::Uuid;
 
 use super::error::{AuthError, AuthResult};
-use super::extract::ClientInfo;
 use crate::db::entities::{mfa_amr_claims, refresh_tokens, sessions, users};
 use crate::http::AppState;
+use crate::http::extract::ClientInfo;
 
 pub fn digest(token: &str) -> String {
     HEXLOWER.encode(&Sha256::digest(token.as_bytes()))

@@ -30,10 +30,10 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 use uuid::Uuid;
 
-use crate::auth::extract::{AuthUser, ClientInfo, MaybeAuthUser};
 use crate::http::AppState;
 use crate::http::error::{ApiError, ErrorBody};
 use crate::http::extract::Json;
+use crate::http::extract::{AuthUser, ClientInfo, MaybeAuthUser};
 use crate::http::upload;
 use crate::photos::{self, entity as photo_entity, media};
 use crate::rate_limit;

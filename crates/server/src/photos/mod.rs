@@ -20,10 +20,10 @@ use utoipa_axum::routes;
 use uuid::Uuid;
 
 use crate::analyses::{analysis_error, limit_burst};
-use crate::auth::extract::{AuthUser, ClientInfo};
 use crate::http::AppState;
 use crate::http::error::{ApiError, ErrorBody};
 use crate::http::extract::Json;
+use crate::http::extract::{AuthUser, ClientInfo};
 use crate::http::upload;
 use rules::Listing;
 

@@ -18,9 +18,9 @@ use utoipa::ToSchema;
 use uuid::Uuid;
 
 use super::{entity, media, own_photo};
-use crate::auth::extract::AuthUser;
 use crate::http::AppState;
 use crate::http::error::{ApiError, ErrorBody};
+use crate::http::extract::AuthUser;
 use crate::http::extract::Json;
 
 pub const CARD_WIDTH: u32 = 1200;
