@@ -10,6 +10,7 @@ pub mod db;
 pub mod edits;
 pub mod http;
 pub mod mail;
+pub mod media;
 pub mod photos;
 pub mod providers;
 pub mod rate_limit;

@@ -35,7 +35,8 @@ use crate::http::error::{ApiError, ErrorBody};
 use crate::http::extract::Json;
 use crate::http::extract::{AuthUser, ClientInfo, MaybeAuthUser};
 use crate::http::upload;
-use crate::photos::{self, entity as photo_entity, media};
+use crate::media;
+use crate::photos::{self, entity as photo_entity};
 use crate::rate_limit;
 use device::Device;
 use engine::{EngineKind, Plan, RATE_LIMITED};
@@ -402,35 +403,4 @@ async fn store_result(
             }
         }
     }
-}
-
-/// The media path a photo's `edited_image_url` may be set to: one of our
-/// media URLs whose object lies under that photo's own folder and exists.
-/// The caller owns the photo, which is what authorises it; the URL's token
-/// is not needed (an Undo may come after a signed URL's hour).
-pub async fn photo_edit_path(
-    state: &AppState,
-    photo: &photo_entity::Model,
-    url: &str,
-) -> Result<String, ApiError> {
-    let refused = || {
-        invalid_image_url("That image does not belong to this photo. Please pick one of its edits.")
-    };
-    let media_ref =
-        source::parse_media_url(url, &state.base_url).map_err(|err| refused().with_cause(err))?;
-    if !media_ref
-        .key
-        .starts_with(&photos::storage_prefix(photo.user_id, photo.id))
-    {
-        return Err(refused());
-    }
-    let exists = state
-        .storage
-        .exists(&media_ref.key)
-        .await
-        .map_err(ApiError::internal)?;
-    if !exists {
-        return Err(refused());
-    }
-    Ok(media::media_path(&media_ref.key))
 }

@@ -112,10 +112,7 @@ pub fn router(state: AppState) -> Router {
     Router::new()
         .merge(api)
         .nest("/auth/v1", crate::auth::routes())
-        .route(
-            "/media/{*key}",
-            axum::routing::get(crate::photos::media::serve),
-        )
+        .merge(crate::media::routes())
         .route(
             "/s/{slug}",
             axum::routing::get(crate::photos::share::share_page),

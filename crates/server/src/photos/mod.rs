@@ -3,7 +3,6 @@
 //! score a client sends is ignored.
 
 pub mod entity;
-pub mod media;
 pub mod rules;
 pub mod share;
 
@@ -25,6 +24,7 @@ use crate::http::error::{ApiError, ErrorBody};
 use crate::http::extract::Json;
 use crate::http::extract::{AuthUser, ClientInfo};
 use crate::http::upload;
+use crate::media;
 use rules::Listing;
 
 pub fn routes() -> OpenApiRouter<AppState> {
@@ -294,13 +294,43 @@ async fn update_photo(
     let row = own_photo(&state, &user, id).await?;
     let edited = match update.edited_image_url.as_deref() {
         None => None,
-        Some(url) => Some(crate::edits::photo_edit_path(&state, &row, url).await?),
+        Some(url) => Some(edit_path(&state, &row, url).await?),
     };
     let mut change: entity::ActiveModel = row.into();
     change.edited_image_url = Set(edited);
     change.updated_at = Set(Utc::now());
     let row = change.update(&state.db).await?;
     Ok(Json(Photo::from_row(&state, row)))
+}
+
+/// The media path a photo's `edited_image_url` may be set to: one of our
+/// media URLs whose object lies under that photo's own folder and exists.
+/// The caller owns the photo, which is what authorises it; the URL's token
+/// is not needed (an Undo may come after a signed URL's hour).
+async fn edit_path(state: &AppState, photo: &entity::Model, url: &str) -> Result<String, ApiError> {
+    let refused = || {
+        ApiError::bad_request(
+            "invalid_image_url",
+            "That image does not belong to this photo. Please pick one of its edits.",
+        )
+    };
+    let media_ref =
+        media::parse_media_url(url, &state.base_url).map_err(|err| refused().with_cause(err))?;
+    if !media_ref
+        .key
+        .starts_with(&storage_prefix(photo.user_id, photo.id))
+    {
+        return Err(refused());
+    }
+    let exists = state
+        .storage
+        .exists(&media_ref.key)
+        .await
+        .map_err(ApiError::internal)?;
+    if !exists {
+        return Err(refused());
+    }
+    Ok(media::media_path(&media_ref.key))
 }
 
 /// Deletes one of the user's photos and its images.

@@ -17,11 +17,12 @@ use serde::Serialize;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
-use super::{entity, media, own_photo};
+use super::{entity, own_photo};
 use crate::http::AppState;
 use crate::http::error::{ApiError, ErrorBody};
 use crate::http::extract::AuthUser;
 use crate::http::extract::Json;
+use crate::media;
 
 pub const CARD_WIDTH: u32 = 1200;
 pub const CARD_HEIGHT: u32 = 630;
