@@ -150,11 +150,10 @@ pub fn routes() -> Router<AppState> {
         .layer(cors())
 }
 
-/// `/account` (export, delete) and the development outbox `/dev/outbox`,
-/// documented in the OpenAPI document; nested under `/api/v1`.
+/// `/account` (export, delete), documented in the OpenAPI document; nested
+/// under `/api/v1`.
 pub fn api_routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(account::export))
         .routes(routes!(account::delete_account))
-        .routes(routes!(crate::mail::dev_outbox))
 }

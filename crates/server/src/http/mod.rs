@@ -5,6 +5,7 @@ pub mod error;
 pub mod extract;
 pub mod health;
 pub mod metrics;
+pub mod outbox;
 pub mod spa;
 mod state;
 pub mod upload;
@@ -58,6 +59,7 @@ fn api_routes() -> OpenApiRouter<AppState> {
             "/api/v1",
             crate::site::routes()
                 .merge(crate::auth::api_routes())
+                .merge(outbox::routes())
                 .merge(crate::analyses::routes())
                 .merge(crate::photos::routes())
                 .merge(crate::edits::api_routes()),
