@@ -2,9 +2,9 @@
 
 pub mod admin;
 pub mod analyses;
+pub mod app;
 pub mod auth;
 pub mod blocking;
-pub mod cli;
 pub mod config;
 pub mod db;
 pub mod edits;
@@ -15,6 +15,5 @@ pub mod photos;
 pub mod providers;
 pub mod rate_limit;
 pub mod site;
-pub mod startup;
 pub mod storage;
 pub mod tokens;

@@ -24,6 +24,13 @@ use crate::http::extract::AuthUser;
 use crate::http::extract::Json;
 use crate::media;
 
+/// The public pages, outside the API: `/s/{slug}` and its card.
+pub fn routes() -> axum::Router<AppState> {
+    axum::Router::new()
+        .route("/s/{slug}", axum::routing::get(share_page))
+        .route("/s/{slug}/card.png", axum::routing::get(share_card))
+}
+
 pub const CARD_WIDTH: u32 = 1200;
 pub const CARD_HEIGHT: u32 = 630;
 

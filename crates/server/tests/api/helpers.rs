@@ -1,7 +1,7 @@
 use std::path::PathBuf;
 
+use prettyscore_server::app::Application;
 use prettyscore_server::config::{Config, Secret};
-use prettyscore_server::startup::Application;
 use sea_orm::{ConnectionTrait, Database, DatabaseConnection};
 use tempfile::TempDir;
 

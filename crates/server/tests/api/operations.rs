@@ -119,7 +119,7 @@ async fn the_openapi_document_describes_the_api_and_has_a_docs_page() {
     assert!(dangling.is_empty(), "unresolved $refs: {dangling:?}");
     assert_eq!(
         doc,
-        serde_json::to_value(prettyscore_server::http::openapi()).unwrap()
+        serde_json::to_value(prettyscore_server::app::openapi()).unwrap()
     );
 
     let docs = app.get("/api/docs/").await;

@@ -70,7 +70,7 @@ on_both_auth! {
 
 #[test]
 fn the_account_endpoints_are_in_the_openapi_document() {
-    let doc = serde_json::to_value(prettyscore_server::http::openapi()).unwrap();
+    let doc = serde_json::to_value(prettyscore_server::app::openapi()).unwrap();
     let paths = doc["paths"].as_object().unwrap();
     assert!(
         paths["/api/v1/account/export"]["get"].is_object(),

@@ -1,5 +1,6 @@
 //! Builds the application from a `Config`: the same path for `prettyscore
-//! serve` and for the integration tests, which bind port 0.
+//! serve` and for the integration tests, which bind port 0. It makes every
+//! shared handle of the `AppState` and starts the background jobs.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -76,7 +77,7 @@ impl Application {
             metrics: http::metrics::recorder(),
             base_url,
         };
-        let router = http::router(state.clone());
+        let router = super::router::router(state.clone());
         Ok(Self {
             listener,
             router,
