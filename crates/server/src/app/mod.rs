@@ -4,6 +4,7 @@
 //! domain's share of a user's data (`account`), starts the background jobs,
 //! and runs the command line (`cli`).
 
+mod account;
 pub mod cli;
 mod router;
 mod startup;

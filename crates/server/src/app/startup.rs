@@ -73,6 +73,7 @@ impl Application {
             sms: None,
             image_edits,
             blocking,
+            user_data: super::account::registry(),
             web: Arc::new(web),
             metrics: http::metrics::recorder(),
             base_url,

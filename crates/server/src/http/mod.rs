@@ -11,6 +11,7 @@ pub mod outbox;
 pub mod spa;
 mod state;
 pub mod upload;
+pub mod user_data;
 
 pub use state::AppState;
 

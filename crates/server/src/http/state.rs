@@ -15,6 +15,8 @@ use crate::providers::sms::SmsProvider;
 use crate::storage::Storage;
 use crate::tokens::KeyRing;
 
+use super::user_data::UserDataRegistry;
+
 /// What every handler can reach. Cheap to clone.
 #[derive(Clone)]
 pub struct AppState {
@@ -32,6 +34,8 @@ pub struct AppState {
     pub image_edits: Option<Arc<dyn ImageEditProvider>>,
     /// Bounded room for blocking work: image decoding, analyses, edits.
     pub blocking: BlockingPool,
+    /// Every domain's share of a user's data (export and deletion).
+    pub user_data: UserDataRegistry,
     pub web: Arc<WebApp>,
     pub metrics: PrometheusHandle,
     /// The address users reach the app at (`public_url`, or the listening

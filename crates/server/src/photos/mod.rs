@@ -24,6 +24,7 @@ use crate::http::error::{ApiError, ErrorBody};
 use crate::http::extract::Json;
 use crate::http::extract::{AuthUser, ClientInfo};
 use crate::http::upload;
+use crate::http::user_data::UserData;
 use crate::media;
 use rules::Listing;
 
@@ -370,8 +371,31 @@ async fn delete_images(state: &AppState, row: &entity::Model) {
     }
 }
 
+/// The photos domain's share of a user's data: the `photos` section of the
+/// export (rows and images), and the images' deletion with the account.
+pub struct SavedPhotos;
+
+#[async_trait::async_trait]
+impl UserData for SavedPhotos {
+    fn name(&self) -> &'static str {
+        "photos"
+    }
+
+    async fn export(
+        &self,
+        state: &AppState,
+        user_id: Uuid,
+    ) -> anyhow::Result<Option<serde_json::Value>> {
+        export(state, user_id).await.map(Some)
+    }
+
+    async fn delete(&self, state: &AppState, user_id: Uuid) -> anyhow::Result<()> {
+        Ok(delete_user_images(state, user_id).await?)
+    }
+}
+
 /// Deletes every image of a user's photos (account deletion).
-pub async fn delete_user_images(state: &AppState, user_id: Uuid) -> Result<(), sea_orm::DbErr> {
+async fn delete_user_images(state: &AppState, user_id: Uuid) -> Result<(), sea_orm::DbErr> {
     let rows = entity::Entity::find()
         .filter(entity::Column::UserId.eq(user_id))
         .all(&state.db)
@@ -393,7 +417,7 @@ struct ExportedPhoto {
 }
 
 /// The user's photos for their data export.
-pub async fn export(state: &AppState, user_id: Uuid) -> anyhow::Result<serde_json::Value> {
+async fn export(state: &AppState, user_id: Uuid) -> anyhow::Result<serde_json::Value> {
     let rows = entity::Entity::find()
         .filter(entity::Column::UserId.eq(user_id))
         .order_by_asc(entity::Column::CreatedAt)

@@ -235,6 +235,26 @@ async fn the_data_export_lists_photos_and_deleting_the_account_removes_their_ima
     assert!(left.is_empty(), "images left behind: {left:?}");
 }
 
+#[tokio::test]
+async fn deleting_a_user_through_the_auth_admin_api_removes_their_images_too() {
+    let app = spawn(Backend::Sqlite, |_| {}).await.unwrap();
+    let tokens = Auth(&app).sign_up("removed@example.com").await;
+    let (_, photo) = save(&app, access(&tokens), astronaut()).await;
+    let media = app.config.data_dir.join("media/photos");
+    assert!(!walk(&media).is_empty());
+
+    let user_id = tokens["user"]["id"].as_str().unwrap();
+    let service = Auth(&app).service_token().await;
+    let reply = Auth(&app)
+        .delete_as(&service, &format!("/admin/users/{user_id}"))
+        .await;
+    reply.assert_ok();
+    let url = photo["original_image_url"].as_str().unwrap();
+    assert_eq!(image_bytes(&app, url).await.0, StatusCode::NOT_FOUND);
+    let left = walk(&media);
+    assert!(left.is_empty(), "images left behind: {left:?}");
+}
+
 fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
     std::fs::read_dir(dir).map_or_else(
         |_| Vec::new(),
