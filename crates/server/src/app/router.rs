@@ -7,7 +7,7 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_swagger_ui::SwaggerUi;
 
 use crate::http::{self, AppState};
-use crate::{analyses, auth, edits, media, photos, site};
+use crate::{admin, analyses, auth, edits, media, photos, site};
 
 #[derive(OpenApi)]
 #[openapi(
@@ -22,6 +22,7 @@ use crate::{analyses, auth, edits, media, photos, site};
         (name = "analyses", description = "Scores for face, pet, feet and hands photos; nothing is stored"),
         (name = "photos", description = "The signed-in user's saved photos"),
         (name = "edits", description = "AI photo edits and the free-edit quota"),
+        (name = "admin", description = "The admin pages; administrators only"),
     )
 )]
 struct ApiDoc;
@@ -35,7 +36,8 @@ fn api_routes() -> OpenApiRouter<AppState> {
         .merge(http::outbox::routes())
         .merge(analyses::routes())
         .merge(photos::routes())
-        .merge(edits::api_routes());
+        .merge(edits::api_routes())
+        .merge(admin::routes());
     OpenApiRouter::with_openapi(ApiDoc::openapi())
         .merge(http::health::routes())
         .nest("/api/v1", api_v1)

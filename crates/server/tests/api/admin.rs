@@ -1,9 +1,14 @@
-//! `prettyscore admin grant|revoke EMAIL`, run as the real binary.
+//! The admin role: `prettyscore admin grant|revoke EMAIL`, run as the real
+//! binary, and `GET /api/v1/admin/access`, which the web app's admin route
+//! guard mirrors.
 
+use crate::auth::{access, on_both_auth};
 use crate::helpers::{TestApp, on_both_databases};
-use prettyscore_server::admin::roles::is_admin;
+use prettyscore_server::admin::roles::grant_admin;
+use prettyscore_server::http::extract::is_admin;
 use sea_orm::ConnectionTrait;
 use sea_orm::sea_query::{Alias, Query};
+use serde_json::json;
 use uuid::Uuid;
 
 async fn insert_user(app: &TestApp, email: &str) -> Uuid {
@@ -56,5 +61,52 @@ on_both_databases! {
         assert!(!output.status.success());
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert!(stderr.contains("no user has the email address nobody@example.com"), "{stderr}");
+    }
+}
+
+on_both_auth! {
+    async fn admin_access_answers_204_for_admins_only(app) {
+        let path = "/api/v1/admin/access";
+        let anonymous = app.call(reqwest::Method::GET, path, None, None).await;
+        assert_eq!(anonymous.status, 401);
+        assert_eq!(anonymous.body, json!({"code": "not_signed_in", "message": "Please sign in to continue."}));
+        let forged = app.call(reqwest::Method::GET, path, Some("not-a-token"), None).await;
+        assert_eq!(forged.status, 401);
+
+        let user = app.sign_up("user@example.com").await;
+        let refused = app.get_as(access(&user), path).await;
+        assert_eq!(refused.status, 403);
+        assert_eq!(refused.body, json!({"code": "admin_only", "message": "Access denied: Admin only"}));
+
+        let admin = app.sign_up("admin@example.com").await;
+        grant_admin(&app.db, "admin@example.com").await.unwrap();
+        let allowed = app.get_as(access(&admin), path).await;
+        assert_eq!(allowed.status, 204, "{:?}", allowed.body);
+        // The role, not the session, decides: the other user is still refused.
+        assert_eq!(app.get_as(access(&user), path).await.status, 403);
+    }
+
+    async fn admin_access_ends_when_the_role_is_revoked(app) {
+        let admin = app.sign_up("admin@example.com").await;
+        grant_admin(&app.db, "admin@example.com").await.unwrap();
+        assert_eq!(app.get_as(access(&admin), "/api/v1/admin/access").await.status, 204);
+        prettyscore_server::admin::roles::revoke_admin(&app.db, "admin@example.com").await.unwrap();
+        let after = app.get_as(access(&admin), "/api/v1/admin/access").await;
+        assert_eq!(after.status, 403);
+        assert_eq!(after.body["code"], "admin_only");
+    }
+}
+
+#[test]
+fn admin_access_is_in_the_openapi_document() {
+    let doc = serde_json::to_value(prettyscore_server::app::openapi()).unwrap();
+    let get = &doc["paths"]["/api/v1/admin/access"]["get"];
+    assert!(
+        get.is_object(),
+        "{:?}",
+        doc["paths"].as_object().unwrap().keys()
+    );
+    for status in ["204", "401", "403"] {
+        assert!(get["responses"][status].is_object(), "{status}");
     }
 }

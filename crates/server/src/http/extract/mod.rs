@@ -3,6 +3,8 @@
 //!
 //! - [`AuthUser`] / [`MaybeAuthUser`]: a verified access token of a live
 //!   session, refused with 401 `not_signed_in`;
+//! - [`AdminUser`]: a signed-in user with the admin role, else 403
+//!   `admin_only`;
 //! - [`ClientInfo`]: the caller's address and user agent;
 //! - [`Json`]: a JSON body whose rejection is an [`ApiError`].
 //!
@@ -12,6 +14,7 @@
 
 mod caller;
 mod client;
+mod roles;
 
 use axum::extract::FromRequest;
 
@@ -19,6 +22,7 @@ pub use caller::{
     AuthUser, Claims, MaybeAuthUser, TokenRefusal, bearer_token, not_signed_in, verified_claims,
 };
 pub use client::ClientInfo;
+pub use roles::{ADMIN_ROLE, AdminUser, admin_only, is_admin};
 
 use super::error::ApiError;
 
