@@ -4,6 +4,7 @@ pub mod admin;
 pub mod analyses;
 pub mod app;
 pub mod auth;
+pub mod billing;
 pub mod blocking;
 pub mod config;
 pub mod db;

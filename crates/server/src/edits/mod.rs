@@ -30,10 +30,11 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 use uuid::Uuid;
 
+use crate::billing::MaybePremium;
 use crate::http::AppState;
 use crate::http::error::{ApiError, ErrorBody};
+use crate::http::extract::ClientInfo;
 use crate::http::extract::Json;
-use crate::http::extract::{AuthUser, ClientInfo, MaybeAuthUser};
 use crate::http::upload;
 use crate::media;
 use crate::photos::{self, entity as photo_entity};
@@ -142,10 +143,10 @@ async fn edit_photo(
     State(state): State<AppState>,
     client: ClientInfo,
     device: Device,
-    user: MaybeAuthUser,
+    caller: MaybePremium,
     body: Result<axum::Json<EditPhotoRequest>, JsonRejection>,
 ) -> Response {
-    let result = edit(&state, &client, &device, user.0.as_ref(), body).await;
+    let result = edit(&state, &client, &device, &caller, body).await;
     device.attach(&state, result.into_response())
 }
 
@@ -153,9 +154,10 @@ async fn edit(
     state: &AppState,
     client: &ClientInfo,
     device: &Device,
-    user: Option<&AuthUser>,
+    caller: &MaybePremium,
     body: Result<axum::Json<EditPhotoRequest>, JsonRejection>,
 ) -> Result<Json<EditPhotoResponse>, ApiError> {
+    let user = caller.user.as_ref();
     limit_rate(state, client).await?;
     let axum::Json(request) = body.map_err(body_error)?;
     let prompt = request.prompt.as_deref().unwrap_or_default().trim();
@@ -184,10 +186,7 @@ async fn edit(
 
     let limit = state.config.edits.free_edits;
     let user_id = user.map(|user| user.user_id);
-    let premium = match user_id {
-        Some(id) => quota::is_premium(&state.db, id).await?,
-        None => false,
-    };
+    let premium = caller.premium_editing;
     let counted = (plan.is_ai_edit() || !prompt.is_empty()) && !premium;
     if counted && !quota::take(&state.db, &device.id, user_id, limit).await? {
         return Err(ApiError::new(
@@ -238,22 +237,19 @@ async fn edit(
 async fn edit_quota(
     State(state): State<AppState>,
     device: Device,
-    user: MaybeAuthUser,
+    caller: MaybePremium,
 ) -> Response {
-    let result = quota_of(&state, &device, user.0.as_ref()).await;
+    let result = quota_of(&state, &device, &caller).await;
     device.attach(&state, result.into_response())
 }
 
 async fn quota_of(
     state: &AppState,
     device: &Device,
-    user: Option<&AuthUser>,
+    caller: &MaybePremium,
 ) -> Result<Json<EditQuota>, ApiError> {
-    let user_id = user.map(|user| user.user_id);
-    let unlimited = match user_id {
-        Some(id) => quota::is_premium(&state.db, id).await?,
-        None => false,
-    };
+    let user_id = caller.user.as_ref().map(|user| user.user_id);
+    let unlimited = caller.premium_editing;
     let used = if device.is_new() && user_id.is_none() {
         0
     } else {
