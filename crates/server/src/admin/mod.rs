@@ -14,7 +14,7 @@ use crate::http::extract::AdminUser;
 
 /// `/admin/…`, nested under `/api/v1`.
 pub fn routes() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new().routes(routes!(access))
+    OpenApiRouter::new().routes(routes!(admin_access))
 }
 
 /// Whether the caller may open the admin pages: 204 for an administrator.
@@ -27,6 +27,6 @@ pub fn routes() -> OpenApiRouter<AppState> {
         (status = 403, description = "`admin_only`: signed in, but not an administrator", body = ErrorBody),
     ),
     security(("bearer" = [])))]
-async fn access(_admin: AdminUser) -> StatusCode {
+async fn admin_access(_admin: AdminUser) -> StatusCode {
     StatusCode::NO_CONTENT
 }

@@ -13,7 +13,7 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::http::AppState;
-use crate::http::error::{ApiError, ErrorBody};
+use crate::http::error::{ApiError, ErrorBody, ErrorCode};
 use crate::http::extract::ClientInfo;
 use crate::http::extract::Json;
 use crate::http::upload;
@@ -45,7 +45,7 @@ pub fn analysis_error(err: AnalysisError) -> ApiError {
         | AnalysisError::CorruptImage(_)
         | AnalysisError::BadDimensions(..) => StatusCode::BAD_REQUEST,
     };
-    ApiError::new(status, err.code(), err.user_message()).with_cause(err)
+    ApiError::new(status, ErrorCode::from(&err), err.user_message()).with_cause(err)
 }
 
 /// Refuses a client that sends more analyses than the configured rate.
@@ -55,7 +55,7 @@ pub async fn limit_burst(state: &AppState, client: &ClientInfo) -> Result<(), Ap
     if hits > i64::from(limit) {
         return Err(ApiError::new(
             StatusCode::TOO_MANY_REQUESTS,
-            "rate_limited",
+            ErrorCode::RateLimited,
             "You're scoring photos very quickly. Please wait a minute and try again.",
         ));
     }

@@ -20,7 +20,7 @@ use utoipa::ToSchema;
 
 use crate::blocking::BlockingPool;
 use crate::http::AppState;
-use crate::http::error::ApiError;
+use crate::http::error::{ApiError, ErrorCode};
 use crate::providers::image_edit::{ImageEditProvider, ProviderError};
 
 pub const RATE_LIMITED: &str = "Rate limit exceeded. Please try again later.";
@@ -140,8 +140,12 @@ impl Editor {
                         .run(move || to_bounded_jpeg(&made))
                         .await?
                         .map_err(|err| {
-                            ApiError::new(StatusCode::BAD_GATEWAY, "edit_failed", EDIT_FAILED)
-                                .with_cause(anyhow::anyhow!("the provider's image: {err}"))
+                            ApiError::new(
+                                StatusCode::BAD_GATEWAY,
+                                ErrorCode::EditFailed,
+                                EDIT_FAILED,
+                            )
+                            .with_cause(anyhow::anyhow!("the provider's image: {err}"))
                         })?
                 } else {
                     self.builtin(Bytes::from(made), then).await?
@@ -185,20 +189,25 @@ pub fn edit_error(err: EditError) -> ApiError {
         EditError::NoFace => StatusCode::UNPROCESSABLE_ENTITY,
         _ => StatusCode::BAD_REQUEST,
     };
-    ApiError::new(status, err.code(), err.user_message()).with_cause(err)
+    ApiError::new(status, ErrorCode::from(&err), err.user_message()).with_cause(err)
 }
 
 /// The provider's failures in the words of the spec's error catalogue.
 pub fn provider_error(err: ProviderError) -> ApiError {
     match err {
-        ProviderError::RateLimited => {
-            ApiError::new(StatusCode::TOO_MANY_REQUESTS, "rate_limited", RATE_LIMITED)
-        }
-        ProviderError::NoCredits => {
-            ApiError::new(StatusCode::PAYMENT_REQUIRED, "provider_credits", NO_CREDITS)
-        }
+        ProviderError::RateLimited => ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            ErrorCode::RateLimited,
+            RATE_LIMITED,
+        ),
+        ProviderError::NoCredits => ApiError::new(
+            StatusCode::PAYMENT_REQUIRED,
+            ErrorCode::ProviderCredits,
+            NO_CREDITS,
+        ),
         ProviderError::Failed(_) => {
-            ApiError::new(StatusCode::BAD_GATEWAY, "edit_failed", EDIT_FAILED).with_cause(err)
+            ApiError::new(StatusCode::BAD_GATEWAY, ErrorCode::EditFailed, EDIT_FAILED)
+                .with_cause(err)
         }
     }
 }

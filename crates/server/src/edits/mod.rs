@@ -32,7 +32,7 @@ use uuid::Uuid;
 
 use crate::billing::MaybePremium;
 use crate::http::AppState;
-use crate::http::error::{ApiError, ErrorBody};
+use crate::http::error::{ApiError, ErrorBody, ErrorCode};
 use crate::http::extract::ClientInfo;
 use crate::http::extract::Json;
 use crate::http::upload;
@@ -162,11 +162,14 @@ async fn edit(
     let axum::Json(request) = body.map_err(body_error)?;
     let prompt = request.prompt.as_deref().unwrap_or_default().trim();
     if prompt.is_empty() && request.adjustments.is_none() {
-        return Err(ApiError::bad_request("missing_prompt", MISSING_PROMPT));
+        return Err(ApiError::bad_request(
+            ErrorCode::MissingPrompt,
+            MISSING_PROMPT,
+        ));
     }
     if prompt.chars().count() > MAX_PROMPT_CHARS {
         return Err(ApiError::bad_request(
-            "validation_failed",
+            ErrorCode::ValidationFailed,
             "Please keep the editing instruction under 1000 characters.",
         ));
     }
@@ -191,7 +194,7 @@ async fn edit(
     if counted && !quota::take(&state.db, &device.id, user_id, limit).await? {
         return Err(ApiError::new(
             StatusCode::FORBIDDEN,
-            "free_edits_used",
+            ErrorCode::FreeEditsUsed,
             FREE_EDITS_USED,
         ));
     }
@@ -276,7 +279,7 @@ async fn limit_rate(state: &AppState, client: &ClientInfo) -> Result<(), ApiErro
     if hits > i64::from(limit) {
         return Err(ApiError::new(
             StatusCode::TOO_MANY_REQUESTS,
-            "rate_limited",
+            ErrorCode::RateLimited,
             RATE_LIMITED,
         ));
     }
@@ -291,13 +294,13 @@ fn body_error(rejection: JsonRejection) -> ApiError {
 }
 
 fn invalid_image_url(message: &'static str) -> ApiError {
-    ApiError::bad_request("invalid_image_url", message)
+    ApiError::bad_request(ErrorCode::InvalidImageUrl, message)
 }
 
 fn unsupported(unsupported: Unsupported) -> ApiError {
     ApiError::new(
         StatusCode::UNPROCESSABLE_ENTITY,
-        "unsupported_prompt",
+        ErrorCode::UnsupportedPrompt,
         unsupported.message,
     )
 }
@@ -312,7 +315,7 @@ fn check_adjustments(adjustments: &Adjustments) -> Result<(), ApiError> {
         && (0.0..=10.0).contains(&adjustments.blur_px);
     if !valid {
         return Err(ApiError::bad_request(
-            "validation_failed",
+            ErrorCode::ValidationFailed,
             "Brightness, contrast and saturation go from 0 to 200%, blur from 0 to 10 px.",
         ));
     }

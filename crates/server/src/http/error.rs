@@ -1,6 +1,6 @@
 //! The one error type at the HTTP edge. Every failure a user can cause has a
-//! stable machine `code` and a message in the user's words; the cause of a 5xx
-//! goes to the log, never to the client.
+//! stable machine `code` (one [`ErrorCode`]) and a message in the user's
+//! words; the cause of a 5xx goes to the log, never to the client.
 
 use std::borrow::Cow;
 
@@ -12,11 +12,131 @@ use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 use utoipa::ToSchema;
 
+/// Declares [`ErrorCode`]: each variant with the exact string clients see.
+macro_rules! error_codes {
+    ($($(#[doc = $doc:tt])* $variant:ident = $code:tt,)*) => {
+        /// Every machine code an error under `/api/` or `/functions/` carries,
+        /// serialised as its snake_case string. The OpenAPI document lists them
+        /// all, so the web app's generated types know each one.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, ToSchema)]
+        pub enum ErrorCode {
+            $($(#[doc = $doc])* #[serde(rename = $code)] $variant,)*
+        }
+
+        impl ErrorCode {
+            /// Every code, in declaration order.
+            pub const ALL: &'static [ErrorCode] = &[$(ErrorCode::$variant,)*];
+
+            /// The string clients see, e.g. `not_found`.
+            pub const fn as_str(self) -> &'static str {
+                match self {
+                    $(ErrorCode::$variant => $code,)*
+                }
+            }
+        }
+    };
+}
+
+error_codes! {
+    // The request itself.
+    /// No such resource (or not one the caller may see).
+    NotFound = "not_found",
+    /// A page of the web app was sent something other than GET or HEAD.
+    MethodNotAllowed = "method_not_allowed",
+    /// The body is not JSON (`Content-Type`).
+    UnsupportedMediaType = "unsupported_media_type",
+    /// The body is not valid JSON.
+    InvalidJson = "invalid_json",
+    /// The body could not be read.
+    InvalidRequest = "invalid_request",
+    /// A query parameter is invalid.
+    InvalidQuery = "invalid_query",
+    /// A field is missing, too long or out of range; a database rule refused
+    /// the data.
+    ValidationFailed = "validation_failed",
+    /// The data clashes with data that exists (a unique database rule).
+    Conflict = "conflict",
+    /// Too many requests from this client; try again later.
+    RateLimited = "rate_limited",
+    // Who is calling.
+    /// No valid access token of a live session.
+    NotSignedIn = "not_signed_in",
+    /// Signed in, but not an administrator.
+    AdminOnly = "admin_only",
+    // Uploads and images.
+    /// Not a multipart upload, or a damaged one.
+    InvalidUpload = "invalid_upload",
+    /// The upload has no image.
+    MissingImage = "missing_image",
+    /// The image is over 10 MB.
+    TooLarge = "too_large",
+    /// The file is not an image.
+    NotAnImage = "not_an_image",
+    /// The image cannot be decoded.
+    CorruptImage = "corrupt_image",
+    /// The image is too large (in pixels) or too small to analyse.
+    BadDimensions = "bad_dimensions",
+    /// No face in the photo.
+    NoFace = "no_face",
+    /// The face is too small or cut off.
+    FaceTooSmall = "face_too_small",
+    // Edits.
+    /// An edit without an instruction.
+    MissingPrompt = "missing_prompt",
+    /// An image URL that is not the image itself or one of ours.
+    InvalidImageUrl = "invalid_image_url",
+    /// The built-in engine cannot do this prompt (the message says what it can).
+    UnsupportedPrompt = "unsupported_prompt",
+    /// No free AI edits left.
+    FreeEditsUsed = "free_edits_used",
+    /// The generative provider's account needs credits.
+    ProviderCredits = "provider_credits",
+    /// The generative provider failed.
+    EditFailed = "edit_failed",
+    // The server.
+    /// The database does not answer (`/readyz`).
+    DatabaseUnavailable = "database_unavailable",
+    /// An unexpected failure on our side; the cause is in the log.
+    InternalError = "internal_error",
+}
+
+impl std::fmt::Display for ErrorCode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl From<&prettyscore_analysis::AnalysisError> for ErrorCode {
+    fn from(err: &prettyscore_analysis::AnalysisError) -> Self {
+        use prettyscore_analysis::AnalysisError as E;
+        match err {
+            E::TooLarge(_) => Self::TooLarge,
+            E::NotAnImage => Self::NotAnImage,
+            E::CorruptImage(_) => Self::CorruptImage,
+            E::BadDimensions(..) => Self::BadDimensions,
+            E::NoFace => Self::NoFace,
+            E::FaceTooSmall => Self::FaceTooSmall,
+        }
+    }
+}
+
+impl From<&prettyscore_imaging::EditError> for ErrorCode {
+    fn from(err: &prettyscore_imaging::EditError) -> Self {
+        use prettyscore_imaging::EditError as E;
+        match err {
+            E::NotAnImage => Self::NotAnImage,
+            E::TooLarge => Self::TooLarge,
+            E::Corrupt => Self::CorruptImage,
+            E::NoFace => Self::NoFace,
+        }
+    }
+}
+
 /// The JSON body of every error answered under `/api/` and `/functions/`.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct ErrorBody {
     /// Stable, machine-readable error code, e.g. `not_found`.
-    pub code: String,
+    pub code: ErrorCode,
     /// Human-readable message, safe to show to the user.
     pub message: String,
 }
@@ -24,17 +144,13 @@ pub struct ErrorBody {
 #[derive(Debug)]
 pub struct ApiError {
     status: StatusCode,
-    code: &'static str,
+    code: ErrorCode,
     message: Cow<'static, str>,
     cause: Option<anyhow::Error>,
 }
 
 impl ApiError {
-    pub fn new(
-        status: StatusCode,
-        code: &'static str,
-        message: impl Into<Cow<'static, str>>,
-    ) -> Self {
+    pub fn new(status: StatusCode, code: ErrorCode, message: impl Into<Cow<'static, str>>) -> Self {
         Self {
             status,
             code,
@@ -43,19 +159,19 @@ impl ApiError {
         }
     }
 
-    pub fn bad_request(code: &'static str, message: impl Into<Cow<'static, str>>) -> Self {
+    pub fn bad_request(code: ErrorCode, message: impl Into<Cow<'static, str>>) -> Self {
         Self::new(StatusCode::BAD_REQUEST, code, message)
     }
 
     pub fn not_found(message: impl Into<Cow<'static, str>>) -> Self {
-        Self::new(StatusCode::NOT_FOUND, "not_found", message)
+        Self::new(StatusCode::NOT_FOUND, ErrorCode::NotFound, message)
     }
 
-    pub fn conflict(code: &'static str, message: impl Into<Cow<'static, str>>) -> Self {
+    pub fn conflict(code: ErrorCode, message: impl Into<Cow<'static, str>>) -> Self {
         Self::new(StatusCode::CONFLICT, code, message)
     }
 
-    pub fn unavailable(code: &'static str, message: impl Into<Cow<'static, str>>) -> Self {
+    pub fn unavailable(code: ErrorCode, message: impl Into<Cow<'static, str>>) -> Self {
         Self::new(StatusCode::SERVICE_UNAVAILABLE, code, message)
     }
 
@@ -65,7 +181,7 @@ impl ApiError {
             cause: Some(cause.into()),
             ..Self::new(
                 StatusCode::INTERNAL_SERVER_ERROR,
-                "internal_error",
+                ErrorCode::InternalError,
                 "Something went wrong on our side. Please try again.",
             )
         }
@@ -80,7 +196,7 @@ impl ApiError {
         self.status
     }
 
-    pub fn code(&self) -> &'static str {
+    pub fn code(&self) -> ErrorCode {
         self.code
     }
 
@@ -99,14 +215,16 @@ impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         if self.status.is_server_error() {
             match &self.cause {
-                Some(cause) => tracing::error!(code = self.code, error = ?cause, "request failed"),
-                None => tracing::error!(code = self.code, "request failed"),
+                Some(cause) => {
+                    tracing::error!(code = self.code.as_str(), error = ?cause, "request failed")
+                }
+                None => tracing::error!(code = self.code.as_str(), "request failed"),
             }
         } else if let Some(cause) = &self.cause {
-            tracing::debug!(code = self.code, error = %cause, "request refused");
+            tracing::debug!(code = self.code.as_str(), error = %cause, "request refused");
         }
         let body = ErrorBody {
-            code: self.code.to_owned(),
+            code: self.code,
             message: self.message.into_owned(),
         };
         (self.status, Json(body)).into_response()
@@ -130,17 +248,17 @@ impl From<JsonRejection> for ApiError {
         let (status, code, message) = match &rejection {
             JsonRejection::MissingJsonContentType(_) => (
                 StatusCode::UNSUPPORTED_MEDIA_TYPE,
-                "unsupported_media_type",
+                ErrorCode::UnsupportedMediaType,
                 "Send the request body as JSON (Content-Type: application/json).".to_owned(),
             ),
             JsonRejection::JsonSyntaxError(_) => (
                 StatusCode::BAD_REQUEST,
-                "invalid_json",
+                ErrorCode::InvalidJson,
                 "The request body is not valid JSON.".to_owned(),
             ),
             JsonRejection::JsonDataError(err) => (
                 StatusCode::UNPROCESSABLE_ENTITY,
-                "validation_failed",
+                ErrorCode::ValidationFailed,
                 format!(
                     "The request body has a missing or invalid field: {}",
                     err.body_text()
@@ -148,7 +266,7 @@ impl From<JsonRejection> for ApiError {
             ),
             _ => (
                 StatusCode::BAD_REQUEST,
-                "invalid_request",
+                ErrorCode::InvalidRequest,
                 "The request body could not be read.".to_owned(),
             ),
         };
@@ -160,7 +278,7 @@ impl From<MultipartRejection> for ApiError {
     fn from(rejection: MultipartRejection) -> Self {
         Self::new(
             StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            "invalid_upload",
+            ErrorCode::InvalidUpload,
             "Send the photo as a file upload (multipart/form-data).",
         )
         .with_cause(rejection)
@@ -176,7 +294,7 @@ impl From<PathRejection> for ApiError {
 impl From<QueryRejection> for ApiError {
     fn from(rejection: QueryRejection) -> Self {
         Self::bad_request(
-            "invalid_query",
+            ErrorCode::InvalidQuery,
             "The request has an invalid query parameter.",
         )
         .with_cause(rejection)
@@ -203,6 +321,45 @@ mod tests {
             body,
             serde_json::json!({"code": "not_found", "message": "Contact request not found"})
         );
+    }
+
+    #[test]
+    fn every_code_is_serialised_as_its_string_and_no_two_share_one() {
+        let mut seen = std::collections::HashSet::new();
+        for code in ErrorCode::ALL {
+            assert_eq!(serde_json::to_value(code).unwrap(), code.as_str());
+            assert!(seen.insert(code.as_str()), "{code} twice");
+            assert!(
+                code.as_str()
+                    .bytes()
+                    .all(|b| b.is_ascii_lowercase() || b == b'_'),
+                "{code} is not snake_case"
+            );
+        }
+    }
+
+    #[test]
+    fn analysis_and_edit_errors_keep_the_codes_their_crates_name() {
+        use prettyscore_analysis::AnalysisError;
+        use prettyscore_imaging::EditError;
+        for err in [
+            AnalysisError::TooLarge(1),
+            AnalysisError::NotAnImage,
+            AnalysisError::CorruptImage("truncated".into()),
+            AnalysisError::BadDimensions(1, 1),
+            AnalysisError::NoFace,
+            AnalysisError::FaceTooSmall,
+        ] {
+            assert_eq!(ErrorCode::from(&err).as_str(), err.code());
+        }
+        for err in [
+            EditError::NotAnImage,
+            EditError::TooLarge,
+            EditError::Corrupt,
+            EditError::NoFace,
+        ] {
+            assert_eq!(ErrorCode::from(&err).as_str(), err.code());
+        }
     }
 
     #[tokio::test]

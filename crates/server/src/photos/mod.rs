@@ -20,7 +20,7 @@ use uuid::Uuid;
 
 use crate::analyses::{analysis_error, limit_burst};
 use crate::http::AppState;
-use crate::http::error::{ApiError, ErrorBody};
+use crate::http::error::{ApiError, ErrorBody, ErrorCode};
 use crate::http::extract::Json;
 use crate::http::extract::{AuthUser, ClientInfo};
 use crate::http::upload;
@@ -311,7 +311,7 @@ async fn update_photo(
 async fn edit_path(state: &AppState, photo: &entity::Model, url: &str) -> Result<String, ApiError> {
     let refused = || {
         ApiError::bad_request(
-            "invalid_image_url",
+            ErrorCode::InvalidImageUrl,
             "That image does not belong to this photo. Please pick one of its edits.",
         )
     };

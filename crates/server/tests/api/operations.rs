@@ -122,6 +122,24 @@ async fn the_openapi_document_describes_the_api_and_has_a_docs_page() {
         serde_json::to_value(prettyscore_server::app::openapi()).unwrap()
     );
 
+    // Every error code is in the document, so the web app's generated types
+    // know each one.
+    let codes: Vec<&str> = doc["components"]["schemas"]["ErrorCode"]["enum"]
+        .as_array()
+        .expect("the ErrorCode schema lists its values")
+        .iter()
+        .map(|code| code.as_str().unwrap())
+        .collect();
+    let all: Vec<&str> = prettyscore_server::http::error::ErrorCode::ALL
+        .iter()
+        .map(|code| code.as_str())
+        .collect();
+    assert_eq!(codes, all);
+    assert_eq!(
+        doc["components"]["schemas"]["ErrorBody"]["properties"]["code"]["$ref"],
+        "#/components/schemas/ErrorCode"
+    );
+
     let docs = app.get("/api/docs/").await;
     assert_eq!(docs.status(), StatusCode::OK);
     assert!(

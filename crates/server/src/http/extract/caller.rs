@@ -12,7 +12,7 @@ use uuid::Uuid;
 
 use crate::db::entities::sessions;
 use crate::http::AppState;
-use crate::http::error::ApiError;
+use crate::http::error::{ApiError, ErrorCode};
 use crate::tokens::JwtError;
 
 /// The claims of a verified access token that the server relies on.
@@ -89,7 +89,7 @@ pub struct AuthUser {
 pub fn not_signed_in() -> ApiError {
     ApiError::new(
         StatusCode::UNAUTHORIZED,
-        "not_signed_in",
+        ErrorCode::NotSignedIn,
         "Please sign in to continue.",
     )
 }

@@ -10,7 +10,7 @@ use uuid::Uuid;
 use super::AuthUser;
 use crate::db::entities::user_roles;
 use crate::http::AppState;
-use crate::http::error::ApiError;
+use crate::http::error::{ApiError, ErrorCode};
 
 /// The role of administrators in `user_roles`.
 pub const ADMIN_ROLE: &str = "admin";
@@ -24,7 +24,7 @@ pub struct AdminUser(pub AuthUser);
 pub fn admin_only() -> ApiError {
     ApiError::new(
         StatusCode::FORBIDDEN,
-        "admin_only",
+        ErrorCode::AdminOnly,
         "Access denied: Admin only",
     )
 }
