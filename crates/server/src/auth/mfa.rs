@@ -204,7 +204,7 @@ pub async fn enroll(
     .insert(&state.db)
     .await
     .map_err(
-        |err| match crate::db::migration::constraints::violated_constraint(&err) {
+        |err| match crate::db::constraints::violated_constraint(&err) {
             Some(_) => AuthError::unprocessable(
                 "mfa_factor_name_conflict",
                 "A factor with this friendly name for this user already exists",

@@ -189,7 +189,7 @@ pub async fn create(db: &impl ConnectionTrait, new: NewUser) -> AuthResult<users
 }
 
 fn constraint_name(err: &sea_orm::DbErr) -> Option<String> {
-    crate::db::migration::constraints::violated_constraint(err).and_then(|v| v.constraint)
+    crate::db::constraints::violated_constraint(err).and_then(|v| v.constraint)
 }
 
 pub fn email_exists() -> AuthError {

@@ -9,8 +9,11 @@ use axum::extract::multipart::MultipartRejection;
 use axum::extract::rejection::{JsonRejection, PathRejection, QueryRejection};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
+use sea_orm::DbErr;
 use serde::Serialize;
 use utoipa::ToSchema;
+
+use crate::db::constraints::{ViolationKind, violated_constraint};
 
 /// Declares [`ErrorCode`]: each variant with the exact string clients see.
 macro_rules! error_codes {
@@ -231,9 +234,94 @@ impl IntoResponse for ApiError {
     }
 }
 
-impl From<sea_orm::DbErr> for ApiError {
-    fn from(err: sea_orm::DbErr) -> Self {
-        Self::internal(err)
+/// A domain's reading of one of its named database constraints: when a
+/// statement violates `constraint`, the user gets `status` (409 or 422),
+/// `code` and `message` instead of a 500. A domain keeps its table of these
+/// beside its queries and applies it with [`DbResultExt::on_constraints`].
+#[derive(Debug, Clone, Copy)]
+pub struct ConstraintError {
+    /// The name given in the migrations, e.g. `opportunity_claims_user_id_key`.
+    pub constraint: &'static str,
+    pub status: StatusCode,
+    pub code: ErrorCode,
+    pub message: &'static str,
+}
+
+impl ConstraintError {
+    /// A clash with data that exists (a unique key): 409.
+    pub const fn conflict(
+        constraint: &'static str,
+        code: ErrorCode,
+        message: &'static str,
+    ) -> Self {
+        Self {
+            constraint,
+            status: StatusCode::CONFLICT,
+            code,
+            message,
+        }
+    }
+
+    /// Data a rule refuses (a check, a reference to nothing): 422.
+    pub const fn invalid(constraint: &'static str, code: ErrorCode, message: &'static str) -> Self {
+        Self {
+            constraint,
+            status: StatusCode::UNPROCESSABLE_ENTITY,
+            code,
+            message,
+        }
+    }
+}
+
+/// What a violated constraint that no table names answers.
+pub const UNIQUE_FALLBACK: &str = "This already exists.";
+pub const RULE_FALLBACK: &str = "This could not be saved: some of the data is not valid.";
+
+impl ApiError {
+    /// A database failure, read with a domain's table of constraints: a
+    /// violation the table names gets its answer, any other violation a
+    /// generic 409 (unique) or 422 (check, reference, missing value), and
+    /// everything else an opaque 500.
+    pub fn from_db(err: DbErr, table: &[ConstraintError]) -> Self {
+        let Some(violation) = violated_constraint(&err) else {
+            return Self::internal(err);
+        };
+        if let Some(known) = table.iter().find(|known| violation.is(known.constraint)) {
+            return Self::new(known.status, known.code, known.message).with_cause(err);
+        }
+        // A constraint no domain explains: still the user's data, not an
+        // outage, but worth a line in the log so someone writes the message.
+        tracing::warn!(constraint = ?violation.constraint, kind = ?violation.kind, "a database constraint without a message was violated");
+        let refused = match violation.kind {
+            ViolationKind::Unique => Self::conflict(ErrorCode::Conflict, UNIQUE_FALLBACK),
+            ViolationKind::Check | ViolationKind::ForeignKey | ViolationKind::NotNull => Self::new(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                ErrorCode::ValidationFailed,
+                RULE_FALLBACK,
+            ),
+        };
+        refused.with_cause(err)
+    }
+}
+
+/// Reads a database result with a domain's constraint table, in the manner of
+/// realworld-axum-sqlx's `on_constraint`:
+/// `row.insert(&db).await.on_constraints(CONSTRAINT_ERRORS)?`.
+pub trait DbResultExt<T> {
+    fn on_constraints(self, table: &[ConstraintError]) -> Result<T, ApiError>;
+}
+
+impl<T> DbResultExt<T> for Result<T, DbErr> {
+    fn on_constraints(self, table: &[ConstraintError]) -> Result<T, ApiError> {
+        self.map_err(|err| ApiError::from_db(err, table))
+    }
+}
+
+/// `?` on a database result: violations get the generic 409/422, anything
+/// else a 500.
+impl From<DbErr> for ApiError {
+    fn from(err: DbErr) -> Self {
+        Self::from_db(err, &[])
     }
 }
 

@@ -11,8 +11,8 @@ use sea_orm_migration::sea_orm::{
 };
 use uuid::Uuid;
 
-use super::constraints::{UNIQUE_KEYS, ViolationKind, violated_constraint};
 use super::{Migrator, TABLES};
+use crate::db::constraints::{UNIQUE_KEYS, ViolationKind, violated_constraint};
 
 const POSTGRES_ENV: &str = "PRETTYSCORE_TEST_POSTGRES";
 const BOOKKEEPING_TABLE: &str = "seaql_migrations";
