@@ -40,7 +40,7 @@ find_postgres() {
     if is_ci; then
       die "CI must run the PostgreSQL tests, but no PostgreSQL server was found or could be installed."
     fi
-    say "No PostgreSQL found: the tests run on SQLite only. Install PostgreSQL (apt-get install postgresql) or set PRETTYSCORE_TEST_POSTGRES=postgres://user@host:port to run them on PostgreSQL too."
+    say "No PostgreSQL found: the tests run on SQLite only (each PostgreSQL variant prints NOT RUN). Install PostgreSQL (apt-get install postgresql) or set PRETTYSCORE_TEST_POSTGRES=postgres://user@host:port to run them on PostgreSQL too."
     return 0
   fi
   export PRETTYSCORE_TEST_POSTGRES

@@ -58,9 +58,6 @@ mod m20261121_000008_verification;
 mod m20261121_000009_platform;
 mod m20261121_000010_photo_shares;
 
-#[cfg(test)]
-mod tests;
-
 /// Applies the migrations: `Migrator::up(&db, None)`.
 pub struct Migrator;
 
