@@ -6,7 +6,8 @@
 //! - `sessions`: sessions, refresh-token rotation and the token response;
 //! - `users`: user queries and the User object; `otp`: one-time codes and
 //!   mail links; `pkce`: flow states; `mfa`: TOTP factors; `admin`: the admin
-//!   API; `keys`: signing keys and JWTs; `password`: the policy and argon2id;
+//!   API; `password`: the policy and argon2id (signing keys and JWTs are
+//!   `crate::tokens`, the tables' models `crate::db::entities`);
 //!   `rate_limit`: database-backed counters; `extract`: the auth API's
 //!   bearer-token extractors (`/api` and `/functions` use `http::extract`);
 //!   `account`: export and deletion of one's own account.
