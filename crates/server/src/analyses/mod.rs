@@ -14,8 +14,7 @@ use utoipa_axum::routes;
 
 use crate::http::AppState;
 use crate::http::error::{ApiError, ErrorBody, ErrorCode};
-use crate::http::extract::ClientInfo;
-use crate::http::extract::Json;
+use crate::http::extract::{ClientInfo, Json};
 use crate::http::upload;
 use crate::rate_limit;
 

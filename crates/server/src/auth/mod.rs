@@ -103,7 +103,7 @@ async fn time_limit(
     }
 }
 
-/// The `/auth/v1` routes (nested by `http::router`).
+/// The `/auth/v1` routes (nested by `app::router`).
 pub fn routes() -> Router<AppState> {
     use handlers as h;
     Router::new()

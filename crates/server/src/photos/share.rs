@@ -20,8 +20,7 @@ use uuid::Uuid;
 use super::{entity, own_photo};
 use crate::http::AppState;
 use crate::http::error::{ApiError, ErrorBody};
-use crate::http::extract::AuthUser;
-use crate::http::extract::Json;
+use crate::http::extract::{AuthUser, Json};
 use crate::media;
 
 /// The public pages, outside the API: `/s/{slug}` and its card.
