@@ -4,6 +4,17 @@
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 export ROOT
 
+# CI is on when `CI` is set to anything but empty, `0` or `false` (what CI
+# services set; `.ci/run` sets CI=true). The Rust tests read it the same way
+# (crates/server/tests/api/helpers.rs): under CI a PostgreSQL variant without
+# a server fails instead of saying it did not run.
+is_ci() {
+  case "${CI:-}" in
+    "" | 0 | false) return 1 ;;
+    *) return 0 ;;
+  esac
+}
+
 say() { printf '\033[1;35m==>\033[0m %s\n' "$*" >&2; }
 die() { printf '\033[1;31merror:\033[0m %s\n' "$*" >&2; exit 1; }
 

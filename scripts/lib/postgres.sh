@@ -37,10 +37,10 @@ find_postgres() {
   elif port_open 127.0.0.1 5432; then
     PRETTYSCORE_TEST_POSTGRES="postgres://postgres@127.0.0.1:5432"
   elif ! start_throwaway_postgres; then
-    if [[ "${CI:-}" == "true" ]]; then
+    if is_ci; then
       die "CI must run the PostgreSQL tests, but no PostgreSQL server was found or could be installed."
     fi
-    say "No PostgreSQL found: the tests run on SQLite only. Install PostgreSQL (apt-get install postgresql) or set PRETTYSCORE_TEST_POSTGRES=postgres://user@host:port to run them on PostgreSQL too."
+    say "No PostgreSQL found: the tests run on SQLite only (each PostgreSQL variant prints NOT RUN). Install PostgreSQL (apt-get install postgresql) or set PRETTYSCORE_TEST_POSTGRES=postgres://user@host:port to run them on PostgreSQL too."
     return 0
   fi
   export PRETTYSCORE_TEST_POSTGRES

@@ -2,5 +2,5 @@ use clap::Parser;
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
-    prettyscore_server::cli::run(prettyscore_server::cli::Cli::parse()).await
+    prettyscore_server::app::cli::run(prettyscore_server::app::cli::Cli::parse()).await
 }

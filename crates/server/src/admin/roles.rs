@@ -1,11 +1,11 @@
 //! Granting and revoking the admin role. Used by `prettyscore admin grant|revoke`;
-//! the admin pages check the same rows.
+//! the `AdminUser` extractor (`http::extract`) checks the same rows.
 
 use sea_orm::sea_query::{Alias, Expr, ExprTrait, Func, OnConflict, Query};
 use sea_orm::{ConnectionTrait, DbErr};
 use uuid::Uuid;
 
-pub const ADMIN_ROLE: &str = "admin";
+use crate::http::extract::ADMIN_ROLE;
 
 #[derive(Debug, thiserror::Error)]
 pub enum RoleError {
@@ -47,16 +47,6 @@ pub async fn revoke_admin(db: &impl ConnectionTrait, email: &str) -> Result<Role
         .to_owned();
     let result = db.execute(&delete).await?;
     Ok(change(result.rows_affected()))
-}
-
-pub async fn is_admin(db: &impl ConnectionTrait, user_id: Uuid) -> Result<bool, DbErr> {
-    let select = Query::select()
-        .expr(Expr::val(1))
-        .from(Alias::new("user_roles"))
-        .and_where(Expr::col(Alias::new("user_id")).eq(user_id))
-        .and_where(Expr::col(Alias::new("role")).eq(ADMIN_ROLE))
-        .to_owned();
-    Ok(db.query_one(&select).await?.is_some())
 }
 
 async fn user_id_by_email(db: &impl ConnectionTrait, email: &str) -> Result<Uuid, RoleError> {

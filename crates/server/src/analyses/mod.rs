@@ -3,9 +3,6 @@
 //! reads the upload, bounds the work, limits bursts and answers. Nothing is
 //! stored.
 
-pub mod pool;
-pub mod upload;
-
 use axum::extract::multipart::MultipartRejection;
 use axum::extract::{Multipart, State};
 use axum::http::StatusCode;
@@ -15,11 +12,11 @@ use serde::Serialize;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::auth::extract::ClientInfo;
-use crate::http::error::{ApiError, ErrorBody};
-use crate::http::extract::Json;
+use crate::http::AppState;
+use crate::http::error::{ApiError, ErrorBody, ErrorCode};
+use crate::http::extract::{ClientInfo, Json};
+use crate::http::upload;
 use crate::rate_limit;
-use crate::startup::AppState;
 
 pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -50,7 +47,7 @@ pub fn analysis_error(err: AnalysisError) -> ApiError {
         | AnalysisError::CorruptImage(_)
         | AnalysisError::BadDimensions(..) => StatusCode::BAD_REQUEST,
     };
-    ApiError::new(status, err.code(), err.user_message()).with_cause(err)
+    ApiError::new(status, ErrorCode::from(&err), err.user_message()).with_cause(err)
 }
 
 /// Refuses a client that sends more analyses than the configured rate.
@@ -60,7 +57,7 @@ pub async fn limit_burst(state: &AppState, client: &ClientInfo) -> Result<(), Ap
     if hits > i64::from(limit) {
         return Err(ApiError::new(
             StatusCode::TOO_MANY_REQUESTS,
-            "rate_limited",
+            ErrorCode::RateLimited,
             "You're scoring photos very quickly. Please wait a minute and try again.",
         ));
     }
@@ -76,7 +73,7 @@ async fn analyze<T: Serialize + Send + 'static>(
 ) -> Result<Json<T>, ApiError> {
     let image: Bytes = upload::read_form(multipart?, &[]).await?.require_image()?;
     limit_burst(state, client).await?;
-    let result = state.analysis.run(move || analyze(&image)).await?;
+    let result = state.blocking.run(move || analyze(&image)).await?;
     result.map(Json).map_err(analysis_error)
 }
 

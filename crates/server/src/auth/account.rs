@@ -1,9 +1,10 @@
 //! The user's own account: download everything we hold about them
 //! (`GET /api/v1/account/export`) and delete it (`DELETE /api/v1/account`).
 //!
-//! Other domains join in at two named places: [`export_sections`] (each adds
-//! its section to the download) and [`delete_user_media`] (each deletes the
-//! stored objects a cascade cannot reach, such as photo images).
+//! Both loop over the app's registry of user data (`http::user_data`), where
+//! every domain that keeps a user's data registers its export section and its
+//! delete step; this domain's own share is [`Account`]: the user, profile,
+//! factors and sessions.
 
 use axum::extract::State;
 use axum::http::{HeaderValue, StatusCode, header};
@@ -13,10 +14,11 @@ use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QueryOrder};
 use serde_json::{Map, Value, json};
 use uuid::Uuid;
 
-use super::entities::{mfa_factors, profiles, sessions, users};
-use super::extract::AuthUser;
+use crate::db::entities::{mfa_factors, profiles, sessions, users};
+use crate::http::AppState;
 use crate::http::error::{ApiError, ErrorBody};
-use crate::startup::AppState;
+use crate::http::extract::AuthUser;
+use crate::http::user_data::UserData;
 
 /// The document `GET /api/v1/account/export` answers.
 #[derive(Debug, serde::Serialize, utoipa::ToSchema)]
@@ -25,8 +27,8 @@ pub struct AccountExport {
     pub format: u32,
     pub exported_at: chrono::DateTime<Utc>,
     pub user_id: Uuid,
-    /// One entry per domain: `account` (user, profile, factors, sessions),
-    /// later `photos` and others.
+    /// One entry per domain that keeps the user's data: `account` (user,
+    /// profile, factors, sessions), `photos`, …
     #[schema(value_type = Object)]
     pub sections: Map<String, Value>,
 }
@@ -34,19 +36,19 @@ pub struct AccountExport {
 /// Version of the export document's layout.
 pub const EXPORT_FORMAT: u32 = 1;
 
-/// Every section of a user's data export, keyed by name. A domain that keeps
-/// user data adds one line here (e.g. `photos`).
-pub async fn export_sections(
-    state: &AppState,
-    user_id: Uuid,
-) -> anyhow::Result<Map<String, Value>> {
-    let mut sections = Map::new();
-    sections.insert("account".into(), account_section(state, user_id).await?);
-    sections.insert(
-        "photos".into(),
-        crate::photos::export(state, user_id).await?,
-    );
-    Ok(sections)
+/// The auth domain's share of a user's data: the `account` section (user,
+/// profile, factors, sessions). Its rows go with the user's row.
+pub struct Account;
+
+#[async_trait::async_trait]
+impl UserData for Account {
+    fn name(&self) -> &'static str {
+        "account"
+    }
+
+    async fn export(&self, state: &AppState, user_id: Uuid) -> anyhow::Result<Option<Value>> {
+        account_section(state, user_id).await.map(Some)
+    }
 }
 
 async fn account_section(state: &AppState, user_id: Uuid) -> anyhow::Result<Value> {
@@ -101,7 +103,9 @@ async fn account_section(state: &AppState, user_id: Uuid) -> anyhow::Result<Valu
     )
 )]
 pub async fn export(State(state): State<AppState>, user: AuthUser) -> Result<Response, ApiError> {
-    let sections = export_sections(&state, user.user_id)
+    let sections = state
+        .user_data
+        .export(&state, user.user_id)
         .await
         .map_err(ApiError::internal)?;
     let document = AccountExport {
@@ -142,19 +146,11 @@ pub async fn delete_account(
     Ok(StatusCode::NO_CONTENT.into_response())
 }
 
-/// Deletes stored objects (images) of the user that the database cascade
-/// cannot delete. Runs before the user's rows go. The photos domain adds the
-/// deletion of the user's images from storage here.
-pub async fn delete_user_media(state: &AppState, user_id: Uuid) -> anyhow::Result<()> {
-    crate::photos::delete_user_images(state, user_id).await?;
-    crate::edits::temp::delete_user_objects(state, user_id).await?;
-    Ok(())
-}
-
-/// Deletes a user: their media first, then the user row, which cascades to
-/// identities, sessions, refresh tokens, factors, codes and the profile.
+/// Deletes a user: every registered domain's delete step first (stored
+/// objects such as images), then the user row, which cascades to every table
+/// keyed by the user (identities, sessions, factors, the profile, photos…).
 pub async fn remove_user(state: &AppState, user_id: Uuid) -> anyhow::Result<()> {
-    delete_user_media(state, user_id).await?;
+    state.user_data.delete(state, user_id).await?;
     users::Entity::delete_by_id(user_id).exec(&state.db).await?;
     super::audit::record(
         &state.db,

@@ -12,14 +12,14 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use uuid::Uuid;
 
-use super::entities::{mfa_factors, users};
 use super::error::{AuthError, AuthResult};
 use super::extract::{AuthJson, ServiceRole};
 use super::handlers::{RedirectQuery, ok};
 use super::otp::{self, MailKind};
 use super::users::{self as user_rules, NewUser};
 use super::{account, password};
-use crate::startup::AppState;
+use crate::db::entities::{mfa_factors, users};
+use crate::http::AppState;
 
 /// Go-style durations as GoTrue takes them for `ban_duration`: `24h`,
 /// `1h30m`, `90s`, or `none` to lift a ban.
@@ -156,8 +156,8 @@ async fn apply_ban(
     active.updated_at = Set(Utc::now());
     let user = active.update(db).await?;
     if until.is_some() {
-        super::entities::sessions::Entity::delete_many()
-            .filter(super::entities::sessions::Column::UserId.eq(user.id))
+        crate::db::entities::sessions::Entity::delete_many()
+            .filter(crate::db::entities::sessions::Column::UserId.eq(user.id))
             .exec(db)
             .await?;
     }
@@ -191,7 +191,7 @@ pub async fn list_users(
     }
     let mut response = ok(json!({"aud": "authenticated", "users": list}));
     let last = total.div_ceil(per_page).max(1);
-    let base = format!("{}/admin/users", state.auth.api_url);
+    let base = format!("{}/admin/users", super::api_url(&state));
     let mut links = Vec::new();
     if page < last {
         links.push(format!(

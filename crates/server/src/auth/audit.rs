@@ -6,7 +6,7 @@ use sea_orm::{ActiveModelTrait, ConnectionTrait, Set};
 use serde_json::{Value, json};
 use uuid::Uuid;
 
-use super::entities::audit_log_entries;
+use crate::db::entities::audit_log_entries;
 
 /// Records `action` (e.g. `login`, `logout`, `user_signedup`,
 /// `token_revoked`, `user_deleted`) by `actor`.

@@ -6,8 +6,8 @@ use clap::Subcommand;
 use sea_orm::DatabaseConnection;
 use serde_json::json;
 
-use super::keys::KeyRing;
 use crate::config::Config;
+use crate::tokens::KeyRing;
 
 #[derive(Debug, Subcommand)]
 pub enum AuthAction {

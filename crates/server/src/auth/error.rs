@@ -128,9 +128,25 @@ impl std::fmt::Display for AuthError {
     }
 }
 
+/// A violated constraint is the caller's data, never an outage: GoTrue's
+/// `conflict` (409) for a clash, `validation_failed` (422) for other rules.
+/// Anything else is a 500. Known clashes (an email in use, a factor name)
+/// are answered with their own codes before it comes to this.
 impl From<sea_orm::DbErr> for AuthError {
     fn from(err: sea_orm::DbErr) -> Self {
-        Self::internal(err)
+        use crate::db::constraints::{ViolationKind, violated_constraint};
+        use crate::http::error::{RULE_FALLBACK, UNIQUE_FALLBACK};
+        let refused = match violated_constraint(&err).map(|violation| violation.kind) {
+            None => return Self::internal(err),
+            Some(ViolationKind::Unique) => {
+                Self::new(StatusCode::CONFLICT, "conflict", UNIQUE_FALLBACK)
+            }
+            Some(_) => Self::unprocessable("validation_failed", RULE_FALLBACK),
+        };
+        Self {
+            cause: Some(err.into()),
+            ..refused
+        }
     }
 }
 

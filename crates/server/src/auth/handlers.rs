@@ -12,14 +12,15 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use uuid::Uuid;
 
-use super::entities::{identities, mfa_factors, users};
 use super::error::{API_VERSION, API_VERSION_HEADER, AuthError, AuthResult};
-use super::extract::{AuthJson, Bearer, ClientInfo};
+use super::extract::{AuthJson, Bearer};
 use super::otp::{self, MailKind};
 use super::sessions::{self, Scope};
 use super::users::{self as user_rules, NewUser};
 use super::{password, pkce, rate_limit};
-use crate::startup::AppState;
+use crate::db::entities::{identities, mfa_factors, users};
+use crate::http::AppState;
+use crate::http::extract::ClientInfo;
 
 /// A JSON answer with the API version header.
 pub fn ok(value: Value) -> Response {
@@ -64,7 +65,7 @@ pub async fn settings(State(state): State<AppState>) -> Response {
         "external": {
             "anonymous_users": auth.anonymous_sign_ins,
             "email": true,
-            "phone": state.auth.sms.is_some(),
+            "phone": state.sms.is_some(),
             "apple": false, "azure": false, "bitbucket": false, "discord": false,
             "facebook": false, "figma": false, "fly": false, "github": false,
             "gitlab": false, "google": false, "keycloak": false, "kakao": false,
@@ -82,7 +83,7 @@ pub async fn settings(State(state): State<AppState>) -> Response {
 }
 
 pub async fn jwks(State(state): State<AppState>) -> Response {
-    let mut response = ok(state.auth.keys.jwks());
+    let mut response = ok(state.keys.jwks());
     response.headers_mut().insert(
         header::CACHE_CONTROL,
         HeaderValue::from_static("public, max-age=600"),
@@ -822,9 +823,9 @@ async fn verify_code(state: &AppState, kind: &str, hash: &str) -> AuthResult<Ver
             } else {
                 otp::EMAIL_CHANGE_NEW
             };
-            let other_pending = super::entities::one_time_tokens::Entity::find()
-                .filter(super::entities::one_time_tokens::Column::UserId.eq(user.id))
-                .filter(super::entities::one_time_tokens::Column::TokenType.eq(other))
+            let other_pending = crate::db::entities::one_time_tokens::Entity::find()
+                .filter(crate::db::entities::one_time_tokens::Column::UserId.eq(user.id))
+                .filter(crate::db::entities::one_time_tokens::Column::TokenType.eq(other))
                 .count(&state.db)
                 .await?
                 > 0;

@@ -16,12 +16,13 @@ use serde_json::{Value, json};
 use sha1::Sha1;
 use uuid::Uuid;
 
-use super::entities::{mfa_challenges, mfa_factors, sessions};
 use super::error::{AuthError, AuthResult};
-use super::extract::{AuthJson, Bearer, ClientInfo};
+use super::extract::{AuthJson, Bearer};
 use super::handlers::ok;
 use super::{rate_limit, sessions as session_rules};
-use crate::startup::AppState;
+use crate::db::entities::{mfa_challenges, mfa_factors, sessions};
+use crate::http::AppState;
+use crate::http::extract::ClientInfo;
 use axum::extract::{Path, State};
 use axum::response::Response;
 
@@ -172,7 +173,7 @@ pub async fn enroll(
         .issuer
         .clone()
         .filter(|i| !i.trim().is_empty())
-        .unwrap_or_else(|| default_issuer(&state.auth.site_url));
+        .unwrap_or_else(|| default_issuer(&super::site_url(&state)));
     let account = user
         .email
         .clone()
@@ -203,7 +204,7 @@ pub async fn enroll(
     .insert(&state.db)
     .await
     .map_err(
-        |err| match crate::db::migration::constraints::violated_constraint(&err) {
+        |err| match crate::db::constraints::violated_constraint(&err) {
             Some(_) => AuthError::unprocessable(
                 "mfa_factor_name_conflict",
                 "A factor with this friendly name for this user already exists",

@@ -6,84 +6,54 @@
 //! - `sessions`: sessions, refresh-token rotation and the token response;
 //! - `users`: user queries and the User object; `otp`: one-time codes and
 //!   mail links; `pkce`: flow states; `mfa`: TOTP factors; `admin`: the admin
-//!   API; `keys`: signing keys and JWTs; `password`: the policy and argon2id;
-//!   `rate_limit`: database-backed counters; `extract`: bearer-token
-//!   extractors for `/auth`, `/api` and `/functions`; `account`: export and
-//!   deletion of one's own account.
+//!   API; `password`: the policy and argon2id (signing keys and JWTs are
+//!   `crate::tokens`, the tables' models `crate::db::entities`);
+//!   `rate_limit`: database-backed counters; `extract`: the auth API's
+//!   bearer-token extractors (`/api` and `/functions` use `http::extract`);
+//!   `account`: export and deletion of one's own account.
 
 pub mod account;
 pub mod admin;
 pub mod audit;
 pub mod cli;
-pub mod entities;
 pub mod error;
 pub mod extract;
 pub mod handlers;
-pub mod keys;
 pub mod mfa;
 pub mod otp;
 pub mod password;
 pub mod pkce;
 pub mod rate_limit;
 pub mod sessions;
-pub mod sms;
 pub mod users;
-
-use std::sync::Arc;
 
 use axum::Router;
 use axum::http::{HeaderName, Method, header};
 use axum::routing::{delete, get, post};
-use sea_orm::DatabaseConnection;
 use tower_http::cors::{AllowOrigin, CorsLayer};
 use tower_http::limit::RequestBodyLimitLayer;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::config::Config;
-use crate::mail::Mailer;
-use crate::startup::AppState;
-use keys::KeyRing;
+use crate::http::AppState;
 
-/// The auth service's share of the application state.
-#[derive(Clone)]
-pub struct AuthState {
-    pub keys: Arc<KeyRing>,
-    pub mailer: Mailer,
-    pub sms: Option<Arc<dyn sms::SmsProvider>>,
-    /// The public address of this API, e.g. `https://prettyscore.app/auth/v1`
-    /// (the `iss` claim and the base of mail links).
-    pub api_url: String,
-    /// Where users land by default after a mail link.
-    pub site_url: String,
+/// The public address of this API, e.g. `https://prettyscore.app/auth/v1`
+/// (the `iss` claim and the base of mail links).
+pub fn api_url(state: &AppState) -> String {
+    format!("{}/auth/v1", state.base_url.trim_end_matches('/'))
 }
 
-impl AuthState {
-    /// `base_url` is the address users reach the server at.
-    pub async fn build(
-        config: &Config,
-        db: &DatabaseConnection,
-        base_url: &str,
-    ) -> anyhow::Result<Self> {
-        let keys = Arc::new(KeyRing::load(db, &config.auth).await?);
-        keys.spawn_refresh(db.clone());
-        let mailer = Mailer::from_config(db.clone(), config.auth.smtp.as_ref())?;
-        mailer.spawn_worker();
-        let base_url = base_url.trim_end_matches('/');
-        Ok(Self {
-            keys,
-            mailer,
-            sms: None,
-            api_url: format!("{base_url}/auth/v1"),
-            site_url: config
-                .auth
-                .site_url
-                .clone()
-                .unwrap_or_else(|| base_url.to_owned())
-                .trim_end_matches('/')
-                .to_owned(),
-        })
-    }
+/// Where users land by default after a mail link: `auth.site_url`, or the
+/// address users reach the server at.
+pub fn site_url(state: &AppState) -> String {
+    state
+        .config
+        .auth
+        .site_url
+        .as_deref()
+        .unwrap_or(&state.base_url)
+        .trim_end_matches('/')
+        .to_owned()
 }
 
 /// GoTrue allows every origin; the browser client needs these headers.
@@ -133,7 +103,7 @@ async fn time_limit(
     }
 }
 
-/// The `/auth/v1` routes (nested by `http::router`).
+/// The `/auth/v1` routes (nested by `app::router`).
 pub fn routes() -> Router<AppState> {
     use handlers as h;
     Router::new()
@@ -181,11 +151,10 @@ pub fn routes() -> Router<AppState> {
         .layer(cors())
 }
 
-/// `/account` (export, delete) and the development outbox `/dev/outbox`,
-/// documented in the OpenAPI document; nested under `/api/v1`.
+/// `/account` (export, delete), documented in the OpenAPI document; nested
+/// under `/api/v1`.
 pub fn api_routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(account::export))
         .routes(routes!(account::delete_account))
-        .routes(routes!(crate::mail::dev_outbox))
 }

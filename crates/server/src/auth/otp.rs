@@ -10,11 +10,11 @@ use sea_orm::{ActiveModelTrait, ColumnTrait, ConnectionTrait, EntityTrait, Query
 use sha2::{Digest, Sha256};
 use uuid::Uuid;
 
-use super::entities::one_time_tokens;
 use super::error::{AuthError, AuthResult};
 use super::rate_limit;
+use crate::db::entities::one_time_tokens;
+use crate::http::AppState;
 use crate::mail::Mail;
-use crate::startup::AppState;
 
 pub const OTP_TTL_SECS: i64 = 24 * 3600;
 
@@ -88,7 +88,7 @@ pub async fn take(
 
 /// `redirect_to` if it is on the site or in the allow list, else the site.
 pub fn redirect_target(state: &AppState, redirect_to: Option<&str>) -> String {
-    let site = &state.auth.site_url;
+    let site = &super::site_url(state);
     let Some(wanted) = redirect_to.map(str::trim).filter(|r| !r.is_empty()) else {
         return site.clone();
     };
@@ -99,7 +99,7 @@ pub fn redirect_target(state: &AppState, redirect_to: Option<&str>) -> String {
                 .is_some_and(|rest| rest.starts_with(['/', '?', '#']))
     };
     let allowed = same_origin(site)
-        || same_origin(state.auth.api_url.trim_end_matches("/auth/v1"))
+        || same_origin(state.base_url.trim_end_matches('/'))
         || state.config.auth.redirect_allow_list.iter().any(|pattern| {
             match pattern.strip_suffix('*').map(|p| p.trim_end_matches('*')) {
                 Some(prefix) => wanted.starts_with(prefix),
@@ -191,7 +191,7 @@ pub fn action_link(
     };
     format!(
         "{}/verify?token={token}&type={}&redirect_to={}",
-        state.auth.api_url,
+        super::api_url(state),
         kind.verify_type(),
         encode(redirect_to)
     )
@@ -227,7 +227,6 @@ pub async fn send_mail(
         )
     });
     state
-        .auth
         .mailer
         .send(Mail {
             to: to.to_owned(),

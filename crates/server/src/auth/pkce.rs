@@ -11,8 +11,8 @@ use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
 use uuid::Uuid;
 
-use super::entities::flow_states;
 use super::error::{AuthError, AuthResult};
+use crate::db::entities::flow_states;
 
 /// A flow state may be redeemed this long after its code was issued.
 pub const FLOW_STATE_TTL_SECS: i64 = 300;

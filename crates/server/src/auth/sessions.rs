@@ -18,10 +18,10 @@ use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 use uuid::Uuid;
 
-use super::entities::{mfa_amr_claims, refresh_tokens, sessions, users};
 use super::error::{AuthError, AuthResult};
-use super::extract::ClientInfo;
-use crate::startup::AppState;
+use crate::db::entities::{mfa_amr_claims, refresh_tokens, sessions, users};
+use crate::http::AppState;
+use crate::http::extract::ClientInfo;
 
 pub fn digest(token: &str) -> String {
     HEXLOWER.encode(&Sha256::digest(token.as_bytes()))
@@ -148,7 +148,7 @@ pub async fn access_token(
     let now = Utc::now().timestamp();
     let exp = now + state.config.auth.jwt_expiry_secs as i64;
     let claims = json!({
-        "iss": state.auth.api_url,
+        "iss": super::api_url(state),
         "sub": user.id,
         "aud": user.aud,
         "exp": exp,
@@ -163,7 +163,7 @@ pub async fn access_token(
         "session_id": session.id,
         "is_anonymous": user.is_anonymous,
     });
-    Ok((state.auth.keys.sign(&claims), exp))
+    Ok((state.keys.sign(&claims), exp))
 }
 
 /// The token response of AUTH-COMPAT §3.

@@ -8,8 +8,8 @@ use sea_orm::{
 use serde_json::{Map, Value, json};
 use uuid::Uuid;
 
-use super::entities::{identities, mfa_factors, profiles, users};
 use super::error::{AuthError, AuthResult};
+use crate::db::entities::{identities, mfa_factors, profiles, users};
 
 /// Lower-cased, trimmed; checked for a plausible shape.
 pub fn normalise_email(email: &str) -> AuthResult<String> {
@@ -189,7 +189,7 @@ pub async fn create(db: &impl ConnectionTrait, new: NewUser) -> AuthResult<users
 }
 
 fn constraint_name(err: &sea_orm::DbErr) -> Option<String> {
-    crate::db::migration::constraints::violated_constraint(err).and_then(|v| v.constraint)
+    crate::db::constraints::violated_constraint(err).and_then(|v| v.constraint)
 }
 
 pub fn email_exists() -> AuthError {

@@ -21,7 +21,7 @@ use chrono::Utc;
 use serde_json::json;
 use uuid::Uuid;
 
-use crate::startup::AppState;
+use crate::http::AppState;
 
 pub const COOKIE: &str = "ps_device";
 const AUDIENCE: &str = "prettyscore-device";
@@ -39,7 +39,7 @@ impl Device {
     /// A new browser: a random id, signed.
     fn issue(state: &AppState) -> Self {
         let id = format!("dev_{}", Uuid::new_v4().simple());
-        let token = state.auth.keys.sign(&json!({
+        let token = state.keys.sign(&json!({
             "aud": AUDIENCE,
             "sub": id,
             "exp": Utc::now().timestamp() + LIFETIME_SECS,
@@ -91,7 +91,7 @@ impl FromRequestParts<AppState> for Device {
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Infallible> {
         if let Some(token) = cookie_value(parts)
-            && let Ok(claims) = state.auth.keys.verify(&state.db, token).await
+            && let Ok(claims) = state.keys.verify(&state.db, token).await
             && claims["aud"] == AUDIENCE
             && let Some(id) = claims["sub"].as_str()
         {

@@ -8,6 +8,7 @@
 //! without metadata.
 
 use std::io::Cursor;
+use std::sync::Arc;
 
 use axum::http::StatusCode;
 use bytes::Bytes;
@@ -17,9 +18,10 @@ use prettyscore_imaging::{Adjustments, EditError, MAX_LONG_SIDE, Operation, Unsu
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use super::provider::{GenerativeProvider, ProviderError};
-use crate::analyses::pool::AnalysisPool;
-use crate::http::error::ApiError;
+use crate::blocking::BlockingPool;
+use crate::http::AppState;
+use crate::http::error::{ApiError, ErrorCode};
+use crate::providers::image_edit::{ImageEditProvider, ProviderError};
 
 pub const RATE_LIMITED: &str = "Rate limit exceeded. Please try again later.";
 pub const NO_CREDITS: &str = "Please add credits to continue editing.";
@@ -98,17 +100,17 @@ pub struct Outcome {
 /// when one is configured.
 #[derive(Debug, Clone)]
 pub struct Editor {
-    pool: AnalysisPool,
-    provider: Option<GenerativeProvider>,
+    pool: BlockingPool,
+    provider: Option<Arc<dyn ImageEditProvider>>,
 }
 
 impl Editor {
-    pub fn new(pool: AnalysisPool, provider: Option<GenerativeProvider>) -> Self {
-        Self { pool, provider }
-    }
-
-    pub fn has_provider(&self) -> bool {
-        self.provider.is_some()
+    /// The app's engine: its blocking pool and generative provider.
+    pub fn of(state: &AppState) -> Self {
+        Self {
+            pool: state.blocking.clone(),
+            provider: state.image_edits.clone(),
+        }
     }
 
     pub async fn run(&self, plan: Plan, image: Bytes) -> Result<Outcome, ApiError> {
@@ -138,8 +140,12 @@ impl Editor {
                         .run(move || to_bounded_jpeg(&made))
                         .await?
                         .map_err(|err| {
-                            ApiError::new(StatusCode::BAD_GATEWAY, "edit_failed", EDIT_FAILED)
-                                .with_cause(anyhow::anyhow!("the provider's image: {err}"))
+                            ApiError::new(
+                                StatusCode::BAD_GATEWAY,
+                                ErrorCode::EditFailed,
+                                EDIT_FAILED,
+                            )
+                            .with_cause(anyhow::anyhow!("the provider's image: {err}"))
                         })?
                 } else {
                     self.builtin(Bytes::from(made), then).await?
@@ -183,20 +189,25 @@ pub fn edit_error(err: EditError) -> ApiError {
         EditError::NoFace => StatusCode::UNPROCESSABLE_ENTITY,
         _ => StatusCode::BAD_REQUEST,
     };
-    ApiError::new(status, err.code(), err.user_message()).with_cause(err)
+    ApiError::new(status, ErrorCode::from(&err), err.user_message()).with_cause(err)
 }
 
 /// The provider's failures in the words of the spec's error catalogue.
 pub fn provider_error(err: ProviderError) -> ApiError {
     match err {
-        ProviderError::RateLimited => {
-            ApiError::new(StatusCode::TOO_MANY_REQUESTS, "rate_limited", RATE_LIMITED)
-        }
-        ProviderError::NoCredits => {
-            ApiError::new(StatusCode::PAYMENT_REQUIRED, "provider_credits", NO_CREDITS)
-        }
+        ProviderError::RateLimited => ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            ErrorCode::RateLimited,
+            RATE_LIMITED,
+        ),
+        ProviderError::NoCredits => ApiError::new(
+            StatusCode::PAYMENT_REQUIRED,
+            ErrorCode::ProviderCredits,
+            NO_CREDITS,
+        ),
         ProviderError::Failed(_) => {
-            ApiError::new(StatusCode::BAD_GATEWAY, "edit_failed", EDIT_FAILED).with_cause(err)
+            ApiError::new(StatusCode::BAD_GATEWAY, ErrorCode::EditFailed, EDIT_FAILED)
+                .with_cause(err)
         }
     }
 }

@@ -11,7 +11,6 @@
 
 pub mod device;
 pub mod engine;
-pub mod provider;
 pub mod quota;
 pub mod source;
 pub mod temp;
@@ -31,13 +30,14 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 use uuid::Uuid;
 
-use crate::analyses::upload;
-use crate::auth::extract::{AuthUser, ClientInfo, MaybeAuthUser};
-use crate::http::error::{ApiError, ErrorBody};
-use crate::http::extract::Json;
-use crate::photos::{self, entity as photo_entity, media};
+use crate::billing::MaybePremium;
+use crate::http::AppState;
+use crate::http::error::{ApiError, ErrorBody, ErrorCode};
+use crate::http::extract::{ClientInfo, Json};
+use crate::http::upload;
+use crate::media;
+use crate::photos::{self, entity as photo_entity};
 use crate::rate_limit;
-use crate::startup::AppState;
 use device::Device;
 use engine::{EngineKind, Plan, RATE_LIMITED};
 use source::{ImageSource, MAX_IMAGE_BYTES, SourceError};
@@ -142,10 +142,10 @@ async fn edit_photo(
     State(state): State<AppState>,
     client: ClientInfo,
     device: Device,
-    user: MaybeAuthUser,
+    caller: MaybePremium,
     body: Result<axum::Json<EditPhotoRequest>, JsonRejection>,
 ) -> Response {
-    let result = edit(&state, &client, &device, user.0.as_ref(), body).await;
+    let result = edit(&state, &client, &device, &caller, body).await;
     device.attach(&state, result.into_response())
 }
 
@@ -153,18 +153,22 @@ async fn edit(
     state: &AppState,
     client: &ClientInfo,
     device: &Device,
-    user: Option<&AuthUser>,
+    caller: &MaybePremium,
     body: Result<axum::Json<EditPhotoRequest>, JsonRejection>,
 ) -> Result<Json<EditPhotoResponse>, ApiError> {
+    let user = caller.user.as_ref();
     limit_rate(state, client).await?;
     let axum::Json(request) = body.map_err(body_error)?;
     let prompt = request.prompt.as_deref().unwrap_or_default().trim();
     if prompt.is_empty() && request.adjustments.is_none() {
-        return Err(ApiError::bad_request("missing_prompt", MISSING_PROMPT));
+        return Err(ApiError::bad_request(
+            ErrorCode::MissingPrompt,
+            MISSING_PROMPT,
+        ));
     }
     if prompt.chars().count() > MAX_PROMPT_CHARS {
         return Err(ApiError::bad_request(
-            "validation_failed",
+            ErrorCode::ValidationFailed,
             "Please keep the editing instruction under 1000 characters.",
         ));
     }
@@ -179,26 +183,23 @@ async fn edit(
         None => None,
     };
     let image = read_image(state, &request.image_url).await?;
-    let plan = Plan::for_request(prompt, request.adjustments, state.editor.has_provider())
+    let plan = Plan::for_request(prompt, request.adjustments, state.image_edits.is_some())
         .map_err(unsupported)?;
 
     let limit = state.config.edits.free_edits;
     let user_id = user.map(|user| user.user_id);
-    let premium = match user_id {
-        Some(id) => quota::is_premium(&state.db, id).await?,
-        None => false,
-    };
+    let premium = caller.premium_editing;
     let counted = (plan.is_ai_edit() || !prompt.is_empty()) && !premium;
     if counted && !quota::take(&state.db, &device.id, user_id, limit).await? {
         return Err(ApiError::new(
             StatusCode::FORBIDDEN,
-            "free_edits_used",
+            ErrorCode::FreeEditsUsed,
             FREE_EDITS_USED,
         ));
     }
 
     let finished = async {
-        let outcome = state.editor.run(plan, image).await?;
+        let outcome = engine::Editor::of(state).run(plan, image).await?;
         let url = store_result(state, photo.as_ref(), user_id, outcome.jpeg).await?;
         Ok::<_, ApiError>((url, outcome.operations, outcome.engine))
     }
@@ -238,22 +239,19 @@ async fn edit(
 async fn edit_quota(
     State(state): State<AppState>,
     device: Device,
-    user: MaybeAuthUser,
+    caller: MaybePremium,
 ) -> Response {
-    let result = quota_of(&state, &device, user.0.as_ref()).await;
+    let result = quota_of(&state, &device, &caller).await;
     device.attach(&state, result.into_response())
 }
 
 async fn quota_of(
     state: &AppState,
     device: &Device,
-    user: Option<&AuthUser>,
+    caller: &MaybePremium,
 ) -> Result<Json<EditQuota>, ApiError> {
-    let user_id = user.map(|user| user.user_id);
-    let unlimited = match user_id {
-        Some(id) => quota::is_premium(&state.db, id).await?,
-        None => false,
-    };
+    let user_id = caller.user.as_ref().map(|user| user.user_id);
+    let unlimited = caller.premium_editing;
     let used = if device.is_new() && user_id.is_none() {
         0
     } else {
@@ -269,7 +267,7 @@ async fn quota_of(
         used: usage.used,
         remaining: usage.remaining(),
         unlimited,
-        generative: state.editor.has_provider(),
+        generative: state.image_edits.is_some(),
     }))
 }
 
@@ -280,7 +278,7 @@ async fn limit_rate(state: &AppState, client: &ClientInfo) -> Result<(), ApiErro
     if hits > i64::from(limit) {
         return Err(ApiError::new(
             StatusCode::TOO_MANY_REQUESTS,
-            "rate_limited",
+            ErrorCode::RateLimited,
             RATE_LIMITED,
         ));
     }
@@ -295,13 +293,13 @@ fn body_error(rejection: JsonRejection) -> ApiError {
 }
 
 fn invalid_image_url(message: &'static str) -> ApiError {
-    ApiError::bad_request("invalid_image_url", message)
+    ApiError::bad_request(ErrorCode::InvalidImageUrl, message)
 }
 
 fn unsupported(unsupported: Unsupported) -> ApiError {
     ApiError::new(
         StatusCode::UNPROCESSABLE_ENTITY,
-        "unsupported_prompt",
+        ErrorCode::UnsupportedPrompt,
         unsupported.message,
     )
 }
@@ -316,7 +314,7 @@ fn check_adjustments(adjustments: &Adjustments) -> Result<(), ApiError> {
         && (0.0..=10.0).contains(&adjustments.blur_px);
     if !valid {
         return Err(ApiError::bad_request(
-            "validation_failed",
+            ErrorCode::ValidationFailed,
             "Brightness, contrast and saturation go from 0 to 200%, blur from 0 to 10 px.",
         ));
     }
@@ -403,35 +401,4 @@ async fn store_result(
             }
         }
     }
-}
-
-/// The media path a photo's `edited_image_url` may be set to: one of our
-/// media URLs whose object lies under that photo's own folder and exists.
-/// The caller owns the photo, which is what authorises it; the URL's token
-/// is not needed (an Undo may come after a signed URL's hour).
-pub async fn photo_edit_path(
-    state: &AppState,
-    photo: &photo_entity::Model,
-    url: &str,
-) -> Result<String, ApiError> {
-    let refused = || {
-        invalid_image_url("That image does not belong to this photo. Please pick one of its edits.")
-    };
-    let media_ref =
-        source::parse_media_url(url, &state.base_url).map_err(|err| refused().with_cause(err))?;
-    if !media_ref
-        .key
-        .starts_with(&photos::storage_prefix(photo.user_id, photo.id))
-    {
-        return Err(refused());
-    }
-    let exists = state
-        .storage
-        .exists(&media_ref.key)
-        .await
-        .map_err(ApiError::internal)?;
-    if !exists {
-        return Err(refused());
-    }
-    Ok(media::media_path(&media_ref.key))
 }

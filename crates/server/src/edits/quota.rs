@@ -9,7 +9,8 @@
 //!   browsers and a fresh browser does not reset it. Editing while signed in
 //!   on a browser attributes that browser's earlier edits to the account
 //!   (most likely the same person), so signing in never unlocks more edits.
-//! - Premium members (an active `premium_editing` subscription) skip all this.
+//! - Premium members (an active `premium_editing` subscription, as the billing
+//!   domain's `MaybePremium` extractor says) skip all this.
 //!
 //! An edit is taken by one conditional upsert *before* the engine runs and
 //! given back if the edit fails, so double submits and parallel tabs cannot
@@ -51,21 +52,6 @@ fn statement(db: &impl ConnectionTrait, sql: &str, values: Vec<Value>) -> Statem
         _ => sql.to_owned(),
     };
     Statement::from_sql_and_values(backend, sql, values)
-}
-
-/// Whether the user has an active premium editing subscription.
-pub async fn is_premium(db: &DatabaseConnection, user_id: Uuid) -> Result<bool, DbErr> {
-    let sql = "SELECT COUNT(*) AS n FROM subscriptions \
-               WHERE user_id = $1 AND plan_type = 'premium_editing' AND status = 'active' \
-               AND (expires_at IS NULL OR expires_at > $2)";
-    let row = db
-        .query_one_raw(statement(db, sql, vec![user_id.into(), Utc::now().into()]))
-        .await?;
-    let count: i64 = match row {
-        Some(row) => row.try_get("", "n")?,
-        None => 0,
-    };
-    Ok(count > 0)
 }
 
 /// Edits counted against this browser and user: the browser's own count plus

@@ -9,7 +9,7 @@
 
 use data_encoding::{BASE64, BASE64_NOPAD};
 
-use crate::storage;
+use crate::media::{MediaRef, MediaUrlError, parse_media_url};
 
 /// Largest image an edit reads (decoded), as for uploads.
 pub const MAX_IMAGE_BYTES: usize = 10 * 1024 * 1024;
@@ -25,13 +25,6 @@ pub enum ImageSource {
     Media(MediaRef),
 }
 
-/// The parts of one of our media URLs.
-#[derive(Debug, PartialEq, Eq)]
-pub struct MediaRef {
-    pub key: String,
-    pub token: Option<String>,
-}
-
 #[derive(Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SourceError {
     /// Not a data URL and not one of our media URLs; the reason is for logs.
@@ -41,6 +34,12 @@ pub enum SourceError {
     TooLarge,
     #[error("the data URL's image could not be decoded")]
     BadData,
+}
+
+impl From<MediaUrlError> for SourceError {
+    fn from(err: MediaUrlError) -> Self {
+        Self::NotAllowed(err.0)
+    }
 }
 
 /// Sorts `image_url` into one of the two accepted kinds, or refuses it.
@@ -89,72 +88,6 @@ pub fn parse_data_url(url: &str) -> Result<Vec<u8>, SourceError> {
         return Err(SourceError::TooLarge);
     }
     Ok(bytes)
-}
-
-/// `/media/<key>[?token=<token>]`, or the same on exactly our base URL.
-///
-/// The checks are on the raw text, not on a parsed URL, so that no difference
-/// between our parser and anyone else's can be exploited: the string must
-/// begin with `/media/` (or `<base_url>/media/`), the key must be plain path
-/// segments (letters, digits, `-`, `_`, `.`; no `..`, no percent-encoding, no
-/// backslashes), and the only query parameter allowed is `token`.
-pub fn parse_media_url(url: &str, base_url: &str) -> Result<MediaRef, SourceError> {
-    if url
-        .bytes()
-        .any(|b| b.is_ascii_control() || b == b' ' || b == b'\\' || !b.is_ascii())
-    {
-        return Err(SourceError::NotAllowed(
-            "spaces, control characters or backslashes",
-        ));
-    }
-    let base = base_url.trim_end_matches('/');
-    let path_and_query = if url.starts_with("/media/") {
-        url
-    } else if let Some(rest) = url.strip_prefix(base).filter(|_| !base.is_empty()) {
-        // `http://our-host@evil/…` or `http://our-host.evil/…` leave a rest
-        // that does not start with `/media/`.
-        if !rest.starts_with("/media/") {
-            return Err(SourceError::NotAllowed("not a media path on this server"));
-        }
-        rest
-    } else {
-        return Err(SourceError::NotAllowed(
-            "not a data URL or one of our media URLs",
-        ));
-    };
-    if path_and_query.contains('#') {
-        return Err(SourceError::NotAllowed("a fragment"));
-    }
-    let (path, query) = match path_and_query.split_once('?') {
-        Some((path, query)) => (path, Some(query)),
-        None => (path_and_query, None),
-    };
-    let key = &path["/media/".len()..];
-    if !storage::is_valid_key(key) {
-        return Err(SourceError::NotAllowed(
-            "a media key that is not plain path segments",
-        ));
-    }
-    let token = match query {
-        None => None,
-        Some(query) => {
-            let token = query
-                .strip_prefix("token=")
-                .ok_or(SourceError::NotAllowed("a query other than the token"))?;
-            let token_chars = !token.is_empty()
-                && token
-                    .bytes()
-                    .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'));
-            if !token_chars {
-                return Err(SourceError::NotAllowed("a malformed token"));
-            }
-            Some(token.to_owned())
-        }
-    };
-    Ok(MediaRef {
-        key: key.to_owned(),
-        token,
-    })
 }
 
 fn starts_with_ignore_case(text: &str, prefix: &str) -> bool {
@@ -294,16 +227,5 @@ mod tests {
                 parse_image_url(url, BASE)
             );
         }
-    }
-
-    #[test]
-    fn media_urls_without_a_token_parse_for_callers_that_authorise_otherwise() {
-        assert_eq!(
-            parse_media_url("/media/photos/u/p/edits/e.jpg", BASE),
-            Ok(MediaRef {
-                key: "photos/u/p/edits/e.jpg".into(),
-                token: None
-            })
-        );
     }
 }

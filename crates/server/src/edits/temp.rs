@@ -15,7 +15,8 @@ use sea_orm::sea_query::Expr;
 use sea_orm::{ActiveModelTrait, DatabaseConnection, QueryOrder, QuerySelect, Set};
 use uuid::Uuid;
 
-use crate::startup::AppState;
+use crate::http::AppState;
+use crate::http::user_data::UserData;
 use crate::storage::Storage;
 
 pub mod media_object {
@@ -137,9 +138,24 @@ async fn claim(db: &DatabaseConnection, id: Uuid) -> Result<bool, DbErr> {
     Ok(Entity::delete_by_id(id).exec(db).await?.rows_affected == 1)
 }
 
+/// The edits domain's share of a user's data: temporary edit results, not
+/// exported (they expire within a day), deleted with the account.
+pub struct TemporaryEdits;
+
+#[async_trait::async_trait]
+impl UserData for TemporaryEdits {
+    fn name(&self) -> &'static str {
+        "edits"
+    }
+
+    async fn delete(&self, state: &AppState, user_id: Uuid) -> anyhow::Result<()> {
+        Ok(delete_user_objects(state, user_id).await?)
+    }
+}
+
 /// Deletes a user's temporary objects now (account deletion): they are
 /// marked expired and swept like any other.
-pub async fn delete_user_objects(state: &AppState, user_id: Uuid) -> Result<(), DbErr> {
+async fn delete_user_objects(state: &AppState, user_id: Uuid) -> Result<(), DbErr> {
     let now = Utc::now();
     Entity::update_many()
         .col_expr(Column::ExpiresAt, Expr::value(now))

@@ -1,6 +1,6 @@
 //! The one error type at the HTTP edge. Every failure a user can cause has a
-//! stable machine `code` and a message in the user's words; the cause of a 5xx
-//! goes to the log, never to the client.
+//! stable machine `code` (one [`ErrorCode`]) and a message in the user's
+//! words; the cause of a 5xx goes to the log, never to the client.
 
 use std::borrow::Cow;
 
@@ -9,14 +9,137 @@ use axum::extract::multipart::MultipartRejection;
 use axum::extract::rejection::{JsonRejection, PathRejection, QueryRejection};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
+use sea_orm::DbErr;
 use serde::Serialize;
 use utoipa::ToSchema;
+
+use crate::db::constraints::{ViolationKind, violated_constraint};
+
+/// Declares [`ErrorCode`]: each variant with the exact string clients see.
+macro_rules! error_codes {
+    ($($(#[doc = $doc:tt])* $variant:ident = $code:tt,)*) => {
+        /// Every machine code an error under `/api/` or `/functions/` carries,
+        /// serialised as its snake_case string. The OpenAPI document lists them
+        /// all, so the web app's generated types know each one.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, ToSchema)]
+        pub enum ErrorCode {
+            $($(#[doc = $doc])* #[serde(rename = $code)] $variant,)*
+        }
+
+        impl ErrorCode {
+            /// Every code, in declaration order.
+            pub const ALL: &'static [ErrorCode] = &[$(ErrorCode::$variant,)*];
+
+            /// The string clients see, e.g. `not_found`.
+            pub const fn as_str(self) -> &'static str {
+                match self {
+                    $(ErrorCode::$variant => $code,)*
+                }
+            }
+        }
+    };
+}
+
+error_codes! {
+    // The request itself.
+    /// No such resource (or not one the caller may see).
+    NotFound = "not_found",
+    /// A page of the web app was sent something other than GET or HEAD.
+    MethodNotAllowed = "method_not_allowed",
+    /// The body is not JSON (`Content-Type`).
+    UnsupportedMediaType = "unsupported_media_type",
+    /// The body is not valid JSON.
+    InvalidJson = "invalid_json",
+    /// The body could not be read.
+    InvalidRequest = "invalid_request",
+    /// A query parameter is invalid.
+    InvalidQuery = "invalid_query",
+    /// A field is missing, too long or out of range; a database rule refused
+    /// the data.
+    ValidationFailed = "validation_failed",
+    /// The data clashes with data that exists (a unique database rule).
+    Conflict = "conflict",
+    /// Too many requests from this client; try again later.
+    RateLimited = "rate_limited",
+    // Who is calling.
+    /// No valid access token of a live session.
+    NotSignedIn = "not_signed_in",
+    /// Signed in, but not an administrator.
+    AdminOnly = "admin_only",
+    // Uploads and images.
+    /// Not a multipart upload, or a damaged one.
+    InvalidUpload = "invalid_upload",
+    /// The upload has no image.
+    MissingImage = "missing_image",
+    /// The image is over 10 MB.
+    TooLarge = "too_large",
+    /// The file is not an image.
+    NotAnImage = "not_an_image",
+    /// The image cannot be decoded.
+    CorruptImage = "corrupt_image",
+    /// The image is too large (in pixels) or too small to analyse.
+    BadDimensions = "bad_dimensions",
+    /// No face in the photo.
+    NoFace = "no_face",
+    /// The face is too small or cut off.
+    FaceTooSmall = "face_too_small",
+    // Edits.
+    /// An edit without an instruction.
+    MissingPrompt = "missing_prompt",
+    /// An image URL that is not the image itself or one of ours.
+    InvalidImageUrl = "invalid_image_url",
+    /// The built-in engine cannot do this prompt (the message says what it can).
+    UnsupportedPrompt = "unsupported_prompt",
+    /// No free AI edits left.
+    FreeEditsUsed = "free_edits_used",
+    /// The generative provider's account needs credits.
+    ProviderCredits = "provider_credits",
+    /// The generative provider failed.
+    EditFailed = "edit_failed",
+    // The server.
+    /// The database does not answer (`/readyz`).
+    DatabaseUnavailable = "database_unavailable",
+    /// An unexpected failure on our side; the cause is in the log.
+    InternalError = "internal_error",
+}
+
+impl std::fmt::Display for ErrorCode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl From<&prettyscore_analysis::AnalysisError> for ErrorCode {
+    fn from(err: &prettyscore_analysis::AnalysisError) -> Self {
+        use prettyscore_analysis::AnalysisError as E;
+        match err {
+            E::TooLarge(_) => Self::TooLarge,
+            E::NotAnImage => Self::NotAnImage,
+            E::CorruptImage(_) => Self::CorruptImage,
+            E::BadDimensions(..) => Self::BadDimensions,
+            E::NoFace => Self::NoFace,
+            E::FaceTooSmall => Self::FaceTooSmall,
+        }
+    }
+}
+
+impl From<&prettyscore_imaging::EditError> for ErrorCode {
+    fn from(err: &prettyscore_imaging::EditError) -> Self {
+        use prettyscore_imaging::EditError as E;
+        match err {
+            E::NotAnImage => Self::NotAnImage,
+            E::TooLarge => Self::TooLarge,
+            E::Corrupt => Self::CorruptImage,
+            E::NoFace => Self::NoFace,
+        }
+    }
+}
 
 /// The JSON body of every error answered under `/api/` and `/functions/`.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct ErrorBody {
     /// Stable, machine-readable error code, e.g. `not_found`.
-    pub code: String,
+    pub code: ErrorCode,
     /// Human-readable message, safe to show to the user.
     pub message: String,
 }
@@ -24,17 +147,13 @@ pub struct ErrorBody {
 #[derive(Debug)]
 pub struct ApiError {
     status: StatusCode,
-    code: &'static str,
+    code: ErrorCode,
     message: Cow<'static, str>,
     cause: Option<anyhow::Error>,
 }
 
 impl ApiError {
-    pub fn new(
-        status: StatusCode,
-        code: &'static str,
-        message: impl Into<Cow<'static, str>>,
-    ) -> Self {
+    pub fn new(status: StatusCode, code: ErrorCode, message: impl Into<Cow<'static, str>>) -> Self {
         Self {
             status,
             code,
@@ -43,19 +162,19 @@ impl ApiError {
         }
     }
 
-    pub fn bad_request(code: &'static str, message: impl Into<Cow<'static, str>>) -> Self {
+    pub fn bad_request(code: ErrorCode, message: impl Into<Cow<'static, str>>) -> Self {
         Self::new(StatusCode::BAD_REQUEST, code, message)
     }
 
     pub fn not_found(message: impl Into<Cow<'static, str>>) -> Self {
-        Self::new(StatusCode::NOT_FOUND, "not_found", message)
+        Self::new(StatusCode::NOT_FOUND, ErrorCode::NotFound, message)
     }
 
-    pub fn conflict(code: &'static str, message: impl Into<Cow<'static, str>>) -> Self {
+    pub fn conflict(code: ErrorCode, message: impl Into<Cow<'static, str>>) -> Self {
         Self::new(StatusCode::CONFLICT, code, message)
     }
 
-    pub fn unavailable(code: &'static str, message: impl Into<Cow<'static, str>>) -> Self {
+    pub fn unavailable(code: ErrorCode, message: impl Into<Cow<'static, str>>) -> Self {
         Self::new(StatusCode::SERVICE_UNAVAILABLE, code, message)
     }
 
@@ -65,7 +184,7 @@ impl ApiError {
             cause: Some(cause.into()),
             ..Self::new(
                 StatusCode::INTERNAL_SERVER_ERROR,
-                "internal_error",
+                ErrorCode::InternalError,
                 "Something went wrong on our side. Please try again.",
             )
         }
@@ -80,7 +199,7 @@ impl ApiError {
         self.status
     }
 
-    pub fn code(&self) -> &'static str {
+    pub fn code(&self) -> ErrorCode {
         self.code
     }
 
@@ -99,22 +218,115 @@ impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         if self.status.is_server_error() {
             match &self.cause {
-                Some(cause) => tracing::error!(code = self.code, error = ?cause, "request failed"),
-                None => tracing::error!(code = self.code, "request failed"),
+                Some(cause) => {
+                    tracing::error!(code = self.code.as_str(), error = ?cause, "request failed")
+                }
+                None => tracing::error!(code = self.code.as_str(), "request failed"),
             }
         } else if let Some(cause) = &self.cause {
-            tracing::debug!(code = self.code, error = %cause, "request refused");
+            tracing::debug!(code = self.code.as_str(), error = %cause, "request refused");
         }
         let body = ErrorBody {
-            code: self.code.to_owned(),
+            code: self.code,
             message: self.message.into_owned(),
         };
         (self.status, Json(body)).into_response()
     }
 }
 
-impl From<sea_orm::DbErr> for ApiError {
-    fn from(err: sea_orm::DbErr) -> Self {
+/// A domain's reading of one of its named database constraints: when a
+/// statement violates `constraint`, the user gets `status` (409 or 422),
+/// `code` and `message` instead of a 500. A domain keeps its table of these
+/// beside its queries and applies it with [`DbResultExt::on_constraints`].
+#[derive(Debug, Clone, Copy)]
+pub struct ConstraintError {
+    /// The name given in the migrations, e.g. `opportunity_claims_user_id_key`.
+    pub constraint: &'static str,
+    pub status: StatusCode,
+    pub code: ErrorCode,
+    pub message: &'static str,
+}
+
+impl ConstraintError {
+    /// A clash with data that exists (a unique key): 409.
+    pub const fn conflict(
+        constraint: &'static str,
+        code: ErrorCode,
+        message: &'static str,
+    ) -> Self {
+        Self {
+            constraint,
+            status: StatusCode::CONFLICT,
+            code,
+            message,
+        }
+    }
+
+    /// Data a rule refuses (a check, a reference to nothing): 422.
+    pub const fn invalid(constraint: &'static str, code: ErrorCode, message: &'static str) -> Self {
+        Self {
+            constraint,
+            status: StatusCode::UNPROCESSABLE_ENTITY,
+            code,
+            message,
+        }
+    }
+}
+
+/// What a violated constraint that no table names answers.
+pub const UNIQUE_FALLBACK: &str = "This already exists.";
+pub const RULE_FALLBACK: &str = "This could not be saved: some of the data is not valid.";
+
+impl ApiError {
+    /// A database failure, read with a domain's table of constraints: a
+    /// violation the table names gets its answer, any other violation a
+    /// generic 409 (unique) or 422 (check, reference, missing value), and
+    /// everything else an opaque 500.
+    pub fn from_db(err: DbErr, table: &[ConstraintError]) -> Self {
+        let Some(violation) = violated_constraint(&err) else {
+            return Self::internal(err);
+        };
+        if let Some(known) = table.iter().find(|known| violation.is(known.constraint)) {
+            return Self::new(known.status, known.code, known.message).with_cause(err);
+        }
+        // A constraint no domain explains: still the user's data, not an
+        // outage, but worth a line in the log so someone writes the message.
+        tracing::warn!(constraint = ?violation.constraint, kind = ?violation.kind, "a database constraint without a message was violated");
+        let refused = match violation.kind {
+            ViolationKind::Unique => Self::conflict(ErrorCode::Conflict, UNIQUE_FALLBACK),
+            ViolationKind::Check | ViolationKind::ForeignKey | ViolationKind::NotNull => Self::new(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                ErrorCode::ValidationFailed,
+                RULE_FALLBACK,
+            ),
+        };
+        refused.with_cause(err)
+    }
+}
+
+/// Reads a database result with a domain's constraint table, in the manner of
+/// realworld-axum-sqlx's `on_constraint`:
+/// `row.insert(&db).await.on_constraints(CONSTRAINT_ERRORS)?`.
+pub trait DbResultExt<T> {
+    fn on_constraints(self, table: &[ConstraintError]) -> Result<T, ApiError>;
+}
+
+impl<T> DbResultExt<T> for Result<T, DbErr> {
+    fn on_constraints(self, table: &[ConstraintError]) -> Result<T, ApiError> {
+        self.map_err(|err| ApiError::from_db(err, table))
+    }
+}
+
+/// `?` on a database result: violations get the generic 409/422, anything
+/// else a 500.
+impl From<DbErr> for ApiError {
+    fn from(err: DbErr) -> Self {
+        Self::from_db(err, &[])
+    }
+}
+
+impl From<crate::blocking::BlockingError> for ApiError {
+    fn from(err: crate::blocking::BlockingError) -> Self {
         Self::internal(err)
     }
 }
@@ -124,17 +336,17 @@ impl From<JsonRejection> for ApiError {
         let (status, code, message) = match &rejection {
             JsonRejection::MissingJsonContentType(_) => (
                 StatusCode::UNSUPPORTED_MEDIA_TYPE,
-                "unsupported_media_type",
+                ErrorCode::UnsupportedMediaType,
                 "Send the request body as JSON (Content-Type: application/json).".to_owned(),
             ),
             JsonRejection::JsonSyntaxError(_) => (
                 StatusCode::BAD_REQUEST,
-                "invalid_json",
+                ErrorCode::InvalidJson,
                 "The request body is not valid JSON.".to_owned(),
             ),
             JsonRejection::JsonDataError(err) => (
                 StatusCode::UNPROCESSABLE_ENTITY,
-                "validation_failed",
+                ErrorCode::ValidationFailed,
                 format!(
                     "The request body has a missing or invalid field: {}",
                     err.body_text()
@@ -142,7 +354,7 @@ impl From<JsonRejection> for ApiError {
             ),
             _ => (
                 StatusCode::BAD_REQUEST,
-                "invalid_request",
+                ErrorCode::InvalidRequest,
                 "The request body could not be read.".to_owned(),
             ),
         };
@@ -154,7 +366,7 @@ impl From<MultipartRejection> for ApiError {
     fn from(rejection: MultipartRejection) -> Self {
         Self::new(
             StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            "invalid_upload",
+            ErrorCode::InvalidUpload,
             "Send the photo as a file upload (multipart/form-data).",
         )
         .with_cause(rejection)
@@ -170,7 +382,7 @@ impl From<PathRejection> for ApiError {
 impl From<QueryRejection> for ApiError {
     fn from(rejection: QueryRejection) -> Self {
         Self::bad_request(
-            "invalid_query",
+            ErrorCode::InvalidQuery,
             "The request has an invalid query parameter.",
         )
         .with_cause(rejection)
@@ -197,6 +409,45 @@ mod tests {
             body,
             serde_json::json!({"code": "not_found", "message": "Contact request not found"})
         );
+    }
+
+    #[test]
+    fn every_code_is_serialised_as_its_string_and_no_two_share_one() {
+        let mut seen = std::collections::HashSet::new();
+        for code in ErrorCode::ALL {
+            assert_eq!(serde_json::to_value(code).unwrap(), code.as_str());
+            assert!(seen.insert(code.as_str()), "{code} twice");
+            assert!(
+                code.as_str()
+                    .bytes()
+                    .all(|b| b.is_ascii_lowercase() || b == b'_'),
+                "{code} is not snake_case"
+            );
+        }
+    }
+
+    #[test]
+    fn analysis_and_edit_errors_keep_the_codes_their_crates_name() {
+        use prettyscore_analysis::AnalysisError;
+        use prettyscore_imaging::EditError;
+        for err in [
+            AnalysisError::TooLarge(1),
+            AnalysisError::NotAnImage,
+            AnalysisError::CorruptImage("truncated".into()),
+            AnalysisError::BadDimensions(1, 1),
+            AnalysisError::NoFace,
+            AnalysisError::FaceTooSmall,
+        ] {
+            assert_eq!(ErrorCode::from(&err).as_str(), err.code());
+        }
+        for err in [
+            EditError::NotAnImage,
+            EditError::TooLarge,
+            EditError::Corrupt,
+            EditError::NoFace,
+        ] {
+            assert_eq!(ErrorCode::from(&err).as_str(), err.code());
+        }
     }
 
     #[tokio::test]

@@ -8,10 +8,10 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::error::{ApiError, ErrorBody};
+use super::error::{ApiError, ErrorBody, ErrorCode};
 use super::extract::Json;
 use crate::db;
-use crate::startup::AppState;
+use crate::http::AppState;
 
 pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -48,8 +48,11 @@ async fn healthz() -> Json<Health> {
     ))]
 async fn readyz(State(state): State<AppState>) -> Result<Json<Readiness>, ApiError> {
     db::ping(&state.db).await.map_err(|err| {
-        ApiError::unavailable("database_unavailable", "The database is not reachable.")
-            .with_cause(err)
+        ApiError::unavailable(
+            ErrorCode::DatabaseUnavailable,
+            "The database is not reachable.",
+        )
+        .with_cause(err)
     })?;
     Ok(Json(Readiness {
         status: "ok",

@@ -1,11 +1,19 @@
-//! HTTP plumbing: the router, the error shape, extractors, request ids,
-//! logs, metrics and the web app.
+//! The HTTP edge, below every domain: the application state, the one error
+//! shape, the extractors (who is calling, roles), the upload reader, request
+//! ids, logs, metrics, health, the development outbox and the web app. The
+//! routes themselves are assembled in `app`.
 
 pub mod error;
 pub mod extract;
 pub mod health;
 pub mod metrics;
+pub mod outbox;
 pub mod spa;
+mod state;
+pub mod upload;
+pub mod user_data;
+
+pub use state::AppState;
 
 use std::time::Duration;
 
@@ -19,57 +27,16 @@ use tower_http::compression::CompressionLayer;
 use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
 use tower_http::sensitive_headers::SetSensitiveRequestHeadersLayer;
 use tower_http::trace::TraceLayer;
-use utoipa::OpenApi;
-use utoipa_axum::router::OpenApiRouter;
-use utoipa_swagger_ui::SwaggerUi;
-
-use crate::startup::AppState;
 
 const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
 
 /// Uploads are at most 10 MB; the margin covers multipart framing.
 const BODY_LIMIT: usize = 11 * 1024 * 1024;
 
-#[derive(OpenApi)]
-#[openapi(
-    info(
-        title = "PrettyScore API",
-        description = "Photo scores for fun: analyses, photos, leaderboard, contact requests, messages, premium and partners."
-    ),
-    components(schemas(error::ErrorBody)),
-    tags(
-        (name = "operations", description = "Health, readiness and metrics"),
-        (name = "site", description = "Public settings of this deployment"),
-        (name = "analyses", description = "Scores for face, pet, feet and hands photos; nothing is stored"),
-        (name = "photos", description = "The signed-in user's saved photos"),
-        (name = "edits", description = "AI photo edits and the free-edit quota"),
-    )
-)]
-struct ApiDoc;
-
-/// Every documented route. The OpenAPI document comes from the same value,
-/// so it cannot drift from the routes.
-fn api_routes() -> OpenApiRouter<AppState> {
-    OpenApiRouter::with_openapi(ApiDoc::openapi())
-        .merge(health::routes())
-        .nest(
-            "/api/v1",
-            crate::site::routes()
-                .merge(crate::auth::api_routes())
-                .merge(crate::analyses::routes())
-                .merge(crate::photos::routes())
-                .merge(crate::edits::api_routes()),
-        )
-        .nest("/functions/v1", crate::edits::function_routes())
-}
-
-/// The OpenAPI document, as served at `/api/openapi.json`.
-pub fn openapi() -> utoipa::openapi::OpenApi {
-    api_routes().split_for_parts().1
-}
-
-pub fn router(state: AppState) -> Router {
-    let (api, openapi) = api_routes().split_for_parts();
+/// The HTTP edge every route shares: request ids, logs, metrics,
+/// compression, panics answered as 500s, the body limit, and the web app for
+/// every path no route takes. `routes` are the app's routes (see `app`).
+pub fn serve(routes: Router<AppState>, state: AppState) -> Router {
     let middleware = ServiceBuilder::new()
         .layer(SetSensitiveRequestHeadersLayer::new([
             axum::http::header::AUTHORIZATION,
@@ -107,22 +74,7 @@ pub fn router(state: AppState) -> Router {
         .layer(CatchPanicLayer::new())
         .layer(CompressionLayer::new());
 
-    Router::new()
-        .merge(api)
-        .nest("/auth/v1", crate::auth::routes())
-        .route(
-            "/media/{*key}",
-            axum::routing::get(crate::photos::media::serve),
-        )
-        .route(
-            "/s/{slug}",
-            axum::routing::get(crate::photos::share::share_page),
-        )
-        .route(
-            "/s/{slug}/card.png",
-            axum::routing::get(crate::photos::share::share_card),
-        )
-        .merge(SwaggerUi::new("/api/docs").url("/api/openapi.json", openapi))
+    routes
         .fallback(web_app)
         // Extractors refuse larger bodies with 413, which the upload code turns
         // into the spec's message.

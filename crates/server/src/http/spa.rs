@@ -9,7 +9,7 @@ use axum::http::{HeaderValue, Method, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
 use rust_embed::RustEmbed;
 
-use super::error::ApiError;
+use super::error::{ApiError, ErrorCode};
 
 /// The web app as built by `npm run build` in `web/`. Release builds carry it
 /// inside the binary; debug builds read the folder at run time, so a rebuilt
@@ -95,7 +95,7 @@ impl WebApp {
         if method != Method::GET && method != Method::HEAD {
             return ApiError::new(
                 StatusCode::METHOD_NOT_ALLOWED,
-                "method_not_allowed",
+                ErrorCode::MethodNotAllowed,
                 "This page can only be read.",
             )
             .into_response();

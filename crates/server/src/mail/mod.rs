@@ -3,14 +3,12 @@
 //! delivers it: by SMTP in production (a worker on any instance claims due
 //! rows), or, as the embedded default, only logged with its link and marked
 //! sent, so a newcomer can follow a reset or magic link from the log or from
-//! the development outbox view (`auth.dev_outbox`).
+//! the development outbox view (`auth.dev_outbox`, served by `http::outbox`).
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Context;
-use axum::Json;
-use axum::extract::{Query, State};
 use chrono::Utc;
 use lettre::message::{Mailbox, MultiPart, header::ContentType};
 use lettre::transport::smtp::authentication::Credentials;
@@ -21,13 +19,10 @@ use sea_orm::{
     ActiveModelTrait, ColumnTrait, DatabaseConnection, DbErr, EntityTrait, QueryFilter, QueryOrder,
     QuerySelect, Set,
 };
-use serde::{Deserialize, Serialize};
 use tokio::sync::Notify;
 use uuid::Uuid;
 
 use crate::config::{SmtpConfig, SmtpSecurity};
-use crate::http::error::ApiError;
-use crate::startup::AppState;
 
 pub mod outbox {
     use sea_orm::entity::prelude::*;
@@ -268,70 +263,4 @@ fn build_message(from: &Mailbox, row: &outbox::Model) -> anyhow::Result<Message>
             .header(ContentType::TEXT_PLAIN)
             .body(row.body_text.clone())?,
     })
-}
-
-#[derive(Debug, Serialize, utoipa::ToSchema)]
-pub struct OutboxMessage {
-    pub id: Uuid,
-    pub to: String,
-    pub subject: String,
-    pub body_text: String,
-    pub kind: String,
-    pub status: String,
-    pub created_at: chrono::DateTime<Utc>,
-}
-
-#[derive(Debug, Deserialize, utoipa::IntoParams)]
-pub struct OutboxQuery {
-    /// Only mail to this address.
-    pub email: Option<String>,
-}
-
-#[derive(Debug, Serialize, utoipa::ToSchema)]
-pub struct OutboxList {
-    /// Newest first, at most 50.
-    pub messages: Vec<OutboxMessage>,
-}
-
-/// Development only: the mail the server sent, newest first. Answers 404
-/// unless `auth.dev_outbox` is on.
-#[utoipa::path(
-    get,
-    path = "/dev/outbox",
-    tag = "development",
-    params(OutboxQuery),
-    responses(
-        (status = 200, description = "Recent mail", body = OutboxList),
-        (status = 404, description = "The outbox view is off", body = crate::http::error::ErrorBody),
-    )
-)]
-pub async fn dev_outbox(
-    State(state): State<AppState>,
-    Query(query): Query<OutboxQuery>,
-) -> Result<Json<OutboxList>, ApiError> {
-    if !state.config.auth.dev_outbox {
-        return Err(ApiError::not_found(
-            "We couldn't find what you were looking for.",
-        ));
-    }
-    let mut select = outbox::Entity::find().order_by_desc(outbox::Column::CreatedAt);
-    if let Some(email) = &query.email {
-        select = select.filter(outbox::Column::ToAddress.eq(email.trim().to_lowercase()));
-    }
-    let messages: Vec<OutboxMessage> = select
-        .limit(50)
-        .all(&state.db)
-        .await?
-        .into_iter()
-        .map(|row| OutboxMessage {
-            id: row.id,
-            to: row.to_address,
-            subject: row.subject,
-            body_text: row.body_text,
-            kind: row.kind,
-            status: row.status,
-            created_at: row.created_at,
-        })
-        .collect();
-    Ok(Json(OutboxList { messages }))
 }

@@ -3,7 +3,6 @@
 //! score a client sends is ignored.
 
 pub mod entity;
-pub mod media;
 pub mod rules;
 pub mod share;
 
@@ -19,11 +18,13 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 use uuid::Uuid;
 
-use crate::analyses::{analysis_error, limit_burst, upload};
-use crate::auth::extract::{AuthUser, ClientInfo};
-use crate::http::error::{ApiError, ErrorBody};
-use crate::http::extract::Json;
-use crate::startup::AppState;
+use crate::analyses::{analysis_error, limit_burst};
+use crate::http::AppState;
+use crate::http::error::{ApiError, ErrorBody, ErrorCode};
+use crate::http::extract::{AuthUser, ClientInfo, Json};
+use crate::http::upload;
+use crate::http::user_data::UserData;
+use crate::media;
 use rules::Listing;
 
 pub fn routes() -> OpenApiRouter<AppState> {
@@ -126,7 +127,7 @@ async fn save_photo(
     limit_burst(&state, &client).await?;
 
     let (stored, analysis) = state
-        .analysis
+        .blocking
         .run(move || {
             let stored = media::prepare_for_storage(&image)?;
             let analysis = prettyscore_analysis::analyze_face(&stored.bytes)?;
@@ -293,13 +294,43 @@ async fn update_photo(
     let row = own_photo(&state, &user, id).await?;
     let edited = match update.edited_image_url.as_deref() {
         None => None,
-        Some(url) => Some(crate::edits::photo_edit_path(&state, &row, url).await?),
+        Some(url) => Some(edit_path(&state, &row, url).await?),
     };
     let mut change: entity::ActiveModel = row.into();
     change.edited_image_url = Set(edited);
     change.updated_at = Set(Utc::now());
     let row = change.update(&state.db).await?;
     Ok(Json(Photo::from_row(&state, row)))
+}
+
+/// The media path a photo's `edited_image_url` may be set to: one of our
+/// media URLs whose object lies under that photo's own folder and exists.
+/// The caller owns the photo, which is what authorises it; the URL's token
+/// is not needed (an Undo may come after a signed URL's hour).
+async fn edit_path(state: &AppState, photo: &entity::Model, url: &str) -> Result<String, ApiError> {
+    let refused = || {
+        ApiError::bad_request(
+            ErrorCode::InvalidImageUrl,
+            "That image does not belong to this photo. Please pick one of its edits.",
+        )
+    };
+    let media_ref =
+        media::parse_media_url(url, &state.base_url).map_err(|err| refused().with_cause(err))?;
+    if !media_ref
+        .key
+        .starts_with(&storage_prefix(photo.user_id, photo.id))
+    {
+        return Err(refused());
+    }
+    let exists = state
+        .storage
+        .exists(&media_ref.key)
+        .await
+        .map_err(ApiError::internal)?;
+    if !exists {
+        return Err(refused());
+    }
+    Ok(media::media_path(&media_ref.key))
 }
 
 /// Deletes one of the user's photos and its images.
@@ -339,8 +370,31 @@ async fn delete_images(state: &AppState, row: &entity::Model) {
     }
 }
 
+/// The photos domain's share of a user's data: the `photos` section of the
+/// export (rows and images), and the images' deletion with the account.
+pub struct SavedPhotos;
+
+#[async_trait::async_trait]
+impl UserData for SavedPhotos {
+    fn name(&self) -> &'static str {
+        "photos"
+    }
+
+    async fn export(
+        &self,
+        state: &AppState,
+        user_id: Uuid,
+    ) -> anyhow::Result<Option<serde_json::Value>> {
+        export(state, user_id).await.map(Some)
+    }
+
+    async fn delete(&self, state: &AppState, user_id: Uuid) -> anyhow::Result<()> {
+        Ok(delete_user_images(state, user_id).await?)
+    }
+}
+
 /// Deletes every image of a user's photos (account deletion).
-pub async fn delete_user_images(state: &AppState, user_id: Uuid) -> Result<(), sea_orm::DbErr> {
+async fn delete_user_images(state: &AppState, user_id: Uuid) -> Result<(), sea_orm::DbErr> {
     let rows = entity::Entity::find()
         .filter(entity::Column::UserId.eq(user_id))
         .all(&state.db)
@@ -362,7 +416,7 @@ struct ExportedPhoto {
 }
 
 /// The user's photos for their data export.
-pub async fn export(state: &AppState, user_id: Uuid) -> anyhow::Result<serde_json::Value> {
+async fn export(state: &AppState, user_id: Uuid) -> anyhow::Result<serde_json::Value> {
     let rows = entity::Entity::find()
         .filter(entity::Column::UserId.eq(user_id))
         .order_by_asc(entity::Column::CreatedAt)

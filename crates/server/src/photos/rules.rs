@@ -1,7 +1,7 @@
 //! What a saved photo's user-given fields must look like, parsed once at the
 //! boundary.
 
-use crate::http::error::ApiError;
+use crate::http::error::{ApiError, ErrorCode};
 
 /// Longest display name shown on the leaderboard.
 pub const MAX_DISPLAY_NAME_CHARS: usize = 50;
@@ -18,14 +18,14 @@ impl DisplayName {
         if trimmed.is_empty() {
             return Err(ApiError::new(
                 axum::http::StatusCode::UNPROCESSABLE_ENTITY,
-                "validation_failed",
+                ErrorCode::ValidationFailed,
                 "Please enter your display name",
             ));
         }
         if trimmed.chars().count() > MAX_DISPLAY_NAME_CHARS {
             return Err(ApiError::new(
                 axum::http::StatusCode::UNPROCESSABLE_ENTITY,
-                "validation_failed",
+                ErrorCode::ValidationFailed,
                 format!("Display name must be at most {MAX_DISPLAY_NAME_CHARS} characters"),
             ));
         }
@@ -45,7 +45,7 @@ pub fn parse_bio(raw: Option<&str>) -> Result<Option<String>, ApiError> {
     if bio.chars().count() > MAX_BIO_CHARS {
         return Err(ApiError::new(
             axum::http::StatusCode::UNPROCESSABLE_ENTITY,
-            "validation_failed",
+            ErrorCode::ValidationFailed,
             "Bio must be less than 1000 characters",
         ));
     }
@@ -61,7 +61,7 @@ pub fn parse_flag(raw: Option<&str>) -> Result<bool, ApiError> {
         None | Some("" | "false" | "0" | "off") => Ok(false),
         Some("true" | "1" | "on") => Ok(true),
         Some(_) => Err(ApiError::bad_request(
-            "validation_failed",
+            ErrorCode::ValidationFailed,
             "public_listing must be true or false",
         )),
     }

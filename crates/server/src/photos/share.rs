@@ -17,11 +17,18 @@ use serde::Serialize;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
-use super::{entity, media, own_photo};
-use crate::auth::extract::AuthUser;
+use super::{entity, own_photo};
+use crate::http::AppState;
 use crate::http::error::{ApiError, ErrorBody};
-use crate::http::extract::Json;
-use crate::startup::AppState;
+use crate::http::extract::{AuthUser, Json};
+use crate::media;
+
+/// The public pages, outside the API: `/s/{slug}` and its card.
+pub fn routes() -> axum::Router<AppState> {
+    axum::Router::new()
+        .route("/s/{slug}", axum::routing::get(share_page))
+        .route("/s/{slug}/card.png", axum::routing::get(share_card))
+}
 
 pub const CARD_WIDTH: u32 = 1200;
 pub const CARD_HEIGHT: u32 = 630;
@@ -177,7 +184,7 @@ pub async fn share_card(
     .ok_or_else(|| ApiError::not_found("This shared result's photo is gone."))?;
     let card = CardText::of(&photo);
     let png = state
-        .analysis
+        .blocking
         .run(move || render_card(&bytes, &card))
         .await?
         .map_err(ApiError::internal)?;

@@ -1,9 +1,14 @@
-//! `prettyscore admin grant|revoke EMAIL`, run as the real binary.
+//! The admin role: `prettyscore admin grant|revoke EMAIL`, run as the real
+//! binary, and `GET /api/v1/admin/access`, which the web app's admin route
+//! guard mirrors.
 
-use crate::helpers::{TestApp, on_both_databases};
-use prettyscore_server::admin::roles::is_admin;
+use crate::auth::{access, spawn};
+use crate::helpers::{Backend, TestApp, on_both_databases, spawn_app};
+use prettyscore_server::admin::roles::grant_admin;
+use prettyscore_server::http::extract::is_admin;
 use sea_orm::ConnectionTrait;
 use sea_orm::sea_query::{Alias, Query};
+use serde_json::json;
 use uuid::Uuid;
 
 async fn insert_user(app: &TestApp, email: &str) -> Uuid {
@@ -32,29 +37,104 @@ fn stdout(output: &std::process::Output) -> String {
     String::from_utf8_lossy(&output.stdout).into_owned()
 }
 
-on_both_databases! {
-    async fn admin_grant_and_revoke_manage_the_admin_role(app) {
-        let user = insert_user(&app, "ada@example.com").await;
-        assert!(!is_admin(&app.db, user).await.unwrap());
+on_both_databases!(
+    admin_grant_and_revoke_manage_the_admin_role,
+    admin_grant_for_an_unknown_email_fails_clearly
+);
 
-        let granted = prettyscore(&app, &["admin", "grant", "Ada@Example.com"]);
-        assert!(granted.status.success(), "{granted:?}");
-        assert!(stdout(&granted).contains("is now an admin"), "{granted:?}");
-        assert!(is_admin(&app.db, user).await.unwrap());
+async fn admin_grant_and_revoke_manage_the_admin_role(backend: Backend) {
+    let app = spawn_app(backend).await;
+    let user = insert_user(&app, "ada@example.com").await;
+    assert!(!is_admin(&app.db, user).await.unwrap());
 
-        let again = prettyscore(&app, &["admin", "grant", "ada@example.com"]);
-        assert!(stdout(&again).contains("was already an admin"), "{again:?}");
+    let granted = prettyscore(&app, &["admin", "grant", "Ada@Example.com"]);
+    assert!(granted.status.success(), "{granted:?}");
+    assert!(stdout(&granted).contains("is now an admin"), "{granted:?}");
+    assert!(is_admin(&app.db, user).await.unwrap());
 
-        let revoked = prettyscore(&app, &["admin", "revoke", "ada@example.com"]);
-        assert!(revoked.status.success(), "{revoked:?}");
-        assert!(stdout(&revoked).contains("is no longer an admin"));
-        assert!(!is_admin(&app.db, user).await.unwrap());
-    }
+    let again = prettyscore(&app, &["admin", "grant", "ada@example.com"]);
+    assert!(stdout(&again).contains("was already an admin"), "{again:?}");
 
-    async fn admin_grant_for_an_unknown_email_fails_clearly(app) {
-        let output = prettyscore(&app, &["admin", "grant", "nobody@example.com"]);
-        assert!(!output.status.success());
-        let stderr = String::from_utf8_lossy(&output.stderr);
-        assert!(stderr.contains("no user has the email address nobody@example.com"), "{stderr}");
+    let revoked = prettyscore(&app, &["admin", "revoke", "ada@example.com"]);
+    assert!(revoked.status.success(), "{revoked:?}");
+    assert!(stdout(&revoked).contains("is no longer an admin"));
+    assert!(!is_admin(&app.db, user).await.unwrap());
+}
+
+async fn admin_grant_for_an_unknown_email_fails_clearly(backend: Backend) {
+    let app = spawn_app(backend).await;
+    let output = prettyscore(&app, &["admin", "grant", "nobody@example.com"]);
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("no user has the email address nobody@example.com"),
+        "{stderr}"
+    );
+}
+
+on_both_databases!(
+    admin_access_answers_204_for_admins_only,
+    admin_access_ends_when_the_role_is_revoked
+);
+
+async fn admin_access_answers_204_for_admins_only(backend: Backend) {
+    let app = spawn(backend).await;
+    let path = "/api/v1/admin/access";
+    let anonymous = app.call(reqwest::Method::GET, path, None, None).await;
+    assert_eq!(anonymous.status, 401);
+    assert_eq!(
+        anonymous.body,
+        json!({"code": "not_signed_in", "message": "Please sign in to continue."})
+    );
+    let forged = app
+        .call(reqwest::Method::GET, path, Some("not-a-token"), None)
+        .await;
+    assert_eq!(forged.status, 401);
+
+    let user = app.sign_up("user@example.com").await;
+    let refused = app.get_as(access(&user), path).await;
+    assert_eq!(refused.status, 403);
+    assert_eq!(
+        refused.body,
+        json!({"code": "admin_only", "message": "Access denied: Admin only"})
+    );
+
+    let admin = app.sign_up("admin@example.com").await;
+    grant_admin(&app.db, "admin@example.com").await.unwrap();
+    let allowed = app.get_as(access(&admin), path).await;
+    assert_eq!(allowed.status, 204, "{:?}", allowed.body);
+    // The role, not the session, decides: the other user is still refused.
+    assert_eq!(app.get_as(access(&user), path).await.status, 403);
+}
+
+async fn admin_access_ends_when_the_role_is_revoked(backend: Backend) {
+    let app = spawn(backend).await;
+    let admin = app.sign_up("admin@example.com").await;
+    grant_admin(&app.db, "admin@example.com").await.unwrap();
+    assert_eq!(
+        app.get_as(access(&admin), "/api/v1/admin/access")
+            .await
+            .status,
+        204
+    );
+    prettyscore_server::admin::roles::revoke_admin(&app.db, "admin@example.com")
+        .await
+        .unwrap();
+    let after = app.get_as(access(&admin), "/api/v1/admin/access").await;
+    assert_eq!(after.status, 403);
+    assert_eq!(after.body["code"], "admin_only");
+}
+
+#[test]
+fn admin_access_is_in_the_openapi_document() {
+    let doc = serde_json::to_value(prettyscore_server::app::openapi()).unwrap();
+    let get = &doc["paths"]["/api/v1/admin/access"]["get"];
+    assert!(
+        get.is_object(),
+        "{:?}",
+        doc["paths"].as_object().unwrap().keys()
+    );
+    for status in ["204", "401", "403"] {
+        assert!(get["responses"][status].is_object(), "{status}");
     }
 }

@@ -31,7 +31,7 @@ fn files_under(dir: &std::path::Path) -> usize {
 
 #[tokio::test]
 async fn a_face_photo_gets_a_score_a_breakdown_and_its_landmarks_and_nothing_is_stored() {
-    let app = spawn_app(Backend::Sqlite).await.unwrap();
+    let app = spawn_app(Backend::Sqlite).await;
     let (status, body) = analyse(
         &app,
         "face",
@@ -68,7 +68,7 @@ async fn a_face_photo_gets_a_score_a_breakdown_and_its_landmarks_and_nothing_is_
 
 #[tokio::test]
 async fn bad_uploads_get_the_users_message() {
-    let app = spawn_app(Backend::Sqlite).await.unwrap();
+    let app = spawn_app(Backend::Sqlite).await;
     let cases: [(reqwest::multipart::Form, StatusCode, &str, &str); 5] = [
         (
             image_form(testdata("noface/coffee.png"), "coffee.png"),
@@ -130,7 +130,7 @@ async fn bad_uploads_get_the_users_message() {
 
 #[tokio::test]
 async fn pets_get_a_whole_number_from_7_to_10_with_a_title() {
-    let app = spawn_app(Backend::Sqlite).await.unwrap();
+    let app = spawn_app(Backend::Sqlite).await;
     let (status, body) = analyse(
         &app,
         "pet",
@@ -150,7 +150,7 @@ async fn pets_get_a_whole_number_from_7_to_10_with_a_title() {
 
 #[tokio::test]
 async fn feet_and_hands_get_the_specs_breakdown_keys() {
-    let app = spawn_app(Backend::Sqlite).await.unwrap();
+    let app = spawn_app(Backend::Sqlite).await;
     for (kind, keys) in [
         (
             "feet",
@@ -191,8 +191,7 @@ async fn a_burst_from_one_client_gets_429() {
     let app = spawn_app_with(Backend::Sqlite, |config| {
         config.analysis.per_client_per_minute = 2
     })
-    .await
-    .unwrap();
+    .await;
     let mut statuses = Vec::new();
     // Five requests: even if a minute boundary falls between them, one
     // window sees at least three.

@@ -1,9 +1,53 @@
 //! The migrations: every table of both spec documents on SQLite and
-//! PostgreSQL, and applying them again changes nothing.
+//! PostgreSQL, and applying them again changes nothing. A violated named
+//! constraint is a clear 409 or 422 on both, never a 500.
 
-use crate::helpers::on_both_databases;
+use crate::helpers::{Backend, TestApp, on_both_databases, spawn_app};
+use prettyscore_server::db::entities::user_roles;
 use prettyscore_server::db::{self, migration::TABLES};
-use sea_orm::{ConnectionTrait, DatabaseBackend, Statement};
+use prettyscore_server::http::error::{ApiError, ConstraintError, DbResultExt, ErrorCode};
+use reqwest::StatusCode;
+use sea_orm::sea_query::{Alias, Query};
+use sea_orm::{ActiveModelTrait, ConnectionTrait, DatabaseBackend, DbErr, Set, Statement};
+use uuid::Uuid;
+
+/// A user with the admin role: the role row is the one the tests duplicate.
+async fn user_with_role(app: &TestApp, role: &str) -> Result<Uuid, DbErr> {
+    let user = Uuid::new_v4();
+    let insert = Query::insert()
+        .into_table(Alias::new("users"))
+        .columns([Alias::new("id"), Alias::new("email")])
+        .values_panic([user.into(), format!("{user}@example.com").into()])
+        .to_owned();
+    app.db.execute(&insert).await?;
+    insert_role(app, user, role).await?;
+    Ok(user)
+}
+
+async fn insert_role(app: &TestApp, user: Uuid, role: &str) -> Result<user_roles::Model, DbErr> {
+    user_roles::ActiveModel {
+        id: Set(Uuid::new_v4()),
+        user_id: Set(user),
+        role: Set(role.to_owned()),
+        created_at: Set(chrono::Utc::now()),
+    }
+    .insert(&app.db)
+    .await
+}
+
+/// A made-up domain table, as a domain would declare it.
+const ROLE_ERRORS: &[ConstraintError] = &[
+    ConstraintError::conflict(
+        "user_roles_user_id_role_key",
+        ErrorCode::Conflict,
+        "This user already has that role.",
+    ),
+    ConstraintError::invalid(
+        "user_roles_role_check",
+        ErrorCode::ValidationFailed,
+        "There is no such role.",
+    ),
+];
 
 async fn table_names(db: &sea_orm::DatabaseConnection) -> Vec<String> {
     let sql = match db.get_database_backend() {
@@ -21,33 +65,128 @@ async fn table_names(db: &sea_orm::DatabaseConnection) -> Vec<String> {
         .collect()
 }
 
-on_both_databases! {
-    async fn every_table_of_the_spec_exists(app) {
-        let present = table_names(&app.db).await;
-        let missing: Vec<_> = TABLES.iter().filter(|t| !present.iter().any(|p| p == *t)).collect();
-        assert!(missing.is_empty(), "{:?}: missing tables {missing:?}", app.backend);
-        for table in [
-            "photos", "profiles", "contact_requests", "messages", "personality_results",
-            "subscriptions", "opportunity_claims", "partner_accounts", "partner_conversions",
-            "partner_payouts", "verification_requests", "user_roles", "users", "identities",
-            "sessions", "refresh_tokens", "mfa_factors", "mfa_challenges", "one_time_tokens",
-            "flow_states", "audit_log_entries",
-        ] {
-            assert!(TABLES.contains(&table), "{table} is not in TABLES");
-        }
-    }
+on_both_databases!(
+    every_table_of_the_spec_exists,
+    applying_the_migrations_again_is_a_no_op,
+    a_duplicate_is_a_409_with_the_domains_message,
+    a_broken_rule_is_a_422_with_the_domains_message,
+    violations_no_domain_names_are_still_409_or_422_and_other_failures_500
+);
 
-    async fn applying_the_migrations_again_is_a_no_op(app) {
-        let (known, applied) = db::migration_status(&app.db).await.unwrap();
-        assert_eq!(known, applied, "all applied at start-up");
-        let before = table_names(&app.db).await;
-        db::migrate(&app.db).await.unwrap();
-        db::migrate(&app.db).await.unwrap();
-        assert_eq!(db::migration_status(&app.db).await.unwrap(), (known, applied));
-        let mut after = table_names(&app.db).await;
-        let mut before = before;
-        before.sort();
-        after.sort();
-        assert_eq!(before, after);
+async fn every_table_of_the_spec_exists(backend: Backend) {
+    let app = spawn_app(backend).await;
+    let present = table_names(&app.db).await;
+    let missing: Vec<_> = TABLES
+        .iter()
+        .filter(|t| !present.iter().any(|p| p == *t))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "{:?}: missing tables {missing:?}",
+        app.backend
+    );
+    for table in [
+        "photos",
+        "profiles",
+        "contact_requests",
+        "messages",
+        "personality_results",
+        "subscriptions",
+        "opportunity_claims",
+        "partner_accounts",
+        "partner_conversions",
+        "partner_payouts",
+        "verification_requests",
+        "user_roles",
+        "users",
+        "identities",
+        "sessions",
+        "refresh_tokens",
+        "mfa_factors",
+        "mfa_challenges",
+        "one_time_tokens",
+        "flow_states",
+        "audit_log_entries",
+    ] {
+        assert!(TABLES.contains(&table), "{table} is not in TABLES");
     }
+}
+
+async fn applying_the_migrations_again_is_a_no_op(backend: Backend) {
+    let app = spawn_app(backend).await;
+    let (known, applied) = db::migration_status(&app.db).await.unwrap();
+    assert_eq!(known, applied, "all applied at start-up");
+    let before = table_names(&app.db).await;
+    db::migrate(&app.db).await.unwrap();
+    db::migrate(&app.db).await.unwrap();
+    assert_eq!(
+        db::migration_status(&app.db).await.unwrap(),
+        (known, applied)
+    );
+    let mut after = table_names(&app.db).await;
+    let mut before = before;
+    before.sort();
+    after.sort();
+    assert_eq!(before, after);
+}
+
+async fn a_duplicate_is_a_409_with_the_domains_message(backend: Backend) {
+    let app = spawn_app(backend).await;
+    let user = user_with_role(&app, "admin").await.unwrap();
+    let err: ApiError = insert_role(&app, user, "admin")
+        .await
+        .on_constraints(ROLE_ERRORS)
+        .unwrap_err();
+    assert_eq!(err.status(), StatusCode::CONFLICT, "{err}");
+    assert_eq!(err.code(), ErrorCode::Conflict);
+    assert_eq!(err.message(), "This user already has that role.");
+}
+
+async fn a_broken_rule_is_a_422_with_the_domains_message(backend: Backend) {
+    let app = spawn_app(backend).await;
+    let user = user_with_role(&app, "admin").await.unwrap();
+    let err = insert_role(&app, user, "superuser")
+        .await
+        .on_constraints(ROLE_ERRORS)
+        .unwrap_err();
+    assert_eq!(err.status(), StatusCode::UNPROCESSABLE_ENTITY, "{err}");
+    assert_eq!(err.message(), "There is no such role.");
+}
+
+async fn violations_no_domain_names_are_still_409_or_422_and_other_failures_500(backend: Backend) {
+    let app = spawn_app(backend).await;
+    let user = user_with_role(&app, "admin").await.unwrap();
+    let duplicate = ApiError::from(insert_role(&app, user, "admin").await.unwrap_err());
+    assert_eq!(
+        (duplicate.status(), duplicate.code()),
+        (StatusCode::CONFLICT, ErrorCode::Conflict)
+    );
+    let check = ApiError::from(insert_role(&app, user, "superuser").await.unwrap_err());
+    assert_eq!(
+        (check.status(), check.code()),
+        (
+            StatusCode::UNPROCESSABLE_ENTITY,
+            ErrorCode::ValidationFailed
+        )
+    );
+    let dangling = ApiError::from(
+        insert_role(&app, Uuid::new_v4(), "admin")
+            .await
+            .unwrap_err(),
+    );
+    assert_eq!(
+        dangling.status(),
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "a role of no user: {dangling}"
+    );
+    let broken = app
+        .db
+        .execute_unprepared("SELECT * FROM no_such_table")
+        .await
+        .unwrap_err();
+    let broken = ApiError::from(broken);
+    assert_eq!(
+        (broken.status(), broken.code()),
+        (StatusCode::INTERNAL_SERVER_ERROR, ErrorCode::InternalError)
+    );
 }

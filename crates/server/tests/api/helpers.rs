@@ -1,7 +1,8 @@
+use std::io::Write;
 use std::path::PathBuf;
 
+use prettyscore_server::app::Application;
 use prettyscore_server::config::{Config, Secret};
-use prettyscore_server::startup::Application;
 use sea_orm::{ConnectionTrait, Database, DatabaseConnection};
 use tempfile::TempDir;
 
@@ -39,17 +40,66 @@ impl TestApp {
     }
 }
 
+/// Whether the tests run under CI: `CI` set to anything but empty, `0` or
+/// `false`, as `scripts/lib/common.sh` reads it (`.ci/run` sets `CI=true`).
+pub fn in_ci() -> bool {
+    std::env::var("CI").is_ok_and(|value| !matches!(value.trim(), "" | "0" | "false"))
+}
+
+/// Whether the PostgreSQL variant `test` can run. Without a server named in
+/// `PRETTYSCORE_TEST_POSTGRES` it says so on the terminal and does not run;
+/// under CI it fails instead, since CI must run both databases.
+pub fn postgres_available(test: &str) -> bool {
+    if std::env::var(POSTGRES_ENV).is_ok_and(|url| !url.trim().is_empty()) {
+        return true;
+    }
+    assert!(
+        !in_ci(),
+        "{test}: CI must run the PostgreSQL tests, but {POSTGRES_ENV} is not set"
+    );
+    // Straight to the terminal: the test harness captures only `eprintln!`.
+    let _ = writeln!(
+        std::io::stderr(),
+        "{test}: NOT RUN ({POSTGRES_ENV} is not set; e.g. {POSTGRES_ENV}=postgres://postgres@127.0.0.1:5432)"
+    );
+    false
+}
+
+/// Declares tests for both databases. Each name is an
+/// `async fn name(backend: Backend)` of the same module, which becomes the
+/// tests `name::sqlite` and `name::postgres`; the bodies are plain functions,
+/// so rustfmt formats them. The PostgreSQL variant runs when
+/// `PRETTYSCORE_TEST_POSTGRES` names a server (see [`postgres_available`]).
+macro_rules! on_both_databases {
+    ($($name:ident),+ $(,)?) => {$(
+        mod $name {
+            #[tokio::test]
+            async fn sqlite() {
+                super::$name($crate::helpers::Backend::Sqlite).await;
+            }
+
+            #[tokio::test]
+            async fn postgres() {
+                if $crate::helpers::postgres_available(concat!(module_path!(), "::postgres")) {
+                    super::$name($crate::helpers::Backend::Postgres).await;
+                }
+            }
+        }
+    )+};
+}
+pub(crate) use on_both_databases;
+
 /// A fresh database for one test: a SQLite file in the test's data dir, or a
-/// new database on the PostgreSQL server. `None` when PostgreSQL is asked
-/// for but no server is named.
-pub async fn fresh_database_url(backend: Backend, data_dir: &std::path::Path) -> Option<String> {
+/// new database on the PostgreSQL server `PRETTYSCORE_TEST_POSTGRES` names.
+pub async fn fresh_database_url(backend: Backend, data_dir: &std::path::Path) -> String {
     match backend {
-        Backend::Sqlite => Some(format!(
+        Backend::Sqlite => format!(
             "sqlite://{}?mode=rwc",
             data_dir.join("test.sqlite").display()
-        )),
+        ),
         Backend::Postgres => {
-            let server = std::env::var(POSTGRES_ENV).ok()?;
+            let server = std::env::var(POSTGRES_ENV)
+                .unwrap_or_else(|_| panic!("{POSTGRES_ENV} names the PostgreSQL test server"));
             let server = server.trim_end_matches('/');
             let name = format!("prettyscore_test_{}", uuid::Uuid::new_v4().simple());
             let admin = Database::connect(format!("{server}/postgres"))
@@ -60,7 +110,7 @@ pub async fn fresh_database_url(backend: Backend, data_dir: &std::path::Path) ->
                 .await
                 .expect("a test database can be created");
             admin.close().await.ok();
-            Some(format!("{server}/{name}"))
+            format!("{server}/{name}")
         }
     }
 }
@@ -79,16 +129,15 @@ fn fake_web_app(data_dir: &std::path::Path) -> PathBuf {
     web
 }
 
-pub async fn spawn_app(backend: Backend) -> Option<TestApp> {
+/// The real app on port 0 with a fresh database of `backend`.
+pub async fn spawn_app(backend: Backend) -> TestApp {
     spawn_app_with(backend, |_| {}).await
 }
 
-pub async fn spawn_app_with(
-    backend: Backend,
-    customise: impl FnOnce(&mut Config),
-) -> Option<TestApp> {
+/// [`spawn_app`] with a configuration change.
+pub async fn spawn_app_with(backend: Backend, customise: impl FnOnce(&mut Config)) -> TestApp {
     let data_dir = tempfile::tempdir().unwrap();
-    let database_url = fresh_database_url(backend, data_dir.path()).await?;
+    let database_url = fresh_database_url(backend, data_dir.path()).await;
     let mut config = Config {
         bind: "127.0.0.1:0".parse().unwrap(),
         data_dir: data_dir.path().to_owned(),
@@ -103,7 +152,7 @@ pub async fn spawn_app_with(
     let address = app.url();
     let db = app.state().db.clone();
     tokio::spawn(app.run_until_stopped());
-    Some(TestApp {
+    TestApp {
         address,
         client: reqwest::Client::builder()
             .redirect(reqwest::redirect::Policy::none())
@@ -113,39 +162,26 @@ pub async fn spawn_app_with(
         config,
         backend,
         _data_dir: data_dir,
-    })
+    }
 }
 
-/// Declares each test twice, as `name::sqlite` and `name::postgres`. The
-/// PostgreSQL variant returns early when no server is named; the test script
-/// always names one (and CI insists on it).
-macro_rules! on_both_databases {
-    ($(async fn $name:ident($app:ident) $body:block)*) => {$(
-        mod $name {
-            #[allow(unused_imports)]
-            use super::*;
-
-            #[tokio::test]
-            async fn sqlite() {
-                let $app = crate::helpers::spawn_app(crate::helpers::Backend::Sqlite)
-                    .await
-                    .expect("SQLite is always available");
-                $body
-            }
-
-            #[tokio::test]
-            async fn postgres() {
-                let Some($app) = crate::helpers::spawn_app(crate::helpers::Backend::Postgres).await
-                else {
-                    eprintln!("{} not set: PostgreSQL variant not run", crate::helpers::POSTGRES_ENV);
-                    return;
-                };
-                $body
-            }
-        }
-    )*};
+/// Waits until `condition` holds, checking every 25 ms, and fails after 10 s
+/// with `what`: for things that happen in the background (a worker, a key
+/// reload), instead of sleeping for a fixed time.
+pub async fn eventually<F, Fut>(what: &str, mut condition: F)
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = bool>,
+{
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while !condition().await {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "gave up after 10 s waiting for {what}"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(25)).await;
+    }
 }
-pub(crate) use on_both_databases;
 
 /// A sample image from the project's `testdata/`, e.g. `face/astronaut.png`.
 pub fn testdata(name: &str) -> Vec<u8> {

@@ -1,6 +1,8 @@
-//! Integration tests: each starts the real app on port 0 with a fresh
-//! database, on SQLite always and on PostgreSQL when
-//! `PRETTYSCORE_TEST_POSTGRES` names a server.
+//! Integration tests: each starts the real app on port 0 (or opens a
+//! database) with a fresh database of its own. Tests declared with
+//! `on_both_databases!` run on SQLite always and on PostgreSQL when
+//! `PRETTYSCORE_TEST_POSTGRES` names a server; without one the PostgreSQL
+//! variant prints NOT RUN, and under CI it fails.
 
 mod helpers;
 
@@ -9,6 +11,7 @@ mod analyses;
 mod auth;
 mod database;
 mod edits;
+mod migrations;
 mod operations;
 mod photos;
 mod storage;

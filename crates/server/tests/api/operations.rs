@@ -4,30 +4,42 @@ use crate::helpers::{Backend, on_both_databases, spawn_app};
 use reqwest::StatusCode;
 use serde_json::Value;
 
-on_both_databases! {
-    async fn health_and_readiness_answer_ok(app) {
-        let health = app.get("/healthz").await;
-        assert_eq!(health.status(), StatusCode::OK);
-        assert_eq!(health.json::<Value>().await.unwrap(), serde_json::json!({"status": "ok"}));
+on_both_databases!(
+    health_and_readiness_answer_ok,
+    readiness_fails_when_the_database_is_gone
+);
 
-        let ready = app.get("/readyz").await;
-        assert_eq!(ready.status(), StatusCode::OK);
-        assert_eq!(ready.json::<Value>().await.unwrap()["database"], "ok");
-    }
+async fn health_and_readiness_answer_ok(backend: Backend) {
+    let app = spawn_app(backend).await;
+    let health = app.get("/healthz").await;
+    assert_eq!(health.status(), StatusCode::OK);
+    assert_eq!(
+        health.json::<Value>().await.unwrap(),
+        serde_json::json!({"status": "ok"})
+    );
 
-    async fn readiness_fails_when_the_database_is_gone(app) {
-        app.db.close_by_ref().await.unwrap();
-        let ready = app.get("/readyz").await;
-        assert_eq!(ready.status(), StatusCode::SERVICE_UNAVAILABLE);
-        let body: Value = ready.json().await.unwrap();
-        assert_eq!(body["code"], "database_unavailable");
-        assert_eq!(app.get("/healthz").await.status(), StatusCode::OK, "still alive");
-    }
+    let ready = app.get("/readyz").await;
+    assert_eq!(ready.status(), StatusCode::OK);
+    assert_eq!(ready.json::<Value>().await.unwrap()["database"], "ok");
+}
+
+async fn readiness_fails_when_the_database_is_gone(backend: Backend) {
+    let app = spawn_app(backend).await;
+    app.db.close_by_ref().await.unwrap();
+    let ready = app.get("/readyz").await;
+    assert_eq!(ready.status(), StatusCode::SERVICE_UNAVAILABLE);
+    let body: Value = ready.json().await.unwrap();
+    assert_eq!(body["code"], "database_unavailable");
+    assert_eq!(
+        app.get("/healthz").await.status(),
+        StatusCode::OK,
+        "still alive"
+    );
 }
 
 #[tokio::test]
 async fn unknown_api_paths_get_a_json_404_in_the_one_error_shape() {
-    let app = spawn_app(Backend::Sqlite).await.unwrap();
+    let app = spawn_app(Backend::Sqlite).await;
     for path in [
         "/api/v1/nope",
         "/api/nope",
@@ -62,7 +74,7 @@ async fn unknown_api_paths_get_a_json_404_in_the_one_error_shape() {
 
 #[tokio::test]
 async fn every_response_carries_a_request_id_and_keeps_the_callers() {
-    let app = spawn_app(Backend::Sqlite).await.unwrap();
+    let app = spawn_app(Backend::Sqlite).await;
     let response = app.get("/healthz").await;
     let generated = response.headers()["x-request-id"].to_str().unwrap();
     assert_eq!(generated.len(), 36, "a UUID: {generated}");
@@ -79,7 +91,7 @@ async fn every_response_carries_a_request_id_and_keeps_the_callers() {
 
 #[tokio::test]
 async fn metrics_count_requests_by_route_in_prometheus_text() {
-    let app = spawn_app(Backend::Sqlite).await.unwrap();
+    let app = spawn_app(Backend::Sqlite).await;
     app.get("/healthz").await;
     let response = app.get("/metrics").await;
     assert_eq!(response.status(), StatusCode::OK);
@@ -105,7 +117,7 @@ async fn metrics_count_requests_by_route_in_prometheus_text() {
 
 #[tokio::test]
 async fn the_openapi_document_describes_the_api_and_has_a_docs_page() {
-    let app = spawn_app(Backend::Sqlite).await.unwrap();
+    let app = spawn_app(Backend::Sqlite).await;
     let response = app.get("/api/openapi.json").await;
     assert_eq!(response.status(), StatusCode::OK);
     let doc: Value = response.json().await.unwrap();
@@ -119,7 +131,25 @@ async fn the_openapi_document_describes_the_api_and_has_a_docs_page() {
     assert!(dangling.is_empty(), "unresolved $refs: {dangling:?}");
     assert_eq!(
         doc,
-        serde_json::to_value(prettyscore_server::http::openapi()).unwrap()
+        serde_json::to_value(prettyscore_server::app::openapi()).unwrap()
+    );
+
+    // Every error code is in the document, so the web app's generated types
+    // know each one.
+    let codes: Vec<&str> = doc["components"]["schemas"]["ErrorCode"]["enum"]
+        .as_array()
+        .expect("the ErrorCode schema lists its values")
+        .iter()
+        .map(|code| code.as_str().unwrap())
+        .collect();
+    let all: Vec<&str> = prettyscore_server::http::error::ErrorCode::ALL
+        .iter()
+        .map(|code| code.as_str())
+        .collect();
+    assert_eq!(codes, all);
+    assert_eq!(
+        doc["components"]["schemas"]["ErrorBody"]["properties"]["code"]["$ref"],
+        "#/components/schemas/ErrorCode"
     );
 
     let docs = app.get("/api/docs/").await;
@@ -135,8 +165,7 @@ async fn app_config_tells_the_web_app_the_configured_contact_address() {
     let app = crate::helpers::spawn_app_with(Backend::Sqlite, |config| {
         config.contact_email = "privacy@example.org".into();
     })
-    .await
-    .unwrap();
+    .await;
     let body: Value = app.get("/api/v1/app-config").await.json().await.unwrap();
     assert_eq!(body["contact_email"], "privacy@example.org");
     assert_eq!(body["site_name"], "PrettyScore");

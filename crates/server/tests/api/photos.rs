@@ -1,13 +1,13 @@
 //! Saved photos: the server scores the stored image itself, strips EXIF,
 //! keeps each user's photos to themselves and removes images on delete.
 
-use crate::auth::{Auth, access, on_both_auth, spawn};
-use crate::helpers::{Backend, TestApp, image_form, testdata};
+use crate::auth::{access, spawn};
+use crate::helpers::{Backend, TestApp, image_form, on_both_databases, testdata};
 use reqwest::StatusCode;
 use serde_json::Value;
 
 async fn user(app: &TestApp, email: &str) -> String {
-    access(&Auth(app).sign_up(email).await).to_owned()
+    access(&app.sign_up(email).await).to_owned()
 }
 
 async fn save(app: &TestApp, token: &str, form: reqwest::multipart::Form) -> (StatusCode, Value) {
@@ -41,78 +41,129 @@ fn astronaut() -> reqwest::multipart::Form {
     image_form(testdata("face/astronaut.png"), "astronaut.png")
 }
 
-on_both_auth! {
-    async fn saving_stores_the_servers_own_score_of_the_stored_image(app) {
-        let token = user(&app, "saver@example.com").await;
-        // A client-sent score is not a field the server reads.
-        let form = astronaut().text("score", "10").text("rating_label", "WORLD'S MOST BEAUTIFUL");
-        let (status, photo) = save(&app, &token, form).await;
-        assert_eq!(status, StatusCode::CREATED, "{photo}");
-        assert_ne!(photo["score"], 10.0);
-        assert_eq!(photo["photo_type"], "face");
-        assert_eq!(photo["public_listing"], false);
-        assert_eq!(photo["is_verified"], false);
+on_both_databases!(
+    saving_stores_the_servers_own_score_of_the_stored_image,
+    leaderboard_entries_need_a_trimmed_display_name_and_wait_for_verification,
+    each_user_sees_and_deletes_only_their_own_photos
+);
 
-        let (status, stored) = image_bytes(&app, photo["original_image_url"].as_str().unwrap()).await;
-        assert_eq!(status, StatusCode::OK);
-        assert!(!stored.windows(4).any(|w| w == b"Exif"), "no EXIF in the stored image");
-        let server_view = prettyscore_analysis::analyze_face(&stored).unwrap();
-        // The upright PNG is stored pixel for pixel, so the saved score is
-        // also the one the results screen showed.
-        let live = prettyscore_analysis::analyze_face(&testdata("face/astronaut.png")).unwrap();
-        assert_eq!(live.score, server_view.score);
-        assert_eq!(photo["score"].as_f64().unwrap(), server_view.score);
-        assert_eq!(photo["rating_label"], server_view.rating_label);
-        assert_eq!(
-            photo["breakdown"]["symmetry"].as_f64().unwrap(),
-            server_view.breakdown.symmetry
-        );
-    }
+async fn saving_stores_the_servers_own_score_of_the_stored_image(backend: Backend) {
+    let app = spawn(backend).await;
+    let token = user(&app, "saver@example.com").await;
+    // A client-sent score is not a field the server reads.
+    let form = astronaut()
+        .text("score", "10")
+        .text("rating_label", "WORLD'S MOST BEAUTIFUL");
+    let (status, photo) = save(&app, &token, form).await;
+    assert_eq!(status, StatusCode::CREATED, "{photo}");
+    assert_ne!(photo["score"], 10.0);
+    assert_eq!(photo["photo_type"], "face");
+    assert_eq!(photo["public_listing"], false);
+    assert_eq!(photo["is_verified"], false);
 
-    async fn leaderboard_entries_need_a_trimmed_display_name_and_wait_for_verification(app) {
-        let token = user(&app, "star@example.com").await;
-        let (status, body) = save(&app, &token, astronaut().text("public_listing", "true").text("display_name", "   ")).await;
-        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
-        assert_eq!(body["message"], "Please enter your display name");
+    let (status, stored) = image_bytes(&app, photo["original_image_url"].as_str().unwrap()).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(
+        !stored.windows(4).any(|w| w == b"Exif"),
+        "no EXIF in the stored image"
+    );
+    let server_view = prettyscore_analysis::analyze_face(&stored).unwrap();
+    // The upright PNG is stored pixel for pixel, so the saved score is
+    // also the one the results screen showed.
+    let live = prettyscore_analysis::analyze_face(&testdata("face/astronaut.png")).unwrap();
+    assert_eq!(live.score, server_view.score);
+    assert_eq!(photo["score"].as_f64().unwrap(), server_view.score);
+    assert_eq!(photo["rating_label"], server_view.rating_label);
+    assert_eq!(
+        photo["breakdown"]["symmetry"].as_f64().unwrap(),
+        server_view.breakdown.symmetry
+    );
+}
 
-        let form = astronaut()
+async fn leaderboard_entries_need_a_trimmed_display_name_and_wait_for_verification(
+    backend: Backend,
+) {
+    let app = spawn(backend).await;
+    let token = user(&app, "star@example.com").await;
+    let (status, body) = save(
+        &app,
+        &token,
+        astronaut()
             .text("public_listing", "true")
-            .text("display_name", "  Eileen ")
-            .text("bio", "First woman to pilot the Space Shuttle");
-        let (status, photo) = save(&app, &token, form).await;
-        assert_eq!(status, StatusCode::CREATED, "{photo}");
-        assert_eq!(photo["public_listing"], true);
-        assert_eq!(photo["is_verified"], false);
-        assert_eq!(photo["display_name"], "Eileen");
-    }
+            .text("display_name", "   "),
+    )
+    .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(body["message"], "Please enter your display name");
 
-    async fn each_user_sees_and_deletes_only_their_own_photos(app) {
-        let owner = user(&app, "owner@example.com").await;
-        let other = user(&app, "other@example.com").await;
-        let (_, photo) = save(&app, &owner, astronaut()).await;
-        let id = photo["id"].as_str().unwrap();
+    let form = astronaut()
+        .text("public_listing", "true")
+        .text("display_name", "  Eileen ")
+        .text("bio", "First woman to pilot the Space Shuttle");
+    let (status, photo) = save(&app, &token, form).await;
+    assert_eq!(status, StatusCode::CREATED, "{photo}");
+    assert_eq!(photo["public_listing"], true);
+    assert_eq!(photo["is_verified"], false);
+    assert_eq!(photo["display_name"], "Eileen");
+}
 
-        let mine: Vec<Value> = get_as(&app, &owner, "/api/v1/photos").await.json().await.unwrap();
-        assert_eq!(mine.len(), 1);
-        let theirs: Vec<Value> = get_as(&app, &other, "/api/v1/photos").await.json().await.unwrap();
-        assert!(theirs.is_empty());
-        let path = format!("/api/v1/photos/{id}");
-        assert_eq!(get_as(&app, &other, &path).await.status(), StatusCode::NOT_FOUND);
-        let delete = app.client.delete(app.url(&path)).bearer_auth(&other).send().await.unwrap();
-        assert_eq!(delete.status(), StatusCode::NOT_FOUND);
+async fn each_user_sees_and_deletes_only_their_own_photos(backend: Backend) {
+    let app = spawn(backend).await;
+    let owner = user(&app, "owner@example.com").await;
+    let other = user(&app, "other@example.com").await;
+    let (_, photo) = save(&app, &owner, astronaut()).await;
+    let id = photo["id"].as_str().unwrap();
 
-        let image_url = photo["original_image_url"].as_str().unwrap().to_owned();
-        assert_eq!(image_bytes(&app, &image_url).await.0, StatusCode::OK);
-        let delete = app.client.delete(app.url(&path)).bearer_auth(&owner).send().await.unwrap();
-        assert_eq!(delete.status(), StatusCode::NO_CONTENT);
-        assert_eq!(get_as(&app, &owner, &path).await.status(), StatusCode::NOT_FOUND);
-        assert_eq!(image_bytes(&app, &image_url).await.0, StatusCode::NOT_FOUND, "image removed");
-    }
+    let mine: Vec<Value> = get_as(&app, &owner, "/api/v1/photos")
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(mine.len(), 1);
+    let theirs: Vec<Value> = get_as(&app, &other, "/api/v1/photos")
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert!(theirs.is_empty());
+    let path = format!("/api/v1/photos/{id}");
+    assert_eq!(
+        get_as(&app, &other, &path).await.status(),
+        StatusCode::NOT_FOUND
+    );
+    let delete = app
+        .client
+        .delete(app.url(&path))
+        .bearer_auth(&other)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(delete.status(), StatusCode::NOT_FOUND);
+
+    let image_url = photo["original_image_url"].as_str().unwrap().to_owned();
+    assert_eq!(image_bytes(&app, &image_url).await.0, StatusCode::OK);
+    let delete = app
+        .client
+        .delete(app.url(&path))
+        .bearer_auth(&owner)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(delete.status(), StatusCode::NO_CONTENT);
+    assert_eq!(
+        get_as(&app, &owner, &path).await.status(),
+        StatusCode::NOT_FOUND
+    );
+    assert_eq!(
+        image_bytes(&app, &image_url).await.0,
+        StatusCode::NOT_FOUND,
+        "image removed"
+    );
 }
 
 #[tokio::test]
 async fn saving_and_listing_need_a_signed_in_user() {
-    let app = spawn(Backend::Sqlite, |_| {}).await.unwrap();
+    let app = spawn(Backend::Sqlite).await;
     let response = app
         .client
         .post(app.url("/api/v1/photos"))
@@ -133,7 +184,7 @@ async fn saving_and_listing_need_a_signed_in_user() {
 
 #[tokio::test]
 async fn photos_list_newest_first_or_by_rating() {
-    let app = spawn(Backend::Sqlite, |_| {}).await.unwrap();
+    let app = spawn(Backend::Sqlite).await;
     let token = user(&app, "sorter@example.com").await;
     // A second, different face photo: the astronaut mirrored and cropped.
     let original = image::load_from_memory(&testdata("face/astronaut.png")).unwrap();
@@ -170,7 +221,7 @@ async fn photos_list_newest_first_or_by_rating() {
 
 #[tokio::test]
 async fn media_urls_need_a_valid_signature() {
-    let app = spawn(Backend::Sqlite, |_| {}).await.unwrap();
+    let app = spawn(Backend::Sqlite).await;
     let token = user(&app, "media@example.com").await;
     let (_, photo) = save(&app, &token, astronaut()).await;
     let url = photo["original_image_url"].as_str().unwrap();
@@ -199,7 +250,7 @@ async fn media_urls_need_a_valid_signature() {
 
 #[tokio::test]
 async fn the_data_export_lists_photos_and_deleting_the_account_removes_their_images() {
-    let app = spawn(Backend::Sqlite, |_| {}).await.unwrap();
+    let app = spawn(Backend::Sqlite).await;
     let token = user(&app, "leaver@example.com").await;
     let (_, photo) = save(&app, &token, astronaut()).await;
     let export: Value = get_as(&app, &token, "/api/v1/account/export")
@@ -235,6 +286,26 @@ async fn the_data_export_lists_photos_and_deleting_the_account_removes_their_ima
     assert!(left.is_empty(), "images left behind: {left:?}");
 }
 
+#[tokio::test]
+async fn deleting_a_user_through_the_auth_admin_api_removes_their_images_too() {
+    let app = spawn(Backend::Sqlite).await;
+    let tokens = app.sign_up("removed@example.com").await;
+    let (_, photo) = save(&app, access(&tokens), astronaut()).await;
+    let media = app.config.data_dir.join("media/photos");
+    assert!(!walk(&media).is_empty());
+
+    let user_id = tokens["user"]["id"].as_str().unwrap();
+    let service = app.service_token().await;
+    let reply = app
+        .delete_as(&service, &format!("/admin/users/{user_id}"))
+        .await;
+    reply.assert_ok();
+    let url = photo["original_image_url"].as_str().unwrap();
+    assert_eq!(image_bytes(&app, url).await.0, StatusCode::NOT_FOUND);
+    let left = walk(&media);
+    assert!(left.is_empty(), "images left behind: {left:?}");
+}
+
 fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
     std::fs::read_dir(dir).map_or_else(
         |_| Vec::new(),
@@ -256,7 +327,7 @@ fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
 
 #[tokio::test]
 async fn a_shared_result_has_a_public_page_with_open_graph_tags_and_a_score_card() {
-    let app = spawn(Backend::Sqlite, |_| {}).await.unwrap();
+    let app = spawn(Backend::Sqlite).await;
     let owner = user(&app, "sharer@example.com").await;
     let other = user(&app, "nosy@example.com").await;
     let (_, photo) = save(&app, &owner, astronaut()).await;

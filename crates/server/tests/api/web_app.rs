@@ -6,7 +6,7 @@ use reqwest::StatusCode;
 
 #[tokio::test]
 async fn client_routes_get_the_app_with_revalidation() {
-    let app = spawn_app(Backend::Sqlite).await.unwrap();
+    let app = spawn_app(Backend::Sqlite).await;
     for path in [
         "/",
         "/auth",
@@ -36,7 +36,7 @@ async fn client_routes_get_the_app_with_revalidation() {
 
 #[tokio::test]
 async fn unknown_pages_get_the_app_with_a_404_status() {
-    let app = spawn_app(Backend::Sqlite).await.unwrap();
+    let app = spawn_app(Backend::Sqlite).await;
     let response = app.get("/no-such-page").await;
     assert_eq!(response.status(), StatusCode::NOT_FOUND);
     assert!(response.text().await.unwrap().contains("PrettyScore test"));
@@ -44,7 +44,7 @@ async fn unknown_pages_get_the_app_with_a_404_status() {
 
 #[tokio::test]
 async fn hashed_assets_are_cached_for_a_year_and_missing_ones_are_404() {
-    let app = spawn_app(Backend::Sqlite).await.unwrap();
+    let app = spawn_app(Backend::Sqlite).await;
     let response = app.get("/assets/app-3f2a1b.js").await;
     assert_eq!(response.status(), StatusCode::OK);
     assert_eq!(
@@ -71,7 +71,7 @@ async fn hashed_assets_are_cached_for_a_year_and_missing_ones_are_404() {
 
 #[tokio::test]
 async fn paths_cannot_reach_files_outside_the_web_app() {
-    let app = spawn_app(Backend::Sqlite).await.unwrap();
+    let app = spawn_app(Backend::Sqlite).await;
     std::fs::write(app.config.data_dir.join("secret.txt"), "secret").unwrap();
     for path in [
         "/../secret.txt",
@@ -86,7 +86,7 @@ async fn paths_cannot_reach_files_outside_the_web_app() {
 
 #[tokio::test]
 async fn pages_cannot_be_posted_to() {
-    let app = spawn_app(Backend::Sqlite).await.unwrap();
+    let app = spawn_app(Backend::Sqlite).await;
     let response = app.client.post(app.url("/upload")).send().await.unwrap();
     assert_eq!(response.status(), StatusCode::METHOD_NOT_ALLOWED);
 }

@@ -44,6 +44,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/admin/access": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether the caller may open the admin pages: 204 for an administrator.
+         *     The server decides; the web app's admin route guard only mirrors this
+         *     answer.
+         */
+        get: operations["admin_access"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/analyses/face": {
         parameters: {
             query?: never;
@@ -316,8 +337,8 @@ export interface components {
              */
             format: number;
             /**
-             * @description One entry per domain: `account` (user, profile, factors, sessions),
-             *     later `photos` and others.
+             * @description One entry per domain that keeps the user's data: `account` (user,
+             *     profile, factors, sessions), `photos`, …
              */
             sections: Record<string, never>;
             /** Format: uuid */
@@ -426,10 +447,17 @@ export interface components {
         /** @description The JSON body of every error answered under `/api/` and `/functions/`. */
         ErrorBody: {
             /** @description Stable, machine-readable error code, e.g. `not_found`. */
-            code: string;
+            code: components["schemas"]["ErrorCode"];
             /** @description Human-readable message, safe to show to the user. */
             message: string;
         };
+        /**
+         * @description Every machine code an error under `/api/` or `/functions/` carries,
+         *     serialised as its snake_case string. The OpenAPI document lists them
+         *     all, so the web app's generated types know each one.
+         * @enum {string}
+         */
+        ErrorCode: "not_found" | "method_not_allowed" | "unsupported_media_type" | "invalid_json" | "invalid_request" | "invalid_query" | "validation_failed" | "conflict" | "rate_limited" | "not_signed_in" | "admin_only" | "invalid_upload" | "missing_image" | "too_large" | "not_an_image" | "corrupt_image" | "bad_dimensions" | "no_face" | "face_too_small" | "missing_prompt" | "invalid_image_url" | "unsupported_prompt" | "free_edits_used" | "provider_credits" | "edit_failed" | "database_unavailable" | "internal_error";
         /** @description The result of a face analysis. */
         FaceAnalysis: {
             breakdown: components["schemas"]["FaceBreakdown"];
@@ -830,6 +858,42 @@ export interface operations {
             };
             /** @description Not signed in */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    admin_access: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller is an administrator */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `not_signed_in` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `admin_only`: signed in, but not an administrator */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

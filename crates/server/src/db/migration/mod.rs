@@ -29,7 +29,7 @@
 //! - **Names for every constraint**, so an error can be mapped to a clear 409/422:
 //!   unique indexes `<table>_<columns>_key`, checks `<table>_<what>_check`,
 //!   foreign keys `<table>_<column>_fkey`, plain indexes `<table>_<columns>_idx`.
-//!   [`constraints::violated_constraint`] reports the violated name on both
+//!   [`crate::db::constraints::violated_constraint`] reports the violated name on both
 //!   databases (SQLite only reports a unique violation by its columns).
 //! - **Foreign keys** are declared inside `CREATE TABLE` (SQLite cannot add one
 //!   later), which is why a table is created only after the tables it references.
@@ -47,7 +47,6 @@
 use sea_orm_migration::prelude::*;
 
 mod common;
-pub mod constraints;
 mod m20261121_000001_auth;
 mod m20261121_000002_payments;
 mod m20261121_000003_partners;
@@ -58,9 +57,6 @@ mod m20261121_000007_premium;
 mod m20261121_000008_verification;
 mod m20261121_000009_platform;
 mod m20261121_000010_photo_shares;
-
-#[cfg(test)]
-mod tests;
 
 /// Applies the migrations: `Migrator::up(&db, None)`.
 pub struct Migrator;

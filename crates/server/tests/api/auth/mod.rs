@@ -1,6 +1,7 @@
 //! `/auth/v1`, the GoTrue-compatible auth API (AUTH-COMPAT.md), and the
 //! account endpoints. Every test gets a fresh app with cheap argon2
-//! parameters; `on_both_auth!` runs a test on SQLite and PostgreSQL.
+//! parameters ([`spawn`]); `on_both_databases!` runs a test on SQLite and
+//! PostgreSQL.
 
 mod account;
 mod admin;
@@ -17,7 +18,7 @@ use reqwest::header::HeaderMap;
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 
-use crate::helpers::{Backend, TestApp, spawn_app_with};
+use crate::helpers::{Backend, TestApp, on_both_databases, spawn_app_with};
 
 pub const PASSWORD: &str = "correct-horse-battery";
 
@@ -32,51 +33,19 @@ pub fn test_config(config: &mut Config) {
     config.auth.redirect_allow_list = vec!["http://app.test/**".into()];
 }
 
-pub async fn spawn(backend: Backend, customise: impl FnOnce(&mut Config)) -> Option<TestApp> {
+/// The app with the test configuration.
+pub async fn spawn(backend: Backend) -> TestApp {
+    spawn_with(backend, |_| {}).await
+}
+
+/// The app with the test configuration and `customise` applied.
+pub async fn spawn_with(backend: Backend, customise: impl FnOnce(&mut Config)) -> TestApp {
     spawn_app_with(backend, |config| {
         test_config(config);
         customise(config);
     })
     .await
 }
-
-/// Declares each test as `name::sqlite` and `name::postgres`, with an
-/// optional configuration change: `async fn name(app) { … }` or
-/// `async fn name(app, |config| …) { … }`.
-macro_rules! on_both_auth {
-    ($(async fn $name:ident($app:ident $(, $customise:expr)?) $body:block)*) => {$(
-        mod $name {
-            #[allow(unused_imports)]
-            use super::*;
-
-            #[allow(unused_variables)]
-            fn customise(config: &mut prettyscore_server::config::Config) {
-                $( ($customise)(config); )?
-            }
-
-            #[tokio::test]
-            async fn sqlite() {
-                let $app = crate::auth::spawn(crate::helpers::Backend::Sqlite, customise)
-                    .await
-                    .expect("SQLite is always available");
-                let $app = crate::auth::Auth(&$app);
-                $body
-            }
-
-            #[tokio::test]
-            async fn postgres() {
-                let Some(app) = crate::auth::spawn(crate::helpers::Backend::Postgres, customise).await
-                else {
-                    eprintln!("{} not set: PostgreSQL variant not run", crate::helpers::POSTGRES_ENV);
-                    return;
-                };
-                let $app = crate::auth::Auth(&app);
-                $body
-            }
-        }
-    )*};
-}
-pub(crate) use on_both_auth;
 
 /// A response, read.
 #[derive(Debug)]
@@ -109,17 +78,8 @@ impl Reply {
     }
 }
 
-/// A client for one test app.
-pub struct Auth<'a>(pub &'a TestApp);
-
-impl std::ops::Deref for Auth<'_> {
-    type Target = TestApp;
-    fn deref(&self) -> &TestApp {
-        self.0
-    }
-}
-
-impl Auth<'_> {
+/// The auth API's client calls, on any test app.
+impl TestApp {
     pub async fn call(
         &self,
         method: Method,
@@ -235,7 +195,7 @@ impl Auth<'_> {
 
     /// Signs arbitrary claims with the app's signing keys (same database).
     pub async fn sign(&self, claims: Value) -> String {
-        let keys = prettyscore_server::auth::keys::KeyRing::load(&self.db, &self.config.auth)
+        let keys = prettyscore_server::tokens::KeyRing::load(&self.db, &self.config.auth)
             .await
             .unwrap();
         keys.sign(&claims)

@@ -1,7 +1,6 @@
 //! Mail delivery by SMTP, against a local SMTP sink that speaks the protocol.
 
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
 
 use prettyscore_server::config::{SmtpConfig, SmtpSecurity};
 use prettyscore_server::mail::outbox;
@@ -10,6 +9,7 @@ use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::net::TcpListener;
 
 use super::*;
+use crate::helpers::eventually;
 
 /// A minimal SMTP server that accepts every message and keeps its data.
 async fn smtp_sink() -> (u16, Arc<Mutex<Vec<String>>>) {
@@ -67,7 +67,7 @@ fn smtp(port: u16) -> SmtpConfig {
     }
 }
 
-async fn only_mail(app: &Auth<'_>) -> outbox::Model {
+async fn only_mail(app: &TestApp) -> outbox::Model {
     outbox::Entity::find()
         .one(&app.db)
         .await
@@ -78,36 +78,28 @@ async fn only_mail(app: &Auth<'_>) -> outbox::Model {
 #[tokio::test]
 async fn with_smtp_configured_mail_is_delivered_and_marked_sent() {
     let (port, received) = smtp_sink().await;
-    let app = spawn(crate::helpers::Backend::Sqlite, |c| {
+    let app = spawn_with(crate::helpers::Backend::Sqlite, |c| {
         c.auth.smtp = Some(smtp(port))
     })
-    .await
-    .unwrap();
-    let app = Auth(&app);
+    .await;
     app.sign_up("ada@example.com").await;
     app.post("/recover", json!({"email": "ada@example.com"}))
         .await
         .assert_ok();
 
-    let mut delivered = None;
-    for _ in 0..100 {
-        if let Some(data) = received.lock().unwrap().first().cloned() {
-            delivered = Some(data);
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    let data = delivered.expect("the sink received the mail");
+    eventually("the sink to receive the mail", || async {
+        !received.lock().unwrap().is_empty()
+    })
+    .await;
+    let data = received.lock().unwrap()[0].clone();
     assert!(data.contains("To: ada@example.com"), "{data}");
     assert!(data.contains("Reset your PrettyScore password"), "{data}");
     assert!(data.contains("/auth/v1/verify?token="), "{data}");
 
-    for _ in 0..100 {
-        if only_mail(&app).await.status == "sent" {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    eventually("the outbox row to be marked sent", || async {
+        only_mail(&app).await.status == "sent"
+    })
+    .await;
     let row = only_mail(&app).await;
     assert_eq!(row.status, "sent");
     assert!(row.sent_at.is_some());
@@ -120,24 +112,19 @@ async fn an_unreachable_smtp_server_leaves_the_mail_pending_for_a_retry() {
         let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
         listener.local_addr().unwrap().port()
     };
-    let app = spawn(crate::helpers::Backend::Sqlite, |c| {
+    let app = spawn_with(crate::helpers::Backend::Sqlite, |c| {
         c.auth.smtp = Some(smtp(port))
     })
-    .await
-    .unwrap();
-    let app = Auth(&app);
+    .await;
     app.sign_up("ada@example.com").await;
     app.post("/recover", json!({"email": "ada@example.com"}))
         .await
         .assert_ok();
-    let mut row = only_mail(&app).await;
-    for _ in 0..200 {
-        if row.attempts > 0 {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-        row = only_mail(&app).await;
-    }
+    eventually("a delivery attempt", || async {
+        only_mail(&app).await.attempts > 0
+    })
+    .await;
+    let row = only_mail(&app).await;
     assert_eq!(row.attempts, 1);
     assert_eq!(row.status, "pending");
     assert!(row.last_error.is_some());

@@ -16,7 +16,7 @@ mod sweep;
 use std::io::Cursor;
 
 use data_encoding::BASE64;
-use prettyscore_server::config::{Config, Secret};
+use prettyscore_server::config::Secret;
 use reqwest::StatusCode;
 use reqwest::header::{COOKIE, SET_COOKIE};
 use sea_orm::{ConnectionTrait, DatabaseBackend, Statement};
@@ -32,46 +32,13 @@ pub const GENERATIVE_PROMPT: &str = "put me in a tuxedo on the moon";
 pub const API_KEY: &str = "sk-test-provider-key";
 pub const MODEL: &str = "image-edit-test";
 
-/// Declares each test as `name::sqlite` and `name::postgres`; the body gets
-/// the backend and spawns its own app (so it can configure it with values
-/// made at run time, such as a provider double's address).
-macro_rules! on_both_backends {
-    ($(async fn $name:ident($backend:ident) $body:block)*) => {$(
-        mod $name {
-            #[allow(unused_imports)]
-            use super::*;
-
-            #[tokio::test]
-            async fn sqlite() {
-                let $backend = crate::helpers::Backend::Sqlite;
-                $body
-            }
-
-            #[tokio::test]
-            async fn postgres() {
-                if std::env::var(crate::helpers::POSTGRES_ENV).is_err() {
-                    eprintln!("{} not set: PostgreSQL variant not run", crate::helpers::POSTGRES_ENV);
-                    return;
-                }
-                let $backend = crate::helpers::Backend::Postgres;
-                $body
-            }
-        }
-    )*};
-}
-pub(crate) use on_both_backends;
-
-/// The app with the test auth settings and `customise` applied.
-pub async fn spawn(backend: Backend, customise: impl FnOnce(&mut Config)) -> TestApp {
-    crate::auth::spawn(backend, customise)
-        .await
-        .expect("the backend is available")
-}
+use crate::auth::{spawn, spawn_with};
+use crate::helpers::on_both_databases;
 
 /// The app with the generative provider pointed at `provider`.
 pub async fn spawn_with_provider(backend: Backend, provider: &MockServer) -> TestApp {
     let base_url = format!("{}/v1", provider.uri());
-    spawn(backend, move |config| {
+    spawn_with(backend, move |config| {
         config.edits.provider.base_url = Some(base_url);
         config.edits.provider.api_key = Some(Secret::new(API_KEY));
         config.edits.provider.model = Some(MODEL.to_owned());
@@ -239,7 +206,7 @@ impl Browser {
 
 /// Signs up and returns (access token, user id).
 pub async fn sign_up(app: &TestApp, email: &str) -> (String, String) {
-    let session = crate::auth::Auth(app).sign_up(email).await;
+    let session = app.sign_up(email).await;
     (
         session["access_token"].as_str().unwrap().to_owned(),
         session["user"]["id"].as_str().unwrap().to_owned(),

@@ -20,137 +20,193 @@ async fn make_premium(app: &TestApp, user_id: &str, expires_in_days: Option<i64>
     .await;
 }
 
-on_both_backends! {
-    async fn a_browser_gets_five_free_edits_then_the_upgrade_message(backend) {
-        let provider = provider_double().await;
-        let app = spawn_with_provider(backend, &provider).await;
-        let mut browser = Browser::default();
-        for left in (0..5).rev() {
-            let reply = browser.generative_edit(&app).await;
-            assert_eq!(reply.ok()["editsRemaining"], left);
-        }
+on_both_databases!(
+    a_browser_gets_five_free_edits_then_the_upgrade_message,
+    one_user_shares_the_five_edits_across_browsers,
+    signing_in_on_a_used_browser_does_not_unlock_more_edits,
+    premium_members_edit_without_limit,
+    parallel_submits_never_take_more_than_five,
+    parallel_submits_of_one_user_on_two_browsers_never_take_more_than_five,
+    failed_edits_give_their_free_edit_back
+);
+
+async fn a_browser_gets_five_free_edits_then_the_upgrade_message(backend: Backend) {
+    let provider = provider_double().await;
+    let app = spawn_with_provider(backend, &provider).await;
+    let mut browser = Browser::default();
+    for left in (0..5).rev() {
         let reply = browser.generative_edit(&app).await;
-        reply.assert_error(StatusCode::FORBIDDEN, "free_edits_used");
-        assert_eq!(reply.body["message"], USED_UP);
-        let quota = browser.quota(&app).await;
-        assert_eq!(quota, json!({"limit": 5, "used": 5, "remaining": 0, "unlimited": false, "generative": true}));
-        assert_eq!(provider.received_requests().await.unwrap().len(), 5, "the refused edit never reached the provider");
-
-        // A browser without the cookie is a new browser (documented: clearing
-        // cookies gives an anonymous browser a fresh allowance).
-        let mut fresh = Browser::default();
-        assert_eq!(fresh.generative_edit(&app).await.ok()["editsRemaining"], 4);
+        assert_eq!(reply.ok()["editsRemaining"], left);
     }
+    let reply = browser.generative_edit(&app).await;
+    reply.assert_error(StatusCode::FORBIDDEN, "free_edits_used");
+    assert_eq!(reply.body["message"], USED_UP);
+    let quota = browser.quota(&app).await;
+    assert_eq!(
+        quota,
+        json!({"limit": 5, "used": 5, "remaining": 0, "unlimited": false, "generative": true})
+    );
+    assert_eq!(
+        provider.received_requests().await.unwrap().len(),
+        5,
+        "the refused edit never reached the provider"
+    );
 
-    async fn one_user_shares_the_five_edits_across_browsers(backend) {
-        let provider = provider_double().await;
-        let app = spawn_with_provider(backend, &provider).await;
-        let (token, _) = sign_up(&app, "two-browsers@example.com").await;
-        let mut laptop = Browser::signed_in(&token);
-        let mut phone = Browser::signed_in(&token);
-        for _ in 0..3 {
-            laptop.generative_edit(&app).await.ok();
-        }
-        let quota = phone.quota(&app).await;
-        assert_eq!((quota["used"].clone(), quota["remaining"].clone()), (json!(3), json!(2)));
-        assert_eq!(phone.generative_edit(&app).await.ok()["editsRemaining"], 1);
-        assert_eq!(laptop.generative_edit(&app).await.ok()["editsRemaining"], 0);
-        phone.generative_edit(&app).await.assert_error(StatusCode::FORBIDDEN, "free_edits_used");
+    // A browser without the cookie is a new browser (documented: clearing
+    // cookies gives an anonymous browser a fresh allowance).
+    let mut fresh = Browser::default();
+    assert_eq!(fresh.generative_edit(&app).await.ok()["editsRemaining"], 4);
+}
 
-        // A brand-new browser signed in as the same user is still capped.
-        let mut tablet = Browser::signed_in(&token);
-        tablet.generative_edit(&app).await.assert_error(StatusCode::FORBIDDEN, "free_edits_used");
-        assert_eq!(tablet.quota(&app).await["remaining"], 0);
-
-        // Another user, and an anonymous browser, have their own allowance.
-        let (other, _) = sign_up(&app, "someone-else@example.com").await;
-        assert_eq!(Browser::signed_in(&other).generative_edit(&app).await.ok()["editsRemaining"], 4);
-        assert_eq!(Browser::default().generative_edit(&app).await.ok()["editsRemaining"], 4);
+async fn one_user_shares_the_five_edits_across_browsers(backend: Backend) {
+    let provider = provider_double().await;
+    let app = spawn_with_provider(backend, &provider).await;
+    let (token, _) = sign_up(&app, "two-browsers@example.com").await;
+    let mut laptop = Browser::signed_in(&token);
+    let mut phone = Browser::signed_in(&token);
+    for _ in 0..3 {
+        laptop.generative_edit(&app).await.ok();
     }
+    let quota = phone.quota(&app).await;
+    assert_eq!(
+        (quota["used"].clone(), quota["remaining"].clone()),
+        (json!(3), json!(2))
+    );
+    assert_eq!(phone.generative_edit(&app).await.ok()["editsRemaining"], 1);
+    assert_eq!(laptop.generative_edit(&app).await.ok()["editsRemaining"], 0);
+    phone
+        .generative_edit(&app)
+        .await
+        .assert_error(StatusCode::FORBIDDEN, "free_edits_used");
 
-    async fn signing_in_on_a_used_browser_does_not_unlock_more_edits(backend) {
-        let provider = provider_double().await;
-        let app = spawn_with_provider(backend, &provider).await;
-        let mut browser = Browser::default();
-        for _ in 0..5 {
-            browser.generative_edit(&app).await.ok();
-        }
-        let (token, _) = sign_up(&app, "late-sign-in@example.com").await;
-        browser.token = Some(token);
-        browser.generative_edit(&app).await.assert_error(StatusCode::FORBIDDEN, "free_edits_used");
-        assert_eq!(browser.quota(&app).await["remaining"], 0);
+    // A brand-new browser signed in as the same user is still capped.
+    let mut tablet = Browser::signed_in(&token);
+    tablet
+        .generative_edit(&app)
+        .await
+        .assert_error(StatusCode::FORBIDDEN, "free_edits_used");
+    assert_eq!(tablet.quota(&app).await["remaining"], 0);
+
+    // Another user, and an anonymous browser, have their own allowance.
+    let (other, _) = sign_up(&app, "someone-else@example.com").await;
+    assert_eq!(
+        Browser::signed_in(&other).generative_edit(&app).await.ok()["editsRemaining"],
+        4
+    );
+    assert_eq!(
+        Browser::default().generative_edit(&app).await.ok()["editsRemaining"],
+        4
+    );
+}
+
+async fn signing_in_on_a_used_browser_does_not_unlock_more_edits(backend: Backend) {
+    let provider = provider_double().await;
+    let app = spawn_with_provider(backend, &provider).await;
+    let mut browser = Browser::default();
+    for _ in 0..5 {
+        browser.generative_edit(&app).await.ok();
     }
+    let (token, _) = sign_up(&app, "late-sign-in@example.com").await;
+    browser.token = Some(token);
+    browser
+        .generative_edit(&app)
+        .await
+        .assert_error(StatusCode::FORBIDDEN, "free_edits_used");
+    assert_eq!(browser.quota(&app).await["remaining"], 0);
+}
 
-    async fn premium_members_edit_without_limit(backend) {
-        let provider = provider_double().await;
-        let app = spawn_with_provider(backend, &provider).await;
-        let (token, user_id) = sign_up(&app, "premium@example.com").await;
-        make_premium(&app, &user_id, Some(30)).await;
-        let mut browser = Browser::signed_in(&token);
-        for _ in 0..7 {
-            let reply = browser.generative_edit(&app).await;
-            assert_eq!(reply.ok()["editsRemaining"], Value::Null);
-        }
-        let quota = browser.quota(&app).await;
-        assert_eq!((quota["unlimited"].clone(), quota["remaining"].clone()), (json!(true), Value::Null));
-
-        // Without a bearer token the same browser is an ordinary one, whose
-        // premium edits were not counted.
-        browser.token = None;
-        assert_eq!(browser.quota(&app).await["remaining"], 5);
-
-        // An expired or other-plan subscription is not premium.
-        let (lapsed, lapsed_id) = sign_up(&app, "lapsed@example.com").await;
-        make_premium(&app, &lapsed_id, Some(-1)).await;
-        assert_eq!(Browser::signed_in(&lapsed).generative_edit(&app).await.ok()["editsRemaining"], 4);
+async fn premium_members_edit_without_limit(backend: Backend) {
+    let provider = provider_double().await;
+    let app = spawn_with_provider(backend, &provider).await;
+    let (token, user_id) = sign_up(&app, "premium@example.com").await;
+    make_premium(&app, &user_id, Some(30)).await;
+    let mut browser = Browser::signed_in(&token);
+    for _ in 0..7 {
+        let reply = browser.generative_edit(&app).await;
+        assert_eq!(reply.ok()["editsRemaining"], Value::Null);
     }
+    let quota = browser.quota(&app).await;
+    assert_eq!(
+        (quota["unlimited"].clone(), quota["remaining"].clone()),
+        (json!(true), Value::Null)
+    );
 
-    async fn parallel_submits_never_take_more_than_five(backend) {
-        let provider = provider_double().await;
-        let app = spawn_with_provider(backend, &provider).await;
-        let mut browser = Browser::default();
-        browser.quota(&app).await; // the device cookie
-        let body = json!({"imageUrl": sample_data_url(), "prompt": GENERATIVE_PROMPT});
-        let replies = futures::future::join_all((0..8).map(|_| browser.edit_once(&app, body.clone()))).await;
-        let ok = replies.iter().filter(|r| r.status == StatusCode::OK).count();
-        let refused = replies.iter().filter(|r| r.body["code"] == "free_edits_used").count();
-        assert_eq!((ok, refused), (5, 3), "{replies:?}");
-        assert_eq!(browser.quota(&app).await["used"], 5);
-    }
+    // Without a bearer token the same browser is an ordinary one, whose
+    // premium edits were not counted.
+    browser.token = None;
+    assert_eq!(browser.quota(&app).await["remaining"], 5);
 
-    async fn parallel_submits_of_one_user_on_two_browsers_never_take_more_than_five(backend) {
-        let provider = provider_double().await;
-        let app = spawn_with_provider(backend, &provider).await;
-        let (token, _) = sign_up(&app, "racer@example.com").await;
-        let mut a = Browser::signed_in(&token);
-        let mut b = Browser::signed_in(&token);
-        a.quota(&app).await;
-        b.quota(&app).await;
-        let body = json!({"imageUrl": sample_data_url(), "prompt": GENERATIVE_PROMPT});
-        let requests = (0..8).map(|i| {
-            let browser = if i % 2 == 0 { &a } else { &b };
-            browser.edit_once(&app, body.clone())
-        });
-        let replies = futures::future::join_all(requests).await;
-        let ok = replies.iter().filter(|r| r.status == StatusCode::OK).count();
-        assert_eq!(ok, 5, "{replies:?}");
-        assert_eq!(Browser::signed_in(&token).quota(&app).await["used"], 5);
-    }
+    // An expired or other-plan subscription is not premium.
+    let (lapsed, lapsed_id) = sign_up(&app, "lapsed@example.com").await;
+    make_premium(&app, &lapsed_id, Some(-1)).await;
+    assert_eq!(
+        Browser::signed_in(&lapsed).generative_edit(&app).await.ok()["editsRemaining"],
+        4
+    );
+}
 
-    async fn failed_edits_give_their_free_edit_back(backend) {
-        let provider = MockServer::start().await;
-        Mock::given(method("POST"))
-            .respond_with(ResponseTemplate::new(500).set_body_string("upstream exploded"))
-            .mount(&provider)
-            .await;
-        let app = spawn_with_provider(backend, &provider).await;
-        let mut browser = Browser::default();
-        for _ in 0..6 {
-            let reply = browser.generative_edit(&app).await;
-            reply.assert_error(StatusCode::BAD_GATEWAY, "edit_failed");
-            assert_eq!(reply.body["message"], "Failed to edit photo. Please try again.");
-        }
-        assert_eq!(provider.received_requests().await.unwrap().len(), 6, "each failure was given back, so none was refused");
-        assert_eq!(browser.quota(&app).await["remaining"], 5);
+async fn parallel_submits_never_take_more_than_five(backend: Backend) {
+    let provider = provider_double().await;
+    let app = spawn_with_provider(backend, &provider).await;
+    let mut browser = Browser::default();
+    browser.quota(&app).await; // the device cookie
+    let body = json!({"imageUrl": sample_data_url(), "prompt": GENERATIVE_PROMPT});
+    let replies =
+        futures::future::join_all((0..8).map(|_| browser.edit_once(&app, body.clone()))).await;
+    let ok = replies
+        .iter()
+        .filter(|r| r.status == StatusCode::OK)
+        .count();
+    let refused = replies
+        .iter()
+        .filter(|r| r.body["code"] == "free_edits_used")
+        .count();
+    assert_eq!((ok, refused), (5, 3), "{replies:?}");
+    assert_eq!(browser.quota(&app).await["used"], 5);
+}
+
+async fn parallel_submits_of_one_user_on_two_browsers_never_take_more_than_five(backend: Backend) {
+    let provider = provider_double().await;
+    let app = spawn_with_provider(backend, &provider).await;
+    let (token, _) = sign_up(&app, "racer@example.com").await;
+    let mut a = Browser::signed_in(&token);
+    let mut b = Browser::signed_in(&token);
+    a.quota(&app).await;
+    b.quota(&app).await;
+    let body = json!({"imageUrl": sample_data_url(), "prompt": GENERATIVE_PROMPT});
+    let requests = (0..8).map(|i| {
+        let browser = if i % 2 == 0 { &a } else { &b };
+        browser.edit_once(&app, body.clone())
+    });
+    let replies = futures::future::join_all(requests).await;
+    let ok = replies
+        .iter()
+        .filter(|r| r.status == StatusCode::OK)
+        .count();
+    assert_eq!(ok, 5, "{replies:?}");
+    assert_eq!(Browser::signed_in(&token).quota(&app).await["used"], 5);
+}
+
+async fn failed_edits_give_their_free_edit_back(backend: Backend) {
+    let provider = MockServer::start().await;
+    Mock::given(method("POST"))
+        .respond_with(ResponseTemplate::new(500).set_body_string("upstream exploded"))
+        .mount(&provider)
+        .await;
+    let app = spawn_with_provider(backend, &provider).await;
+    let mut browser = Browser::default();
+    for _ in 0..6 {
+        let reply = browser.generative_edit(&app).await;
+        reply.assert_error(StatusCode::BAD_GATEWAY, "edit_failed");
+        assert_eq!(
+            reply.body["message"],
+            "Failed to edit photo. Please try again."
+        );
     }
+    assert_eq!(
+        provider.received_requests().await.unwrap().len(),
+        6,
+        "each failure was given back, so none was refused"
+    );
+    assert_eq!(browser.quota(&app).await["remaining"], 5);
 }

@@ -1,36 +1,20 @@
 //! Builds the application from a `Config`: the same path for `prettyscore
-//! serve` and for the integration tests, which bind port 0.
+//! serve` and for the integration tests, which bind port 0. It makes every
+//! shared handle of the `AppState` and starts the background jobs.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
 
 use anyhow::Context;
-use metrics_exporter_prometheus::PrometheusHandle;
-use sea_orm::DatabaseConnection;
 use tokio::net::TcpListener;
 
-use crate::analyses::pool::AnalysisPool;
+use crate::blocking::BlockingPool;
 use crate::config::Config;
 use crate::db;
-use crate::http::{self, spa::WebApp};
+use crate::http::{self, AppState, spa::WebApp};
+use crate::mail::Mailer;
 use crate::storage::Storage;
-
-/// What every handler can reach. Cheap to clone.
-#[derive(Clone)]
-pub struct AppState {
-    pub config: Arc<Config>,
-    pub db: DatabaseConnection,
-    pub storage: Storage,
-    pub web: Arc<WebApp>,
-    pub metrics: PrometheusHandle,
-    pub auth: crate::auth::AuthState,
-    pub analysis: AnalysisPool,
-    /// Photo edits: the built-in engine and the generative provider, if any.
-    pub editor: crate::edits::engine::Editor,
-    /// The address users reach the app at (`public_url`, or the listening
-    /// address), for absolute links such as share pages.
-    pub base_url: String,
-}
+use crate::tokens::KeyRing;
 
 pub struct Application {
     listener: TcpListener,
@@ -66,28 +50,35 @@ impl Application {
             .public_url
             .clone()
             .unwrap_or_else(|| format!("http://{}", listener.local_addr().unwrap_or(config.bind)));
-        let auth = crate::auth::AuthState::build(&config, &db, &base_url)
-            .await
-            .context("could not set up the auth service")?;
+        let keys = Arc::new(
+            KeyRing::load(&db, &config.auth)
+                .await
+                .context("could not load the token signing keys")?,
+        );
+        keys.spawn_refresh(db.clone());
+        let mailer = Mailer::from_config(db.clone(), config.auth.smtp.as_ref())
+            .context("could not set up mail delivery")?;
+        mailer.spawn_worker();
         // Load and check the face models now, not on the first upload.
         tokio::task::spawn_blocking(prettyscore_analysis::warm_up).await?;
-        let analysis = AnalysisPool::new(config.analysis.max_concurrent);
-        let provider =
-            crate::edits::provider::GenerativeProvider::from_config(&config.edits.provider)
-                .context("could not set up the image-edit provider")?;
-        let editor = crate::edits::engine::Editor::new(analysis.clone(), provider);
+        let blocking = BlockingPool::new(config.analysis.max_concurrent);
+        let image_edits = crate::providers::image_edit::from_config(&config.edits.provider)
+            .context("could not set up the image-edit provider")?;
         let state = AppState {
             config: Arc::new(config),
             db,
             storage,
+            keys,
+            mailer,
+            sms: None,
+            image_edits,
+            blocking,
+            user_data: super::account::registry(),
             web: Arc::new(web),
             metrics: http::metrics::recorder(),
-            auth,
-            analysis,
-            editor,
             base_url,
         };
-        let router = http::router(state.clone());
+        let router = super::router::router(state.clone());
         Ok(Self {
             listener,
             router,

@@ -1,12 +1,16 @@
-//! The generative provider: an OpenAI-compatible image-edit API
-//! (`POST {base_url}/images/edits`, multipart: `model`, `image`, `prompt`,
-//! `n`, and `response_format=b64_json` for models that take it), read from
-//! `data[0].b64_json`. Used for the prompts the built-in engine cannot do,
-//! only when `edits.provider.base_url` is configured.
+//! Generative image edits: [`ImageEditProvider`] edits an image as a prompt
+//! says. The real implementation, [`OpenAiImageEdits`], calls an
+//! OpenAI-compatible image-edit API (`POST {base_url}/images/edits`,
+//! multipart: `model`, `image`, `prompt`, `n`, and `response_format=b64_json`
+//! for models that take it) and reads `data[0].b64_json`. It is used only when
+//! `edits.provider.base_url` is configured; the embedded default is the
+//! built-in engine (`prettyscore-imaging`), which the edits domain runs for
+//! every prompt it understands.
 //!
 //! The client follows no redirects and has a timeout; the only address it
 //! ever calls is the configured one.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use bytes::Bytes;
@@ -28,17 +32,32 @@ pub enum ProviderError {
     Failed(String),
 }
 
+/// An outside service that edits images from a prompt.
+#[async_trait::async_trait]
+pub trait ImageEditProvider: Send + Sync + std::fmt::Debug {
+    /// Edits `image` as `prompt` says; returns the image it made (PNG or
+    /// JPEG bytes, as the service sends them).
+    async fn edit(&self, image: Bytes, prompt: &str) -> Result<Vec<u8>, ProviderError>;
+}
+
+/// The provider the configuration names, if any.
+pub fn from_config(config: &ProviderConfig) -> anyhow::Result<Option<Arc<dyn ImageEditProvider>>> {
+    Ok(OpenAiImageEdits::from_config(config)?
+        .map(|provider| Arc::new(provider) as Arc<dyn ImageEditProvider>))
+}
+
+/// An OpenAI-compatible image-edit API.
 #[derive(Clone)]
-pub struct GenerativeProvider {
+pub struct OpenAiImageEdits {
     client: reqwest::Client,
     endpoint: String,
     api_key: Option<Secret>,
     model: Option<String>,
 }
 
-impl std::fmt::Debug for GenerativeProvider {
+impl std::fmt::Debug for OpenAiImageEdits {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("GenerativeProvider")
+        f.debug_struct("OpenAiImageEdits")
             .field("endpoint", &self.endpoint)
             .field("model", &self.model)
             .finish_non_exhaustive()
@@ -67,8 +86,8 @@ struct ErrorDetail {
     kind: Option<String>,
 }
 
-impl GenerativeProvider {
-    /// The provider the configuration names, if any.
+impl OpenAiImageEdits {
+    /// The API the configuration names, if any.
     pub fn from_config(config: &ProviderConfig) -> anyhow::Result<Option<Self>> {
         if !config.is_configured() {
             return Ok(None);
@@ -88,10 +107,11 @@ impl GenerativeProvider {
                 .filter(|model| !model.trim().is_empty()),
         }))
     }
+}
 
-    /// Asks the provider to edit `image` as `prompt` says; returns the
-    /// image it made (PNG or JPEG bytes, as the provider sends them).
-    pub async fn edit(&self, image: Bytes, prompt: &str) -> Result<Vec<u8>, ProviderError> {
+#[async_trait::async_trait]
+impl ImageEditProvider for OpenAiImageEdits {
+    async fn edit(&self, image: Bytes, prompt: &str) -> Result<Vec<u8>, ProviderError> {
         let (file_name, mime) = image_kind(&image);
         let image_part = reqwest::multipart::Part::bytes(image.to_vec())
             .file_name(file_name)

@@ -7,10 +7,10 @@ use std::path::PathBuf;
 use anyhow::Context;
 use clap::{Parser, Subcommand};
 
+use super::Application;
 use crate::admin::roles::{self, RoleChange};
 use crate::config::{Config, LogFormat, Overrides};
-use crate::startup::Application;
-use crate::{db, http};
+use crate::db;
 
 #[derive(Debug, Parser)]
 #[command(
@@ -68,7 +68,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
     };
     let command = cli.command.unwrap_or(Command::Serve);
     if let Command::Openapi = command {
-        println!("{}", http::openapi().to_pretty_json()?);
+        println!("{}", super::openapi().to_pretty_json()?);
         return Ok(());
     }
     let config = Config::load(cli.config.as_deref(), &overrides)?;

@@ -1,5 +1,6 @@
-//! sea-orm models of the auth tables (created by `m20261121_000001_auth`),
-//! plus the profile and the mail outbox rows this domain writes.
+//! sea-orm models of the identity tables every layer relies on: the auth
+//! tables (created by `m20261121_000001_auth`: users, sessions, signing keys…)
+//! and the profile. A domain's own tables keep their models in its folder.
 
 macro_rules! entity {
     ($module:ident, $table:literal, { $($field:ident : $ty:ty),* $(,)? }) => {
@@ -150,4 +151,11 @@ entity!(profiles, "profiles", {
     referred_by_partner: Option<Uuid>,
     created_at: DateTimeUtc,
     updated_at: DateTimeUtc,
+});
+
+// Roles beyond a plain user (created by `m20261121_000004_accounts`): `admin`.
+entity!(user_roles, "user_roles", {
+    user_id: Uuid,
+    role: String,
+    created_at: DateTimeUtc,
 });

@@ -1,6 +1,7 @@
 //! Which named constraint a failed statement violated, reported the same way on
 //! PostgreSQL and SQLite, so the server can turn a duplicate into a 409 with the
-//! spec's message instead of a 500.
+//! spec's message instead of a 500 (`http::error::ConstraintError` is the other
+//! half: a domain's table from constraint name to code and message).
 //!
 //! PostgreSQL names the violated constraint itself. SQLite does for a CHECK
 //! (`CHECK constraint failed: contact_requests_status_check`) but reports a unique

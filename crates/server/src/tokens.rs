@@ -1,4 +1,5 @@
-//! JWT signing keys and the JWS compact form of access tokens.
+//! JWT signing keys and the JWS compact form of the tokens the server signs:
+//! access tokens, signed media URLs and device cookies.
 //!
 //! Three sources, in this order: a JWK set of private keys from the
 //! configuration (GoTrue's `GOTRUE_JWT_KEYS`), an HS256 secret from the
@@ -24,8 +25,8 @@ use serde_json::{Value, json};
 use sha2::Sha256;
 use uuid::Uuid;
 
-use super::entities::signing_keys;
 use crate::config::AuthConfig;
+use crate::db::entities::signing_keys;
 
 #[derive(Clone)]
 enum Material {

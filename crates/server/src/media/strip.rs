@@ -1,30 +1,16 @@
-//! Stored photo images: EXIF and GPS removed before anything is written, and
-//! read back only through short-lived signed URLs, since an `<img>` cannot
-//! send the user's bearer token.
+//! Metadata stripping: EXIF, GPS and every other kind of metadata are removed
+//! from an image before anything is written to storage.
 
 use std::io::Cursor;
 
-use axum::body::Body;
-use axum::extract::{Path, Query, State};
-use axum::http::{HeaderValue, header};
-use axum::response::Response;
-use chrono::Utc;
 use image::codecs::jpeg::JpegEncoder;
 use image::{DynamicImage, ImageDecoder, ImageReader, Limits};
 use prettyscore_analysis::{AnalysisError, MAX_PIXELS};
-use serde::Deserialize;
-use serde_json::json;
-
-use crate::http::error::ApiError;
-use crate::startup::AppState;
 
 /// Stored originals keep up to this many pixels on the long side: enough for
 /// a 4K screen and the editor, small enough to keep storage and edits cheap.
 pub const MAX_STORED_SIDE: u32 = 4096;
 const JPEG_QUALITY: u8 = 92;
-/// How long a signed media URL works.
-pub const URL_LIFETIME_SECS: i64 = 3600;
-const MEDIA_AUDIENCE: &str = "prettyscore-media";
 
 /// A photo ready to store: no EXIF, GPS or other metadata.
 #[derive(Debug)]
@@ -153,76 +139,6 @@ fn strip_png(bytes: &[u8]) -> Option<Vec<u8>> {
         }
     }
     Some(out)
-}
-
-/// The object key behind a media path (`/media/<key>`).
-pub fn key_of(media_path: &str) -> Option<&str> {
-    media_path.strip_prefix("/media/")
-}
-
-pub fn media_path(key: &str) -> String {
-    format!("/media/{key}")
-}
-
-/// A URL that shows the object for the next hour, signed with the server's
-/// token key (shared by every instance, rotated with it).
-pub fn signed_url(state: &AppState, media_path: &str) -> String {
-    let Some(key) = key_of(media_path) else {
-        return media_path.to_owned();
-    };
-    let token = state.auth.keys.sign(&json!({
-        "aud": MEDIA_AUDIENCE,
-        "key": key,
-        "exp": Utc::now().timestamp() + URL_LIFETIME_SECS,
-    }));
-    format!("{media_path}?token={token}")
-}
-
-/// Whether `token` is a live signature, by this server, of a media URL for
-/// exactly `key`: whoever holds it was given that image.
-pub async fn token_grants(state: &AppState, key: &str, token: &str) -> bool {
-    match state.auth.keys.verify(&state.db, token).await {
-        Ok(claims) => claims["aud"] == MEDIA_AUDIENCE && claims["key"] == key,
-        Err(_) => false,
-    }
-}
-
-#[derive(Deserialize)]
-pub struct MediaQuery {
-    token: Option<String>,
-}
-
-/// `GET /media/{key}`: the image, when the URL's signature and lifetime hold.
-pub async fn serve(
-    State(state): State<AppState>,
-    Path(key): Path<String>,
-    Query(query): Query<MediaQuery>,
-) -> Result<Response, ApiError> {
-    let not_found = || ApiError::not_found("This image does not exist or its link has expired.");
-    let token = query.token.ok_or_else(not_found)?;
-    if !token_grants(&state, &key, &token).await {
-        return Err(not_found());
-    }
-    let bytes = state
-        .storage
-        .get(&key)
-        .await
-        .map_err(ApiError::internal)?
-        .ok_or_else(not_found)?;
-    let bytes_are_png = bytes.starts_with(b"\x89PNG");
-    let mut response = Response::new(Body::from(bytes));
-    let headers = response.headers_mut();
-    let content_type = if bytes_are_png {
-        "image/png"
-    } else {
-        "image/jpeg"
-    };
-    headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
-    headers.insert(
-        header::CACHE_CONTROL,
-        HeaderValue::from_static("private, max-age=3600"),
-    );
-    Ok(response)
 }
 
 #[cfg(test)]

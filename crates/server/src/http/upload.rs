@@ -1,5 +1,6 @@
-//! Reading multipart uploads: one image (at most 10 MB, read in chunks so a
-//! larger one is refused without being buffered) and a few short text fields.
+//! Reading multipart uploads (analyses, saved photos): one image (at most
+//! 10 MB, read in chunks so a larger one is refused without being buffered)
+//! and a few short text fields.
 
 use std::collections::HashMap;
 
@@ -9,7 +10,7 @@ use axum::http::StatusCode;
 use bytes::{Bytes, BytesMut};
 use prettyscore_analysis::MAX_UPLOAD_BYTES;
 
-use crate::http::error::ApiError;
+use crate::http::error::{ApiError, ErrorCode};
 
 /// Longest accepted text field (display names, bios and flags are far shorter).
 const MAX_TEXT_FIELD_BYTES: usize = 4 * 1024;
@@ -29,7 +30,7 @@ impl UploadForm {
         self.image
             .take()
             .filter(|bytes| !bytes.is_empty())
-            .ok_or_else(|| ApiError::bad_request("missing_image", NO_PHOTO))
+            .ok_or_else(|| ApiError::bad_request(ErrorCode::MissingImage, NO_PHOTO))
     }
 
     pub fn text(&self, name: &str) -> Option<&str> {
@@ -38,7 +39,11 @@ impl UploadForm {
 }
 
 pub fn too_large() -> ApiError {
-    ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, "too_large", TOO_LARGE)
+    ApiError::new(
+        StatusCode::PAYLOAD_TOO_LARGE,
+        ErrorCode::TooLarge,
+        TOO_LARGE,
+    )
 }
 
 /// Reads the `image` field and the named text fields; other fields are
@@ -58,7 +63,7 @@ pub async fn read_form(
         } else if text_fields.contains(&name.as_str()) {
             let too_long = || {
                 ApiError::bad_request(
-                    "validation_failed",
+                    ErrorCode::ValidationFailed,
                     format!("The field {name} is too long."),
                 )
             };
@@ -67,7 +72,7 @@ pub async fn read_form(
                 .ok_or_else(too_long)?;
             let value = String::from_utf8(bytes.to_vec()).map_err(|_| {
                 ApiError::bad_request(
-                    "validation_failed",
+                    ErrorCode::ValidationFailed,
                     format!("The field {name} is not text."),
                 )
             })?;
@@ -98,7 +103,7 @@ fn multipart_error(err: MultipartError) -> ApiError {
         return too_large().with_cause(err);
     }
     ApiError::bad_request(
-        "invalid_upload",
+        ErrorCode::InvalidUpload,
         "The upload could not be read. Please choose the photo again.",
     )
     .with_cause(err)

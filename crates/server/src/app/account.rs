@@ -1,0 +1,16 @@
+//! The registry of a user's data: every domain that keeps data of a user, in
+//! the order their delete steps run (before the user's row goes). A domain
+//! that stores user data adds one line here.
+
+use std::sync::Arc;
+
+use crate::http::user_data::UserDataRegistry;
+use crate::{auth, edits, photos};
+
+pub fn registry() -> UserDataRegistry {
+    UserDataRegistry::new(vec![
+        Arc::new(auth::account::Account),
+        Arc::new(photos::SavedPhotos),
+        Arc::new(edits::temp::TemporaryEdits),
+    ])
+}

@@ -1,0 +1,149 @@
+//! Who is calling `/api` and `/functions`: the bearer token, verified, of a
+//! live session. The auth API's own extractors (GoTrue's error shape) build on
+//! [`verified_claims`].
+
+use axum::extract::{FromRequestParts, OptionalFromRequestParts};
+use axum::http::StatusCode;
+use axum::http::header;
+use axum::http::request::Parts;
+use sea_orm::EntityTrait;
+use serde_json::Value;
+use uuid::Uuid;
+
+use crate::db::entities::sessions;
+use crate::http::AppState;
+use crate::http::error::{ApiError, ErrorCode};
+use crate::tokens::JwtError;
+
+/// The claims of a verified access token that the server relies on.
+#[derive(Debug, Clone)]
+pub struct Claims {
+    pub sub: Option<Uuid>,
+    pub role: String,
+    pub session_id: Option<Uuid>,
+    pub aal: String,
+    pub email: Option<String>,
+    pub is_anonymous: bool,
+    pub raw: Value,
+}
+
+impl Claims {
+    pub fn from_value(raw: Value) -> Self {
+        let text = |name: &str| raw.get(name).and_then(Value::as_str).map(str::to_owned);
+        Self {
+            sub: text("sub").and_then(|s| s.parse().ok()),
+            role: text("role").unwrap_or_default(),
+            session_id: text("session_id").and_then(|s| s.parse().ok()),
+            aal: text("aal").unwrap_or_else(|| "aal1".into()),
+            email: text("email").filter(|e| !e.is_empty()),
+            is_anonymous: raw
+                .get("is_anonymous")
+                .and_then(Value::as_bool)
+                .unwrap_or(false),
+            raw,
+        }
+    }
+
+    pub fn is_service_role(&self) -> bool {
+        matches!(self.role.as_str(), "service_role" | "supabase_admin")
+    }
+}
+
+/// The token of an `Authorization: Bearer …` header.
+pub fn bearer_token(parts: &Parts) -> Option<&str> {
+    let value = parts.headers.get(header::AUTHORIZATION)?.to_str().ok()?;
+    let (scheme, token) = value.split_once(' ')?;
+    scheme
+        .eq_ignore_ascii_case("bearer")
+        .then(|| token.trim())
+        .filter(|token| !token.is_empty())
+}
+
+/// Why a request's bearer token was not accepted.
+#[derive(Debug, thiserror::Error)]
+pub enum TokenRefusal {
+    #[error("no bearer token")]
+    Missing,
+    #[error(transparent)]
+    Invalid(#[from] JwtError),
+}
+
+/// Verifies the bearer token's signature and expiry.
+pub async fn verified_claims(parts: &Parts, state: &AppState) -> Result<Claims, TokenRefusal> {
+    let token = bearer_token(parts).ok_or(TokenRefusal::Missing)?;
+    let claims = state.keys.verify(&state.db, token).await?;
+    Ok(Claims::from_value(claims))
+}
+
+/// A signed-in user calling `/api` or `/functions`.
+#[derive(Debug, Clone)]
+pub struct AuthUser {
+    pub user_id: Uuid,
+    pub session_id: Uuid,
+    /// `aal1`, or `aal2` after a second factor in this session.
+    pub aal: String,
+    pub email: Option<String>,
+    pub is_anonymous: bool,
+}
+
+pub fn not_signed_in() -> ApiError {
+    ApiError::new(
+        StatusCode::UNAUTHORIZED,
+        ErrorCode::NotSignedIn,
+        "Please sign in to continue.",
+    )
+}
+
+impl FromRequestParts<AppState> for AuthUser {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
+        let claims = verified_claims(parts, state)
+            .await
+            .map_err(|err| not_signed_in().with_cause(err))?;
+        let (Some(user_id), Some(session_id)) = (claims.sub, claims.session_id) else {
+            return Err(not_signed_in());
+        };
+        // A signed-out session ends at once, not when its access token expires.
+        let session = sessions::Entity::find_by_id(session_id)
+            .one(&state.db)
+            .await?
+            .filter(|session| session.user_id == user_id)
+            .ok_or_else(not_signed_in)?;
+        Ok(Self {
+            user_id,
+            session_id,
+            aal: session.aal,
+            email: claims.email,
+            is_anonymous: claims.is_anonymous,
+        })
+    }
+}
+
+/// The signed-in user, if any: a missing token is `None`, a bad one an error.
+#[derive(Debug, Clone)]
+pub struct MaybeAuthUser(pub Option<AuthUser>);
+
+impl FromRequestParts<AppState> for MaybeAuthUser {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
+        if bearer_token(parts).is_none() {
+            return Ok(Self(None));
+        }
+        Ok(Self(Some(
+            <AuthUser as FromRequestParts<AppState>>::from_request_parts(parts, state).await?,
+        )))
+    }
+}
+
+impl OptionalFromRequestParts<AppState> for AuthUser {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &AppState,
+    ) -> Result<Option<Self>, ApiError> {
+        Ok(MaybeAuthUser::from_request_parts(parts, state).await?.0)
+    }
+}

@@ -1,0 +1,44 @@
+//! The application state every handler can reach: shared handles, nothing
+//! that belongs to one domain.
+
+use std::sync::Arc;
+
+use metrics_exporter_prometheus::PrometheusHandle;
+use sea_orm::DatabaseConnection;
+
+use crate::blocking::BlockingPool;
+use crate::config::Config;
+use crate::http::spa::WebApp;
+use crate::mail::Mailer;
+use crate::providers::image_edit::ImageEditProvider;
+use crate::providers::sms::SmsProvider;
+use crate::storage::Storage;
+use crate::tokens::KeyRing;
+
+use super::user_data::UserDataRegistry;
+
+/// What every handler can reach. Cheap to clone.
+#[derive(Clone)]
+pub struct AppState {
+    pub config: Arc<Config>,
+    pub db: DatabaseConnection,
+    pub storage: Storage,
+    /// Signs and verifies the server's tokens: access tokens, media URLs,
+    /// device cookies.
+    pub keys: Arc<KeyRing>,
+    /// Outgoing mail (the outbox, delivered by SMTP when configured).
+    pub mailer: Mailer,
+    /// Text messages, when a provider is configured (none is built in yet).
+    pub sms: Option<Arc<dyn SmsProvider>>,
+    /// Generative image edits, when a provider is configured.
+    pub image_edits: Option<Arc<dyn ImageEditProvider>>,
+    /// Bounded room for blocking work: image decoding, analyses, edits.
+    pub blocking: BlockingPool,
+    /// Every domain's share of a user's data (export and deletion).
+    pub user_data: UserDataRegistry,
+    pub web: Arc<WebApp>,
+    pub metrics: PrometheusHandle,
+    /// The address users reach the app at (`public_url`, or the listening
+    /// address), for absolute links such as share pages.
+    pub base_url: String,
+}
