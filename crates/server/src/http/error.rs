@@ -83,6 +83,10 @@ error_codes! {
     NoFace = "no_face",
     /// The face is too small or cut off.
     FaceTooSmall = "face_too_small",
+    /// No hand in a hands photo (or one too small or cut off).
+    NoHand = "no_hand",
+    /// A feet photo that shows a face.
+    NotFeet = "not_feet",
     // Edits.
     /// An edit without an instruction.
     MissingPrompt = "missing_prompt",
@@ -119,6 +123,8 @@ impl From<&prettyscore_analysis::AnalysisError> for ErrorCode {
             E::BadDimensions(..) => Self::BadDimensions,
             E::NoFace => Self::NoFace,
             E::FaceTooSmall => Self::FaceTooSmall,
+            E::NoHand => Self::NoHand,
+            E::NotFeet => Self::NotFeet,
         }
     }
 }
@@ -437,6 +443,8 @@ mod tests {
             AnalysisError::BadDimensions(1, 1),
             AnalysisError::NoFace,
             AnalysisError::FaceTooSmall,
+            AnalysisError::NoHand,
+            AnalysisError::NotFeet,
         ] {
             assert_eq!(ErrorCode::from(&err).as_str(), err.code());
         }

@@ -151,38 +151,48 @@ async fn pets_get_a_whole_number_from_7_to_10_with_a_title() {
 #[tokio::test]
 async fn feet_and_hands_get_the_specs_breakdown_keys() {
     let app = spawn_app(Backend::Sqlite).await;
-    for (kind, keys) in [
-        (
-            "feet",
-            [
-                "toeSymmetry",
-                "archQuality",
-                "skinAppearance",
-                "overallAesthetics",
-            ],
-        ),
-        (
-            "hands",
-            [
-                "fingerProportions",
-                "skinQuality",
-                "nailAppearance",
-                "overallAesthetics",
-            ],
-        ),
-    ] {
-        let (status, body) = analyse(
-            &app,
-            kind,
-            image_form(testdata("noface/rocket.jpg"), "r.jpg"),
-        )
-        .await;
+    let feet = ("noface/rocket.jpg", "feet", FEET_KEYS);
+    let hands = ("hands/main_droite_dessus_0.webp", "hands", HANDS_KEYS);
+    for (photo, kind, keys) in [feet, hands] {
+        let (status, body) = analyse(&app, kind, image_form(testdata(photo), photo)).await;
         assert_eq!(status, StatusCode::OK, "{kind}: {body}");
         let score = body["score"].as_f64().unwrap();
         assert!((1.0..=10.0).contains(&score), "{kind}: {score}");
         for key in keys {
             assert!(body["breakdown"][key].is_number(), "{kind} {key}: {body}");
         }
+    }
+}
+
+const FEET_KEYS: [&str; 4] = [
+    "toeSymmetry",
+    "archQuality",
+    "skinAppearance",
+    "overallAesthetics",
+];
+const HANDS_KEYS: [&str; 4] = [
+    "fingerProportions",
+    "skinQuality",
+    "nailAppearance",
+    "overallAesthetics",
+];
+
+#[tokio::test]
+async fn a_hands_photo_without_a_hand_and_a_feet_photo_with_a_face_get_422() {
+    let app = spawn_app(Backend::Sqlite).await;
+    for (photo, kind, code) in [
+        ("noface/rocket.jpg", "hands", "no_hand"),
+        ("face/astronaut.png", "hands", "no_hand"),
+        ("face/astronaut.png", "feet", "not_feet"),
+    ] {
+        let (status, body) = analyse(&app, kind, image_form(testdata(photo), photo)).await;
+        assert_eq!(
+            status,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{kind} {photo}: {body}"
+        );
+        assert_eq!(body["code"], code, "{kind} {photo}: {body}");
+        assert!(!body["message"].as_str().unwrap().is_empty());
     }
 }
 

@@ -457,7 +457,7 @@ export interface components {
          *     all, so the web app's generated types know each one.
          * @enum {string}
          */
-        ErrorCode: "not_found" | "method_not_allowed" | "unsupported_media_type" | "invalid_json" | "invalid_request" | "invalid_query" | "validation_failed" | "conflict" | "rate_limited" | "not_signed_in" | "admin_only" | "invalid_upload" | "missing_image" | "too_large" | "not_an_image" | "corrupt_image" | "bad_dimensions" | "no_face" | "face_too_small" | "missing_prompt" | "invalid_image_url" | "unsupported_prompt" | "free_edits_used" | "provider_credits" | "edit_failed" | "database_unavailable" | "internal_error";
+        ErrorCode: "not_found" | "method_not_allowed" | "unsupported_media_type" | "invalid_json" | "invalid_request" | "invalid_query" | "validation_failed" | "conflict" | "rate_limited" | "not_signed_in" | "admin_only" | "invalid_upload" | "missing_image" | "too_large" | "not_an_image" | "corrupt_image" | "bad_dimensions" | "no_face" | "face_too_small" | "no_hand" | "not_feet" | "missing_prompt" | "invalid_image_url" | "unsupported_prompt" | "free_edits_used" | "provider_credits" | "edit_failed" | "database_unavailable" | "internal_error";
         /** @description The result of a face analysis. */
         FaceAnalysis: {
             breakdown: components["schemas"]["FaceBreakdown"];
@@ -620,9 +620,88 @@ export interface components {
             /** Format: double */
             toeSymmetry: number;
         };
+        /** @description What is measured on a hand, all unitless or in degrees / grey levels. */
+        HandMeasures: {
+            /** Format: double */
+            clipping: number;
+            /**
+             * Format: double
+             * @description Mean luma of the hand (0..255) and the share of clipped samples.
+             */
+            exposure: number;
+            /**
+             * Format: double
+             * @description Mean bend of the finger joints (0 = straight), degrees.
+             */
+            fingerBendDeg: number;
+            /**
+             * Format: double
+             * @description Mean angle between neighbouring fingers' first bones, degrees.
+             */
+            fingerSpreadDeg: number;
+            /** Format: double */
+            fingertipContrast: number;
+            /**
+             * Format: double
+             * @description Fingertips: mean absolute Laplacian of luma (fine texture), the spread of their
+             *     smoothed luma relative to its mean, and how much the five tips' brightness differs.
+             */
+            fingertipTexture: number;
+            /** Format: double */
+            fingertipUnevenness: number;
+            /**
+             * Format: double
+             * @description Finger lengths (knuckle to tip along the three bones, in 3D) over the middle
+             *     finger's.
+             */
+            indexToMiddle: number;
+            /** Format: double */
+            littleToMiddle: number;
+            /**
+             * Format: double
+             * @description Middle finger over palm length (3D).
+             */
+            middleToPalm: number;
+            /**
+             * Format: double
+             * @description Palm length (wrist to middle-finger knuckle) in pixels of the original photo.
+             */
+            palmLengthPx: number;
+            /** Format: double */
+            ringToMiddle: number;
+            /**
+             * Format: double
+             * @description Mean absolute Laplacian over the whole hand: how crisp its outline and detail are.
+             */
+            sharpness: number;
+            /**
+             * Format: double
+             * @description The back of the hand (or the palm, whichever faces the camera): texture and
+             *     unevenness as for the fingertips.
+             */
+            skinTexture: number;
+            /** Format: double */
+            skinUnevenness: number;
+            /**
+             * Format: double
+             * @description Standard deviation of the three neighbouring-finger angles, degrees.
+             */
+            spreadUnevennessDeg: number;
+        };
         HandsAnalysis: {
             breakdown: components["schemas"]["HandsBreakdown"];
-            qualities: components["schemas"]["PhotoQualities"];
+            /** @description The hand's bounding box (landmarks), normalised to the upright image. */
+            handBox: components["schemas"]["NormBox"];
+            /** Format: int32 */
+            imageHeight: number;
+            /**
+             * Format: int32
+             * @description Size of the upright original image in pixels.
+             */
+            imageWidth: number;
+            /** @description The 21 landmarks (x, y) normalised to the upright image, in MediaPipe's order. */
+            landmarks: number[][];
+            measures: components["schemas"]["HandMeasures"];
             ratingLabel: string;
             /**
              * Format: double
