@@ -4,6 +4,7 @@ import { AppLayout } from '@/components/layout/app-layout';
 import { paths } from '@/config/paths';
 import { ADMIN_ACCESS_REQUIRED_MESSAGE, RequireAdmin } from '@/features/admin/components/require-admin';
 import { RequireAuth } from '@/features/auth/components/require-auth';
+import { FeatureGate } from '@/features/premium/components/feature-gate';
 import { RouteError } from './routes/route-error';
 
 // Every page is its own chunk, so the first load only fetches the layout.
@@ -19,6 +20,7 @@ const Account = lazy(() => import('./routes/account'));
 const Dashboard = lazy(() => import('./routes/dashboard'));
 const UserDashboard = lazy(() => import('./routes/user-dashboard'));
 const Premium = lazy(() => import('./routes/premium'));
+const CheckoutSandbox = lazy(() => import('./routes/checkout-sandbox'));
 const Editor = lazy(() => import('./routes/editor'));
 const GlobalRanking = lazy(() => import('./routes/global-ranking'));
 const PersonalityTest = lazy(() => import('./routes/personality-test'));
@@ -102,7 +104,23 @@ export const routes: RouteObject[] = [
         ),
       },
       { path: paths.premium.path, element: <Premium /> },
-      { path: paths.editor.path, element: <Editor /> },
+      {
+        path: paths.checkoutSandbox.path,
+        element: (
+          <RequireAuth>
+            <CheckoutSandbox />
+          </RequireAuth>
+        ),
+      },
+      {
+        // Premium members enter; everyone else gets one free trial, then the offer of Premium.
+        path: paths.editor.path,
+        element: (
+          <FeatureGate feature="ai_editor" title={paths.editor.title}>
+            <Editor />
+          </FeatureGate>
+        ),
+      },
       { path: paths.globalRanking.path, element: <GlobalRanking /> },
       { path: paths.personalityTest.path, element: <PersonalityTest /> },
       { path: paths.claimOpportunities.path, element: <ClaimOpportunities /> },

@@ -52,6 +52,11 @@ export const paths = {
     title: 'User Dashboard',
     purpose: 'Your stats at a glance, with Overview, My Photos, Personality and Premium tabs.',
   },
+  checkoutSandbox: {
+    path: '/checkout/sandbox/:id',
+    title: 'Test Checkout',
+    purpose: 'The built-in test checkout: a test payment where no money moves. Pay, decline the card or cancel.',
+  },
   premium: {
     path: '/premium',
     title: 'Premium',

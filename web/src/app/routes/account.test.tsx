@@ -1,6 +1,13 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { callsTo, json, stubApi } from '@/testing/fake-api';
 import { renderApp } from '@/testing/render-app';
+
+/** The subscription and payments cards' calls, for a user on the free plan. */
+const freePlan = {
+  'POST /functions/v1/check-subscription': () => json({ subscribed: false, plan: null, expires_at: null, cancel_at_period_end: false }),
+  'GET /api/v1/billing/payments': () => json([]),
+};
 
 async function openAccount() {
   const app = renderApp('/account', { user: 'signed-in' });
@@ -57,12 +64,10 @@ describe('My Account', () => {
   });
 
   it('deletes the account only once DELETE is typed, then signs out and goes home', async () => {
-    const fetchMock = vi.fn(async (request: Request) => {
-      expect(request.method).toBe('DELETE');
-      expect(new URL(request.url).pathname).toBe('/api/v1/account');
-      return new Response(null, { status: 204 });
+    const fetchMock = stubApi({
+      ...freePlan,
+      'DELETE /api/v1/account': () => new Response(null, { status: 204 }),
     });
-    vi.stubGlobal('fetch', fetchMock);
     const { user, auth, router } = await openAccount();
     await user.click(screen.getByRole('button', { name: 'Delete My Account' }));
     const dialog = await screen.findByRole('alertdialog', { name: 'Delete your account?' });
@@ -75,7 +80,7 @@ describe('My Account', () => {
     await user.click(confirm);
 
     await waitFor(() => expect(router.state.location.pathname).toBe('/'));
-    expect(fetchMock).toHaveBeenCalledTimes(1);
+    expect(callsTo(fetchMock, 'DELETE', '/api/v1/account')).toHaveLength(1);
     expect(auth.mocks.signOut).toHaveBeenCalledWith({ scope: 'local' });
     expect(await screen.findByText('Your account and all of its data have been deleted.')).toBeInTheDocument();
   });

@@ -8,6 +8,7 @@ import { InlinePhotoEditor } from '@/features/edits/components/inline-photo-edit
 import type { EditorHandoff } from '@/features/edits/utils/editor-handoff';
 import { MyPhotos } from '@/features/photos/components/my-photos';
 import { displayImage } from '@/features/photos/utils/photo-display';
+import { PremiumMemberBanner } from '@/features/premium/components/premium-member-banner';
 import { useSession } from '@/lib/session';
 
 /** My Photos: the user's saved photos, each opening in /editor or in its details dialog with the AI editor. */
@@ -21,6 +22,7 @@ export default function DashboardRoute() {
       <PageTitle title={paths.dashboard.title} />
       <MyPhotos
         email={session?.user.email}
+        banner={<PremiumMemberBanner />}
         signOut={
           <Button variant="outline" onClick={() => void signOut()} disabled={pending}>
             <LogOutIcon aria-hidden="true" />

@@ -16,7 +16,7 @@ import { cn } from '@/lib/utils';
  * The AI Photo Editor. A photo arrives from the results page or My Photos
  * (navigation state), or is uploaded here; a new upload starts a fresh
  * history and clears the score. Saving stores a new photo, scored by the
- * server. (The premium gate comes with the premium issue.)
+ * server. The route is gated by the ai_editor feature (router.tsx).
  */
 export default function EditorRoute() {
   const location = useLocation();

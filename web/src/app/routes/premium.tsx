@@ -1,6 +1,12 @@
-import { RoutePlaceholder } from '@/components/layout/route-placeholder';
+import { PageTitle } from '@/components/layout/page-title';
 import { paths } from '@/config/paths';
+import { PremiumPage } from '@/features/premium/components/premium-page';
 
 export default function PremiumRoute() {
-  return <RoutePlaceholder page={paths.premium} />;
+  return (
+    <>
+      <PageTitle title={paths.premium.title} />
+      <PremiumPage />
+    </>
+  );
 }

@@ -1,12 +1,18 @@
 import { MailIcon } from 'lucide-react';
+import type { ReactNode } from 'react';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { ChangePasswordCard } from '@/features/account/components/change-password-card';
 import { TwoFactorCard } from '@/features/account/components/two-factor-card';
 import { YourDataCard } from '@/features/account/components/your-data-card';
 import { useSession } from '@/lib/session';
 
-/** My Account: email, password, two-factor authentication and the user's data. */
-export function AccountPage() {
+/**
+ * My Account: email, password, two-factor authentication and the user's
+ * data. `children` go after the email: the route puts other features' cards
+ * there (the subscription and payments), since features never import each
+ * other.
+ */
+export function AccountPage({ children }: { children?: ReactNode }) {
   const { session } = useSession();
   return (
     <div className="grid gap-5">
@@ -27,6 +33,7 @@ export function AccountPage() {
           </p>
         </CardContent>
       </Card>
+      {children}
       <ChangePasswordCard />
       <TwoFactorCard />
       <YourDataCard />

@@ -17,10 +17,12 @@ type MyPhotosProps = {
   onOpenInEditor: (photo: Photo) => void;
   /** The inline AI editor of the Photo Details dialog. */
   renderEditor: (photo: Photo) => ReactNode;
+  /** Shown under the heading (the premium feature's membership badge). */
+  banner?: ReactNode;
 };
 
 /** My Photos (spec document 1, section 2): sortable grid of the user's saved photos. */
-export function MyPhotos({ email, signOut, onOpenInEditor, renderEditor }: MyPhotosProps) {
+export function MyPhotos({ email, signOut, onOpenInEditor, renderEditor, banner }: MyPhotosProps) {
   const [sort, setSort] = useState<PhotoSort>('latest');
   const [detailsId, setDetailsId] = useState<string | null>(null);
   const sortId = useId();
@@ -58,6 +60,8 @@ export function MyPhotos({ email, signOut, onOpenInEditor, renderEditor }: MyPho
           {signOut}
         </div>
       </div>
+
+      {banner ? <div className="mt-6">{banner}</div> : null}
 
       <div className="mt-8">
         {photos.isPending ? (

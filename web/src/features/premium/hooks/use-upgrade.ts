@@ -1,0 +1,64 @@
+import { useRef, useState } from 'react';
+import { useNavigate } from 'react-router';
+import { toast } from 'sonner';
+import { paths, signInPathFor } from '@/config/paths';
+import { ApiError } from '@/lib/api-client';
+import { createCheckout, PREMIUM_PLAN } from '@/lib/api/billing';
+import { useSession } from '@/lib/session';
+import { appPathOf } from '../utils/checkout-redirect';
+import { newIdempotencyKey } from '../utils/idempotency-key';
+import { CHECKOUT_FAILED_MESSAGE, NO_ACTIVE_SESSION_MESSAGE, SIGN_IN_TO_UPGRADE_MESSAGE } from '../utils/messages';
+
+/** The server's message for the user, or the spec's fallback. */
+export function checkoutErrorMessage(error: unknown): string {
+  if (error instanceof ApiError) return error.code !== 'http_error' && error.message ? error.message : CHECKOUT_FAILED_MESSAGE;
+  return CHECKOUT_FAILED_MESSAGE;
+}
+
+/**
+ * Upgrade: signed out, 'Please sign in to upgrade' and the sign-in page
+ * (which comes back here); without a current session token, 'No active
+ * session. Please sign in again.'; otherwise create-checkout for the
+ * subscription and off to the page it names. The server sets the price; the
+ * page sends no amount. One idempotency key per visit, so a retried click
+ * returns the same checkout instead of opening a second one.
+ */
+export function useUpgrade() {
+  const { session, client } = useSession();
+  const navigate = useNavigate();
+  const [pending, setPending] = useState(false);
+  const key = useRef<string | null>(null);
+
+  const upgrade = async () => {
+    if (!session) {
+      toast.error(SIGN_IN_TO_UPGRADE_MESSAGE);
+      void navigate(signInPathFor(paths.premium.path), { state: { returnTo: paths.premium.path } });
+      return;
+    }
+    setPending(true);
+    try {
+      // The token the call will carry; auth-js refreshes it if it is about to expire.
+      const { data } = await client.getSession();
+      const current = data.session;
+      if (!current?.access_token) {
+        toast.error(NO_ACTIVE_SESSION_MESSAGE);
+        return;
+      }
+      key.current ??= newIdempotencyKey();
+      const { url } = await createCheckout(
+        { userId: current.user.id, email: current.user.email, type: 'subscription', metadata: { plan_name: PREMIUM_PLAN } },
+        key.current,
+      );
+      if (!url) throw new Error('No checkout URL returned');
+      const inApp = appPathOf(url);
+      if (inApp) void navigate(inApp);
+      else window.location.assign(url);
+    } catch (error) {
+      toast.error(checkoutErrorMessage(error));
+    } finally {
+      setPending(false);
+    }
+  };
+
+  return { upgrade, pending };
+}

@@ -1,0 +1,11 @@
+/** The spec's words for the premium page and the feature gates (spec document 2, section 8). */
+export const SIGN_IN_TO_UPGRADE_MESSAGE = 'Please sign in to upgrade';
+export const NO_ACTIVE_SESSION_MESSAGE = 'No active session. Please sign in again.';
+export const CHECKOUT_FAILED_MESSAGE = 'Failed to start checkout. Please try again.';
+export const TRIAL_ACTIVATED_MESSAGE = 'Trial activated! You can use this feature once.';
+export const FEATURE_CHECK_FAILED_MESSAGE = 'Failed to check feature access';
+export const TRIAL_FAILED_MESSAGE = 'Failed to activate trial';
+/** Shown on /premium?success=true while the subscription is checked again. */
+export const PAYMENT_SUCCESS_MESSAGE = 'Payment successful! Welcome to Premium.';
+/** A declined card in the sandbox checkout: nothing was charged or granted. */
+export const CARD_DECLINED_MESSAGE = 'Your card was declined. No money was taken and nothing was granted.';

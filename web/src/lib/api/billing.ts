@@ -1,0 +1,194 @@
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { apiErrorFrom, fetchWithSession } from '@/lib/api-client';
+import { useSession } from '@/lib/session';
+
+/**
+ * The billing resource: checkout, the premium subscription, the user's
+ * payments and the embedded sandbox checkout. Several features touch it
+ * (the premium page, the dashboard's badge, My Account, the sandbox checkout
+ * page, the feature gates' offer), so it lives here: features never import
+ * each other.
+ *
+ * The server decides who is premium, from payments that really happened
+ * (provider events); everything here only mirrors its answers.
+ */
+
+/** What can be bought; the server sets every price from this. */
+export type CheckoutType = 'subscription' | 'personality_detailed' | 'contact_request';
+
+/** POST /functions/v1/create-checkout (spec document 2, section 7). */
+export type CreateCheckoutRequest = {
+  priceId?: string;
+  userId: string;
+  email?: string;
+  type: CheckoutType;
+  metadata?: Record<string, string | number>;
+};
+export type CreateCheckoutResponse = { url: string };
+
+/** POST /functions/v1/check-subscription. */
+export type SubscriptionStatus = {
+  subscribed: boolean;
+  /** `premium_editing` for a member, else null. */
+  plan: string | null;
+  /** The end of the paid period (RFC 3339), if any. */
+  expires_at: string | null;
+  /** The subscription ends at `expires_at` instead of renewing. */
+  cancel_at_period_end: boolean;
+};
+
+/** One payment of the user, amounts in cents. */
+export type Payment = {
+  id: string;
+  kind: string;
+  description: string;
+  amount_cents: number;
+  currency: string;
+  status: string;
+  created_at: string;
+};
+
+/** A sandbox checkout: what is bought, for how much, and where it stands. */
+export type SandboxCheckout = {
+  id: string;
+  description: string;
+  amount_cents: number;
+  currency: string;
+  /** `subscription` (charged every `interval`) or a one-time `payment`. */
+  mode: string;
+  interval: string | null;
+  status: string;
+  success_url: string;
+  cancel_url: string;
+};
+
+/** What a sandbox button did, and where the browser goes next (null: stay on the page). */
+export type SandboxOutcome = { status: string; redirect_url: string | null; message?: string | null };
+export type SandboxAction = 'pay' | 'decline' | 'cancel';
+
+/** The plan that premium is (spec document 2, section 3). */
+export const PREMIUM_PLAN = 'premium_editing';
+/** Premium Editing, $9.99 a month (spec document 2, section 9); the server charges its own price. */
+export const PREMIUM_PRICE_CENTS = 999;
+
+export const billingKeys = {
+  all: ['billing'] as const,
+  /** Per user: another account signing in on this tab must never see the last one's status. */
+  subscription: (userId: string | null) => [...billingKeys.all, 'subscription', userId ?? 'anonymous'] as const,
+  payments: (userId: string | null) => [...billingKeys.all, 'payments', userId ?? 'anonymous'] as const,
+  sandbox: (id: string) => [...billingKeys.all, 'sandbox', id] as const,
+};
+
+async function json<T>(path: string, init?: RequestInit): Promise<T> {
+  const response = await fetchWithSession(path, init);
+  if (!response.ok) throw await apiErrorFrom(response);
+  return (await response.json()) as T;
+}
+
+function post(body?: unknown, headers: Record<string, string> = {}): RequestInit {
+  return {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  };
+}
+
+/**
+ * Starts a checkout and resolves to the page to send the browser to. The
+ * idempotency key makes a retried call (a double tap, a flaky network)
+ * return the same checkout instead of a second one.
+ */
+export function createCheckout(request: CreateCheckoutRequest, idempotencyKey: string): Promise<CreateCheckoutResponse> {
+  return json('/functions/v1/create-checkout', post(request, { 'Idempotency-Key': idempotencyKey }));
+}
+
+/** The server's answer to "is this user premium?". */
+export function checkSubscription(): Promise<SubscriptionStatus> {
+  return json('/functions/v1/check-subscription', post());
+}
+
+export function subscriptionQueryOptions(userId: string | null) {
+  return queryOptions({
+    queryKey: billingKeys.subscription(userId),
+    queryFn: checkSubscription,
+    // Checked on every page load and whenever the signed-in user changes (the key is per user).
+    staleTime: 0,
+  });
+}
+
+/** Every 30 s on the dashboard (spec document 2, section 9). */
+export const SUBSCRIPTION_POLL_MS = 30_000;
+
+/**
+ * The signed-in user's subscription (not asked while signed out). `poll`
+ * asks again every 30 s, for the dashboard.
+ */
+export function useSubscription({ poll = false }: { poll?: boolean } = {}) {
+  const { session } = useSession();
+  return useQuery({
+    ...subscriptionQueryOptions(session?.user.id ?? null),
+    enabled: Boolean(session),
+    refetchInterval: poll ? SUBSCRIPTION_POLL_MS : false,
+  });
+}
+
+/** Whether the user is a premium member right now, as far as the server said last. */
+export function isPremium(status: SubscriptionStatus | undefined): boolean {
+  return Boolean(status?.subscribed && status.plan === PREMIUM_PLAN);
+}
+
+/** The signed-in user's payments, newest first. */
+export function listPayments(): Promise<Payment[]> {
+  return json('/api/v1/billing/payments');
+}
+
+export function usePayments() {
+  const { session } = useSession();
+  const userId = session?.user.id ?? null;
+  return useQuery({ queryKey: billingKeys.payments(userId), queryFn: listPayments, enabled: Boolean(session) });
+}
+
+/** Cancel at the period's end, or resume a subscription that was going to end. */
+export function changeRenewal(action: 'cancel' | 'resume'): Promise<SubscriptionStatus> {
+  return json(`/api/v1/billing/subscription/${action}`, post());
+}
+
+export function useChangeRenewal() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: changeRenewal,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: billingKeys.all }),
+  });
+}
+
+export function getSandboxCheckout(id: string): Promise<SandboxCheckout> {
+  return json(`/api/v1/billing/sandbox/${encodeURIComponent(id)}`);
+}
+
+export function useSandboxCheckout(id: string) {
+  return useQuery({ queryKey: billingKeys.sandbox(id), queryFn: () => getSandboxCheckout(id), staleTime: 0 });
+}
+
+/** One of the sandbox page's buttons: the server turns it into provider events, fulfilled like Stripe's. */
+export function actOnSandboxCheckout(id: string, action: SandboxAction): Promise<SandboxOutcome> {
+  return json(`/api/v1/billing/sandbox/${encodeURIComponent(id)}/${action}`, post());
+}
+
+export function useSandboxAction(id: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (action: SandboxAction) => actOnSandboxCheckout(id, action),
+    // Whatever the button did, the status, payments and the checkout itself are to be read again.
+    onSettled: () => queryClient.invalidateQueries({ queryKey: billingKeys.all }),
+  });
+}
+
+/** $9.99 from 999 cents. */
+export function formatMoney(cents: number, currency = 'usd'): string {
+  return new Intl.NumberFormat('en-US', { style: 'currency', currency: currency.toUpperCase() }).format(cents / 100);
+}
+
+/** A date as 'November 23, 2026'. */
+export function formatDate(iso: string): string {
+  return new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'long', day: 'numeric' }).format(new Date(iso));
+}
