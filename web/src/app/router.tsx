@@ -126,9 +126,24 @@ export const routes: RouteObject[] = [
       { path: paths.claimOpportunities.path, element: <ClaimOpportunities /> },
       { path: paths.contestantRequests.path, element: <ContestantRequests /> },
       { path: paths.messages.path, element: <Messages /> },
-      { path: paths.feetUpload.path, element: <FeetUpload /> },
+      {
+        // The server's feet analysis needs Premium or the trial (one analysis); the page says so first.
+        path: paths.feetUpload.path,
+        element: (
+          <FeatureGate feature="feet_scoring" title={paths.feetUpload.title}>
+            <FeetUpload />
+          </FeatureGate>
+        ),
+      },
       { path: paths.feetResults.path, element: <FeetResults /> },
-      { path: paths.handsUpload.path, element: <HandsUpload /> },
+      {
+        path: paths.handsUpload.path,
+        element: (
+          <FeatureGate feature="hands_scoring" title={paths.handsUpload.title}>
+            <HandsUpload />
+          </FeatureGate>
+        ),
+      },
       { path: paths.handsResults.path, element: <HandsResults /> },
       { path: paths.petUpload.path, element: <PetUpload /> },
       { path: paths.petResults.path, element: <PetResults /> },

@@ -48,8 +48,9 @@ describe('the /editor', () => {
     expect(await screen.findByText('Photo enhanced! 4 free edits remaining.')).toBeInTheDocument();
     const bodies = await Promise.all(callsTo(fetchMock, 'POST', '/functions/v1/edit-photo').map((request) => request.json()));
     expect(bodies).toEqual([
-      { imageUrl: '/media/photo.jpg', adjustments: { brightness: 130, contrast: 100, saturation: 100, blurPx: 2.5 } },
-      { imageUrl: '/media/adjusted.jpg', prompt: 'Enhance' },
+      // Every edit on /editor asks the server to check the ai_editor gate again.
+      { imageUrl: '/media/photo.jpg', adjustments: { brightness: 130, contrast: 100, saturation: 100, blurPx: 2.5 }, feature: 'ai_editor' },
+      { imageUrl: '/media/adjusted.jpg', prompt: 'Enhance', feature: 'ai_editor' },
     ]);
     expect(screen.getByTestId('after-image')).toHaveAttribute('src', '/media/enhanced.jpg');
     expect(screen.getByTestId('history-step')).toHaveTextContent('Enhance · step 3 of 3');

@@ -49,6 +49,8 @@ export default function EditorRoute() {
           toast.info(SIGN_IN_TO_SAVE_MESSAGE);
           void navigate(signInPathFor(paths.editor.path));
         }}
+        // Every edit here is an AI Editor edit: the server checks Premium or the trial again.
+        feature="ai_editor"
         save={async (image) => {
           const saved = await savePhoto.mutateAsync({ image });
           return { score: saved.score, label: saved.rating_label };

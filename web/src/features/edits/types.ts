@@ -8,8 +8,11 @@ import type { ApiSchemas } from '@/lib/api-client';
 /** The editor's manual sliders: percent 0-200 (100 leaves the image as it is) and a blur radius 0-10 px. */
 export type Adjustments = ApiSchemas['Adjustments'];
 
-/** POST /functions/v1/edit-photo: a data: URL or one of our own /media URLs, a prompt and/or adjustments (free). */
-export type EditPhotoRequest = ApiSchemas['EditPhotoRequest'];
+/**
+ * POST /functions/v1/edit-photo: a data: URL or one of our own /media URLs, a prompt and/or adjustments (free).
+ * `feature: 'ai_editor'` (sent by /editor) asks the server to check the editor's gate: Premium or an active trial.
+ */
+export type EditPhotoRequest = ApiSchemas['EditPhotoRequest'] & { feature?: 'ai_editor' | null };
 
 /** A signed, relative /media/… URL; `editsRemaining` null: unlimited (premium). */
 export type EditPhotoResponse = ApiSchemas['EditPhotoResponse'];

@@ -24,13 +24,15 @@ export type CreateCheckoutRequest = {
   type: CheckoutType;
   metadata?: Record<string, string | number>;
 };
-export type CreateCheckoutResponse = { url: string };
+export type CreateCheckoutResponse = { url: string; sessionId?: string; amountCents?: number; currency?: string };
 
 /** POST /functions/v1/check-subscription. */
 export type SubscriptionStatus = {
   subscribed: boolean;
   /** `premium_editing` for a member, else null. */
   plan: string | null;
+  /** The provider's status (`active`, `past_due`, `canceled`, …), or null. */
+  status?: string | null;
   /** The end of the paid period (RFC 3339), if any. */
   expires_at: string | null;
   /** The subscription ends at `expires_at` instead of renewing. */
@@ -40,10 +42,13 @@ export type SubscriptionStatus = {
 /** One payment of the user, amounts in cents. */
 export type Payment = {
   id: string;
-  kind: string;
+  /** `subscription`, `personality_detailed` or `contact_request`. */
+  purpose: string;
   description: string;
   amount_cents: number;
+  refunded_cents: number;
   currency: string;
+  /** `pending`, `held`, `succeeded`, `failed`, `canceled`, `refunded` or `partially_refunded`. */
   status: string;
   created_at: string;
 };
@@ -52,18 +57,20 @@ export type Payment = {
 export type SandboxCheckout = {
   id: string;
   description: string;
-  amount_cents: number;
+  amountCents: number;
   currency: string;
-  /** `subscription` (charged every `interval`) or a one-time `payment`. */
+  /** `subscription` (monthly), `payment` (once) or `hold` (authorised now, captured later). */
   mode: string;
-  interval: string | null;
+  /** `open`, `complete` or `expired`. */
   status: string;
-  success_url: string;
-  cancel_url: string;
+  successUrl: string;
+  cancelUrl: string;
+  /** Says plainly that this is a test payment. */
+  notice: string;
 };
 
-/** What a sandbox button did, and where the browser goes next (null: stay on the page). */
-export type SandboxOutcome = { status: string; redirect_url: string | null; message?: string | null };
+/** What a sandbox button did, and where the browser goes next. A declined card is a 402 `card_declined`. */
+export type SandboxOutcome = { status: string; redirectUrl: string };
 export type SandboxAction = 'pay' | 'decline' | 'cancel';
 
 /** The plan that premium is (spec document 2, section 3). */

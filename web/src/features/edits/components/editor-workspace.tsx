@@ -56,6 +56,8 @@ type EditorWorkspaceProps = {
   onSignInToSave: () => void;
   /** Saves the image as a new photo; resolves to the server's score of it. */
   save: (image: Blob) => Promise<SavedScore>;
+  /** The gated feature these edits belong to: the server checks it on every edit (/editor: `ai_editor`). */
+  feature?: 'ai_editor';
 };
 
 const EMPTY: EditHistory = { entries: [], index: -1 };
@@ -67,7 +69,16 @@ const EMPTY: EditHistory = { entries: [], index: -1 };
  * The sliders are applied for real by the server (a free adjustments-only
  * edit) before saving, downloading or the next AI edit.
  */
-export function EditorWorkspace({ image, initialScore, onUploadClick, uploading = false, canSave, onSignInToSave, save }: EditorWorkspaceProps) {
+export function EditorWorkspace({
+  image,
+  initialScore,
+  onUploadClick,
+  uploading = false,
+  canSave,
+  onSignInToSave,
+  save,
+  feature,
+}: EditorWorkspaceProps) {
   const [history, dispatch] = useReducer(historyReducer, image, (start) => (start ? startHistory(start) : EMPTY));
   const [adjustments, setAdjustments] = useState<Adjustments>(DEFAULT_ADJUSTMENTS);
   const [score, setScore] = useState<SavedScore | undefined>(initialScore);
@@ -90,7 +101,7 @@ export function EditorWorkspace({ image, initialScore, onUploadClick, uploading 
   async function bake(): Promise<string> {
     const url = current!.imageUrl;
     if (!adjusted) return url;
-    const result = await edit.mutateAsync({ imageUrl: url, adjustments });
+    const result = await edit.mutateAsync({ imageUrl: url, adjustments, ...(feature ? { feature } : {}) });
     dispatch({ type: 'append', entry: { imageUrl: result.editedImageUrl, label: 'Adjustments' } });
     setAdjustments(DEFAULT_ADJUSTMENTS);
     return result.editedImageUrl;
@@ -113,7 +124,7 @@ export function EditorWorkspace({ image, initialScore, onUploadClick, uploading 
     setPending(label);
     try {
       const base = await bake();
-      const result = await edit.mutateAsync({ imageUrl: base, prompt: text.trim() });
+      const result = await edit.mutateAsync({ imageUrl: base, prompt: text.trim(), ...(feature ? { feature } : {}) });
       dispatch({ type: 'append', entry: { imageUrl: result.editedImageUrl, prompt: text.trim(), label } });
       toast.success(editSuccessMessage(kind, result.editsRemaining));
       if (label === 'Custom') setPrompt('');

@@ -35,6 +35,8 @@ const shownCodes = new Set([
   'too_large',
   'corrupt_image',
   'payload_too_large',
+  // The editor's trial session ended, or Premium lapsed: the server says so.
+  'feature_locked',
 ]);
 
 export function editErrorMessage(error: unknown, kind: EditKind = 'edit'): string {

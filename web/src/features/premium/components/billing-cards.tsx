@@ -154,6 +154,7 @@ const STATUS_LABELS: Record<string, string> = {
   pending: 'Pending',
   held: 'On hold',
   canceled: 'Cancelled',
+  partially_refunded: 'Partly refunded',
 };
 
 function PaymentRow({ payment }: { payment: Payment }) {
@@ -165,7 +166,12 @@ function PaymentRow({ payment }: { payment: Payment }) {
       </div>
       <div className="grid text-right">
         <span className="font-semibold">{formatMoney(payment.amount_cents, payment.currency)}</span>
-        <span className="text-sm text-muted-foreground">{STATUS_LABELS[payment.status] ?? payment.status}</span>
+        <span className="text-sm text-muted-foreground">
+          {STATUS_LABELS[payment.status] ?? payment.status}
+          {payment.refunded_cents > 0 && payment.status === 'partially_refunded'
+            ? ` (${formatMoney(payment.refunded_cents, payment.currency)} back)`
+            : ''}
+        </span>
       </div>
     </li>
   );

@@ -14,9 +14,9 @@ export const SANDBOX_LOAD_FAILED_MESSAGE = 'This checkout could not be found.';
 export const SANDBOX_ACTION_FAILED_MESSAGE = 'Something went wrong with this test payment. Please try again.';
 
 /** '$9.99 / month' for a subscription, '$4.99' for a one-time purchase. */
-export function priceLabel(checkout: Pick<SandboxCheckout, 'amount_cents' | 'currency' | 'mode' | 'interval'>): string {
-  const amount = formatMoney(checkout.amount_cents, checkout.currency);
-  return checkout.mode === 'subscription' ? `${amount} / ${checkout.interval ?? 'month'}` : amount;
+export function priceLabel(checkout: Pick<SandboxCheckout, 'amountCents' | 'currency' | 'mode'>): string {
+  const amount = formatMoney(checkout.amountCents, checkout.currency);
+  return checkout.mode === 'subscription' ? `${amount} / month` : amount;
 }
 
 /**
@@ -30,25 +30,23 @@ export function SandboxCheckoutPage({ id }: { id: string }) {
   const checkout = useSandboxCheckout(id);
   const action = useSandboxAction(id);
   const navigate = useNavigate();
-  const [declined, setDeclined] = useState(false);
+  const [declined, setDeclined] = useState<string | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
 
   const act = async (which: SandboxAction) => {
     setFailure(null);
-    setDeclined(false);
+    setDeclined(null);
     try {
       const outcome = await action.mutateAsync(which);
-      if (which === 'decline') {
-        // Nothing was charged or granted; the buyer may try again or cancel.
-        setDeclined(true);
+      const inApp = appPathOf(outcome.redirectUrl);
+      if (inApp) void navigate(inApp);
+      else window.location.assign(outcome.redirectUrl);
+    } catch (error) {
+      if (error instanceof ApiError && error.code === 'card_declined') {
+        // Nothing was charged or granted; the checkout stays open, to pay again or cancel.
+        setDeclined(error.message || CARD_DECLINED_MESSAGE);
         return;
       }
-      if (outcome.redirect_url) {
-        const inApp = appPathOf(outcome.redirect_url);
-        if (inApp) void navigate(inApp);
-        else window.location.assign(outcome.redirect_url);
-      }
-    } catch (error) {
       setFailure(error instanceof ApiError && error.code !== 'http_error' ? error.message : SANDBOX_ACTION_FAILED_MESSAGE);
     }
   };
@@ -58,7 +56,7 @@ export function SandboxCheckoutPage({ id }: { id: string }) {
       <div role="note" className="mb-6 flex items-start gap-3 rounded-2xl border-2 border-dashed border-amber-400 bg-amber-50 p-4 text-amber-950" data-testid="sandbox-notice">
         <FlaskConicalIcon aria-hidden="true" className="mt-0.5 size-5 shrink-0 text-amber-700" />
         <p>
-          <span className="font-bold">Test checkout.</span> {SANDBOX_NOTICE}
+          <span className="font-bold">Test checkout.</span> {checkout.data?.notice || SANDBOX_NOTICE}
         </p>
       </div>
       <h1 className="text-3xl font-extrabold tracking-tight">Test Checkout</h1>
@@ -99,7 +97,7 @@ export function SandboxCheckoutPage({ id }: { id: string }) {
             {declined ? (
               <div role="alert" className="flex items-start gap-3 rounded-2xl border border-red-300 bg-red-50 p-4 text-red-950" data-testid="sandbox-declined">
                 <BanIcon aria-hidden="true" className="mt-0.5 size-5 shrink-0 text-red-700" />
-                <p className="font-semibold">{CARD_DECLINED_MESSAGE}</p>
+                <p className="font-semibold">{declined}</p>
               </div>
             ) : null}
             {failure ? (
