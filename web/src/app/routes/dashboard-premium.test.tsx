@@ -1,5 +1,6 @@
 import { act, screen, within } from '@testing-library/react';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
+import type { SubscriptionStatus } from '@/lib/api/billing';
 import { callsTo, json, quota, stubApi } from '@/testing/fake-api';
 import { renderApp } from '@/testing/render-app';
 
@@ -27,7 +28,7 @@ describe('the dashboard and the subscription', () => {
 
   it('checks again every 30 s, so a payment shows without a reload', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
-    let answer = free;
+    let answer: SubscriptionStatus = free;
     const fetchMock = stubApi({
       'POST /functions/v1/check-subscription': () => json(answer),
       'GET /api/v1/photos': () => json([]),

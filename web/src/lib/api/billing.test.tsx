@@ -5,7 +5,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { SessionProvider } from '@/lib/session';
 import { callsTo, json, stubApi } from '@/testing/fake-api';
 import { createFakeAuthClient, testSession, testUser } from '@/testing/fake-auth-client';
-import { billingKeys, formatMoney, isPremium, SUBSCRIPTION_POLL_MS, useSubscription } from './billing';
+import { billingKeys, formatMoney, isPremium, SUBSCRIPTION_POLL_MS, useSubscription, type SubscriptionStatus } from './billing';
 
 const free = { subscribed: false, plan: null, status: null, expires_at: null, cancel_at_period_end: false };
 const premium = { ...free, subscribed: true, plan: 'premium_editing', status: 'active', expires_at: '2026-12-23T12:00:00Z' };
@@ -63,7 +63,7 @@ describe('the billing resource', () => {
 
   it('polls every 30 s when asked to (the dashboard), and not otherwise', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
-    let answer = free;
+    let answer: SubscriptionStatus = free;
     const fetchMock = stubApi({ 'POST /functions/v1/check-subscription': () => json(answer) });
     const { wrapper } = setup();
     const polled = renderHook(() => useSubscription({ poll: true }), { wrapper });
