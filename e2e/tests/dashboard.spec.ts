@@ -2,6 +2,7 @@ import path from 'node:path';
 import { expect, seriousAxeViolations, test, viewports } from '../support/fixtures';
 import { expectToast, filteredCopy, getPhoto, savePhotoFile } from '../support/edits';
 import { ARTIFACTS_DIR } from '../support/paths';
+import { useFreeTrial } from '../support/premium';
 import { ASTRONAUT, signUp, useSession } from '../support/score';
 
 test.describe('My Photos', () => {
@@ -125,6 +126,8 @@ test.describe('My Photos', () => {
     await expect(dialog).toHaveCount(0);
     await page.getByRole('button', { name: new RegExp(`^Edit your ${fmt(first.score).replace('/', '\\/')} photo`) }).click();
     await expect(page).toHaveURL(/\/editor$/);
+    // The editor is gated by ai_editor: the photo waits while the free trial is taken.
+    await useFreeTrial(page);
     await expect(page.getByTestId('editor-image')).toHaveAttribute('src', /^\/media\//);
     await expect(page.getByTestId('editor-score')).toContainText(fmt(first.score));
   });

@@ -2,14 +2,14 @@ import path from 'node:path';
 import { expect, seriousAxeViolations, test, viewports } from '../support/fixtures';
 import { expectToast } from '../support/edits';
 import { ARTIFACTS_DIR } from '../support/paths';
+import { openEditorWithTrial } from '../support/premium';
 import { ASTRONAUT, signUp, useSession } from '../support/score';
 
 test.describe('the AI photo editor', () => {
   test('move the sliders, apply a quick edit, save, and find the photo in My Photos', async ({ page, request }) => {
-    const account = await signUp(request);
-    await useSession(page, account);
-    await page.goto('/editor');
-    await expect(page.getByRole('heading', { level: 1, name: 'AI Photo Editor' })).toBeVisible();
+    // The editor is gated by ai_editor: a new account enters with its one free trial.
+    await useSession(page, await signUp(request));
+    await openEditorWithTrial(page);
 
     await page.getByRole('button', { name: 'Enhance' }).click();
     await expectToast(page, 'Please upload an image first');
@@ -65,8 +65,9 @@ test.describe('the AI photo editor', () => {
     await expect(page.getByTestId('photo-card')).toHaveCount(1);
   });
 
-  test('a new upload starts a fresh history', async ({ page }) => {
-    await page.goto('/editor');
+  test('a new upload starts a fresh history', async ({ page, request }) => {
+    await useSession(page, await signUp(request));
+    await openEditorWithTrial(page);
     await page.getByTestId('editor-input').setInputFiles(ASTRONAUT);
     await page.getByRole('button', { name: 'Retouch' }).click();
     await expectToast(page, 'Photo edited! 4 free edits remaining.');
@@ -77,9 +78,10 @@ test.describe('the AI photo editor', () => {
   });
 
   for (const viewport of viewports) {
-    test(`the editor looks right at ${viewport.name}`, async ({ page }) => {
+    test(`the editor looks right at ${viewport.name}`, async ({ page, request }) => {
       await page.setViewportSize(viewport.size);
-      await page.goto('/editor');
+      await useSession(page, await signUp(request));
+      await openEditorWithTrial(page);
       await page.getByTestId('editor-input').setInputFiles(ASTRONAUT);
       await page.getByRole('button', { name: 'Upscale 4K' }).click();
       await expectToast(page, 'Photo upscaled! 4 free edits remaining.');
