@@ -43,4 +43,18 @@ describe('the dashboard and the subscription', () => {
     expect(await screen.findByTestId('premium-member-badge')).toBeInTheDocument();
     expect(callsTo(fetchMock, 'POST', '/functions/v1/check-subscription').length).toBeGreaterThanOrEqual(2);
   });
+
+  it('checks on any page load: the header shows members a crown, and asks nothing signed out', async () => {
+    const fetchMock = stubApi({ 'POST /functions/v1/check-subscription': () => json(premium) });
+    const { unmount } = renderApp('/how-it-works', { user: 'signed-in' });
+    expect(await screen.findByTestId('header-premium', undefined, { timeout: 10_000 })).toHaveAccessibleName('Premium Member');
+    expect(callsTo(fetchMock, 'POST', '/functions/v1/check-subscription')).toHaveLength(1);
+    unmount();
+
+    const signedOut = stubApi({ 'POST /functions/v1/check-subscription': () => json(premium) });
+    renderApp('/how-it-works');
+    await screen.findByRole('heading', { level: 1 }, { timeout: 10_000 });
+    expect(screen.queryByTestId('header-premium')).not.toBeInTheDocument();
+    expect(callsTo(signedOut, 'POST', '/functions/v1/check-subscription')).toHaveLength(0);
+  });
 });

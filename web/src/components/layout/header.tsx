@@ -1,6 +1,7 @@
 import { Logo } from '@/components/layout/logo';
 import { SidebarTrigger } from '@/components/ui/sidebar';
 import { UserMenu } from '@/features/auth/components/user-menu';
+import { PremiumHeaderBadge } from '@/features/premium/components/premium-header-badge';
 
 export function Header() {
   return (
@@ -8,6 +9,7 @@ export function Header() {
       <SidebarTrigger />
       <Logo />
       <div className="ml-auto flex items-center">
+        <PremiumHeaderBadge />
         <UserMenu />
       </div>
     </header>
