@@ -12,5 +12,9 @@ cd "$ROOT"
 # Local runs are development: mail stays in the outbox (logged with its link,
 # and readable at /api/v1/dev/outbox). Production sets neither.
 export PRETTYSCORE_AUTH__DEV_OUTBOX="${PRETTYSCORE_AUTH__DEV_OUTBOX:-true}"
+# Payments go to the built-in sandbox: Upgrade opens a test checkout where no
+# money moves. Set PRETTYSCORE_PAYMENTS__PROVIDER=stripe (with
+# PRETTYSCORE_PAYMENTS__STRIPE__SECRET_KEY and __WEBHOOK_SECRET) for Stripe.
+export PRETTYSCORE_PAYMENTS__PROVIDER="${PRETTYSCORE_PAYMENTS__PROVIDER:-sandbox}"
 say "Starting PrettyScore (Ctrl-C stops it)"
 exec "$SERVER_BIN" serve "$@"

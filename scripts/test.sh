@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # Runs the whole test suite: web unit tests, Rust (SQLite, and PostgreSQL when
-# a server can be found or made), the API types drift check, the auth API
+# a server can be found or made; the Stripe adapter also against localstripe), the API types drift check, the auth API
 # driven by the official auth-js client, and the browser end-to-end tests. Installs what the tests need when it is missing.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 source "$ROOT/scripts/lib/postgres.sh"
 source "$ROOT/scripts/lib/chromium.sh"
+source "$ROOT/scripts/lib/localstripe.sh"
 
 require_toolchains
-trap 'drop_test_databases; stop_throwaway_postgres' EXIT
+trap 'drop_test_databases; stop_throwaway_postgres; stop_localstripe' EXIT
 
 build_web
 say "Web unit tests"
@@ -16,6 +17,8 @@ say "Web unit tests"
 
 find_postgres
 drop_test_databases
+# The Stripe adapter's tests also run against localstripe (a Stripe fake).
+start_localstripe
 say "Rust tests"
 (cd "$ROOT" && cargo test --locked --workspace)
 

@@ -55,6 +55,7 @@ pub struct Config {
     pub auth: AuthConfig,
     pub analysis: AnalysisConfig,
     pub edits: EditsConfig,
+    pub payments: PaymentsConfig,
 }
 
 impl Default for Config {
@@ -71,6 +72,7 @@ impl Default for Config {
             auth: AuthConfig::default(),
             analysis: AnalysisConfig::default(),
             edits: EditsConfig::default(),
+            payments: PaymentsConfig::default(),
         }
     }
 }
@@ -123,6 +125,7 @@ const TOP_LEVEL_KEYS: &[&str] = &[
     "auth",
     "analysis",
     "edits",
+    "payments",
 ];
 
 /// Photo analysis: how many run at once and how fast one client may send them.
@@ -211,6 +214,63 @@ impl ProviderConfig {
         self.base_url
             .as_deref()
             .is_some_and(|url| !url.trim().is_empty())
+    }
+}
+
+/// Which payment provider takes the money.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PaymentProviderKind {
+    /// The built-in sandbox: a test checkout page, no money moves.
+    #[default]
+    Sandbox,
+    /// Stripe (`payments.stripe`).
+    Stripe,
+}
+
+/// Payments: the provider, and how to reach Stripe when it is the one.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct PaymentsConfig {
+    /// `sandbox` (the default: anyone can "buy" with a test page) or `stripe`.
+    pub provider: PaymentProviderKind,
+    pub stripe: StripeConfig,
+    /// How often each instance looks for sandbox subscriptions whose month is
+    /// over (renewal, or the end of a cancelled one).
+    pub sandbox_renewal_interval_secs: u64,
+}
+
+impl Default for PaymentsConfig {
+    fn default() -> Self {
+        Self {
+            provider: PaymentProviderKind::Sandbox,
+            stripe: StripeConfig::default(),
+            sandbox_renewal_interval_secs: 60,
+        }
+    }
+}
+
+/// Stripe's API: the secret key, the webhook signing secret, and the base
+/// URL (a local double in tests).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct StripeConfig {
+    pub base_url: String,
+    /// `sk_live_…` or `sk_test_…`.
+    pub secret_key: Option<Secret>,
+    /// `whsec_…`: checks the `Stripe-Signature` of `POST /api/v1/billing/webhook`.
+    pub webhook_secret: Option<Secret>,
+    pub timeout_secs: u64,
+}
+
+impl Default for StripeConfig {
+    fn default() -> Self {
+        Self {
+            base_url: "https://api.stripe.com".to_owned(),
+            secret_key: None,
+            webhook_secret: None,
+            timeout_secs: 30,
+        }
     }
 }
 

@@ -26,6 +26,7 @@ pub mod analyses;
 pub mod auth;
 pub mod billing;
 pub mod edits;
+pub mod features;
 pub mod photos;
 pub mod site;
 

@@ -57,9 +57,11 @@ const SERVER: Layout<'static> = Layout {
     ],
     http: &["http"],
     media: &["media"],
-    // photos uses analyses' upload rules; edits uses photos and billing.
+    // features uses billing (premium); analyses uses features (the feet and
+    // hands gates); photos uses analyses' upload rules; edits uses photos,
+    // billing and features.
     domains: &[
-        "site", "auth", "admin", "analyses", "photos", "billing", "edits",
+        "site", "auth", "admin", "billing", "features", "analyses", "photos", "edits",
     ],
     app: &["app"],
 };

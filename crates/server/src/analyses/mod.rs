@@ -2,6 +2,10 @@
 //! analysis itself lives in the `prettyscore-analysis` crate; this module
 //! reads the upload, bounds the work, limits bursts and answers. Nothing is
 //! stored.
+//!
+//! Feet and hands scoring are Premium features (`feet_scoring`,
+//! `hands_scoring`): the caller must be signed in and be Premium or have
+//! activated the one free trial, which a successful analysis uses up.
 
 use axum::extract::multipart::MultipartRejection;
 use axum::extract::{Multipart, State};
@@ -12,9 +16,10 @@ use serde::Serialize;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use crate::features::{self, Feature};
 use crate::http::AppState;
 use crate::http::error::{ApiError, ErrorBody, ErrorCode};
-use crate::http::extract::{ClientInfo, Json};
+use crate::http::extract::{AuthUser, ClientInfo, Json};
 use crate::http::upload;
 use crate::rate_limit;
 
@@ -124,46 +129,76 @@ async fn analyze_pet(
     .await
 }
 
-/// Scores a feet photo.
+/// An analysis of a gated feature: access first, then the analysis, then
+/// the trial (if that is how the caller got in) is used up.
+async fn analyze_gated<T: Serialize + Send + 'static>(
+    state: &AppState,
+    client: &ClientInfo,
+    user: &AuthUser,
+    feature: Feature,
+    multipart: Result<Multipart, MultipartRejection>,
+    analyze_image: fn(&[u8]) -> Result<T, AnalysisError>,
+) -> Result<Json<T>, ApiError> {
+    let access = features::require_access(&state.db, user.user_id, feature).await?;
+    let result = analyze(state, client, multipart, analyze_image).await?;
+    features::use_once(&state.db, user.user_id, feature, access).await?;
+    Ok(result)
+}
+
+/// Scores a feet photo. Premium (`feet_scoring`), or the one free trial.
 #[utoipa::path(post, path = "/analyses/feet", tag = "analyses",
     request_body(content = ImageUpload, content_type = "multipart/form-data"),
     responses(
         (status = 200, description = "The score, label and breakdown", body = FeetAnalysis),
         (status = 400, description = "Not an image, or a damaged one", body = ErrorBody),
+        (status = 401, description = "`not_signed_in`", body = ErrorBody),
+        (status = 403, description = "`feature_locked`: neither Premium nor an active trial", body = ErrorBody),
         (status = 413, description = "Over 10 MB", body = ErrorBody),
+        (status = 422, description = "`not_feet`", body = ErrorBody),
         (status = 429, description = "Too many analyses from this client", body = ErrorBody),
-    ))]
+    ),
+    security(("bearer" = [])))]
 async fn analyze_feet(
     State(state): State<AppState>,
     client: ClientInfo,
+    user: AuthUser,
     multipart: Result<Multipart, MultipartRejection>,
 ) -> Result<Json<FeetAnalysis>, ApiError> {
-    analyze(
+    analyze_gated(
         &state,
         &client,
+        &user,
+        Feature::FeetScoring,
         multipart,
         prettyscore_analysis::analyze_feet,
     )
     .await
 }
 
-/// Scores a hands photo.
+/// Scores a hands photo. Premium (`hands_scoring`), or the one free trial.
 #[utoipa::path(post, path = "/analyses/hands", tag = "analyses",
     request_body(content = ImageUpload, content_type = "multipart/form-data"),
     responses(
         (status = 200, description = "The score, label and breakdown", body = HandsAnalysis),
         (status = 400, description = "Not an image, or a damaged one", body = ErrorBody),
+        (status = 401, description = "`not_signed_in`", body = ErrorBody),
+        (status = 403, description = "`feature_locked`: neither Premium nor an active trial", body = ErrorBody),
         (status = 413, description = "Over 10 MB", body = ErrorBody),
+        (status = 422, description = "`no_hand`", body = ErrorBody),
         (status = 429, description = "Too many analyses from this client", body = ErrorBody),
-    ))]
+    ),
+    security(("bearer" = [])))]
 async fn analyze_hands(
     State(state): State<AppState>,
     client: ClientInfo,
+    user: AuthUser,
     multipart: Result<Multipart, MultipartRejection>,
 ) -> Result<Json<HandsAnalysis>, ApiError> {
-    analyze(
+    analyze_gated(
         &state,
         &client,
+        &user,
+        Feature::HandsScoring,
         multipart,
         prettyscore_analysis::analyze_hands,
     )

@@ -5,12 +5,14 @@
 use std::sync::Arc;
 
 use crate::http::user_data::UserDataRegistry;
-use crate::{auth, edits, photos};
+use crate::{auth, billing, edits, features, photos};
 
 pub fn registry() -> UserDataRegistry {
     UserDataRegistry::new(vec![
         Arc::new(auth::account::Account),
         Arc::new(photos::SavedPhotos),
         Arc::new(edits::temp::TemporaryEdits),
+        Arc::new(billing::account::BillingData),
+        Arc::new(features::FeatureTrials),
     ])
 }

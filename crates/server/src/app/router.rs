@@ -7,7 +7,7 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_swagger_ui::SwaggerUi;
 
 use crate::http::{self, AppState};
-use crate::{admin, analyses, auth, edits, media, photos, site};
+use crate::{admin, analyses, auth, billing, edits, features, media, photos, site};
 
 #[derive(OpenApi)]
 #[openapi(
@@ -22,6 +22,8 @@ use crate::{admin, analyses, auth, edits, media, photos, site};
         (name = "analyses", description = "Scores for face, pet, feet and hands photos; nothing is stored"),
         (name = "photos", description = "The signed-in user's saved photos"),
         (name = "edits", description = "AI photo edits and the free-edit quota"),
+        (name = "billing", description = "Checkout, the payment providers' events, the Premium subscription and the user's payments"),
+        (name = "features", description = "Premium feature gates and their one free trial"),
         (name = "admin", description = "The admin pages; administrators only"),
     )
 )]
@@ -37,11 +39,17 @@ fn api_routes() -> OpenApiRouter<AppState> {
         .merge(analyses::routes())
         .merge(photos::routes())
         .merge(edits::api_routes())
+        .merge(billing::routes())
         .merge(admin::routes());
     OpenApiRouter::with_openapi(ApiDoc::openapi())
         .merge(http::health::routes())
         .nest("/api/v1", api_v1)
-        .nest("/functions/v1", edits::function_routes())
+        .nest(
+            "/functions/v1",
+            edits::function_routes()
+                .merge(billing::function_routes())
+                .merge(features::function_routes()),
+        )
 }
 
 /// The OpenAPI document, as served at `/api/openapi.json`.

@@ -64,6 +64,8 @@ impl Application {
         let blocking = BlockingPool::new(config.analysis.max_concurrent);
         let image_edits = crate::providers::image_edit::from_config(&config.edits.provider)
             .context("could not set up the image-edit provider")?;
+        let payments = crate::providers::payments::Payments::from_config(&config.payments, db.clone())
+            .context("could not set up the payment provider")?;
         let state = AppState {
             config: Arc::new(config),
             db,
@@ -72,6 +74,7 @@ impl Application {
             mailer,
             sms: None,
             image_edits,
+            payments,
             blocking,
             user_data: super::account::registry(),
             web: Arc::new(web),
@@ -105,6 +108,7 @@ impl Application {
     /// finishes the requests in flight.
     pub async fn run_until_stopped(self) -> std::io::Result<()> {
         crate::edits::temp::spawn_sweeper(self.state.clone());
+        crate::billing::spawn_sandbox_clock(self.state.clone());
         // The peer address feeds the auth rate limits.
         let service = self
             .router

@@ -1,25 +1,69 @@
-//! Billing: subscriptions and what they entitle a user to. So far the premium
-//! entitlement, as an extractor: a handler that takes a [`MaybePremium`]
-//! knows whether the caller has premium editing without an `if` of its own.
-//! Checkout, the payment providers and the subscription's life arrive with
-//! payments.
+//! Billing: checkout, the payment providers' events, the premium
+//! subscription and the user's payments.
+//!
+//! - `POST /functions/v1/create-checkout` opens a checkout at the configured
+//!   provider for what the server prices ([`rules`]); `check-subscription`
+//!   says whether the caller is premium.
+//! - `POST /api/v1/billing/webhook` takes Stripe's events ([`webhook`]); the
+//!   sandbox's events come from its log ([`sandbox`]). Both go through
+//!   [`fulfil`], the only code that grants anything.
+//! - My Account: `GET /api/v1/billing/subscription`, `…/payments`,
+//!   `POST …/subscription/cancel` and `…/resume`.
+//! - The premium entitlement, as an extractor: a handler that takes a
+//!   [`MaybePremium`] knows whether the caller has premium editing without
+//!   an `if` of its own.
 
+pub mod account;
+mod checkout;
 pub mod entity;
+pub mod fulfil;
+pub mod rules;
+pub mod sandbox;
+mod subscription;
+mod webhook;
 
 use axum::extract::FromRequestParts;
+use axum::http::StatusCode;
 use axum::http::request::Parts;
 use chrono::Utc;
 use sea_orm::{
     ColumnTrait, Condition, ConnectionTrait, DbErr, EntityTrait, PaginatorTrait, QueryFilter,
 };
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 use uuid::Uuid;
 
 use crate::http::AppState;
-use crate::http::error::ApiError;
+use crate::http::error::{ApiError, ErrorCode};
 use crate::http::extract::{AuthUser, MaybeAuthUser};
+use crate::providers::payments::PaymentError;
+
+pub use fulfil::{Outcome, fulfil};
+pub use sandbox::{deliver_sandbox_events, spawn_sandbox_clock};
 
 /// The plan that makes AI edits unlimited.
 pub const PREMIUM_EDITING: &str = "premium_editing";
+
+/// `/api/v1/billing/…`.
+pub fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(webhook::webhook))
+        .routes(routes!(subscription::my_subscription))
+        .routes(routes!(subscription::my_payments))
+        .routes(routes!(subscription::cancel_subscription))
+        .routes(routes!(subscription::resume_subscription))
+        .routes(routes!(sandbox::sandbox_checkout))
+        .routes(routes!(sandbox::sandbox_pay))
+        .routes(routes!(sandbox::sandbox_decline))
+        .routes(routes!(sandbox::sandbox_cancel))
+}
+
+/// `/functions/v1/create-checkout` and `/functions/v1/check-subscription`.
+pub fn function_routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(checkout::create_checkout))
+        .routes(routes!(subscription::check_subscription))
+}
 
 /// Whether the user has an active premium editing subscription: status
 /// `active` and not past its `expires_at`, if it has one.
@@ -36,6 +80,22 @@ pub async fn has_premium_editing(db: &impl ConnectionTrait, user_id: Uuid) -> Re
         .count(db)
         .await?;
     Ok(active > 0)
+}
+
+/// Whether the user has paid for `purpose` once (e.g. the detailed
+/// personality analysis): a succeeded payment that was not refunded.
+pub async fn has_paid_for(
+    db: &impl ConnectionTrait,
+    user_id: Uuid,
+    purpose: rules::Purchase,
+) -> Result<bool, DbErr> {
+    let paid = entity::payment::Entity::find()
+        .filter(entity::payment::Column::UserId.eq(user_id))
+        .filter(entity::payment::Column::Purpose.eq(purpose.as_str()))
+        .filter(entity::payment::Column::Status.is_in(["succeeded", "partially_refunded"]))
+        .count(db)
+        .await?;
+    Ok(paid > 0)
 }
 
 /// The caller, signed in or not, and whether they have premium editing.
@@ -61,5 +121,24 @@ impl FromRequestParts<AppState> for MaybePremium {
             user,
             premium_editing,
         })
+    }
+}
+
+/// A provider failure, in the user's words; the cause goes to the log.
+fn provider_error(err: PaymentError, message: &'static str) -> ApiError {
+    match err {
+        PaymentError::Declined(_) => ApiError::new(
+            StatusCode::PAYMENT_REQUIRED,
+            ErrorCode::CardDeclined,
+            "Your card was declined. Nothing was charged.",
+        )
+        .with_cause(err),
+        PaymentError::Database(db) => ApiError::from(db),
+        other => ApiError::new(
+            StatusCode::BAD_GATEWAY,
+            ErrorCode::PaymentProviderFailed,
+            message,
+        )
+        .with_cause(other),
     }
 }

@@ -168,6 +168,23 @@ pub const UNIQUE_KEYS: &[UniqueKey] = &[
     ),
     // m20261121_000010_photo_shares
     key("photos_share_slug_key", "photos", &["share_slug"]),
+    // m20261123_002001_billing
+    key(
+        "payments_provider_provider_payment_intent_id_key",
+        "payments",
+        &["provider", "provider_payment_intent_id"],
+    ),
+    key(
+        "payments_provider_provider_invoice_id_key",
+        "payments",
+        &["provider", "provider_invoice_id"],
+    ),
+    key(
+        "sandbox_objects_object_id_key",
+        "sandbox_objects",
+        &["object_id"],
+    ),
+    key("sandbox_events_event_id_key", "sandbox_events", &["event_id"]),
 ];
 
 /// The constraint `err` violated, if it is a constraint violation.

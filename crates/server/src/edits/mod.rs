@@ -31,9 +31,10 @@ use utoipa_axum::routes;
 use uuid::Uuid;
 
 use crate::billing::MaybePremium;
+use crate::features::{self, Feature};
 use crate::http::AppState;
 use crate::http::error::{ApiError, ErrorBody, ErrorCode};
-use crate::http::extract::{ClientInfo, Json};
+use crate::http::extract::{ClientInfo, Json, not_signed_in};
 use crate::http::upload;
 use crate::media;
 use crate::photos::{self, entity as photo_entity};
@@ -86,6 +87,12 @@ pub struct EditPhotoRequest {
     /// changes alone are free (not an AI edit).
     #[serde(default)]
     pub adjustments: Option<Adjustments>,
+    /// `ai_editor` when the edit comes from the Premium AI Editor (/editor):
+    /// the caller must then be signed in and be Premium or within the
+    /// editor's free trial (403 `feature_locked`). Edits from the results
+    /// page and the dashboard send nothing and use the free edits.
+    #[serde(default)]
+    pub feature: Option<Feature>,
 }
 
 /// The answer of `edit-photo`.
@@ -130,7 +137,8 @@ pub struct EditQuota {
         (status = 200, description = "The edited photo", body = EditPhotoResponse),
         (status = 400, description = "`missing_prompt`, `invalid_image_url`, or an image the engine cannot read", body = ErrorBody),
         (status = 402, description = "`provider_credits`: the generative provider needs credits", body = ErrorBody),
-        (status = 403, description = "`free_edits_used`: no free edits left", body = ErrorBody),
+        (status = 401, description = "`not_signed_in`: `feature` `ai_editor` without a signed-in caller", body = ErrorBody),
+        (status = 403, description = "`free_edits_used`: no free edits left; `feature_locked`: the AI Editor without Premium or an active trial", body = ErrorBody),
         (status = 404, description = "`photoId` is not one of the signed-in user's photos", body = ErrorBody),
         (status = 413, description = "The image is over 10 MB", body = ErrorBody),
         (status = 422, description = "`unsupported_prompt`: the built-in engine cannot do this (the message says what it can); `no_face`: a face edit on a photo without a face", body = ErrorBody),
@@ -159,6 +167,19 @@ async fn edit(
     let user = caller.user.as_ref();
     limit_rate(state, client).await?;
     let axum::Json(request) = body.map_err(body_error)?;
+    match request.feature {
+        None => {}
+        Some(Feature::AiEditor) => {
+            let user = user.ok_or_else(not_signed_in)?;
+            features::require_access(&state.db, user.user_id, Feature::AiEditor).await?;
+        }
+        Some(_) => {
+            return Err(ApiError::bad_request(
+                ErrorCode::UnknownFeature,
+                "Edits can only be gated by the ai_editor feature.",
+            ));
+        }
+    }
     let prompt = request.prompt.as_deref().unwrap_or_default().trim();
     if prompt.is_empty() && request.adjustments.is_none() {
         return Err(ApiError::bad_request(

@@ -100,6 +100,34 @@ error_codes! {
     ProviderCredits = "provider_credits",
     /// The generative provider failed.
     EditFailed = "edit_failed",
+    // Payments and premium.
+    /// Signed in, but acting for another user (e.g. `create-checkout` with
+    /// someone else's `userId`).
+    Forbidden = "forbidden",
+    /// A webhook whose `Stripe-Signature` is missing, wrong or too old.
+    InvalidSignature = "invalid_signature",
+    /// The idempotency key was used before for a different purchase.
+    IdempotencyKeyReused = "idempotency_key_reused",
+    /// A checkout with this idempotency key is still being opened; retry.
+    CheckoutInProgress = "checkout_in_progress",
+    /// The checkout is no longer open (paid, or cancelled).
+    CheckoutClosed = "checkout_closed",
+    /// The (test) card was declined; nothing was charged or granted.
+    CardDeclined = "card_declined",
+    /// The user already has an active Premium subscription.
+    AlreadySubscribed = "already_subscribed",
+    /// The contact request was paid for already.
+    AlreadyPaid = "already_paid",
+    /// The user has no subscription to cancel or resume.
+    NoSubscription = "no_subscription",
+    /// The payment provider failed or refused; nothing was charged.
+    PaymentProviderFailed = "payment_provider_failed",
+    /// Not one of the gated features.
+    UnknownFeature = "unknown_feature",
+    /// The one free trial of this feature was used before.
+    TrialUsed = "trial_used",
+    /// A gated feature without premium or an active trial.
+    FeatureLocked = "feature_locked",
     // The server.
     /// The database does not answer (`/readyz`).
     DatabaseUnavailable = "database_unavailable",

@@ -11,6 +11,7 @@ use crate::config::Config;
 use crate::http::spa::WebApp;
 use crate::mail::Mailer;
 use crate::providers::image_edit::ImageEditProvider;
+use crate::providers::payments::Payments;
 use crate::providers::sms::SmsProvider;
 use crate::storage::Storage;
 use crate::tokens::KeyRing;
@@ -32,6 +33,8 @@ pub struct AppState {
     pub sms: Option<Arc<dyn SmsProvider>>,
     /// Generative image edits, when a provider is configured.
     pub image_edits: Option<Arc<dyn ImageEditProvider>>,
+    /// The payment provider (the sandbox, or Stripe).
+    pub payments: Payments,
     /// Bounded room for blocking work: image decoding, analyses, edits.
     pub blocking: BlockingPool,
     /// Every domain's share of a user's data (export and deletion).

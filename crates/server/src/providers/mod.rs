@@ -5,8 +5,9 @@
 //! - [`image_edit`]: generative image edits, an OpenAI-compatible API;
 //!   without one, the built-in engine does the edits it understands.
 //! - [`sms`]: text messages for phone sign-in (interface only so far).
-//!
-//! Payments join here with their sandbox and Stripe implementations.
+//! - [`payments`]: checkout, holds, captures, refunds and subscriptions;
+//!   the embedded sandbox by default, Stripe when configured.
 
 pub mod image_edit;
+pub mod payments;
 pub mod sms;

@@ -6,15 +6,32 @@ use reqwest::StatusCode;
 use serde_json::Value;
 
 async fn analyse(app: &TestApp, kind: &str, form: reqwest::multipart::Form) -> (StatusCode, Value) {
-    let response = app
+    analyse_as(app, None, kind, form).await
+}
+
+async fn analyse_as(
+    app: &TestApp,
+    token: Option<&str>,
+    kind: &str,
+    form: reqwest::multipart::Form,
+) -> (StatusCode, Value) {
+    let mut request = app
         .client
         .post(app.url(&format!("/api/v1/analyses/{kind}")))
-        .multipart(form)
-        .send()
-        .await
-        .unwrap();
+        .multipart(form);
+    if let Some(token) = token {
+        request = request.bearer_auth(token);
+    }
+    let response = request.send().await.unwrap();
     let status = response.status();
     (status, response.json().await.unwrap())
+}
+
+/// Feet and hands scoring are Premium features: a signed-in Premium member.
+async fn premium_member(app: &TestApp) -> String {
+    let member = crate::billing::sign_up(app, "member@example.com").await;
+    crate::billing::features::make_premium(app, &member).await;
+    member.token
 }
 
 fn files_under(dir: &std::path::Path) -> usize {
@@ -150,11 +167,13 @@ async fn pets_get_a_whole_number_from_7_to_10_with_a_title() {
 
 #[tokio::test]
 async fn feet_and_hands_get_the_specs_breakdown_keys() {
-    let app = spawn_app(Backend::Sqlite).await;
+    let app = crate::auth::spawn(Backend::Sqlite).await;
+    let token = premium_member(&app).await;
     let feet = ("noface/rocket.jpg", "feet", FEET_KEYS);
     let hands = ("hands/main_droite_dessus_0.webp", "hands", HANDS_KEYS);
     for (photo, kind, keys) in [feet, hands] {
-        let (status, body) = analyse(&app, kind, image_form(testdata(photo), photo)).await;
+        let (status, body) =
+            analyse_as(&app, Some(&token), kind, image_form(testdata(photo), photo)).await;
         assert_eq!(status, StatusCode::OK, "{kind}: {body}");
         let score = body["score"].as_f64().unwrap();
         assert!((1.0..=10.0).contains(&score), "{kind}: {score}");
@@ -179,13 +198,15 @@ const HANDS_KEYS: [&str; 4] = [
 
 #[tokio::test]
 async fn a_hands_photo_without_a_hand_and_a_feet_photo_with_a_face_get_422() {
-    let app = spawn_app(Backend::Sqlite).await;
+    let app = crate::auth::spawn(Backend::Sqlite).await;
+    let token = premium_member(&app).await;
     for (photo, kind, code) in [
         ("noface/rocket.jpg", "hands", "no_hand"),
         ("face/astronaut.png", "hands", "no_hand"),
         ("face/astronaut.png", "feet", "not_feet"),
     ] {
-        let (status, body) = analyse(&app, kind, image_form(testdata(photo), photo)).await;
+        let (status, body) =
+            analyse_as(&app, Some(&token), kind, image_form(testdata(photo), photo)).await;
         assert_eq!(
             status,
             StatusCode::UNPROCESSABLE_ENTITY,

@@ -9,6 +9,7 @@ mod helpers;
 mod admin;
 mod analyses;
 mod auth;
+mod billing;
 mod database;
 mod edits;
 mod migrations;

@@ -1,0 +1,349 @@
+//! `POST /functions/v1/create-checkout`: the caller buys for themselves, at
+//! the server's price, once per idempotency key.
+
+use std::collections::BTreeMap;
+
+use axum::extract::State;
+use axum::http::{HeaderMap, StatusCode};
+use chrono::Utc;
+use sea_orm::{
+    ActiveModelTrait, ActiveValue::Set, ColumnTrait, ConnectionTrait, DbBackend, EntityTrait,
+    QueryFilter, Statement,
+};
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+use utoipa::ToSchema;
+use uuid::Uuid;
+
+use super::entity::checkout;
+use super::rules::{self, CURRENCY, Purchase};
+use super::{deliver_sandbox_events, has_premium_editing, provider_error};
+use crate::http::AppState;
+use crate::http::error::{ApiError, ErrorBody, ErrorCode};
+use crate::http::extract::{AuthUser, Json};
+use crate::providers::payments::{CheckoutMode, CheckoutRequest};
+
+/// Stripe's limit for an `Idempotency-Key`.
+const MAX_IDEMPOTENCY_KEY: usize = 255;
+pub const CHECKOUT_FAILED: &str = "Failed to start checkout. Please try again.";
+
+/// The spec's `metadata`. Only `contact_request_id` is read; the fee, rank
+/// and plan name a client sends are ignored (the server prices).
+#[derive(Debug, Default, Deserialize, ToSchema)]
+pub struct CheckoutMetadata {
+    /// The contact request the fee is for (`type` `contact_request`).
+    #[serde(default)]
+    pub contact_request_id: Option<Uuid>,
+    /// Ignored: the server computes the fee from the contestant's rank.
+    #[serde(default)]
+    #[schema(value_type = Option<Object>)]
+    pub fee_amount: Option<Value>,
+    /// Ignored: the rank stored with the contact request counts.
+    #[serde(default)]
+    #[schema(value_type = Option<Object>)]
+    pub rank: Option<Value>,
+    /// Ignored.
+    #[serde(default)]
+    pub plan_name: Option<String>,
+}
+
+/// The body of `create-checkout` (the spec's fields).
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CreateCheckoutRequest {
+    /// Ignored: the server sets the price from `type`.
+    #[serde(default)]
+    pub price_id: Option<String>,
+    /// Must be the caller's own id (403 `forbidden` otherwise).
+    pub user_id: Uuid,
+    /// Prefills the provider's checkout; defaults to the account's address.
+    #[serde(default)]
+    pub email: Option<String>,
+    /// `subscription` (Premium Editing, $9.99 a month),
+    /// `personality_detailed` ($4.99) or `contact_request` (the fee for the
+    /// contestant's rank, held until they answer).
+    #[serde(rename = "type")]
+    pub kind: Purchase,
+    #[serde(default)]
+    pub metadata: CheckoutMetadata,
+    /// The same key returns the same checkout (or send the
+    /// `Idempotency-Key` header). At most 255 characters.
+    #[serde(default)]
+    pub idempotency_key: Option<String>,
+}
+
+/// Where to send the buyer.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CreateCheckoutResponse {
+    /// The provider's checkout page: Stripe's, or the sandbox's
+    /// `/checkout/sandbox/{sessionId}` (relative).
+    pub url: String,
+    pub session_id: String,
+    /// What will be charged, in cents (decided by the server).
+    pub amount_cents: i64,
+    pub currency: String,
+}
+
+/// Opens a checkout for the caller. The price comes from `type` (and, for a
+/// contact fee, the contestant's rank stored with the request); amounts and
+/// price ids the client sends are ignored. Nothing is granted here: the
+/// provider's events do that.
+#[utoipa::path(post, path = "/create-checkout", tag = "billing",
+    request_body = CreateCheckoutRequest,
+    params(("Idempotency-Key" = Option<String>, Header, description = "Returns the same checkout for a retried request")),
+    responses(
+        (status = 200, description = "The checkout to redirect to", body = CreateCheckoutResponse),
+        (status = 401, description = "`not_signed_in`", body = ErrorBody),
+        (status = 403, description = "`forbidden`: `userId` is not the caller", body = ErrorBody),
+        (status = 404, description = "The contact request is not the caller's", body = ErrorBody),
+        (status = 409, description = "`already_subscribed`, `already_paid`, `checkout_in_progress`", body = ErrorBody),
+        (status = 422, description = "`validation_failed`, `idempotency_key_reused`", body = ErrorBody),
+        (status = 502, description = "`payment_provider_failed`", body = ErrorBody),
+    ),
+    security(("bearer" = [])))]
+pub async fn create_checkout(
+    State(state): State<AppState>,
+    user: AuthUser,
+    headers: HeaderMap,
+    Json(request): Json<CreateCheckoutRequest>,
+) -> Result<Json<CreateCheckoutResponse>, ApiError> {
+    if request.user_id != user.user_id {
+        return Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            ErrorCode::Forbidden,
+            "You can only start a checkout for your own account.",
+        ));
+    }
+    let key = headers
+        .get("idempotency-key")
+        .and_then(|value| value.to_str().ok())
+        .map(str::to_owned)
+        .or(request.idempotency_key.clone())
+        .map(|key| key.trim().to_owned())
+        .filter(|key| !key.is_empty())
+        .unwrap_or_else(|| Uuid::new_v4().to_string());
+    if key.chars().count() > MAX_IDEMPOTENCY_KEY {
+        return Err(ApiError::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            ErrorCode::ValidationFailed,
+            "The idempotency key must be at most 255 characters.",
+        ));
+    }
+    let contact_request_id = request.metadata.contact_request_id;
+    if let Some(found) = find_by_key(&state, user.user_id, &key).await? {
+        return replay(found, request.kind, contact_request_id);
+    }
+
+    let (amount_cents, price_id) = match request.kind {
+        Purchase::Subscription => {
+            if has_premium_editing(&state.db, user.user_id).await? {
+                return Err(ApiError::conflict(
+                    ErrorCode::AlreadySubscribed,
+                    "You already have Premium.",
+                ));
+            }
+            (
+                rules::PREMIUM_EDITING_CENTS,
+                "price_premium_editing".to_owned(),
+            )
+        }
+        Purchase::PersonalityDetailed => (
+            rules::PERSONALITY_DETAILED_CENTS,
+            "price_personality_detailed".to_owned(),
+        ),
+        Purchase::ContactRequest => {
+            let id = contact_request_id.ok_or_else(|| {
+                ApiError::new(
+                    StatusCode::UNPROCESSABLE_ENTITY,
+                    ErrorCode::ValidationFailed,
+                    "metadata.contact_request_id is required for a contact request.",
+                )
+            })?;
+            let rank = contact_rank(&state, user.user_id, id).await?;
+            (
+                rules::contact_fee_cents(rank),
+                rules::contact_price_id(rank),
+            )
+        }
+    };
+
+    let provider = state.payments.provider.clone();
+    let now = Utc::now();
+    let checkout_id = Uuid::now_v7();
+    let mut metadata = BTreeMap::from([
+        ("checkout_id".to_owned(), checkout_id.to_string()),
+        ("user_id".to_owned(), user.user_id.to_string()),
+        ("purpose".to_owned(), request.kind.as_str().to_owned()),
+    ]);
+    if let Some(id) = contact_request_id.filter(|_| request.kind == Purchase::ContactRequest) {
+        metadata.insert("contact_request_id".to_owned(), id.to_string());
+    }
+    let inserted = checkout::ActiveModel {
+        id: Set(checkout_id),
+        user_id: Set(Some(user.user_id)),
+        idempotency_key: Set(key.clone()),
+        provider: Set(provider.name().to_owned()),
+        provider_session_id: Set(None),
+        purpose: Set(request.kind.as_str().to_owned()),
+        price_id: Set(price_id),
+        amount_cents: Set(amount_cents),
+        currency: Set(CURRENCY.to_owned()),
+        status: Set("open".to_owned()),
+        url: Set(None),
+        metadata: Set(json!(metadata)),
+        completed_at: Set(None),
+        created_at: Set(now),
+        updated_at: Set(now),
+    }
+    .insert(&state.db)
+    .await;
+    if let Err(err) = inserted {
+        // The same key at the same moment: the other request opens it.
+        return match find_by_key(&state, user.user_id, &key).await? {
+            Some(found) => replay(found, request.kind, contact_request_id),
+            None => Err(ApiError::from(err)),
+        };
+    }
+
+    let (success, cancel) = match request.kind {
+        Purchase::Subscription => ("/premium?success=true", "/premium?canceled=true"),
+        Purchase::PersonalityDetailed => (
+            "/personality-test?success=true",
+            "/personality-test?canceled=true",
+        ),
+        Purchase::ContactRequest => (
+            "/leaderboard?contact=success",
+            "/leaderboard?contact=canceled",
+        ),
+    };
+    // Stripe needs absolute return addresses; the sandbox page is ours.
+    let base = if provider.name() == "stripe" {
+        state.base_url.trim_end_matches('/').to_owned()
+    } else {
+        String::new()
+    };
+    let checkout_request = CheckoutRequest {
+        mode: match request.kind {
+            Purchase::Subscription => CheckoutMode::Subscription,
+            Purchase::PersonalityDetailed => CheckoutMode::Payment,
+            Purchase::ContactRequest => CheckoutMode::Hold,
+        },
+        amount_cents,
+        currency: CURRENCY.to_owned(),
+        product_name: request.kind.description().to_owned(),
+        customer_email: request.email.clone().or(user.email.clone()),
+        client_reference_id: user.user_id.to_string(),
+        metadata,
+        success_url: format!("{base}{success}"),
+        cancel_url: format!("{base}{cancel}"),
+        idempotency_key: checkout_id.to_string(),
+    };
+    let session = match provider.create_checkout(&checkout_request).await {
+        Ok(session) => session,
+        Err(err) => {
+            // Nothing was opened: the same key may try again.
+            checkout::Entity::delete_by_id(checkout_id)
+                .exec(&state.db)
+                .await?;
+            return Err(provider_error(err, CHECKOUT_FAILED));
+        }
+    };
+    checkout::Entity::update_many()
+        .col_expr(
+            checkout::Column::ProviderSessionId,
+            sea_orm::sea_query::Expr::value(session.id.clone()),
+        )
+        .col_expr(
+            checkout::Column::Url,
+            sea_orm::sea_query::Expr::value(session.url.clone()),
+        )
+        .filter(checkout::Column::Id.eq(checkout_id))
+        .exec(&state.db)
+        .await?;
+    // Nothing to deliver yet for a new session, but an earlier delivery may
+    // have been interrupted.
+    deliver_sandbox_events(&state).await;
+    Ok(Json(CreateCheckoutResponse {
+        url: session.url,
+        session_id: session.id,
+        amount_cents,
+        currency: CURRENCY.to_owned(),
+    }))
+}
+
+async fn find_by_key(
+    state: &AppState,
+    user_id: Uuid,
+    key: &str,
+) -> Result<Option<checkout::Model>, ApiError> {
+    Ok(checkout::Entity::find()
+        .filter(checkout::Column::UserId.eq(user_id))
+        .filter(checkout::Column::IdempotencyKey.eq(key))
+        .one(&state.db)
+        .await?)
+}
+
+/// The checkout a key opened before, if the request is the same purchase.
+fn replay(
+    found: checkout::Model,
+    kind: Purchase,
+    contact_request_id: Option<Uuid>,
+) -> Result<Json<CreateCheckoutResponse>, ApiError> {
+    let same_contact = kind != Purchase::ContactRequest
+        || found
+            .metadata
+            .get("contact_request_id")
+            .and_then(Value::as_str)
+            == contact_request_id.map(|id| id.to_string()).as_deref();
+    if found.purpose != kind.as_str() || !same_contact {
+        return Err(ApiError::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            ErrorCode::IdempotencyKeyReused,
+            "This idempotency key was used for a different purchase.",
+        ));
+    }
+    match (found.url, found.provider_session_id) {
+        (Some(url), Some(session_id)) => Ok(Json(CreateCheckoutResponse {
+            url,
+            session_id,
+            amount_cents: found.amount_cents,
+            currency: found.currency,
+        })),
+        _ => Err(ApiError::conflict(
+            ErrorCode::CheckoutInProgress,
+            "This checkout is still being opened. Please try again in a moment.",
+        )),
+    }
+}
+
+/// The rank stored with the caller's unpaid contact request.
+async fn contact_rank(state: &AppState, user_id: Uuid, id: Uuid) -> Result<u32, ApiError> {
+    let backend = state.db.get_database_backend();
+    let sql = match backend {
+        DbBackend::Postgres => {
+            "SELECT rank_at_request, payment_status FROM contact_requests WHERE id = $1 AND requester_id = $2"
+        }
+        _ => {
+            "SELECT rank_at_request, payment_status FROM contact_requests WHERE id = ? AND requester_id = ?"
+        }
+    };
+    let row = state
+        .db
+        .query_one(Statement::from_sql_and_values(
+            backend,
+            sql,
+            [id.into(), user_id.into()],
+        ))
+        .await?
+        .ok_or_else(|| ApiError::not_found("Contact request not found"))?;
+    let rank: i32 = row.try_get("", "rank_at_request")?;
+    let status: String = row.try_get("", "payment_status")?;
+    if status != "pending_payment" {
+        return Err(ApiError::conflict(
+            ErrorCode::AlreadyPaid,
+            "This contact request has been paid for already.",
+        ));
+    }
+    Ok(u32::try_from(rank).unwrap_or(1))
+}

@@ -1,0 +1,693 @@
+//! Fulfilment: what a provider event changes. Both providers' events come
+//! here: Stripe's through the webhook, the sandbox's from its event log.
+//!
+//! - **Once.** The event id is inserted into `processed_webhook_events` in the
+//!   same transaction as the event's effect; a redelivered event finds its id
+//!   taken and changes nothing (two deliveries at once: the second waits on the
+//!   unique key, then finds it taken).
+//! - **Any order.** Subscription objects carry their state, and an event
+//!   older than the newest one applied to the row (`last_event_at`) is
+//!   ignored; `checkout.session.completed` creates a subscription row only if
+//!   no subscription event did first, and never overwrites one; invoices only
+//!   extend the paid period; a payment's status only moves forward
+//!   (pending → held/failed → succeeded/canceled → refunded).
+//! - **From events only.** The browser's return to a success page grants
+//!   nothing.
+
+use chrono::{DateTime, Months, Utc};
+use sea_orm::sea_query::OnConflict;
+use sea_orm::{
+    ActiveModelTrait, ActiveValue::Set, ColumnTrait, ConnectionTrait, DatabaseConnection,
+    DatabaseTransaction, DbErr, EntityTrait, QueryFilter, TransactionTrait,
+};
+use serde_json::Value;
+use uuid::Uuid;
+
+use super::PREMIUM_EDITING;
+use super::entity::{self as subscription, checkout, payment, processed_event};
+use super::rules::Purchase;
+use crate::db::entities::users;
+use crate::providers::payments::{Event, SubscriptionState};
+
+/// What a delivery did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    /// The event's effect was applied (or it needed none) and it is recorded.
+    Applied,
+    /// The event was processed before; nothing changed.
+    Duplicate,
+}
+
+/// Applies `event` from `provider` (`sandbox` or `stripe`) once.
+pub async fn fulfil(
+    db: &DatabaseConnection,
+    provider: &str,
+    event: &Event,
+) -> Result<Outcome, DbErr> {
+    let txn = db.begin().await?;
+    let recorded = processed_event::Entity::insert(processed_event::ActiveModel {
+        id: Set(Uuid::now_v7()),
+        provider: Set(provider.to_owned()),
+        event_id: Set(event.id.clone()),
+        event_type: Set(event.kind.clone()),
+        processed_at: Set(Utc::now()),
+    })
+    .on_conflict(
+        OnConflict::columns([
+            processed_event::Column::Provider,
+            processed_event::Column::EventId,
+        ])
+        .do_nothing()
+        .to_owned(),
+    )
+    .exec_without_returning(&txn)
+    .await?;
+    if recorded == 0 {
+        txn.rollback().await?;
+        return Ok(Outcome::Duplicate);
+    }
+    let context = Context {
+        txn: &txn,
+        provider,
+        created: DateTime::from_timestamp(event.created, 0).unwrap_or_else(Utc::now),
+    };
+    context.apply(&event.kind, &event.data.object).await?;
+    txn.commit().await?;
+    Ok(Outcome::Applied)
+}
+
+struct Context<'a> {
+    txn: &'a DatabaseTransaction,
+    provider: &'a str,
+    /// When the provider made the event.
+    created: DateTime<Utc>,
+}
+
+fn text<'v>(object: &'v Value, pointer: &str) -> Option<&'v str> {
+    object
+        .pointer(pointer)
+        .and_then(Value::as_str)
+        .filter(|s| !s.is_empty())
+}
+
+/// A field that Stripe sends as an id or, expanded, as an object with one.
+fn id_of<'v>(object: &'v Value, pointer: &str) -> Option<&'v str> {
+    let value = object.pointer(pointer)?;
+    value
+        .as_str()
+        .or_else(|| value.get("id").and_then(Value::as_str))
+}
+
+fn uuid_at(object: &Value, pointer: &str) -> Option<Uuid> {
+    text(object, pointer).and_then(|s| Uuid::parse_str(s).ok())
+}
+
+fn amount(object: &Value, pointer: &str) -> i64 {
+    object
+        .pointer(pointer)
+        .and_then(Value::as_i64)
+        .unwrap_or(0)
+        .max(0)
+}
+
+fn timestamp(object: &Value, pointer: &str) -> Option<DateTime<Utc>> {
+    object
+        .pointer(pointer)
+        .and_then(Value::as_i64)
+        .and_then(|secs| DateTime::from_timestamp(secs, 0))
+}
+
+/// The order a payment's status moves in; it never moves back.
+fn rank(status: &str) -> u8 {
+    match status {
+        "pending" => 0,
+        "held" | "failed" => 1,
+        "succeeded" | "canceled" => 2,
+        "partially_refunded" => 3,
+        "refunded" => 4,
+        _ => 0,
+    }
+}
+
+const SUBSCRIPTION_STATUSES: &[&str] = &[
+    "incomplete",
+    "incomplete_expired",
+    "trialing",
+    "active",
+    "past_due",
+    "canceled",
+    "unpaid",
+    "paused",
+];
+
+/// A payment as an event reports it.
+struct PaymentReport<'v> {
+    intent: Option<&'v str>,
+    invoice: Option<&'v str>,
+    user_id: Option<Uuid>,
+    checkout_id: Option<Uuid>,
+    contact_request_id: Option<Uuid>,
+    purpose: Purchase,
+    amount_cents: i64,
+    currency: String,
+    status: &'static str,
+}
+
+impl Context<'_> {
+    async fn apply(&self, kind: &str, object: &Value) -> Result<(), DbErr> {
+        match kind {
+            "checkout.session.completed" | "checkout.session.async_payment_succeeded" => {
+                self.session_completed(object).await
+            }
+            "checkout.session.async_payment_failed" => self.session_payment_failed(object).await,
+            "checkout.session.expired" => self.session_expired(object).await,
+            "customer.subscription.created"
+            | "customer.subscription.updated"
+            | "customer.subscription.deleted" => self.subscription_changed(object).await,
+            "invoice.paid" | "invoice.payment_succeeded" => self.invoice_paid(object).await,
+            "invoice.payment_failed" => self.invoice_failed(object).await,
+            "charge.refunded" => self.charge_refunded(object).await,
+            "payment_intent.amount_capturable_updated" => self.intent(object, "held").await,
+            "payment_intent.succeeded" => self.intent(object, "succeeded").await,
+            "payment_intent.canceled" => self.intent(object, "canceled").await,
+            "payment_intent.payment_failed" => self.intent(object, "failed").await,
+            other => {
+                tracing::debug!(event = other, "a payment event we do not act on");
+                Ok(())
+            }
+        }
+    }
+
+    /// A user id from an event, if that user still exists.
+    async fn user(&self, id: Option<Uuid>) -> Result<Option<Uuid>, DbErr> {
+        let Some(id) = id else { return Ok(None) };
+        Ok(users::Entity::find_by_id(id)
+            .one(self.txn)
+            .await?
+            .map(|user| user.id))
+    }
+
+    /// A contact request id from an event, if that request still exists.
+    async fn contact_request(&self, id: Option<Uuid>) -> Result<Option<Uuid>, DbErr> {
+        let Some(id) = id else { return Ok(None) };
+        let found = self
+            .txn
+            .query_one(sea_orm::Statement::from_sql_and_values(
+                self.txn.get_database_backend(),
+                match self.txn.get_database_backend() {
+                    sea_orm::DbBackend::Postgres => "SELECT id FROM contact_requests WHERE id = $1",
+                    _ => "SELECT id FROM contact_requests WHERE id = ?",
+                },
+                [id.into()],
+            ))
+            .await?;
+        Ok(found.map(|_| id))
+    }
+
+    /// Sets a contact request's payment state (`paid`, `payment_status`).
+    async fn contact_payment(
+        &self,
+        id: Option<Uuid>,
+        paid: bool,
+        status: &str,
+    ) -> Result<(), DbErr> {
+        let Some(id) = id else { return Ok(()) };
+        let postgres = self.txn.get_database_backend() == sea_orm::DbBackend::Postgres;
+        let sql = if postgres {
+            "UPDATE contact_requests SET paid = $1, payment_status = $2, updated_at = $3 WHERE id = $4"
+        } else {
+            "UPDATE contact_requests SET paid = ?, payment_status = ?, updated_at = ? WHERE id = ?"
+        };
+        self.txn
+            .execute(sea_orm::Statement::from_sql_and_values(
+                self.txn.get_database_backend(),
+                sql,
+                [paid.into(), status.into(), Utc::now().into(), id.into()],
+            ))
+            .await?;
+        Ok(())
+    }
+
+    async fn find_checkout(&self, session: &Value) -> Result<Option<checkout::Model>, DbErr> {
+        if let Some(id) = text(session, "/id") {
+            let found = checkout::Entity::find()
+                .filter(checkout::Column::Provider.eq(self.provider))
+                .filter(checkout::Column::ProviderSessionId.eq(id))
+                .one(self.txn)
+                .await?;
+            if found.is_some() {
+                return Ok(found);
+            }
+        }
+        match uuid_at(session, "/metadata/checkout_id") {
+            Some(id) => Ok(checkout::Entity::find_by_id(id)
+                .one(self.txn)
+                .await?
+                .filter(|found| found.provider == self.provider)),
+            None => Ok(None),
+        }
+    }
+
+    async fn session_completed(&self, session: &Value) -> Result<(), DbErr> {
+        let Some(found) = self.find_checkout(session).await? else {
+            tracing::warn!(session = ?text(session, "/id"), "a completed checkout we did not open");
+            return Ok(());
+        };
+        let purpose = Purchase::parse(&found.purpose).unwrap_or(Purchase::Subscription);
+        let paid = matches!(
+            text(session, "/payment_status"),
+            Some("paid" | "no_payment_required")
+        );
+        let mut row: checkout::ActiveModel = found.clone().into();
+        row.status = Set("complete".to_owned());
+        row.completed_at = Set(Some(self.created));
+        if found.provider_session_id.is_none() {
+            row.provider_session_id = Set(text(session, "/id").map(str::to_owned));
+        }
+        row.updated_at = Set(Utc::now());
+        row.update(self.txn).await?;
+
+        let user_id = self.user(found.user_id).await?;
+        if purpose == Purchase::Subscription
+            && paid
+            && let (Some(user_id), Some(subscription_id)) =
+                (user_id, id_of(session, "/subscription"))
+        {
+            self.ensure_subscription(user_id, subscription_id, id_of(session, "/customer"))
+                .await?;
+        }
+        let contact_request_id = self
+            .contact_request(uuid_at(&found.metadata, "/contact_request_id"))
+            .await?;
+        // A hold is "unpaid" until captured: its PaymentIntent events say
+        // when it is held.
+        let status = if paid { "succeeded" } else { "pending" };
+        self.record_payment(PaymentReport {
+            intent: id_of(session, "/payment_intent"),
+            invoice: id_of(session, "/invoice"),
+            user_id,
+            checkout_id: Some(found.id),
+            contact_request_id,
+            purpose,
+            amount_cents: amount(session, "/amount_total").max(found.amount_cents),
+            currency: found.currency.clone(),
+            status,
+        })
+        .await
+    }
+
+    async fn session_payment_failed(&self, session: &Value) -> Result<(), DbErr> {
+        let Some(found) = self.find_checkout(session).await? else {
+            return Ok(());
+        };
+        let user_id = self.user(found.user_id).await?;
+        self.record_payment(PaymentReport {
+            intent: id_of(session, "/payment_intent"),
+            invoice: id_of(session, "/invoice"),
+            user_id,
+            checkout_id: Some(found.id),
+            contact_request_id: None,
+            purpose: Purchase::parse(&found.purpose).unwrap_or(Purchase::Subscription),
+            amount_cents: found.amount_cents,
+            currency: found.currency.clone(),
+            status: "failed",
+        })
+        .await
+    }
+
+    async fn session_expired(&self, session: &Value) -> Result<(), DbErr> {
+        let Some(found) = self.find_checkout(session).await? else {
+            return Ok(());
+        };
+        if found.status == "open" {
+            let mut row: checkout::ActiveModel = found.into();
+            row.status = Set("expired".to_owned());
+            row.updated_at = Set(Utc::now());
+            row.update(self.txn).await?;
+        }
+        Ok(())
+    }
+
+    async fn find_subscription(&self, id: &str) -> Result<Option<subscription::Model>, DbErr> {
+        subscription::Entity::find()
+            .filter(subscription::Column::ProviderSubscriptionId.eq(id))
+            .filter(subscription::Column::Provider.eq(self.provider))
+            .one(self.txn)
+            .await
+    }
+
+    /// The row for a subscription a checkout paid for: made active for its
+    /// first month if no subscription event has made it yet; left alone if
+    /// one has (its state is newer than anything a checkout says).
+    async fn ensure_subscription(
+        &self,
+        user_id: Uuid,
+        subscription_id: &str,
+        customer: Option<&str>,
+    ) -> Result<(), DbErr> {
+        if self.find_subscription(subscription_id).await?.is_some() {
+            return Ok(());
+        }
+        let now = Utc::now();
+        subscription::ActiveModel {
+            id: Set(Uuid::now_v7()),
+            user_id: Set(user_id),
+            status: Set("active".to_owned()),
+            plan_type: Set(PREMIUM_EDITING.to_owned()),
+            provider: Set(self.provider.to_owned()),
+            provider_customer_id: Set(customer.map(str::to_owned)),
+            provider_subscription_id: Set(Some(subscription_id.to_owned())),
+            expires_at: Set(self.created.checked_add_months(Months::new(1))),
+            created_at: Set(now),
+            updated_at: Set(now),
+            cancel_at_period_end: Set(false),
+            last_event_at: Set(None),
+        }
+        .insert(self.txn)
+        .await?;
+        Ok(())
+    }
+
+    async fn subscription_changed(&self, object: &Value) -> Result<(), DbErr> {
+        let Some(state) = SubscriptionState::from_object(object) else {
+            tracing::warn!("a subscription event without id or status");
+            return Ok(());
+        };
+        if !SUBSCRIPTION_STATUSES.contains(&state.status.as_str()) {
+            tracing::warn!(status = state.status, "an unknown subscription status");
+            return Ok(());
+        }
+        let period_end = state
+            .current_period_end
+            .and_then(|secs| DateTime::from_timestamp(secs, 0));
+        match self.find_subscription(&state.id).await? {
+            Some(row) => {
+                if row.last_event_at.is_some_and(|last| last > self.created) {
+                    return Ok(());
+                }
+                apply_state(self.txn, row, &state, period_end, Some(self.created)).await
+            }
+            None => {
+                let Some(user_id) = self.user(uuid_at(object, "/metadata/user_id")).await? else {
+                    tracing::warn!(subscription = state.id, "a subscription of no known user");
+                    return Ok(());
+                };
+                let now = Utc::now();
+                subscription::ActiveModel {
+                    id: Set(Uuid::now_v7()),
+                    user_id: Set(user_id),
+                    status: Set(state.status.clone()),
+                    plan_type: Set(PREMIUM_EDITING.to_owned()),
+                    provider: Set(self.provider.to_owned()),
+                    provider_customer_id: Set(id_of(object, "/customer").map(str::to_owned)),
+                    provider_subscription_id: Set(Some(state.id.clone())),
+                    expires_at: Set(period_end),
+                    created_at: Set(now),
+                    updated_at: Set(now),
+                    cancel_at_period_end: Set(state.cancel_at_period_end),
+                    last_event_at: Set(Some(self.created)),
+                }
+                .insert(self.txn)
+                .await?;
+                Ok(())
+            }
+        }
+    }
+
+    async fn invoice_paid(&self, invoice: &Value) -> Result<(), DbErr> {
+        let subscription_id = invoice_subscription(invoice);
+        let period_end = timestamp(invoice, "/lines/data/0/period/end")
+            .or_else(|| timestamp(invoice, "/period_end"));
+        let metadata_user = uuid_at(invoice, "/subscription_details/metadata/user_id")
+            .or_else(|| uuid_at(invoice, "/parent/subscription_details/metadata/user_id"));
+        let mut user_id = self.user(metadata_user).await?;
+        if let Some(subscription_id) = subscription_id {
+            match self.find_subscription(subscription_id).await? {
+                Some(row) => {
+                    user_id = Some(row.user_id);
+                    // A late invoice does not bring back an ended subscription.
+                    if row.status != "canceled" {
+                        let expires_at = match (row.expires_at, period_end) {
+                            (Some(current), Some(paid)) => Some(current.max(paid)),
+                            (current, paid) => paid.or(current),
+                        };
+                        let mut active: subscription::ActiveModel = row.into();
+                        active.status = Set("active".to_owned());
+                        active.expires_at = Set(expires_at);
+                        active.updated_at = Set(Utc::now());
+                        active.update(self.txn).await?;
+                    }
+                }
+                None => {
+                    if let Some(user_id) = user_id {
+                        let now = Utc::now();
+                        subscription::ActiveModel {
+                            id: Set(Uuid::now_v7()),
+                            user_id: Set(user_id),
+                            status: Set("active".to_owned()),
+                            plan_type: Set(PREMIUM_EDITING.to_owned()),
+                            provider: Set(self.provider.to_owned()),
+                            provider_customer_id: Set(
+                                id_of(invoice, "/customer").map(str::to_owned)
+                            ),
+                            provider_subscription_id: Set(Some(subscription_id.to_owned())),
+                            expires_at: Set(period_end),
+                            created_at: Set(now),
+                            updated_at: Set(now),
+                            cancel_at_period_end: Set(false),
+                            last_event_at: Set(None),
+                        }
+                        .insert(self.txn)
+                        .await?;
+                    }
+                }
+            }
+        }
+        self.record_payment(PaymentReport {
+            intent: id_of(invoice, "/payment_intent"),
+            invoice: text(invoice, "/id"),
+            user_id,
+            checkout_id: None,
+            contact_request_id: None,
+            purpose: Purchase::Subscription,
+            amount_cents: amount(invoice, "/amount_paid"),
+            currency: text(invoice, "/currency").unwrap_or("usd").to_owned(),
+            status: "succeeded",
+        })
+        .await
+    }
+
+    async fn invoice_failed(&self, invoice: &Value) -> Result<(), DbErr> {
+        let mut user_id = None;
+        if let Some(subscription_id) = invoice_subscription(invoice)
+            && let Some(row) = self.find_subscription(subscription_id).await?
+        {
+            user_id = Some(row.user_id);
+            if row.status == "active" {
+                let mut active: subscription::ActiveModel = row.into();
+                active.status = Set("past_due".to_owned());
+                active.updated_at = Set(Utc::now());
+                active.update(self.txn).await?;
+            }
+        }
+        self.record_payment(PaymentReport {
+            intent: id_of(invoice, "/payment_intent"),
+            invoice: text(invoice, "/id"),
+            user_id,
+            checkout_id: None,
+            contact_request_id: None,
+            purpose: Purchase::Subscription,
+            amount_cents: amount(invoice, "/amount_due"),
+            currency: text(invoice, "/currency").unwrap_or("usd").to_owned(),
+            status: "failed",
+        })
+        .await
+    }
+
+    async fn charge_refunded(&self, charge: &Value) -> Result<(), DbErr> {
+        let mut found = None;
+        if let Some(intent) = id_of(charge, "/payment_intent") {
+            found = payment::Entity::find()
+                .filter(payment::Column::Provider.eq(self.provider))
+                .filter(payment::Column::ProviderPaymentIntentId.eq(intent))
+                .one(self.txn)
+                .await?;
+        }
+        if found.is_none()
+            && let Some(invoice) = id_of(charge, "/invoice")
+        {
+            found = payment::Entity::find()
+                .filter(payment::Column::Provider.eq(self.provider))
+                .filter(payment::Column::ProviderInvoiceId.eq(invoice))
+                .one(self.txn)
+                .await?;
+        }
+        let Some(row) = found else {
+            tracing::warn!(charge = ?text(charge, "/id"), "a refund of a payment we do not know");
+            return Ok(());
+        };
+        let refunded = amount(charge, "/amount_refunded");
+        let charged = amount(charge, "/amount").max(row.amount_cents);
+        let full = charge.get("refunded") == Some(&Value::Bool(true)) || refunded >= charged;
+        let status = if full {
+            "refunded"
+        } else {
+            "partially_refunded"
+        };
+        let contact_request_id = row.contact_request_id;
+        let mut active: payment::ActiveModel = row.into();
+        active.refunded_cents = Set(refunded);
+        active.status = Set(status.to_owned());
+        active.updated_at = Set(Utc::now());
+        active.update(self.txn).await?;
+        if full {
+            self.contact_payment(contact_request_id, false, "refunded")
+                .await?;
+        }
+        Ok(())
+    }
+
+    async fn intent(&self, intent: &Value, status: &'static str) -> Result<(), DbErr> {
+        let purpose = text(intent, "/metadata/purpose")
+            .and_then(Purchase::parse)
+            .unwrap_or(Purchase::ContactRequest);
+        let user_id = self.user(uuid_at(intent, "/metadata/user_id")).await?;
+        let contact_request_id = self
+            .contact_request(uuid_at(intent, "/metadata/contact_request_id"))
+            .await?;
+        let checkout_id = match uuid_at(intent, "/metadata/checkout_id") {
+            Some(id) => checkout::Entity::find_by_id(id)
+                .one(self.txn)
+                .await?
+                .map(|found| found.id),
+            None => None,
+        };
+        let amount_cents = match status {
+            "succeeded" => amount(intent, "/amount_received").max(amount(intent, "/amount")),
+            _ => amount(intent, "/amount"),
+        };
+        self.record_payment(PaymentReport {
+            intent: text(intent, "/id"),
+            invoice: None,
+            user_id,
+            checkout_id,
+            contact_request_id,
+            purpose,
+            amount_cents,
+            currency: text(intent, "/currency").unwrap_or("usd").to_owned(),
+            status,
+        })
+        .await?;
+        match status {
+            "held" | "succeeded" => self.contact_payment(contact_request_id, true, "paid").await,
+            // A released hold: the requester keeps their money.
+            "canceled" => {
+                self.contact_payment(contact_request_id, false, "refunded")
+                    .await
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// Creates or advances the payment an event reports, found by its
+    /// PaymentIntent or invoice id.
+    async fn record_payment(&self, report: PaymentReport<'_>) -> Result<(), DbErr> {
+        let mut existing = None;
+        if let Some(intent) = report.intent {
+            existing = payment::Entity::find()
+                .filter(payment::Column::Provider.eq(self.provider))
+                .filter(payment::Column::ProviderPaymentIntentId.eq(intent))
+                .one(self.txn)
+                .await?;
+        }
+        if existing.is_none()
+            && let Some(invoice) = report.invoice
+        {
+            existing = payment::Entity::find()
+                .filter(payment::Column::Provider.eq(self.provider))
+                .filter(payment::Column::ProviderInvoiceId.eq(invoice))
+                .one(self.txn)
+                .await?;
+        }
+        let now = Utc::now();
+        match existing {
+            Some(row) => {
+                let mut active: payment::ActiveModel = row.clone().into();
+                if rank(report.status) >= rank(&row.status) {
+                    active.status = Set(report.status.to_owned());
+                }
+                if row.provider_payment_intent_id.is_none() && report.intent.is_some() {
+                    active.provider_payment_intent_id = Set(report.intent.map(str::to_owned));
+                }
+                if row.provider_invoice_id.is_none() && report.invoice.is_some() {
+                    active.provider_invoice_id = Set(report.invoice.map(str::to_owned));
+                }
+                if row.user_id.is_none() {
+                    active.user_id = Set(report.user_id);
+                }
+                if row.checkout_session_id.is_none() {
+                    active.checkout_session_id = Set(report.checkout_id);
+                }
+                if row.contact_request_id.is_none() {
+                    active.contact_request_id = Set(report.contact_request_id);
+                }
+                if row.amount_cents == 0 {
+                    active.amount_cents = Set(report.amount_cents);
+                }
+                active.updated_at = Set(now);
+                active.update(self.txn).await?;
+            }
+            None => {
+                payment::ActiveModel {
+                    id: Set(Uuid::now_v7()),
+                    user_id: Set(report.user_id),
+                    checkout_session_id: Set(report.checkout_id),
+                    contact_request_id: Set(report.contact_request_id),
+                    provider: Set(self.provider.to_owned()),
+                    purpose: Set(report.purpose.as_str().to_owned()),
+                    description: Set(report.purpose.description().to_owned()),
+                    amount_cents: Set(report.amount_cents),
+                    refunded_cents: Set(0),
+                    currency: Set(report.currency),
+                    status: Set(report.status.to_owned()),
+                    provider_payment_intent_id: Set(report.intent.map(str::to_owned)),
+                    provider_invoice_id: Set(report.invoice.map(str::to_owned)),
+                    created_at: Set(now),
+                    updated_at: Set(now),
+                }
+                .insert(self.txn)
+                .await?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The subscription an invoice is for (before and after Stripe's 2025 API,
+/// which moved it under `parent`).
+fn invoice_subscription(invoice: &Value) -> Option<&str> {
+    id_of(invoice, "/subscription")
+        .or_else(|| id_of(invoice, "/parent/subscription_details/subscription"))
+}
+
+/// Writes a subscription's provider state onto its row.
+pub(super) async fn apply_state(
+    db: &impl ConnectionTrait,
+    row: subscription::Model,
+    state: &SubscriptionState,
+    period_end: Option<DateTime<Utc>>,
+    event_at: Option<DateTime<Utc>>,
+) -> Result<(), DbErr> {
+    let mut active: subscription::ActiveModel = row.into();
+    active.status = Set(state.status.clone());
+    if period_end.is_some() {
+        active.expires_at = Set(period_end);
+    }
+    active.cancel_at_period_end = Set(state.cancel_at_period_end);
+    if event_at.is_some() {
+        active.last_event_at = Set(event_at);
+    }
+    active.updated_at = Set(Utc::now());
+    active.update(db).await?;
+    Ok(())
+}

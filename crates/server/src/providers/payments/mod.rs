@@ -1,0 +1,252 @@
+//! Payments behind one small interface, [`PaymentProvider`], with two
+//! implementations chosen by `payments.provider`:
+//!
+//! - [`sandbox::Sandbox`], the embedded default: a built-in test checkout
+//!   where no money moves. It keeps its objects in the database and writes
+//!   every event it emits, in Stripe's JSON shape, to an event log that the
+//!   billing domain runs through the same fulfilment code as Stripe's
+//!   webhooks.
+//! - [`stripe::Stripe`]: a thin form-encoded client over the handful of
+//!   Stripe API calls used (Checkout Sessions, PaymentIntents with manual
+//!   capture, refunds, subscription updates). Stripe's events come back
+//!   through `POST /api/v1/billing/webhook`, checked with
+//!   [`stripe::verify_signature`].
+//!
+//! Fulfilment never trusts what these calls return to grant anything: rights
+//! come from events only. Amounts are whole cents.
+
+pub mod sandbox;
+pub mod stripe;
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::config::{PaymentProviderKind, PaymentsConfig};
+
+/// What a checkout sells.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CheckoutMode {
+    /// A monthly subscription.
+    Subscription,
+    /// A one-time payment, captured at once.
+    Payment,
+    /// A one-time payment that is only authorised (a hold), captured or
+    /// released later.
+    Hold,
+}
+
+/// A checkout to open at the provider.
+#[derive(Debug, Clone)]
+pub struct CheckoutRequest {
+    pub mode: CheckoutMode,
+    pub amount_cents: i64,
+    pub currency: String,
+    /// What the buyer sees, e.g. `Premium Editing (monthly)`.
+    pub product_name: String,
+    pub customer_email: Option<String>,
+    /// Our user id (Stripe's `client_reference_id`).
+    pub client_reference_id: String,
+    /// Copied onto the session and onto the PaymentIntent or subscription it
+    /// creates, so every later event can be tied back to the user and
+    /// purchase: `checkout_id`, `user_id`, `purpose`, maybe
+    /// `contact_request_id`.
+    pub metadata: BTreeMap<String, String>,
+    /// Absolute (Stripe) or relative (sandbox) URLs for the buyer's return.
+    pub success_url: String,
+    pub cancel_url: String,
+    /// Sent as `Idempotency-Key`: a retried request opens no second session.
+    pub idempotency_key: String,
+}
+
+/// A checkout opened at the provider.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CheckoutSession {
+    /// `cs_…`
+    pub id: String,
+    /// Where the buyer pays.
+    pub url: String,
+}
+
+/// A hold to place: a PaymentIntent with manual capture.
+#[derive(Debug, Clone)]
+pub struct HoldRequest {
+    pub amount_cents: i64,
+    pub currency: String,
+    pub customer: Option<String>,
+    /// A payment method to confirm with at once (server-side flows and
+    /// tests); without it the intent waits for the buyer.
+    pub payment_method: Option<String>,
+    pub metadata: BTreeMap<String, String>,
+    pub idempotency_key: String,
+}
+
+/// A PaymentIntent, as far as we read it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PaymentIntent {
+    pub id: String,
+    /// `requires_payment_method`, `requires_capture`, `succeeded`, `canceled`, …
+    pub status: String,
+    pub amount: i64,
+    #[serde(default)]
+    pub amount_capturable: i64,
+    #[serde(default)]
+    pub amount_received: i64,
+}
+
+/// A refund, as far as we read it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Refund {
+    pub id: String,
+    /// `pending`, `succeeded`, `failed`, `canceled`, `requires_action`.
+    pub status: String,
+    pub amount: i64,
+}
+
+/// A subscription's state at the provider.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SubscriptionState {
+    pub id: String,
+    pub status: String,
+    pub cancel_at_period_end: bool,
+    /// Unix seconds.
+    pub current_period_end: Option<i64>,
+}
+
+impl SubscriptionState {
+    /// Reads a Stripe subscription object. Since API version 2025-03-31 the
+    /// period end lives on the items, not on the subscription.
+    pub fn from_object(object: &Value) -> Option<Self> {
+        Some(Self {
+            id: object.get("id")?.as_str()?.to_owned(),
+            status: object.get("status")?.as_str()?.to_owned(),
+            cancel_at_period_end: object
+                .get("cancel_at_period_end")
+                .and_then(Value::as_bool)
+                .unwrap_or(false),
+            current_period_end: object
+                .get("current_period_end")
+                .and_then(Value::as_i64)
+                .or_else(|| {
+                    object
+                        .pointer("/items/data/0/current_period_end")
+                        .and_then(Value::as_i64)
+                }),
+        })
+    }
+}
+
+/// A provider event, in Stripe's shape.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Event {
+    /// `evt_…`: events are deduplicated by it.
+    pub id: String,
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// Unix seconds.
+    pub created: i64,
+    pub data: EventData,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct EventData {
+    pub object: Value,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum PaymentError {
+    /// The card or payment was declined.
+    #[error("the payment was declined: {0}")]
+    Declined(String),
+    /// The provider refused the request (a state that does not allow it, an
+    /// unknown id).
+    #[error("the payment provider refused the request: {0}")]
+    Refused(String),
+    /// The provider could not be reached or failed.
+    #[error("the payment provider failed: {0}")]
+    Unavailable(String),
+    #[error("the payment provider is not configured: {0}")]
+    NotConfigured(&'static str),
+    #[error(transparent)]
+    Database(#[from] sea_orm::DbErr),
+}
+
+/// An outside service that takes payments.
+#[async_trait::async_trait]
+pub trait PaymentProvider: Send + Sync + std::fmt::Debug {
+    /// `sandbox` or `stripe`, as stored in the `provider` columns.
+    fn name(&self) -> &'static str;
+
+    /// Opens a checkout for a subscription or a one-time purchase.
+    async fn create_checkout(
+        &self,
+        request: &CheckoutRequest,
+    ) -> Result<CheckoutSession, PaymentError>;
+
+    /// Places a hold: a PaymentIntent with `capture_method=manual`.
+    async fn hold(&self, request: &HoldRequest) -> Result<PaymentIntent, PaymentError>;
+
+    /// Captures a held PaymentIntent in full.
+    async fn capture(&self, payment_intent: &str) -> Result<PaymentIntent, PaymentError>;
+
+    /// Releases a hold (cancels the PaymentIntent).
+    async fn release(&self, payment_intent: &str) -> Result<PaymentIntent, PaymentError>;
+
+    /// Refunds a captured payment, in full or `amount_cents` of it.
+    async fn refund(
+        &self,
+        payment_intent: &str,
+        amount_cents: Option<i64>,
+    ) -> Result<Refund, PaymentError>;
+
+    /// Cancels a subscription at the end of its period (`true`) or takes
+    /// that back (`false`).
+    async fn set_cancel_at_period_end(
+        &self,
+        subscription: &str,
+        cancel: bool,
+    ) -> Result<SubscriptionState, PaymentError>;
+}
+
+/// The configured provider, and the sandbox itself when it is the one (its
+/// test page and renewals need more than the interface).
+#[derive(Clone, Debug)]
+pub struct Payments {
+    pub provider: Arc<dyn PaymentProvider>,
+    pub sandbox: Option<Arc<sandbox::Sandbox>>,
+    /// Checks the signatures of Stripe's webhooks, when configured.
+    pub webhook_secret: Option<crate::config::Secret>,
+}
+
+impl Payments {
+    pub fn from_config(
+        config: &PaymentsConfig,
+        db: sea_orm::DatabaseConnection,
+    ) -> anyhow::Result<Self> {
+        match config.provider {
+            PaymentProviderKind::Sandbox => {
+                let sandbox = Arc::new(sandbox::Sandbox::new(db));
+                Ok(Self {
+                    provider: sandbox.clone(),
+                    sandbox: Some(sandbox),
+                    webhook_secret: config.stripe.webhook_secret.clone(),
+                })
+            }
+            PaymentProviderKind::Stripe => {
+                let stripe = stripe::Stripe::from_config(&config.stripe)?;
+                if config.stripe.webhook_secret.is_none() {
+                    anyhow::bail!(
+                        "payments.stripe.webhook_secret is required with the Stripe provider: fulfilment comes from its webhooks"
+                    );
+                }
+                Ok(Self {
+                    provider: Arc::new(stripe),
+                    sandbox: None,
+                    webhook_secret: config.stripe.webhook_secret.clone(),
+                })
+            }
+        }
+    }
+}

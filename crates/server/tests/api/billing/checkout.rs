@@ -1,0 +1,480 @@
+//! `create-checkout` at the server's price, the sandbox's test checkout
+//! (whose buttons go through the same fulfilment as Stripe's webhooks), and
+//! My Account's subscription, payments, cancel and resume.
+
+use super::*;
+use crate::helpers::on_both_databases;
+use prettyscore_server::providers::payments::sandbox::Sandbox;
+
+on_both_databases!(
+    anonymous_callers_get_401_on_every_billing_endpoint,
+    create_checkout_ignores_the_clients_price,
+    another_users_id_gets_403,
+    the_same_idempotency_key_returns_the_same_checkout,
+    paying_in_the_sandbox_grants_premium_through_the_events,
+    a_declined_card_grants_nothing_and_the_checkout_stays_open,
+    cancelling_the_sandbox_checkout_grants_nothing,
+    cancel_at_period_end_keeps_premium_to_the_end_then_it_ends,
+    a_sandbox_subscription_renews_monthly,
+    billing_data_is_in_the_export_and_payments_outlive_the_account
+);
+
+const ENDPOINTS: &[(&str, &str)] = &[
+    ("POST", "/functions/v1/create-checkout"),
+    ("POST", "/functions/v1/check-subscription"),
+    ("POST", "/functions/v1/check-feature-access"),
+    ("POST", "/functions/v1/record-feature-usage"),
+    ("GET", "/api/v1/billing/subscription"),
+    ("GET", "/api/v1/billing/payments"),
+    ("POST", "/api/v1/billing/subscription/cancel"),
+    ("POST", "/api/v1/billing/subscription/resume"),
+    ("GET", "/api/v1/billing/sandbox/cs_sandbox_x"),
+    ("POST", "/api/v1/billing/sandbox/cs_sandbox_x/pay"),
+    ("POST", "/api/v1/billing/sandbox/cs_sandbox_x/decline"),
+    ("POST", "/api/v1/billing/sandbox/cs_sandbox_x/cancel"),
+];
+
+async fn anonymous_callers_get_401_on_every_billing_endpoint(backend: Backend) {
+    let app = sandbox_app(backend).await;
+    let user = sign_up(&app, "someone@example.com").await;
+    for (verb, path) in ENDPOINTS {
+        let method = Method::from_bytes(verb.as_bytes()).unwrap();
+        let body = json!({"userId": user.id, "type": "subscription", "featureName": "ai_editor"});
+        let reply = call(&app, method.clone(), path, None, Some(body.clone())).await;
+        assert_error(&reply, StatusCode::UNAUTHORIZED, "not_signed_in");
+        let forged = call(&app, method, path, Some("not-a-token"), Some(body)).await;
+        assert_error(&forged, StatusCode::UNAUTHORIZED, "not_signed_in");
+    }
+    assert_eq!(count(&app, "checkout_sessions").await, 0);
+}
+
+async fn create_checkout_ignores_the_clients_price(backend: Backend) {
+    let app = sandbox_app(backend).await;
+    let buyer = sign_up(&app, "bargain@example.com").await;
+    let opened = ok(post(
+        &app,
+        "/functions/v1/create-checkout",
+        &buyer,
+        json!({"userId": buyer.id, "type": "subscription", "priceId": "price_one_cent",
+               "amount": 1, "unit_amount": 1, "metadata": {"fee_amount": 1, "plan_name": "free"}}),
+    )
+    .await);
+    assert_eq!(opened["amountCents"], 999);
+    let url = opened["url"].as_str().unwrap();
+    let session = opened["sessionId"].as_str().unwrap();
+    assert_eq!(url, format!("/checkout/sandbox/{session}"));
+    let page = ok(get(&app, &format!("/api/v1/billing/sandbox/{session}"), &buyer).await);
+    assert_eq!(page["amountCents"], 999);
+    assert_eq!(page["currency"], "usd");
+    assert_eq!(page["mode"], "subscription");
+    assert_eq!(page["description"], "Premium Editing (monthly)");
+    assert_eq!(page["status"], "open");
+    assert_eq!(page["successUrl"], "/premium?success=true");
+    assert!(page["notice"].as_str().unwrap().contains("test payment"));
+
+    let detailed = checkout(&app, &buyer, "personality_detailed").await;
+    assert_eq!(detailed["amountCents"], 499);
+    // An unknown type is refused, not priced.
+    let reply = post(
+        &app,
+        "/functions/v1/create-checkout",
+        &buyer,
+        json!({"userId": buyer.id, "type": "free_stuff"}),
+    )
+    .await;
+    assert_eq!(reply.0, StatusCode::UNPROCESSABLE_ENTITY, "{}", reply.1);
+}
+
+async fn another_users_id_gets_403(backend: Backend) {
+    let app = sandbox_app(backend).await;
+    let mallory = sign_up(&app, "mallory@example.com").await;
+    let alice = sign_up(&app, "alice@example.com").await;
+    let reply = post(
+        &app,
+        "/functions/v1/create-checkout",
+        &mallory,
+        json!({"userId": alice.id, "type": "subscription"}),
+    )
+    .await;
+    assert_error(&reply, StatusCode::FORBIDDEN, "forbidden");
+    assert_eq!(count(&app, "checkout_sessions").await, 0);
+
+    // Nor can anyone (an admin included) see or pay another's sandbox checkout.
+    let opened = checkout(&app, &alice, "subscription").await;
+    let session = opened["sessionId"].as_str().unwrap();
+    prettyscore_server::admin::roles::grant_admin(&app.db, "mallory@example.com")
+        .await
+        .unwrap();
+    for (verb, path) in [
+        ("GET", format!("/api/v1/billing/sandbox/{session}")),
+        ("POST", format!("/api/v1/billing/sandbox/{session}/pay")),
+        ("POST", format!("/api/v1/billing/sandbox/{session}/cancel")),
+    ] {
+        let method = Method::from_bytes(verb.as_bytes()).unwrap();
+        let reply = call(&app, method, &path, Some(&mallory.token), None).await;
+        assert_error(&reply, StatusCode::NOT_FOUND, "not_found");
+    }
+    assert_eq!(subscription_of(&app, &alice).await["subscribed"], false);
+    assert_eq!(subscription_of(&app, &mallory).await["subscribed"], false);
+}
+
+async fn the_same_idempotency_key_returns_the_same_checkout(backend: Backend) {
+    let app = sandbox_app(backend).await;
+    let buyer = sign_up(&app, "retry@example.com").await;
+    let send = |key: &'static str, kind: &'static str| {
+        let app = &app;
+        let buyer = &buyer;
+        async move {
+            app.client
+                .post(app.url("/functions/v1/create-checkout"))
+                .bearer_auth(&buyer.token)
+                .header("Idempotency-Key", key)
+                .json(&json!({"userId": buyer.id, "type": kind}))
+                .send()
+                .await
+                .unwrap()
+        }
+    };
+    let first: Value = send("key-1", "subscription").await.json().await.unwrap();
+    let second: Value = send("key-1", "subscription").await.json().await.unwrap();
+    assert_eq!(first, second);
+    // The key may come in the body too.
+    let third = ok(post(
+        &app,
+        "/functions/v1/create-checkout",
+        &buyer,
+        json!({"userId": buyer.id, "type": "subscription", "idempotencyKey": "key-1"}),
+    )
+    .await);
+    assert_eq!(first, third);
+    assert_eq!(count(&app, "checkout_sessions").await, 1);
+    assert_eq!(count(&app, "sandbox_objects").await, 1);
+
+    let other = send("key-1", "personality_detailed").await;
+    assert_eq!(other.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let body: Value = other.json().await.unwrap();
+    assert_eq!(body["code"], "idempotency_key_reused");
+    let fresh: Value = send("key-2", "subscription").await.json().await.unwrap();
+    assert_ne!(fresh["sessionId"], first["sessionId"]);
+}
+
+async fn paying_in_the_sandbox_grants_premium_through_the_events(backend: Backend) {
+    let app = sandbox_app(backend).await;
+    let buyer = sign_up(&app, "premium@example.com").await;
+    let opened = checkout(&app, &buyer, "subscription").await;
+    let session = opened["sessionId"].as_str().unwrap();
+    assert_eq!(subscription_of(&app, &buyer).await["subscribed"], false);
+
+    let paid = ok(post(
+        &app,
+        &format!("/api/v1/billing/sandbox/{session}/pay"),
+        &buyer,
+        json!({}),
+    )
+    .await);
+    assert_eq!(paid["redirectUrl"], "/premium?success=true");
+    let status = subscription_of(&app, &buyer).await;
+    assert_eq!(status["subscribed"], true, "{status}");
+    assert_eq!(status["plan"], "premium_editing");
+    assert_eq!(status["cancel_at_period_end"], false);
+    let expires =
+        chrono::DateTime::parse_from_rfc3339(status["expires_at"].as_str().unwrap()).unwrap();
+    let days = (expires.timestamp() - now()) / 86400;
+    assert!((27..=31).contains(&days), "{days}");
+    let payments = payments_of(&app, &buyer).await;
+    assert_eq!(payments.len(), 1, "{payments:?}");
+    assert_eq!(payments[0]["amount_cents"], 999);
+    assert_eq!(payments[0]["status"], "succeeded");
+    // Granted by the sandbox's events, recorded as processed like Stripe's.
+    assert!(count(&app, "processed_webhook_events").await >= 3);
+    assert_eq!(
+        count(&app, "sandbox_events WHERE delivered_at IS NULL").await,
+        0
+    );
+    // The same premium the edits and features see.
+    let access = ok(post(
+        &app,
+        "/functions/v1/check-feature-access",
+        &buyer,
+        json!({"featureName": "ai_editor"}),
+    )
+    .await);
+    assert_eq!(
+        access,
+        json!({"hasAccess": true, "reason": "granted", "trialRemaining": 1})
+    );
+
+    let twice = post(
+        &app,
+        &format!("/api/v1/billing/sandbox/{session}/pay"),
+        &buyer,
+        json!({}),
+    )
+    .await;
+    assert_error(&twice, StatusCode::CONFLICT, "checkout_closed");
+    assert_eq!(count(&app, "subscriptions").await, 1);
+    let again = post(
+        &app,
+        "/functions/v1/create-checkout",
+        &buyer,
+        json!({"userId": buyer.id, "type": "subscription"}),
+    )
+    .await;
+    assert_error(&again, StatusCode::CONFLICT, "already_subscribed");
+
+    // Two clicks on Pay at once make one payment.
+    let other = sign_up(&app, "double@example.com").await;
+    let opened = checkout(&app, &other, "personality_detailed").await;
+    let path = format!(
+        "/api/v1/billing/sandbox/{}/pay",
+        opened["sessionId"].as_str().unwrap()
+    );
+    let (a, b) = tokio::join!(
+        post(&app, &path, &other, json!({})),
+        post(&app, &path, &other, json!({}))
+    );
+    let mut statuses = [a.0, b.0];
+    statuses.sort();
+    assert_eq!(
+        statuses,
+        [StatusCode::OK, StatusCode::CONFLICT],
+        "{a:?} {b:?}"
+    );
+    let payments = payments_of(&app, &other).await;
+    assert_eq!(payments.len(), 1, "{payments:?}");
+    assert_eq!(payments[0]["amount_cents"], 499);
+}
+
+async fn a_declined_card_grants_nothing_and_the_checkout_stays_open(backend: Backend) {
+    let app = sandbox_app(backend).await;
+    let buyer = sign_up(&app, "declined@example.com").await;
+    let opened = checkout(&app, &buyer, "subscription").await;
+    let session = opened["sessionId"].as_str().unwrap();
+    let declined = post(
+        &app,
+        &format!("/api/v1/billing/sandbox/{session}/decline"),
+        &buyer,
+        json!({}),
+    )
+    .await;
+    assert_error(&declined, StatusCode::PAYMENT_REQUIRED, "card_declined");
+    assert!(declined.1["message"].as_str().unwrap().contains("declined"));
+    assert_eq!(subscription_of(&app, &buyer).await["subscribed"], false);
+    let payments = payments_of(&app, &buyer).await;
+    assert_eq!(payments.len(), 1);
+    assert_eq!(payments[0]["status"], "failed");
+    assert_eq!(count(&app, "subscriptions").await, 0);
+    let page = ok(get(&app, &format!("/api/v1/billing/sandbox/{session}"), &buyer).await);
+    assert_eq!(page["status"], "open");
+    // A second try with a good card works.
+    ok(post(
+        &app,
+        &format!("/api/v1/billing/sandbox/{session}/pay"),
+        &buyer,
+        json!({}),
+    )
+    .await);
+    assert_eq!(subscription_of(&app, &buyer).await["subscribed"], true);
+}
+
+async fn cancelling_the_sandbox_checkout_grants_nothing(backend: Backend) {
+    let app = sandbox_app(backend).await;
+    let buyer = sign_up(&app, "changed-mind@example.com").await;
+    let opened = checkout(&app, &buyer, "subscription").await;
+    let session = opened["sessionId"].as_str().unwrap();
+    let cancelled = ok(post(
+        &app,
+        &format!("/api/v1/billing/sandbox/{session}/cancel"),
+        &buyer,
+        json!({}),
+    )
+    .await);
+    assert_eq!(cancelled["redirectUrl"], "/premium?canceled=true");
+    let page = ok(get(&app, &format!("/api/v1/billing/sandbox/{session}"), &buyer).await);
+    assert_eq!(page["status"], "expired");
+    let late = post(
+        &app,
+        &format!("/api/v1/billing/sandbox/{session}/pay"),
+        &buyer,
+        json!({}),
+    )
+    .await;
+    assert_error(&late, StatusCode::CONFLICT, "checkout_closed");
+    assert_eq!(subscription_of(&app, &buyer).await["subscribed"], false);
+    assert!(payments_of(&app, &buyer).await.is_empty());
+}
+
+async fn buy_premium(app: &TestApp, buyer: &Caller) -> String {
+    let opened = checkout(app, buyer, "subscription").await;
+    let session = opened["sessionId"].as_str().unwrap();
+    ok(post(
+        app,
+        &format!("/api/v1/billing/sandbox/{session}/pay"),
+        buyer,
+        json!({}),
+    )
+    .await);
+    use prettyscore_server::billing::entity as subscriptions;
+    use sea_orm::{ColumnTrait, EntityTrait, QueryFilter};
+    subscriptions::Entity::find()
+        .filter(subscriptions::Column::UserId.eq(buyer.id))
+        .one(&app.db)
+        .await
+        .unwrap()
+        .unwrap()
+        .provider_subscription_id
+        .unwrap()
+}
+
+async fn cancel_at_period_end_keeps_premium_to_the_end_then_it_ends(backend: Backend) {
+    let app = spawn_with(backend, |config| {
+        config.payments.sandbox_renewal_interval_secs = 1;
+    })
+    .await;
+    let buyer = sign_up(&app, "leaving@example.com").await;
+    let nobody = post(
+        &app,
+        "/api/v1/billing/subscription/cancel",
+        &buyer,
+        json!({}),
+    )
+    .await;
+    assert_error(&nobody, StatusCode::NOT_FOUND, "no_subscription");
+    let subscription = buy_premium(&app, &buyer).await;
+    let before = ok(get(&app, "/api/v1/billing/subscription", &buyer).await);
+
+    let cancelled = ok(post(
+        &app,
+        "/api/v1/billing/subscription/cancel",
+        &buyer,
+        json!({}),
+    )
+    .await);
+    assert_eq!(cancelled["cancel_at_period_end"], true);
+    assert_eq!(cancelled["subscribed"], true);
+    assert_eq!(cancelled["expires_at"], before["expires_at"]);
+    assert_eq!(subscription_of(&app, &buyer).await, cancelled);
+    let resumed = ok(post(
+        &app,
+        "/api/v1/billing/subscription/resume",
+        &buyer,
+        json!({}),
+    )
+    .await);
+    assert_eq!(resumed["cancel_at_period_end"], false);
+    ok(post(
+        &app,
+        "/api/v1/billing/subscription/cancel",
+        &buyer,
+        json!({}),
+    )
+    .await);
+    // Another user cannot touch it.
+    let other = sign_up(&app, "other@example.com").await;
+    let reply = post(
+        &app,
+        "/api/v1/billing/subscription/resume",
+        &other,
+        json!({}),
+    )
+    .await;
+    assert_error(&reply, StatusCode::NOT_FOUND, "no_subscription");
+    assert_eq!(
+        subscription_of(&app, &buyer).await["cancel_at_period_end"],
+        true
+    );
+
+    // The month ends: the sandbox's clock ends the subscription.
+    Sandbox::new(app.db.clone())
+        .set_period_end(
+            &subscription,
+            chrono::Utc::now() - chrono::Duration::seconds(1),
+        )
+        .await
+        .unwrap();
+    crate::helpers::eventually("the cancelled subscription to end", || async {
+        subscription_of(&app, &buyer).await["status"] == "canceled"
+    })
+    .await;
+    assert_eq!(subscription_of(&app, &buyer).await["subscribed"], false);
+    assert_eq!(
+        payments_of(&app, &buyer).await.len(),
+        1,
+        "no renewal was charged"
+    );
+}
+
+async fn a_sandbox_subscription_renews_monthly(backend: Backend) {
+    let app = spawn_with(backend, |config| {
+        config.payments.sandbox_renewal_interval_secs = 1;
+    })
+    .await;
+    let buyer = sign_up(&app, "stays@example.com").await;
+    let subscription = buy_premium(&app, &buyer).await;
+    let end = chrono::Utc::now() - chrono::Duration::seconds(1);
+    Sandbox::new(app.db.clone())
+        .set_period_end(&subscription, end)
+        .await
+        .unwrap();
+    crate::helpers::eventually("the renewal's payment", || async {
+        payments_of(&app, &buyer).await.len() == 2
+    })
+    .await;
+    let status = subscription_of(&app, &buyer).await;
+    assert_eq!(status["subscribed"], true, "{status}");
+    let expires =
+        chrono::DateTime::parse_from_rfc3339(status["expires_at"].as_str().unwrap()).unwrap();
+    let days = (expires.timestamp() - end.timestamp()) / 86400;
+    assert!((28..=31).contains(&days), "{days}");
+}
+
+async fn billing_data_is_in_the_export_and_payments_outlive_the_account(backend: Backend) {
+    let app = sandbox_app(backend).await;
+    let buyer = sign_up(&app, "exported@example.com").await;
+    buy_premium(&app, &buyer).await;
+    ok(post(
+        &app,
+        "/functions/v1/record-feature-usage",
+        &sign_up(&app, "x@example.com").await,
+        json!({"featureName": "ai_editor"}),
+    )
+    .await);
+    let export = ok(get(&app, "/api/v1/account/export", &buyer).await);
+    assert_eq!(
+        export["billing"]["subscriptions"][0]["plan"], "premium_editing",
+        "{export}"
+    );
+    assert_eq!(export["billing"]["payments"][0]["amount_cents"], 999);
+    assert!(export["feature_trials"].is_array());
+
+    let deleted = call(
+        &app,
+        Method::DELETE,
+        "/api/v1/account",
+        Some(&buyer.token),
+        None,
+    )
+    .await;
+    assert!(deleted.0.is_success(), "{deleted:?}");
+    assert_eq!(count(&app, "subscriptions").await, 0);
+    assert_eq!(count(&app, "payments").await, 1);
+    assert_eq!(count(&app, "payments WHERE user_id IS NULL").await, 1);
+}
+
+#[test]
+fn every_billing_and_feature_endpoint_is_in_the_openapi_document() {
+    let doc = serde_json::to_value(prettyscore_server::app::openapi()).unwrap();
+    let paths = &doc["paths"];
+    for (verb, path) in ENDPOINTS {
+        let path = path.replace("cs_sandbox_x", "{id}");
+        let operation = &paths[&path][verb.to_lowercase()];
+        assert!(operation.is_object(), "{verb} {path} is not documented");
+        assert_eq!(operation["security"], json!([{"bearer": []}]), "{verb} {path}");
+        assert!(operation["responses"]["401"].is_object(), "{verb} {path}: 401");
+    }
+    assert!(paths["/api/v1/billing/webhook"]["post"].is_object());
+    let codes = doc["components"]["schemas"]["ErrorCode"].to_string();
+    for code in ["invalid_signature", "card_declined", "feature_locked", "trial_used", "unknown_feature"] {
+        assert!(codes.contains(code), "{code} is not listed");
+    }
+}
