@@ -28,8 +28,10 @@ const MAX_IDEMPOTENCY_KEY: usize = 255;
 pub const CHECKOUT_FAILED: &str = "Failed to start checkout. Please try again.";
 
 /// The spec's `metadata`. Only `contact_request_id` is read; the fee, rank
-/// and plan name a client sends are ignored (the server prices).
+/// and plan name a client sends are ignored (the server prices), but stay
+/// in the API so the spec's client can send them.
 #[derive(Debug, Default, Deserialize, ToSchema)]
+#[allow(dead_code)]
 pub struct CheckoutMetadata {
     /// The contact request the fee is for (`type` `contact_request`).
     #[serde(default)]
@@ -47,8 +49,10 @@ pub struct CheckoutMetadata {
     pub plan_name: Option<String>,
 }
 
-/// The body of `create-checkout` (the spec's fields).
+/// The body of `create-checkout` (the spec's fields; `priceId` is accepted
+/// and ignored).
 #[derive(Debug, Deserialize, ToSchema)]
+#[allow(dead_code)]
 #[serde(rename_all = "camelCase")]
 pub struct CreateCheckoutRequest {
     /// Ignored: the server sets the price from `type`.
@@ -330,7 +334,7 @@ async fn contact_rank(state: &AppState, user_id: Uuid, id: Uuid) -> Result<u32, 
     };
     let row = state
         .db
-        .query_one(Statement::from_sql_and_values(
+        .query_one_raw(Statement::from_sql_and_values(
             backend,
             sql,
             [id.into(), user_id.into()],

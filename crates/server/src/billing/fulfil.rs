@@ -192,7 +192,7 @@ impl Context<'_> {
         let Some(id) = id else { return Ok(None) };
         let found = self
             .txn
-            .query_one(sea_orm::Statement::from_sql_and_values(
+            .query_one_raw(sea_orm::Statement::from_sql_and_values(
                 self.txn.get_database_backend(),
                 match self.txn.get_database_backend() {
                     sea_orm::DbBackend::Postgres => "SELECT id FROM contact_requests WHERE id = $1",
@@ -219,7 +219,7 @@ impl Context<'_> {
             "UPDATE contact_requests SET paid = ?, payment_status = ?, updated_at = ? WHERE id = ?"
         };
         self.txn
-            .execute(sea_orm::Statement::from_sql_and_values(
+            .execute_raw(sea_orm::Statement::from_sql_and_values(
                 self.txn.get_database_backend(),
                 sql,
                 [paid.into(), status.into(), Utc::now().into(), id.into()],

@@ -190,7 +190,7 @@ pub async fn count(app: &TestApp, table: &str) -> i64 {
     use sea_orm::{ConnectionTrait, Statement};
     let row = app
         .db
-        .query_one(Statement::from_string(
+        .query_one_raw(Statement::from_string(
             app.db.get_database_backend(),
             format!("SELECT COUNT(*) AS n FROM {table}"),
         ))
@@ -214,7 +214,7 @@ pub async fn sql(app: &TestApp, statement: &str, values: Vec<sea_orm::Value>) {
         statement.to_owned()
     };
     app.db
-        .execute(Statement::from_sql_and_values(backend, statement, values))
+        .execute_raw(Statement::from_sql_and_values(backend, statement, values))
         .await
         .unwrap();
 }

@@ -462,7 +462,7 @@ async fn contact_state(app: &TestApp, id: Uuid) -> (bool, String) {
     };
     let row = app
         .db
-        .query_one(Statement::from_sql_and_values(backend, sql, [id.into()]))
+        .query_one_raw(Statement::from_sql_and_values(backend, sql, [id.into()]))
         .await
         .unwrap()
         .unwrap();
