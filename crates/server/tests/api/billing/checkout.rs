@@ -441,11 +441,11 @@ async fn billing_data_is_in_the_export_and_payments_outlive_the_account(backend:
     .await);
     let export = ok(get(&app, "/api/v1/account/export", &buyer).await);
     assert_eq!(
-        export["billing"]["subscriptions"][0]["plan"], "premium_editing",
+        export["sections"]["billing"]["subscriptions"][0]["plan"], "premium_editing",
         "{export}"
     );
-    assert_eq!(export["billing"]["payments"][0]["amount_cents"], 999);
-    assert!(export["feature_trials"].is_array());
+    assert_eq!(export["sections"]["billing"]["payments"][0]["amount_cents"], 999);
+    assert!(export["sections"]["feature_trials"].is_array());
 
     let deleted = call(
         &app,
