@@ -12,7 +12,7 @@ export type Adjustments = ApiSchemas['Adjustments'];
  * POST /functions/v1/edit-photo: a data: URL or one of our own /media URLs, a prompt and/or adjustments (free).
  * `feature: 'ai_editor'` (sent by /editor) asks the server to check the editor's gate: Premium or an active trial.
  */
-export type EditPhotoRequest = ApiSchemas['EditPhotoRequest'] & { feature?: 'ai_editor' | null };
+export type EditPhotoRequest = ApiSchemas['EditPhotoRequest'];
 
 /** A signed, relative /media/… URL; `editsRemaining` null: unlimited (premium). */
 export type EditPhotoResponse = ApiSchemas['EditPhotoResponse'];

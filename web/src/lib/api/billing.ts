@@ -1,5 +1,5 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiErrorFrom, fetchWithSession } from '@/lib/api-client';
+import { api, unwrap, type ApiSchemas } from '@/lib/api-client';
 import { useSession } from '@/lib/session';
 
 /**
@@ -14,63 +14,19 @@ import { useSession } from '@/lib/session';
  */
 
 /** What can be bought; the server sets every price from this. */
-export type CheckoutType = 'subscription' | 'personality_detailed' | 'contact_request';
-
-/** POST /functions/v1/create-checkout (spec document 2, section 7). */
-export type CreateCheckoutRequest = {
-  priceId?: string;
-  userId: string;
-  email?: string;
-  type: CheckoutType;
-  metadata?: Record<string, string | number>;
-};
-export type CreateCheckoutResponse = { url: string; sessionId?: string; amountCents?: number; currency?: string };
-
-/** POST /functions/v1/check-subscription. */
-export type SubscriptionStatus = {
-  subscribed: boolean;
-  /** `premium_editing` for a member, else null. */
-  plan: string | null;
-  /** The provider's status (`active`, `past_due`, `canceled`, …), or null. */
-  status?: string | null;
-  /** The end of the paid period (RFC 3339), if any. */
-  expires_at: string | null;
-  /** The subscription ends at `expires_at` instead of renewing. */
-  cancel_at_period_end: boolean;
-};
-
+export type CheckoutType = ApiSchemas['Purchase'];
+/** POST /functions/v1/create-checkout (spec document 2, section 7): no amount, the server prices. */
+export type CreateCheckoutRequest = ApiSchemas['CreateCheckoutRequest'];
+/** Where to send the buyer (`url`: Stripe's page, or the sandbox's relative `/checkout/sandbox/{id}`). */
+export type CreateCheckoutResponse = ApiSchemas['CreateCheckoutResponse'];
+/** POST /functions/v1/check-subscription: `{subscribed, plan, status, expires_at, cancel_at_period_end}`. */
+export type SubscriptionStatus = ApiSchemas['SubscriptionStatus'];
 /** One payment of the user, amounts in cents. */
-export type Payment = {
-  id: string;
-  /** `subscription`, `personality_detailed` or `contact_request`. */
-  purpose: string;
-  description: string;
-  amount_cents: number;
-  refunded_cents: number;
-  currency: string;
-  /** `pending`, `held`, `succeeded`, `failed`, `canceled`, `refunded` or `partially_refunded`. */
-  status: string;
-  created_at: string;
-};
-
-/** A sandbox checkout: what is bought, for how much, and where it stands. */
-export type SandboxCheckout = {
-  id: string;
-  description: string;
-  amountCents: number;
-  currency: string;
-  /** `subscription` (monthly), `payment` (once) or `hold` (authorised now, captured later). */
-  mode: string;
-  /** `open`, `complete` or `expired`. */
-  status: string;
-  successUrl: string;
-  cancelUrl: string;
-  /** Says plainly that this is a test payment. */
-  notice: string;
-};
-
+export type Payment = ApiSchemas['PaymentItem'];
+/** A sandbox checkout: what is bought, for how much, where it stands, and its test-payment notice. */
+export type SandboxCheckout = ApiSchemas['SandboxCheckout'];
 /** What a sandbox button did, and where the browser goes next. A declined card is a 402 `card_declined`. */
-export type SandboxOutcome = { status: string; redirectUrl: string };
+export type SandboxOutcome = ApiSchemas['SandboxResult'];
 export type SandboxAction = 'pay' | 'decline' | 'cancel';
 
 /** The plan that premium is (spec document 2, section 3). */
@@ -86,32 +42,18 @@ export const billingKeys = {
   sandbox: (id: string) => [...billingKeys.all, 'sandbox', id] as const,
 };
 
-async function json<T>(path: string, init?: RequestInit): Promise<T> {
-  const response = await fetchWithSession(path, init);
-  if (!response.ok) throw await apiErrorFrom(response);
-  return (await response.json()) as T;
-}
-
-function post(body?: unknown, headers: Record<string, string> = {}): RequestInit {
-  return {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', ...headers },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  };
-}
-
 /**
  * Starts a checkout and resolves to the page to send the browser to. The
  * idempotency key makes a retried call (a double tap, a flaky network)
  * return the same checkout instead of a second one.
  */
 export function createCheckout(request: CreateCheckoutRequest, idempotencyKey: string): Promise<CreateCheckoutResponse> {
-  return json('/functions/v1/create-checkout', post(request, { 'Idempotency-Key': idempotencyKey }));
+  return unwrap(api.POST('/functions/v1/create-checkout', { body: request, headers: { 'Idempotency-Key': idempotencyKey } }));
 }
 
 /** The server's answer to "is this user premium?". */
 export function checkSubscription(): Promise<SubscriptionStatus> {
-  return json('/functions/v1/check-subscription', post());
+  return unwrap(api.POST('/functions/v1/check-subscription'));
 }
 
 export function subscriptionQueryOptions(userId: string | null) {
@@ -146,7 +88,7 @@ export function isPremium(status: SubscriptionStatus | undefined): boolean {
 
 /** The signed-in user's payments, newest first. */
 export function listPayments(): Promise<Payment[]> {
-  return json('/api/v1/billing/payments');
+  return unwrap(api.GET('/api/v1/billing/payments'));
 }
 
 export function usePayments() {
@@ -157,7 +99,9 @@ export function usePayments() {
 
 /** Cancel at the period's end, or resume a subscription that was going to end. */
 export function changeRenewal(action: 'cancel' | 'resume'): Promise<SubscriptionStatus> {
-  return json(`/api/v1/billing/subscription/${action}`, post());
+  return unwrap(
+    action === 'cancel' ? api.POST('/api/v1/billing/subscription/cancel') : api.POST('/api/v1/billing/subscription/resume'),
+  );
 }
 
 export function useChangeRenewal() {
@@ -169,7 +113,7 @@ export function useChangeRenewal() {
 }
 
 export function getSandboxCheckout(id: string): Promise<SandboxCheckout> {
-  return json(`/api/v1/billing/sandbox/${encodeURIComponent(id)}`);
+  return unwrap(api.GET('/api/v1/billing/sandbox/{id}', { params: { path: { id } } }));
 }
 
 export function useSandboxCheckout(id: string) {
@@ -178,7 +122,13 @@ export function useSandboxCheckout(id: string) {
 
 /** One of the sandbox page's buttons: the server turns it into provider events, fulfilled like Stripe's. */
 export function actOnSandboxCheckout(id: string, action: SandboxAction): Promise<SandboxOutcome> {
-  return json(`/api/v1/billing/sandbox/${encodeURIComponent(id)}/${action}`, post());
+  const params = { params: { path: { id } } };
+  const calls = {
+    pay: () => api.POST('/api/v1/billing/sandbox/{id}/pay', params),
+    decline: () => api.POST('/api/v1/billing/sandbox/{id}/decline', params),
+    cancel: () => api.POST('/api/v1/billing/sandbox/{id}/cancel', params),
+  };
+  return unwrap(calls[action]());
 }
 
 export function useSandboxAction(id: string) {

@@ -1,5 +1,5 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiErrorFrom, fetchWithSession } from '@/lib/api-client';
+import { api, unwrap, type ApiSchemas } from '@/lib/api-client';
 import { useSession } from '@/lib/session';
 
 /**
@@ -9,40 +9,30 @@ import { useSession } from '@/lib/session';
  * decides what to show.
  */
 
-export const FEATURES = ['ai_editor', 'personality_test', 'feet_scoring', 'hands_scoring'] as const;
-export type FeatureName = (typeof FEATURES)[number];
-
-export type FeatureAccessReason = 'granted' | 'trial_available' | 'trial_exceeded' | 'requires_premium';
-
-/** POST /functions/v1/check-feature-access {featureName}. */
-export type FeatureAccess = {
-  hasAccess: boolean;
-  reason: FeatureAccessReason;
-  trialRemaining: number;
-};
+/** `ai_editor`, `personality_test`, `feet_scoring` or `hands_scoring`. */
+export type FeatureName = ApiSchemas['Feature'];
+/**
+ * `granted` (Premium), `trial_available` (the activated trial, usable now),
+ * `requires_premium` (no access; the trial can be activated), `trial_exceeded`.
+ */
+export type FeatureAccessReason = ApiSchemas['AccessReason'];
+/** POST /functions/v1/check-feature-access {featureName}: `{hasAccess, reason, trialRemaining}`. */
+export type FeatureAccess = ApiSchemas['FeatureAccess'];
+/** POST /functions/v1/record-feature-usage: the spec's message and the access after it. */
+export type TrialActivated = ApiSchemas['TrialActivated'];
 
 export const featureKeys = {
   all: ['features'] as const,
   access: (userId: string | null, feature: FeatureName) => [...featureKeys.all, 'access', userId ?? 'anonymous', feature] as const,
 };
 
-async function call<T>(name: string, feature: FeatureName): Promise<T> {
-  const response = await fetchWithSession(`/functions/v1/${name}`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ featureName: feature }),
-  });
-  if (!response.ok) throw await apiErrorFrom(response);
-  return (await response.json()) as T;
-}
-
 export function checkFeatureAccess(feature: FeatureName): Promise<FeatureAccess> {
-  return call('check-feature-access', feature);
+  return unwrap(api.POST('/functions/v1/check-feature-access', { body: { featureName: feature } }));
 }
 
-/** Uses the one free trial of a feature (the server counts it once, however often it is called). */
-export function recordFeatureUsage(feature: FeatureName): Promise<unknown> {
-  return call('record-feature-usage', feature);
+/** Activates the one free trial of a feature (the server records it once, however often it is called). */
+export function recordFeatureUsage(feature: FeatureName): Promise<TrialActivated> {
+  return unwrap(api.POST('/functions/v1/record-feature-usage', { body: { featureName: feature } }));
 }
 
 export function featureAccessQueryOptions(userId: string | null, feature: FeatureName) {
