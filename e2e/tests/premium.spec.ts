@@ -30,6 +30,9 @@ async function buyPremium(page: Page) {
 }
 
 test.describe('Premium', () => {
+  // A declined test card is the server's 402 `card_declined`; Chromium logs every non-2xx response it loads.
+  test.use({ allowedConsoleErrors: [/status of 402 \(Payment Required\).*\/api\/v1\/billing\/sandbox\/[^/]+\/decline/] });
+
   test('sign in, Upgrade, pay in the sandbox: Premium Member on the dashboard, and edits are unlimited', async ({ page, request }) => {
     const account = await signUp(request);
     await useSession(page, account);
@@ -151,8 +154,11 @@ test.describe('Premium', () => {
       await expect(page.getByTestId('premium-member-badge')).toBeVisible();
       await shot(page, viewport.name, 'dashboard-premium.png');
 
+      // The declined attempt is listed as failed, the payment as paid.
       await page.goto('/account');
-      await expect(page.getByTestId('payment-row')).toHaveCount(1);
+      await expect(page.getByTestId('payment-row')).toHaveCount(2);
+      await expect(page.getByTestId('payment-row').filter({ hasText: 'Paid' })).toContainText('$9.99');
+      await expect(page.getByTestId('payment-row').filter({ hasText: 'Failed' })).toHaveCount(1);
       await shot(page, viewport.name, 'account-premium.png');
 
       await page.goto('/editor');
