@@ -139,7 +139,7 @@ test.describe('Premium', () => {
       await useSession(page, await signUp(request));
       await page.goto('/premium');
       await expect(page.getByRole('table')).toBeVisible();
-      await shot(page, viewport.name, 'premium.png');
+      await shot(page, viewport.name, 'premium-signed-in.png');
 
       await upgradeToSandboxCheckout(page);
       await shot(page, viewport.name, 'checkout-sandbox.png');
