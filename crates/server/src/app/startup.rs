@@ -64,8 +64,9 @@ impl Application {
         let blocking = BlockingPool::new(config.analysis.max_concurrent);
         let image_edits = crate::providers::image_edit::from_config(&config.edits.provider)
             .context("could not set up the image-edit provider")?;
-        let payments = crate::providers::payments::Payments::from_config(&config.payments, db.clone())
-            .context("could not set up the payment provider")?;
+        let payments =
+            crate::providers::payments::Payments::from_config(&config.payments, db.clone())
+                .context("could not set up the payment provider")?;
         let state = AppState {
             config: Arc::new(config),
             db,

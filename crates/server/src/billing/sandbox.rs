@@ -8,7 +8,7 @@ use std::time::Duration;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use chrono::Utc;
-use sea_orm::{ColumnTrait, EntityTrait, QueryFilter};
+use sea_orm::{ColumnTrait, DatabaseConnection, EntityTrait, QueryFilter};
 use serde::Serialize;
 use serde_json::Value;
 use utoipa::ToSchema;
@@ -65,18 +65,20 @@ pub async fn deliver_sandbox_events(state: &AppState) {
     let Some(sandbox) = state.payments.sandbox.as_ref() else {
         return;
     };
-    if let Err(err) = deliver(state, sandbox).await {
+    if let Err(err) = deliver_events(&state.db, sandbox).await {
         tracing::error!(error = %err, "could not deliver the sandbox's payment events");
     }
 }
 
-async fn deliver(state: &AppState, sandbox: &Sandbox) -> anyhow::Result<()> {
-    for pending in sandbox.pending_events().await? {
-        let event: Event = serde_json::from_value(pending.payload.clone())?;
-        fulfil(&state.db, "sandbox", &event).await?;
-        sandbox.mark_delivered(&pending.event_id).await?;
+/// Delivers `sandbox`'s pending events through fulfilment; how many.
+pub async fn deliver_events(db: &DatabaseConnection, sandbox: &Sandbox) -> anyhow::Result<usize> {
+    let pending = sandbox.pending_events().await?;
+    for event in &pending {
+        let parsed: Event = serde_json::from_value(event.payload.clone())?;
+        fulfil(db, "sandbox", &parsed).await?;
+        sandbox.mark_delivered(&event.event_id).await?;
     }
-    Ok(())
+    Ok(pending.len())
 }
 
 /// Starts the sandbox's clock on this instance: every

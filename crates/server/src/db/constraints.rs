@@ -184,7 +184,11 @@ pub const UNIQUE_KEYS: &[UniqueKey] = &[
         "sandbox_objects",
         &["object_id"],
     ),
-    key("sandbox_events_event_id_key", "sandbox_events", &["event_id"]),
+    key(
+        "sandbox_events_event_id_key",
+        "sandbox_events",
+        &["event_id"],
+    ),
 ];
 
 /// The constraint `err` violated, if it is a constraint violation.

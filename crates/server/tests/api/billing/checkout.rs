@@ -444,7 +444,10 @@ async fn billing_data_is_in_the_export_and_payments_outlive_the_account(backend:
         export["sections"]["billing"]["subscriptions"][0]["plan"], "premium_editing",
         "{export}"
     );
-    assert_eq!(export["sections"]["billing"]["payments"][0]["amount_cents"], 999);
+    assert_eq!(
+        export["sections"]["billing"]["payments"][0]["amount_cents"],
+        999
+    );
     assert!(export["sections"]["feature_trials"].is_array());
 
     let deleted = call(
@@ -469,12 +472,82 @@ fn every_billing_and_feature_endpoint_is_in_the_openapi_document() {
         let path = path.replace("cs_sandbox_x", "{id}");
         let operation = &paths[&path][verb.to_lowercase()];
         assert!(operation.is_object(), "{verb} {path} is not documented");
-        assert_eq!(operation["security"], json!([{"bearer": []}]), "{verb} {path}");
-        assert!(operation["responses"]["401"].is_object(), "{verb} {path}: 401");
+        assert_eq!(
+            operation["security"],
+            json!([{"bearer": []}]),
+            "{verb} {path}"
+        );
+        assert!(
+            operation["responses"]["401"].is_object(),
+            "{verb} {path}: 401"
+        );
     }
     assert!(paths["/api/v1/billing/webhook"]["post"].is_object());
     let codes = doc["components"]["schemas"]["ErrorCode"].to_string();
-    for code in ["invalid_signature", "card_declined", "feature_locked", "trial_used", "unknown_feature"] {
+    for code in [
+        "invalid_signature",
+        "card_declined",
+        "feature_locked",
+        "trial_used",
+        "unknown_feature",
+    ] {
         assert!(codes.contains(code), "{code} is not listed");
     }
+}
+
+on_both_databases!(the_sandbox_holds_captures_releases_and_refunds_through_events);
+
+async fn the_sandbox_holds_captures_releases_and_refunds_through_events(backend: Backend) {
+    use prettyscore_server::billing::sandbox::deliver_events;
+    use prettyscore_server::providers::payments::{HoldRequest, PaymentProvider};
+    let app = sandbox_app(backend).await;
+    let fan = sign_up(&app, "fan@example.com").await;
+    let sandbox = Sandbox::new(app.db.clone());
+    let hold = |key: &str| HoldRequest {
+        amount_cents: 95_000,
+        currency: "usd".to_owned(),
+        customer: None,
+        payment_method: None,
+        metadata: std::collections::BTreeMap::from([
+            ("user_id".to_owned(), fan.id.to_string()),
+            ("purpose".to_owned(), "contact_request".to_owned()),
+        ]),
+        idempotency_key: key.to_owned(),
+    };
+    let held = sandbox.hold(&hold("h1")).await.unwrap();
+    assert_eq!(held.status, "requires_capture");
+    assert_eq!(deliver_events(&app.db, &sandbox).await.unwrap(), 1);
+    assert_eq!(payments_of(&app, &fan).await[0]["status"], "held");
+    // Nothing is refunded before it is captured.
+    assert!(sandbox.refund(&held.id, None).await.is_err());
+    let captured = sandbox.capture(&held.id).await.unwrap();
+    assert_eq!(captured.status, "succeeded");
+    assert!(sandbox.capture(&held.id).await.is_err(), "captured once");
+    let refund = sandbox.refund(&held.id, Some(20_000)).await.unwrap();
+    assert_eq!(refund.amount, 20_000);
+    assert!(
+        sandbox.refund(&held.id, Some(80_000)).await.is_err(),
+        "no more than was paid"
+    );
+    deliver_events(&app.db, &sandbox).await.unwrap();
+    let payments = payments_of(&app, &fan).await;
+    assert_eq!(payments.len(), 1);
+    assert_eq!(payments[0]["status"], "partially_refunded");
+    assert_eq!(payments[0]["refunded_cents"], 20_000);
+
+    let released = sandbox.hold(&hold("h2")).await.unwrap();
+    assert_eq!(
+        sandbox.release(&released.id).await.unwrap().status,
+        "canceled"
+    );
+    assert!(sandbox.capture(&released.id).await.is_err());
+    deliver_events(&app.db, &sandbox).await.unwrap();
+    let payments = payments_of(&app, &fan).await;
+    assert_eq!(payments.len(), 2);
+    assert!(
+        payments.iter().any(|p| p["status"] == "canceled"),
+        "{payments:?}"
+    );
+    // Delivering again changes nothing.
+    assert_eq!(deliver_events(&app.db, &sandbox).await.unwrap(), 0);
 }

@@ -562,3 +562,41 @@ async fn a_contact_fee_is_priced_by_rank_held_and_released_by_events(backend: Ba
     assert_eq!(payments[0]["status"], "canceled");
     assert_eq!(payments[0]["amount_cents"], 90_000);
 }
+
+on_both_databases!(an_async_payment_grants_only_when_it_succeeds);
+
+async fn an_async_payment_grants_only_when_it_succeeds(backend: Backend) {
+    let stripe = stripe_double().await;
+    let app = stripe_app(backend, &stripe.uri()).await;
+    for (n, outcome) in ["succeeded", "failed"].iter().enumerate() {
+        let buyer = sign_up(&app, &format!("bank{n}@example.com")).await;
+        let mut completed =
+            paid_subscription_checkout(&app, &buyer, &format!("sub_async_{n}"), now()).await;
+        // A bank debit: the session completes before the money arrives.
+        completed["data"]["object"]["payment_status"] = json!("unpaid");
+        deliver(&app, &completed).await;
+        assert_eq!(subscription_of(&app, &buyer).await["subscribed"], false);
+        assert_eq!(payments_of(&app, &buyer).await[0]["status"], "pending");
+
+        let mut later = completed.clone();
+        later["id"] = json!(format!("evt_async_{n}"));
+        later["type"] = json!(format!("checkout.session.async_payment_{outcome}"));
+        let paid = if *outcome == "succeeded" {
+            "paid"
+        } else {
+            "unpaid"
+        };
+        later["data"]["object"]["payment_status"] = json!(paid);
+        deliver(&app, &later).await;
+        let subscribed = subscription_of(&app, &buyer).await["subscribed"] == true;
+        assert_eq!(subscribed, *outcome == "succeeded", "{outcome}");
+        let payments = payments_of(&app, &buyer).await;
+        assert_eq!(payments.len(), 1);
+        let expected = if *outcome == "succeeded" {
+            "succeeded"
+        } else {
+            "failed"
+        };
+        assert_eq!(payments[0]["status"], expected);
+    }
+}
