@@ -640,7 +640,8 @@ export interface components {
         };
         /**
          * @description The spec's `metadata`. Only `contact_request_id` is read; the fee, rank
-         *     and plan name a client sends are ignored (the server prices).
+         *     and plan name a client sends are ignored (the server prices), but stay
+         *     in the API so the spec's client can send them.
          */
         CheckoutMetadata: {
             /**
@@ -655,7 +656,10 @@ export interface components {
             /** @description Ignored: the rank stored with the contact request counts. */
             rank?: Record<string, never> | null;
         };
-        /** @description The body of `create-checkout` (the spec's fields). */
+        /**
+         * @description The body of `create-checkout` (the spec's fields; `priceId` is accepted
+         *     and ignored).
+         */
         CreateCheckoutRequest: {
             /** @description Prefills the provider's checkout; defaults to the account's address. */
             email?: string | null;
