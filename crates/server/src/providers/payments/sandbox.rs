@@ -433,7 +433,7 @@ async fn lock(db: &impl ConnectionTrait, id: &str) -> Result<(), sea_orm::DbErr>
     objects::Entity::update_many()
         .col_expr(
             objects::Column::UpdatedAt,
-            Expr::col(objects::Column::UpdatedAt).into(),
+            Expr::col(objects::Column::UpdatedAt),
         )
         .filter(objects::Column::ObjectId.eq(id))
         .exec(db)
