@@ -63,6 +63,8 @@ test.describe('My Photos', () => {
   }
 
   test('sort, open a photo, edit, undo, redo and download', async ({ page, request }) => {
+    // Edits, undo, redo, two downloads and, since premium, the editor's trial: a long walk.
+    test.slow();
     const account = await signUp(request);
     const first = await savePhotoFile(request, account, ASTRONAUT);
     const second = await savePhotoFile(request, account, await filteredCopy(page, ASTRONAUT, 'blur(2px)'));

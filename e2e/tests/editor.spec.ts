@@ -7,6 +7,8 @@ import { ASTRONAUT, signUp, useSession } from '../support/score';
 
 test.describe('the AI photo editor', () => {
   test('move the sliders, apply a quick edit, save, and find the photo in My Photos', async ({ page, request }) => {
+    // The whole walk (the trial, sliders, an edit, save, My Photos) outlasts 30 s on a loaded machine.
+    test.slow();
     // The editor is gated by ai_editor: a new account enters with its one free trial.
     await useSession(page, await signUp(request));
     await openEditorWithTrial(page);

@@ -34,6 +34,8 @@ test.describe('Premium', () => {
   test.use({ allowedConsoleErrors: [/status of 402 \(Payment Required\).*\/api\/v1\/billing\/sandbox\/[^/]+\/decline/] });
 
   test('sign in, Upgrade, pay in the sandbox: Premium Member on the dashboard, and edits are unlimited', async ({ page, request }) => {
+    // A long walk (checkout, the 3 s return, six edits) on a shared 2-core machine.
+    test.slow();
     const account = await signUp(request);
     await useSession(page, account);
     await page.goto('/premium');
@@ -100,6 +102,7 @@ test.describe('Premium', () => {
   });
 
   test('Cancel in My Account keeps Premium to the end of the period, and Resume renews it again', async ({ page, request }) => {
+    test.slow();
     const account: TestAccount = await signUp(request);
     await useSession(page, account);
     await buyPremium(page);
@@ -135,6 +138,8 @@ test.describe('Premium', () => {
 
   for (const viewport of viewports) {
     test(`/premium, the sandbox checkout and My Account look right at ${viewport.name}`, async ({ page, request }) => {
+      // Five full-page screenshots, each after an axe check.
+      test.slow();
       await page.setViewportSize(viewport.size);
       await useSession(page, await signUp(request));
       await page.goto('/premium');
