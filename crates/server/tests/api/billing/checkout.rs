@@ -551,3 +551,48 @@ async fn the_sandbox_holds_captures_releases_and_refunds_through_events(backend:
     // Delivering again changes nothing.
     assert_eq!(deliver_events(&app.db, &sandbox).await.unwrap(), 0);
 }
+
+on_both_databases!(a_contact_fee_paid_in_the_sandbox_is_held_not_captured);
+
+async fn a_contact_fee_paid_in_the_sandbox_is_held_not_captured(backend: Backend) {
+    use super::webhook::{contact_state, insert_contact_request};
+    let app = sandbox_app(backend).await;
+    let fan = sign_up(&app, "fan@example.com").await;
+    let star = sign_up(&app, "star@example.com").await;
+    let request = insert_contact_request(&app, &fan, &star, 1).await;
+    let opened = ok(post(
+        &app,
+        "/functions/v1/create-checkout",
+        &fan,
+        json!({"userId": fan.id, "type": "contact_request", "metadata": {"contact_request_id": request, "fee_amount": 5}}),
+    )
+    .await);
+    assert_eq!(opened["amountCents"], 100_000);
+    let session = opened["sessionId"].as_str().unwrap();
+    let page = ok(get(&app, &format!("/api/v1/billing/sandbox/{session}"), &fan).await);
+    assert_eq!(page["mode"], "hold");
+    assert_eq!(page["description"], "Contact request fee");
+    assert_eq!(
+        contact_state(&app, request).await,
+        (false, "pending_payment".to_owned())
+    );
+
+    let paid = ok(post(
+        &app,
+        &format!("/api/v1/billing/sandbox/{session}/pay"),
+        &fan,
+        json!({}),
+    )
+    .await);
+    assert_eq!(paid["redirectUrl"], "/leaderboard?contact=success");
+    assert_eq!(
+        contact_state(&app, request).await,
+        (true, "paid".to_owned())
+    );
+    let payments = payments_of(&app, &fan).await;
+    assert_eq!(payments.len(), 1, "{payments:?}");
+    assert_eq!(payments[0]["status"], "held");
+    assert_eq!(payments[0]["amount_cents"], 100_000);
+    // Paying for a contact request is not Premium.
+    assert_eq!(subscription_of(&app, &fan).await["subscribed"], false);
+}

@@ -426,7 +426,7 @@ async fn a_refund_marks_the_payment_refunded(backend: Backend) {
     );
 }
 
-async fn insert_contact_request(
+pub async fn insert_contact_request(
     app: &TestApp,
     requester: &Caller,
     contestant: &Caller,
@@ -454,7 +454,7 @@ async fn insert_contact_request(
     id
 }
 
-async fn contact_state(app: &TestApp, id: Uuid) -> (bool, String) {
+pub async fn contact_state(app: &TestApp, id: Uuid) -> (bool, String) {
     use sea_orm::{ConnectionTrait, Statement};
     let backend = app.db.get_database_backend();
     let sql = if backend == sea_orm::DbBackend::Postgres {
