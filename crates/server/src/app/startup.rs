@@ -64,13 +64,15 @@ impl Application {
         let blocking = BlockingPool::new(config.analysis.max_concurrent);
         let image_edits = crate::providers::image_edit::from_config(&config.edits.provider)
             .context("could not set up the image-edit provider")?;
+        let sms = crate::providers::sms::from_config(&config.auth.sms, &db)
+            .context("could not set up the SMS provider")?;
         let state = AppState {
             config: Arc::new(config),
             db,
             storage,
             keys,
             mailer,
-            sms: None,
+            sms,
             image_edits,
             blocking,
             user_data: super::account::registry(),
