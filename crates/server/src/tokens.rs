@@ -79,7 +79,10 @@ fn hmac(key: &[u8]) -> Hmac<Sha256> {
 /// RFC 5915 `ECPrivateKey` for a P-256 scalar, without the public point
 /// (aws-lc computes it).
 fn p256_private_der(d: &[u8]) -> anyhow::Result<Vec<u8>> {
-    let d = d.strip_prefix(&[0][..]).filter(|_| d.len() == 33).unwrap_or(d);
+    let d = d
+        .strip_prefix(&[0][..])
+        .filter(|_| d.len() == 33)
+        .unwrap_or(d);
     if d.len() > 32 {
         bail!("the JWK's `d` is not a P-256 key");
     }
@@ -145,8 +148,8 @@ impl Key {
 
     /// Generates a fresh ES256 key with a random `kid`.
     pub fn generate_es256() -> Self {
-        let pair = EcdsaKeyPair::generate(&ECDSA_P256_SHA256_FIXED_SIGNING)
-            .expect("P-256 key generation");
+        let pair =
+            EcdsaKeyPair::generate(&ECDSA_P256_SHA256_FIXED_SIGNING).expect("P-256 key generation");
         Self::new(
             Some(Uuid::new_v4().simple().to_string()),
             Self::es256(pair).expect("a generated key is usable"),
@@ -283,8 +286,13 @@ impl Key {
                 .to_vec(),
             Material::Rs256 { pair, .. } => {
                 let mut signature = vec![0; pair.public_modulus_len()];
-                pair.sign(&RSA_PKCS1_SHA256, &SystemRandom::new(), message, &mut signature)
-                    .expect("RS256 signing");
+                pair.sign(
+                    &RSA_PKCS1_SHA256,
+                    &SystemRandom::new(),
+                    message,
+                    &mut signature,
+                )
+                .expect("RS256 signing");
                 signature
             }
             Material::Hs256(secret) => {
@@ -424,11 +432,7 @@ impl KeyRing {
         let ring = self.ring.read().expect("key ring lock");
         let signer = &ring.signer;
         let mac = signer.media_mac(key, exp).finalize().into_bytes();
-        format!(
-            "{exp}.{}.{}",
-            signer.media_id,
-            BASE64URL_NOPAD.encode(&mac)
-        )
+        format!("{exp}.{}.{}", signer.media_id, BASE64URL_NOPAD.encode(&mac))
     }
 
     /// Whether `token` is a live media token of this server for exactly `key`.
@@ -456,12 +460,8 @@ impl KeyRing {
                 .filter(|candidate| candidate.media_id == id)
                 .peekable();
             let known = candidates.peek().is_some();
-            let valid = candidates.any(|candidate| {
-                candidate
-                    .media_mac(key, exp)
-                    .verify_slice(&mac)
-                    .is_ok()
-            });
+            let valid = candidates
+                .any(|candidate| candidate.media_mac(key, exp).verify_slice(&mac).is_ok());
             (known, valid)
         };
         match check(self) {
@@ -729,10 +729,7 @@ mod tests {
     }
 
     fn rsa_jwk() -> Value {
-        serde_json::from_str(include_str!(
-            "../tests/fixtures/rsa-2048.private.jwk.json"
-        ))
-        .unwrap()
+        serde_json::from_str(include_str!("../tests/fixtures/rsa-2048.private.jwk.json")).unwrap()
     }
 
     #[test]
@@ -773,7 +770,10 @@ mod tests {
         let err = Key::from_private_jwk(&jwk).err().unwrap();
         assert!(err.to_string().contains("not a usable key"), "{err}");
         let err = Key::from_private_jwk(&json!({"kty": "OKP"})).err().unwrap();
-        assert!(err.to_string().contains("unsupported key type OKP"), "{err}");
+        assert!(
+            err.to_string().contains("unsupported key type OKP"),
+            "{err}"
+        );
     }
 
     #[test]
@@ -797,7 +797,11 @@ mod tests {
         let later = format!("{}.{rest}", stamp.parse::<i64>().unwrap() + 1);
         assert!(!ring.verify_media(&db, "photos/a.jpg", &later).await);
         // Another key (another server, or the key after a rotation) made it.
-        assert!(!ring_of_es256().verify_media(&db, "photos/a.jpg", &token).await);
+        assert!(
+            !ring_of_es256()
+                .verify_media(&db, "photos/a.jpg", &token)
+                .await
+        );
         assert!(
             token
                 .bytes()

@@ -47,7 +47,9 @@ pub fn is_valid_email(email: &str) -> bool {
         (1..=63).contains(&bytes.len())
             && bytes[0].is_ascii_alphanumeric()
             && bytes[bytes.len() - 1].is_ascii_alphanumeric()
-            && bytes.iter().all(|b| b.is_ascii_alphanumeric() || *b == b'-')
+            && bytes
+                .iter()
+                .all(|b| b.is_ascii_alphanumeric() || *b == b'-')
     };
     local_ok && host.split('.').all(label_ok)
 }
@@ -580,7 +582,13 @@ mod tests {
     #[test]
     fn phones_are_e164_digits() {
         assert_eq!(normalise_phone("+1 555 123 4567").unwrap(), "15551234567");
-        for bad in ["12ab", "+0123456", "1", "1234567890123456", "+1 (555) 123-4567"] {
+        for bad in [
+            "12ab",
+            "+0123456",
+            "1",
+            "1234567890123456",
+            "+1 (555) 123-4567",
+        ] {
             let err = normalise_phone(bad).unwrap_err();
             assert_eq!(err.message, "Invalid phone number format (E.164 required)");
         }

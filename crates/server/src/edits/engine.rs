@@ -162,10 +162,7 @@ impl Editor {
     }
 
     async fn builtin(&self, image: Bytes, ops: Vec<Operation>) -> Result<Vec<u8>, ApiError> {
-        self.builtin
-            .apply(image, ops)
-            .await
-            .map_err(provider_error)
+        self.builtin.apply(image, ops).await.map_err(provider_error)
     }
 }
 

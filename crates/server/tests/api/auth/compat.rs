@@ -63,19 +63,18 @@ fn rs256_verifies_with(jwk: &Value, token: &str) -> bool {
     let key = RsaPublicKeyComponents { n: &n, e: &e };
     let (message, signature) = token.rsplit_once('.').unwrap();
     let signature = BASE64URL_NOPAD.decode(signature.as_bytes()).unwrap();
-    key.verify(
-        &RSA_PKCS1_2048_8192_SHA256,
-        message.as_bytes(),
-        &signature,
-    )
-    .is_ok()
+    key.verify(&RSA_PKCS1_2048_8192_SHA256, message.as_bytes(), &signature)
+        .is_ok()
 }
 
 #[tokio::test]
 async fn an_rsa_signing_key_from_the_configuration_signs_rs256() {
     let jwk = rsa_jwk();
     let set = json!({"keys": [jwk]}).to_string();
-    let app = spawn_with(Backend::Sqlite, |c| c.auth.jwt_keys = Some(Secret::new(set))).await;
+    let app = spawn_with(Backend::Sqlite, |c| {
+        c.auth.jwt_keys = Some(Secret::new(set))
+    })
+    .await;
     let tokens = app.sign_up("ada@example.com").await;
     let token = access(&tokens);
     assert_eq!(header(token)["alg"], "RS256");
@@ -194,9 +193,7 @@ async fn unlinking_an_identity_needs_manual_linking(backend: Backend) {
     .assert_error(401, "no_authorization");
 }
 
-async fn with_phone_sign_in_off_every_phone_flow_answers_phone_provider_disabled(
-    backend: Backend,
-) {
+async fn with_phone_sign_in_off_every_phone_flow_answers_phone_provider_disabled(backend: Backend) {
     let app = spawn(backend).await;
     let phone = "+15551234567";
     let signup = app

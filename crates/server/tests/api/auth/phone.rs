@@ -48,10 +48,16 @@ async fn with_the_embedded_provider_a_phone_signs_in_with_a_texted_code(backend:
     assert_eq!(settings.assert_ok()["external"]["phone"], true);
 
     let sent = app.post("/otp", json!({"phone": PHONE})).await;
-    assert!(sent.assert_ok()["message_id"].is_string(), "{:?}", sent.body);
+    assert!(
+        sent.assert_ok()["message_id"].is_string(),
+        "{:?}",
+        sent.body
+    );
     let text = last_text(&app, PHONE).await;
     // The development outbox shows it beside the mail.
-    let listed = app.call(reqwest::Method::GET, "/api/v1/dev/outbox", None, None).await;
+    let listed = app
+        .call(reqwest::Method::GET, "/api/v1/dev/outbox", None, None)
+        .await;
     assert!(
         listed.assert_ok()["messages"]
             .as_array()
