@@ -256,3 +256,36 @@ fn without_url(err: reqwest::Error) -> String {
     };
     format!("{kind}: {}", err.without_url())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PORTRAIT: &[u8] = include_bytes!("../../../../testdata/face/astronaut.png");
+
+    #[tokio::test]
+    async fn the_built_in_engine_edits_behind_the_provider_trait() {
+        let provider: Arc<dyn ImageEditProvider> =
+            Arc::new(BuiltinImageEdits::new(BlockingPool::new(Some(1))));
+        let jpeg = provider
+            .edit(Bytes::from_static(PORTRAIT), "enhance")
+            .await
+            .unwrap();
+        assert!(jpeg.starts_with(&[0xff, 0xd8]), "a JPEG");
+        assert!(matches!(
+            provider
+                .edit(
+                    Bytes::from_static(PORTRAIT),
+                    "put me on the moon in a spacesuit"
+                )
+                .await,
+            Err(ProviderError::Unsupported(_))
+        ));
+        assert!(matches!(
+            provider
+                .edit(Bytes::from_static(b"not an image"), "enhance")
+                .await,
+            Err(ProviderError::Engine(EditError::NotAnImage))
+        ));
+    }
+}
