@@ -286,7 +286,8 @@ pub struct AuthConfig {
     /// Further allowed `redirect_to` targets: exact URLs or prefixes ending in `*`.
     pub redirect_allow_list: Vec<String>,
     /// Signing keys as a JWK set of *private* keys (`{"keys":[…]}`, EC P-256
-    /// for ES256 or `oct` for HS256), as GoTrue's `GOTRUE_JWT_KEYS`. The first
+    /// for ES256, RSA for RS256 or `oct` for HS256), as GoTrue's
+    /// `GOTRUE_JWT_KEYS`. The first
     /// key signs, every key verifies. Without it (and without `jwt_secret`) an
     /// ES256 key is generated on first start and kept in the database.
     pub jwt_keys: Option<Secret>,
@@ -316,6 +317,12 @@ pub struct AuthConfig {
     pub rate_limits: RateLimitConfig,
     /// Deliver mail by SMTP; without it, mail is only kept in the outbox and logged.
     pub smtp: Option<SmtpConfig>,
+    /// Let users link and unlink identities themselves (GoTrue's
+    /// `GOTRUE_SECURITY_MANUAL_LINKING_ENABLED`); off, `/user/identities/*`
+    /// answers 404 `manual_linking_disabled`.
+    pub manual_linking: bool,
+    /// Text messages for phone sign-in; off (`none`) by default.
+    pub sms: SmsConfig,
 }
 
 impl Default for AuthConfig {
@@ -337,6 +344,54 @@ impl Default for AuthConfig {
             password_hash: PasswordHashConfig::default(),
             rate_limits: RateLimitConfig::default(),
             smtp: None,
+            manual_linking: false,
+            sms: SmsConfig::default(),
+        }
+    }
+}
+
+/// Which SMS provider sends phone sign-in codes (`providers::sms`).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct SmsConfig {
+    pub provider: SmsProviderKind,
+    pub twilio: TwilioConfig,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SmsProviderKind {
+    /// No SMS: phone sign-in is off (GoTrue's `phone_provider_disabled`).
+    #[default]
+    None,
+    /// Texts are kept in the mail outbox (development, tests).
+    Embedded,
+    /// Twilio's Messages API.
+    Twilio,
+}
+
+/// Twilio's Messages API (GoTrue's `GOTRUE_SMS_TWILIO_*`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct TwilioConfig {
+    /// The API's address; a local double in tests.
+    pub base_url: String,
+    pub account_sid: Option<String>,
+    pub auth_token: Option<Secret>,
+    /// The sending number, e.g. `+15005550006` …
+    pub from: Option<String>,
+    /// … or a Messaging Service SID, which wins when both are set.
+    pub message_service_sid: Option<String>,
+}
+
+impl Default for TwilioConfig {
+    fn default() -> Self {
+        Self {
+            base_url: "https://api.twilio.com".to_owned(),
+            account_sid: None,
+            auth_token: None,
+            from: None,
+            message_service_sid: None,
         }
     }
 }

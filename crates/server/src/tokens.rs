@@ -1,23 +1,39 @@
 //! JWT signing keys and the JWS compact form of the tokens the server signs:
-//! access tokens, signed media URLs and device cookies.
+//! access tokens and device cookies; and the MAC of signed media URLs.
 //!
 //! Three sources, in this order: a JWK set of private keys from the
-//! configuration (GoTrue's `GOTRUE_JWT_KEYS`), an HS256 secret from the
-//! configuration, or ES256 keys kept in the `signing_keys` table, where the
-//! first instance to start generates one. Every instance reads the same rows,
-//! and reloads them when it meets a `kid` it does not know, so a rotation on
-//! one instance is seen by all. Retired keys keep verifying (and stay in the
-//! JWKS) until the last token they signed has expired.
+//! configuration (GoTrue's `GOTRUE_JWT_KEYS`: EC P-256, RSA or `oct`), an
+//! HS256 secret from the configuration, or ES256 keys kept in the
+//! `signing_keys` table, where the first instance to start generates one.
+//! Every instance reads the same rows, and reloads them when it meets a `kid`
+//! it does not know, so a rotation on one instance is seen by all. Retired
+//! keys keep verifying (and stay in the JWKS) until the last token they signed
+//! has expired.
+//!
+//! ES256 and RS256 are signed and verified with aws-lc-rs (already linked for
+//! TLS): its P-256 arithmetic is several times faster than the pure-Rust
+//! `p256` crate, and every signed-in request verifies a token. Public keys
+//! are parsed once, when a key is loaded.
+//!
+//! Media URLs need no public-key signature: only this server reads them back.
+//! Each key carries a media MAC key derived from its private material
+//! (HMAC-SHA256 of a fixed label under the key), so media URLs rotate with the
+//! signing keys and cost one HMAC to make or check.
 
-use std::sync::RwLock;
+use std::sync::{Arc, RwLock};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, anyhow, bail};
+use aws_lc_rs::encoding::AsBigEndian;
+use aws_lc_rs::rand::SystemRandom;
+use aws_lc_rs::signature::{
+    ECDSA_P256_SHA256_FIXED, ECDSA_P256_SHA256_FIXED_SIGNING, EcdsaKeyPair, KeyPair,
+    ParsedPublicKey, RSA_PKCS1_2048_8192_SHA256, RSA_PKCS1_SHA256, RsaKeyPair,
+    RsaPublicKeyComponents,
+};
 use chrono::Utc;
 use data_encoding::BASE64URL_NOPAD;
 use hmac::{Hmac, Mac};
-use p256::ecdsa::signature::{Signer, Verifier};
-use p256::ecdsa::{Signature, SigningKey, VerifyingKey};
 use sea_orm::{
     ActiveModelTrait, ColumnTrait, DatabaseConnection, EntityTrait, QueryFilter, QueryOrder, Set,
 };
@@ -28,35 +44,120 @@ use uuid::Uuid;
 use crate::config::AuthConfig;
 use crate::db::entities::signing_keys;
 
-#[derive(Clone)]
+/// The label under which a key's media MAC key is derived.
+const MEDIA_KEY_LABEL: &[u8] = b"prettyscore media URL v1";
+
 enum Material {
-    Es256(SigningKey),
+    Es256 {
+        pair: EcdsaKeyPair,
+        public: ParsedPublicKey,
+    },
+    Rs256 {
+        pair: RsaKeyPair,
+        public: ParsedPublicKey,
+        /// The private JWK as configured (RSA keys are never generated here).
+        jwk: Value,
+    },
     Hs256(Vec<u8>),
 }
 
 #[derive(Clone)]
 pub struct Key {
     kid: Option<String>,
-    material: Material,
+    material: Arc<Material>,
+    /// HMAC-SHA256 keyed with this key's media MAC key, ready to clone.
+    media_mac: Hmac<Sha256>,
+    /// A short public fingerprint of the media MAC key, named in media
+    /// tokens so the right key checks them (a `kid` may hold any character).
+    media_id: String,
+}
+
+fn hmac(key: &[u8]) -> Hmac<Sha256> {
+    Hmac::<Sha256>::new_from_slice(key).expect("HMAC takes any key")
+}
+
+/// RFC 5915 `ECPrivateKey` for a P-256 scalar, without the public point
+/// (aws-lc computes it).
+fn p256_private_der(d: &[u8]) -> anyhow::Result<Vec<u8>> {
+    let d = d
+        .strip_prefix(&[0][..])
+        .filter(|_| d.len() == 33)
+        .unwrap_or(d);
+    if d.len() > 32 {
+        bail!("the JWK's `d` is not a P-256 key");
+    }
+    let mut der = vec![0x30, 0x31, 0x02, 0x01, 0x01, 0x04, 0x20];
+    der.extend(std::iter::repeat_n(0, 32 - d.len()));
+    der.extend_from_slice(d);
+    // [0] { OID prime256v1 }
+    der.extend_from_slice(&[
+        0xa0, 0x0a, 0x06, 0x08, 0x2a, 0x86, 0x48, 0xce, 0x3d, 0x03, 0x01, 0x07,
+    ]);
+    Ok(der)
+}
+
+/// A big-endian unsigned integer without leading zero bytes.
+fn minimal(bytes: &[u8]) -> &[u8] {
+    let start = bytes.iter().position(|b| *b != 0).unwrap_or(bytes.len());
+    &bytes[start..]
 }
 
 impl Key {
+    fn new(kid: Option<String>, material: Material) -> Self {
+        let secret: Vec<u8> = match &material {
+            Material::Es256 { pair, .. } => pair
+                .private_key()
+                .as_be_bytes()
+                .map(|bytes| bytes.as_ref().to_vec())
+                .unwrap_or_default(),
+            Material::Rs256 { jwk, .. } => jwk
+                .get("d")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .as_bytes()
+                .to_vec(),
+            Material::Hs256(secret) => secret.clone(),
+        };
+        let mut derive = hmac(&secret);
+        derive.update(MEDIA_KEY_LABEL);
+        let media_key = derive.finalize().into_bytes();
+        let mut fingerprint = hmac(&media_key);
+        fingerprint.update(b"id");
+        let media_id = BASE64URL_NOPAD.encode(&fingerprint.finalize().into_bytes()[..6]);
+        Self {
+            kid,
+            material: Arc::new(material),
+            media_mac: hmac(&media_key),
+            media_id,
+        }
+    }
+
     fn alg(&self) -> &'static str {
-        match self.material {
-            Material::Es256(_) => "ES256",
+        match *self.material {
+            Material::Es256 { .. } => "ES256",
+            Material::Rs256 { .. } => "RS256",
             Material::Hs256(_) => "HS256",
         }
     }
 
-    /// Generates a fresh ES256 key with a random `kid`.
-    pub fn generate_es256() -> Self {
-        Self {
-            kid: Some(Uuid::new_v4().simple().to_string()),
-            material: Material::Es256(SigningKey::random(&mut rand::rngs::OsRng)),
-        }
+    fn es256(pair: EcdsaKeyPair) -> anyhow::Result<Material> {
+        let public = ParsedPublicKey::new(&ECDSA_P256_SHA256_FIXED, pair.public_key().as_ref())
+            .map_err(|err| anyhow!("unusable P-256 public key: {err}"))?;
+        Ok(Material::Es256 { pair, public })
     }
 
-    /// Reads one private JWK: EC P-256 (`d` present) or `oct`.
+    /// Generates a fresh ES256 key with a random `kid`.
+    pub fn generate_es256() -> Self {
+        let pair =
+            EcdsaKeyPair::generate(&ECDSA_P256_SHA256_FIXED_SIGNING).expect("P-256 key generation");
+        Self::new(
+            Some(Uuid::new_v4().simple().to_string()),
+            Self::es256(pair).expect("a generated key is usable"),
+        )
+    }
+
+    /// Reads one private JWK: EC P-256 (`d` present), RSA (`d`, `p`, `q`,
+    /// `dp`, `dq`, `qi` present) or `oct`.
     pub fn from_private_jwk(jwk: &Value) -> anyhow::Result<Self> {
         let field = |name: &str| -> anyhow::Result<Vec<u8>> {
             let text = jwk
@@ -73,26 +174,73 @@ impl Key {
                 if jwk.get("crv").and_then(Value::as_str) != Some("P-256") {
                     bail!("only P-256 EC keys (ES256) are supported");
                 }
-                let d = field("d")?;
-                Material::Es256(
-                    SigningKey::from_slice(&d).context("the JWK's `d` is not a P-256 key")?,
+                let pair = EcdsaKeyPair::from_private_key_der(
+                    &ECDSA_P256_SHA256_FIXED_SIGNING,
+                    &p256_private_der(&field("d")?)?,
                 )
+                .map_err(|err| anyhow!("the JWK's `d` is not a P-256 key: {err}"))?;
+                if let (Ok(x), Ok(y)) = (field("x"), field("y")) {
+                    let mut point = vec![4];
+                    point.extend_from_slice(&x);
+                    point.extend_from_slice(&y);
+                    if pair.public_key().as_ref() != point.as_slice() {
+                        bail!("the JWK's `x` and `y` are not the public key of its `d`");
+                    }
+                }
+                Self::es256(pair)?
+            }
+            Some("RSA") => {
+                if let Some(alg) = jwk.get("alg").and_then(Value::as_str)
+                    && alg != "RS256"
+                {
+                    bail!("RSA keys sign RS256 only, not {alg}");
+                }
+                let (n, e) = (field("n")?, field("e")?);
+                let components = aws_lc_rs::rsa::KeyPairComponents {
+                    public_key: RsaPublicKeyComponents {
+                        n: minimal(&n),
+                        e: minimal(&e),
+                    },
+                    d: field("d")?,
+                    p: field("p")?,
+                    q: field("q")?,
+                    dP: field("dp")?,
+                    dQ: field("dq")?,
+                    qInv: field("qi")?,
+                };
+                let pair = RsaKeyPair::from_components(&components)
+                    .map_err(|err| anyhow!("the RSA JWK is not a usable key: {err}"))?;
+                let public = components
+                    .public_key
+                    .to_parsed_public_key(&RSA_PKCS1_2048_8192_SHA256)
+                    .map_err(|err| anyhow!("the RSA JWK's public key is unusable: {err}"))?;
+                Material::Rs256 {
+                    pair,
+                    public,
+                    jwk: jwk.clone(),
+                }
             }
             Some("oct") => Material::Hs256(field("k")?),
-            Some(other) => bail!("unsupported key type {other}: use EC P-256 or oct"),
+            Some(other) => bail!("unsupported key type {other}: use EC P-256, RSA or oct"),
             None => bail!("the JWK has no `kty`"),
         };
-        Ok(Self { kid, material })
+        Ok(Self::new(kid, material))
     }
 
     /// The private JWK, as stored in the database.
     pub fn to_private_jwk(&self) -> Value {
-        match &self.material {
-            Material::Es256(key) => {
+        match &*self.material {
+            Material::Es256 { pair, .. } => {
                 let mut jwk = self.public_jwk().unwrap_or_default();
-                jwk["d"] = json!(BASE64URL_NOPAD.encode(&key.to_bytes()));
+                let d = pair
+                    .private_key()
+                    .as_be_bytes()
+                    .map(|bytes| BASE64URL_NOPAD.encode(bytes.as_ref()))
+                    .unwrap_or_default();
+                jwk["d"] = json!(d);
                 jwk
             }
+            Material::Rs256 { jwk, .. } => jwk.clone(),
             Material::Hs256(secret) => json!({
                 "kty": "oct", "k": BASE64URL_NOPAD.encode(secret), "kid": self.kid, "alg": "HS256",
             }),
@@ -101,30 +249,54 @@ impl Key {
 
     /// The public JWK for the JWKS; `None` for shared secrets, never published.
     pub fn public_jwk(&self) -> Option<Value> {
-        let Material::Es256(key) = &self.material else {
-            return None;
-        };
-        let point = key.verifying_key().to_encoded_point(false);
-        Some(json!({
-            "kty": "EC",
-            "crv": "P-256",
-            "x": BASE64URL_NOPAD.encode(point.x()?),
-            "y": BASE64URL_NOPAD.encode(point.y()?),
-            "kid": self.kid,
-            "alg": "ES256",
-            "use": "sig",
-            "key_ops": ["verify"],
-        }))
+        match &*self.material {
+            Material::Es256 { pair, .. } => {
+                let point = pair.public_key().as_ref();
+                let (x, y) = point.get(1..).filter(|xy| xy.len() == 64)?.split_at(32);
+                Some(json!({
+                    "kty": "EC",
+                    "crv": "P-256",
+                    "x": BASE64URL_NOPAD.encode(x),
+                    "y": BASE64URL_NOPAD.encode(y),
+                    "kid": self.kid,
+                    "alg": "ES256",
+                    "use": "sig",
+                    "key_ops": ["verify"],
+                }))
+            }
+            Material::Rs256 { jwk, .. } => Some(json!({
+                "kty": "RSA",
+                "n": jwk["n"],
+                "e": jwk["e"],
+                "kid": self.kid,
+                "alg": "RS256",
+                "use": "sig",
+                "key_ops": ["verify"],
+            })),
+            Material::Hs256(_) => None,
+        }
     }
 
     fn sign(&self, message: &[u8]) -> Vec<u8> {
-        match &self.material {
-            Material::Es256(key) => {
-                let signature: Signature = key.sign(message);
-                signature.to_bytes().to_vec()
+        match &*self.material {
+            Material::Es256 { pair, .. } => pair
+                .sign(&SystemRandom::new(), message)
+                .expect("ES256 signing")
+                .as_ref()
+                .to_vec(),
+            Material::Rs256 { pair, .. } => {
+                let mut signature = vec![0; pair.public_modulus_len()];
+                pair.sign(
+                    &RSA_PKCS1_SHA256,
+                    &SystemRandom::new(),
+                    message,
+                    &mut signature,
+                )
+                .expect("RS256 signing");
+                signature
             }
             Material::Hs256(secret) => {
-                let mut mac = Hmac::<Sha256>::new_from_slice(secret).expect("HMAC takes any key");
+                let mut mac = hmac(secret);
                 mac.update(message);
                 mac.finalize().into_bytes().to_vec()
             }
@@ -132,18 +304,25 @@ impl Key {
     }
 
     fn verify(&self, message: &[u8], signature: &[u8]) -> bool {
-        match &self.material {
-            Material::Es256(key) => {
-                let verifying: &VerifyingKey = key.verifying_key();
-                Signature::from_slice(signature)
-                    .is_ok_and(|signature| verifying.verify(message, &signature).is_ok())
+        match &*self.material {
+            Material::Es256 { public, .. } | Material::Rs256 { public, .. } => {
+                public.verify_sig(message, signature).is_ok()
             }
             Material::Hs256(secret) => {
-                let mut mac = Hmac::<Sha256>::new_from_slice(secret).expect("HMAC takes any key");
+                let mut mac = hmac(secret);
                 mac.update(message);
                 mac.verify_slice(signature).is_ok()
             }
         }
+    }
+
+    /// The media MAC of `key` until `exp`.
+    fn media_mac(&self, key: &str, exp: i64) -> Hmac<Sha256> {
+        let mut mac = self.media_mac.clone();
+        mac.update(key.as_bytes());
+        mac.update(&[0]);
+        mac.update(exp.to_string().as_bytes());
+        mac
     }
 }
 
@@ -171,8 +350,15 @@ struct Ring {
     loaded_at: Instant,
 }
 
+/// Tokens whose signature has been checked, until they expire: a client
+/// sends the same access token with every request for up to an hour, and the
+/// signature check is the costliest step of a signed-in request. Only a
+/// cache: every instance checks a token it has not seen.
+const VERIFIED_CACHE_ENTRIES: usize = 10_000;
+
 pub struct KeyRing {
     source: Source,
+    verified: std::sync::Mutex<std::collections::HashMap<String, Value>>,
     /// The HS256 secret of `auth.jwt_secret`, which always verifies.
     secret: Option<Key>,
     token_ttl: Duration,
@@ -182,10 +368,10 @@ pub struct KeyRing {
 impl KeyRing {
     pub async fn load(db: &DatabaseConnection, config: &AuthConfig) -> anyhow::Result<Self> {
         let token_ttl = Duration::from_secs(config.jwt_expiry_secs);
-        let secret = config.jwt_secret.as_ref().map(|secret| Key {
-            kid: None,
-            material: Material::Hs256(secret.expose().as_bytes().to_vec()),
-        });
+        let secret = config
+            .jwt_secret
+            .as_ref()
+            .map(|secret| Key::new(None, Material::Hs256(secret.expose().as_bytes().to_vec())));
         if let Some(keys) = &config.jwt_keys {
             let set: Value =
                 serde_json::from_str(keys.expose()).context("auth.jwt_keys is not JSON")?;
@@ -231,6 +417,7 @@ impl KeyRing {
     ) -> Self {
         Self {
             source,
+            verified: std::sync::Mutex::new(std::collections::HashMap::new()),
             secret,
             token_ttl,
             ring: RwLock::new(Ring {
@@ -247,6 +434,51 @@ impl KeyRing {
         sign_with(&ring.signer, claims)
     }
 
+    /// A media token for the object `key`, good until `exp` (unix seconds):
+    /// `<exp>.<key id>.<HMAC-SHA256>`, all URL-safe.
+    pub fn sign_media(&self, key: &str, exp: i64) -> String {
+        let ring = self.ring.read().expect("key ring lock");
+        let signer = &ring.signer;
+        let mac = signer.media_mac(key, exp).finalize().into_bytes();
+        format!("{exp}.{}.{}", signer.media_id, BASE64URL_NOPAD.encode(&mac))
+    }
+
+    /// Whether `token` is a live media token of this server for exactly `key`.
+    pub async fn verify_media(&self, db: &DatabaseConnection, key: &str, token: &str) -> bool {
+        let Some((exp, rest)) = token.split_once('.') else {
+            return false;
+        };
+        let Some((id, mac)) = rest.split_once('.') else {
+            return false;
+        };
+        let (Ok(exp), Ok(mac)) = (exp.parse::<i64>(), BASE64URL_NOPAD.decode(mac.as_bytes()))
+        else {
+            return false;
+        };
+        if exp <= Utc::now().timestamp() {
+            return false;
+        }
+        let check = |ring: &Self| {
+            let keys = ring.ring.read().expect("key ring lock");
+            let mut candidates = keys
+                .verifiers
+                .iter()
+                .chain(std::iter::once(&keys.signer))
+                .chain(ring.secret.iter())
+                .filter(|candidate| candidate.media_id == id)
+                .peekable();
+            let known = candidates.peek().is_some();
+            let valid = candidates
+                .any(|candidate| candidate.media_mac(key, exp).verify_slice(&mac).is_ok());
+            (known, valid)
+        };
+        match check(self) {
+            (_, true) => true,
+            (true, false) => false,
+            (false, false) => self.maybe_reload(db).await && check(self).1,
+        }
+    }
+
     /// The public keys, for `/.well-known/jwks.json`.
     pub fn jwks(&self) -> Value {
         let ring = self.ring.read().expect("key ring lock");
@@ -256,6 +488,41 @@ impl KeyRing {
 
     /// Verifies the signature and expiry and returns the claims.
     pub async fn verify(&self, db: &DatabaseConnection, token: &str) -> Result<Value, JwtError> {
+        let cached = self
+            .verified
+            .lock()
+            .expect("verified tokens lock")
+            .get(token)
+            .cloned();
+        if let Some(claims) = cached {
+            let exp = claims.get("exp").and_then(Value::as_i64).unwrap_or(0);
+            if exp <= Utc::now().timestamp() {
+                self.verified
+                    .lock()
+                    .expect("verified tokens lock")
+                    .remove(token);
+                return Err(JwtError::Expired);
+            }
+            return Ok(claims);
+        }
+        let claims = self.verify_signature(db, token).await?;
+        let mut verified = self.verified.lock().expect("verified tokens lock");
+        if verified.len() >= VERIFIED_CACHE_ENTRIES {
+            let now = Utc::now().timestamp();
+            verified.retain(|_, claims| claims["exp"].as_i64().unwrap_or(0) > now);
+            if verified.len() >= VERIFIED_CACHE_ENTRIES {
+                verified.clear();
+            }
+        }
+        verified.insert(token.to_owned(), claims.clone());
+        Ok(claims)
+    }
+
+    async fn verify_signature(
+        &self,
+        db: &DatabaseConnection,
+        token: &str,
+    ) -> Result<Value, JwtError> {
         let parts: Vec<&str> = token.split('.').collect();
         let [header, payload, signature] = parts[..] else {
             return Err(JwtError::Malformed);
@@ -504,12 +771,105 @@ mod tests {
         assert!(check(&ring, &token));
     }
 
+    fn rsa_jwk() -> Value {
+        serde_json::from_str(include_str!("../tests/fixtures/rsa-2048.private.jwk.json")).unwrap()
+    }
+
     #[test]
-    fn rsa_keys_are_refused_with_a_clear_message() {
-        let err = Key::from_private_jwk(&json!({"kty": "RSA"})).err().unwrap();
+    fn an_rsa_private_jwk_signs_rs256_and_publishes_n_and_e() {
+        let jwk = rsa_jwk();
+        let key = Key::from_private_jwk(&jwk).unwrap();
+        let ring = ring(key.clone(), vec![key.clone()]);
+        let token = ring.sign(&json!({"sub": "x", "exp": 1}));
+        let header: Value = serde_json::from_slice(
+            &BASE64URL_NOPAD
+                .decode(token.split('.').next().unwrap().as_bytes())
+                .unwrap(),
+        )
+        .unwrap();
+        assert_eq!(header["alg"], "RS256");
+        assert_eq!(header["kid"], "test-rsa-1");
+        assert!(check(&ring, &token));
+        let public = &ring.jwks()["keys"][0];
+        assert_eq!(public["kty"], "RSA");
+        assert_eq!(public["n"], jwk["n"]);
+        assert_eq!(public["e"], jwk["e"]);
+        assert_eq!(public["alg"], "RS256");
+        assert!(public.get("d").is_none() && public.get("p").is_none());
+        // A token of another key does not verify.
+        let other = ring_of_es256();
+        assert!(!check(&ring, &other.sign(&json!({"exp": 1}))));
+    }
+
+    fn ring_of_es256() -> KeyRing {
+        let key = Key::generate_es256();
+        ring(key.clone(), vec![key])
+    }
+
+    #[test]
+    fn an_inconsistent_rsa_jwk_is_refused_with_a_clear_message() {
+        let mut jwk = rsa_jwk();
+        jwk["d"] = jwk["p"].clone();
+        let err = Key::from_private_jwk(&jwk).err().unwrap();
+        assert!(err.to_string().contains("not a usable key"), "{err}");
+        let err = Key::from_private_jwk(&json!({"kty": "OKP"})).err().unwrap();
         assert!(
-            err.to_string().contains("unsupported key type RSA"),
+            err.to_string().contains("unsupported key type OKP"),
             "{err}"
+        );
+    }
+
+    #[test]
+    fn an_ec_jwk_whose_public_part_does_not_match_is_refused() {
+        let mut jwk = Key::generate_es256().to_private_jwk();
+        jwk["x"] = Key::generate_es256().to_private_jwk()["x"].clone();
+        assert!(Key::from_private_jwk(&jwk).is_err());
+    }
+
+    #[tokio::test]
+    async fn a_verified_token_is_remembered_until_it_expires_and_forgeries_never_are() {
+        let db = sea_orm::Database::connect("sqlite::memory:").await.unwrap();
+        let ring = ring_of_es256();
+        let token = ring.sign(&json!({"sub": "x", "exp": Utc::now().timestamp() + 60}));
+        assert!(ring.verify(&db, &token).await.is_ok());
+        assert!(ring.verified.lock().unwrap().contains_key(&token));
+        assert!(ring.verify(&db, &token).await.is_ok());
+        let mut forged = token.clone();
+        forged.pop();
+        forged.push(if token.ends_with('A') { 'B' } else { 'A' });
+        assert_eq!(ring.verify(&db, &forged).await, Err(JwtError::BadSignature));
+        assert!(!ring.verified.lock().unwrap().contains_key(&forged));
+        // A remembered token stops working when it expires.
+        let short = ring.sign(&json!({"sub": "x", "exp": Utc::now().timestamp() + 1}));
+        assert!(ring.verify(&db, &short).await.is_ok());
+        ring.verified.lock().unwrap().get_mut(&short).unwrap()["exp"] =
+            json!(Utc::now().timestamp() - 1);
+        assert_eq!(ring.verify(&db, &short).await, Err(JwtError::Expired));
+    }
+
+    #[tokio::test]
+    async fn media_tokens_grant_one_key_until_they_expire_and_rotate_with_the_keys() {
+        let db = sea_orm::Database::connect("sqlite::memory:").await.unwrap();
+        let ring = ring_of_es256();
+        let exp = Utc::now().timestamp() + 60;
+        let token = ring.sign_media("photos/a.jpg", exp);
+        assert!(ring.verify_media(&db, "photos/a.jpg", &token).await);
+        assert!(!ring.verify_media(&db, "photos/b.jpg", &token).await);
+        let expired = ring.sign_media("photos/a.jpg", Utc::now().timestamp() - 1);
+        assert!(!ring.verify_media(&db, "photos/a.jpg", &expired).await);
+        let (stamp, rest) = token.split_once('.').unwrap();
+        let later = format!("{}.{rest}", stamp.parse::<i64>().unwrap() + 1);
+        assert!(!ring.verify_media(&db, "photos/a.jpg", &later).await);
+        // Another key (another server, or the key after a rotation) made it.
+        assert!(
+            !ring_of_es256()
+                .verify_media(&db, "photos/a.jpg", &token)
+                .await
+        );
+        assert!(
+            token
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'))
         );
     }
 }

@@ -284,6 +284,60 @@ describe('MFA with TOTP', () => {
   });
 });
 
+describe('what the client trips over on GoTrue differences', () => {
+  test('a malformed email is validation_failed on signUp, signInWithOtp, resetPasswordForEmail and resend', async () => {
+    const auth = client(server);
+    const email = 'xx:;x@x.x';
+    for (const { error } of [
+      await auth.signUp({ email, password: PASSWORD }),
+      await auth.signInWithOtp({ email }),
+      await auth.resetPasswordForEmail(email),
+      await auth.resend({ type: 'signup', email }),
+    ]) {
+      assert.equal(error.code, 'validation_failed');
+      assert.equal(error.message, 'Unable to validate email address: invalid format');
+    }
+  });
+
+  test('with phone sign-in off, phone flows are phone_provider_disabled (422)', async () => {
+    const auth = client(server);
+    const phone = '+15551234567';
+    const signUp = await auth.signUp({ phone, password: PASSWORD });
+    assert.equal(signUp.error.code, 'phone_provider_disabled');
+    assert.equal(signUp.error.status, 422);
+    assert.equal(signUp.error.message, 'Phone signups are disabled');
+    for (const { error } of [
+      await auth.signInWithOtp({ phone }),
+      await auth.resend({ type: 'sms', phone }),
+      await auth.signInWithPassword({ phone, password: PASSWORD }),
+    ]) {
+      assert.equal(error.code, 'phone_provider_disabled');
+      assert.equal(error.status, 422);
+    }
+  });
+
+  test('verifyOtp checks the phone format before the code', async () => {
+    const { error } = await client(server).verifyOtp({ type: 'sms', phone: '12ab', token: '123456' });
+    assert.equal(error.code, 'validation_failed');
+    assert.equal(error.message, 'Invalid phone number format (E.164 required)');
+  });
+
+  test('unlinkIdentity without manual linking is manual_linking_disabled', async () => {
+    const { auth } = await signedUp();
+    const { data } = await auth.getUserIdentities();
+    const { error } = await auth.unlinkIdentity(data.identities[0]);
+    assert.equal(error.code, 'manual_linking_disabled');
+    assert.equal(error.status, 404);
+  });
+
+  test('the admin OAuth client API is feature_disabled', async () => {
+    const admin = await adminApi(server);
+    const { error } = await admin.oauth.listClients();
+    assert.equal(error.code, 'feature_disabled');
+    assert.equal(error.message, 'OAuth server is disabled');
+  });
+});
+
 describe('admin API with a service-role token', () => {
   test('create, list with pagination, read, update, factors and delete', async () => {
     const admin = await adminApi(server);
@@ -318,6 +372,27 @@ describe('admin API with a service-role token', () => {
 
     assert.equal((await admin.deleteUser(id)).error, null);
     assert.equal((await admin.getUserById(id)).error.code, 'user_not_found');
+  });
+
+  test('listUsers() without arguments (empty page and per_page) lists users', async () => {
+    const admin = await adminApi(server);
+    await signedUp();
+    const { data, error } = await admin.listUsers();
+    assert.equal(error, null);
+    assert.ok(data.users.length >= 1);
+  });
+
+  test('a malformed email is validation_failed for admin calls too', async () => {
+    const admin = await adminApi(server);
+    for (const { error } of [
+      await admin.createUser({ email: 'xx:;x@x.x', password: PASSWORD }),
+      await admin.inviteUserByEmail('xx:;x@x.x'),
+      await admin.generateLink({ type: 'magiclink', email: 'xx:;x@x.x' }),
+    ]) {
+      assert.equal(error.code, 'validation_failed');
+      assert.equal(error.message, 'Unable to validate email address: invalid format');
+      assert.equal(error.status, 400);
+    }
   });
 
   test('a user token is not_admin', async () => {

@@ -67,13 +67,15 @@ impl Application {
         let payments =
             crate::providers::payments::Payments::from_config(&config.payments, db.clone())
                 .context("could not set up the payment provider")?;
+        let sms = crate::providers::sms::from_config(&config.auth.sms, &db)
+            .context("could not set up the SMS provider")?;
         let state = AppState {
             config: Arc::new(config),
             db,
             storage,
             keys,
             mailer,
-            sms: None,
+            sms,
             image_edits,
             payments,
             blocking,

@@ -1,6 +1,6 @@
 //! The admin API (`/admin/*`, `/invite`) for a service-role token.
 
-use axum::extract::{Path, Query, State};
+use axum::extract::{Path, State};
 use axum::http::HeaderValue;
 use axum::response::Response;
 use chrono::Utc;
@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 use uuid::Uuid;
 
 use super::error::{AuthError, AuthResult};
-use super::extract::{AuthJson, ServiceRole};
+use super::extract::{AuthJson, AuthQuery, ServiceRole, non_empty};
 use super::handlers::{RedirectQuery, ok};
 use super::otp::{self, MailKind};
 use super::users::{self as user_rules, NewUser};
@@ -164,19 +164,37 @@ async fn apply_ban(
     Ok(user)
 }
 
+/// `?page=&per_page=`, read as GoTrue's `paginate` does: empty is absent,
+/// anything but an unsigned integer is 400 "Bad Pagination Parameters".
 #[derive(Debug, Default, Deserialize)]
 pub struct PageQuery {
-    pub page: Option<u64>,
-    pub per_page: Option<u64>,
+    pub page: Option<String>,
+    pub per_page: Option<String>,
+}
+
+impl PageQuery {
+    /// The page (from 1) and the page size (1 to 1000).
+    pub fn parse(&self) -> AuthResult<(u64, u64)> {
+        let number = |name: &str, value: &Option<String>, default: u64| match non_empty(value) {
+            None => Ok(default),
+            Some(text) => text.parse::<u64>().map_err(|_| {
+                AuthError::validation(format!(
+                    "Bad Pagination Parameters: {name} must be a non-negative integer, got {text:?}"
+                ))
+            }),
+        };
+        let page = number("page", &self.page, 1)?.max(1);
+        let per_page = number("per_page", &self.per_page, 50)?.clamp(1, 1000);
+        Ok((page, per_page))
+    }
 }
 
 pub async fn list_users(
     State(state): State<AppState>,
     _admin: ServiceRole,
-    Query(query): Query<PageQuery>,
+    AuthQuery(query): AuthQuery<PageQuery>,
 ) -> AuthResult<Response> {
-    let page = query.page.unwrap_or(1).max(1);
-    let per_page = query.per_page.unwrap_or(50).clamp(1, 1000);
+    let (page, per_page) = query.parse()?;
     let total = users::Entity::find().count(&state.db).await?;
     let rows = users::Entity::find()
         .order_by_desc(users::Column::CreatedAt)
@@ -382,7 +400,7 @@ async fn invited_user(
 pub async fn invite(
     State(state): State<AppState>,
     _admin: ServiceRole,
-    Query(query): Query<RedirectQuery>,
+    AuthQuery(query): AuthQuery<RedirectQuery>,
     AuthJson(body): AuthJson<InviteBody>,
 ) -> AuthResult<Response> {
     let email = user_rules::normalise_email(body.email.as_deref().unwrap_or_default())?;
@@ -415,7 +433,7 @@ pub struct GenerateLinkBody {
 pub async fn generate_link(
     State(state): State<AppState>,
     _admin: ServiceRole,
-    Query(query): Query<RedirectQuery>,
+    AuthQuery(query): AuthQuery<RedirectQuery>,
     AuthJson(body): AuthJson<GenerateLinkBody>,
 ) -> AuthResult<Response> {
     let email = user_rules::normalise_email(body.email.as_deref().unwrap_or_default())?;

@@ -100,8 +100,10 @@ impl AuthError {
         )
     }
 
-    pub fn phone_disabled() -> Self {
-        Self::bad_request("phone_provider_disabled", "Phone logins are disabled")
+    /// Phone sign-in is off (no SMS provider is configured): 422
+    /// `phone_provider_disabled`, with GoTrue's message for the endpoint.
+    pub fn phone_disabled(message: &'static str) -> Self {
+        Self::unprocessable("phone_provider_disabled", message)
     }
 
     /// An unexpected failure: an opaque 500 for the client, the cause in the log.
@@ -114,6 +116,13 @@ impl AuthError {
                 "Unexpected failure, please try again.",
             )
         }
+    }
+
+    /// The same failure (and cause in the log) under another code and message.
+    pub fn with_code(mut self, code: &'static str, message: &'static str) -> Self {
+        self.code = code;
+        self.message = message.into();
+        self
     }
 
     pub fn with_extra(mut self, extra: Value) -> Self {

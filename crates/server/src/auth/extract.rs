@@ -141,3 +141,26 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for AuthJson<T> {
         })
     }
 }
+
+/// A query string; a malformed one is GoTrue's 400 `validation_failed` in
+/// the auth API's JSON shape, never axum's plain-text rejection.
+#[derive(Debug, Clone, Default)]
+pub struct AuthQuery<T>(pub T);
+
+impl<T: DeserializeOwned, S: Send + Sync> FromRequestParts<S> for AuthQuery<T> {
+    type Rejection = AuthError;
+
+    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, AuthError> {
+        axum::extract::Query::<T>::try_from_uri(&parts.uri)
+            .map(|query| Self(query.0))
+            .map_err(|rejection| {
+                AuthError::validation(format!("Invalid query string: {}", rejection.body_text()))
+            })
+    }
+}
+
+/// An optional query parameter: absent and empty (`?page=`, as auth-js's
+/// `admin.listUsers()` sends) are the same.
+pub fn non_empty(value: &Option<String>) -> Option<&str> {
+    value.as_deref().filter(|value| !value.is_empty())
+}

@@ -1,7 +1,7 @@
 //! `/auth/v1` handlers: thin, they parse the request, apply the rules of the
 //! sibling modules and shape GoTrue's answers.
 
-use axum::extract::{Path, Query, State};
+use axum::extract::{Path, State};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Redirect, Response};
 use chrono::Utc;
@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 use uuid::Uuid;
 
 use super::error::{API_VERSION, API_VERSION_HEADER, AuthError, AuthResult};
-use super::extract::{AuthJson, Bearer};
+use super::extract::{AuthJson, AuthQuery, Bearer};
 use super::otp::{self, MailKind};
 use super::sessions::{self, Scope};
 use super::users::{self as user_rules, NewUser};
@@ -76,7 +76,11 @@ pub async fn settings(State(state): State<AppState>) -> Response {
         "disable_signup": auth.disable_signup,
         "mailer_autoconfirm": auth.autoconfirm,
         "phone_autoconfirm": false,
-        "sms_provider": "",
+        "sms_provider": match state.config.auth.sms.provider {
+            crate::config::SmsProviderKind::Twilio => "twilio",
+            crate::config::SmsProviderKind::Embedded => "embedded",
+            crate::config::SmsProviderKind::None => "",
+        },
         "saml_enabled": false,
         "mfa_enabled": true,
     }))
@@ -110,7 +114,7 @@ fn present(value: &Option<String>) -> Option<&str> {
 pub async fn signup(
     State(state): State<AppState>,
     client: ClientInfo,
-    Query(query): Query<RedirectQuery>,
+    AuthQuery(query): AuthQuery<RedirectQuery>,
     AuthJson(body): AuthJson<SignupBody>,
 ) -> AuthResult<Response> {
     let auth = &state.config.auth;
@@ -124,8 +128,12 @@ pub async fn signup(
         body.code_challenge.as_deref(),
         body.code_challenge_method.as_deref(),
     )?;
-    if present(&body.phone).is_some() {
-        return Err(AuthError::phone_disabled());
+    if let Some(phone) = present(&body.phone) {
+        if state.sms.is_none() {
+            return Err(AuthError::phone_disabled("Phone signups are disabled"));
+        }
+        let phone = user_rules::normalise_phone(phone)?;
+        return phone_signup(&state, &client, &phone, body).await;
     }
     let Some(email) = present(&body.email) else {
         return anonymous_sign_in(&state, &client, body.data).await;
@@ -207,6 +215,123 @@ pub async fn signup(
     )
     .await?;
     Ok(ok(user_rules::user_json(&state.db, &user).await?))
+}
+
+/// `POST /signup` with a phone and a password: the user is created
+/// unconfirmed and a code goes out by text; `verify` with type `sms` confirms.
+async fn phone_signup(
+    state: &AppState,
+    client: &ClientInfo,
+    phone: &str,
+    body: SignupBody,
+) -> AuthResult<Response> {
+    let auth = &state.config.auth;
+    limit_mail_requests(state, client).await?;
+    let Some(password) = body.password.filter(|p| !p.is_empty()) else {
+        return Err(AuthError::unprocessable(
+            "validation_failed",
+            "Signup requires a valid password",
+        ));
+    };
+    password::check_policy(&password, auth.password_min_length)?;
+    let hash = password::hash(password, auth.password_hash).await?;
+    let user = match user_rules::find_by_phone(&state.db, phone).await? {
+        Some(user) if user.phone_confirmed_at.is_some() => {
+            return Err(AuthError::unprocessable(
+                "user_already_exists",
+                "User already registered",
+            ));
+        }
+        Some(user) => {
+            let mut active: users::ActiveModel = user.clone().into();
+            active.encrypted_password = Set(Some(hash));
+            active.updated_at = Set(Utc::now());
+            active.update(&state.db).await?
+        }
+        None => {
+            let txn = state.db.begin().await?;
+            let user = user_rules::create(
+                &txn,
+                NewUser {
+                    phone: Some(phone.to_owned()),
+                    password_hash: Some(hash),
+                    user_metadata: body.data.clone(),
+                    ..NewUser::default()
+                },
+            )
+            .await?;
+            txn.commit().await?;
+            user
+        }
+    };
+    otp::check_resend_gap(state, user.confirmation_sent_at)?;
+    let (user, _) = send_sms_code(state, &user, phone).await?;
+    Ok(ok(user_rules::user_json(&state.db, &user).await?))
+}
+
+/// How long a code sent by text lives (GoTrue's `SMS_OTP_EXP` default).
+const SMS_OTP_TTL_SECS: i64 = 60;
+
+/// Texts a six-digit code to `phone` and records when; returns the user and
+/// the provider's message id.
+async fn send_sms_code(
+    state: &AppState,
+    user: &users::Model,
+    phone: &str,
+) -> AuthResult<(users::Model, String)> {
+    let Some(sms) = &state.sms else {
+        return Err(AuthError::phone_disabled("Phone logins are disabled"));
+    };
+    let (code, _) = otp::issue(&state.db, user.id, otp::PHONE_CONFIRMATION, phone).await?;
+    let message_id = sms
+        .send(phone, &format!("Your PrettyScore code is {code}"))
+        .await
+        .map_err(|err| {
+            AuthError::internal(err).with_code(
+                "sms_send_failed",
+                "Error sending confirmation OTP to provider",
+            )
+        })?;
+    let mut active: users::ActiveModel = user.clone().into();
+    active.confirmation_sent_at = Set(Some(Utc::now()));
+    Ok((active.update(&state.db).await?, message_id))
+}
+
+/// `POST /otp` with a phone: a code by text, creating the user if allowed.
+async fn phone_otp(state: &AppState, phone: &str, body: EmailBody) -> AuthResult<Response> {
+    let phone = user_rules::normalise_phone(phone)?;
+    let user = match user_rules::find_by_phone(&state.db, &phone).await? {
+        Some(user) => user,
+        None => {
+            if !body.create_user.unwrap_or(true) {
+                return Err(AuthError::unprocessable(
+                    "otp_disabled",
+                    "Signups not allowed for otp",
+                ));
+            }
+            if state.config.auth.disable_signup {
+                return Err(AuthError::unprocessable(
+                    "signup_disabled",
+                    "Signups not allowed for this instance",
+                ));
+            }
+            let txn = state.db.begin().await?;
+            let user = user_rules::create(
+                &txn,
+                NewUser {
+                    phone: Some(phone.clone()),
+                    user_metadata: body.data,
+                    ..NewUser::default()
+                },
+            )
+            .await?;
+            txn.commit().await?;
+            user
+        }
+    };
+    otp::check_resend_gap(state, user.confirmation_sent_at)?;
+    let (_, message_id) = send_sms_code(state, &user, &phone).await?;
+    Ok(ok(json!({"message_id": message_id})))
 }
 
 /// Sends the sign-up confirmation mail and records when.
@@ -291,7 +416,7 @@ pub struct TokenBody {
 pub async fn token(
     State(state): State<AppState>,
     client: ClientInfo,
-    Query(query): Query<GrantQuery>,
+    AuthQuery(query): AuthQuery<GrantQuery>,
     AuthJson(body): AuthJson<TokenBody>,
 ) -> AuthResult<Response> {
     rate_limit::hit(
@@ -366,6 +491,9 @@ async fn password_grant(
         let email = email.trim().to_lowercase();
         user_rules::find_by_email(&state.db, &email).await?
     } else if let Some(phone) = present(&body.phone) {
+        if state.sms.is_none() {
+            return Err(AuthError::phone_disabled("Phone logins are disabled"));
+        }
         let phone = user_rules::normalise_phone(phone)?;
         users::Entity::find()
             .filter(users::Column::Phone.eq(phone))
@@ -403,7 +531,7 @@ pub async fn logout(
     State(state): State<AppState>,
     bearer: Bearer,
     client: ClientInfo,
-    Query(query): Query<LogoutQuery>,
+    AuthQuery(query): AuthQuery<LogoutQuery>,
 ) -> AuthResult<Response> {
     let scope = Scope::parse(query.scope.as_deref())?;
     sessions::sign_out(&state.db, bearer.user.id, bearer.session_id(), scope).await?;
@@ -454,7 +582,7 @@ pub async fn update_user(
     State(state): State<AppState>,
     bearer: Bearer,
     client: ClientInfo,
-    Query(query): Query<RedirectQuery>,
+    AuthQuery(query): AuthQuery<RedirectQuery>,
     AuthJson(body): AuthJson<UpdateUserBody>,
 ) -> AuthResult<Response> {
     let auth = &state.config.auth;
@@ -643,7 +771,7 @@ pub struct EmailBody {
 pub async fn recover(
     State(state): State<AppState>,
     client: ClientInfo,
-    Query(query): Query<RedirectQuery>,
+    AuthQuery(query): AuthQuery<RedirectQuery>,
     AuthJson(body): AuthJson<EmailBody>,
 ) -> AuthResult<Response> {
     limit_mail_requests(&state, &client).await?;
@@ -706,7 +834,7 @@ async fn send_link(
 pub async fn otp(
     State(state): State<AppState>,
     client: ClientInfo,
-    Query(query): Query<RedirectQuery>,
+    AuthQuery(query): AuthQuery<RedirectQuery>,
     AuthJson(body): AuthJson<EmailBody>,
 ) -> AuthResult<Response> {
     limit_mail_requests(&state, &client).await?;
@@ -714,8 +842,12 @@ pub async fn otp(
         body.code_challenge.as_deref(),
         body.code_challenge_method.as_deref(),
     )?;
-    if present(&body.phone).is_some() {
-        return Err(AuthError::sms_unavailable());
+    if let Some(phone) = present(&body.phone) {
+        if state.sms.is_none() {
+            return Err(AuthError::phone_disabled("Unsupported phone provider"));
+        }
+        let phone = phone.to_owned();
+        return phone_otp(&state, &phone, body).await;
     }
     let Some(email) = present(&body.email) else {
         return Err(AuthError::validation(
@@ -799,7 +931,8 @@ async fn verify_code(state: &AppState, kind: &str, hash: &str) -> AuthResult<Ver
         "recovery" => &[otp::RECOVERY],
         "magiclink" | "email" => &[otp::RECOVERY, otp::CONFIRMATION],
         "email_change" => &[otp::EMAIL_CHANGE_NEW, otp::EMAIL_CHANGE_CURRENT],
-        "sms" | "phone_change" => return Err(AuthError::otp_expired()),
+        "sms" => &[otp::PHONE_CONFIRMATION],
+        "phone_change" => return Err(AuthError::otp_expired()),
         _ => {
             return Err(AuthError::validation(format!(
                 "Verify requires a valid type, got {kind:?}"
@@ -812,6 +945,20 @@ async fn verify_code(state: &AppState, kind: &str, hash: &str) -> AuthResult<Ver
         .ok_or_else(AuthError::otp_expired)?;
     if user_rules::is_banned(&user) {
         return Err(AuthError::bad_request("user_banned", "User is banned"));
+    }
+    // A code sent by text confirms the phone only, a mailed one the address
+    // only: whoever holds one cannot confirm the other.
+    let sent_to_phone = user.phone.as_deref() == Some(token.relates_to.as_str());
+    if kind == "sms" {
+        let expired = token.created_at + chrono::Duration::seconds(SMS_OTP_TTL_SECS) < Utc::now();
+        if expired || !sent_to_phone {
+            return Err(AuthError::otp_expired());
+        }
+        let user = user_rules::confirm_phone(&state.db, &user).await?;
+        return Ok(Verified::SignIn(Box::new(user), "otp"));
+    }
+    if sent_to_phone {
+        return Err(AuthError::otp_expired());
     }
     match token.token_type.as_str() {
         otp::EMAIL_CHANGE_NEW | otp::EMAIL_CHANGE_CURRENT => {
@@ -875,22 +1022,28 @@ pub async fn verify_post(
     let kind = present(&body.kind)
         .ok_or_else(|| AuthError::validation("Verify requires a verification type"))?
         .to_owned();
-    if present(&body.phone).is_some() {
-        return Err(AuthError::otp_expired());
-    }
-    let hash = match (
-        present(&body.token_hash),
-        present(&body.token),
-        present(&body.email),
-    ) {
-        (Some(hash), _, _) => hash.trim_start_matches("pkce_").to_owned(),
-        (None, Some(token), Some(email)) => otp::token_hash(&email.trim().to_lowercase(), token),
-        (None, Some(_), None) => {
-            return Err(AuthError::validation(
-                "Only an email address or phone number should be provided on verify",
-            ));
+    // GoTrue's order: the phone or email format is checked before any token
+    // is looked up, so a malformed address is a validation error, never
+    // `otp_expired`.
+    let is_phone_kind = matches!(kind.as_str(), "sms" | "phone_change");
+    let hash = match (present(&body.token_hash), present(&body.token)) {
+        (Some(hash), _) => hash.trim_start_matches("pkce_").to_owned(),
+        (None, Some(token)) => {
+            if let Some(phone) = present(&body.phone).filter(|_| is_phone_kind) {
+                let phone = user_rules::normalise_phone(phone)?;
+                otp::token_hash(&phone, token)
+            } else if let Some(email) = present(&body.email).filter(|_| !is_phone_kind) {
+                let email = user_rules::normalise_email(email).map_err(|_| {
+                    AuthError::unprocessable("validation_failed", "Invalid email format")
+                })?;
+                otp::token_hash(&email, token)
+            } else {
+                return Err(AuthError::validation(
+                    "Only an email address or phone number should be provided on verify",
+                ));
+            }
         }
-        _ => {
+        (None, None) => {
             return Err(AuthError::validation(
                 "Verify requires a token or a token hash",
             ));
@@ -936,7 +1089,7 @@ fn with_fragment(target: &str, params: &str) -> String {
 pub async fn verify_get(
     State(state): State<AppState>,
     client: ClientInfo,
-    Query(query): Query<VerifyQuery>,
+    AuthQuery(query): AuthQuery<VerifyQuery>,
 ) -> Response {
     let target = otp::redirect_target(&state, query.redirect_to.as_deref());
     let kind = query.kind.clone().unwrap_or_default();
@@ -1009,14 +1162,34 @@ pub async fn verify_get(
 pub async fn resend(
     State(state): State<AppState>,
     client: ClientInfo,
-    Query(query): Query<RedirectQuery>,
+    AuthQuery(query): AuthQuery<RedirectQuery>,
     AuthJson(body): AuthJson<EmailBody>,
 ) -> AuthResult<Response> {
     limit_mail_requests(&state, &client).await?;
     let kind = present(&body.kind).unwrap_or_default().to_owned();
     match kind.as_str() {
         "signup" | "email_change" => {}
-        "sms" | "phone_change" => return Err(AuthError::sms_unavailable()),
+        "sms" | "phone_change" if state.sms.is_none() => {
+            return Err(AuthError::phone_disabled("Phone logins are disabled"));
+        }
+        "sms" => {
+            let Some(phone) = present(&body.phone) else {
+                return Err(AuthError::validation("Resend requires a phone number"));
+            };
+            let phone = user_rules::normalise_phone(phone)?;
+            let mut message_id = None;
+            if let Some(user) = user_rules::find_by_phone(&state.db, &phone).await?
+                && user.phone_confirmed_at.is_none()
+            {
+                otp::check_resend_gap(&state, user.confirmation_sent_at)?;
+                message_id = Some(send_sms_code(&state, &user, &phone).await?.1);
+            }
+            return Ok(ok(match message_id {
+                Some(id) => json!({"message_id": id}),
+                None => json!({}),
+            }));
+        }
+        "phone_change" => return Err(AuthError::sms_unavailable()),
         _ => {
             return Err(AuthError::validation(
                 "Missing one of these types: signup, email_change, sms, phone_change",
@@ -1055,9 +1228,11 @@ pub async fn reauthenticate(
 ) -> AuthResult<Response> {
     limit_mail_requests(&state, &client).await?;
     let user = bearer.user;
-    let Some(email) = user.email.clone() else {
-        return Err(AuthError::unprocessable(
-            "reauthentication_not_valid",
+    let Some(email) = user.email.clone().filter(|email| !email.is_empty()) else {
+        if user.phone.as_deref().is_some_and(|phone| !phone.is_empty()) {
+            return Err(AuthError::sms_unavailable());
+        }
+        return Err(AuthError::validation(
             "Reauthentication requires the user to have an email or a phone number",
         ));
     };
@@ -1075,6 +1250,9 @@ pub async fn unlink_identity(
     bearer: Bearer,
     Path(id): Path<String>,
 ) -> AuthResult<Response> {
+    if !state.config.auth.manual_linking {
+        return Err(manual_linking_disabled());
+    }
     let not_found = || AuthError::not_found("identity_not_found", "Identity doesn't exist");
     let id: Uuid = id.parse().map_err(|_| not_found())?;
     let all = identities::Entity::find()
@@ -1108,8 +1286,17 @@ pub async fn unlink_identity(
     Ok(ok(json!({})))
 }
 
-pub async fn link_identity(_bearer: Bearer) -> AuthError {
+fn manual_linking_disabled() -> AuthError {
     AuthError::not_found("manual_linking_disabled", "Manual linking is disabled")
+}
+
+/// Linking an OAuth identity: GoTrue's answer without manual linking, and
+/// with it (no OAuth provider is enabled here) the provider's refusal.
+pub async fn link_identity(State(state): State<AppState>, _bearer: Bearer) -> AuthError {
+    if !state.config.auth.manual_linking {
+        return manual_linking_disabled();
+    }
+    authorize().await
 }
 
 pub async fn authorize() -> AuthError {
@@ -1117,6 +1304,17 @@ pub async fn authorize() -> AuthError {
         "validation_failed",
         "Unsupported provider: provider is not enabled",
     )
+}
+
+/// GoTrue's OAuth 2.1 server (`/oauth/*`, `/admin/oauth/*`) is not offered:
+/// its answer when the server is disabled.
+pub async fn oauth_server_disabled() -> AuthError {
+    AuthError::not_found("feature_disabled", "OAuth server is disabled")
+}
+
+/// `/admin/oauth/*`: the admin check comes first, as in GoTrue.
+pub async fn admin_oauth(_admin: super::extract::ServiceRole) -> AuthError {
+    oauth_server_disabled().await
 }
 
 pub async fn sso() -> AuthError {

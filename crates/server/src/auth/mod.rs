@@ -29,7 +29,7 @@ pub mod users;
 
 use axum::Router;
 use axum::http::{HeaderName, Method, header};
-use axum::routing::{delete, get, post};
+use axum::routing::{any, delete, get, post};
 use tower_http::cors::{AllowOrigin, CorsLayer};
 use tower_http::limit::RequestBodyLimitLayer;
 use utoipa_axum::router::OpenApiRouter;
@@ -145,6 +145,13 @@ pub fn routes() -> Router<AppState> {
             delete(admin::delete_factor).put(admin::update_factor),
         )
         .route("/admin/generate_link", post(admin::generate_link))
+        .route("/admin/oauth", any(h::admin_oauth))
+        .route("/admin/oauth/{*rest}", any(h::admin_oauth))
+        .route("/oauth/{*rest}", any(h::oauth_server_disabled))
+        .route(
+            "/.well-known/oauth-authorization-server",
+            get(h::oauth_server_disabled),
+        )
         .fallback(h::not_found)
         .layer(axum::middleware::from_fn(time_limit))
         .layer(RequestBodyLimitLayer::new(1024 * 1024))

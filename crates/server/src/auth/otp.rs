@@ -23,6 +23,9 @@ pub const RECOVERY: &str = "recovery_token";
 pub const EMAIL_CHANGE_NEW: &str = "email_change_token_new";
 pub const EMAIL_CHANGE_CURRENT: &str = "email_change_token_current";
 pub const REAUTHENTICATION: &str = "reauthentication_token";
+/// A code sent by text to confirm a phone (sign-up, OTP sign-in): a
+/// confirmation token whose `relates_to` is the phone, as in GoTrue.
+pub const PHONE_CONFIRMATION: &str = CONFIRMATION;
 
 /// The stored hash of a code sent to `relates_to`; also the link's token.
 pub fn token_hash(relates_to: &str, otp: &str) -> String {

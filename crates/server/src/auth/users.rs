@@ -13,34 +13,61 @@ use crate::db::entities::{identities, mfa_factors, profiles, users};
 
 /// Lower-cased, trimmed; checked for a plausible shape.
 pub fn normalise_email(email: &str) -> AuthResult<String> {
-    let email = email.trim().to_lowercase();
-    let valid = email.len() <= 255
-        && email.split_once('@').is_some_and(|(local, domain)| {
-            !local.is_empty()
-                && domain.contains('.')
-                && !domain.starts_with('.')
-                && !domain.ends_with('.')
-                && !domain.contains('@')
-        })
-        && !email.chars().any(char::is_whitespace);
-    if !valid {
-        return Err(AuthError::bad_request(
-            "email_address_invalid",
+    let email = email.trim();
+    if email.is_empty() {
+        return Err(AuthError::validation("An email address is required"));
+    }
+    if email.len() > 255 {
+        return Err(AuthError::validation("An email address is too long"));
+    }
+    if !is_valid_email(email) {
+        return Err(AuthError::validation(
             "Unable to validate email address: invalid format",
         ));
     }
-    Ok(email)
+    Ok(email.to_lowercase())
 }
 
-/// E.164 without the plus sign, as GoTrue stores phones.
+/// GoTrue's email syntax (`validateEmail` in `internal/api/mail.go`, which
+/// calls `checkmail.ValidateFormat`), the regular expression
+/// ``^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$``
+/// written out: a local part of those characters, one `@`, and a host of
+/// dot-separated labels of 1 to 63 letters, digits and inner hyphens. A host
+/// without a dot (`ada@localhost`) passes, as in GoTrue.
+pub fn is_valid_email(email: &str) -> bool {
+    let Some((local, host)) = email.split_once('@') else {
+        return false;
+    };
+    let local_ok = !local.is_empty()
+        && local
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b".!#$%&'*+/=?^_`{|}~-".contains(&b));
+    let label_ok = |label: &str| {
+        let bytes = label.as_bytes();
+        (1..=63).contains(&bytes.len())
+            && bytes[0].is_ascii_alphanumeric()
+            && bytes[bytes.len() - 1].is_ascii_alphanumeric()
+            && bytes
+                .iter()
+                .all(|b| b.is_ascii_alphanumeric() || *b == b'-')
+    };
+    local_ok && host.split('.').all(label_ok)
+}
+
+/// E.164 without the plus sign, as GoTrue stores phones: its
+/// `validatePhone` drops a leading `+` and the spaces, then wants
+/// `^[1-9][0-9]{1,14}$`.
 pub fn normalise_phone(phone: &str) -> AuthResult<String> {
     let digits: String = phone
         .trim()
         .trim_start_matches('+')
         .chars()
-        .filter(|c| !matches!(c, ' ' | '-' | '(' | ')'))
+        .filter(|c| *c != ' ')
         .collect();
-    if !(8..=15).contains(&digits.len()) || !digits.chars().all(|c| c.is_ascii_digit()) {
+    let valid = (2..=15).contains(&digits.len())
+        && digits.bytes().all(|b| b.is_ascii_digit())
+        && !digits.starts_with('0');
+    if !valid {
         return Err(AuthError::bad_request(
             "validation_failed",
             "Invalid phone number format (E.164 required)",
@@ -344,6 +371,46 @@ pub async fn confirm_email(
     Ok(user)
 }
 
+/// Marks the phone confirmed (a code sent to it came back) and its identity
+/// verified.
+pub async fn confirm_phone(
+    db: &impl ConnectionTrait,
+    user: &users::Model,
+) -> AuthResult<users::Model> {
+    if user.phone_confirmed_at.is_some() {
+        return Ok(user.clone());
+    }
+    let now = Utc::now();
+    let mut active: users::ActiveModel = user.clone().into();
+    active.phone_confirmed_at = Set(Some(now));
+    active.updated_at = Set(now);
+    let user = active.update(db).await?;
+    if let Some(identity) = identities::Entity::find()
+        .filter(identities::Column::UserId.eq(user.id))
+        .filter(identities::Column::Provider.eq("phone"))
+        .one(db)
+        .await?
+    {
+        let mut data = identity.identity_data.clone();
+        data["phone_verified"] = json!(true);
+        let mut active: identities::ActiveModel = identity.into();
+        active.identity_data = Set(data);
+        active.updated_at = Set(now);
+        active.update(db).await?;
+    }
+    Ok(user)
+}
+
+pub async fn find_by_phone(
+    db: &impl ConnectionTrait,
+    phone: &str,
+) -> AuthResult<Option<users::Model>> {
+    Ok(users::Entity::find()
+        .filter(users::Column::Phone.eq(phone))
+        .one(db)
+        .await?)
+}
+
 pub async fn touch_sign_in(
     db: &impl ConnectionTrait,
     user: &users::Model,
@@ -468,25 +535,63 @@ mod tests {
             "ada@example.com"
         );
         for bad in [
-            "",
             "ada",
             "ada@",
             "@example.com",
-            "ada@example",
             "a b@example.com",
+            "xx:;x@x.x",
+            "ada@example..com",
+            "ada@example.com.",
+            "ada@-example.com",
+            "ada@exam_ple.com",
+            "ada@b@example.com",
+            "\"ada\"@example.com",
+            "adá@example.com",
         ] {
             let err = normalise_email(bad).unwrap_err();
             assert_eq!(
                 err.message, "Unable to validate email address: invalid format",
                 "{bad}"
             );
+            assert_eq!(err.code, "validation_failed");
+            assert_eq!(err.status, axum::http::StatusCode::BAD_REQUEST);
         }
+        assert_eq!(
+            normalise_email("").unwrap_err().message,
+            "An email address is required"
+        );
+        let long = format!("{}@example.com", "a".repeat(250));
+        assert_eq!(
+            normalise_email(&long).unwrap_err().message,
+            "An email address is too long"
+        );
+        // What GoTrue's rule lets through.
+        for good in [
+            "a.b+tag@example.co.uk",
+            "o'brien@example.com",
+            "x!#$%&*/=?^_`{|}~-@a-b.example",
+            "ada@localhost",
+        ] {
+            assert!(normalise_email(good).is_ok(), "{good}");
+        }
+        let label = "a".repeat(63);
+        assert!(is_valid_email(&format!("ada@{label}.com")));
+        assert!(!is_valid_email(&format!("ada@{label}a.com")));
     }
 
     #[test]
     fn phones_are_e164_digits() {
-        assert_eq!(normalise_phone("+1 (555) 123-4567").unwrap(), "15551234567");
-        assert!(normalise_phone("12ab").is_err());
+        assert_eq!(normalise_phone("+1 555 123 4567").unwrap(), "15551234567");
+        for bad in [
+            "12ab",
+            "+0123456",
+            "1",
+            "1234567890123456",
+            "+1 (555) 123-4567",
+        ] {
+            let err = normalise_phone(bad).unwrap_err();
+            assert_eq!(err.message, "Invalid phone number format (E.164 required)");
+        }
     }
 
     #[test]

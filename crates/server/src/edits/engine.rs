@@ -21,7 +21,7 @@ use utoipa::ToSchema;
 use crate::blocking::BlockingPool;
 use crate::http::AppState;
 use crate::http::error::{ApiError, ErrorCode};
-use crate::providers::image_edit::{ImageEditProvider, ProviderError};
+use crate::providers::image_edit::{BuiltinImageEdits, ImageEditProvider, ProviderError};
 
 pub const RATE_LIMITED: &str = "Rate limit exceeded. Please try again later.";
 pub const NO_CREDITS: &str = "Please add credits to continue editing.";
@@ -96,11 +96,12 @@ pub struct Outcome {
     pub engine: EngineKind,
 }
 
-/// Carries out plans: the built-in engine in the bounded pool, the provider
-/// when one is configured.
+/// Carries out plans: the embedded provider (the built-in engine, in the
+/// bounded pool), the generative provider when one is configured.
 #[derive(Debug, Clone)]
 pub struct Editor {
     pool: BlockingPool,
+    builtin: BuiltinImageEdits,
     provider: Option<Arc<dyn ImageEditProvider>>,
 }
 
@@ -109,6 +110,7 @@ impl Editor {
     pub fn of(state: &AppState) -> Self {
         Self {
             pool: state.blocking.clone(),
+            builtin: BuiltinImageEdits::new(state.blocking.clone()),
             provider: state.image_edits.clone(),
         }
     }
@@ -160,12 +162,7 @@ impl Editor {
     }
 
     async fn builtin(&self, image: Bytes, ops: Vec<Operation>) -> Result<Vec<u8>, ApiError> {
-        let edited = self
-            .pool
-            .run(move || prettyscore_imaging::apply(&image, &ops))
-            .await?
-            .map_err(edit_error)?;
-        Ok(edited.jpeg)
+        self.builtin.apply(image, ops).await.map_err(provider_error)
     }
 }
 
@@ -209,6 +206,9 @@ pub fn provider_error(err: ProviderError) -> ApiError {
             ApiError::new(StatusCode::BAD_GATEWAY, ErrorCode::EditFailed, EDIT_FAILED)
                 .with_cause(err)
         }
+        ProviderError::Unsupported(unsupported) => super::unsupported(unsupported),
+        ProviderError::Engine(err) => edit_error(err),
+        ProviderError::Blocking(err) => ApiError::from(err),
     }
 }
 

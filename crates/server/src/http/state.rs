@@ -29,7 +29,8 @@ pub struct AppState {
     pub keys: Arc<KeyRing>,
     /// Outgoing mail (the outbox, delivered by SMTP when configured).
     pub mailer: Mailer,
-    /// Text messages, when a provider is configured (none is built in yet).
+    /// Text messages for phone sign-in, when `auth.sms.provider` names one
+    /// (Twilio, or the embedded outbox); `None` keeps phone sign-in off.
     pub sms: Option<Arc<dyn SmsProvider>>,
     /// Generative image edits, when a provider is configured.
     pub image_edits: Option<Arc<dyn ImageEditProvider>>,

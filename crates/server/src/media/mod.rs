@@ -13,7 +13,6 @@ use axum::http::{HeaderValue, header};
 use axum::response::Response;
 use chrono::Utc;
 use serde::Deserialize;
-use serde_json::json;
 
 use crate::http::AppState;
 use crate::http::error::ApiError;
@@ -23,7 +22,6 @@ pub use url::{MediaRef, MediaUrlError, parse_media_url};
 
 /// How long a signed media URL works.
 pub const URL_LIFETIME_SECS: i64 = 3600;
-const MEDIA_AUDIENCE: &str = "prettyscore-media";
 
 /// `/media/{*key}`.
 pub fn routes() -> Router<AppState> {
@@ -39,27 +37,24 @@ pub fn media_path(key: &str) -> String {
     format!("/media/{key}")
 }
 
-/// A URL that shows the object for the next hour, signed with the server's
-/// token key (shared by every instance, rotated with it).
+/// A URL that shows the object for the next hour. Its token is an
+/// HMAC-SHA256 under a key derived from the current signing key (shared by
+/// every instance, rotated with it): only this server reads it back, so it
+/// needs no public-key signature.
 pub fn signed_url(state: &AppState, media_path: &str) -> String {
     let Some(key) = key_of(media_path) else {
         return media_path.to_owned();
     };
-    let token = state.keys.sign(&json!({
-        "aud": MEDIA_AUDIENCE,
-        "key": key,
-        "exp": Utc::now().timestamp() + URL_LIFETIME_SECS,
-    }));
+    let token = state
+        .keys
+        .sign_media(key, Utc::now().timestamp() + URL_LIFETIME_SECS);
     format!("{media_path}?token={token}")
 }
 
-/// Whether `token` is a live signature, by this server, of a media URL for
-/// exactly `key`: whoever holds it was given that image.
+/// Whether `token` is a live media token, by this server, for exactly `key`:
+/// whoever holds it was given that image.
 pub async fn token_grants(state: &AppState, key: &str, token: &str) -> bool {
-    match state.keys.verify(&state.db, token).await {
-        Ok(claims) => claims["aud"] == MEDIA_AUDIENCE && claims["key"] == key,
-        Err(_) => false,
-    }
+    state.keys.verify_media(&state.db, key, token).await
 }
 
 #[derive(Deserialize)]

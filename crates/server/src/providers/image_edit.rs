@@ -1,11 +1,16 @@
-//! Generative image edits: [`ImageEditProvider`] edits an image as a prompt
-//! says. The real implementation, [`OpenAiImageEdits`], calls an
-//! OpenAI-compatible image-edit API (`POST {base_url}/images/edits`,
-//! multipart: `model`, `image`, `prompt`, `n`, and `response_format=b64_json`
-//! for models that take it) and reads `data[0].b64_json`. It is used only when
-//! `edits.provider.base_url` is configured; the embedded default is the
-//! built-in engine (`prettyscore-imaging`), which the edits domain runs for
-//! every prompt it understands.
+//! Image edits: [`ImageEditProvider`] edits an image as a prompt says. Two
+//! implementations:
+//!
+//! - [`OpenAiImageEdits`], the real one, calls an OpenAI-compatible
+//!   image-edit API (`POST {base_url}/images/edits`, multipart: `model`,
+//!   `image`, `prompt`, `n`, and `response_format=b64_json` for models that
+//!   take it) and reads `data[0].b64_json`. It is used only when
+//!   `edits.provider.base_url` is configured.
+//! - [`BuiltinImageEdits`], the embedded one, is the built-in engine
+//!   (`prettyscore-imaging`) run in the bounded blocking pool. The edits
+//!   domain uses it for every prompt the engine understands (and for slider
+//!   adjustments, through [`BuiltinImageEdits::apply`]), and hands the other
+//!   prompts to the configured provider, if any.
 //!
 //! The client follows no redirects and has a timeout; the only address it
 //! ever calls is the configured one.
@@ -17,6 +22,9 @@ use bytes::Bytes;
 use data_encoding::BASE64;
 use serde::Deserialize;
 
+use prettyscore_imaging::{EditError, Operation, Unsupported};
+
+use crate::blocking::{BlockingError, BlockingPool};
 use crate::config::{ProviderConfig, Secret};
 
 /// Largest provider answer read (a 4K PNG in base64 is well under this).
@@ -30,6 +38,15 @@ pub enum ProviderError {
     NoCredits,
     #[error("the provider failed: {0}")]
     Failed(String),
+    /// The built-in engine cannot do what the prompt asks.
+    #[error(transparent)]
+    Unsupported(Unsupported),
+    /// The built-in engine refused the image (not an image, too large, no face…).
+    #[error(transparent)]
+    Engine(EditError),
+    /// The blocking pool is shut down, or the work panicked.
+    #[error(transparent)]
+    Blocking(BlockingError),
 }
 
 /// An outside service that edits images from a prompt.
@@ -38,6 +55,39 @@ pub trait ImageEditProvider: Send + Sync + std::fmt::Debug {
     /// Edits `image` as `prompt` says; returns the image it made (PNG or
     /// JPEG bytes, as the service sends them).
     async fn edit(&self, image: Bytes, prompt: &str) -> Result<Vec<u8>, ProviderError>;
+}
+
+/// The embedded implementation: the built-in engine, in the bounded pool
+/// shared with the analyses, never on the async runtime.
+#[derive(Debug, Clone)]
+pub struct BuiltinImageEdits {
+    pool: BlockingPool,
+}
+
+impl BuiltinImageEdits {
+    pub fn new(pool: BlockingPool) -> Self {
+        Self { pool }
+    }
+
+    /// Carries out the engine's operations (a prompt's, and the sliders');
+    /// answers a JPEG without metadata.
+    pub async fn apply(&self, image: Bytes, ops: Vec<Operation>) -> Result<Vec<u8>, ProviderError> {
+        let edited = self
+            .pool
+            .run(move || prettyscore_imaging::apply(&image, &ops))
+            .await
+            .map_err(ProviderError::Blocking)?
+            .map_err(ProviderError::Engine)?;
+        Ok(edited.jpeg)
+    }
+}
+
+#[async_trait::async_trait]
+impl ImageEditProvider for BuiltinImageEdits {
+    async fn edit(&self, image: Bytes, prompt: &str) -> Result<Vec<u8>, ProviderError> {
+        let ops = prettyscore_imaging::interpret(prompt).map_err(ProviderError::Unsupported)?;
+        self.apply(image, ops).await
+    }
 }
 
 /// The provider the configuration names, if any.
@@ -205,4 +255,37 @@ fn without_url(err: reqwest::Error) -> String {
         "request failed"
     };
     format!("{kind}: {}", err.without_url())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PORTRAIT: &[u8] = include_bytes!("../../../../testdata/face/astronaut.png");
+
+    #[tokio::test]
+    async fn the_built_in_engine_edits_behind_the_provider_trait() {
+        let provider: Arc<dyn ImageEditProvider> =
+            Arc::new(BuiltinImageEdits::new(BlockingPool::new(Some(1))));
+        let jpeg = provider
+            .edit(Bytes::from_static(PORTRAIT), "enhance")
+            .await
+            .unwrap();
+        assert!(jpeg.starts_with(&[0xff, 0xd8]), "a JPEG");
+        assert!(matches!(
+            provider
+                .edit(
+                    Bytes::from_static(PORTRAIT),
+                    "put me on the moon in a spacesuit"
+                )
+                .await,
+            Err(ProviderError::Unsupported(_))
+        ));
+        assert!(matches!(
+            provider
+                .edit(Bytes::from_static(b"not an image"), "enhance")
+                .await,
+            Err(ProviderError::Engine(EditError::NotAnImage))
+        ));
+    }
 }

@@ -298,7 +298,7 @@ async fn otp_without_create_user_refuses_unknown_addresses(backend: Backend) {
         .await;
     reply.assert_error(422, "otp_disabled");
     let sms = app.post("/otp", json!({"phone": "+15551234567"})).await;
-    sms.assert_error(400, "sms_send_failed");
+    sms.assert_error(422, "phone_provider_disabled");
 }
 
 async fn resend_sends_the_confirmation_again_after_the_gap(backend: Backend) {
@@ -342,7 +342,7 @@ async fn resend_sends_the_confirmation_again_after_the_gap(backend: Backend) {
     .assert_error(400, "validation_failed");
     app.post("/resend", json!({"type": "sms", "phone": "+15551234567"}))
         .await
-        .assert_error(400, "sms_send_failed");
+        .assert_error(422, "phone_provider_disabled");
 }
 
 async fn a_password_change_can_require_the_reauthentication_nonce(backend: Backend) {

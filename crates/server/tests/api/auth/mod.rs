@@ -5,9 +5,11 @@
 
 mod account;
 mod admin;
+mod compat;
 mod keys;
 mod mail_flows;
 mod mfa;
+mod phone;
 mod sessions;
 mod signup;
 mod smtp;
@@ -199,6 +201,14 @@ impl TestApp {
             .await
             .unwrap();
         keys.sign(&claims)
+    }
+
+    /// A media token for `key` until `exp`, made with the app's keys.
+    pub async fn sign_media(&self, key: &str, exp: i64) -> String {
+        let keys = prettyscore_server::tokens::KeyRing::load(&self.db, &self.config.auth)
+            .await
+            .unwrap();
+        keys.sign_media(key, exp)
     }
 }
 

@@ -195,7 +195,7 @@ async fn a_malformed_email_or_body_is_a_clear_error(backend: Backend) {
             json!({"email": "not-an-email", "password": PASSWORD}),
         )
         .await;
-    bad.assert_error(400, "email_address_invalid");
+    bad.assert_error(400, "validation_failed");
     assert_eq!(
         bad.message(),
         "Unable to validate email address: invalid format"
@@ -271,5 +271,6 @@ async fn phone_signup_without_an_sms_provider_is_a_clear_error(backend: Backend)
             json!({"phone": "+15551234567", "password": PASSWORD}),
         )
         .await;
-    reply.assert_error(400, "phone_provider_disabled");
+    reply.assert_error(422, "phone_provider_disabled");
+    assert_eq!(reply.message(), "Phone signups are disabled");
 }

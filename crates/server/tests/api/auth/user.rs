@@ -218,7 +218,7 @@ async fn without_autoconfirm_an_email_change_needs_both_addresses(backend: Backe
 }
 
 async fn a_single_identity_cannot_be_unlinked(backend: Backend) {
-    let app = spawn(backend).await;
+    let app = spawn_with(backend, |c| c.auth.manual_linking = true).await;
     let tokens = app.sign_up("ada@example.com").await;
     let identity = tokens["user"]["identities"][0]["identity_id"]
         .as_str()

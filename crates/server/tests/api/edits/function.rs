@@ -164,8 +164,15 @@ async fn foreign_and_forged_image_urls_are_refused_without_fetching_anything(bac
     let trap_url = trap.uri();
     let our = app.address.clone();
     let expired = auth
-            .sign(json!({"aud": "prettyscore-media", "key": key, "exp": chrono::Utc::now().timestamp() - 10}))
-            .await;
+        .sign_media(&key, chrono::Utc::now().timestamp() - 10)
+        .await;
+    // A live token of this server for another object, and an access token.
+    let other_key = auth
+        .sign_media(
+            &format!("{key}.other"),
+            chrono::Utc::now().timestamp() + 600,
+        )
+        .await;
     let other_aud = auth
             .sign(json!({"aud": "prettyscore-device", "key": key, "exp": chrono::Utc::now().timestamp() + 600}))
             .await;
@@ -203,6 +210,7 @@ async fn foreign_and_forged_image_urls_are_refused_without_fetching_anything(bac
         format!("/media/{key}?token=forged.token.value"),
         format!("/media/{key}?token={expired}"),
         format!("/media/{key}?token={other_aud}"),
+        format!("/media/{key}?token={other_key}"),
         format!("/media/photos/someone-else/original.jpg?token={token_of_original}"),
         format!(
             "/media/{}/../../etc/passwd?token={token_of_original}",
