@@ -40,11 +40,12 @@ async function openAccount() {
   return app;
 }
 
+// A lazily loaded page renders slowly in jsdom the first time, more so on a loaded machine: 20 s per test.
 beforeAll(async () => {
   await import('./account');
 }, 30_000);
 
-describe('My Account: subscription and payments', () => {
+describe('My Account: subscription and payments', { timeout: 20_000 }, () => {
   it('shows the plan, its renewal date and the payments with amounts and dates', async () => {
     stubApi({
       'POST /functions/v1/check-subscription': () => json(status()),

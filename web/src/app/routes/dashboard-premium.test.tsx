@@ -7,11 +7,12 @@ import { renderApp } from '@/testing/render-app';
 const free = { subscribed: false, plan: null, status: null, expires_at: null, cancel_at_period_end: false };
 const premium = { ...free, subscribed: true, plan: 'premium_editing', status: 'active', expires_at: '2026-12-23T12:00:00Z' };
 
+// A lazily loaded page renders slowly in jsdom the first time, more so on a loaded machine: 20 s per test.
 beforeAll(async () => {
   await import('./dashboard');
 }, 30_000);
 
-describe('the dashboard and the subscription', () => {
+describe('the dashboard and the subscription', { timeout: 20_000 }, () => {
   it('shows the Premium Member badge and the feet and hands shortcuts to a member', async () => {
     stubApi({
       'POST /functions/v1/check-subscription': () => json(premium),

@@ -6,12 +6,13 @@ import { renderApp } from '@/testing/render-app';
 const access = (hasAccess: boolean, reason: string, trialRemaining: number) => json({ hasAccess, reason, trialRemaining });
 const EDITOR_HEADING = { level: 1, name: 'AI Photo Editor' } as const;
 
+// A lazily loaded page renders slowly in jsdom the first time, more so on a loaded machine: 20 s per test.
 beforeAll(async () => {
   await import('./editor');
   await import('./feet-upload');
 }, 30_000);
 
-describe('the feature gates', () => {
+describe('the feature gates', { timeout: 20_000 }, () => {
   it('lets a premium member straight into /editor', async () => {
     const fetchMock = stubApi({
       'POST /functions/v1/check-feature-access': () => access(true, 'granted', 0),

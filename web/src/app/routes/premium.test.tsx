@@ -30,12 +30,13 @@ async function openPremium(url = '/premium', user: 'signed-in' | 'signed-out' = 
   return app;
 }
 
+// A lazily loaded page renders slowly in jsdom the first time, more so on a loaded machine: 20 s per test.
 beforeAll(async () => {
   await import('./premium');
   await import('./checkout-sandbox');
 }, 30_000);
 
-describe('/premium', () => {
+describe('/premium', { timeout: 20_000 }, () => {
   it('shows the price, what Premium includes and the free plan against it', async () => {
     stubApi({ 'POST /functions/v1/check-subscription': () => json(free) });
     await openPremium('/premium', 'signed-out');
@@ -154,7 +155,7 @@ describe('/premium', () => {
   });
 });
 
-describe('/checkout/sandbox/:id', () => {
+describe('/checkout/sandbox/:id', { timeout: 20_000 }, () => {
   async function openSandbox(extra: Parameters<typeof stubApi>[0] = {}) {
     const fetchMock = stubApi({
       'GET /api/v1/billing/sandbox/cs_sandbox_1': () => json(sandboxCheckout),
