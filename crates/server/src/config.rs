@@ -55,6 +55,7 @@ pub struct Config {
     pub auth: AuthConfig,
     pub analysis: AnalysisConfig,
     pub edits: EditsConfig,
+    pub share: ShareConfig,
 }
 
 impl Default for Config {
@@ -71,6 +72,7 @@ impl Default for Config {
             auth: AuthConfig::default(),
             analysis: AnalysisConfig::default(),
             edits: EditsConfig::default(),
+            share: ShareConfig::default(),
         }
     }
 }
@@ -123,6 +125,7 @@ const TOP_LEVEL_KEYS: &[&str] = &[
     "auth",
     "analysis",
     "edits",
+    "share",
 ];
 
 /// Photo analysis: how many run at once and how fast one client may send them.
@@ -142,6 +145,23 @@ impl Default for AnalysisConfig {
         Self {
             max_concurrent: None,
             per_client_per_minute: 30,
+        }
+    }
+}
+
+/// Shared results' public pages (`/s/{slug}`) and their score cards.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ShareConfig {
+    /// Card images one client (IP address) may fetch per minute before
+    /// getting 429 (a card is drawn once per image version and then kept).
+    pub cards_per_client_per_minute: u32,
+}
+
+impl Default for ShareConfig {
+    fn default() -> Self {
+        Self {
+            cards_per_client_per_minute: 60,
         }
     }
 }
