@@ -201,8 +201,9 @@ export interface paths {
         get: operations["list_photos"];
         put?: never;
         /**
-         * Saves a face photo to the signed-in user's photos. The server scores the
-         *     stored image; EXIF and GPS data are removed before storing.
+         * Saves a face photo to the signed-in user's photos, with its edit if one
+         *     is sent. The server scores the stored original; EXIF and GPS data are
+         *     removed from both images before storing.
          */
         post: operations["save_photo"];
         delete?: never;
@@ -402,7 +403,12 @@ export interface components {
         };
         /** @description The answer of `edit-photo`. */
         EditPhotoResponse: {
-            /** @description A signed URL of the result, valid for an hour (relative, like photos' URLs). */
+            /**
+             * @description A signed URL of the result, valid for an hour (relative, like photos'
+             *     URLs). Slider adjustments alone on an unsaved photo (no `photoId`)
+             *     answer the result itself as a `data:image/jpeg;base64,` URL and store
+             *     nothing.
+             */
             editedImageUrl: string;
             /**
              * Format: int32
@@ -457,7 +463,7 @@ export interface components {
          *     all, so the web app's generated types know each one.
          * @enum {string}
          */
-        ErrorCode: "not_found" | "method_not_allowed" | "unsupported_media_type" | "invalid_json" | "invalid_request" | "invalid_query" | "validation_failed" | "conflict" | "rate_limited" | "not_signed_in" | "admin_only" | "invalid_upload" | "missing_image" | "too_large" | "not_an_image" | "corrupt_image" | "bad_dimensions" | "no_face" | "face_too_small" | "no_hand" | "not_feet" | "missing_prompt" | "invalid_image_url" | "unsupported_prompt" | "free_edits_used" | "provider_credits" | "edit_failed" | "database_unavailable" | "internal_error";
+        ErrorCode: "not_found" | "method_not_allowed" | "unsupported_media_type" | "invalid_json" | "invalid_request" | "invalid_query" | "validation_failed" | "conflict" | "rate_limited" | "not_signed_in" | "admin_only" | "invalid_upload" | "missing_image" | "too_large" | "not_an_image" | "image_incomplete" | "bad_dimensions" | "no_face" | "face_too_small" | "no_hand" | "not_feet" | "missing_prompt" | "invalid_image_url" | "unsupported_prompt" | "free_edits_used" | "provider_credits" | "edit_failed" | "database_unavailable" | "internal_error";
         /** @description The result of a face analysis. */
         FaceAnalysis: {
             breakdown: components["schemas"]["FaceBreakdown"];
@@ -864,7 +870,15 @@ export interface components {
             display_name?: string | null;
             /**
              * Format: binary
-             * @description The photo: JPEG, PNG, WebP, GIF or BMP, at most 10 MB.
+             * @description The result of an AI edit of it, if the user made one: stored as the
+             *     photo's `edited_image_url`, as an edit made in My Photos would be.
+             *     It is not scored (the saved score is the original's).
+             */
+            edited_image?: string | null;
+            /**
+             * Format: binary
+             * @description The photo as it was taken (the original): JPEG, PNG, WebP, GIF or
+             *     BMP, at most 10 MB. The server scores this image.
              */
             image: string;
             /** @description `true` submits the photo to the leaderboard queue (verified by an admin). */
@@ -1004,7 +1018,7 @@ export interface operations {
                     "application/json": components["schemas"]["FaceAnalysis"];
                 };
             };
-            /** @description Not an image, or a damaged one */
+            /** @description Not an image, or unsupported dimensions */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1022,7 +1036,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No face found, or too small */
+            /** @description `image_incomplete`: a cut-off or damaged photo; no face found, or too small */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -1064,7 +1078,7 @@ export interface operations {
                     "application/json": components["schemas"]["FeetAnalysis"];
                 };
             };
-            /** @description Not an image, or a damaged one */
+            /** @description Not an image, or unsupported dimensions */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1075,6 +1089,15 @@ export interface operations {
             };
             /** @description Over 10 MB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `image_incomplete`: a cut-off or damaged photo */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1115,7 +1138,7 @@ export interface operations {
                     "application/json": components["schemas"]["HandsAnalysis"];
                 };
             };
-            /** @description Not an image, or a damaged one */
+            /** @description Not an image, or unsupported dimensions */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1126,6 +1149,15 @@ export interface operations {
             };
             /** @description Over 10 MB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `image_incomplete`: a cut-off or damaged photo */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1166,7 +1198,7 @@ export interface operations {
                     "application/json": components["schemas"]["PetAnalysis"];
                 };
             };
-            /** @description Not an image, or a damaged one */
+            /** @description Not an image, or unsupported dimensions */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1177,6 +1209,15 @@ export interface operations {
             };
             /** @description Over 10 MB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `image_incomplete`: a cut-off or damaged photo */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1357,7 +1398,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No face found, or a missing display name */
+            /** @description `image_incomplete`: a cut-off or damaged photo; no face found, or a missing display name */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -1583,6 +1624,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `not_signed_in`: a `photoId` without a signed-in user */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description `provider_credits`: the generative provider needs credits */
             402: {
                 headers: {
@@ -1619,7 +1669,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `unsupported_prompt`: the built-in engine cannot do this (the message says what it can); `no_face`: a face edit on a photo without a face */
+            /** @description `unsupported_prompt`: the built-in engine cannot do this (the message says what it can); `no_face`: a face edit on a photo without a face; `image_incomplete`: a cut-off or damaged photo */
             422: {
                 headers: {
                     [name: string]: unknown;
