@@ -92,7 +92,8 @@ pub fn missing_app_warning(
             point `web_dir` at a built app."
             .to_owned(),
         WebApp::Embedded => "The web app has not been built (web/dist is missing), so every \
-            page answers 503 until `npm run build` runs in web/."
+            page answers 503. Run `npm run build` in web/, then build and start the server \
+            again (cargo rebuilds it by itself once the folder exists)."
             .to_owned(),
         WebApp::Dir(dir) => format!(
             "The web app folder {} has no index.html, so every page answers 503.",
