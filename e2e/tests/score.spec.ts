@@ -159,11 +159,55 @@ test.describe('the face score', () => {
     const token = await accessTokenOf(page);
     const photos = await (await request.get('/api/v1/photos', { headers: { Authorization: `Bearer ${token}` } })).json();
     expect(photos).toHaveLength(1);
+    // Saved as My Photos keeps an edit: the original, scored by the server, and the edit beside it.
+    expect(photos[0].score.toFixed(1)).toBe(score);
+    expect(photos[0].original_image_url).toMatch(/\/original\.png\?token=/);
+    expect(photos[0].edited_image_url).toMatch(/\/edits\/[^/]+\.jpg\?token=/);
+    // After the save, the result stays as it was: the edit as 'after', saved.
+    await expect(page.getByTestId('after-image')).toHaveAttribute('src', edited!);
+    await expect(page.getByRole('button', { name: 'Saved' })).toBeDisabled();
 
     // Kept only until it was shown again: a later visit without a result goes home.
     await page.goto('/how-it-works');
     await page.goto('/results');
     await expect(page).toHaveURL(/\/$/);
+  });
+
+  test('saving after an AI edit keeps the original with its own score and the edit, which scores only on Analyze', async ({
+    page,
+    request,
+  }) => {
+    const account = await signUp(request);
+    await useSession(page, account);
+    const score = await scoreAstronaut(page);
+    await page.getByTestId('ai-edit-card').getByRole('button', { name: 'Black & White' }).click();
+    await expectToast(page, 'Photo edited! 4 free edits remaining.');
+    // The edit has no score of its own until asked for.
+    await expect(page.getByTestId('score-value')).toHaveText(score);
+    await expect(page.getByTestId('score-subject')).toHaveText('Score of your original photo. Saving keeps it with your edit.');
+    await page.getByRole('button', { name: 'Analyze' }).click();
+    await expect(page.getByTestId('score-subject')).toHaveText(
+      'Score of your edited photo. Saving keeps your original photo’s score.',
+    );
+
+    await page.getByRole('button', { name: 'Save to My Photos' }).click();
+    await expectToast(page, 'Photo saved to your dashboard!');
+    const headers = { Authorization: `Bearer ${account.accessToken}` };
+    const photos = await (await request.get('/api/v1/photos', { headers })).json();
+    expect(photos).toHaveLength(1);
+    const [photo] = photos;
+    expect(photo.score.toFixed(1)).toBe(score);
+    const original = await request.get(photo.original_image_url);
+    expect(original.ok()).toBe(true);
+    // The original as it was scored: the 512 px PNG (not the edit's JPEG).
+    expect(pngSize(await original.body())).toEqual({ width: 512, height: 512 });
+    const edit = await request.get(photo.edited_image_url);
+    expect(edit.ok()).toBe(true);
+    expect((await edit.body()).subarray(0, 3).equals(Buffer.from([0xff, 0xd8, 0xff])), 'the edit, a JPEG').toBe(true);
+
+    // My Photos shows the saved photo as its edit (its display image).
+    await page.goto('/dashboard');
+    await expect(page.locator('img[src*="/edits/"]').first()).toBeVisible();
   });
 
   test('Download Photo saves the photo itself, then its edit, with the spec’s message', async ({ page }) => {

@@ -36,6 +36,12 @@ pub fn decode(bytes: &[u8]) -> Result<Decoded, AnalysisError> {
         return Err(AnalysisError::TooLarge(bytes.len()));
     }
     let format = image::guess_format(bytes).map_err(|_| AnalysisError::NotAnImage)?;
+    // Decoders pad a cut-off file with grey: refuse it before they get the chance.
+    if !crate::complete::is_complete(bytes, format) {
+        return Err(AnalysisError::CorruptImage(format!(
+            "the {format:?} file is incomplete"
+        )));
+    }
     let (img, orientation, (w, h)) = match format {
         image::ImageFormat::Jpeg => decode_jpeg(bytes)?,
         image::ImageFormat::Png

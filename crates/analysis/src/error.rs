@@ -10,7 +10,8 @@ pub enum AnalysisError {
     /// The bytes are not in an image format we read (JPEG, PNG, WebP, GIF, BMP).
     #[error("not an image")]
     NotAnImage,
-    /// The file looks like an image but cannot be decoded (truncated, damaged).
+    /// The file looks like an image but is cut off (a dropped upload) or cannot be
+    /// decoded (damaged).
     #[error("corrupt image: {0}")]
     CorruptImage(String),
     /// The declared dimensions are too large to decode safely (decompression bomb) or
@@ -31,13 +32,17 @@ pub enum AnalysisError {
     NotFeet,
 }
 
+/// What the user reads about a cut-off or damaged photo.
+pub const IMAGE_INCOMPLETE: &str =
+    "This photo looks damaged or incomplete. Please choose it again.";
+
 impl AnalysisError {
     /// A stable machine-readable code for the API's error shape.
     pub fn code(&self) -> &'static str {
         match self {
             AnalysisError::TooLarge(_) => "too_large",
             AnalysisError::NotAnImage => "not_an_image",
-            AnalysisError::CorruptImage(_) => "corrupt_image",
+            AnalysisError::CorruptImage(_) => "image_incomplete",
             AnalysisError::BadDimensions(..) => "bad_dimensions",
             AnalysisError::NoFace => "no_face",
             AnalysisError::FaceTooSmall => "face_too_small",
@@ -51,9 +56,7 @@ impl AnalysisError {
         match self {
             AnalysisError::TooLarge(_) => "File too large! Please upload an image under 10MB.",
             AnalysisError::NotAnImage => "Please upload an image file",
-            AnalysisError::CorruptImage(_) => {
-                "We couldn't read this image: the file seems damaged or incomplete. Please try another photo."
-            }
+            AnalysisError::CorruptImage(_) => IMAGE_INCOMPLETE,
             AnalysisError::BadDimensions(..) => {
                 "This image's dimensions are not supported. Please upload a regular photo (up to 50 megapixels)."
             }

@@ -18,6 +18,7 @@
 //! SIMD choice and the pinned JPEG-pixel hash that guards it). Call them off the async
 //! runtime.
 
+mod complete;
 mod decode;
 mod detect;
 mod error;
@@ -31,8 +32,9 @@ mod segment;
 #[doc(hidden)]
 pub mod tflite;
 
+pub use complete::{check_complete, jpeg_primary_len};
 pub use decode::{MAX_PIXELS, MAX_UPLOAD_BYTES, exif_orientation, jpeg_pixels_to_rgb};
-pub use error::AnalysisError;
+pub use error::{AnalysisError, IMAGE_INCOMPLETE};
 pub use hands::{HandMeasures, HandsAnalysis, HandsBreakdown, analyze_hands};
 pub use measures::FaceMeasures;
 pub use photo::{

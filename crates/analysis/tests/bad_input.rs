@@ -39,6 +39,43 @@ fn an_upload_over_10_mb_is_too_large() {
     }
 }
 
+/// The test photos whole and cut after 10 %, 33 %, 66 % and 99 % of their bytes (and
+/// one byte short): JPEG baseline and progressive, PNG, WebP lossy (VP8) and extended
+/// (VP8X). A cut-off JPEG used to decode with grey where its missing bytes were.
+#[test]
+fn cut_off_photos_are_refused_as_incomplete_at_every_cut() {
+    let files = [
+        "face/astronaut-baseline.jpg",
+        "face/astronaut-progressive.jpg",
+        "face/astronaut.png",
+        "face/astronaut.webp",
+        "hands/main_droite_dessus_0.webp",
+    ];
+    for file in files {
+        let full = bytes(file);
+        if file.starts_with("face/") {
+            analyze_face(&full).unwrap_or_else(|e| panic!("{file} whole: {e:?}"));
+        } else {
+            analyze_hands(&full).unwrap_or_else(|e| panic!("{file} whole: {e:?}"));
+        }
+        let cuts = [10, 33, 66, 99].map(|percent| full.len() * percent / 100);
+        for cut in cuts.into_iter().chain([full.len() - 1]) {
+            for r in all_entry_points(&full[..cut]) {
+                let e = r.expect_err(&format!("{file} cut at {cut} of {}", full.len()));
+                assert!(
+                    matches!(e, AnalysisError::CorruptImage(_)),
+                    "{file} cut at {cut}: {e:?}"
+                );
+                assert_eq!(e.code(), "image_incomplete");
+                assert_eq!(
+                    e.user_message(),
+                    "This photo looks damaged or incomplete. Please choose it again."
+                );
+            }
+        }
+    }
+}
+
 #[test]
 fn truncated_files_give_a_clear_error_and_never_panic() {
     let img = rgb("face/astronaut.png");
@@ -51,24 +88,30 @@ fn truncated_files_give_a_clear_error_and_never_panic() {
             full.len() / 2,
             full.len() - 10,
         ] {
-            let r = analyze_face(&full[..cut]);
-            // A JPEG cut late can still decode (with grey at the bottom); anything else
-            // must be a clear error.
-            if let Err(e) = r {
-                assert!(
-                    matches!(
-                        e,
-                        AnalysisError::CorruptImage(_)
-                            | AnalysisError::NotAnImage
-                            | AnalysisError::NoFace
-                            | AnalysisError::FaceTooSmall
-                    ),
-                    "{e:?} at {cut}"
-                );
-                assert!(!e.user_message().is_empty());
-            }
+            let e = analyze_face(&full[..cut]).unwrap_err();
+            assert!(
+                matches!(
+                    e,
+                    AnalysisError::CorruptImage(_) | AnalysisError::NotAnImage
+                ),
+                "{e:?} at {cut}"
+            );
+            assert!(!e.user_message().is_empty());
         }
     }
+}
+
+/// Whatever follows a JPEG's end (an MPF secondary image, a Motion Photo's video) is
+/// not part of the photo: the photo is whole and scores as without it.
+#[test]
+fn data_after_a_jpegs_end_does_not_make_it_incomplete() {
+    let full = bytes("face/astronaut-baseline.jpg");
+    let mut with_trailer = full.clone();
+    with_trailer.extend_from_slice(&bytes("face/astronaut-progressive.jpg")[..1000]);
+    assert_eq!(
+        analyze_face(&with_trailer).unwrap().score,
+        analyze_face(&full).unwrap().score
+    );
 }
 
 #[test]
@@ -150,7 +193,7 @@ fn every_error_has_a_stable_code_and_a_message() {
         [
             "too_large",
             "not_an_image",
-            "corrupt_image",
+            "image_incomplete",
             "bad_dimensions",
             "no_face",
             "face_too_small"

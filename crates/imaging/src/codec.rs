@@ -35,6 +35,10 @@ pub fn decode(bytes: &[u8]) -> Result<RgbImage, EditError> {
         return Err(EditError::TooLarge);
     }
     let format = image::guess_format(bytes).map_err(|_| EditError::NotAnImage)?;
+    // Decoders pad a cut-off file with grey: refuse it before they get the chance.
+    if prettyscore_analysis::check_complete(bytes).is_err() {
+        return Err(EditError::Corrupt);
+    }
     let (img, orientation) = match format {
         image::ImageFormat::Jpeg => decode_jpeg(bytes)?,
         image::ImageFormat::Png

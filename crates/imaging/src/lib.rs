@@ -133,7 +133,8 @@ pub enum EditError {
     NotAnImage,
     #[error("image too large")]
     TooLarge,
-    #[error("damaged image")]
+    /// Cut off (a dropped upload) or damaged.
+    #[error("damaged or incomplete image")]
     Corrupt,
     /// A face-dependent edit (retouch) found no face to work on.
     #[error("no face found")]
@@ -146,7 +147,7 @@ impl EditError {
         match self {
             Self::NotAnImage => "not_an_image",
             Self::TooLarge => "too_large",
-            Self::Corrupt => "corrupt_image",
+            Self::Corrupt => "image_incomplete",
             Self::NoFace => "no_face",
         }
     }
@@ -156,7 +157,7 @@ impl EditError {
         match self {
             Self::NotAnImage => "Please upload an image file",
             Self::TooLarge => "File too large! Please upload an image under 10MB.",
-            Self::Corrupt => "This image looks damaged. Please try another photo.",
+            Self::Corrupt => prettyscore_analysis::IMAGE_INCOMPLETE,
             Self::NoFace => {
                 "We couldn't find a face to retouch. Try a front-facing, well-lit photo."
             }

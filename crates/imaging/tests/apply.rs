@@ -157,6 +157,31 @@ fn exif_orientation_is_applied() {
     assert!(decode(&out.jpeg).get_pixel(35, 10).0[0] > 150);
 }
 
+/// Photos cut after 10 %, 33 %, 66 % and 99 % of their bytes: decoders pad a cut-off
+/// JPEG with grey, so without the completeness check an edit would keep the grey.
+#[test]
+fn cut_off_photos_are_refused_as_incomplete() {
+    for file in [
+        "face/astronaut-baseline.jpg",
+        "face/astronaut-progressive.jpg",
+        "face/astronaut.png",
+        "face/astronaut.webp",
+    ] {
+        let full = testdata(file);
+        assert!(apply(&full, &[]).is_ok(), "{file} whole");
+        for percent in [10, 33, 66, 99] {
+            let cut = full.len() * percent / 100;
+            let err = apply(&full[..cut], &[]).unwrap_err();
+            assert_eq!(err, EditError::Corrupt, "{file} cut at {percent} %");
+            assert_eq!(err.code(), "image_incomplete");
+            assert_eq!(
+                err.user_message(),
+                "This photo looks damaged or incomplete. Please choose it again."
+            );
+        }
+    }
+}
+
 #[test]
 fn bad_uploads_get_the_right_error() {
     assert_eq!(apply(b"", &[]).unwrap_err(), EditError::NotAnImage);

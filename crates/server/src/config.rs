@@ -56,6 +56,7 @@ pub struct Config {
     pub analysis: AnalysisConfig,
     pub edits: EditsConfig,
     pub payments: PaymentsConfig,
+    pub share: ShareConfig,
 }
 
 impl Default for Config {
@@ -73,6 +74,7 @@ impl Default for Config {
             analysis: AnalysisConfig::default(),
             edits: EditsConfig::default(),
             payments: PaymentsConfig::default(),
+            share: ShareConfig::default(),
         }
     }
 }
@@ -126,6 +128,7 @@ const TOP_LEVEL_KEYS: &[&str] = &[
     "analysis",
     "edits",
     "payments",
+    "share",
 ];
 
 /// Photo analysis: how many run at once and how fast one client may send them.
@@ -145,6 +148,23 @@ impl Default for AnalysisConfig {
         Self {
             max_concurrent: None,
             per_client_per_minute: 30,
+        }
+    }
+}
+
+/// Shared results' public pages (`/s/{slug}`) and their score cards.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ShareConfig {
+    /// Card images one client (IP address) may fetch per minute before
+    /// getting 429 (a card is drawn once per image version and then kept).
+    pub cards_per_client_per_minute: u32,
+}
+
+impl Default for ShareConfig {
+    fn default() -> Self {
+        Self {
+            cards_per_client_per_minute: 60,
         }
     }
 }

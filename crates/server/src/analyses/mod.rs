@@ -44,13 +44,12 @@ struct ImageUpload {
 pub fn analysis_error(err: AnalysisError) -> ApiError {
     let status = match err {
         AnalysisError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
-        AnalysisError::NoFace
+        AnalysisError::CorruptImage(_)
+        | AnalysisError::NoFace
         | AnalysisError::FaceTooSmall
         | AnalysisError::NoHand
         | AnalysisError::NotFeet => StatusCode::UNPROCESSABLE_ENTITY,
-        AnalysisError::NotAnImage
-        | AnalysisError::CorruptImage(_)
-        | AnalysisError::BadDimensions(..) => StatusCode::BAD_REQUEST,
+        AnalysisError::NotAnImage | AnalysisError::BadDimensions(..) => StatusCode::BAD_REQUEST,
     };
     ApiError::new(status, ErrorCode::from(&err), err.user_message()).with_cause(err)
 }
@@ -87,9 +86,9 @@ async fn analyze<T: Serialize + Send + 'static>(
     request_body(content = ImageUpload, content_type = "multipart/form-data"),
     responses(
         (status = 200, description = "The face's score and measures", body = FaceAnalysis),
-        (status = 400, description = "Not an image, or a damaged one", body = ErrorBody),
+        (status = 400, description = "Not an image, or unsupported dimensions", body = ErrorBody),
         (status = 413, description = "Over 10 MB", body = ErrorBody),
-        (status = 422, description = "No face found, or too small", body = ErrorBody),
+        (status = 422, description = "`image_incomplete`: a cut-off or damaged photo; no face found, or too small", body = ErrorBody),
         (status = 429, description = "Too many analyses from this client", body = ErrorBody),
     ))]
 async fn analyze_face(
@@ -111,8 +110,9 @@ async fn analyze_face(
     request_body(content = ImageUpload, content_type = "multipart/form-data"),
     responses(
         (status = 200, description = "The pet's score and title", body = PetAnalysis),
-        (status = 400, description = "Not an image, or a damaged one", body = ErrorBody),
+        (status = 400, description = "Not an image, or unsupported dimensions", body = ErrorBody),
         (status = 413, description = "Over 10 MB", body = ErrorBody),
+        (status = 422, description = "`image_incomplete`: a cut-off or damaged photo", body = ErrorBody),
         (status = 429, description = "Too many analyses from this client", body = ErrorBody),
     ))]
 async fn analyze_pet(
@@ -150,11 +150,11 @@ async fn analyze_gated<T: Serialize + Send + 'static>(
     request_body(content = ImageUpload, content_type = "multipart/form-data"),
     responses(
         (status = 200, description = "The score, label and breakdown", body = FeetAnalysis),
-        (status = 400, description = "Not an image, or a damaged one", body = ErrorBody),
+        (status = 400, description = "Not an image, or unsupported dimensions", body = ErrorBody),
         (status = 401, description = "`not_signed_in`", body = ErrorBody),
         (status = 403, description = "`feature_locked`: neither Premium nor an active trial", body = ErrorBody),
         (status = 413, description = "Over 10 MB", body = ErrorBody),
-        (status = 422, description = "`not_feet`", body = ErrorBody),
+        (status = 422, description = "`not_feet`, or `image_incomplete`: a cut-off or damaged photo", body = ErrorBody),
         (status = 429, description = "Too many analyses from this client", body = ErrorBody),
     ),
     security(("bearer" = [])))]
@@ -180,11 +180,11 @@ async fn analyze_feet(
     request_body(content = ImageUpload, content_type = "multipart/form-data"),
     responses(
         (status = 200, description = "The score, label and breakdown", body = HandsAnalysis),
-        (status = 400, description = "Not an image, or a damaged one", body = ErrorBody),
+        (status = 400, description = "Not an image, or unsupported dimensions", body = ErrorBody),
         (status = 401, description = "`not_signed_in`", body = ErrorBody),
         (status = 403, description = "`feature_locked`: neither Premium nor an active trial", body = ErrorBody),
         (status = 413, description = "Over 10 MB", body = ErrorBody),
-        (status = 422, description = "`no_hand`", body = ErrorBody),
+        (status = 422, description = "`no_hand`, or `image_incomplete`: a cut-off or damaged photo", body = ErrorBody),
         (status = 429, description = "Too many analyses from this client", body = ErrorBody),
     ),
     security(("bearer" = [])))]

@@ -126,7 +126,7 @@ async fn admin(config: Config, action: AdminAction) -> anyhow::Result<()> {
 }
 
 async fn connect(config: &Config) -> anyhow::Result<sea_orm::DatabaseConnection> {
-    std::fs::create_dir_all(&config.data_dir)?;
+    crate::storage::create_private_dir(&config.data_dir)?;
     db::connect(&config.database_url())
         .await
         .context("could not connect to the database")

@@ -26,7 +26,7 @@ impl Application {
     /// Prepares the data dir, connects and migrates the database, sets up
     /// storage and binds the listener. Nothing is served until `run`.
     pub async fn build(config: Config) -> anyhow::Result<Self> {
-        std::fs::create_dir_all(&config.data_dir).with_context(|| {
+        crate::storage::create_private_dir(&config.data_dir).with_context(|| {
             format!(
                 "could not create the data directory {}",
                 config.data_dir.display()
@@ -46,6 +46,9 @@ impl Application {
             Some(dir) => WebApp::Dir(dir.clone()),
             None => WebApp::Embedded,
         };
+        if let Some(warning) = web.startup_warning().await {
+            tracing::warn!("{warning}");
+        }
         let base_url = config
             .public_url
             .clone()

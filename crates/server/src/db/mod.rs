@@ -22,13 +22,67 @@ pub async fn connect(url: &str) -> Result<DatabaseConnection, DbErr> {
         .connect_timeout(Duration::from_secs(10))
         .acquire_timeout(Duration::from_secs(10))
         .sqlx_logging(false);
+    let sqlite_file = sqlite_path(url);
+    if let Some(path) = &sqlite_file {
+        make_private_file(path, true).map_err(|err| DbErr::Custom(err.to_string()))?;
+    }
     let db = Database::connect(options).await?;
     if db.get_database_backend() == DatabaseBackend::Sqlite {
         // WAL lets readers proceed while a writer commits; the pool keeps
         // several connections open, so this matters for concurrent requests.
         db.execute_unprepared("PRAGMA journal_mode = WAL").await?;
     }
+    if let Some(path) = &sqlite_file {
+        // SQLite gives the WAL and shared-memory files the database's mode;
+        // ones left by an older version are made private here.
+        for suffix in ["-wal", "-shm", "-journal"] {
+            let mut side = path.clone().into_os_string();
+            side.push(suffix);
+            make_private_file(std::path::Path::new(&side), false)
+                .map_err(|err| DbErr::Custom(err.to_string()))?;
+        }
+    }
     Ok(db)
+}
+
+/// The file of an on-disk SQLite URL (`sqlite://path?mode=rwc`, `sqlite:path`);
+/// `None` for PostgreSQL and in-memory databases.
+pub fn sqlite_path(url: &str) -> Option<std::path::PathBuf> {
+    let rest = url.strip_prefix("sqlite:")?;
+    let rest = rest.strip_prefix("//").unwrap_or(rest);
+    let (path, query) = rest.split_once('?').unwrap_or((rest, ""));
+    if path.is_empty() || path == ":memory:" || query.split('&').any(|kv| kv == "mode=memory") {
+        return None;
+    }
+    Some(std::path::PathBuf::from(path))
+}
+
+/// Makes a file readable and writable by the server's user only (0600 on
+/// Unix): the database holds the signing keys and the password hashes.
+/// `create`: create it (empty, which SQLite takes as a new database) when it
+/// does not exist; otherwise a missing file is left missing.
+fn make_private_file(path: &std::path::Path, create: bool) -> std::io::Result<()> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+        if create && !path.exists() {
+            std::fs::OpenOptions::new()
+                .write(true)
+                .create(true)
+                .truncate(false)
+                .mode(0o600)
+                .open(path)?;
+        }
+        match std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600)) {
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound && !create => Ok(()),
+            other => other,
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (path, create);
+        Ok(())
+    }
 }
 
 /// Applies every migration that has not run yet; a no-op when up to date.

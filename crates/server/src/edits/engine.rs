@@ -182,8 +182,8 @@ fn names(ops: &[Operation]) -> Vec<String> {
 pub fn edit_error(err: EditError) -> ApiError {
     let status = match err {
         EditError::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
-        // As for the analyses: a readable photo without a face.
-        EditError::NoFace => StatusCode::UNPROCESSABLE_ENTITY,
+        // As for the analyses: a cut-off photo, a readable photo without a face.
+        EditError::Corrupt | EditError::NoFace => StatusCode::UNPROCESSABLE_ENTITY,
         _ => StatusCode::BAD_REQUEST,
     };
     ApiError::new(status, ErrorCode::from(&err), err.user_message()).with_cause(err)

@@ -7,7 +7,9 @@
 //! cannot do: `engine`), takes one free edit if it is an AI edit (`quota`),
 //! runs it, and stores the result: under the signed-in owner's photo when a
 //! `photoId` is given, otherwise as a temporary image that expires (`temp`).
-//! Slider adjustments alone are not AI edits and cost nothing.
+//! Slider adjustments alone are not AI edits and cost nothing; without a
+//! `photoId` their result is answered inline (a data URL) and not stored, so
+//! free edits cannot fill the disk.
 
 pub mod device;
 pub mod engine;
@@ -99,7 +101,10 @@ pub struct EditPhotoRequest {
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct EditPhotoResponse {
-    /// A signed URL of the result, valid for an hour (relative, like photos' URLs).
+    /// A signed URL of the result, valid for an hour (relative, like photos'
+    /// URLs). Slider adjustments alone on an unsaved photo (no `photoId`)
+    /// answer the result itself as a `data:image/jpeg;base64,` URL and store
+    /// nothing.
     pub edited_image_url: String,
     /// Free AI edits left for this browser (and user); `null` for premium
     /// members (unlimited).
@@ -136,12 +141,13 @@ pub struct EditQuota {
     responses(
         (status = 200, description = "The edited photo", body = EditPhotoResponse),
         (status = 400, description = "`missing_prompt`, `invalid_image_url`, or an image the engine cannot read", body = ErrorBody),
+        (status = 401, description = "`not_signed_in`: a `photoId` without a signed-in user", body = ErrorBody),
         (status = 402, description = "`provider_credits`: the generative provider needs credits", body = ErrorBody),
         (status = 401, description = "`not_signed_in`: `feature` `ai_editor` without a signed-in caller", body = ErrorBody),
         (status = 403, description = "`free_edits_used`: no free edits left; `feature_locked`: the AI Editor without Premium or an active trial", body = ErrorBody),
         (status = 404, description = "`photoId` is not one of the signed-in user's photos", body = ErrorBody),
         (status = 413, description = "The image is over 10 MB", body = ErrorBody),
-        (status = 422, description = "`unsupported_prompt`: the built-in engine cannot do this (the message says what it can); `no_face`: a face edit on a photo without a face", body = ErrorBody),
+        (status = 422, description = "`unsupported_prompt`: the built-in engine cannot do this (the message says what it can); `no_face`: a face edit on a photo without a face; `image_incomplete`: a cut-off or damaged photo", body = ErrorBody),
         (status = 429, description = "`rate_limited`: too many edits from this client, or the provider is busy", body = ErrorBody),
         (status = 502, description = "`edit_failed`: the generative provider failed", body = ErrorBody),
     ),
@@ -198,15 +204,21 @@ async fn edit(
     }
     let photo = match request.photo_id {
         Some(id) => {
-            let user = user.ok_or_else(|| ApiError::not_found("Photo not found"))?;
+            // Editing a saved photo needs its owner signed in.
+            let user = user.ok_or_else(crate::http::extract::not_signed_in)?;
             Some(photos::own_photo(state, user, id).await?)
         }
         None => None,
     };
     let image = read_image(state, &request.image_url).await?;
+    // A cut-off photo is refused before any engine sees it (or a free edit goes).
+    prettyscore_analysis::check_complete(&image).map_err(crate::analyses::analysis_error)?;
     let plan = Plan::for_request(prompt, request.adjustments, state.image_edits.is_some())
         .map_err(unsupported)?;
 
+    // Slider adjustments alone on an unsaved photo: the result goes back
+    // inline and nothing is stored (free edits must not fill the disk).
+    let inline = photo.is_none() && !plan.is_ai_edit() && prompt.is_empty();
     let limit = state.config.edits.free_edits;
     let user_id = user.map(|user| user.user_id);
     let premium = caller.premium_editing;
@@ -221,7 +233,11 @@ async fn edit(
 
     let finished = async {
         let outcome = engine::Editor::of(state).run(plan, image).await?;
-        let url = store_result(state, photo.as_ref(), user_id, outcome.jpeg).await?;
+        let url = if inline {
+            inline_result(&outcome.jpeg)
+        } else {
+            store_result(state, photo.as_ref(), user_id, outcome.jpeg).await?
+        };
         Ok::<_, ApiError>((url, outcome.operations, outcome.engine))
     }
     .await;
@@ -374,6 +390,14 @@ async fn read_image(state: &AppState, image_url: &str) -> Result<Bytes, ApiError
             Ok(bytes)
         }
     }
+}
+
+/// A result that is not stored: the JPEG as a data URL.
+fn inline_result(jpeg: &[u8]) -> String {
+    format!(
+        "data:image/jpeg;base64,{}",
+        data_encoding::BASE64.encode(jpeg)
+    )
 }
 
 /// Stores an edit result and answers its signed URL: with the photo (which

@@ -75,8 +75,8 @@ error_codes! {
     TooLarge = "too_large",
     /// The file is not an image.
     NotAnImage = "not_an_image",
-    /// The image cannot be decoded.
-    CorruptImage = "corrupt_image",
+    /// The image is cut off (a dropped upload) or damaged.
+    ImageIncomplete = "image_incomplete",
     /// The image is too large (in pixels) or too small to analyse.
     BadDimensions = "bad_dimensions",
     /// No face in the photo.
@@ -147,7 +147,7 @@ impl From<&prettyscore_analysis::AnalysisError> for ErrorCode {
         match err {
             E::TooLarge(_) => Self::TooLarge,
             E::NotAnImage => Self::NotAnImage,
-            E::CorruptImage(_) => Self::CorruptImage,
+            E::CorruptImage(_) => Self::ImageIncomplete,
             E::BadDimensions(..) => Self::BadDimensions,
             E::NoFace => Self::NoFace,
             E::FaceTooSmall => Self::FaceTooSmall,
@@ -163,7 +163,7 @@ impl From<&prettyscore_imaging::EditError> for ErrorCode {
         match err {
             E::NotAnImage => Self::NotAnImage,
             E::TooLarge => Self::TooLarge,
-            E::Corrupt => Self::CorruptImage,
+            E::Corrupt => Self::ImageIncomplete,
             E::NoFace => Self::NoFace,
         }
     }

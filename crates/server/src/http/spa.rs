@@ -71,7 +71,44 @@ const SERVER_PREFIXES: &[&str] = &["/api/", "/auth/v1/", "/functions/", "/media/
 const IMMUTABLE: &str = "public, max-age=31536000, immutable";
 const REVALIDATE: &str = "no-cache";
 
+/// Whether this binary carries the web app inside it (release builds; debug
+/// builds read `web/dist` from disk at run time).
+const EMBEDDED_AT_COMPILE_TIME: bool = !cfg!(debug_assertions);
+
+/// What start-up must say when there is no web app to serve, or `None` when
+/// there is one. `has_index`: whether the app's `index.html` is there.
+pub fn missing_app_warning(
+    source: &WebApp,
+    has_index: bool,
+    embedded_at_compile_time: bool,
+) -> Option<String> {
+    if has_index {
+        return None;
+    }
+    Some(match source {
+        WebApp::Embedded if embedded_at_compile_time => "This binary was built without the web \
+            app (web/dist did not exist when it was compiled), so every page answers 503. Run \
+            `npm run build` in web/ and build the server again (scripts/run.sh does both), or \
+            point `web_dir` at a built app."
+            .to_owned(),
+        WebApp::Embedded => "The web app has not been built (web/dist is missing), so every \
+            page answers 503. Run `npm run build` in web/, then build and start the server \
+            again (cargo rebuilds it by itself once the folder exists)."
+            .to_owned(),
+        WebApp::Dir(dir) => format!(
+            "The web app folder {} has no index.html, so every page answers 503.",
+            dir.display()
+        ),
+    })
+}
+
 impl WebApp {
+    /// The start-up warning for a missing web app (see [`missing_app_warning`]).
+    pub async fn startup_warning(&self) -> Option<String> {
+        let has_index = self.file("index.html").await.is_some();
+        missing_app_warning(self, has_index, EMBEDDED_AT_COMPILE_TIME)
+    }
+
     async fn file(&self, relative: &str) -> Option<Cow<'static, [u8]>> {
         match self {
             WebApp::Embedded => EmbeddedWebApp::get(relative).map(|file| file.data),
@@ -218,6 +255,44 @@ mod tests {
         ] {
             assert!(!is_client_route(path), "{path}");
         }
+    }
+
+    #[test]
+    fn a_release_binary_without_the_embedded_app_says_so_and_one_with_it_says_nothing() {
+        let release_without = missing_app_warning(&WebApp::Embedded, false, true).unwrap();
+        assert!(
+            release_without.contains("built without the web app"),
+            "{release_without}"
+        );
+        assert!(
+            release_without.contains("npm run build"),
+            "{release_without}"
+        );
+        assert_eq!(missing_app_warning(&WebApp::Embedded, true, true), None);
+
+        let debug_without = missing_app_warning(&WebApp::Embedded, false, false).unwrap();
+        assert!(
+            debug_without.contains("web/dist is missing"),
+            "{debug_without}"
+        );
+        assert_eq!(missing_app_warning(&WebApp::Embedded, true, false), None);
+
+        let dir = WebApp::Dir(PathBuf::from("/srv/web"));
+        let empty_dir = missing_app_warning(&dir, false, true).unwrap();
+        assert!(
+            empty_dir.contains("/srv/web has no index.html"),
+            "{empty_dir}"
+        );
+        assert_eq!(missing_app_warning(&dir, true, true), None);
+    }
+
+    #[tokio::test]
+    async fn an_empty_web_folder_gives_a_warning_at_start_up() {
+        let dir = tempfile::tempdir().unwrap();
+        let app = WebApp::Dir(dir.path().to_owned());
+        assert!(app.startup_warning().await.is_some());
+        std::fs::write(dir.path().join("index.html"), "<!doctype html>").unwrap();
+        assert_eq!(app.startup_warning().await, None);
     }
 
     #[test]

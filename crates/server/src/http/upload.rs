@@ -1,5 +1,6 @@
-//! Reading multipart uploads (analyses, saved photos): one image (at most
-//! 10 MB, read in chunks so a larger one is refused without being buffered)
+//! Reading multipart uploads (analyses, saved photos): the `image` (at most
+//! 10 MB, read in chunks so a larger one is refused without being buffered),
+//! any further image fields a route names (a saved photo's `edited_image`)
 //! and a few short text fields.
 
 use std::collections::HashMap;
@@ -18,9 +19,14 @@ const MAX_TEXT_FIELD_BYTES: usize = 4 * 1024;
 pub const TOO_LARGE: &str = "File too large! Please upload an image under 10MB.";
 pub const NO_PHOTO: &str = "Please upload a photo first!";
 
+/// The field every upload carries its photo in.
+pub const IMAGE_FIELD: &str = "image";
+
 #[derive(Debug, Default)]
 pub struct UploadForm {
     pub image: Option<Bytes>,
+    /// Further image fields the route asked for, by name.
+    pub images: HashMap<String, Bytes>,
     pub text: HashMap<String, String>,
 }
 
@@ -31,6 +37,11 @@ impl UploadForm {
             .take()
             .filter(|bytes| !bytes.is_empty())
             .ok_or_else(|| ApiError::bad_request(ErrorCode::MissingImage, NO_PHOTO))
+    }
+
+    /// A further image field, if it was sent and is not empty.
+    pub fn take_image(&mut self, name: &str) -> Option<Bytes> {
+        self.images.remove(name).filter(|bytes| !bytes.is_empty())
     }
 
     pub fn text(&self, name: &str) -> Option<&str> {
@@ -48,18 +59,28 @@ pub fn too_large() -> ApiError {
 
 /// Reads the `image` field and the named text fields; other fields are
 /// ignored (a client-sent score, for instance, never reaches the server's logic).
-pub async fn read_form(
+pub async fn read_form(multipart: Multipart, text_fields: &[&str]) -> Result<UploadForm, ApiError> {
+    read_form_with_images(multipart, &[], text_fields).await
+}
+
+/// [`read_form`] with further image fields (each at most 10 MB too).
+pub async fn read_form_with_images(
     mut multipart: Multipart,
+    image_fields: &[&str],
     text_fields: &[&str],
 ) -> Result<UploadForm, ApiError> {
     let mut form = UploadForm::default();
     while let Some(field) = multipart.next_field().await.map_err(multipart_error)? {
         let name = field.name().unwrap_or_default().to_owned();
-        if name == "image" {
+        if name == IMAGE_FIELD || image_fields.contains(&name.as_str()) {
             let bytes = read_at_most(field, MAX_UPLOAD_BYTES)
                 .await?
                 .ok_or_else(too_large)?;
-            form.image = Some(bytes);
+            if name == IMAGE_FIELD {
+                form.image = Some(bytes);
+            } else {
+                form.images.insert(name, bytes);
+            }
         } else if text_fields.contains(&name.as_str()) {
             let too_long = || {
                 ApiError::bad_request(

@@ -24,7 +24,17 @@ pub struct StoredImage {
 /// their pixels exactly (the metadata segments are cut out), so the saved
 /// score is the score the user just saw; anything else (a rotated photo,
 /// WebP, GIF, BMP) is turned upright and re-encoded as a JPEG.
+///
+/// Only a JPEG's primary image is kept: whatever follows its end-of-image
+/// marker (the secondary images of an MPF or Ultra HDR photo, with their own
+/// EXIF and GPS blocks; a Motion Photo's video, with its location) is dropped.
+/// A cut-off or damaged file is refused (`CorruptImage`).
 pub fn prepare_for_storage(bytes: &[u8]) -> Result<StoredImage, AnalysisError> {
+    prettyscore_analysis::check_complete(bytes)?;
+    let bytes = match prettyscore_analysis::jpeg_primary_len(bytes) {
+        Some(end) => &bytes[..end],
+        None => bytes,
+    };
     let mut reader = ImageReader::new(Cursor::new(bytes))
         .with_guessed_format()
         .map_err(|_| AnalysisError::NotAnImage)?;
@@ -75,13 +85,26 @@ pub fn prepare_for_storage(bytes: &[u8]) -> Result<StoredImage, AnalysisError> {
     })
 }
 
-/// A JPEG without its APP1 (EXIF, XMP), APP13 (IPTC) and comment segments;
-/// the image data is copied byte for byte. `None` if the markers are damaged.
+/// A JPEG with only the segments that decoding needs: of the application
+/// segments, JFIF (APP0), the ICC colour profile (APP2 `ICC_PROFILE`) and
+/// Adobe's colour transform (APP14) stay; EXIF and XMP (APP1), MPF's index of
+/// secondary images (APP2 `MPF`), IPTC (APP13), every other APPn and comments
+/// go. The image data is copied byte for byte. `None` if the markers are
+/// damaged. `bytes` ends at the primary image's EOI.
 fn strip_jpeg(bytes: &[u8]) -> Option<Vec<u8>> {
-    const APP1: u8 = 0xE1;
-    const APP13: u8 = 0xED;
+    const APP0: u8 = 0xE0;
+    const APP2: u8 = 0xE2;
+    const APP14: u8 = 0xEE;
     const COM: u8 = 0xFE;
     const SOS: u8 = 0xDA;
+    let keep = |marker: u8, segment: &[u8]| match marker {
+        APP0 | APP14 => true,
+        APP2 => segment
+            .get(4..)
+            .is_some_and(|data| data.starts_with(b"ICC_PROFILE\0")),
+        0xE1..=0xEF | COM => false,
+        _ => true,
+    };
     if bytes.get(..2)? != [0xFF, 0xD8] {
         return None;
     }
@@ -104,11 +127,11 @@ fn strip_jpeg(bytes: &[u8]) -> Option<Vec<u8>> {
         let end = at.checked_add(2 + length)?;
         let segment = bytes.get(at..end)?;
         if marker == SOS {
-            // Entropy-coded data and everything after it, as it is.
+            // Entropy-coded data and everything after it, up to the EOI, as it is.
             out.extend_from_slice(&bytes[at..]);
             return Some(out);
         }
-        if !matches!(marker, APP1 | APP13 | COM) {
+        if keep(marker, segment) {
             out.extend_from_slice(segment);
         }
         at = end;
@@ -246,6 +269,117 @@ mod tests {
         let stored = prepare_for_storage(&bmp).unwrap();
         assert_eq!(stored.extension, "jpg");
         assert_eq!(&stored.bytes[..3], &[0xFF, 0xD8, 0xFF]);
+    }
+
+    /// A JPEG segment: marker, big-endian length, data.
+    fn segment(marker: u8, data: &[u8]) -> Vec<u8> {
+        let mut out = vec![0xFF, marker];
+        out.extend_from_slice(&((data.len() + 2) as u16).to_be_bytes());
+        out.extend_from_slice(data);
+        out
+    }
+
+    /// `jpeg` with `segments` inserted after its SOI.
+    fn with_segments(jpeg: &[u8], segments: &[Vec<u8>]) -> Vec<u8> {
+        let mut out = jpeg[..2].to_vec();
+        for s in segments {
+            out.extend_from_slice(s);
+        }
+        out.extend_from_slice(&jpeg[2..]);
+        out
+    }
+
+    const LOCATION: &[u8] = b"48.8584N 2.2945E";
+
+    /// The shape of an MPF / Ultra HDR photo: a primary JPEG with an MPF index
+    /// (APP2) and an XMP packet, then a secondary JPEG (the gain map or a
+    /// preview) with its own EXIF block carrying GPS data.
+    fn multi_picture_jpeg() -> Vec<u8> {
+        let primary = with_segments(
+            &jpeg_with_exif(1),
+            &[
+                segment(0xE2, b"MPF\0MM\0*\0\0\0\x08"),
+                segment(
+                    0xE1,
+                    b"http://ns.adobe.com/xap/1.0/\0<x:xmpmeta hdrgm:Version=\"1.0\"/>",
+                ),
+            ],
+        );
+        let mut exif = b"Exif\0\0MM\0*\0\0\0\x08GPSLatitude ".to_vec();
+        exif.extend_from_slice(LOCATION);
+        let secondary = with_segments(&jpeg_with_exif(1), &[segment(0xE1, &exif)]);
+        [primary, secondary].concat()
+    }
+
+    /// The shape of a Motion Photo: the JPEG, then an MP4 whose metadata
+    /// carries the location (the `\xa9xyz` atom).
+    fn motion_photo() -> Vec<u8> {
+        let mut mp4 = b"\0\0\0\x18ftypmp42\0\0\0\0isommp42".to_vec();
+        mp4.extend_from_slice(b"\0\0\0\x30moov\0\0\0\x28udta\0\0\0\x20\xa9xyz\0\x12\x15\xc7+");
+        mp4.extend_from_slice(LOCATION);
+        mp4.extend_from_slice(b"/");
+        [jpeg_with_exif(1), mp4].concat()
+    }
+
+    fn contains(haystack: &[u8], needle: &[u8]) -> bool {
+        haystack.windows(needle.len()).any(|w| w == needle)
+    }
+
+    #[test]
+    fn only_the_primary_image_is_stored_and_trailers_with_a_location_go() {
+        for (shape, upload) in [
+            ("MPF / Ultra HDR", multi_picture_jpeg()),
+            ("Motion Photo", motion_photo()),
+        ] {
+            assert!(
+                contains(&upload, LOCATION),
+                "{shape}: the fixture has a location"
+            );
+            let stored = prepare_for_storage(&upload).unwrap();
+            assert_eq!(stored.extension, "jpg");
+            for leak in [
+                LOCATION, b"Exif", b"GPS", b"MPF", b"xmpmeta", b"ftyp", b"\xa9xyz",
+            ] {
+                assert!(
+                    !contains(&stored.bytes, leak),
+                    "{shape}: {:?} survived",
+                    String::from_utf8_lossy(leak)
+                );
+            }
+            assert_eq!(
+                prettyscore_analysis::jpeg_primary_len(&stored.bytes),
+                Some(stored.bytes.len()),
+                "{shape}: nothing after the end of the image"
+            );
+            assert_eq!(
+                stored
+                    .bytes
+                    .windows(2)
+                    .filter(|w| *w == [0xFF, 0xD8])
+                    .count(),
+                1,
+                "{shape}: one image"
+            );
+            assert_eq!(pixels(&stored.bytes), pixels(&jpeg_with_exif(1)), "{shape}");
+        }
+    }
+
+    #[test]
+    fn a_rotated_photo_with_a_trailer_is_re_encoded_without_it() {
+        let mut upload = jpeg_with_exif(6);
+        upload.extend_from_slice(&motion_photo()[jpeg_with_exif(1).len()..]);
+        let stored = prepare_for_storage(&upload).unwrap();
+        assert!(!contains(&stored.bytes, LOCATION));
+        assert_eq!(pixels(&stored.bytes).dimensions(), (20, 60));
+    }
+
+    #[test]
+    fn cut_off_uploads_are_refused_before_anything_is_stored() {
+        let whole = jpeg_with_exif(1);
+        for cut in [whole.len() / 3, whole.len() - 1] {
+            let err = prepare_for_storage(&whole[..cut]).unwrap_err();
+            assert!(matches!(err, AnalysisError::CorruptImage(_)), "{err:?}");
+        }
     }
 
     #[test]

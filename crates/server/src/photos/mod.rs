@@ -7,10 +7,11 @@ pub mod rules;
 pub mod share;
 
 use axum::extract::multipart::MultipartRejection;
-use axum::extract::{Multipart, Path, Query, State};
+use axum::extract::{DefaultBodyLimit, Multipart, Path, Query, State};
 use axum::http::StatusCode;
 use axum::response::IntoResponse;
 use chrono::{DateTime, Utc};
+use prettyscore_analysis::MAX_UPLOAD_BYTES;
 use sea_orm::{ActiveModelTrait, ColumnTrait, EntityTrait, QueryFilter, QueryOrder, Set};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
@@ -27,12 +28,20 @@ use crate::http::user_data::UserData;
 use crate::media;
 use rules::Listing;
 
+/// A save carries the photo and maybe its edit, each at most 10 MB, plus the
+/// form around them.
+const SAVE_BODY_LIMIT: usize = 2 * MAX_UPLOAD_BYTES + 1024 * 1024;
+
 pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(save_photo, list_photos))
+        .layer(DefaultBodyLimit::max(SAVE_BODY_LIMIT))
         .routes(routes!(get_photo, update_photo, delete_photo))
         .routes(routes!(share::share_photo))
 }
+
+/// The save form's field for the edit of the photo.
+const EDITED_IMAGE_FIELD: &str = "edited_image";
 
 /// A saved photo as its owner sees it.
 #[derive(Debug, Serialize, ToSchema)]
@@ -87,9 +96,15 @@ impl Photo {
 #[derive(ToSchema)]
 #[allow(dead_code)]
 struct SavePhotoForm {
-    /// The photo: JPEG, PNG, WebP, GIF or BMP, at most 10 MB.
+    /// The photo as it was taken (the original): JPEG, PNG, WebP, GIF or
+    /// BMP, at most 10 MB. The server scores this image.
     #[schema(format = Binary, content_media_type = "application/octet-stream")]
     image: String,
+    /// The result of an AI edit of it, if the user made one: stored as the
+    /// photo's `edited_image_url`, as an edit made in My Photos would be.
+    /// It is not scored (the saved score is the original's).
+    #[schema(format = Binary, content_media_type = "application/octet-stream")]
+    edited_image: Option<String>,
     /// Required (trimmed) when `public_listing` is true.
     display_name: Option<String>,
     bio: Option<String>,
@@ -97,8 +112,9 @@ struct SavePhotoForm {
     public_listing: Option<bool>,
 }
 
-/// Saves a face photo to the signed-in user's photos. The server scores the
-/// stored image; EXIF and GPS data are removed before storing.
+/// Saves a face photo to the signed-in user's photos, with its edit if one
+/// is sent. The server scores the stored original; EXIF and GPS data are
+/// removed from both images before storing.
 #[utoipa::path(post, path = "/photos", tag = "photos",
     request_body(content = SavePhotoForm, content_type = "multipart/form-data"),
     responses(
@@ -106,7 +122,7 @@ struct SavePhotoForm {
         (status = 400, description = "Not an image, or a damaged one", body = ErrorBody),
         (status = 401, description = "Not signed in", body = ErrorBody),
         (status = 413, description = "Over 10 MB", body = ErrorBody),
-        (status = 422, description = "No face found, or a missing display name", body = ErrorBody),
+        (status = 422, description = "`image_incomplete`: a cut-off or damaged photo; no face found, or a missing display name", body = ErrorBody),
         (status = 429, description = "Too many analyses from this client", body = ErrorBody),
     ),
     security(("bearer" = [])))]
@@ -116,9 +132,14 @@ async fn save_photo(
     client: ClientInfo,
     multipart: Result<Multipart, MultipartRejection>,
 ) -> Result<impl IntoResponse, ApiError> {
-    let mut form =
-        upload::read_form(multipart?, &["display_name", "bio", "public_listing"]).await?;
+    let mut form = upload::read_form_with_images(
+        multipart?,
+        &[EDITED_IMAGE_FIELD],
+        &["display_name", "bio", "public_listing"],
+    )
+    .await?;
     let image = form.require_image()?;
+    let edited_image = form.take_image(EDITED_IMAGE_FIELD);
     let listing = Listing::parse(
         form.text("public_listing"),
         form.text("display_name"),
@@ -126,30 +147,40 @@ async fn save_photo(
     )?;
     limit_burst(&state, &client).await?;
 
-    let (stored, analysis) = state
+    let (stored, analysis, edit) = state
         .blocking
         .run(move || {
             let stored = media::prepare_for_storage(&image)?;
             let analysis = prettyscore_analysis::analyze_face(&stored.bytes)?;
-            Ok((stored, analysis))
+            let edit = edited_image
+                .map(|edit| media::prepare_for_storage(&edit))
+                .transpose()?;
+            Ok((stored, analysis, edit))
         })
         .await?
         .map_err(analysis_error)?;
 
     let id = Uuid::new_v4();
-    let key = format!("photos/{}/{id}/original.{}", user.user_id, stored.extension);
-    state
-        .storage
-        .put(&key, stored.bytes.into())
-        .await
-        .map_err(ApiError::internal)?;
+    let folder = storage_prefix(user.user_id, id);
+    let key = format!("{folder}original.{}", stored.extension);
+    let edit_key = edit
+        .as_ref()
+        .map(|edit| format!("{folder}edits/{}.{}", Uuid::new_v4(), edit.extension));
+    let mut objects = vec![(key.clone(), stored.bytes)];
+    objects.extend(edit_key.clone().zip(edit.map(|edit| edit.bytes)));
+    for (object_key, bytes) in objects {
+        if let Err(err) = state.storage.put(&object_key, bytes.into()).await {
+            let _ = state.storage.delete_prefix(&folder).await;
+            return Err(ApiError::internal(err));
+        }
+    }
     let now = Utc::now();
     let breakdown = serde_json::to_value(analysis.breakdown).map_err(ApiError::internal)?;
     let row = entity::ActiveModel {
         id: Set(id),
         user_id: Set(user.user_id),
         original_image_url: Set(media::media_path(&key)),
-        edited_image_url: Set(None),
+        edited_image_url: Set(edit_key.as_deref().map(media::media_path)),
         score: Set(analysis.score),
         rating_label: Set(analysis.rating_label.to_owned()),
         breakdown: Set(breakdown),
@@ -168,7 +199,7 @@ async fn save_photo(
         Ok(row) => row,
         Err(err) => {
             // Leave no orphaned image behind.
-            let _ = state.storage.delete(&key).await;
+            let _ = state.storage.delete_prefix(&folder).await;
             return Err(ApiError::internal(err));
         }
     };
@@ -316,9 +347,9 @@ async fn edit_path(state: &AppState, photo: &entity::Model, url: &str) -> Result
     };
     let media_ref =
         media::parse_media_url(url, &state.base_url).map_err(|err| refused().with_cause(err))?;
-    if !media_ref
-        .key
-        .starts_with(&storage_prefix(photo.user_id, photo.id))
+    let folder = storage_prefix(photo.user_id, photo.id);
+    // The photo's own images: its original and its edits (not its share cards).
+    if !media_ref.key.starts_with(&folder) || media_ref.key.starts_with(&format!("{folder}cards/"))
     {
         return Err(refused());
     }

@@ -11,17 +11,20 @@ use axum::body::Body;
 use axum::extract::{Path, State};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
+use bytes::Bytes;
 use image::{Rgb, RgbImage, imageops};
 use sea_orm::{ActiveModelTrait, ColumnTrait, EntityTrait, QueryFilter, Set};
 use serde::Serialize;
+use sha2::{Digest, Sha256};
 use utoipa::ToSchema;
 use uuid::Uuid;
 
 use super::{entity, own_photo};
 use crate::http::AppState;
-use crate::http::error::{ApiError, ErrorBody};
-use crate::http::extract::{AuthUser, Json};
+use crate::http::error::{ApiError, ErrorBody, ErrorCode};
+use crate::http::extract::{AuthUser, ClientInfo, Json};
 use crate::media;
+use crate::rate_limit;
 
 /// The public pages, outside the API: `/s/{slug}` and its card.
 pub fn routes() -> axum::Router<AppState> {
@@ -167,12 +170,86 @@ p{{color:#5b4a6b}}
 
 const NOT_SHARED_PAGE: &str = r#"<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Not found - PrettyScore</title></head><body style="font-family:system-ui,sans-serif;text-align:center;padding:48px"><h1>This shared result does not exist</h1><p><a href="/">Get your own score</a></p></body></html>"#;
 
-/// `GET /s/{slug}/card.png`: the 1200x630 preview image.
+/// `GET /s/{slug}/card.png`: the 1200x630 preview image. Each version of a
+/// card (the photo's image, score and breakdown) is drawn once and kept in
+/// storage beside the photo; later requests are served from there. Requests
+/// are rate-limited per client address, as drawing costs CPU the analyses need.
 pub async fn share_card(
     State(state): State<AppState>,
+    client: ClientInfo,
     Path(slug): Path<String>,
 ) -> Result<Response, ApiError> {
+    let limit = state.config.share.cards_per_client_per_minute;
+    let hits = rate_limit::count_hit(&state.db, &format!("share-card:{}", client.ip), 60).await?;
+    if hits > i64::from(limit) {
+        return Err(ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            ErrorCode::RateLimited,
+            "Too many requests. Please wait a minute and try again.",
+        ));
+    }
     let photo = shared_photo(&state, &slug).await?;
+    let card = CardText::of(&photo);
+    let key = card_key(&photo, &card);
+    let png = match state.storage.get(&key).await.map_err(ApiError::internal)? {
+        Some(png) => png,
+        None => {
+            let png = Bytes::from(draw_card(&state, &photo, card).await?);
+            // Earlier versions of this photo's card are no longer wanted.
+            let folder = cards_folder(&photo);
+            if let Err(err) = state.storage.delete_prefix(&folder).await {
+                tracing::warn!(%folder, error = %err, "could not remove old share cards");
+            }
+            state
+                .storage
+                .put(&key, png.clone())
+                .await
+                .map_err(ApiError::internal)?;
+            png
+        }
+    };
+    let mut response = Response::new(Body::from(png));
+    let headers = response.headers_mut();
+    headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("image/png"));
+    headers.insert(
+        header::CACHE_CONTROL,
+        HeaderValue::from_static("public, max-age=3600"),
+    );
+    Ok(response)
+}
+
+/// Where a photo's cards are kept: in its own folder, so they go with it.
+fn cards_folder(photo: &entity::Model) -> String {
+    format!("{}cards/", super::storage_prefix(photo.user_id, photo.id))
+}
+
+/// The storage key of this version of a photo's card: a digest of everything
+/// the card shows, so a new edit, score or label makes a new card.
+fn card_key(photo: &entity::Model, card: &CardText) -> String {
+    let image_path = photo
+        .edited_image_url
+        .as_deref()
+        .unwrap_or(&photo.original_image_url);
+    let mut digest = Sha256::new();
+    digest.update(image_path.as_bytes());
+    digest.update([0]);
+    digest.update(format!("{:.1}", card.score).as_bytes());
+    digest.update([0]);
+    digest.update(card.label.as_bytes());
+    for (label, value) in &card.breakdown {
+        digest.update([0]);
+        digest.update(format!("{label}={value:.2}").as_bytes());
+    }
+    let version = data_encoding::HEXLOWER.encode(&digest.finalize()[..12]);
+    format!("{}{version}.png", cards_folder(photo))
+}
+
+/// Draws a photo's card in the blocking pool.
+async fn draw_card(
+    state: &AppState,
+    photo: &entity::Model,
+    card: CardText,
+) -> Result<Vec<u8>, ApiError> {
     let image_path = photo
         .edited_image_url
         .as_deref()
@@ -182,20 +259,11 @@ pub async fn share_card(
         None => None,
     }
     .ok_or_else(|| ApiError::not_found("This shared result's photo is gone."))?;
-    let card = CardText::of(&photo);
-    let png = state
+    state
         .blocking
         .run(move || render_card(&bytes, &card))
         .await?
-        .map_err(ApiError::internal)?;
-    let mut response = Response::new(Body::from(png));
-    let headers = response.headers_mut();
-    headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("image/png"));
-    headers.insert(
-        header::CACHE_CONTROL,
-        HeaderValue::from_static("public, max-age=3600"),
-    );
-    Ok(response)
+        .map_err(ApiError::internal)
 }
 
 /// What the card says.

@@ -41,8 +41,10 @@ impl Storage {
         match &config.storage {
             StorageConfig::Local => {
                 let dir = config.media_dir();
-                std::fs::create_dir_all(&dir)?;
-                let store = LocalFileSystem::new_with_prefix(&dir)?;
+                create_private_dir(&dir)?;
+                // Deleting a file also removes the folders it leaves empty
+                // (a deleted photo's, a deleted account's), up to the media dir.
+                let store = LocalFileSystem::new_with_prefix(&dir)?.with_automatic_cleanup(true);
                 Ok(Self {
                     store: Arc::new(store),
                     backend: "local",
@@ -131,6 +133,20 @@ impl Storage {
     }
 }
 
+/// Creates a folder (and its parents) that only the server's user may enter
+/// (0700 on Unix); an existing one is made private too. The data dir holds
+/// the database, with its signing keys and password hashes, and the media
+/// dir everyone's private photos.
+pub fn create_private_dir(dir: &std::path::Path) -> std::io::Result<()> {
+    std::fs::create_dir_all(dir)?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))?;
+    }
+    Ok(())
+}
+
 /// Keys are relative paths of plain segments; anything that could climb out
 /// of the media directory or alias another key is refused.
 pub fn is_valid_key(key: &str) -> bool {
@@ -202,6 +218,60 @@ mod tests {
             ["photos/u/p2/original.jpg"]
         );
         assert!(storage.list("nothing/here").await.unwrap().is_empty());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn the_media_folder_is_private_to_the_servers_user() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        // An existing, world-readable media folder is made private too.
+        std::fs::create_dir_all(dir.path().join("media")).unwrap();
+        std::fs::set_permissions(
+            dir.path().join("media"),
+            std::fs::Permissions::from_mode(0o755),
+        )
+        .unwrap();
+        local_storage(dir.path());
+        let mode = std::fs::metadata(dir.path().join("media"))
+            .unwrap()
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o777, 0o700);
+    }
+
+    #[tokio::test]
+    async fn deleting_the_last_file_of_a_folder_removes_the_empty_folders_up_to_the_media_dir() {
+        let dir = tempfile::tempdir().unwrap();
+        let storage = local_storage(dir.path());
+        for key in [
+            "photos/u/p/original.jpg",
+            "photos/u/p/edits/1.jpg",
+            "photos/u/q/original.jpg",
+        ] {
+            storage.put(key, Bytes::from_static(b"x")).await.unwrap();
+        }
+        storage.delete_prefix("photos/u/p").await.unwrap();
+        let media = dir.path().join("media");
+        assert!(
+            !media.join("photos/u/p").exists(),
+            "the photo's folder went"
+        );
+        assert!(
+            media.join("photos/u/q").is_dir(),
+            "the other photo's stayed"
+        );
+        storage.delete("photos/u/q/original.jpg").await.unwrap();
+        assert!(!media.join("photos").exists(), "no empty folder is left");
+        assert!(media.is_dir(), "the media dir itself stays");
+        storage
+            .put("photos/u/r/original.jpg", Bytes::from_static(b"x"))
+            .await
+            .unwrap();
+        assert!(
+            media.join("photos/u/r/original.jpg").is_file(),
+            "and is used again"
+        );
     }
 
     #[tokio::test]

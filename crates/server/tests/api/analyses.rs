@@ -107,9 +107,9 @@ async fn bad_uploads_get_the_users_message() {
         ),
         (
             image_form(testdata("face/astronaut.png")[..4000].to_vec(), "cut.png"),
-            StatusCode::BAD_REQUEST,
-            "corrupt_image",
-            "",
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "image_incomplete",
+            "This photo looks damaged or incomplete. Please choose it again.",
         ),
         (
             reqwest::multipart::Form::new().text("other", "x"),

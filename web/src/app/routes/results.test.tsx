@@ -6,6 +6,8 @@ import type { Photo } from '@/lib/api/photos';
 import { apiError, callsTo, json, quota, stubApi } from '@/testing/fake-api';
 import { PENDING_RESULT_KEY } from '@/features/score/utils/pending-result';
 import { renderApp } from '@/testing/render-app';
+import { ApiError } from '@/lib/api-client';
+import { dataUrlToBlob as dataUrlBlob } from '@/lib/image';
 
 const savePhoto = vi.fn<(input: unknown) => Promise<Photo>>();
 const sharePhoto = vi.fn<(id: string) => Promise<{ share_url: string; card_url: string }>>();
@@ -358,8 +360,16 @@ describe('Sign In to Save', () => {
 
     await app.user.click(screen.getByRole('button', { name: 'Save to My Photos' }));
     expect(await screen.findByText('Photo saved to your dashboard!')).toBeInTheDocument();
-    const saved = savePhoto.mock.calls[0]![0] as { image: Blob };
-    expect(await saved.image.text()).toBe('edited-jpeg');
+    // The original as the photo (the server scores it), the edit beside it.
+    const saved = savePhoto.mock.calls[0]![0] as { image: Blob; editedImage?: Blob };
+    expect(saved.image.type).toBe('image/png');
+    expect(await saved.image.text()).toBe(await dataUrlBlob(SAMPLE_IMAGE).text());
+    expect(await saved.editedImage!.text()).toBe('edited-jpeg');
+    // Saved: the result stays on screen, edit and score as they were, and nothing waits in the tab.
+    expect(screen.getByRole('button', { name: 'Saved' })).toBeDisabled();
+    expect(screen.getByTestId('after-image')).toHaveAttribute('src', '/media/tmp/e1.jpg?token=t');
+    expect(screen.getByTestId('score-value')).toHaveTextContent('8.3');
+    expect(sessionStorage.getItem(PENDING_RESULT_KEY)).toBeNull();
   });
 
   it('keeps the edited image’s own score when the user had asked for it', async () => {
@@ -382,6 +392,59 @@ describe('Sign In to Save', () => {
     expect(await screen.findByTestId('score-value')).toHaveTextContent('9.1');
     expect(screen.getByTestId('score-label')).toHaveTextContent('Exceptional');
     expect(screen.getByTestId('analyze-hint')).toHaveTextContent('Want to know what your edited photo scores?');
+  });
+});
+
+describe('Saving an edited result', () => {
+  it('saves the original with the server’s score and the edit beside it, and says whose score is shown', async () => {
+    stubApi({
+      'GET /api/v1/edits/quota': () => json(quota(5)),
+      'POST /functions/v1/edit-photo': () =>
+        json({ editedImageUrl: '/media/tmp/e3.jpg?token=t', editsRemaining: 4, operations: ['enhance'], engine: 'builtin' }),
+      'GET /media/tmp/e3.jpg': () => new Response('edited-jpeg', { headers: { 'Content-Type': 'image/jpeg' } }),
+    });
+    analyzeFace.mockResolvedValue(sampleAnalysis(9.1, { ratingLabel: 'Exceptional' }));
+    savePhoto.mockResolvedValue({ id: 'p3' } as Photo);
+    const { user } = await openResults(8.3, 'signed-in');
+    expect(screen.queryByTestId('score-subject')).toBeNull();
+
+    await user.click(screen.getByRole('button', { name: 'Improve Score to 10' }));
+    await screen.findByText('Photo enhanced! 4 free edits remaining.');
+    // An edit alone does not change the score: it is still the original's.
+    expect(screen.getByTestId('score-value')).toHaveTextContent('8.3');
+    expect(screen.getByTestId('score-subject')).toHaveTextContent('Score of your original photo');
+    expect(analyzeFace).not.toHaveBeenCalled();
+
+    await user.click(screen.getByRole('button', { name: 'Analyze' }));
+    await vi.waitFor(() => expect(screen.getByTestId('score-value')).toHaveTextContent('9.1'));
+    expect(screen.getByTestId('score-subject')).toHaveTextContent('Score of your edited photo. Saving keeps your original photo’s score.');
+
+    await user.click(screen.getByRole('button', { name: 'Save to My Photos' }));
+    expect(await screen.findByText('Photo saved to your dashboard!')).toBeInTheDocument();
+    expect(savePhoto).toHaveBeenCalledTimes(1);
+    const saved = savePhoto.mock.calls[0]![0] as { image: Blob; editedImage?: Blob };
+    expect(await saved.image.text()).toBe(await dataUrlBlob(SAMPLE_IMAGE).text());
+    expect(await saved.editedImage!.text()).toBe('edited-jpeg');
+    expect(saved).not.toHaveProperty('score');
+  });
+
+  it('saves the photo alone when there is no edit', async () => {
+    savePhoto.mockResolvedValue({ id: 'p4' } as Photo);
+    const { user } = await openResults(8.3, 'signed-in');
+    await user.click(screen.getByRole('button', { name: 'Save to My Photos' }));
+    await screen.findByText('Photo saved to your dashboard!');
+    const saved = savePhoto.mock.calls[0]![0] as { image: Blob; editedImage?: Blob };
+    expect(await saved.image.text()).toBe(await dataUrlBlob(SAMPLE_IMAGE).text());
+    expect(saved.editedImage).toBeUndefined();
+  });
+
+  it('shows the server’s words when the photo turns out damaged', async () => {
+    savePhoto.mockRejectedValue(
+      new ApiError(422, 'image_incomplete', 'This photo looks damaged or incomplete. Please choose it again.'),
+    );
+    const { user } = await openResults(8.3, 'signed-in');
+    await user.click(screen.getByRole('button', { name: 'Save to My Photos' }));
+    expect(await screen.findByText('This photo looks damaged or incomplete. Please choose it again.')).toBeInTheDocument();
   });
 });
 

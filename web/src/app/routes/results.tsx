@@ -18,7 +18,7 @@ import { SharePanel } from '@/components/share-panel';
 import { BeforeAfterSlider, BusyOverlay } from '@/features/edits/components/before-after-slider';
 import { ResultsEditCard } from '@/features/edits/components/results-edit-card';
 import { useResultEdits } from '@/features/edits/hooks/use-result-edits';
-import { isResultState, type ResultState } from '@/features/score/types';
+import { isResultState, type FaceAnalysis, type ResultState } from '@/features/score/types';
 import { clearPendingResult, readPendingResult } from '@/features/score/utils/pending-result';
 import { ratingLabel, formatScore } from '@/features/score/utils/rating';
 import { drawResultCard, resultCardFileName } from '@/features/score/utils/result-card';
@@ -42,8 +42,14 @@ export default function ResultsRoute() {
 
 function Results({ result }: { result: ResultState }) {
   const { image } = result;
-  // Analyze replaces the score with the edited image's own.
-  const [analysis, setAnalysis] = useState(result.edits?.analysis ?? result.analysis);
+  // The score on screen and the image it belongs to: the original's, until
+  // Analyze scores an edit (the saved score stays the original's either way).
+  const [scored, setScored] = useState<{ analysis: FaceAnalysis; image: string }>(() =>
+    result.edits?.analysis
+      ? { analysis: result.edits.analysis, image: result.edits.analyzedImage ?? result.edits.latest }
+      : { analysis: result.analysis, image },
+  );
+  const analysis = scored.analysis;
   const score = analysis.score;
   const label = analysis.ratingLabel || ratingLabel(score);
   const [leaderboardOpen, setLeaderboardOpen] = useState(() => opensLeaderboardDialog(result.analysis.score));
@@ -55,7 +61,11 @@ function Results({ result }: { result: ResultState }) {
     analysis: result.analysis,
     image,
     edits: edits.edited
-      ? { latest: edits.edited, needsAnalyze: edits.needsAnalyze, analysis: analysis === result.analysis ? undefined : analysis }
+      ? {
+          latest: edits.edited,
+          needsAnalyze: edits.needsAnalyze,
+          ...(scored.image === image ? {} : { analysis, analyzedImage: scored.image }),
+        }
       : undefined,
   };
   const analyze = useAnalyzePhoto('face');
@@ -71,16 +81,17 @@ function Results({ result }: { result: ResultState }) {
   };
 
   async function analyzeEdited() {
+    const target = edits.imageUrl;
     let photo: Blob;
     try {
-      photo = await imageUrlToBlob(edits.imageUrl);
+      photo = await imageUrlToBlob(target);
     } catch {
       toast.error(GENERIC_ANALYSIS_ERROR);
       return;
     }
     analyze.mutate(photo, {
       onSuccess: (fresh) => {
-        setAnalysis(fresh);
+        setScored({ analysis: fresh, image: target });
         edits.markAnalyzed();
         toast.success(`Your edited photo scores ${formatScore(fresh.score)}/10!`);
       },
@@ -116,12 +127,18 @@ function Results({ result }: { result: ResultState }) {
               Your score
             </h2>
             <ScoreCircle score={score} label={label} emoji={analysis.emoji} />
+            <ScoreSubject original={image} edited={edits.edited} scored={scored.image} />
             <h3 className="mt-6 mb-3 font-bold">Breakdown</h3>
             <BreakdownList breakdown={analysis.breakdown} />
           </section>
 
           <div className="grid grid-cols-1 gap-2 sm:grid-cols-2">
-            <SaveResultButton image={edits.imageUrl} result={current} onSaved={(photo) => shareLink.mutate(photo.id)} />
+            <SaveResultButton
+              original={image}
+              edited={edits.edited}
+              result={current}
+              onSaved={(photo) => shareLink.mutate(photo.id)}
+            />
             <DownloadPhotoButton url={edits.imageUrl} fileName={photoDownloadName('prettyscore-photo', Boolean(edits.edited))} />
             <DownloadCardButton
               fileName={resultCardFileName(score)}
@@ -176,6 +193,26 @@ function Results({ result }: { result: ResultState }) {
 
       <LeaderboardDialog open={leaderboardOpen} onOpenChange={setLeaderboardOpen} result={current} />
     </div>
+  );
+}
+
+/**
+ * Which image the score on screen belongs to, once there is an edit: the
+ * original's score is the one that is saved; an edit has its own only when
+ * the user asked for it (Analyze).
+ */
+function ScoreSubject({ original, edited, scored }: { original: string; edited: string | null; scored: string }) {
+  if (!edited) return null;
+  const text =
+    scored === original
+      ? 'Score of your original photo. Saving keeps it with your edit.'
+      : scored === edited
+        ? 'Score of your edited photo. Saving keeps your original photo’s score.'
+        : 'Score of an earlier edit. Analyze scores your latest edit.';
+  return (
+    <p data-testid="score-subject" className="mt-3 text-center text-sm text-muted-foreground">
+      {text}
+    </p>
   );
 }
 

@@ -17,6 +17,8 @@ export type ResultEditsState = {
   needsAnalyze: boolean;
   /** The edited image's own score, once the user asked for it (Analyze). */
   analysis?: FaceAnalysis;
+  /** The edit that `analysis` scored (an earlier one once the user edited again). */
+  analyzedImage?: string;
 };
 
 /**
@@ -36,7 +38,8 @@ function isEditsState(value: unknown): value is ResultEditsState {
     typeof edits.latest === 'string' &&
     /^\/(?![/\\])/.test(edits.latest) &&
     typeof edits.needsAnalyze === 'boolean' &&
-    (edits.analysis === undefined || isAnalysis(edits.analysis))
+    (edits.analysis === undefined || isAnalysis(edits.analysis)) &&
+    (edits.analyzedImage === undefined || (typeof edits.analyzedImage === 'string' && /^\/(?![/\\])/.test(edits.analyzedImage)))
   );
 }
 

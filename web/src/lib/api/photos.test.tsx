@@ -3,7 +3,7 @@ import { act, renderHook } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { describe, expect, it } from 'vitest';
 import { apiError, callsTo, json, stubApi } from '@/testing/fake-api';
-import { photoKeys, useDeletePhoto, useSavePhoto, useUpdateEditedImage } from './photos';
+import { photoKeys, savePhoto, useDeletePhoto, useSavePhoto, useUpdateEditedImage } from './photos';
 
 const ID = '11111111-2222-4333-8444-555555555555';
 
@@ -43,6 +43,19 @@ describe('the photos resource', () => {
       expect(stale()).toEqual([true, true]);
     }
     expect(await callsTo(fetchMock, 'PATCH', `/api/v1/photos/${ID}`)[0]!.json()).toEqual({ editedImageUrl: null });
+  });
+
+  it('saves the original as the photo and its edit beside it, and no edit when there is none', async () => {
+    const fetchMock = stubApi({ 'POST /api/v1/photos': () => json({ id: ID }, 201) });
+    await savePhoto({
+      image: new Blob(['original'], { type: 'image/png' }),
+      editedImage: new Blob(['edited'], { type: 'image/jpeg' }),
+    });
+    await savePhoto({ image: new Blob(['original'], { type: 'image/png' }) });
+    const [withEdit, withoutEdit] = await Promise.all(callsTo(fetchMock, 'POST', '/api/v1/photos').map((request) => request.formData()));
+    // (jsdom's Blob does not survive the test double's Request, so the fields are looked at by name.)
+    expect([...withEdit!.keys()].sort()).toEqual(['edited_image', 'image', 'public_listing']);
+    expect([...withoutEdit!.keys()].sort()).toEqual(['image', 'public_listing']);
   });
 
   it('leaves the lists alone when the server refuses', async () => {

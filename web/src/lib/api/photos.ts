@@ -37,8 +37,10 @@ export function usePhotos(sort: PhotoSort) {
 }
 
 export type SavePhotoInput = {
-  /** The photo; the server analyses it again and stores its own score. */
+  /** The photo as it was taken (the original); the server analyses it again and stores its own score. */
   image: Blob;
+  /** Its AI edit, if any: kept beside it as the photo's edited image (not scored), as My Photos' own edits are. */
+  editedImage?: Blob;
   /** Leaderboard entries: public_listing true with a display name (and maybe a bio). */
   publicListing?: boolean;
   displayName?: string;
@@ -46,12 +48,13 @@ export type SavePhotoInput = {
 };
 
 /** POST /api/v1/photos (signed in): stores the photo with the server's score. */
-export function savePhoto({ image, publicListing = false, displayName, bio }: SavePhotoInput): Promise<Photo> {
+export function savePhoto({ image, editedImage, publicListing = false, displayName, bio }: SavePhotoInput): Promise<Photo> {
   return unwrap(
     api.POST('/api/v1/photos', {
       body: {
         // A file field is typed as a binary string; toFormData sends the Blob.
         image: image as unknown as string,
+        edited_image: editedImage as unknown as string | undefined,
         public_listing: publicListing,
         display_name: displayName,
         bio: bio || undefined,

@@ -29,7 +29,9 @@ on_both_databases!(
     slider_adjustments_alone_are_free_and_checked,
     builtin_slider_adjustments_alone_do_not_use_a_free_edit,
     builtin_a_prompt_the_engine_reads_as_slider_changes_is_still_an_ai_edit,
-    builtin_an_image_the_engine_cannot_read_is_refused_and_costs_nothing
+    builtin_an_image_the_engine_cannot_read_is_refused_and_costs_nothing,
+    builtin_slider_adjustments_alone_on_an_unsaved_photo_come_back_inline_and_store_nothing,
+    a_cut_off_photo_is_refused_as_incomplete_before_any_edit_and_costs_nothing
 );
 
 async fn builtin_edits_a_data_url_and_stores_a_temporary_result(backend: Backend) {
@@ -403,5 +405,113 @@ async fn builtin_an_image_the_engine_cannot_read_is_refused_and_costs_nothing(ba
         )
         .await;
     reply.assert_error(StatusCode::UNPROCESSABLE_ENTITY, "no_face");
+    assert_eq!(browser.quota(&app).await["remaining"], 5);
+}
+
+/// Every file under `dir`, recursively.
+fn files_under(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    std::fs::read_dir(dir).map_or_else(
+        |_| Vec::new(),
+        |entries| {
+            entries
+                .flatten()
+                .flat_map(|entry| {
+                    let path = entry.path();
+                    if path.is_dir() {
+                        files_under(&path)
+                    } else {
+                        vec![path]
+                    }
+                })
+                .collect()
+        },
+    )
+}
+
+/// Free slider edits used to be stored for a day each: one address at the
+/// rate limit could add about 55 MB a minute to the disk.
+async fn builtin_slider_adjustments_alone_on_an_unsaved_photo_come_back_inline_and_store_nothing(
+    backend: Backend,
+) {
+    use prettyscore_server::edits::temp::media_object;
+    use sea_orm::{EntityTrait, PaginatorTrait};
+    let app = spawn(backend).await;
+    let mut browser = Browser::default();
+    let sliders = json!({"brightness": 130, "contrast": 110, "saturation": 50, "blurPx": 0});
+    for _ in 0..3 {
+        let reply = browser
+            .edit(
+                &app,
+                json!({"imageUrl": sample_data_url(), "adjustments": sliders}),
+            )
+            .await;
+        let url = reply.ok()["editedImageUrl"].as_str().unwrap().to_owned();
+        let jpeg = BASE64
+            .decode(
+                url.strip_prefix("data:image/jpeg;base64,")
+                    .unwrap_or_else(|| panic!("the result itself: {}", &url[..40.min(url.len())]))
+                    .as_bytes(),
+            )
+            .unwrap();
+        let result = image::load_from_memory(&jpeg).unwrap();
+        assert_eq!((result.width(), result.height()), (64, 48));
+    }
+    assert_eq!(
+        files_under(&app.config.data_dir.join("media")),
+        Vec::<std::path::PathBuf>::new(),
+        "nothing stored"
+    );
+    assert_eq!(
+        media_object::Entity::find().count(&app.db).await.unwrap(),
+        0
+    );
+    assert_eq!(browser.quota(&app).await["remaining"], 5);
+
+    // An AI edit is still stored (and counted), as before.
+    let reply = browser
+        .edit(
+            &app,
+            json!({"imageUrl": sample_data_url(), "prompt": "Enhance"}),
+        )
+        .await;
+    assert!(
+        reply.ok()["editedImageUrl"]
+            .as_str()
+            .unwrap()
+            .starts_with("/media/tmp/edits/")
+    );
+    assert_eq!(
+        media_object::Entity::find().count(&app.db).await.unwrap(),
+        1
+    );
+}
+
+/// A JPEG cut after a third of its bytes decodes with grey where the rest
+/// was; an edit of it would keep the grey.
+async fn a_cut_off_photo_is_refused_as_incomplete_before_any_edit_and_costs_nothing(
+    backend: Backend,
+) {
+    let app = spawn(backend).await;
+    let mut browser = Browser::default();
+    for file in [
+        "face/astronaut-baseline.jpg",
+        "face/astronaut-progressive.jpg",
+    ] {
+        let whole = testdata(file);
+        for cut in [whole.len() / 3, whole.len() * 99 / 100] {
+            let url = format!("data:image/jpeg;base64,{}", BASE64.encode(&whole[..cut]));
+            for body in [
+                json!({"imageUrl": url, "prompt": "Enhance"}),
+                json!({"imageUrl": url, "adjustments": {"brightness": 120, "contrast": 100, "saturation": 100, "blurPx": 0}}),
+            ] {
+                let reply = browser.edit(&app, body).await;
+                reply.assert_error(StatusCode::UNPROCESSABLE_ENTITY, "image_incomplete");
+                assert_eq!(
+                    reply.body["message"],
+                    "This photo looks damaged or incomplete. Please choose it again."
+                );
+            }
+        }
+    }
     assert_eq!(browser.quota(&app).await["remaining"], 5);
 }

@@ -139,11 +139,12 @@ async fn a_photo_id_must_be_the_signed_in_users_own(backend: Backend) {
     let photo = saved_photo(&app, &token).await;
     let body =
         json!({"imageUrl": sample_data_url(), "prompt": GENERATIVE_PROMPT, "photoId": photo["id"]});
+    // Signed out: asked to sign in (a 404 would say the photo does not exist).
     let mut anonymous = Browser::default();
     anonymous
         .edit(&app, body.clone())
         .await
-        .assert_error(StatusCode::NOT_FOUND, "not_found");
+        .assert_error(StatusCode::UNAUTHORIZED, "not_signed_in");
     let mut stranger = Browser::signed_in(&other);
     stranger
         .edit(&app, body)

@@ -33,7 +33,7 @@ const shownCodes = new Set([
   'unsupported_prompt',
   'not_an_image',
   'too_large',
-  'corrupt_image',
+  'image_incomplete',
   'payload_too_large',
   // The editor's trial session ended, or Premium lapsed: the server says so.
   'feature_locked',

@@ -2,6 +2,7 @@ import { CheckIcon, LogInIcon, SaveIcon } from 'lucide-react';
 import { useRef } from 'react';
 import { toast } from 'sonner';
 import { Button } from '@/components/ui/button';
+import { ApiError } from '@/lib/api-client';
 import { useSavePhoto, type Photo } from '@/lib/api/photos';
 import { imageUrlToBlob } from '@/lib/image';
 import { useSession } from '@/lib/session';
@@ -10,19 +11,28 @@ import type { ResultState } from '../types';
 import { PHOTO_SAVED_MESSAGE, SAVE_FAILED_MESSAGE } from '../utils/leaderboard-entry';
 
 type SaveResultButtonProps = {
-  /** The image to save: a data URL or one of our media URLs. */
-  image: string;
+  /** The photo as it was scored (a data URL): saved as the original, which the server scores. */
+  original: string;
+  /** Its latest AI edit (one of our media URLs or a data URL), saved beside it; null before any edit. */
+  edited: string | null;
   /** The result as the screen shows it (edits included), kept while a signed-out user signs in. */
   result: ResultState;
   onSaved?: (photo: Photo) => void;
 };
 
+/** What a failed save says: the server's words for a damaged photo, else the spec's. */
+function saveErrorMessage(error: unknown): string {
+  if (error instanceof ApiError && error.code === 'image_incomplete' && error.message) return error.message;
+  return SAVE_FAILED_MESSAGE;
+}
+
 /**
- * Saves the photo to the signed-in user's dashboard (the server scores the
- * stored image itself). Signed out, it offers 'Sign In to Save', which comes
- * back to this result.
+ * Saves the result to the signed-in user's dashboard as My Photos keeps an
+ * edited photo: the original (which the server scores itself, so the saved
+ * score is the original's) with the latest edit as its edited image.
+ * Signed out, it offers 'Sign In to Save', which comes back to this result.
  */
-export function SaveResultButton({ image, result, onSaved }: SaveResultButtonProps) {
+export function SaveResultButton({ original, edited, result, onSaved }: SaveResultButtonProps) {
   const { session, status } = useSession();
   const save = useSavePhoto();
   const signInToSave = useSignInToSave();
@@ -31,11 +41,7 @@ export function SaveResultButton({ image, result, onSaved }: SaveResultButtonPro
 
   if (!session) {
     return (
-      <Button
-        variant="outline"
-        disabled={status === 'loading'}
-        onClick={() => signInToSave(result)}
-      >
+      <Button variant="outline" disabled={status === 'loading'} onClick={() => signInToSave(result)}>
         <LogInIcon aria-hidden="true" />
         Sign In to Save
       </Button>
@@ -50,11 +56,11 @@ export function SaveResultButton({ image, result, onSaved }: SaveResultButtonPro
       aria-busy={save.isPending}
       onClick={async () => {
         if (save.isPending || saved || preparing.current) return;
-        let blob: Blob;
+        let image: Blob;
+        let editedImage: Blob | undefined;
         preparing.current = true;
         try {
-          // The edited image (one of our /media URLs) when there is one, else the upload.
-          blob = await imageUrlToBlob(image);
+          [image, editedImage] = await Promise.all([imageUrlToBlob(original), edited ? imageUrlToBlob(edited) : undefined]);
         } catch {
           toast.error(SAVE_FAILED_MESSAGE);
           return;
@@ -62,13 +68,13 @@ export function SaveResultButton({ image, result, onSaved }: SaveResultButtonPro
           preparing.current = false;
         }
         save.mutate(
-          { image: blob },
+          { image, editedImage },
           {
             onSuccess: (photo) => {
               toast.success(PHOTO_SAVED_MESSAGE);
               onSaved?.(photo);
             },
-            onError: () => toast.error(SAVE_FAILED_MESSAGE),
+            onError: (error) => toast.error(saveErrorMessage(error)),
           },
         );
       }}
