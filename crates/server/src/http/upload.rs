@@ -76,6 +76,7 @@ pub async fn read_form(
                     format!("The field {name} is not text."),
                 )
             })?;
+            super::text::check_text(name.clone(), &value)?;
             form.text.insert(name, value);
         }
     }

@@ -8,6 +8,7 @@ mod admin;
 mod keys;
 mod mail_flows;
 mod mfa;
+mod security;
 mod sessions;
 mod signup;
 mod smtp;
