@@ -9,7 +9,7 @@ use sea_orm::{ConnectionTrait, DatabaseConnection, DbErr};
 /// Seconds until the current window of `window_secs` ends (for `Retry-After`).
 pub fn window_remaining_secs(window_secs: i64) -> u64 {
     let now = Utc::now().timestamp();
-    (window_secs - now.rem_euclid(window_secs)).max(1) as u64
+    std::cmp::max(window_secs - now.rem_euclid(window_secs), 1) as u64
 }
 
 /// Counts one hit of `key` in the current window of `window_secs` seconds and
@@ -83,7 +83,11 @@ pub async fn current_count(
 /// least `gap_secs` old, else the seconds still to wait (and records nothing).
 /// Each event is a row `(key, its instant)` in `rate_limit_buckets`, so every
 /// instance sees it; rows older than a day are purged by [`count_hit`].
-pub async fn claim_gap(db: &DatabaseConnection, key: &str, gap_secs: i64) -> Result<Option<u64>, DbErr> {
+pub async fn claim_gap(
+    db: &DatabaseConnection,
+    key: &str,
+    gap_secs: i64,
+) -> Result<Option<u64>, DbErr> {
     let now = Utc::now();
     let table = Alias::new("rate_limit_buckets");
     let window_start = Alias::new("window_start");
@@ -98,7 +102,7 @@ pub async fn claim_gap(db: &DatabaseConnection, key: &str, gap_secs: i64) -> Res
     if let Some(row) = db.query_one(&latest).await? {
         let last: DateTime<Utc> = row.try_get("", "window_start")?;
         let waited = (now - last).num_seconds();
-        return Ok(Some((gap_secs - waited).max(1) as u64));
+        return Ok(Some(std::cmp::max(gap_secs - waited, 1) as u64));
     }
     let insert = Query::insert()
         .into_table(table)

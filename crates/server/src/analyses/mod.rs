@@ -53,7 +53,8 @@ pub fn analysis_error(err: AnalysisError) -> ApiError {
 /// Refuses a client that sends more analyses than the configured rate.
 pub async fn limit_burst(state: &AppState, client: &ClientInfo) -> Result<(), ApiError> {
     let limit = state.config.analysis.per_client_per_minute;
-    let hits = rate_limit::count_hit(&state.db, &format!("analysis:{}", client.rate_key()), 60).await?;
+    let hits =
+        rate_limit::count_hit(&state.db, &format!("analysis:{}", client.rate_key()), 60).await?;
     if hits > i64::from(limit) {
         return Err(ApiError::new(
             StatusCode::TOO_MANY_REQUESTS,

@@ -187,9 +187,15 @@ pub async fn delete_account(
             .and_then(|u| u.email)
             .ok_or_else(reauthentication_needed)?;
         let ttl = state.config.auth.otp_expiry_secs;
-        super::otp::take_code(&state.db, ttl, &email, nonce, &[super::otp::REAUTHENTICATION])
-            .await
-            .map_err(|err| reauthentication_needed().with_cause(anyhow::anyhow!("{err}")))?;
+        super::otp::take_code(
+            &state.db,
+            ttl,
+            &email,
+            nonce,
+            &[super::otp::REAUTHENTICATION],
+        )
+        .await
+        .map_err(|err| reauthentication_needed().with_cause(anyhow::anyhow!("{err}")))?;
     }
     remove_user(&state, user.user_id)
         .await

@@ -384,12 +384,9 @@ async fn password_grant(
         "password-failures:{}",
         otp::token_hash(&identifier, "password")
     );
-    let failures = crate::rate_limit::current_count(
-        &state.db,
-        &failures_key,
-        password::FAILURE_WINDOW_SECS,
-    )
-    .await?;
+    let failures =
+        crate::rate_limit::current_count(&state.db, &failures_key, password::FAILURE_WINDOW_SECS)
+            .await?;
     if failures >= password::MAX_FAILURES {
         return Err(AuthError::too_many(
             "over_request_rate_limit",
@@ -514,7 +511,8 @@ pub async fn update_user(
 
     if let Some(data) = &body.data {
         let mut active: users::ActiveModel = user.clone().into();
-        active.raw_user_meta_data = Set(user_rules::merged_metadata(&user.raw_user_meta_data, data)?);
+        active.raw_user_meta_data =
+            Set(user_rules::merged_metadata(&user.raw_user_meta_data, data)?);
         active.updated_at = Set(Utc::now());
         user = active.update(&state.db).await?;
     }

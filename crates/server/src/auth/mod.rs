@@ -101,7 +101,9 @@ fn cors(state: &AppState) -> CorsLayer {
         .allow_origin(AllowOrigin::predicate(move |origin, _| {
             origin.to_str().is_ok_and(|origin| {
                 let origin = origin.to_ascii_lowercase();
-                origins.iter().any(|allowed| origin_matches(&origin, allowed))
+                origins
+                    .iter()
+                    .any(|allowed| origin_matches(&origin, allowed))
             })
         }))
         .allow_methods([
@@ -234,12 +236,27 @@ mod tests {
 
     #[test]
     fn a_wildcard_stands_for_one_label_only() {
-        assert!(origin_matches("https://a.example.com", "https://*.example.com"));
-        assert!(!origin_matches("https://evil.com/.example.com", "https://*.example.com"));
-        assert!(!origin_matches("https://a.b.example.com", "https://*.example.com"));
+        assert!(origin_matches(
+            "https://a.example.com",
+            "https://*.example.com"
+        ));
+        assert!(!origin_matches(
+            "https://evil.com/.example.com",
+            "https://*.example.com"
+        ));
+        assert!(!origin_matches(
+            "https://a.b.example.com",
+            "https://*.example.com"
+        ));
         assert!(!origin_matches("null", "https://*.example.com"));
-        assert!(origin_matches("http://localhost:5173", "http://localhost:*"));
-        assert!(!origin_matches("http://app.test.evil.com", "http://app.test"));
+        assert!(origin_matches(
+            "http://localhost:5173",
+            "http://localhost:*"
+        ));
+        assert!(!origin_matches(
+            "http://app.test.evil.com",
+            "http://app.test"
+        ));
     }
 }
 

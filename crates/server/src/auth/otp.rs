@@ -119,7 +119,7 @@ async fn record_wrong_code(
     relates_to: &str,
     types: &[&str],
 ) -> AuthResult<()> {
-    use sea_orm::sea_query::Expr;
+    use sea_orm::sea_query::{Expr, ExprTrait};
     let of_address = || {
         sea_orm::Condition::all()
             .add(one_time_tokens::Column::RelatesTo.eq(relates_to))

@@ -481,10 +481,18 @@ mod tests {
 
     #[tokio::test]
     async fn every_429_says_when_to_retry() {
-        let limited = ApiError::new(StatusCode::TOO_MANY_REQUESTS, ErrorCode::RateLimited, "slow down");
+        let limited = ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            ErrorCode::RateLimited,
+            "slow down",
+        );
         assert_eq!(limited.into_response().headers()["retry-after"], "60");
-        let limited = ApiError::new(StatusCode::TOO_MANY_REQUESTS, ErrorCode::RateLimited, "slow down")
-            .with_retry_after(17);
+        let limited = ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            ErrorCode::RateLimited,
+            "slow down",
+        )
+        .with_retry_after(17);
         assert_eq!(limited.into_response().headers()["retry-after"], "17");
         let other = ApiError::not_found("gone").into_response();
         assert!(!other.headers().contains_key("retry-after"));

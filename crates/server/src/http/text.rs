@@ -55,7 +55,9 @@ impl TextError {
     pub fn message(&self) -> String {
         let field = &self.field;
         match self.problem {
-            Problem::Control => format!("{field} contains a control character, which is not allowed"),
+            Problem::Control => {
+                format!("{field} contains a control character, which is not allowed")
+            }
             Problem::Bidi => format!(
                 "{field} contains a text-direction override character, which is not allowed"
             ),
@@ -159,7 +161,12 @@ pub fn check_json(value: &Value, secrets: &[&str]) -> Result<(), TextError> {
     check_json_at(value, "body", secrets, false)
 }
 
-fn check_json_at(value: &Value, field: &str, secrets: &[&str], secret: bool) -> Result<(), TextError> {
+fn check_json_at(
+    value: &Value,
+    field: &str,
+    secrets: &[&str],
+    secret: bool,
+) -> Result<(), TextError> {
     match value {
         Value::String(text) if secret => check_secret(field.to_owned(), text),
         Value::String(text) => check_text(field.to_owned(), text),
@@ -168,7 +175,12 @@ fn check_json_at(value: &Value, field: &str, secrets: &[&str], secret: bool) -> 
             .try_for_each(|item| check_json_at(item, field, secrets, secret)),
         Value::Object(map) => map.iter().try_for_each(|(key, item)| {
             check_line("a field name", key)?;
-            check_json_at(item, key, secrets, secret || secrets.contains(&key.as_str()))
+            check_json_at(
+                item,
+                key,
+                secrets,
+                secret || secrets.contains(&key.as_str()),
+            )
         }),
         Value::Null | Value::Bool(_) | Value::Number(_) => Ok(()),
     }
@@ -218,7 +230,15 @@ mod tests {
 
     #[test]
     fn nul_and_other_controls_are_refused_in_one_line_fields() {
-        for bad in ["a\0b", "a\u{7}", "a\nb", "a\tb", "\u{1b}[31m", "a\u{7f}", "a\u{85}"] {
+        for bad in [
+            "a\0b",
+            "a\u{7}",
+            "a\nb",
+            "a\tb",
+            "\u{1b}[31m",
+            "a\u{7f}",
+            "a\u{85}",
+        ] {
             assert_eq!(
                 check_line("email", bad).unwrap_err().problem,
                 Problem::Control,
@@ -231,7 +251,10 @@ mod tests {
     #[test]
     fn free_text_keeps_line_breaks_and_tabs_but_not_nul() {
         assert!(check_text("bio", "line one\r\nline two\tend").is_ok());
-        assert_eq!(check_text("bio", "a\0").unwrap_err().problem, Problem::Control);
+        assert_eq!(
+            check_text("bio", "a\0").unwrap_err().problem,
+            Problem::Control
+        );
     }
 
     #[test]
@@ -244,7 +267,13 @@ mod tests {
 
     #[test]
     fn a_name_needs_a_visible_character() {
-        for invisible in ["\u{200B}\u{200B}", " \u{FEFF} ", "\u{3164}", "\u{2800}", "\u{00AD}"] {
+        for invisible in [
+            "\u{200B}\u{200B}",
+            " \u{FEFF} ",
+            "\u{3164}",
+            "\u{2800}",
+            "\u{00AD}",
+        ] {
             assert_eq!(
                 check_name("display_name", invisible).unwrap_err().problem,
                 Problem::Invisible,

@@ -137,9 +137,18 @@ mod tests {
 
     #[test]
     fn names_need_a_visible_character_and_no_control_or_bidi_character() {
-        for bad in ["\u{200B}\u{200B}", "A\u{0}da", "A\u{202E}da", "Ada\nLovelace"] {
+        for bad in [
+            "\u{200B}\u{200B}",
+            "A\u{0}da",
+            "A\u{202E}da",
+            "Ada\nLovelace",
+        ] {
             let err = DisplayName::parse(bad).unwrap_err();
-            assert_eq!(err.status(), axum::http::StatusCode::UNPROCESSABLE_ENTITY, "{bad:?}");
+            assert_eq!(
+                err.status(),
+                axum::http::StatusCode::UNPROCESSABLE_ENTITY,
+                "{bad:?}"
+            );
             assert_eq!(err.code(), ErrorCode::ValidationFailed);
         }
         assert!(parse_bio(Some("line\nline")).is_ok());

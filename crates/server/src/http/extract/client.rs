@@ -77,7 +77,10 @@ mod tests {
     #[test]
     fn ipv6_addresses_of_one_64_share_a_rate_key() {
         assert_eq!(rate_key("2001:db8:1:2:aaaa::1"), "2001:db8:1:2::/64");
-        assert_eq!(rate_key("2001:db8:1:2:ffff:ffff:ffff:ffff"), "2001:db8:1:2::/64");
+        assert_eq!(
+            rate_key("2001:db8:1:2:ffff:ffff:ffff:ffff"),
+            "2001:db8:1:2::/64"
+        );
         assert_ne!(rate_key("2001:db8:1:3::1"), rate_key("2001:db8:1:2::1"));
         assert_eq!(rate_key("203.0.113.7"), "203.0.113.7");
         assert_eq!(rate_key("::ffff:203.0.113.7"), "203.0.113.7");

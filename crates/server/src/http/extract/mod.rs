@@ -21,8 +21,8 @@ mod roles;
 use axum::extract::FromRequest;
 
 pub use caller::{
-    AuthUser, Claims, FRESH_SIGN_IN_SECS, MaybeAuthUser, TokenRefusal, bearer_token, insufficient_aal,
-    not_signed_in, verified_claims,
+    AuthUser, Claims, FRESH_SIGN_IN_SECS, MaybeAuthUser, TokenRefusal, bearer_token,
+    insufficient_aal, not_signed_in, verified_claims,
 };
 pub use client::ClientInfo;
 pub use roles::{ADMIN_ROLE, AdminUser, admin_only, is_admin};

@@ -129,12 +129,17 @@ async fn deleting_the_account_needs_a_fresh_sign_in_or_the_mailed_code(backend: 
     app.get_as(token, "/reauthenticate").await.assert_ok();
     let (_, body) = app.last_mail("ada@example.com").await;
     let nonce = code_in(&body);
+    let wrong_nonce = if nonce == "000000" {
+        "111111"
+    } else {
+        "000000"
+    };
     let wrong = app
         .call(
             Method::DELETE,
             "/api/v1/account",
             Some(token),
-            Some(json!({"nonce": if nonce == "000000" { "111111" } else { "000000" }})),
+            Some(json!({"nonce": wrong_nonce})),
         )
         .await;
     assert_eq!(wrong.status, 403);
@@ -166,7 +171,7 @@ async fn a_code_dies_after_five_wrong_tries(backend: Backend) {
             .await
             .assert_ok();
     }
-    let wrong = |code: &str| if code == "000000" { "111111" } else { "000000" }.to_owned();
+    let wrong = |code: &str| (if code == "000000" { "111111" } else { "000000" }).to_owned();
     let guess = |email: &'static str, token: String| {
         let app = &app;
         async move {
@@ -276,7 +281,11 @@ async fn nul_control_and_bidi_characters_are_refused_before_any_query(backend: B
     let app = spawn_with(backend, |c: &mut Config| c.auth.dev_outbox = true).await;
     let tokens = app.sign_up("ada@example.com").await;
     let token = access(&tokens);
-    for bad in ["ada\u{0}@example.com", "ada\u{7}@example.com", "ada\u{202E}@example.com"] {
+    for bad in [
+        "ada\u{0}@example.com",
+        "ada\u{7}@example.com",
+        "ada\u{202E}@example.com",
+    ] {
         for (path, body) in [
             ("/signup", json!({"email": bad, "password": PASSWORD})),
             (
@@ -295,10 +304,18 @@ async fn nul_control_and_bidi_characters_are_refused_before_any_query(backend: B
         .put_as(token, "/user", json!({"data": {"nickname": "a\u{0}b"}}))
         .await;
     metadata.assert_error(400, "validation_failed");
-    assert!(metadata.message().contains("nickname"), "{}", metadata.message());
-    app.put_as(token, "/user", json!({"data": {"bio": "line one\nline two"}}))
-        .await
-        .assert_ok();
+    assert!(
+        metadata.message().contains("nickname"),
+        "{}",
+        metadata.message()
+    );
+    app.put_as(
+        token,
+        "/user",
+        json!({"data": {"bio": "line one\nline two"}}),
+    )
+    .await
+    .assert_ok();
     // In the query string and the path too.
     let outbox = app
         .call(Method::GET, "/api/v1/dev/outbox?email=a%00b", None, None)
@@ -307,17 +324,16 @@ async fn nul_control_and_bidi_characters_are_refused_before_any_query(backend: B
     assert_eq!(outbox.body["code"], "validation_failed");
     let share = app.get("/s/ab%00cd").await;
     assert_eq!(share.status(), 422);
-    app.call(
-        Method::GET,
-        "/verify?type=signup&token=a%00b",
-        None,
-        None,
-    )
-    .await
-    .assert_error(400, "validation_failed");
+    app.call(Method::GET, "/verify?type=signup&token=a%00b", None, None)
+        .await
+        .assert_error(400, "validation_failed");
 
     // The photo form's display name and bio, and JSON bodies of /api.
-    for (name, bio) in [("Ada\u{0}", "hi"), ("Ada", "hi\u{0}"), ("Ada\u{202E}", "hi")] {
+    for (name, bio) in [
+        ("Ada\u{0}", "hi"),
+        ("Ada", "hi\u{0}"),
+        ("Ada\u{202E}", "hi"),
+    ] {
         let form = image_form(testdata("face/astronaut.png"), "astronaut.png")
             .text("public_listing", "true")
             .text("display_name", name)
@@ -376,9 +392,12 @@ async fn names_need_a_visible_character(backend: Backend) {
 async fn passwords_keep_their_characters_but_not_nul(backend: Backend) {
     let app = spawn(backend).await;
     let odd = "pass\u{7}word \u{202E}\ttab";
-    app.post("/signup", json!({"email": "ada@example.com", "password": odd}))
-        .await
-        .assert_ok();
+    app.post(
+        "/signup",
+        json!({"email": "ada@example.com", "password": odd}),
+    )
+    .await
+    .assert_ok();
     app.sign_in("ada@example.com", odd).await.assert_ok();
     app.post(
         "/signup",
@@ -419,9 +438,7 @@ async fn user_metadata_is_capped_at_16_kb(backend: Backend) {
     assert!(user.assert_ok()["user_metadata"].get("b").is_none());
 }
 
-async fn a_second_recover_within_a_minute_answers_the_same_for_unknown_addresses(
-    backend: Backend,
-) {
+async fn a_second_recover_within_a_minute_answers_the_same_for_unknown_addresses(backend: Backend) {
     let app = spawn(backend).await;
     app.sign_up("ada@example.com").await;
     let mut answers = Vec::new();
@@ -430,7 +447,12 @@ async fn a_second_recover_within_a_minute_answers_the_same_for_unknown_addresses
         let second = app.post("/recover", json!({"email": email})).await;
         second.assert_error(429, "over_email_send_rate_limit");
         assert!(second.headers.contains_key(header::RETRY_AFTER));
-        answers.push((first.status, first.body, second.status, second.body["code"].clone()));
+        answers.push((
+            first.status,
+            first.body,
+            second.status,
+            second.body["code"].clone(),
+        ));
     }
     assert_eq!(answers[0], answers[1]);
     assert_eq!(app.mail_count("nobody@example.com").await, 0);
@@ -568,7 +590,9 @@ async fn the_dev_outbox_only_starts_on_a_loopback_address(backend: Backend) {
     let config = |bind: &str| Config {
         bind: bind.parse().unwrap(),
         data_dir: data_dir.path().to_owned(),
-        database_url: Some(prettyscore_server::config::Secret::new(database_url.clone())),
+        database_url: Some(prettyscore_server::config::Secret::new(
+            database_url.clone(),
+        )),
         auth: prettyscore_server::config::AuthConfig {
             dev_outbox: true,
             ..Default::default()
@@ -576,7 +600,9 @@ async fn the_dev_outbox_only_starts_on_a_loopback_address(backend: Backend) {
         ..Config::default()
     };
     let refused = Application::build(config("0.0.0.0:0")).await;
-    let err = refused.err().expect("a public bind with the dev outbox is refused");
+    let err = refused
+        .err()
+        .expect("a public bind with the dev outbox is refused");
     assert!(format!("{err:#}").contains("dev_outbox"), "{err:#}");
     assert!(Application::build(config("127.0.0.1:0")).await.is_ok());
 }

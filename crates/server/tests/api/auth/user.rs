@@ -170,13 +170,9 @@ async fn with_autoconfirm_an_email_change_still_needs_both_addresses(backend: Ba
     assert_eq!(subject, "Confirm your new email address");
     let (_, to_current) = app.last_mail("ada@example.com").await;
     assert!(to_current.contains("email address"), "{to_current}");
-    app.put_as(
-        access(&other),
-        "/user",
-        json!({"email": "ada@example.com"}),
-    )
-    .await
-    .assert_error(422, "email_exists");
+    app.put_as(access(&other), "/user", json!({"email": "ada@example.com"}))
+        .await
+        .assert_error(422, "email_exists");
 
     app.post(
         "/verify",
@@ -190,7 +186,10 @@ async fn with_autoconfirm_an_email_change_still_needs_both_addresses(backend: Ba
             json!({"type": "email_change", "email": "ada@example.com", "token": code_in(&to_current)}),
         )
         .await;
-    assert_eq!(done.assert_ok()["user"]["email"], "ada.lovelace@example.com");
+    assert_eq!(
+        done.assert_ok()["user"]["email"],
+        "ada.lovelace@example.com"
+    );
     app.sign_in("ada.lovelace@example.com", PASSWORD)
         .await
         .assert_ok();
