@@ -217,6 +217,14 @@ pub fn routes(state: &AppState) -> Router<AppState> {
         .layer(cors(state))
 }
 
+/// `/account` (export, delete), documented in the OpenAPI document; nested
+/// under `/api/v1`.
+pub fn api_routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(account::export))
+        .routes(routes!(account::delete_account))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -258,12 +266,4 @@ mod tests {
             "http://app.test"
         ));
     }
-}
-
-/// `/account` (export, delete), documented in the OpenAPI document; nested
-/// under `/api/v1`.
-pub fn api_routes() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new()
-        .routes(routes!(account::export))
-        .routes(routes!(account::delete_account))
 }

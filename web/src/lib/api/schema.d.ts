@@ -16,7 +16,9 @@ export interface paths {
         post?: never;
         /**
          * Deletes the signed-in user's account and everything that is theirs.
-         *     Needs `Authorization: Bearer <access token>`.
+         *     Needs `Authorization: Bearer <access token>` of a session that signed in
+         *     at most 5 minutes ago, or else the reauthentication code
+         *     (`GET /auth/v1/reauthenticate` mails it) as `{"nonce": "123456"}`.
          */
         delete: operations["delete_account"];
         options?: never;
@@ -377,6 +379,14 @@ export interface components {
             contact_email: string;
             site_name: string;
         };
+        /** @description The optional body of `DELETE /api/v1/account`. */
+        DeleteAccountBody: {
+            /**
+             * @description The code mailed by `GET /auth/v1/reauthenticate`; needed when the
+             *     sign-in is more than 5 minutes old.
+             */
+            nonce?: string | null;
+        };
         /** @description The body of `edit-photo`. */
         EditPhotoRequest: {
             adjustments?: components["schemas"]["Adjustments"] | null;
@@ -457,7 +467,7 @@ export interface components {
          *     all, so the web app's generated types know each one.
          * @enum {string}
          */
-        ErrorCode: "not_found" | "method_not_allowed" | "unsupported_media_type" | "invalid_json" | "invalid_request" | "invalid_query" | "validation_failed" | "conflict" | "rate_limited" | "not_signed_in" | "admin_only" | "invalid_upload" | "missing_image" | "too_large" | "not_an_image" | "corrupt_image" | "bad_dimensions" | "no_face" | "face_too_small" | "no_hand" | "not_feet" | "missing_prompt" | "invalid_image_url" | "unsupported_prompt" | "free_edits_used" | "provider_credits" | "edit_failed" | "database_unavailable" | "internal_error";
+        ErrorCode: "not_found" | "method_not_allowed" | "unsupported_media_type" | "invalid_json" | "invalid_request" | "invalid_query" | "validation_failed" | "conflict" | "rate_limited" | "not_signed_in" | "insufficient_aal" | "reauthentication_needed" | "admin_only" | "invalid_upload" | "missing_image" | "too_large" | "not_an_image" | "corrupt_image" | "bad_dimensions" | "no_face" | "face_too_small" | "no_hand" | "not_feet" | "missing_prompt" | "invalid_image_url" | "unsupported_prompt" | "free_edits_used" | "provider_credits" | "edit_failed" | "database_unavailable" | "internal_error";
         /** @description The result of a face analysis. */
         FaceAnalysis: {
             breakdown: components["schemas"]["FaceBreakdown"];
@@ -897,7 +907,11 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["DeleteAccountBody"] | null;
+            };
+        };
         responses: {
             /** @description The account is gone */
             204: {
@@ -908,6 +922,15 @@ export interface operations {
             };
             /** @description Not signed in */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `reauthentication_needed`: the sign-in is older than 5 minutes and no valid code was sent; `insufficient_aal`: the second factor is missing */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
