@@ -10,8 +10,22 @@ build_web
 build_server
 cd "$ROOT"
 # Local runs are development: mail stays in the outbox (logged with its link,
-# and readable at /api/v1/dev/outbox). Production sets neither.
-export PRETTYSCORE_AUTH__DEV_OUTBOX="${PRETTYSCORE_AUTH__DEV_OUTBOX:-true}"
+# and readable at /api/v1/dev/outbox). Production sets neither. The server
+# refuses the outbox on an address others can reach, so it stays off when
+# --bind names one.
+bind="127.0.0.1"
+args=("$@")
+for ((i = 0; i < ${#args[@]}; i++)); do
+  case "${args[i]}" in
+    --bind) bind="${args[i + 1]:-}" ;;
+    --bind=*) bind="${args[i]#--bind=}" ;;
+  esac
+done
+case "$bind" in
+  127.* | "[::1]"* | localhost*) outbox=true ;;
+  *) outbox=false ;;
+esac
+export PRETTYSCORE_AUTH__DEV_OUTBOX="${PRETTYSCORE_AUTH__DEV_OUTBOX:-$outbox}"
 # Payments go to the built-in sandbox: Upgrade opens a test checkout where no
 # money moves. Set PRETTYSCORE_PAYMENTS__PROVIDER=stripe (with
 # PRETTYSCORE_PAYMENTS__STRIPE__SECRET_KEY and __WEBHOOK_SECRET) for Stripe.

@@ -22,6 +22,29 @@ export async function createAccount(request: APIRequestContext, prefix: string, 
   return { email, password };
 }
 
+/**
+ * Signs in through the API, enrols an authenticator app and verifies it, so
+ * the account has a verified second factor. Returns the app's secret.
+ */
+export async function enrolAuthenticator(request: APIRequestContext, email: string, password = PASSWORD): Promise<string> {
+  const signIn = await request.post('/auth/v1/token?grant_type=password', { data: { email, password } });
+  expect(signIn.ok(), await signIn.text()).toBe(true);
+  const { access_token: token } = (await signIn.json()) as { access_token: string };
+  const headers = { Authorization: `Bearer ${token}` };
+  const enrolled = await request.post('/auth/v1/factors', { headers, data: { factor_type: 'totp', friendly_name: 'phone' } });
+  expect(enrolled.ok(), await enrolled.text()).toBe(true);
+  const factor = (await enrolled.json()) as { id: string; totp: { secret: string } };
+  const challenge = await request.post(`/auth/v1/factors/${factor.id}/challenge`, { headers, data: {} });
+  expect(challenge.ok(), await challenge.text()).toBe(true);
+  const { id: challengeId } = (await challenge.json()) as { id: string };
+  const verified = await request.post(`/auth/v1/factors/${factor.id}/verify`, {
+    headers,
+    data: { challenge_id: challengeId, code: totp(factor.totp.secret) },
+  });
+  expect(verified.ok(), await verified.text()).toBe(true);
+  return factor.totp.secret;
+}
+
 type OutboxMessage = { to: string; subject: string; body_text: string; kind: string };
 
 /** The newest mail to `email` in the development outbox (global setup turns it on). */

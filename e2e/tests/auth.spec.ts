@@ -4,6 +4,7 @@ import { expect, seriousAxeViolations, test, viewports } from '../support/fixtur
 import { ARTIFACTS_DIR } from '../support/paths';
 import {
   createAccount,
+  enrolAuthenticator,
   lastMail,
   linkIn,
   PASSWORD,
@@ -149,6 +150,32 @@ test.describe('two-factor authentication', () => {
     await page.getByRole('button', { name: /^Remove / }).click();
     await expect(page.getByText('Authenticator app removed.')).toBeVisible();
     await expect(page.getByText('Off: no authenticator app is set up.')).toBeVisible();
+  });
+});
+
+test.describe('a second factor protects the pages, not only /auth', () => {
+  // The password-only session's first calls are refused (403 insufficient_aal).
+  test.use({ allowedConsoleErrors: EXPECTED_4XX });
+
+  test('an enrolled user signs in, is asked for the code on the way to My Photos, and sees them after it', async ({
+    page,
+    request,
+  }) => {
+    const { email } = await createAccount(request, 'e2e-aal');
+    const secret = await enrolAuthenticator(request, email);
+
+    await page.goto('/auth');
+    await signInThroughForm(page, email, PASSWORD);
+    await expect(page.getByLabel('Authentication code')).toBeVisible();
+    // Skipping the code step: the page itself asks for the code and shows no data.
+    await page.goto('/dashboard');
+    const code = page.getByLabel('Authentication code');
+    await expect(code).toBeVisible();
+    await expect(page.getByRole('heading', { level: 1, name: 'My Photos' })).toBeHidden();
+    await code.fill(totp(secret));
+    await page.getByRole('button', { name: 'Verify', exact: true }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'My Photos' })).toBeVisible();
+    await expect(page).toHaveURL(/\/dashboard$/);
   });
 });
 

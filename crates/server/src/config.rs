@@ -328,6 +328,9 @@ pub struct AuthConfig {
     pub password_min_length: usize,
     /// PUT /user with a new password needs the reauthentication nonce.
     pub secure_password_change: bool,
+    /// How long a mailed code or link lives, in seconds (GoTrue's
+    /// `MAILER_OTP_EXP`, 1 hour).
+    pub otp_expiry_secs: u64,
     /// Serve the mail outbox at `GET /api/v1/dev/outbox` (local development only).
     pub dev_outbox: bool,
     /// Take the client address for rate limits from `X-Forwarded-For` (behind a
@@ -359,6 +362,7 @@ impl Default for AuthConfig {
             refresh_token_reuse_interval_secs: 10,
             password_min_length: 6,
             secure_password_change: false,
+            otp_expiry_secs: 3600,
             dev_outbox: false,
             trust_x_forwarded_for: false,
             password_hash: PasswordHashConfig::default(),

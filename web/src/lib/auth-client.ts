@@ -14,6 +14,7 @@ export type SessionClient = Pick<
   | 'signUp'
   | 'resetPasswordForEmail'
   | 'updateUser'
+  | 'reauthenticate'
   | 'mfa'
 >;
 

@@ -70,6 +70,8 @@ export function createFakeAuthClient(options: FakeAuthOptions = {}) {
       : undefined,
   });
   const listeners = new Set<Listener>();
+  // A starting session's user has the authenticator app too.
+  if (session && options.totpCode) session = { ...session, user: userFor(session.user.email ?? testUser.email!) };
 
   const emit = (event: AuthChangeEvent) => {
     for (const listener of listeners) listener(event, session);
@@ -108,6 +110,7 @@ export function createFakeAuthClient(options: FakeAuthOptions = {}) {
       return { data: { user: session.user, session }, error: null };
     }),
     resetPasswordForEmail: vi.fn(async () => ({ data: {}, error: null })),
+    reauthenticate: vi.fn(async () => ({ data: { user: null, session: null }, error: null })),
     updateUser: vi.fn(async () => ({ data: { user: session?.user ?? null }, error: null })),
     mfa: {
       getAuthenticatorAssuranceLevel: vi.fn(async () => ({

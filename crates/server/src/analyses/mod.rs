@@ -57,13 +57,15 @@ pub fn analysis_error(err: AnalysisError) -> ApiError {
 /// Refuses a client that sends more analyses than the configured rate.
 pub async fn limit_burst(state: &AppState, client: &ClientInfo) -> Result<(), ApiError> {
     let limit = state.config.analysis.per_client_per_minute;
-    let hits = rate_limit::count_hit(&state.db, &format!("analysis:{}", client.ip), 60).await?;
+    let hits =
+        rate_limit::count_hit(&state.db, &format!("analysis:{}", client.rate_key()), 60).await?;
     if hits > i64::from(limit) {
         return Err(ApiError::new(
             StatusCode::TOO_MANY_REQUESTS,
             ErrorCode::RateLimited,
             "You're scoring photos very quickly. Please wait a minute and try again.",
-        ));
+        )
+        .with_retry_after(rate_limit::window_remaining_secs(60)));
     }
     Ok(())
 }

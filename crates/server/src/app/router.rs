@@ -62,10 +62,11 @@ pub fn openapi() -> utoipa::openapi::OpenApi {
 pub fn router(state: AppState) -> Router {
     let (api, openapi) = api_routes().split_for_parts();
     let routes = Router::new()
-        .merge(api)
-        .nest("/auth/v1", auth::routes())
+        .merge(api.layer(axum::middleware::from_fn(http::no_store_by_default)))
+        .nest("/auth/v1", auth::routes(&state))
         .merge(media::routes())
         .merge(photos::share::routes())
-        .merge(SwaggerUi::new("/api/docs").url("/api/openapi.json", openapi));
+        .merge(SwaggerUi::new("/api/docs").url("/api/openapi.json", openapi))
+        .layer(axum::middleware::from_fn(http::text::refuse_in_uri));
     http::serve(routes, state)
 }

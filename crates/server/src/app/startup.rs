@@ -22,10 +22,30 @@ pub struct Application {
     state: AppState,
 }
 
+/// The development outbox serves every mail, recovery links included, to
+/// anyone who asks: it may only be on when nobody else can reach the server.
+fn check_dev_outbox(config: &Config) -> anyhow::Result<()> {
+    if !config.auth.dev_outbox {
+        return Ok(());
+    }
+    if !config.bind.ip().is_loopback() {
+        anyhow::bail!(
+            "auth.dev_outbox serves every mail (recovery links included) to anyone: it is refused on {}; bind to a loopback address (127.0.0.1 or ::1) or turn it off",
+            config.bind
+        );
+    }
+    tracing::warn!(
+        bind = %config.bind,
+        "auth.dev_outbox is on: GET /api/v1/dev/outbox serves every mail, recovery links included; for local development only"
+    );
+    Ok(())
+}
+
 impl Application {
     /// Prepares the data dir, connects and migrates the database, sets up
     /// storage and binds the listener. Nothing is served until `run`.
     pub async fn build(config: Config) -> anyhow::Result<Self> {
+        check_dev_outbox(&config)?;
         crate::storage::create_private_dir(&config.data_dir).with_context(|| {
             format!(
                 "could not create the data directory {}",

@@ -16,7 +16,7 @@ use uuid::Uuid;
 
 use crate::db::entities::{mfa_factors, profiles, sessions, users};
 use crate::http::AppState;
-use crate::http::error::{ApiError, ErrorBody};
+use crate::http::error::{ApiError, ErrorBody, ErrorCode};
 use crate::http::extract::AuthUser;
 use crate::http::user_data::UserData;
 
@@ -125,21 +125,78 @@ pub async fn export(State(state): State<AppState>, user: AuthUser) -> Result<Res
     Ok(response)
 }
 
+/// The optional body of `DELETE /api/v1/account`.
+#[derive(Debug, Default, serde::Deserialize, utoipa::ToSchema)]
+pub struct DeleteAccountBody {
+    /// The code mailed by `GET /auth/v1/reauthenticate`; needed when the
+    /// sign-in is more than 5 minutes old.
+    #[serde(default)]
+    pub nonce: Option<String>,
+}
+
+fn reauthentication_needed() -> ApiError {
+    ApiError::new(
+        StatusCode::FORBIDDEN,
+        ErrorCode::ReauthenticationNeeded,
+        "For your security, sign in again or enter the code we emailed you to delete your account.",
+    )
+}
+
 /// Deletes the signed-in user's account and everything that is theirs.
-/// Needs `Authorization: Bearer <access token>`.
+/// Needs `Authorization: Bearer <access token>` of a session that signed in
+/// at most 5 minutes ago, or else the reauthentication code
+/// (`GET /auth/v1/reauthenticate` mails it) as `{"nonce": "123456"}`.
 #[utoipa::path(
     delete,
     path = "/account",
     tag = "account",
+    request_body(content = Option<DeleteAccountBody>, content_type = "application/json"),
     responses(
         (status = 204, description = "The account is gone"),
         (status = 401, description = "Not signed in", body = ErrorBody),
+        (status = 403, description = "`reauthentication_needed`: the sign-in is older than 5 minutes and no valid code was sent; `insufficient_aal`: the second factor is missing", body = ErrorBody),
     )
 )]
 pub async fn delete_account(
     State(state): State<AppState>,
     user: AuthUser,
+    body: axum::body::Bytes,
 ) -> Result<Response, ApiError> {
+    let body: DeleteAccountBody = if body.iter().all(u8::is_ascii_whitespace) {
+        DeleteAccountBody::default()
+    } else {
+        serde_json::from_slice(&body).map_err(|err| {
+            ApiError::new(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                ErrorCode::ValidationFailed,
+                "The request body has a missing or invalid field.",
+            )
+            .with_cause(err)
+        })?
+    };
+    if !user.signed_in_recently() {
+        let nonce = body
+            .nonce
+            .as_deref()
+            .map(str::trim)
+            .filter(|n| !n.is_empty())
+            .ok_or_else(reauthentication_needed)?;
+        let email = users::Entity::find_by_id(user.user_id)
+            .one(&state.db)
+            .await?
+            .and_then(|u| u.email)
+            .ok_or_else(reauthentication_needed)?;
+        let ttl = state.config.auth.otp_expiry_secs;
+        super::otp::take_code(
+            &state.db,
+            ttl,
+            &email,
+            nonce,
+            &[super::otp::REAUTHENTICATION],
+        )
+        .await
+        .map_err(|err| reauthentication_needed().with_cause(anyhow::anyhow!("{err}")))?;
+    }
     remove_user(&state, user.user_id)
         .await
         .map_err(ApiError::internal)?;

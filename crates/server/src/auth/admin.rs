@@ -263,10 +263,11 @@ pub async fn update_user(
     }
     let mut active: users::ActiveModel = user.clone().into();
     if let Some(data) = &body.user_metadata {
-        active.raw_user_meta_data = Set(user_rules::merge_metadata(&user.raw_user_meta_data, data));
+        active.raw_user_meta_data =
+            Set(user_rules::merged_metadata(&user.raw_user_meta_data, data)?);
     }
     if let Some(data) = &body.app_metadata {
-        active.raw_app_meta_data = Set(user_rules::merge_metadata(&user.raw_app_meta_data, data));
+        active.raw_app_meta_data = Set(user_rules::merged_metadata(&user.raw_app_meta_data, data)?);
     }
     if let Some(role) = body.role.clone().filter(|r| !r.is_empty()) {
         active.role = Set(role);

@@ -19,6 +19,8 @@ pub struct AuthError {
     pub message: Cow<'static, str>,
     /// Extra top-level fields (`weak_password`, OAuth-style `error`).
     extra: Option<Value>,
+    /// Seconds until a refused (429) request may be tried again.
+    retry_after: Option<u64>,
     cause: Option<anyhow::Error>,
 }
 
@@ -35,8 +37,15 @@ impl AuthError {
             code,
             message: message.into(),
             extra: None,
+            retry_after: None,
             cause: None,
         }
+    }
+
+    /// The `Retry-After` of a 429 (60 s when not given).
+    pub fn with_retry_after(mut self, secs: u64) -> Self {
+        self.retry_after = Some(secs.max(1));
+        self
     }
 
     pub fn bad_request(code: &'static str, message: impl Into<Cow<'static, str>>) -> Self {
@@ -159,6 +168,14 @@ impl From<sea_orm::DbErr> for AuthError {
     }
 }
 
+/// A refused character (NUL, a control, a bidi override): 400
+/// `validation_failed`, before any query.
+impl From<crate::http::text::TextError> for AuthError {
+    fn from(err: crate::http::text::TextError) -> Self {
+        Self::validation(err.message())
+    }
+}
+
 impl From<sea_orm::TransactionError<AuthError>> for AuthError {
     fn from(err: sea_orm::TransactionError<AuthError>) -> Self {
         match err {
@@ -186,6 +203,12 @@ impl IntoResponse for AuthError {
         response
             .headers_mut()
             .insert(API_VERSION_HEADER, HeaderValue::from_static(API_VERSION));
+        if self.status == StatusCode::TOO_MANY_REQUESTS {
+            response.headers_mut().insert(
+                axum::http::header::RETRY_AFTER,
+                HeaderValue::from(self.retry_after.unwrap_or(60)),
+            );
+        }
         response
     }
 }

@@ -112,8 +112,14 @@ impl FromRequestParts<AppState> for ServiceRole {
     }
 }
 
+/// Fields whose values are secrets: only NUL is refused in them.
+const SECRET_FIELDS: &[&str] = &["password", "current_password"];
+
 /// A JSON body; malformed bodies are GoTrue's `bad_json`, wrong field types
-/// `validation_failed`. An empty body reads as `{}`.
+/// `validation_failed`. An empty body reads as `{}`; a body that is not sent
+/// as `application/json` is refused with 415 (auth-js always sends it, and a
+/// form post from another site cannot). Every string passes
+/// [`crate::http::text`] (passwords only their NUL check) before any query.
 #[derive(Debug, Clone, Default)]
 pub struct AuthJson<T>(pub T);
 
@@ -121,15 +127,38 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for AuthJson<T> {
     type Rejection = AuthError;
 
     async fn from_request(req: Request, state: &S) -> Result<Self, AuthError> {
+        let is_json = req
+            .headers()
+            .get(axum::http::header::CONTENT_TYPE)
+            .and_then(|value| value.to_str().ok())
+            .and_then(|value| value.split(';').next())
+            .map(|mime| {
+                let mime = mime.trim().to_ascii_lowercase();
+                mime == "application/json"
+                    || (mime.starts_with("application/") && mime.ends_with("+json"))
+            });
         let bytes = axum::body::Bytes::from_request(req, state)
             .await
             .map_err(|_| AuthError::bad_request("bad_json", "Could not read the request body"))?;
         let bytes: &[u8] = if bytes.iter().all(u8::is_ascii_whitespace) {
             b"{}"
+        } else if is_json != Some(true) {
+            return Err(AuthError::new(
+                StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                "bad_json",
+                "Request body must be JSON: send it with Content-Type: application/json",
+            ));
         } else {
             &bytes
         };
-        serde_json::from_slice(bytes).map(Self).map_err(|err| {
+        let value: serde_json::Value = serde_json::from_slice(bytes).map_err(|err| {
+            AuthError::bad_request(
+                "bad_json",
+                format!("Could not parse request body as JSON: {err}"),
+            )
+        })?;
+        crate::http::text::check_json(&value, SECRET_FIELDS)?;
+        T::deserialize(value).map(Self).map_err(|err| {
             if err.is_data() {
                 AuthError::validation(format!("Invalid request body: {err}"))
             } else {

@@ -39,7 +39,7 @@ pub struct RedirectQuery {
 async fn limit_mail_requests(state: &AppState, client: &ClientInfo) -> AuthResult<()> {
     rate_limit::hit(
         &state.db,
-        &format!("mail-requests:{}", client.ip),
+        &format!("mail-requests:{}", client.rate_key()),
         300,
         state.config.auth.rate_limits.mail_requests_per_5min,
         AuthError::rate_limited,
@@ -175,7 +175,7 @@ pub async fn signup(
             active.encrypted_password = Set(Some(hash));
             if let Some(data) = &body.data {
                 active.raw_user_meta_data =
-                    Set(user_rules::merge_metadata(&user.raw_user_meta_data, data));
+                    Set(user_rules::merged_metadata(&user.raw_user_meta_data, data)?);
             }
             active.updated_at = Set(Utc::now());
             let user = active.update(&state.db).await?;
@@ -373,7 +373,7 @@ async fn anonymous_sign_in(
     }
     rate_limit::hit(
         &state.db,
-        &format!("anonymous:{}", client.ip),
+        &format!("anonymous:{}", client.rate_key()),
         3600,
         state.config.auth.rate_limits.anonymous_per_hour,
         AuthError::rate_limited,
@@ -421,7 +421,7 @@ pub async fn token(
 ) -> AuthResult<Response> {
     rate_limit::hit(
         &state.db,
-        &format!("token:{}", client.ip),
+        &format!("token:{}", client.rate_key()),
         300,
         state.config.auth.rate_limits.token_per_5min,
         AuthError::rate_limited,
@@ -502,9 +502,33 @@ async fn password_grant(
     } else {
         return Err(AuthError::validation("missing email or phone"));
     };
+    // Per-account backoff, keyed on the address or phone as given (so an
+    // unknown one answers the same), whatever address the guesses come from.
+    let identifier = present(&body.email)
+        .or(present(&body.phone))
+        .unwrap_or_default()
+        .to_lowercase();
+    let failures_key = format!(
+        "password-failures:{}",
+        otp::token_hash(&identifier, "password")
+    );
+    let failures =
+        crate::rate_limit::current_count(&state.db, &failures_key, password::FAILURE_WINDOW_SECS)
+            .await?;
+    if failures >= password::MAX_FAILURES {
+        return Err(AuthError::too_many(
+            "over_request_rate_limit",
+            "Too many wrong passwords for this account. Please try again in a few minutes.",
+        )
+        .with_retry_after(crate::rate_limit::window_remaining_secs(
+            password::FAILURE_WINDOW_SECS,
+        )));
+    }
     let hash = user.as_ref().and_then(|u| u.encrypted_password.clone());
     let matches = password::verify(password, hash, params).await?;
     let Some(user) = user.filter(|_| matches) else {
+        crate::rate_limit::count_hit(&state.db, &failures_key, password::FAILURE_WINDOW_SECS)
+            .await?;
         return Err(AuthError::invalid_credentials());
     };
     if user.email.is_some() && user.email_confirmed_at.is_none() && present(&body.email).is_some() {
@@ -615,7 +639,8 @@ pub async fn update_user(
 
     if let Some(data) = &body.data {
         let mut active: users::ActiveModel = user.clone().into();
-        active.raw_user_meta_data = Set(user_rules::merge_metadata(&user.raw_user_meta_data, data));
+        active.raw_user_meta_data =
+            Set(user_rules::merged_metadata(&user.raw_user_meta_data, data)?);
         active.updated_at = Set(Utc::now());
         user = active.update(&state.db).await?;
     }
@@ -647,9 +672,11 @@ pub async fn update_user(
         match present(&body.nonce) {
             Some(nonce) => {
                 let email = user.email.clone().unwrap_or_default();
-                otp::take(
+                otp::take_code(
                     &state.db,
-                    &otp::token_hash(&email, nonce),
+                    auth.otp_expiry_secs,
+                    &email,
+                    nonce,
                     &[otp::REAUTHENTICATION],
                 )
                 .await
@@ -692,19 +719,18 @@ pub async fn update_user(
         {
             return Err(user_rules::email_exists());
         }
-        if auth.autoconfirm {
-            user = user_rules::set_email(&state.db, &user, &new_email).await?;
-        } else {
-            otp::check_resend_gap(&state, user.email_change_sent_at)?;
-            user = start_email_change(
-                &state,
-                &user,
-                &new_email,
-                query.redirect_to.as_deref(),
-                challenge.as_ref(),
-            )
-            .await?;
-        }
+        // Even with autoconfirm on, a new address only counts once its owner
+        // confirms it (and the current address is told and must confirm
+        // too): a stolen session must not be able to take the account.
+        otp::check_resend_gap(&state, user.email_change_sent_at)?;
+        user = start_email_change(
+            &state,
+            &user,
+            &new_email,
+            query.redirect_to.as_deref(),
+            challenge.as_ref(),
+        )
+        .await?;
     }
     Ok(ok(user_rules::user_json(&state.db, &user).await?))
 }
@@ -783,10 +809,11 @@ pub async fn recover(
         return Err(AuthError::validation("Password recovery requires an email"));
     };
     let email = user_rules::normalise_email(email)?;
+    // The same gap, and the same 429, for unknown addresses as known ones.
+    otp::claim_address_gap(&state, &email).await?;
     if let Some(user) = user_rules::find_by_email(&state.db, &email).await?
         && !user_rules::is_banned(&user)
     {
-        otp::check_resend_gap(&state, user.recovery_sent_at)?;
         super::audit::record(
             &state.db,
             "user_recovery_requested",
@@ -856,9 +883,10 @@ pub async fn otp(
     };
     let email = user_rules::normalise_email(email)?;
     let redirect_to = query.redirect_to.as_deref();
+    // The same gap, and the same 429, for unknown addresses as known ones.
+    otp::claim_address_gap(&state, &email).await?;
     match user_rules::find_by_email(&state.db, &email).await? {
         Some(user) if user.email_confirmed_at.is_some() => {
-            otp::check_resend_gap(&state, user.recovery_sent_at)?;
             send_link(
                 &state,
                 &user,
@@ -869,15 +897,13 @@ pub async fn otp(
             .await?;
         }
         Some(user) => {
-            otp::check_resend_gap(&state, user.confirmation_sent_at)?;
             send_confirmation(&state, &user, redirect_to, challenge.as_ref()).await?;
         }
         None => {
             if !body.create_user.unwrap_or(true) {
-                return Err(AuthError::unprocessable(
-                    "otp_disabled",
-                    "Signups not allowed for otp",
-                ));
+                // No account and none to create: answer as if a link went
+                // out, so the answer does not tell who has an account.
+                return Ok(ok(json!({})));
             }
             if state.config.auth.disable_signup {
                 return Err(AuthError::unprocessable(
@@ -925,7 +951,16 @@ enum Verified {
 const EMAIL_CHANGE_HALF: &str =
     "Confirmation link accepted. Please proceed to confirm link sent to the other email";
 
-async fn verify_code(state: &AppState, kind: &str, hash: &str) -> AuthResult<Verified> {
+/// How a verification names its code.
+enum CodeRef {
+    /// The hash in a mail link (unguessable: 256 bits).
+    Hash(String),
+    /// The six-digit code typed in, with the address or phone number it was
+    /// sent to; wrong ones count towards the code's attempt limit.
+    Code { address: String, code: String },
+}
+
+async fn verify_code(state: &AppState, kind: &str, code: CodeRef) -> AuthResult<Verified> {
     let types: &[&str] = match kind {
         "signup" | "invite" => &[otp::CONFIRMATION],
         "recovery" => &[otp::RECOVERY],
@@ -939,7 +974,13 @@ async fn verify_code(state: &AppState, kind: &str, hash: &str) -> AuthResult<Ver
             )));
         }
     };
-    let token = otp::take(&state.db, hash, types).await?;
+    let ttl = state.config.auth.otp_expiry_secs;
+    let token = match code {
+        CodeRef::Hash(hash) => otp::take(&state.db, &hash, types, ttl).await?,
+        CodeRef::Code { address, code } => {
+            otp::take_code(&state.db, ttl, &address, &code, types).await?
+        }
+    };
     let user = user_rules::find(&state.db, token.user_id)
         .await?
         .ok_or_else(AuthError::otp_expired)?;
@@ -1005,7 +1046,7 @@ async fn verify_code(state: &AppState, kind: &str, hash: &str) -> AuthResult<Ver
 async fn limit_verify(state: &AppState, client: &ClientInfo) -> AuthResult<()> {
     rate_limit::hit(
         &state.db,
-        &format!("verify:{}", client.ip),
+        &format!("verify:{}", client.rate_key()),
         300,
         state.config.auth.rate_limits.verify_per_5min,
         AuthError::rate_limited,
@@ -1026,21 +1067,23 @@ pub async fn verify_post(
     // is looked up, so a malformed address is a validation error, never
     // `otp_expired`.
     let is_phone_kind = matches!(kind.as_str(), "sms" | "phone_change");
-    let hash = match (present(&body.token_hash), present(&body.token)) {
-        (Some(hash), _) => hash.trim_start_matches("pkce_").to_owned(),
+    let code = match (present(&body.token_hash), present(&body.token)) {
+        (Some(hash), _) => CodeRef::Hash(hash.trim_start_matches("pkce_").to_owned()),
         (None, Some(token)) => {
-            if let Some(phone) = present(&body.phone).filter(|_| is_phone_kind) {
-                let phone = user_rules::normalise_phone(phone)?;
-                otp::token_hash(&phone, token)
+            let address = if let Some(phone) = present(&body.phone).filter(|_| is_phone_kind) {
+                user_rules::normalise_phone(phone)?
             } else if let Some(email) = present(&body.email).filter(|_| !is_phone_kind) {
-                let email = user_rules::normalise_email(email).map_err(|_| {
+                user_rules::normalise_email(email).map_err(|_| {
                     AuthError::unprocessable("validation_failed", "Invalid email format")
-                })?;
-                otp::token_hash(&email, token)
+                })?
             } else {
                 return Err(AuthError::validation(
                     "Only an email address or phone number should be provided on verify",
                 ));
+            };
+            CodeRef::Code {
+                address,
+                code: token.to_owned(),
             }
         }
         (None, None) => {
@@ -1049,7 +1092,7 @@ pub async fn verify_post(
             ));
         }
     };
-    match verify_code(&state, &kind, &hash).await? {
+    match verify_code(&state, &kind, code).await? {
         Verified::SignIn(user, method) => {
             Ok(ok(sessions::sign_in(&state, &user, method, &client).await?))
         }
@@ -1097,7 +1140,7 @@ pub async fn verify_get(
     let is_pkce = token.starts_with("pkce_");
     let result: AuthResult<String> = async {
         limit_verify(&state, &client).await?;
-        let hash = token.trim_start_matches("pkce_");
+        let hash = CodeRef::Hash(token.trim_start_matches("pkce_").to_owned());
         match verify_code(&state, &kind, hash).await? {
             Verified::EmailChangeHalf => Ok(with_fragment(
                 &target,

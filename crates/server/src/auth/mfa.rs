@@ -82,7 +82,7 @@ fn factor_not_found() -> AuthError {
 async fn limit(state: &AppState, client: &ClientInfo) -> AuthResult<()> {
     rate_limit::hit(
         &state.db,
-        &format!("mfa:{}", client.ip),
+        &format!("mfa:{}", client.rate_key()),
         60,
         state.config.auth.rate_limits.mfa_per_minute,
         AuthError::rate_limited,

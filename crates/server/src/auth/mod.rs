@@ -56,10 +56,56 @@ pub fn site_url(state: &AppState) -> String {
         .to_owned()
 }
 
-/// GoTrue allows every origin; the browser client needs these headers.
-fn cors() -> CorsLayer {
+/// `scheme://host[:port]` of a URL or URL pattern, lower-cased.
+fn origin_of(url: &str) -> Option<String> {
+    let (scheme, rest) = url.trim().split_once("://")?;
+    let host = rest.split(['/', '?', '#']).next()?;
+    (!scheme.is_empty() && !host.is_empty())
+        .then(|| format!("{scheme}://{host}").to_ascii_lowercase())
+}
+
+/// Whether `origin` matches an allowed origin, where `*` in the allowed one
+/// stands for one host label or port (`https://*.example.com`).
+fn origin_matches(origin: &str, allowed: &str) -> bool {
+    match allowed.split_once('*') {
+        None => origin == allowed,
+        Some((before, after)) => {
+            let after = after.trim_start_matches('*');
+            origin.len() >= before.len() + after.len()
+                && origin.starts_with(before)
+                && origin.ends_with(after)
+                && !origin[before.len()..origin.len() - after.len()].contains(['/', '.', ':'])
+        }
+    }
+}
+
+/// The origins a browser may call `/auth/v1` from: the site URL, the
+/// server's own address and the origins of the redirect allow-list. Any
+/// other origin (and `null`, the origin of sandboxed frames and files) gets
+/// no CORS headers, so its pages cannot read the answers.
+pub fn allowed_origins(state: &AppState) -> Vec<String> {
+    let mut origins: Vec<String> = [site_url(state), state.base_url.clone()]
+        .iter()
+        .chain(&state.config.auth.redirect_allow_list)
+        .filter_map(|url| origin_of(url))
+        .collect();
+    origins.sort();
+    origins.dedup();
+    origins
+}
+
+/// GoTrue's CORS headers for the browser client, for the allowed origins only.
+fn cors(state: &AppState) -> CorsLayer {
+    let origins = allowed_origins(state);
     CorsLayer::new()
-        .allow_origin(AllowOrigin::mirror_request())
+        .allow_origin(AllowOrigin::predicate(move |origin, _| {
+            origin.to_str().is_ok_and(|origin| {
+                let origin = origin.to_ascii_lowercase();
+                origins
+                    .iter()
+                    .any(|allowed| origin_matches(&origin, allowed))
+            })
+        }))
         .allow_methods([
             Method::GET,
             Method::POST,
@@ -103,8 +149,27 @@ async fn time_limit(
     }
 }
 
+/// Refuses a path or query with a refused character (`http::text`) in
+/// GoTrue's shape, and marks every answer `Cache-Control: no-store` unless it
+/// says otherwise: tokens and users must not be kept by caches.
+async fn edge(
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    use axum::response::IntoResponse;
+    if let Err(err) = crate::http::text::check_uri(request.uri()) {
+        return error::AuthError::from(err).into_response();
+    }
+    let mut response = next.run(request).await;
+    response
+        .headers_mut()
+        .entry(header::CACHE_CONTROL)
+        .or_insert(axum::http::HeaderValue::from_static("no-store"));
+    response
+}
+
 /// The `/auth/v1` routes (nested by `app::router`).
-pub fn routes() -> Router<AppState> {
+pub fn routes(state: &AppState) -> Router<AppState> {
     use handlers as h;
     Router::new()
         .route("/health", get(h::health))
@@ -154,8 +219,9 @@ pub fn routes() -> Router<AppState> {
         )
         .fallback(h::not_found)
         .layer(axum::middleware::from_fn(time_limit))
+        .layer(axum::middleware::from_fn(edge))
         .layer(RequestBodyLimitLayer::new(1024 * 1024))
-        .layer(cors())
+        .layer(cors(state))
 }
 
 /// `/account` (export, delete), documented in the OpenAPI document; nested
@@ -164,4 +230,47 @@ pub fn api_routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(account::export))
         .routes(routes!(account::delete_account))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn origins_come_from_urls_and_patterns() {
+        assert_eq!(
+            origin_of("http://App.test/**").as_deref(),
+            Some("http://app.test")
+        );
+        assert_eq!(
+            origin_of("https://x.example.com:8443/cb?a=1").as_deref(),
+            Some("https://x.example.com:8443")
+        );
+        assert_eq!(origin_of("/relative"), None);
+    }
+
+    #[test]
+    fn a_wildcard_stands_for_one_label_only() {
+        assert!(origin_matches(
+            "https://a.example.com",
+            "https://*.example.com"
+        ));
+        assert!(!origin_matches(
+            "https://evil.com/.example.com",
+            "https://*.example.com"
+        ));
+        assert!(!origin_matches(
+            "https://a.b.example.com",
+            "https://*.example.com"
+        ));
+        assert!(!origin_matches("null", "https://*.example.com"));
+        assert!(origin_matches(
+            "http://localhost:5173",
+            "http://localhost:*"
+        ));
+        assert!(!origin_matches(
+            "http://app.test.evil.com",
+            "http://app.test"
+        ));
+    }
 }

@@ -1,7 +1,9 @@
 //! One-time codes and the mails that carry them: confirmation, magic link,
 //! recovery, invite, email change and reauthentication. A mail carries both a
 //! six-digit code (for `verifyOtp`) and a link to `GET /verify`; only a hash
-//! of the two is stored, and a code lives 24 hours (AUTH-COMPAT §9).
+//! of the two is stored. A code lives `auth.otp_expiry_secs` (1 hour, GoTrue's
+//! `MAILER_OTP_EXP` default) and dies after [`MAX_FAILED_ATTEMPTS`] wrong
+//! codes tried for its address.
 
 use chrono::Utc;
 use data_encoding::HEXLOWER;
@@ -16,7 +18,8 @@ use crate::db::entities::one_time_tokens;
 use crate::http::AppState;
 use crate::mail::Mail;
 
-pub const OTP_TTL_SECS: i64 = 24 * 3600;
+/// Wrong codes tried for an address before its live codes die.
+pub const MAX_FAILED_ATTEMPTS: i32 = 5;
 
 pub const CONFIRMATION: &str = "confirmation_token";
 pub const RECOVERY: &str = "recovery_token";
@@ -55,20 +58,23 @@ pub async fn issue(
         user_id: Set(user_id),
         token_type: Set(token_type.to_owned()),
         token_hash: Set(hash.clone()),
-        relates_to: Set(relates_to.to_owned()),
+        relates_to: Set(relates_to.to_lowercase()),
         created_at: Set(now),
         updated_at: Set(now),
+        failed_attempts: Set(0),
     }
     .insert(db)
     .await?;
     Ok((otp, hash))
 }
 
-/// Finds a live token with this hash among `types` and consumes it.
+/// Finds a live token with this hash among `types` and consumes it; a token
+/// older than `ttl_secs` is consumed but refused.
 pub async fn take(
     db: &impl ConnectionTrait,
     hash: &str,
     types: &[&str],
+    ttl_secs: u64,
 ) -> AuthResult<one_time_tokens::Model> {
     let token = one_time_tokens::Entity::find()
         .filter(one_time_tokens::Column::TokenHash.eq(hash))
@@ -83,10 +89,59 @@ pub async fn take(
         // Another request consumed it first.
         return Err(AuthError::otp_expired());
     }
-    if token.created_at + chrono::Duration::seconds(OTP_TTL_SECS) < Utc::now() {
+    let ttl = chrono::Duration::seconds(i64::try_from(ttl_secs).unwrap_or(i64::MAX / 1000));
+    if token.created_at + ttl < Utc::now() {
         return Err(AuthError::otp_expired());
     }
     Ok(token)
+}
+
+/// Consumes the live code `code` of `types` sent to `relates_to`. A wrong
+/// code counts against every live code of those types sent to that address,
+/// and after [`MAX_FAILED_ATTEMPTS`] wrong ones they are gone: guessing a
+/// six-digit code takes a million tries, not five.
+pub async fn take_code(
+    db: &impl ConnectionTrait,
+    ttl_secs: u64,
+    relates_to: &str,
+    code: &str,
+    types: &[&str],
+) -> AuthResult<one_time_tokens::Model> {
+    let relates_to = relates_to.trim().to_lowercase();
+    let result = take(db, &token_hash(&relates_to, code.trim()), types, ttl_secs).await;
+    if matches!(&result, Err(err) if err.code == "otp_expired") {
+        record_wrong_code(db, &relates_to, types).await?;
+    }
+    result
+}
+
+/// Counts one wrong code against the live codes of `types` sent to
+/// `relates_to`, and deletes those that reached the limit.
+async fn record_wrong_code(
+    db: &impl ConnectionTrait,
+    relates_to: &str,
+    types: &[&str],
+) -> AuthResult<()> {
+    use sea_orm::sea_query::{Expr, ExprTrait};
+    let of_address = || {
+        sea_orm::Condition::all()
+            .add(one_time_tokens::Column::RelatesTo.eq(relates_to))
+            .add(one_time_tokens::Column::TokenType.is_in(types.iter().copied()))
+    };
+    one_time_tokens::Entity::update_many()
+        .col_expr(
+            one_time_tokens::Column::FailedAttempts,
+            Expr::col(one_time_tokens::Column::FailedAttempts).add(1),
+        )
+        .filter(of_address())
+        .exec(db)
+        .await?;
+    one_time_tokens::Entity::delete_many()
+        .filter(of_address())
+        .filter(one_time_tokens::Column::FailedAttempts.gte(MAX_FAILED_ATTEMPTS))
+        .exec(db)
+        .await?;
+    Ok(())
 }
 
 /// `redirect_to` if it is on the site or in the allow list, else the site.
@@ -243,6 +298,26 @@ pub async fn send_mail(
     Ok(())
 }
 
+/// The gap between two mail requests (recovery, magic link) for one address,
+/// kept per address whether or not an account has it, so the answer (and
+/// its 429) never tells whether the address is registered. The address is
+/// stored hashed.
+pub async fn claim_address_gap(state: &AppState, email: &str) -> AuthResult<()> {
+    let gap = state.config.auth.rate_limits.email_resend_gap_secs as i64;
+    let key = format!(
+        "mail-gap:{}",
+        HEXLOWER.encode(&Sha256::digest(email.trim().to_lowercase().as_bytes()))
+    );
+    if let Some(wait) = crate::rate_limit::claim_gap(&state.db, &key, gap).await? {
+        return Err(AuthError::too_many(
+            "over_email_send_rate_limit",
+            format!("For security purposes, you can only request this after {wait} seconds."),
+        )
+        .with_retry_after(wait));
+    }
+    Ok(())
+}
+
 /// The per-address gap between two mails of one kind (429 with GoTrue's text).
 pub fn check_resend_gap(
     state: &AppState,
@@ -258,7 +333,8 @@ pub fn check_resend_gap(
                     "For security purposes, you can only request this after {} seconds.",
                     gap - elapsed
                 ),
-            ));
+            )
+            .with_retry_after((gap - elapsed) as u64));
         }
     }
     Ok(())

@@ -9,6 +9,12 @@ use crate::config::PasswordHashConfig;
 
 pub const MAX_BYTES: usize = 72;
 
+/// Wrong passwords for one account within [`FAILURE_WINDOW_SECS`] before
+/// sign-ins to it wait for the window to end.
+pub const MAX_FAILURES: i64 = 5;
+/// The window of [`MAX_FAILURES`]: 5 minutes, so at most 60 guesses an hour.
+pub const FAILURE_WINDOW_SECS: i64 = 300;
+
 /// Checks a new password against the policy.
 pub fn check_policy(password: &str, min_length: usize) -> Result<(), AuthError> {
     let min_length = min_length.max(6);

@@ -16,7 +16,7 @@ pub async fn hit(
 ) -> AuthResult<()> {
     let count = crate::rate_limit::count_hit(db, key, window_secs).await?;
     if count > i64::from(limit) {
-        return Err(error());
+        return Err(error().with_retry_after(crate::rate_limit::window_remaining_secs(window_secs)));
     }
     Ok(())
 }

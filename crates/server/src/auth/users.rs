@@ -134,6 +134,8 @@ pub async fn create(db: &impl ConnectionTrait, new: NewUser) -> AuthResult<users
         Some(Value::Object(map)) => Value::Object(strip_nulls(map)),
         _ => json!({}),
     };
+    check_metadata_size(&user_metadata)?;
+    check_metadata_size(&Value::Object(app_metadata.clone()))?;
     let user = users::ActiveModel {
         id: Set(id),
         aud: Set("authenticated".into()),
@@ -228,6 +230,33 @@ pub fn email_exists() -> AuthError {
 
 fn strip_nulls(map: Map<String, Value>) -> Map<String, Value> {
     map.into_iter().filter(|(_, v)| !v.is_null()).collect()
+}
+
+/// The largest user or app metadata, serialized: metadata travels in every
+/// access token, and an unbounded one made tokens too large to send.
+pub const MAX_METADATA_BYTES: usize = 16 * 1024;
+
+/// 422 `validation_failed` when `metadata` serializes to more than
+/// [`MAX_METADATA_BYTES`].
+pub fn check_metadata_size(metadata: &Value) -> AuthResult<()> {
+    let size = serde_json::to_vec(metadata).map_or(usize::MAX, |bytes| bytes.len());
+    if size > MAX_METADATA_BYTES {
+        return Err(AuthError::unprocessable(
+            "validation_failed",
+            format!(
+                "User metadata is too large: at most {} KB are allowed",
+                MAX_METADATA_BYTES / 1024
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// [`merge_metadata`], refused when the result is over the size limit.
+pub fn merged_metadata(current: &Value, patch: &Value) -> AuthResult<Value> {
+    let merged = merge_metadata(current, patch);
+    check_metadata_size(&merged)?;
+    Ok(merged)
 }
 
 /// Merges `patch` into `current`: a `null` value deletes the key.

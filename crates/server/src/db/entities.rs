@@ -117,6 +117,7 @@ entity!(one_time_tokens, "one_time_tokens", {
     relates_to: String,
     created_at: DateTimeUtc,
     updated_at: DateTimeUtc,
+    failed_attempts: i32,
 });
 
 entity!(flow_states, "flow_states", {

@@ -37,7 +37,7 @@ use crate::features::{self, Feature};
 use crate::http::AppState;
 use crate::http::error::{ApiError, ErrorBody, ErrorCode};
 use crate::http::extract::{ClientInfo, Json, not_signed_in};
-use crate::http::upload;
+use crate::http::{text, upload};
 use crate::media;
 use crate::photos::{self, entity as photo_entity};
 use crate::rate_limit;
@@ -173,6 +173,7 @@ async fn edit(
     let user = caller.user.as_ref();
     limit_rate(state, client).await?;
     let axum::Json(request) = body.map_err(body_error)?;
+    text::check_line("imageUrl", &request.image_url)?;
     match request.feature {
         None => {}
         Some(Feature::AiEditor) => {
@@ -187,6 +188,7 @@ async fn edit(
         }
     }
     let prompt = request.prompt.as_deref().unwrap_or_default().trim();
+    text::check_text("prompt", prompt)?;
     if prompt.is_empty() && request.adjustments.is_none() {
         return Err(ApiError::bad_request(
             ErrorCode::MissingPrompt,
@@ -311,13 +313,14 @@ async fn quota_of(
 /// The per-client rate (shared by every instance).
 async fn limit_rate(state: &AppState, client: &ClientInfo) -> Result<(), ApiError> {
     let limit = state.config.edits.per_client_per_minute;
-    let hits = rate_limit::count_hit(&state.db, &format!("edit:{}", client.ip), 60).await?;
+    let hits = rate_limit::count_hit(&state.db, &format!("edit:{}", client.rate_key()), 60).await?;
     if hits > i64::from(limit) {
         return Err(ApiError::new(
             StatusCode::TOO_MANY_REQUESTS,
             ErrorCode::RateLimited,
             RATE_LIMITED,
-        ));
+        )
+        .with_retry_after(rate_limit::window_remaining_secs(60)));
     }
     Ok(())
 }

@@ -64,6 +64,11 @@ error_codes! {
     // Who is calling.
     /// No valid access token of a live session.
     NotSignedIn = "not_signed_in",
+    /// Signed in with the password only, but the account has a second
+    /// factor: verify it (aal2) first.
+    InsufficientAal = "insufficient_aal",
+    /// The action needs a fresh sign-in or the reauthentication code.
+    ReauthenticationNeeded = "reauthentication_needed",
     /// Signed in, but not an administrator.
     AdminOnly = "admin_only",
     // Uploads and images.
@@ -183,6 +188,8 @@ pub struct ApiError {
     status: StatusCode,
     code: ErrorCode,
     message: Cow<'static, str>,
+    /// Seconds until a refused (429) request may be tried again.
+    retry_after: Option<u64>,
     cause: Option<anyhow::Error>,
 }
 
@@ -192,8 +199,15 @@ impl ApiError {
             status,
             code,
             message: message.into(),
+            retry_after: None,
             cause: None,
         }
+    }
+
+    /// The `Retry-After` of a 429 (60 s when not given).
+    pub fn with_retry_after(mut self, secs: u64) -> Self {
+        self.retry_after = Some(secs.max(1));
+        self
     }
 
     pub fn bad_request(code: ErrorCode, message: impl Into<Cow<'static, str>>) -> Self {
@@ -264,7 +278,14 @@ impl IntoResponse for ApiError {
             code: self.code,
             message: self.message.into_owned(),
         };
-        (self.status, Json(body)).into_response()
+        let mut response = (self.status, Json(body)).into_response();
+        if self.status == StatusCode::TOO_MANY_REQUESTS {
+            response.headers_mut().insert(
+                axum::http::header::RETRY_AFTER,
+                axum::http::HeaderValue::from(self.retry_after.unwrap_or(60)),
+            );
+        }
+        response
     }
 }
 
@@ -484,6 +505,25 @@ mod tests {
         ] {
             assert_eq!(ErrorCode::from(&err).as_str(), err.code());
         }
+    }
+
+    #[tokio::test]
+    async fn every_429_says_when_to_retry() {
+        let limited = ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            ErrorCode::RateLimited,
+            "slow down",
+        );
+        assert_eq!(limited.into_response().headers()["retry-after"], "60");
+        let limited = ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            ErrorCode::RateLimited,
+            "slow down",
+        )
+        .with_retry_after(17);
+        assert_eq!(limited.into_response().headers()["retry-after"], "17");
+        let other = ApiError::not_found("gone").into_response();
+        assert!(!other.headers().contains_key("retry-after"));
     }
 
     #[tokio::test]

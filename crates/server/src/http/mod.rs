@@ -10,6 +10,7 @@ pub mod metrics;
 pub mod outbox;
 pub mod spa;
 mod state;
+pub mod text;
 pub mod upload;
 pub mod user_data;
 
@@ -82,6 +83,18 @@ pub fn serve(routes: Router<AppState>, state: AppState) -> Router {
         .route_layer(axum::middleware::from_fn(metrics::track))
         .with_state(state)
         .layer(middleware)
+}
+
+/// Marks an answer `Cache-Control: no-store` unless it says otherwise: the
+/// API's answers are one user's data and carry short-lived signed media
+/// URLs, which no shared or browser cache should keep.
+pub async fn no_store_by_default(request: Request, next: axum::middleware::Next) -> Response {
+    let mut response = next.run(request).await;
+    response
+        .headers_mut()
+        .entry(axum::http::header::CACHE_CONTROL)
+        .or_insert(axum::http::HeaderValue::from_static("no-store"));
+    response
 }
 
 async fn web_app(State(state): State<AppState>, method: Method, uri: Uri) -> Response {

@@ -2,6 +2,7 @@
 //! boundary.
 
 use crate::http::error::{ApiError, ErrorCode};
+use crate::http::text;
 
 /// Longest display name shown on the leaderboard.
 pub const MAX_DISPLAY_NAME_CHARS: usize = 50;
@@ -15,6 +16,9 @@ pub struct DisplayName(String);
 impl DisplayName {
     pub fn parse(raw: &str) -> Result<Self, ApiError> {
         let trimmed = raw.trim();
+        if !trimmed.is_empty() {
+            text::check_name("Display name", trimmed)?;
+        }
         if trimmed.is_empty() {
             return Err(ApiError::new(
                 axum::http::StatusCode::UNPROCESSABLE_ENTITY,
@@ -42,6 +46,7 @@ pub fn parse_bio(raw: Option<&str>) -> Result<Option<String>, ApiError> {
     let Some(bio) = raw.map(str::trim).filter(|bio| !bio.is_empty()) else {
         return Ok(None);
     };
+    text::check_text("Bio", bio)?;
     if bio.chars().count() > MAX_BIO_CHARS {
         return Err(ApiError::new(
             axum::http::StatusCode::UNPROCESSABLE_ENTITY,
@@ -128,6 +133,26 @@ mod tests {
         assert!(!private.public_listing);
         assert_eq!(private.display_name, None);
         assert_eq!(private.bio, None);
+    }
+
+    #[test]
+    fn names_need_a_visible_character_and_no_control_or_bidi_character() {
+        for bad in [
+            "\u{200B}\u{200B}",
+            "A\u{0}da",
+            "A\u{202E}da",
+            "Ada\nLovelace",
+        ] {
+            let err = DisplayName::parse(bad).unwrap_err();
+            assert_eq!(
+                err.status(),
+                axum::http::StatusCode::UNPROCESSABLE_ENTITY,
+                "{bad:?}"
+            );
+            assert_eq!(err.code(), ErrorCode::ValidationFailed);
+        }
+        assert!(parse_bio(Some("line\nline")).is_ok());
+        assert!(parse_bio(Some("nul\u{0}")).is_err());
     }
 
     #[test]

@@ -85,6 +85,38 @@ describe('My Account', () => {
     expect(await screen.findByText('Your account and all of its data have been deleted.')).toBeInTheDocument();
   });
 
+  it('asks for the mailed code when the sign-in is not fresh, then deletes with it', async () => {
+    const bodies: unknown[] = [];
+    const fetchMock = vi.fn(async (request: Request) => {
+      const text = await request.text();
+      const body: unknown = text ? JSON.parse(text) : null;
+      bodies.push(body);
+      if (!body) {
+        return new Response(JSON.stringify({ code: 'reauthentication_needed', message: 'Sign in again' }), {
+          status: 403,
+          headers: { 'Content-Type': 'application/json' },
+        });
+      }
+      return new Response(null, { status: 204 });
+    });
+    vi.stubGlobal('fetch', fetchMock);
+    const { user, auth, router } = await openAccount();
+    await user.click(screen.getByRole('button', { name: 'Delete My Account' }));
+    const dialog = await screen.findByRole('alertdialog', { name: 'Delete your account?' });
+    await user.type(within(dialog).getByLabelText('Type DELETE to confirm'), 'DELETE');
+    await user.click(within(dialog).getByRole('button', { name: 'Delete Forever' }));
+
+    const code = await within(dialog).findByLabelText('Code from the email');
+    expect(auth.mocks.reauthenticate).toHaveBeenCalledTimes(1);
+    expect(within(dialog).getByRole('button', { name: 'Delete Forever' })).toBeDisabled();
+    await user.type(code, '654321');
+    await user.click(within(dialog).getByRole('button', { name: 'Delete Forever' }));
+
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+    expect(bodies).toEqual([null, { nonce: '654321' }]);
+    expect(await screen.findByText('Your account and all of its data have been deleted.')).toBeInTheDocument();
+  });
+
   it('says clearly when removing an authenticator app needs a sign-in with its code', async () => {
     const app = renderApp('/account', { user: 'signed-in' });
     const factor = {

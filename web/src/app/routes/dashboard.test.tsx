@@ -40,6 +40,19 @@ describe('My Photos', () => {
     await vi.waitFor(() => expect(router.state.location.pathname).toBe('/auth'));
   });
 
+  it('asks a password-only session of an account with an authenticator app for its code first', async () => {
+    const fetchMock = stubPhotos();
+    const { user, auth } = renderApp('/dashboard', { user: 'signed-in', auth: { totpCode: '123456' } });
+    const code = await screen.findByLabelText('Authentication code', {}, { timeout: 5000 });
+    // No call for the photos until the code is in (the server would refuse it).
+    expect(callsTo(fetchMock, 'GET', '/api/v1/photos')).toHaveLength(0);
+    expect(screen.queryByRole('heading', { level: 1, name: /My Photos/ })).not.toBeInTheDocument();
+    await user.type(code, '123456');
+    await user.click(screen.getByRole('button', { name: 'Verify' }));
+    expect(await screen.findByRole('heading', { level: 1, name: /My Photos/ }, { timeout: 5000 })).toBeInTheDocument();
+    expect(auth.mocks.mfa.challengeAndVerify).toHaveBeenCalledWith({ factorId: 'factor-1', code: '123456' });
+  });
+
   it('shows the loading text, then the empty state with its upload button', async () => {
     let answer: (response: Response) => void = () => {};
     stubApi({ 'GET /api/v1/photos': () => new Promise<Response>((resolve) => (answer = resolve)) });

@@ -16,7 +16,9 @@ export interface paths {
         post?: never;
         /**
          * Deletes the signed-in user's account and everything that is theirs.
-         *     Needs `Authorization: Bearer <access token>`.
+         *     Needs `Authorization: Bearer <access token>` of a session that signed in
+         *     at most 5 minutes ago, or else the reauthentication code
+         *     (`GET /auth/v1/reauthenticate` mails it) as `{"nonce": "123456"}`.
          */
         delete: operations["delete_account"];
         options?: never;
@@ -201,9 +203,8 @@ export interface paths {
         get: operations["list_photos"];
         put?: never;
         /**
-         * Saves a face photo to the signed-in user's photos, with its edit if one
-         *     is sent. The server scores the stored original; EXIF and GPS data are
-         *     removed from both images before storing.
+         * Saves a face photo to the signed-in user's photos. The server scores the
+         *     stored image; EXIF and GPS data are removed before storing.
          */
         post: operations["save_photo"];
         delete?: never;
@@ -378,6 +379,14 @@ export interface components {
             contact_email: string;
             site_name: string;
         };
+        /** @description The optional body of `DELETE /api/v1/account`. */
+        DeleteAccountBody: {
+            /**
+             * @description The code mailed by `GET /auth/v1/reauthenticate`; needed when the
+             *     sign-in is more than 5 minutes old.
+             */
+            nonce?: string | null;
+        };
         /** @description The body of `edit-photo`. */
         EditPhotoRequest: {
             adjustments?: components["schemas"]["Adjustments"] | null;
@@ -403,12 +412,7 @@ export interface components {
         };
         /** @description The answer of `edit-photo`. */
         EditPhotoResponse: {
-            /**
-             * @description A signed URL of the result, valid for an hour (relative, like photos'
-             *     URLs). Slider adjustments alone on an unsaved photo (no `photoId`)
-             *     answer the result itself as a `data:image/jpeg;base64,` URL and store
-             *     nothing.
-             */
+            /** @description A signed URL of the result, valid for an hour (relative, like photos' URLs). */
             editedImageUrl: string;
             /**
              * Format: int32
@@ -463,7 +467,7 @@ export interface components {
          *     all, so the web app's generated types know each one.
          * @enum {string}
          */
-        ErrorCode: "not_found" | "method_not_allowed" | "unsupported_media_type" | "invalid_json" | "invalid_request" | "invalid_query" | "validation_failed" | "conflict" | "rate_limited" | "not_signed_in" | "admin_only" | "invalid_upload" | "missing_image" | "too_large" | "not_an_image" | "image_incomplete" | "bad_dimensions" | "no_face" | "face_too_small" | "no_hand" | "not_feet" | "missing_prompt" | "invalid_image_url" | "unsupported_prompt" | "free_edits_used" | "provider_credits" | "edit_failed" | "database_unavailable" | "internal_error";
+        ErrorCode: "not_found" | "method_not_allowed" | "unsupported_media_type" | "invalid_json" | "invalid_request" | "invalid_query" | "validation_failed" | "conflict" | "rate_limited" | "not_signed_in" | "insufficient_aal" | "reauthentication_needed" | "admin_only" | "invalid_upload" | "missing_image" | "too_large" | "not_an_image" | "corrupt_image" | "bad_dimensions" | "no_face" | "face_too_small" | "no_hand" | "not_feet" | "missing_prompt" | "invalid_image_url" | "unsupported_prompt" | "free_edits_used" | "provider_credits" | "edit_failed" | "database_unavailable" | "internal_error";
         /** @description The result of a face analysis. */
         FaceAnalysis: {
             breakdown: components["schemas"]["FaceBreakdown"];
@@ -870,15 +874,7 @@ export interface components {
             display_name?: string | null;
             /**
              * Format: binary
-             * @description The result of an AI edit of it, if the user made one: stored as the
-             *     photo's `edited_image_url`, as an edit made in My Photos would be.
-             *     It is not scored (the saved score is the original's).
-             */
-            edited_image?: string | null;
-            /**
-             * Format: binary
-             * @description The photo as it was taken (the original): JPEG, PNG, WebP, GIF or
-             *     BMP, at most 10 MB. The server scores this image.
+             * @description The photo: JPEG, PNG, WebP, GIF or BMP, at most 10 MB.
              */
             image: string;
             /** @description `true` submits the photo to the leaderboard queue (verified by an admin). */
@@ -911,7 +907,11 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["DeleteAccountBody"] | null;
+            };
+        };
         responses: {
             /** @description The account is gone */
             204: {
@@ -922,6 +922,15 @@ export interface operations {
             };
             /** @description Not signed in */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `reauthentication_needed`: the sign-in is older than 5 minutes and no valid code was sent; `insufficient_aal`: the second factor is missing */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1018,7 +1027,7 @@ export interface operations {
                     "application/json": components["schemas"]["FaceAnalysis"];
                 };
             };
-            /** @description Not an image, or unsupported dimensions */
+            /** @description Not an image, or a damaged one */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1036,7 +1045,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `image_incomplete`: a cut-off or damaged photo; no face found, or too small */
+            /** @description No face found, or too small */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -1078,7 +1087,7 @@ export interface operations {
                     "application/json": components["schemas"]["FeetAnalysis"];
                 };
             };
-            /** @description Not an image, or unsupported dimensions */
+            /** @description Not an image, or a damaged one */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1089,15 +1098,6 @@ export interface operations {
             };
             /** @description Over 10 MB */
             413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description `image_incomplete`: a cut-off or damaged photo */
-            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1138,7 +1138,7 @@ export interface operations {
                     "application/json": components["schemas"]["HandsAnalysis"];
                 };
             };
-            /** @description Not an image, or unsupported dimensions */
+            /** @description Not an image, or a damaged one */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1149,15 +1149,6 @@ export interface operations {
             };
             /** @description Over 10 MB */
             413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description `image_incomplete`: a cut-off or damaged photo */
-            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1198,7 +1189,7 @@ export interface operations {
                     "application/json": components["schemas"]["PetAnalysis"];
                 };
             };
-            /** @description Not an image, or unsupported dimensions */
+            /** @description Not an image, or a damaged one */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1209,15 +1200,6 @@ export interface operations {
             };
             /** @description Over 10 MB */
             413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description `image_incomplete`: a cut-off or damaged photo */
-            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1398,7 +1380,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `image_incomplete`: a cut-off or damaged photo; no face found, or a missing display name */
+            /** @description No face found, or a missing display name */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -1624,15 +1606,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `not_signed_in`: a `photoId` without a signed-in user */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description `provider_credits`: the generative provider needs credits */
             402: {
                 headers: {
@@ -1669,7 +1642,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `unsupported_prompt`: the built-in engine cannot do this (the message says what it can); `no_face`: a face edit on a photo without a face; `image_incomplete`: a cut-off or damaged photo */
+            /** @description `unsupported_prompt`: the built-in engine cannot do this (the message says what it can); `no_face`: a face edit on a photo without a face */
             422: {
                 headers: {
                     [name: string]: unknown;

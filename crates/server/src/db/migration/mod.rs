@@ -58,6 +58,7 @@ mod m20261121_000008_verification;
 mod m20261121_000009_platform;
 mod m20261121_000010_photo_shares;
 mod m20261123_002001_billing;
+mod m20261123_003001_code_attempts;
 
 /// Applies the migrations: `Migrator::up(&db, None)`.
 pub struct Migrator;
@@ -77,6 +78,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261121_000009_platform::Migration),
             Box::new(m20261121_000010_photo_shares::Migration),
             Box::new(m20261123_002001_billing::Migration),
+            Box::new(m20261123_003001_code_attempts::Migration),
         ]
     }
 }

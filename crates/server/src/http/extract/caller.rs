@@ -6,11 +6,11 @@ use axum::extract::{FromRequestParts, OptionalFromRequestParts};
 use axum::http::StatusCode;
 use axum::http::header;
 use axum::http::request::Parts;
-use sea_orm::EntityTrait;
+use sea_orm::{ColumnTrait, EntityTrait, PaginatorTrait, QueryFilter};
 use serde_json::Value;
 use uuid::Uuid;
 
-use crate::db::entities::sessions;
+use crate::db::entities::{mfa_factors, sessions};
 use crate::http::AppState;
 use crate::http::error::{ApiError, ErrorCode};
 use crate::tokens::JwtError;
@@ -82,8 +82,21 @@ pub struct AuthUser {
     pub session_id: Uuid,
     /// `aal1`, or `aal2` after a second factor in this session.
     pub aal: String,
+    /// When the session began (the sign-in), for actions that need a fresh one.
+    pub signed_in_at: chrono::DateTime<chrono::Utc>,
     pub email: Option<String>,
     pub is_anonymous: bool,
+}
+
+/// How long after signing in a session counts as fresh for actions that
+/// cannot be undone (deleting the account).
+pub const FRESH_SIGN_IN_SECS: i64 = 300;
+
+impl AuthUser {
+    /// Whether the session began at most [`FRESH_SIGN_IN_SECS`] ago.
+    pub fn signed_in_recently(&self) -> bool {
+        chrono::Utc::now() - self.signed_in_at <= chrono::Duration::seconds(FRESH_SIGN_IN_SECS)
+    }
 }
 
 pub fn not_signed_in() -> ApiError {
@@ -110,14 +123,37 @@ impl FromRequestParts<AppState> for AuthUser {
             .await?
             .filter(|session| session.user_id == user_id)
             .ok_or_else(not_signed_in)?;
+        // A second factor protects the whole account, not only `/auth/v1`:
+        // a user with a verified factor must have used it in this session.
+        if session.aal != "aal2" && has_verified_factor(state, user_id).await? {
+            return Err(insufficient_aal());
+        }
         Ok(Self {
             user_id,
             session_id,
             aal: session.aal,
+            signed_in_at: session.created_at,
             email: claims.email,
             is_anonymous: claims.is_anonymous,
         })
     }
+}
+
+pub fn insufficient_aal() -> ApiError {
+    ApiError::new(
+        StatusCode::FORBIDDEN,
+        ErrorCode::InsufficientAal,
+        "Enter the code from your authenticator app to continue.",
+    )
+}
+
+async fn has_verified_factor(state: &AppState, user_id: Uuid) -> Result<bool, sea_orm::DbErr> {
+    let verified = mfa_factors::Entity::find()
+        .filter(mfa_factors::Column::UserId.eq(user_id))
+        .filter(mfa_factors::Column::Status.eq("verified"))
+        .count(&state.db)
+        .await?;
+    Ok(verified > 0)
 }
 
 /// The signed-in user, if any: a missing token is `None`, a bad one an error.

@@ -17,6 +17,30 @@ pub struct ClientInfo {
     pub user_agent: Option<String>,
 }
 
+impl ClientInfo {
+    /// Whom a rate limit counts: the IPv4 address, or the /64 network of an
+    /// IPv6 address (one subscriber usually holds a whole /64, so counting
+    /// single IPv6 addresses would give one attacker millions of budgets).
+    pub fn rate_key(&self) -> String {
+        rate_key(&self.ip)
+    }
+}
+
+/// See [`ClientInfo::rate_key`]; an address that does not parse is its own key.
+pub fn rate_key(ip: &str) -> String {
+    match ip.parse::<std::net::IpAddr>() {
+        Ok(std::net::IpAddr::V4(v4)) => v4.to_string(),
+        Ok(std::net::IpAddr::V6(v6)) => match v6.to_ipv4_mapped() {
+            Some(v4) => v4.to_string(),
+            None => {
+                let network = u128::from(v6) & !((1u128 << 64) - 1);
+                format!("{}/64", std::net::Ipv6Addr::from(network))
+            }
+        },
+        Err(_) => ip.to_owned(),
+    }
+}
+
 impl FromRequestParts<AppState> for ClientInfo {
     type Rejection = Infallible;
 
@@ -43,5 +67,23 @@ impl FromRequestParts<AppState> for ClientInfo {
                 .and_then(|value| value.to_str().ok())
                 .map(str::to_owned),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::rate_key;
+
+    #[test]
+    fn ipv6_addresses_of_one_64_share_a_rate_key() {
+        assert_eq!(rate_key("2001:db8:1:2:aaaa::1"), "2001:db8:1:2::/64");
+        assert_eq!(
+            rate_key("2001:db8:1:2:ffff:ffff:ffff:ffff"),
+            "2001:db8:1:2::/64"
+        );
+        assert_ne!(rate_key("2001:db8:1:3::1"), rate_key("2001:db8:1:2::1"));
+        assert_eq!(rate_key("203.0.113.7"), "203.0.113.7");
+        assert_eq!(rate_key("::ffff:203.0.113.7"), "203.0.113.7");
+        assert_eq!(rate_key("unknown"), "unknown");
     }
 }

@@ -3,6 +3,8 @@
 //!
 //! - [`AuthUser`] / [`MaybeAuthUser`]: a verified access token of a live
 //!   session, refused with 401 `not_signed_in`;
+//!   and 403 `insufficient_aal` when the user has a verified second factor
+//!   but this session has not used it (aal1);
 //! - [`AdminUser`]: a signed-in user with the admin role, else 403
 //!   `admin_only`;
 //! - [`ClientInfo`]: the caller's address and user agent;
@@ -19,17 +21,35 @@ mod roles;
 use axum::extract::FromRequest;
 
 pub use caller::{
-    AuthUser, Claims, MaybeAuthUser, TokenRefusal, bearer_token, not_signed_in, verified_claims,
+    AuthUser, Claims, FRESH_SIGN_IN_SECS, MaybeAuthUser, TokenRefusal, bearer_token,
+    insufficient_aal, not_signed_in, verified_claims,
 };
 pub use client::ClientInfo;
 pub use roles::{ADMIN_ROLE, AdminUser, admin_only, is_admin};
 
 use super::error::ApiError;
 
-/// `axum::Json`, but malformed bodies get our error shape instead of plain text.
-#[derive(Debug, Clone, Copy, Default, FromRequest)]
-#[from_request(via(axum::Json), rejection(ApiError))]
+/// `axum::Json`, but malformed bodies get our error shape instead of plain
+/// text, and every string in the body passes [`crate::http::text`] (no NUL,
+/// control or bidi-override characters) before the handler runs.
+#[derive(Debug, Clone, Copy, Default)]
 pub struct Json<T>(pub T);
+
+impl<T: serde::de::DeserializeOwned, S: Send + Sync> FromRequest<S> for Json<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(req: axum::extract::Request, state: &S) -> Result<Self, ApiError> {
+        let axum::Json(value) = axum::Json::<serde_json::Value>::from_request(req, state).await?;
+        super::text::check_json(&value, &[])?;
+        T::deserialize(value).map(Self).map_err(|err| {
+            ApiError::new(
+                axum::http::StatusCode::UNPROCESSABLE_ENTITY,
+                super::error::ErrorCode::ValidationFailed,
+                format!("The request body has a missing or invalid field: {err}"),
+            )
+        })
+    }
+}
 
 impl<T: serde::Serialize> axum::response::IntoResponse for Json<T> {
     fn into_response(self) -> axum::response::Response {

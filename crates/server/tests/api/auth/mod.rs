@@ -10,6 +10,7 @@ mod keys;
 mod mail_flows;
 mod mfa;
 mod phone;
+mod security;
 mod sessions;
 mod signup;
 mod smtp;

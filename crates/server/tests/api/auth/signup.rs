@@ -245,7 +245,16 @@ async fn anonymous_sign_ins_when_enabled_give_an_anonymous_session(backend: Back
     let user = app
         .put_as(&token, "/user", json!({"email": "anon@example.com"}))
         .await;
-    let user = user.assert_ok();
+    // Once the address is confirmed (autoconfirm or not: issue 10).
+    assert_eq!(user.assert_ok()["new_email"], "anon@example.com");
+    let (_, body) = app.last_mail("anon@example.com").await;
+    let verified = app
+        .post(
+            "/verify",
+            json!({"type": "email_change", "email": "anon@example.com", "token": code_in(&body)}),
+        )
+        .await;
+    let user = &verified.assert_ok()["user"];
     assert_eq!(user["email"], "anon@example.com");
     assert_eq!(user["is_anonymous"], false);
     assert_eq!(user["identities"][0]["provider"], "email");

@@ -9,7 +9,7 @@ on_both_databases!(
     put_user_merges_metadata_and_null_deletes_a_key,
     a_password_change_signs_out_the_other_sessions,
     password_change_rules,
-    with_autoconfirm_an_email_change_applies_at_once,
+    with_autoconfirm_an_email_change_still_needs_both_addresses,
     without_autoconfirm_an_email_change_needs_both_addresses,
     a_single_identity_cannot_be_unlinked,
     oauth_sso_and_linking_are_not_enabled,
@@ -146,7 +146,7 @@ async fn password_change_rules(backend: Backend) {
     .assert_ok();
 }
 
-async fn with_autoconfirm_an_email_change_applies_at_once(backend: Backend) {
+async fn with_autoconfirm_an_email_change_still_needs_both_addresses(backend: Backend) {
     let app = spawn(backend).await;
     let tokens = app.sign_up("ada@example.com").await;
     let other = app.sign_up("bob@example.com").await;
@@ -157,17 +157,42 @@ async fn with_autoconfirm_an_email_change_applies_at_once(backend: Backend) {
             json!({"email": "Ada.Lovelace@example.com"}),
         )
         .await;
-    assert_eq!(reply.assert_ok()["email"], "ada.lovelace@example.com");
+    // Nothing changes until the new address's owner confirms it.
+    let user = reply.assert_ok();
+    assert_eq!(user["email"], "ada@example.com");
+    assert_eq!(user["new_email"], "ada.lovelace@example.com");
+    app.sign_in("ada.lovelace@example.com", PASSWORD)
+        .await
+        .assert_error(400, "invalid_credentials");
+    // The new address gets the confirmation, the current one is told (and
+    // confirms too).
+    let (subject, to_new) = app.last_mail("ada.lovelace@example.com").await;
+    assert_eq!(subject, "Confirm your new email address");
+    let (_, to_current) = app.last_mail("ada@example.com").await;
+    assert!(to_current.contains("email address"), "{to_current}");
+    app.put_as(access(&other), "/user", json!({"email": "ada@example.com"}))
+        .await
+        .assert_error(422, "email_exists");
+
+    app.post(
+        "/verify",
+        json!({"type": "email_change", "email": "ada.lovelace@example.com", "token": code_in(&to_new)}),
+    )
+    .await
+    .assert_ok();
+    let done = app
+        .post(
+            "/verify",
+            json!({"type": "email_change", "email": "ada@example.com", "token": code_in(&to_current)}),
+        )
+        .await;
+    assert_eq!(
+        done.assert_ok()["user"]["email"],
+        "ada.lovelace@example.com"
+    );
     app.sign_in("ada.lovelace@example.com", PASSWORD)
         .await
         .assert_ok();
-    app.put_as(
-        access(&other),
-        "/user",
-        json!({"email": "ada.lovelace@example.com"}),
-    )
-    .await
-    .assert_error(422, "email_exists");
 }
 
 async fn without_autoconfirm_an_email_change_needs_both_addresses(backend: Backend) {

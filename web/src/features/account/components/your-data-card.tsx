@@ -19,7 +19,13 @@ import { FormField } from '@/components/ui/form-field';
 import { useDeleteAccount } from '@/features/account/api/delete-account';
 import { useExportAccount } from '@/features/account/api/export-account';
 import { DELETE_CONFIRMATION, messageOf } from '@/features/account/utils/account-schema';
+import { ApiError } from '@/lib/api-client';
 import { useSession } from '@/lib/session';
+
+/** The server wants a fresh sign-in or the mailed code before deleting. */
+function needsReauthentication(error: unknown): boolean {
+  return error instanceof ApiError && error.code === 'reauthentication_needed';
+}
 
 function DeleteAccountDialog() {
   const { client } = useSession();
@@ -27,12 +33,30 @@ function DeleteAccountDialog() {
   const deletion = useDeleteAccount();
   const [open, setOpen] = useState(false);
   const [typed, setTyped] = useState('');
-  const confirmed = typed.trim() === DELETE_CONFIRMATION;
+  // Set once the server asked for the mailed code (the sign-in is not fresh).
+  const [codeSent, setCodeSent] = useState(false);
+  const [code, setCode] = useState('');
+  const codeValid = /^\d{6}$/.test(code.trim());
+  const confirmed = typed.trim() === DELETE_CONFIRMATION && (!codeSent || codeValid);
+
+  const sendCode = async () => {
+    const { error } = await client.reauthenticate();
+    if (error) {
+      toast.error(messageOf(error, 'Failed to send the code'));
+      return;
+    }
+    setCodeSent(true);
+    toast.info('For your security, enter the code we just emailed you.');
+  };
 
   const confirm = async () => {
     try {
-      await deletion.mutateAsync();
+      await deletion.mutateAsync(codeSent ? code.trim() : undefined);
     } catch (error) {
+      if (needsReauthentication(error) && !codeSent) {
+        await sendCode();
+        return;
+      }
       toast.error(messageOf(error, 'Failed to delete your account'));
       return;
     }
@@ -47,7 +71,11 @@ function DeleteAccountDialog() {
       open={open}
       onOpenChange={(next) => {
         setOpen(next);
-        if (!next) setTyped('');
+        if (!next) {
+          setTyped('');
+          setCode('');
+          setCodeSent(false);
+        }
       }}
     >
       <AlertDialogTrigger asChild>
@@ -71,6 +99,18 @@ function DeleteAccountDialog() {
           value={typed}
           onChange={(event) => setTyped(event.target.value)}
         />
+        {codeSent ? (
+          <FormField
+            id="delete-reauthentication-code"
+            label="Code from the email"
+            autoComplete="one-time-code"
+            inputMode="numeric"
+            maxLength={6}
+            placeholder="123456"
+            value={code}
+            onChange={(event) => setCode(event.target.value)}
+          />
+        ) : null}
         <AlertDialogFooter>
           <AlertDialogCancel disabled={deletion.isPending}>Cancel</AlertDialogCancel>
           <AlertDialogAction

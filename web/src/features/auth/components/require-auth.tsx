@@ -1,7 +1,11 @@
-import { useState, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
+import { toast } from 'sonner';
 import { PageLoader } from '@/components/layout/page-loader';
 import { signInPathFor } from '@/config/paths';
+import { SecondFactorForm } from '@/features/auth/components/second-factor-form';
+import { authMessages } from '@/features/auth/utils/auth-messages';
+import { needsSecondFactor } from '@/features/auth/utils/second-factor';
 import { useSession } from '@/lib/session';
 
 /**
@@ -12,18 +16,47 @@ import { useSession } from '@/lib/session';
  * A user who signs out (or deletes the account) while on the page goes home
  * instead, as every sign-out does: that keeps the sign-out's own navigation
  * to / and this redirect from racing each other.
+ *
+ * A session that signed in with the password only while the account has an
+ * authenticator app (aal1; the server answers 403 `insufficient_aal` to it)
+ * first gets the code step, then the page.
  */
 export function RequireAuth({ children }: { children: ReactNode }) {
-  const { status, session } = useSession();
+  const { status, session, client } = useSession();
   const location = useLocation();
   const [wasSignedIn, setWasSignedIn] = useState(false);
+  // The access token whose assurance level was checked, and the answer.
+  const [checked, setChecked] = useState<{ token: string; needsCode: boolean } | null>(null);
   if (session && !wasSignedIn) setWasSignedIn(true);
+
+  useEffect(() => {
+    if (!session) return;
+    let active = true;
+    const token = session.access_token;
+    void needsSecondFactor(client).then((needsCode) => {
+      if (active) setChecked({ token, needsCode });
+    });
+    return () => {
+      active = false;
+    };
+  }, [session, client]);
 
   if (status === 'loading') return <PageLoader />;
   if (!session) {
     if (wasSignedIn) return <Navigate to="/" replace />;
     const returnTo = `${location.pathname}${location.search}${location.hash}`;
     return <Navigate to={signInPathFor(returnTo)} replace state={{ returnTo }} />;
+  }
+  if (checked?.token !== session.access_token) return <PageLoader />;
+  if (checked.needsCode) {
+    return (
+      <div className="mx-auto w-full max-w-md px-4 py-10">
+        <SecondFactorForm
+          onVerified={() => toast.success(authMessages.signedIn)}
+          onCancel={() => void client.signOut({ scope: 'local' })}
+        />
+      </div>
+    );
   }
   return children;
 }
