@@ -84,6 +84,30 @@ fn cors() -> CorsLayer {
         .max_age(std::time::Duration::from_secs(3600))
 }
 
+/// The largest body the auth API reads.
+pub const MAX_BODY_BYTES: usize = 1024 * 1024;
+
+pub const BODY_TOO_LARGE: &str = "The request body is too large (at most 1 MB).";
+
+/// The body limit answers a declared oversize body with a plain-text 413;
+/// clients get GoTrue's JSON shape instead.
+async fn too_large_as_json(response: axum::response::Response) -> axum::response::Response {
+    use axum::response::IntoResponse;
+    let json = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|value| value.as_bytes().starts_with(b"application/json"));
+    if response.status() == axum::http::StatusCode::PAYLOAD_TOO_LARGE && !json {
+        return error::AuthError::new(
+            axum::http::StatusCode::PAYLOAD_TOO_LARGE,
+            "request_too_large",
+            BODY_TOO_LARGE,
+        )
+        .into_response();
+    }
+    response
+}
+
 /// GoTrue's request timeout: 10 s, then a retryable 504.
 pub const REQUEST_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
 
@@ -147,7 +171,8 @@ pub fn routes() -> Router<AppState> {
         .route("/admin/generate_link", post(admin::generate_link))
         .fallback(h::not_found)
         .layer(axum::middleware::from_fn(time_limit))
-        .layer(RequestBodyLimitLayer::new(1024 * 1024))
+        .layer(RequestBodyLimitLayer::new(MAX_BODY_BYTES))
+        .layer(axum::middleware::map_response(too_large_as_json))
         .layer(cors())
 }
 

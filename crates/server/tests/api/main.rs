@@ -11,6 +11,7 @@ mod analyses;
 mod auth;
 mod database;
 mod edits;
+mod hardening;
 mod migrations;
 mod operations;
 mod photos;

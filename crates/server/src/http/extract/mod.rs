@@ -6,7 +6,9 @@
 //! - [`AdminUser`]: a signed-in user with the admin role, else 403
 //!   `admin_only`;
 //! - [`ClientInfo`]: the caller's address and user agent;
-//! - [`Json`]: a JSON body whose rejection is an [`ApiError`].
+//! - [`Json`]: a JSON body whose rejection is an [`ApiError`];
+//! - [`Query`]: query parameters whose rejection is an [`ApiError`] (400
+//!   `invalid_query`, not axum's plain text).
 //!
 //! Roles and entitlements are extractors too, so a handler that needs one
 //! cannot forget to check it: a handler taking an `AuthUser` is never reached
@@ -16,7 +18,7 @@ mod caller;
 mod client;
 mod roles;
 
-use axum::extract::FromRequest;
+use axum::extract::{FromRequest, FromRequestParts};
 
 pub use caller::{
     AuthUser, Claims, MaybeAuthUser, TokenRefusal, bearer_token, not_signed_in, verified_claims,
@@ -30,6 +32,11 @@ use super::error::ApiError;
 #[derive(Debug, Clone, Copy, Default, FromRequest)]
 #[from_request(via(axum::Json), rejection(ApiError))]
 pub struct Json<T>(pub T);
+
+/// `axum::extract::Query`, but an invalid query gets our error shape.
+#[derive(Debug, Clone, Copy, Default, FromRequestParts)]
+#[from_request(via(axum::extract::Query), rejection(ApiError))]
+pub struct Query<T>(pub T);
 
 impl<T: serde::Serialize> axum::response::IntoResponse for Json<T> {
     fn into_response(self) -> axum::response::Response {
