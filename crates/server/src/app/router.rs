@@ -61,12 +61,14 @@ pub fn router(state: AppState) -> Router {
     let openapi = super::openapi::complete(openapi);
     let routes = Router::new()
         .merge(api)
-        .nest("/auth/v1", auth::routes())
         .merge(media::routes())
         .merge(photos::share::routes())
         .merge(SwaggerUi::new("/api/docs").url("/api/openapi.json", openapi))
-        // After every route: it applies to the routes there are.
+        // After these routes (it applies to the routes there are), before the
+        // auth API, which has its own inside its CORS layer: a fallback set
+        // from out here would bypass that layer and refuse CORS preflights.
         .method_not_allowed_fallback(method_not_allowed)
+        .nest("/auth/v1", auth::routes())
         .layer(axum::middleware::from_fn(refuse_repeated_query_keys));
     http::serve(routes, state)
 }
@@ -85,12 +87,12 @@ fn refuse(path: &str, status: StatusCode, code: ErrorCode, message: String) -> R
 /// (axum still adds the `Allow` header).
 async fn method_not_allowed(method: Method, uri: Uri) -> Response {
     let path = uri.path();
-    refuse(
-        path,
+    ApiError::new(
         StatusCode::METHOD_NOT_ALLOWED,
         ErrorCode::MethodNotAllowed,
         format!("{path} does not take {method} requests."),
     )
+    .into_response()
 }
 
 /// A query key given twice (`?sort=latest&sort=rating`) is ambiguous: each

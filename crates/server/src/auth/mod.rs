@@ -84,6 +84,16 @@ fn cors() -> CorsLayer {
         .max_age(std::time::Duration::from_secs(3600))
 }
 
+/// A known path with a method it does not take: 405 in GoTrue's shape
+/// (axum still adds the `Allow` header).
+async fn method_not_allowed(method: Method) -> error::AuthError {
+    error::AuthError::new(
+        axum::http::StatusCode::METHOD_NOT_ALLOWED,
+        "method_not_allowed",
+        format!("This endpoint does not take {method} requests."),
+    )
+}
+
 /// The largest body the auth API reads.
 pub const MAX_BODY_BYTES: usize = 1024 * 1024;
 
@@ -170,6 +180,8 @@ pub fn routes() -> Router<AppState> {
         )
         .route("/admin/generate_link", post(admin::generate_link))
         .fallback(h::not_found)
+        // Inside the CORS layer, so preflights still get their answer.
+        .method_not_allowed_fallback(method_not_allowed)
         .layer(axum::middleware::from_fn(time_limit))
         .layer(RequestBodyLimitLayer::new(MAX_BODY_BYTES))
         .layer(axum::middleware::map_response(too_large_as_json))

@@ -185,11 +185,13 @@ async fn connections_past_the_cap_wait_until_one_closes() {
 
 #[tokio::test]
 async fn made_up_methods_are_counted_under_one_label() {
+    // /readyz: the recorder is shared by every test of the process, and
+    // another test reads the first /healthz line.
     let app = spawn_app(Backend::Sqlite).await;
     let method = reqwest::Method::from_bytes(b"BREWCOFFEE").unwrap();
     let response = app
         .client
-        .request(method, app.url("/healthz"))
+        .request(method, app.url("/readyz"))
         .send()
         .await
         .unwrap();
@@ -200,7 +202,7 @@ async fn made_up_methods_are_counted_under_one_label() {
         text.lines()
             .any(|line| line.starts_with("http_requests_total{")
                 && line.contains("method=\"OTHER\"")
-                && line.contains("route=\"/healthz\"")),
+                && line.contains("route=\"/readyz\"")),
         "{text}"
     );
 }
@@ -374,7 +376,7 @@ async fn a_wrong_method_gets_405_in_the_error_shape_with_allow() {
     for (method, path) in [
         (reqwest::Method::PUT, "/api/v1/app-config"),
         (reqwest::Method::DELETE, "/api/v1/analyses/face"),
-        (reqwest::Method::POST, "/healthz"),
+        (reqwest::Method::POST, "/readyz"),
     ] {
         let response = app
             .client
