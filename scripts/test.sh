@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Runs the whole test suite: web unit tests, Rust (SQLite, and PostgreSQL when
-# a server can be found or made; the Stripe adapter also against localstripe), the API types drift check, the auth API
-# driven by the official auth-js client, and the browser end-to-end tests. Installs what the tests need when it is missing.
+# a server can be found or made; the Stripe adapter also against localstripe),
+# the API types drift check, the auth API driven by the official auth-js
+# client, schemathesis over the OpenAPI document, and the browser end-to-end
+# tests. Installs what the tests need when it is missing.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 source "$ROOT/scripts/lib/postgres.sh"
@@ -24,6 +26,9 @@ say "Rust tests"
 
 say "API types drift check"
 "$ROOT/scripts/gen-api-types.sh" --check
+
+say "API fuzzing with schemathesis (SQLite and PostgreSQL, anonymous and signed in)"
+"$ROOT/scripts/api-fuzz.sh"
 
 # `cargo test` has built target/debug/prettyscore for the integration tests;
 # the suites below use that binary. (A separate `cargo build` would compile

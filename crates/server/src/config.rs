@@ -57,6 +57,7 @@ pub struct Config {
     pub edits: EditsConfig,
     pub payments: PaymentsConfig,
     pub share: ShareConfig,
+    pub http: HttpConfig,
 }
 
 impl Default for Config {
@@ -75,6 +76,7 @@ impl Default for Config {
             edits: EditsConfig::default(),
             payments: PaymentsConfig::default(),
             share: ShareConfig::default(),
+            http: HttpConfig::default(),
         }
     }
 }
@@ -129,7 +131,42 @@ const TOP_LEVEL_KEYS: &[&str] = &[
     "edits",
     "payments",
     "share",
+    "http",
 ];
+
+/// The HTTP server's own defences: slow clients, connection floods, upload
+/// floods, and who may read `/metrics`. A reverse proxy in front should
+/// enforce its own, tighter limits (see the README's deployment notes).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct HttpConfig {
+    /// A connection that has not sent a request's complete headers within
+    /// this many seconds is closed (slowloris).
+    pub header_read_timeout_secs: u64,
+    /// Open connections this instance serves at once; further ones wait in
+    /// the kernel's accept queue instead of using file descriptors.
+    pub max_connections: usize,
+    /// Request bodies (uploads, JSON) this instance buffers at once, in
+    /// bytes, counted by their declared size. A request that would pass it
+    /// gets 503 `server_busy` with `Retry-After` before its body is read.
+    pub max_body_bytes_in_flight: u64,
+    /// A bearer token that may read `/metrics` (`Authorization: Bearer …`).
+    /// Without it, `/metrics` answers only requests from a loopback address
+    /// that came through no proxy (no `X-Forwarded-For` or `Forwarded`);
+    /// with it, only requests carrying it. Everyone else gets 404.
+    pub metrics_token: Option<Secret>,
+}
+
+impl Default for HttpConfig {
+    fn default() -> Self {
+        Self {
+            header_read_timeout_secs: 10,
+            max_connections: 4096,
+            max_body_bytes_in_flight: 128 * 1024 * 1024,
+            metrics_token: None,
+        }
+    }
+}
 
 /// Photo analysis: how many run at once and how fast one client may send them.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -70,15 +70,17 @@ pub async fn limit_burst(state: &AppState, client: &ClientInfo) -> Result<(), Ap
     Ok(())
 }
 
-/// Reads the upload, checks the client's rate and runs `analyze` in the pool.
+/// Checks the client's rate, reads the upload and runs `analyze` in the pool.
 async fn analyze<T: Serialize + Send + 'static>(
     state: &AppState,
     client: &ClientInfo,
     multipart: Result<Multipart, MultipartRejection>,
     analyze: fn(&[u8]) -> Result<T, AnalysisError>,
 ) -> Result<Json<T>, ApiError> {
-    let image: Bytes = upload::read_form(multipart?, &[]).await?.require_image()?;
+    // The rate first: a client over it must not get to send (and make us
+    // buffer) another 10 MB.
     limit_burst(state, client).await?;
+    let image: Bytes = upload::read_form(multipart?, &[]).await?.require_image()?;
     let result = state.blocking.run(move || analyze(&image)).await?;
     result.map(Json).map_err(analysis_error)
 }

@@ -138,9 +138,86 @@ fn init_logging(format: LogFormat) {
         .unwrap_or_else(|_| EnvFilter::new("info,sqlx=warn,sea_orm=warn,sea_orm_migration=warn"));
     let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)
-        .with_writer(std::io::stderr);
+        // No colour codes: they would be escaped like any control character.
+        .with_ansi(false)
+        .with_writer(|| EscapingWriter(std::io::stderr()));
     match format {
         LogFormat::Json => builder.json().flatten_event(true).init(),
         LogFormat::Text => builder.init(),
+    }
+}
+
+/// Writes log lines with every control character a client could have put in
+/// a logged value (a path, an address, a header, a name) escaped as `\xNN`:
+/// no BEL or escape sequence reaches a terminal, no newline forges a log
+/// line. The formatter hands over one whole event per write, ending in the
+/// one newline that is kept.
+pub(crate) struct EscapingWriter<W>(pub W);
+
+impl<W: std::io::Write> std::io::Write for EscapingWriter<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let (body, end) = match buf.strip_suffix(b"\n") {
+            Some(body) => (body, &b"\n"[..]),
+            None => (buf, &b""[..]),
+        };
+        let mut line = Vec::with_capacity(buf.len() + 8);
+        for &byte in body {
+            if (byte < 0x20 && byte != b'\t') || byte == 0x7f {
+                line.extend_from_slice(format!("\\x{byte:02x}").as_bytes());
+            } else {
+                line.push(byte);
+            }
+        }
+        line.extend_from_slice(end);
+        self.0.write_all(&line)?;
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.0.flush()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::EscapingWriter;
+    use std::sync::{Arc, Mutex};
+
+    #[derive(Clone, Default)]
+    struct Captured(Arc<Mutex<Vec<u8>>>);
+
+    impl std::io::Write for Captured {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn client_strings_reach_the_log_with_control_characters_escaped() {
+        let captured = Captured::default();
+        let sink = captured.clone();
+        let subscriber = tracing_subscriber::fmt()
+            .with_ansi(false)
+            .with_writer(move || EscapingWriter(sink.clone()))
+            .finish();
+        tracing::subscriber::with_default(subscriber, || {
+            let sent = "bell\u{7} esc\u{1b}[31m nul\u{0} cr\r forged\nINFO fake line";
+            tracing::info!(email = %sent, "mail kept in the outbox");
+        });
+        let text = String::from_utf8(captured.0.lock().unwrap().clone()).unwrap();
+        assert_eq!(text.matches('\n').count(), 1, "one line: {text:?}");
+        assert!(text.ends_with('\n'), "{text:?}");
+        assert!(
+            !text[..text.len() - 1]
+                .bytes()
+                .any(|b| (b < 0x20 && b != b'\t') || b == 0x7f),
+            "{text:?}"
+        );
+        assert!(text.contains("bell\\x07"), "{text:?}");
+        assert!(text.contains("forged\\x0aINFO fake line"), "{text:?}");
     }
 }

@@ -6,6 +6,7 @@
 
 mod account;
 pub mod cli;
+mod openapi;
 mod router;
 mod startup;
 

@@ -2,10 +2,15 @@
 //! domain adds one line here.
 
 use axum::Router;
+use axum::extract::Request;
+use axum::http::{Method, StatusCode, Uri};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
 use utoipa::OpenApi;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_swagger_ui::SwaggerUi;
 
+use crate::http::error::{ApiError, ErrorCode};
 use crate::http::{self, AppState};
 use crate::{admin, analyses, auth, billing, edits, features, media, photos, site};
 
@@ -54,19 +59,88 @@ fn api_routes() -> OpenApiRouter<AppState> {
 
 /// The OpenAPI document, as served at `/api/openapi.json`.
 pub fn openapi() -> utoipa::openapi::OpenApi {
-    api_routes().split_for_parts().1
+    super::openapi::complete(api_routes().split_for_parts().1)
 }
 
 /// The whole app: the documented API, the auth API, media, share pages and
 /// the API docs, behind the HTTP edge (`http::serve`).
 pub fn router(state: AppState) -> Router {
     let (api, openapi) = api_routes().split_for_parts();
+    let openapi = super::openapi::complete(openapi);
     let routes = Router::new()
         .merge(api.layer(axum::middleware::from_fn(http::no_store_by_default)))
-        .nest("/auth/v1", auth::routes(&state))
         .merge(media::routes())
         .merge(photos::share::routes())
         .merge(SwaggerUi::new("/api/docs").url("/api/openapi.json", openapi))
+        // After these routes (it applies to the routes there are), before the
+        // auth API, which has its own inside its CORS layer: a fallback set
+        // from out here would bypass that layer and refuse CORS preflights.
+        .method_not_allowed_fallback(method_not_allowed)
+        .nest("/auth/v1", auth::routes(&state))
+        .layer(axum::middleware::from_fn(refuse_repeated_query_keys))
         .layer(axum::middleware::from_fn(http::text::refuse_in_uri));
     http::serve(routes, state)
+}
+
+/// An error in the shape of the API the path belongs to: GoTrue's under
+/// `/auth/v1`, `{code, message}` everywhere else.
+fn refuse(path: &str, status: StatusCode, code: ErrorCode, message: String) -> Response {
+    if path == "/auth/v1" || path.starts_with("/auth/v1/") {
+        auth::error::AuthError::new(status, code.as_str(), message).into_response()
+    } else {
+        ApiError::new(status, code, message).into_response()
+    }
+}
+
+/// A known path with a method it does not take: 405 in the error shape
+/// (axum still adds the `Allow` header).
+async fn method_not_allowed(method: Method, uri: Uri) -> Response {
+    let path = uri.path();
+    ApiError::new(
+        StatusCode::METHOD_NOT_ALLOWED,
+        ErrorCode::MethodNotAllowed,
+        format!("{path} does not take {method} requests."),
+    )
+    .into_response()
+}
+
+/// A query key given twice (`?sort=latest&sort=rating`) is ambiguous: each
+/// reader would pick a different one. Refused with 400 on the APIs.
+async fn refuse_repeated_query_keys(request: Request, next: Next) -> Response {
+    let path = request.uri().path();
+    let api = ["/api/", "/auth/v1", "/functions/", "/media/"]
+        .iter()
+        .any(|prefix| path.starts_with(prefix));
+    if let (true, Some(query)) = (api, request.uri().query())
+        && let Some(key) = repeated_key(query)
+    {
+        return refuse(
+            path,
+            StatusCode::BAD_REQUEST,
+            ErrorCode::InvalidQuery,
+            format!("The query parameter {key} is given more than once."),
+        );
+    }
+    next.run(request).await
+}
+
+/// The first key that appears twice in `query`, decoded.
+fn repeated_key(query: &str) -> Option<String> {
+    let mut seen = std::collections::HashSet::new();
+    url::form_urlencoded::parse(query.as_bytes())
+        .map(|(key, _)| key.into_owned())
+        .find(|key| !seen.insert(key.clone()))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_repeated_query_key_is_found_also_when_encoded_differently() {
+        assert_eq!(super::repeated_key("sort=latest&page=2"), None);
+        assert_eq!(super::repeated_key(""), None);
+        assert_eq!(
+            super::repeated_key("sort=latest&so%72t=rating").as_deref(),
+            Some("sort")
+        );
+    }
 }

@@ -135,13 +135,8 @@ impl Application {
     pub async fn run_until_stopped(self) -> std::io::Result<()> {
         crate::edits::temp::spawn_sweeper(self.state.clone());
         crate::billing::spawn_sandbox_clock(self.state.clone());
-        // The peer address feeds the auth rate limits.
-        let service = self
-            .router
-            .into_make_service_with_connect_info::<SocketAddr>();
-        axum::serve(self.listener, service)
-            .with_graceful_shutdown(shutdown_signal())
-            .await
+        let limits = http::server::ConnectionLimits::from_config(&self.state.config.http);
+        http::server::serve(self.listener, self.router, limits, shutdown_signal()).await
     }
 }
 

@@ -139,7 +139,18 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for AuthJson<T> {
             });
         let bytes = axum::body::Bytes::from_request(req, state)
             .await
-            .map_err(|_| AuthError::bad_request("bad_json", "Could not read the request body"))?;
+            .map_err(|rejection| {
+                // A chunked body over the limit has no length to refuse early.
+                if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
+                    AuthError::new(
+                        StatusCode::PAYLOAD_TOO_LARGE,
+                        "request_too_large",
+                        super::BODY_TOO_LARGE,
+                    )
+                } else {
+                    AuthError::bad_request("bad_json", "Could not read the request body")
+                }
+            })?;
         let bytes: &[u8] = if bytes.iter().all(u8::is_ascii_whitespace) {
             b"{}"
         } else if is_json != Some(true) {

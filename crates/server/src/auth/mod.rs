@@ -130,6 +130,40 @@ fn cors(state: &AppState) -> CorsLayer {
         .max_age(std::time::Duration::from_secs(3600))
 }
 
+/// A known path with a method it does not take: 405 in GoTrue's shape
+/// (axum still adds the `Allow` header).
+async fn method_not_allowed(method: Method) -> error::AuthError {
+    error::AuthError::new(
+        axum::http::StatusCode::METHOD_NOT_ALLOWED,
+        "method_not_allowed",
+        format!("This endpoint does not take {method} requests."),
+    )
+}
+
+/// The largest body the auth API reads.
+pub const MAX_BODY_BYTES: usize = 1024 * 1024;
+
+pub const BODY_TOO_LARGE: &str = "The request body is too large (at most 1 MB).";
+
+/// The body limit answers a declared oversize body with a plain-text 413;
+/// clients get GoTrue's JSON shape instead.
+async fn too_large_as_json(response: axum::response::Response) -> axum::response::Response {
+    use axum::response::IntoResponse;
+    let json = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|value| value.as_bytes().starts_with(b"application/json"));
+    if response.status() == axum::http::StatusCode::PAYLOAD_TOO_LARGE && !json {
+        return error::AuthError::new(
+            axum::http::StatusCode::PAYLOAD_TOO_LARGE,
+            "request_too_large",
+            BODY_TOO_LARGE,
+        )
+        .into_response();
+    }
+    response
+}
+
 /// GoTrue's request timeout: 10 s, then a retryable 504.
 pub const REQUEST_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
 
@@ -218,9 +252,12 @@ pub fn routes(state: &AppState) -> Router<AppState> {
             get(h::oauth_server_disabled),
         )
         .fallback(h::not_found)
+        // Inside the CORS layer, so preflights still get their answer.
+        .method_not_allowed_fallback(method_not_allowed)
         .layer(axum::middleware::from_fn(time_limit))
         .layer(axum::middleware::from_fn(edge))
-        .layer(RequestBodyLimitLayer::new(1024 * 1024))
+        .layer(RequestBodyLimitLayer::new(MAX_BODY_BYTES))
+        .layer(axum::middleware::map_response(too_large_as_json))
         .layer(cors(state))
 }
 

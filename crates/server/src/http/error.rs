@@ -52,6 +52,8 @@ error_codes! {
     InvalidJson = "invalid_json",
     /// The body could not be read.
     InvalidRequest = "invalid_request",
+    /// The request body is larger than this endpoint accepts.
+    BodyTooLarge = "body_too_large",
     /// A query parameter is invalid.
     InvalidQuery = "invalid_query",
     /// A field is missing, too long or out of range; a database rule refused
@@ -134,6 +136,9 @@ error_codes! {
     /// A gated feature without premium or an active trial.
     FeatureLocked = "feature_locked",
     // The server.
+    /// The instance is at its cap of request bodies in flight; try again
+    /// after `Retry-After` seconds.
+    ServerBusy = "server_busy",
     /// The database does not answer (`/readyz`).
     DatabaseUnavailable = "database_unavailable",
     /// An unexpected failure on our side; the cause is in the log.
@@ -328,6 +333,8 @@ impl ConstraintError {
     }
 }
 
+pub const BODY_TOO_LARGE: &str = "The request body is too large.";
+
 /// What a violated constraint that no table names answers.
 pub const UNIQUE_FALLBACK: &str = "This already exists.";
 pub const RULE_FALLBACK: &str = "This could not be saved: some of the data is not valid.";
@@ -406,6 +413,11 @@ impl From<JsonRejection> for ApiError {
                     "The request body has a missing or invalid field: {}",
                     err.body_text()
                 ),
+            ),
+            _ if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE => (
+                StatusCode::PAYLOAD_TOO_LARGE,
+                ErrorCode::BodyTooLarge,
+                BODY_TOO_LARGE.to_owned(),
             ),
             _ => (
                 StatusCode::BAD_REQUEST,

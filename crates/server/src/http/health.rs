@@ -1,6 +1,8 @@
 //! Liveness, readiness and Prometheus metrics.
 
-use axum::extract::State;
+use std::net::SocketAddr;
+
+use axum::extract::{ConnectInfo, Request, State};
 use axum::http::header;
 use axum::response::IntoResponse;
 use serde::Serialize;
@@ -60,15 +62,30 @@ async fn readyz(State(state): State<AppState>) -> Result<Json<Readiness>, ApiErr
     }))
 }
 
-/// Prometheus metrics in the text exposition format.
+/// Prometheus metrics in the text exposition format, for the configured
+/// scraper only: a request carrying `http.metrics_token`, or without one a
+/// request from loopback that came through no proxy. Anyone else gets 404.
 #[utoipa::path(get, path = "/metrics", tag = "operations",
-    responses((status = 200, description = "Prometheus text", content_type = "text/plain", body = String)))]
-async fn metrics(State(state): State<AppState>) -> impl IntoResponse {
-    (
+    responses(
+        (status = 200, description = "Prometheus text", content_type = "text/plain", body = String),
+        (status = 404, description = "Not the configured scraper", body = ErrorBody),
+    ))]
+async fn metrics(
+    State(state): State<AppState>,
+    request: Request,
+) -> Result<impl IntoResponse, ApiError> {
+    let peer = request
+        .extensions()
+        .get::<ConnectInfo<SocketAddr>>()
+        .map(|ConnectInfo(address)| address.ip());
+    if !super::metrics::may_read(&state.config.http, peer, request.headers()) {
+        return Err(ApiError::not_found("There is no endpoint at /metrics."));
+    }
+    Ok((
         [(
             header::CONTENT_TYPE,
             "text/plain; version=0.0.4; charset=utf-8",
         )],
         state.metrics.render(),
-    )
+    ))
 }

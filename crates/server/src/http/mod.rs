@@ -3,11 +3,14 @@
 //! ids, logs, metrics, health, the development outbox and the web app. The
 //! routes themselves are assembled in `app`.
 
+pub mod budget;
 pub mod error;
 pub mod extract;
 pub mod health;
 pub mod metrics;
 pub mod outbox;
+pub mod security;
+pub mod server;
 pub mod spa;
 mod state;
 pub mod text;
@@ -32,12 +35,18 @@ use tower_http::trace::TraceLayer;
 const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
 
 /// Uploads are at most 10 MB; the margin covers multipart framing.
-const BODY_LIMIT: usize = 11 * 1024 * 1024;
+pub const BODY_LIMIT: usize = 11 * 1024 * 1024;
 
 /// The HTTP edge every route shares: request ids, logs, metrics,
-/// compression, panics answered as 500s, the body limit, and the web app for
-/// every path no route takes. `routes` are the app's routes (see `app`).
+/// compression, panics answered as 500s, security headers, the body limit
+/// and the cap on bodies in flight, and the web app for every path no route
+/// takes. `routes` are the app's routes (see `app`).
 pub fn serve(routes: Router<AppState>, state: AppState) -> Router {
+    let security = security::SecurityHeaders::for_public_url(state.config.public_url.as_deref());
+    let budget = budget::BodyBudget::new(
+        state.config.http.max_body_bytes_in_flight,
+        BODY_LIMIT as u64,
+    );
     let middleware = ServiceBuilder::new()
         .layer(SetSensitiveRequestHeadersLayer::new([
             axum::http::header::AUTHORIZATION,
@@ -52,10 +61,11 @@ pub fn serve(routes: Router<AppState>, state: AppState) -> Router {
                         .get(&REQUEST_ID)
                         .and_then(|value| value.to_str().ok())
                         .unwrap_or_default();
+                    // Debug formatting (`?`) escapes what a client chose.
                     tracing::info_span!(
                         "request",
-                        method = %request.method(),
-                        path = %request.uri().path(),
+                        method = ?request.method(),
+                        path = ?request.uri().path(),
                         request_id,
                     )
                 })
@@ -73,7 +83,11 @@ pub fn serve(routes: Router<AppState>, state: AppState) -> Router {
         )
         .layer(PropagateRequestIdLayer::new(REQUEST_ID))
         .layer(CatchPanicLayer::new())
-        .layer(CompressionLayer::new());
+        .layer(CompressionLayer::new())
+        .layer(axum::middleware::from_fn_with_state(
+            budget,
+            budget::reserve,
+        ));
 
     routes
         .fallback(web_app)
@@ -83,6 +97,11 @@ pub fn serve(routes: Router<AppState>, state: AppState) -> Router {
         .route_layer(axum::middleware::from_fn(metrics::track))
         .with_state(state)
         .layer(middleware)
+        // Outermost: also on panics' 500s and the edge's own refusals.
+        .layer(axum::middleware::from_fn_with_state(
+            security,
+            security::add_headers,
+        ))
 }
 
 /// Marks an answer `Cache-Control: no-store` unless it says otherwise: the

@@ -2,7 +2,7 @@
 //! a newcomer without SMTP can follow a reset or magic link. Answers 404
 //! unless `auth.dev_outbox` is on.
 
-use axum::extract::{Query, State};
+use axum::extract::State;
 use chrono::Utc;
 use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QueryOrder, QuerySelect};
 use serde::{Deserialize, Serialize};
@@ -12,7 +12,7 @@ use uuid::Uuid;
 
 use super::AppState;
 use super::error::{ApiError, ErrorBody};
-use super::extract::Json;
+use super::extract::{Json, Query};
 use crate::mail::outbox;
 
 /// `/dev/outbox`, nested under `/api/v1`.

@@ -106,9 +106,13 @@ struct SavePhotoForm {
     #[schema(format = Binary, content_media_type = "application/octet-stream")]
     edited_image: Option<String>,
     /// Required (trimmed) when `public_listing` is true.
+    #[schema(nullable = false)]
     display_name: Option<String>,
+    #[schema(nullable = false)]
     bio: Option<String>,
-    /// `true` submits the photo to the leaderboard queue (verified by an admin).
+    /// `true` submits the photo to the leaderboard queue (verified by an
+    /// admin); `true` or `false`, never null.
+    #[schema(nullable = false)]
     public_listing: Option<bool>,
 }
 
@@ -132,6 +136,9 @@ async fn save_photo(
     client: ClientInfo,
     multipart: Result<Multipart, MultipartRejection>,
 ) -> Result<impl IntoResponse, ApiError> {
+    // The rate before the body: a client over it must not get to send (and
+    // make us buffer) another 10 MB.
+    limit_burst(&state, &client).await?;
     let mut form = upload::read_form_with_images(
         multipart?,
         &[EDITED_IMAGE_FIELD],
@@ -145,7 +152,6 @@ async fn save_photo(
         form.text("display_name"),
         form.text("bio"),
     )?;
-    limit_burst(&state, &client).await?;
 
     let (stored, analysis, edit) = state
         .blocking

@@ -12,6 +12,7 @@ mod auth;
 mod billing;
 mod database;
 mod edits;
+mod hardening;
 mod incomplete_images;
 mod migrations;
 mod operations;

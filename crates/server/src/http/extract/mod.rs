@@ -8,7 +8,9 @@
 //! - [`AdminUser`]: a signed-in user with the admin role, else 403
 //!   `admin_only`;
 //! - [`ClientInfo`]: the caller's address and user agent;
-//! - [`Json`]: a JSON body whose rejection is an [`ApiError`].
+//! - [`Json`]: a JSON body whose rejection is an [`ApiError`];
+//! - [`Query`]: query parameters whose rejection is an [`ApiError`] (400
+//!   `invalid_query`, not axum's plain text).
 //!
 //! Roles and entitlements are extractors too, so a handler that needs one
 //! cannot forget to check it: a handler taking an `AuthUser` is never reached
@@ -18,7 +20,7 @@ mod caller;
 mod client;
 mod roles;
 
-use axum::extract::FromRequest;
+use axum::extract::{FromRequest, FromRequestParts};
 
 pub use caller::{
     AuthUser, Claims, FRESH_SIGN_IN_SECS, MaybeAuthUser, TokenRefusal, bearer_token,
@@ -50,6 +52,11 @@ impl<T: serde::de::DeserializeOwned, S: Send + Sync> FromRequest<S> for Json<T> 
         })
     }
 }
+
+/// `axum::extract::Query`, but an invalid query gets our error shape.
+#[derive(Debug, Clone, Copy, Default, FromRequestParts)]
+#[from_request(via(axum::extract::Query), rejection(ApiError))]
+pub struct Query<T>(pub T);
 
 impl<T: serde::Serialize> axum::response::IntoResponse for Json<T> {
     fn into_response(self) -> axum::response::Response {

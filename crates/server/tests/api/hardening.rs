@@ -1,0 +1,475 @@
+//! The HTTP edge under abuse (issue 10): slow clients, connection and upload
+//! floods, metrics for the scraper only, security headers, and every error in
+//! the JSON shape with the right status.
+
+use std::time::Duration;
+
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+
+use crate::auth::{access, spawn as spawn_auth};
+use crate::helpers::{Backend, TestApp, on_both_databases, spawn_app, spawn_app_with};
+
+on_both_databases!(
+    a_client_over_its_rate_is_refused_before_it_sends_the_body,
+    bodies_past_the_cap_in_flight_get_503_with_retry_after,
+    a_patch_body_over_the_limit_gets_413_in_the_error_shape,
+);
+
+/// A raw connection to the test app, for requests reqwest would not send
+/// (headers never finished, a body that never comes).
+async fn connect(app: &TestApp) -> TcpStream {
+    let address = app.address.trim_start_matches("http://");
+    TcpStream::connect(address).await.expect("the app accepts")
+}
+
+/// Reads what the server sends until it closes the connection or `wait`
+/// passes; `None` when it sent nothing and kept the connection open.
+async fn read_answer(stream: &mut TcpStream, wait: Duration) -> Option<String> {
+    let mut answer = Vec::new();
+    let mut buffer = [0u8; 4096];
+    let deadline = tokio::time::Instant::now() + wait;
+    loop {
+        match tokio::time::timeout_at(deadline, stream.read(&mut buffer)).await {
+            Ok(Ok(0)) | Ok(Err(_)) => break,
+            Ok(Ok(n)) => {
+                answer.extend_from_slice(&buffer[..n]);
+                // The head and a short JSON body are enough.
+                if answer.windows(4).any(|w| w == b"\r\n\r\n") && answer.ends_with(b"}") {
+                    break;
+                }
+            }
+            Err(_) if answer.is_empty() => return None,
+            Err(_) => break,
+        }
+    }
+    Some(String::from_utf8_lossy(&answer).into_owned())
+}
+
+/// The head of a multipart upload of `length` bytes, of which only the part
+/// header is sent.
+fn upload_head(path: &str, length: usize) -> Vec<u8> {
+    format!(
+        "POST {path} HTTP/1.1\r\nHost: test\r\nContent-Type: multipart/form-data; boundary=XYZ\r\n\
+         Content-Length: {length}\r\n\r\n\
+         --XYZ\r\nContent-Disposition: form-data; name=\"image\"; filename=\"a.jpg\"\r\n\r\n"
+    )
+    .into_bytes()
+}
+
+async fn a_client_over_its_rate_is_refused_before_it_sends_the_body(backend: Backend) {
+    let app = spawn_app_with(backend, |config| {
+        config.analysis.per_client_per_minute = 1;
+    })
+    .await;
+    let first = app
+        .client
+        .post(app.url("/api/v1/analyses/pet"))
+        .multipart(crate::helpers::image_form(
+            b"not an image".to_vec(),
+            "a.jpg",
+        ))
+        .send()
+        .await
+        .unwrap();
+    assert_ne!(first.status(), StatusCode::TOO_MANY_REQUESTS);
+
+    // The second announces 5 MB and sends only the start: the server must
+    // answer from the headers, not wait for (and buffer) the body.
+    let mut stream = connect(&app).await;
+    stream
+        .write_all(&upload_head("/api/v1/analyses/pet", 5_000_000))
+        .await
+        .unwrap();
+    let answer = read_answer(&mut stream, Duration::from_secs(10))
+        .await
+        .expect("an answer before the body is sent");
+    assert!(answer.starts_with("HTTP/1.1 429"), "{answer}");
+    assert!(answer.contains("\"code\":\"rate_limited\""), "{answer}");
+}
+
+async fn bodies_past_the_cap_in_flight_get_503_with_retry_after(backend: Backend) {
+    let app = spawn_app_with(backend, |config| {
+        config.http.max_body_bytes_in_flight = 1024 * 1024;
+    })
+    .await;
+    // One upload of 900 kB whose body is slow to come holds the room...
+    let mut slow = connect(&app).await;
+    slow.write_all(&upload_head("/api/v1/analyses/pet", 900_000))
+        .await
+        .unwrap();
+    // ...so another of 900 kB is turned away before its body is read.
+    // (The first reserves once its handler runs: try again until it has.)
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    let refusal = loop {
+        let mut second = connect(&app).await;
+        second
+            .write_all(&upload_head("/api/v1/analyses/pet", 900_000))
+            .await
+            .unwrap();
+        if let Some(answer) = read_answer(&mut second, Duration::from_secs(2)).await
+            && answer.starts_with("HTTP/1.1 503")
+        {
+            break answer;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "a second upload past the cap was never refused"
+        );
+    };
+    let head = refusal.to_ascii_lowercase();
+    assert!(head.contains("\r\nretry-after: 5\r\n"), "{refusal}");
+    assert!(head.contains("content-type: application/json"), "{refusal}");
+    assert!(refusal.contains("\"code\":\"server_busy\""), "{refusal}");
+
+    // Small requests are not held up meanwhile.
+    assert_eq!(app.get("/healthz").await.status(), StatusCode::OK);
+    drop(slow);
+}
+
+#[tokio::test]
+async fn a_connection_that_never_finishes_its_headers_is_closed() {
+    let app = spawn_app_with(Backend::Sqlite, |config| {
+        config.http.header_read_timeout_secs = 1;
+    })
+    .await;
+    let mut stream = connect(&app).await;
+    stream
+        .write_all(b"GET /healthz HTTP/1.1\r\nHost: test\r\nX-Slow: ")
+        .await
+        .unwrap();
+    let mut rest = Vec::new();
+    let closed = tokio::time::timeout(Duration::from_secs(10), stream.read_to_end(&mut rest)).await;
+    assert!(
+        closed.is_ok(),
+        "the server still holds a connection whose headers never came"
+    );
+    assert!(
+        !String::from_utf8_lossy(&rest).contains("200 OK"),
+        "no request was served"
+    );
+}
+
+#[tokio::test]
+async fn connections_past_the_cap_wait_until_one_closes() {
+    let app = spawn_app_with(Backend::Sqlite, |config| {
+        config.http.max_connections = 1;
+        config.http.header_read_timeout_secs = 60;
+    })
+    .await;
+    let mut holder = connect(&app).await;
+    holder
+        .write_all(b"GET /healthz HTTP/1.1\r\nHost: test\r\n")
+        .await
+        .unwrap();
+    // The slot is taken once the server reads from the holder; a request on a
+    // second connection is then not served while the first stays open.
+    let mut waiting = connect(&app).await;
+    waiting
+        .write_all(b"GET /healthz HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n")
+        .await
+        .unwrap();
+    assert_eq!(
+        read_answer(&mut waiting, Duration::from_secs(1)).await,
+        None,
+        "a second connection was served past the cap of one"
+    );
+    drop(holder);
+    let answer = read_answer(&mut waiting, Duration::from_secs(10))
+        .await
+        .expect("served once the first connection closed");
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+}
+
+#[tokio::test]
+async fn made_up_methods_are_counted_under_one_label() {
+    // /readyz: the recorder is shared by every test of the process, and
+    // another test reads the first /healthz line.
+    let app = spawn_app(Backend::Sqlite).await;
+    let method = reqwest::Method::from_bytes(b"BREWCOFFEE").unwrap();
+    let response = app
+        .client
+        .request(method, app.url("/readyz"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::METHOD_NOT_ALLOWED);
+    let text = app.get("/metrics").await.text().await.unwrap();
+    assert!(!text.contains("BREWCOFFEE"), "{text}");
+    assert!(
+        text.lines()
+            .any(|line| line.starts_with("http_requests_total{")
+                && line.contains("method=\"OTHER\"")
+                && line.contains("route=\"/readyz\"")),
+        "{text}"
+    );
+}
+
+#[tokio::test]
+async fn metrics_are_served_only_to_the_configured_scraper() {
+    // Without a token: loopback only, and not through a proxy.
+    let app = spawn_app(Backend::Sqlite).await;
+    assert_eq!(app.get("/metrics").await.status(), StatusCode::OK);
+    let proxied = app
+        .client
+        .get(app.url("/metrics"))
+        .header("x-forwarded-for", "203.0.113.7")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(proxied.status(), StatusCode::NOT_FOUND);
+    assert_eq!(proxied.json::<Value>().await.unwrap()["code"], "not_found");
+
+    // With a token: only who carries it, loopback or not.
+    let app = spawn_app_with(Backend::Sqlite, |config| {
+        config.http.metrics_token = Some(prettyscore_server::config::Secret::new("scrape-token"));
+    })
+    .await;
+    assert_eq!(app.get("/metrics").await.status(), StatusCode::NOT_FOUND);
+    let scraper = app
+        .client
+        .get(app.url("/metrics"))
+        .bearer_auth("scrape-token")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(scraper.status(), StatusCode::OK);
+    assert!(
+        scraper
+            .text()
+            .await
+            .unwrap()
+            .contains("http_requests_total")
+    );
+}
+
+#[tokio::test]
+async fn every_response_carries_the_security_headers_and_hsts_only_over_https() {
+    let app = spawn_app(Backend::Sqlite).await;
+    for path in [
+        "/",
+        "/leaderboard",
+        "/assets/app-3f2a1b.js",
+        "/healthz",
+        "/api/v1/app-config",
+        "/api/v1/nope",
+        "/auth/v1/settings",
+        "/api/docs/",
+        "/api/openapi.json",
+    ] {
+        let response = app.get(path).await;
+        let headers = response.headers();
+        let csp = headers
+            .get("content-security-policy")
+            .unwrap_or_else(|| panic!("{path}: no CSP"))
+            .to_str()
+            .unwrap();
+        assert!(csp.contains("frame-ancestors 'none'"), "{path}: {csp}");
+        assert!(csp.contains("script-src 'self'"), "{path}: {csp}");
+        assert!(!csp.contains("script-src 'self' 'unsafe"), "{path}: {csp}");
+        assert_eq!(headers["x-content-type-options"], "nosniff", "{path}");
+        assert_eq!(
+            headers["referrer-policy"], "strict-origin-when-cross-origin",
+            "{path}"
+        );
+        assert!(
+            headers.get("strict-transport-security").is_none(),
+            "{path}: HSTS on plain http"
+        );
+    }
+
+    let app = spawn_app_with(Backend::Sqlite, |config| {
+        config.public_url = Some("https://prettyscore.example".into());
+    })
+    .await;
+    for path in ["/", "/healthz", "/api/v1/nope"] {
+        let response = app.get(path).await;
+        assert_eq!(
+            response.headers()["strict-transport-security"],
+            "max-age=31536000; includeSubDomains",
+            "{path}"
+        );
+    }
+}
+
+/// Sends `request` on a new connection and reads the answer. Bodies over a
+/// limit are sent only up to one byte past it, so the server has read all
+/// that was sent when it answers and closes (unread bytes would reset the
+/// connection and lose the answer).
+async fn exchange(app: &TestApp, request: &[u8]) -> String {
+    let mut stream = connect(app).await;
+    stream.write_all(request).await.unwrap();
+    read_answer(&mut stream, Duration::from_secs(20))
+        .await
+        .expect("an answer")
+}
+
+/// The JSON body of a raw answer.
+fn body_of(answer: &str) -> Value {
+    let (_, body) = answer.split_once("\r\n\r\n").expect("a head and a body");
+    serde_json::from_str(body).unwrap_or_else(|err| panic!("{err}: {answer}"))
+}
+
+#[tokio::test]
+async fn auth_bodies_over_1_mb_get_413_in_gotrue_shape() {
+    let app = spawn_auth(Backend::Sqlite).await;
+    let limit = prettyscore_server::auth::MAX_BODY_BYTES;
+    // A declared length over the limit is refused from the headers...
+    let declared = exchange(
+        &app,
+        format!(
+            "POST /auth/v1/signup HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\n\
+             Content-Length: {}\r\n\r\n",
+            limit + 1
+        )
+        .as_bytes(),
+    )
+    .await;
+    // ...and a chunked body once it passes the limit.
+    let mut chunked = format!(
+        "POST /auth/v1/signup HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\n\
+         Transfer-Encoding: chunked\r\n\r\n{:x}\r\n",
+        limit + 1
+    )
+    .into_bytes();
+    chunked.extend(std::iter::repeat_n(b' ', limit + 1));
+    let chunked = exchange(&app, &chunked).await;
+    for answer in [declared, chunked] {
+        assert!(answer.starts_with("HTTP/1.1 413"), "{answer}");
+        assert!(
+            answer
+                .to_ascii_lowercase()
+                .contains("content-type: application/json"),
+            "{answer}"
+        );
+        let body = body_of(&answer);
+        assert_eq!(body["error_code"], "request_too_large", "{body}");
+        assert!(
+            body["msg"].as_str().unwrap().contains("too large"),
+            "{body}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn repeated_query_keys_get_400_in_the_error_shape() {
+    let app = spawn_auth(Backend::Sqlite).await;
+    let response = app.get("/api/v1/photos?sort=latest&sort=rating").await;
+    assert_eq!(response.status(), StatusCode::BAD_REQUEST);
+    let body: Value = response.json().await.unwrap();
+    assert_eq!(body["code"], "invalid_query", "{body}");
+    assert!(body["message"].as_str().unwrap().contains("sort"), "{body}");
+
+    let response = app
+        .get("/auth/v1/verify?type=signup&token=a&type=recovery")
+        .await;
+    assert_eq!(response.status(), StatusCode::BAD_REQUEST);
+    let body: Value = response.json().await.unwrap();
+    assert_eq!(body["error_code"], "invalid_query", "{body}");
+}
+
+#[tokio::test]
+async fn a_wrong_method_gets_405_in_the_error_shape_with_allow() {
+    let app = spawn_app(Backend::Sqlite).await;
+    for (method, path) in [
+        (reqwest::Method::PUT, "/api/v1/app-config"),
+        (reqwest::Method::DELETE, "/api/v1/analyses/face"),
+        (reqwest::Method::POST, "/readyz"),
+    ] {
+        let response = app
+            .client
+            .request(method.clone(), app.url(path))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(
+            response.status(),
+            StatusCode::METHOD_NOT_ALLOWED,
+            "{method} {path}"
+        );
+        assert!(response.headers().contains_key("allow"), "{method} {path}");
+        let body: Value = response.json().await.unwrap();
+        assert_eq!(body["code"], "method_not_allowed", "{method} {path}");
+    }
+    let response = app
+        .client
+        .get(app.url("/auth/v1/signup"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::METHOD_NOT_ALLOWED);
+    let body: Value = response.json().await.unwrap();
+    assert_eq!(body["error_code"], "method_not_allowed", "{body}");
+}
+
+async fn a_patch_body_over_the_limit_gets_413_in_the_error_shape(backend: Backend) {
+    let app = spawn_auth(backend).await;
+    let tokens = app.sign_up("patcher@example.com").await;
+    let length = prettyscore_server::http::BODY_LIMIT + 1;
+    let mut request = format!(
+        "PATCH /api/v1/photos/{} HTTP/1.1\r\nHost: test\r\nAuthorization: Bearer {}\r\n\
+         Content-Type: application/json\r\nContent-Length: {length}\r\n\r\n",
+        uuid::Uuid::new_v4(),
+        access(&tokens)
+    )
+    .into_bytes();
+    request.extend(std::iter::repeat_n(b' ', length));
+    let answer = exchange(&app, &request).await;
+    assert!(answer.starts_with("HTTP/1.1 413"), "{answer}");
+    assert_eq!(body_of(&answer)["code"], "body_too_large", "{answer}");
+}
+
+#[tokio::test]
+async fn the_openapi_document_declares_the_bearer_scheme_and_the_edge_errors() {
+    let doc = serde_json::to_value(prettyscore_server::app::openapi()).unwrap();
+    assert_eq!(
+        doc["components"]["securitySchemes"]["bearer"],
+        json!({
+            "type": "http",
+            "scheme": "bearer",
+            "bearerFormat": "JWT",
+            "description": doc["components"]["securitySchemes"]["bearer"]["description"],
+        })
+    );
+    let mut checked = 0;
+    for (path, item) in doc["paths"].as_object().unwrap() {
+        for (method, operation) in item.as_object().unwrap() {
+            let answers = &operation["responses"];
+            let secured = operation["security"]
+                .as_array()
+                .is_some_and(|list| list.iter().any(|r| r.get("bearer").is_some()));
+            if answers.get("401").is_some() {
+                assert!(secured, "{method} {path} answers 401 but is not secured");
+            }
+            let body_types: Vec<&String> = operation["requestBody"]["content"]
+                .as_object()
+                .map(|content| content.keys().collect())
+                .unwrap_or_default();
+            if !body_types.is_empty() {
+                for status in ["400", "413", "415"] {
+                    assert!(
+                        answers.get(status).is_some(),
+                        "{method} {path}: no {status}"
+                    );
+                }
+            }
+            if body_types.iter().any(|t| t.contains("json")) {
+                assert!(answers.get("422").is_some(), "{method} {path}: no 422");
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked > 10, "{checked} operations");
+    for (method, path) in [
+        ("get", "/api/v1/account/export"),
+        ("delete", "/api/v1/account"),
+    ] {
+        let security = &doc["paths"][path][method]["security"];
+        assert_eq!(security, &json!([{"bearer": []}]), "{method} {path}");
+    }
+    let listing = doc.pointer("/components/schemas/SavePhotoForm/properties/public_listing");
+    let listing = listing.expect("SavePhotoForm.public_listing is documented");
+    assert_eq!(listing["type"], "boolean", "not nullable: {listing}");
+}
