@@ -16,7 +16,9 @@ export interface paths {
         post?: never;
         /**
          * Deletes the signed-in user's account and everything that is theirs.
-         *     Needs `Authorization: Bearer <access token>`.
+         *     Needs `Authorization: Bearer <access token>` of a session that signed in
+         *     at most 5 minutes ago, or else the reauthentication code
+         *     (`GET /auth/v1/reauthenticate` mails it) as `{"nonce": "123456"}`.
          */
         delete: operations["delete_account"];
         options?: never;
@@ -91,7 +93,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Scores a feet photo. */
+        /** Scores a feet photo. Premium (`feet_scoring`), or the one free trial. */
         post: operations["analyze_feet"];
         delete?: never;
         options?: never;
@@ -108,7 +110,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Scores a hands photo. */
+        /** Scores a hands photo. Premium (`hands_scoring`), or the one free trial. */
         post: operations["analyze_hands"];
         delete?: never;
         options?: never;
@@ -144,6 +146,179 @@ export interface paths {
         get: operations["app_config"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/billing/payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's payments, newest first. */
+        get: operations["my_payments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/billing/sandbox/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A sandbox checkout: what is bought, the amount and its state. The
+         *     caller's own checkouts only.
+         */
+        get: operations["sandbox_checkout"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/billing/sandbox/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel: the checkout expires (`checkout.session.expired`) and the buyer
+         *     goes back.
+         */
+        post: operations["sandbox_cancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/billing/sandbox/{id}/decline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pay with a test card that is declined: the attempt is recorded as a
+         *     failed payment, nothing is granted, and the checkout stays open.
+         */
+        post: operations["sandbox_decline"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/billing/sandbox/{id}/pay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pay with the test card. The sandbox emits the events Stripe would
+         *     (`checkout.session.completed`, then the subscription's, invoice's or
+         *     PaymentIntent's), and fulfilment grants from them.
+         */
+        post: operations["sandbox_pay"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/billing/subscription": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's subscription, for My Account. */
+        get: operations["my_subscription"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/billing/subscription/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancels the caller's Premium at the end of the paid period: it stays
+         *     Premium until `expires_at`, then ends.
+         */
+        post: operations["cancel_subscription"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/billing/subscription/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Takes back a cancellation at period end: the subscription renews again. */
+        post: operations["resume_subscription"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/billing/webhook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Stripe's webhook endpoint. The `Stripe-Signature` header (`t=…,v1=…`)
+         *     must be an HMAC-SHA256 with the endpoint's signing secret over
+         *     `t + "." + body`, made within 300 s. A redelivered event changes nothing.
+         */
+        post: operations["webhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -201,8 +376,9 @@ export interface paths {
         get: operations["list_photos"];
         put?: never;
         /**
-         * Saves a face photo to the signed-in user's photos. The server scores the
-         *     stored image; EXIF and GPS data are removed before storing.
+         * Saves a face photo to the signed-in user's photos, with its edit if one
+         *     is sent. The server scores the stored original; EXIF and GPS data are
+         *     removed from both images before storing.
          */
         post: operations["save_photo"];
         delete?: never;
@@ -250,6 +426,68 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/functions/v1/check-feature-access": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Whether the caller may use a feature now. Premium members always may;
+         *     others once, after activating the free trial.
+         */
+        post: operations["check_feature_access"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/functions/v1/check-subscription": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Whether the caller has Premium (the spec's `check-subscription`; no body
+         *     needed).
+         */
+        post: operations["check_subscription"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/functions/v1/create-checkout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Opens a checkout for the caller. The price comes from `type` (and, for a
+         *     contact fee, the contestant's rank stored with the request); amounts and
+         *     price ids the client sends are ignored. Nothing is granted here: the
+         *     provider's events do that.
+         */
+        post: operations["create_checkout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/functions/v1/edit-photo": {
         parameters: {
             query?: never;
@@ -266,6 +504,27 @@ export interface paths {
          *     and per signed-in user; premium members are unlimited.
          */
         post: operations["edit_photo"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/functions/v1/record-feature-usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Activates the caller's one free trial of a feature (once per user, across
+         *     browsers; parallel calls activate it once). Premium members need no
+         *     trial: their access is answered and nothing is used.
+         */
+        post: operations["record_feature_usage"];
         delete?: never;
         options?: never;
         head?: never;
@@ -331,6 +590,11 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /**
+         * @description Why the caller has access or not.
+         * @enum {string}
+         */
+        AccessReason: "granted" | "trial_available" | "trial_exceeded" | "requires_premium";
         /** @description The document `GET /api/v1/account/export` answers. */
         AccountExport: {
             /** Format: date-time */
@@ -381,9 +645,78 @@ export interface components {
             contact_email: string;
             site_name: string;
         };
+        /**
+         * @description The spec's `metadata`. Only `contact_request_id` is read; the fee, rank
+         *     and plan name a client sends are ignored (the server prices), but stay
+         *     in the API so the spec's client can send them.
+         */
+        CheckoutMetadata: {
+            /**
+             * Format: uuid
+             * @description The contact request the fee is for (`type` `contact_request`).
+             */
+            contact_request_id?: string | null;
+            /** @description Ignored: the server computes the fee from the contestant's rank. */
+            fee_amount?: Record<string, never> | null;
+            /** @description Ignored. */
+            plan_name?: string | null;
+            /** @description Ignored: the rank stored with the contact request counts. */
+            rank?: Record<string, never> | null;
+        };
+        /**
+         * @description The body of `create-checkout` (the spec's fields; `priceId` is accepted
+         *     and ignored).
+         */
+        CreateCheckoutRequest: {
+            /** @description Prefills the provider's checkout; defaults to the account's address. */
+            email?: string | null;
+            /**
+             * @description The same key returns the same checkout (or send the
+             *     `Idempotency-Key` header). At most 255 characters.
+             */
+            idempotencyKey?: string | null;
+            metadata?: components["schemas"]["CheckoutMetadata"];
+            /** @description Ignored: the server sets the price from `type`. */
+            priceId?: string | null;
+            /**
+             * @description `subscription` (Premium Editing, $9.99 a month),
+             *     `personality_detailed` ($4.99) or `contact_request` (the fee for the
+             *     contestant's rank, held until they answer).
+             */
+            type: components["schemas"]["Purchase"];
+            /**
+             * Format: uuid
+             * @description Must be the caller's own id (403 `forbidden` otherwise).
+             */
+            userId: string;
+        };
+        /** @description Where to send the buyer. */
+        CreateCheckoutResponse: {
+            /**
+             * Format: int64
+             * @description What will be charged, in cents (decided by the server).
+             */
+            amountCents: number;
+            currency: string;
+            sessionId: string;
+            /**
+             * @description The provider's checkout page: Stripe's, or the sandbox's
+             *     `/checkout/sandbox/{sessionId}` (relative).
+             */
+            url: string;
+        };
+        /** @description The optional body of `DELETE /api/v1/account`. */
+        DeleteAccountBody: {
+            /**
+             * @description The code mailed by `GET /auth/v1/reauthenticate`; needed when the
+             *     sign-in is more than 5 minutes old.
+             */
+            nonce?: string | null;
+        };
         /** @description The body of `edit-photo`. */
         EditPhotoRequest: {
             adjustments?: components["schemas"]["Adjustments"] | null;
+            feature?: components["schemas"]["Feature"] | null;
             /**
              * @description The photo to edit: a `data:image/…;base64,` URL (at most 10 MB
              *     decoded) or one of this server's signed media URLs
@@ -406,7 +739,12 @@ export interface components {
         };
         /** @description The answer of `edit-photo`. */
         EditPhotoResponse: {
-            /** @description A signed URL of the result, valid for an hour (relative, like photos' URLs). */
+            /**
+             * @description A signed URL of the result, valid for an hour (relative, like photos'
+             *     URLs). Slider adjustments alone on an unsaved photo (no `photoId`)
+             *     answer the result itself as a `data:image/jpeg;base64,` URL and store
+             *     nothing.
+             */
             editedImageUrl: string;
             /**
              * Format: int32
@@ -461,7 +799,7 @@ export interface components {
          *     all, so the web app's generated types know each one.
          * @enum {string}
          */
-        ErrorCode: "not_found" | "method_not_allowed" | "unsupported_media_type" | "invalid_json" | "invalid_request" | "body_too_large" | "invalid_query" | "validation_failed" | "conflict" | "rate_limited" | "not_signed_in" | "admin_only" | "invalid_upload" | "missing_image" | "too_large" | "not_an_image" | "corrupt_image" | "bad_dimensions" | "no_face" | "face_too_small" | "no_hand" | "not_feet" | "missing_prompt" | "invalid_image_url" | "unsupported_prompt" | "free_edits_used" | "provider_credits" | "edit_failed" | "server_busy" | "database_unavailable" | "internal_error";
+        ErrorCode: "not_found" | "method_not_allowed" | "unsupported_media_type" | "invalid_json" | "invalid_request" | "body_too_large" | "invalid_query" | "validation_failed" | "conflict" | "rate_limited" | "not_signed_in" | "insufficient_aal" | "reauthentication_needed" | "admin_only" | "invalid_upload" | "missing_image" | "too_large" | "not_an_image" | "image_incomplete" | "bad_dimensions" | "no_face" | "face_too_small" | "no_hand" | "not_feet" | "missing_prompt" | "invalid_image_url" | "unsupported_prompt" | "free_edits_used" | "provider_credits" | "edit_failed" | "forbidden" | "invalid_signature" | "idempotency_key_reused" | "checkout_in_progress" | "checkout_closed" | "card_declined" | "already_subscribed" | "already_paid" | "no_subscription" | "payment_provider_failed" | "unknown_feature" | "trial_used" | "feature_locked" | "server_busy" | "database_unavailable" | "internal_error";
         /** @description The result of a face analysis. */
         FaceAnalysis: {
             breakdown: components["schemas"]["FaceBreakdown"];
@@ -602,6 +940,26 @@ export interface components {
              * @description Lower third (nose base to chin) over middle third (brow to nose base); ideal 1.
              */
             thirdsRatio: number;
+        };
+        /**
+         * @description A gated feature.
+         * @enum {string}
+         */
+        Feature: "ai_editor" | "personality_test" | "feet_scoring" | "hands_scoring";
+        /** @description The answer of `check-feature-access`. */
+        FeatureAccess: {
+            hasAccess: boolean;
+            reason: components["schemas"]["AccessReason"];
+            /**
+             * Format: int32
+             * @description Free trials not yet activated: 1 or 0.
+             */
+            trialRemaining: number;
+        };
+        /** @description The body of both functions. */
+        FeatureRequest: {
+            /** @description `ai_editor`, `personality_test`, `feet_scoring` or `hands_scoring`. */
+            featureName: string;
         };
         FeetAnalysis: {
             breakdown: components["schemas"]["FeetBreakdown"];
@@ -778,6 +1136,26 @@ export interface components {
             subject: string;
             to: string;
         };
+        /** @description One of the caller's payments. */
+        PaymentItem: {
+            /** Format: int64 */
+            amount_cents: number;
+            /** Format: date-time */
+            created_at: string;
+            currency: string;
+            description: string;
+            /** Format: uuid */
+            id: string;
+            /** @description `subscription`, `personality_detailed` or `contact_request`. */
+            purpose: string;
+            /** Format: int64 */
+            refunded_cents: number;
+            /**
+             * @description `pending`, `held`, `succeeded`, `failed`, `canceled`, `refunded` or
+             *     `partially_refunded`.
+             */
+            status: string;
+        };
         /** @description A pet photo's score. */
         PetAnalysis: {
             qualities: components["schemas"]["PhotoQualities"];
@@ -856,9 +1234,43 @@ export interface components {
              */
             editedImageUrl: string | null;
         };
+        /**
+         * @description What a checkout buys (`type` of `create-checkout`).
+         * @enum {string}
+         */
+        Purchase: "subscription" | "personality_detailed" | "contact_request";
         Readiness: {
             /** @description `ok` when the database answered. */
             database: string;
+            status: string;
+        };
+        /** @description A sandbox checkout, for its page. */
+        SandboxCheckout: {
+            /** Format: int64 */
+            amountCents: number;
+            /** @description Where Cancel leads (relative). */
+            cancelUrl: string;
+            currency: string;
+            /** @description What is being bought, e.g. `Premium Editing (monthly)`. */
+            description: string;
+            id: string;
+            /**
+             * @description `subscription` (monthly), `payment` (once) or `hold` (authorised now,
+             *     captured later).
+             */
+            mode: string;
+            /** @description Says plainly that this is a test payment. */
+            notice: string;
+            /** @description `open`, `complete` or `expired`. */
+            status: string;
+            /** @description Where Pay leads (relative). */
+            successUrl: string;
+        };
+        /** @description What a button did. */
+        SandboxResult: {
+            /** @description Where to send the buyer next (relative). */
+            redirectUrl: string;
+            /** @description `open`, `complete` or `expired`, after the click. */
             status: string;
         };
         /** @description The multipart body of a save. */
@@ -868,7 +1280,15 @@ export interface components {
             display_name?: string;
             /**
              * Format: binary
-             * @description The photo: JPEG, PNG, WebP, GIF or BMP, at most 10 MB.
+             * @description The result of an AI edit of it, if the user made one: stored as the
+             *     photo's `edited_image_url`, as an edit made in My Photos would be.
+             *     It is not scored (the saved score is the original's).
+             */
+            edited_image?: string | null;
+            /**
+             * Format: binary
+             * @description The photo as it was taken (the original): JPEG, PNG, WebP, GIF or
+             *     BMP, at most 10 MB. The server scores this image.
              */
             image: string;
             /**
@@ -883,11 +1303,40 @@ export interface components {
             /** @description The public page of this result. */
             share_url: string;
         };
+        /** @description The caller's Premium subscription. */
+        SubscriptionStatus: {
+            /** @description Ends at `expires_at` instead of renewing. */
+            cancel_at_period_end: boolean;
+            /**
+             * Format: date-time
+             * @description The end of the paid period: the renewal date, or the end date when
+             *     `cancel_at_period_end`.
+             */
+            expires_at: string | null;
+            /** @description `premium_editing`, or `null` without a subscription. */
+            plan: string | null;
+            /** @description The provider's status (`active`, `past_due`, `canceled`, …), or `null`. */
+            status: string | null;
+            /** @description An active `premium_editing` subscription that has not expired. */
+            subscribed: boolean;
+        };
         /**
          * @description The spec's score tiers (1 to 10 scale).
          * @enum {string}
          */
         Tier: "lovely" | "pretty" | "veryPretty" | "beautiful" | "gorgeous" | "absolutelyStunning" | "exceptional" | "eliteBeauty" | "worldsMostBeautiful";
+        /** @description The answer of `record-feature-usage`. */
+        TrialActivated: {
+            access: components["schemas"]["FeatureAccess"];
+            /** @description 'Trial activated! You can use this feature once.' */
+            message: string;
+        };
+        /** @description The webhook's answer. */
+        WebhookReceipt: {
+            /** @description The event was processed before; nothing changed. */
+            duplicate: boolean;
+            received: boolean;
+        };
     };
     responses: never;
     parameters: never;
@@ -904,7 +1353,11 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["DeleteAccountBody"] | null;
+            };
+        };
         responses: {
             /** @description The account is gone */
             204: {
@@ -913,8 +1366,53 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description `invalid_json`: the body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Not signed in */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `reauthentication_needed`: the sign-in is older than 5 minutes and no valid code was sent; `insufficient_aal`: the second factor is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `body_too_large`: the body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`: a field is missing or has the wrong type */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1011,7 +1509,7 @@ export interface operations {
                     "application/json": components["schemas"]["FaceAnalysis"];
                 };
             };
-            /** @description Not an image, or a damaged one */
+            /** @description Not an image, or unsupported dimensions */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1038,7 +1536,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No face found, or too small */
+            /** @description `image_incomplete`: a cut-off or damaged photo; no face found, or too small */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -1089,8 +1587,26 @@ export interface operations {
                     "application/json": components["schemas"]["FeetAnalysis"];
                 };
             };
-            /** @description Not an image, or a damaged one */
+            /** @description Not an image, or unsupported dimensions */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_signed_in` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `feature_locked`: neither Premium nor an active trial */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1109,6 +1625,15 @@ export interface operations {
             };
             /** @description `invalid_upload`: the body is not `multipart/form-data` */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_feet`, or `image_incomplete`: a cut-off or damaged photo */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1158,8 +1683,26 @@ export interface operations {
                     "application/json": components["schemas"]["HandsAnalysis"];
                 };
             };
-            /** @description Not an image, or a damaged one */
+            /** @description Not an image, or unsupported dimensions */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_signed_in` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `feature_locked`: neither Premium nor an active trial */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1178,6 +1721,15 @@ export interface operations {
             };
             /** @description `invalid_upload`: the body is not `multipart/form-data` */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `no_hand`, or `image_incomplete`: a cut-off or damaged photo */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1227,7 +1779,7 @@ export interface operations {
                     "application/json": components["schemas"]["PetAnalysis"];
                 };
             };
-            /** @description Not an image, or a damaged one */
+            /** @description Not an image, or unsupported dimensions */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1247,6 +1799,15 @@ export interface operations {
             };
             /** @description `invalid_upload`: the body is not `multipart/form-data` */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `image_incomplete`: a cut-off or damaged photo */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1290,6 +1851,422 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AppConfig"];
+                };
+            };
+        };
+    };
+    my_payments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller's payments */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentItem"][];
+                };
+            };
+            /** @description `not_signed_in` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    sandbox_checkout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The sandbox checkout session id (cs_sandbox_…) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The checkout */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxCheckout"];
+                };
+            };
+            /** @description `not_signed_in` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such checkout of the caller's, or the sandbox is off */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    sandbox_cancel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The sandbox checkout session id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cancelled; go to `redirectUrl` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxResult"];
+                };
+            };
+            /** @description `not_signed_in` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such checkout of the caller's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `checkout_closed` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    sandbox_decline: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The sandbox checkout session id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description `not_signed_in` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `card_declined`: nothing charged or granted; the checkout stays open */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such checkout of the caller's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `checkout_closed` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    sandbox_pay: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The sandbox checkout session id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Paid; go to `redirectUrl` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxResult"];
+                };
+            };
+            /** @description `not_signed_in` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such checkout of the caller's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `checkout_closed`: paid or cancelled before */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    my_subscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller's subscription */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubscriptionStatus"];
+                };
+            };
+            /** @description `not_signed_in` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    cancel_subscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The subscription, now ending at its period end */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubscriptionStatus"];
+                };
+            };
+            /** @description `not_signed_in` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `no_subscription` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `payment_provider_failed` */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    resume_subscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The subscription, renewing again */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubscriptionStatus"];
+                };
+            };
+            /** @description `not_signed_in` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `no_subscription` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `payment_provider_failed` */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    webhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description t=<unix time>,v1=<hex HMAC-SHA256> */
+                "Stripe-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description A Stripe event */
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description The event was applied, or had been before */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookReceipt"];
+                };
+            };
+            /** @description `invalid_signature`, or `invalid_json` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stripe webhooks are not configured */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `body_too_large`: the body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`: a field is missing or has the wrong type */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -1463,7 +2440,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No face found, or a missing display name */
+            /** @description `image_incomplete`: a cut-off or damaged photo; no face found, or a missing display name */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -1694,6 +2671,212 @@ export interface operations {
             };
         };
     };
+    check_feature_access: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FeatureRequest"];
+            };
+        };
+        responses: {
+            /** @description The caller's access */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FeatureAccess"];
+                };
+            };
+            /** @description `unknown_feature` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_signed_in` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `body_too_large`: the body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`: a field is missing or has the wrong type */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    check_subscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller's subscription */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubscriptionStatus"];
+                };
+            };
+            /** @description `not_signed_in` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    create_checkout: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Returns the same checkout for a retried request */
+                "Idempotency-Key"?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateCheckoutRequest"];
+            };
+        };
+        responses: {
+            /** @description The checkout to redirect to */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateCheckoutResponse"];
+                };
+            };
+            /** @description `invalid_json`: the body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_signed_in` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `forbidden`: `userId` is not the caller */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The contact request is not the caller's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `already_subscribed`, `already_paid`, `checkout_in_progress` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `body_too_large`: the body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`, `idempotency_key_reused` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `payment_provider_failed` */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     edit_photo: {
         parameters: {
             query?: never;
@@ -1725,6 +2908,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `not_signed_in`: `feature` `ai_editor` without a signed-in caller */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description `provider_credits`: the generative provider needs credits */
             402: {
                 headers: {
@@ -1734,7 +2926,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `free_edits_used`: no free edits left */
+            /** @description `free_edits_used`: no free edits left; `feature_locked`: the AI Editor without Premium or an active trial */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1770,7 +2962,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `unsupported_prompt`: the built-in engine cannot do this (the message says what it can); `no_face`: a face edit on a photo without a face */
+            /** @description `unsupported_prompt`: the built-in engine cannot do this (the message says what it can); `no_face`: a face edit on a photo without a face; `image_incomplete`: a cut-off or damaged photo */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -1790,6 +2982,84 @@ export interface operations {
             };
             /** @description `edit_failed`: the generative provider failed */
             502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    record_feature_usage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FeatureRequest"];
+            };
+        };
+        responses: {
+            /** @description The trial is active (or the caller is Premium) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrialActivated"];
+                };
+            };
+            /** @description `unknown_feature` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_signed_in` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `trial_used`: the trial was activated before */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `body_too_large`: the body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`: a field is missing or has the wrong type */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
