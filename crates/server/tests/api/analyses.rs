@@ -28,7 +28,7 @@ async fn analyse_as(
 }
 
 /// Feet and hands scoring are Premium features: a signed-in Premium member.
-async fn premium_member(app: &TestApp) -> String {
+pub async fn premium_member(app: &TestApp) -> String {
     let member = crate::billing::sign_up(app, "member@example.com").await;
     crate::billing::features::make_premium(app, &member).await;
     member.token

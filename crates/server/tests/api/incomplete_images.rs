@@ -58,6 +58,9 @@ async fn spawn(backend: Backend) -> TestApp {
 #[tokio::test]
 async fn every_analysis_refuses_a_cut_off_photo_at_every_cut() {
     let app = spawn(Backend::Sqlite).await;
+    // Feet and hands are Premium features: a member, so the gate lets the
+    // photo through to the check under test.
+    let member = crate::analyses::premium_member(&app).await;
     for (file, _) in FILES {
         let whole = testdata(file);
         let (status, body) = post(
@@ -71,8 +74,13 @@ async fn every_analysis_refuses_a_cut_off_photo_at_every_cut() {
         for cut in cuts(whole.len()) {
             for kind in ["face", "pet", "feet", "hands"] {
                 let form = image_form(whole[..cut].to_vec(), "cut");
-                let (status, body) =
-                    post(&app, &format!("/api/v1/analyses/{kind}"), None, form).await;
+                let (status, body) = post(
+                    &app,
+                    &format!("/api/v1/analyses/{kind}"),
+                    Some(&member),
+                    form,
+                )
+                .await;
                 assert_incomplete(status, &body, &format!("{kind} of {file} cut at {cut}"));
             }
         }
