@@ -87,19 +87,16 @@ describe('My Account', () => {
 
   it('asks for the mailed code when the sign-in is not fresh, then deletes with it', async () => {
     const bodies: unknown[] = [];
-    const fetchMock = vi.fn(async (request: Request) => {
-      const text = await request.text();
-      const body: unknown = text ? JSON.parse(text) : null;
-      bodies.push(body);
-      if (!body) {
-        return new Response(JSON.stringify({ code: 'reauthentication_needed', message: 'Sign in again' }), {
-          status: 403,
-          headers: { 'Content-Type': 'application/json' },
-        });
-      }
-      return new Response(null, { status: 204 });
+    stubApi({
+      ...freePlan,
+      'DELETE /api/v1/account': async (request) => {
+        const text = await request.text();
+        const body: unknown = text ? JSON.parse(text) : null;
+        bodies.push(body);
+        if (!body) return json({ code: 'reauthentication_needed', message: 'Sign in again' }, 403);
+        return new Response(null, { status: 204 });
+      },
     });
-    vi.stubGlobal('fetch', fetchMock);
     const { user, auth, router } = await openAccount();
     await user.click(screen.getByRole('button', { name: 'Delete My Account' }));
     const dialog = await screen.findByRole('alertdialog', { name: 'Delete your account?' });

@@ -1,4 +1,4 @@
-import { screen } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { renderApp } from '@/testing/render-app';
 
@@ -11,7 +11,10 @@ describe('the not-found page', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Oops! Page not found' })).toBeInTheDocument();
     expect(screen.getByText('404')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Return to Home' })).toHaveAttribute('href', '/');
-    expect(warn).toHaveBeenCalledWith('404 Error: User attempted to access non-existent route:', '/no/such/page');
+    // The warning comes from an effect, which React may run after the heading is on screen.
+    await waitFor(() =>
+      expect(warn).toHaveBeenCalledWith('404 Error: User attempted to access non-existent route:', '/no/such/page'),
+    );
     expect(error).not.toHaveBeenCalled();
   });
 });
