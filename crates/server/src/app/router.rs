@@ -83,10 +83,11 @@ pub fn router(state: AppState) -> Router {
 }
 
 /// An error in the shape of the API the path belongs to: GoTrue's under
-/// `/auth/v1`, `{code, message}` everywhere else.
+/// `/auth/v1` (where every unreadable query is `validation_failed`, as
+/// GoTrue answers), `{code, message}` everywhere else.
 fn refuse(path: &str, status: StatusCode, code: ErrorCode, message: String) -> Response {
     if path == "/auth/v1" || path.starts_with("/auth/v1/") {
-        auth::error::AuthError::new(status, code.as_str(), message).into_response()
+        auth::error::AuthError::new(status, "validation_failed", message).into_response()
     } else {
         ApiError::new(status, code, message).into_response()
     }
