@@ -101,6 +101,14 @@ fn complete_operation(operation: &mut Operation) {
     if path {
         add("404", "`not_found`: no such resource");
     }
+    if query || path {
+        // `http::text` refuses control and bidi-override characters in every
+        // path and query string before the handler runs.
+        add(
+            "422",
+            "`validation_failed`: the path or query holds a control character",
+        );
+    }
     let signed_in = operation.responses.responses.contains_key("401");
     if signed_in && operation.security.is_none() {
         operation.security = Some(vec![SecurityRequirement::new(BEARER, Vec::<String>::new())]);
