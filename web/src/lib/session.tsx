@@ -62,3 +62,21 @@ export function useSession(): SessionState {
   if (!value) throw new Error('useSession must be used inside <SessionProvider>');
   return value;
 }
+
+/**
+ * Whether `/api` and `/functions` will serve this session: a user with a
+ * verified authenticator app needs an aal2 session, and the server answers
+ * 403 `insufficient_aal` to anything less. Background checks (the header's
+ * subscription) wait for it instead of drawing that answer while the user is
+ * still typing the code.
+ */
+export function servesApi(session: Session): boolean {
+  const hasFactor = session.user.factors?.some((factor) => factor.status === 'verified') ?? false;
+  if (!hasFactor) return true;
+  try {
+    const payload = session.access_token.split('.')[1].replace(/-/g, '+').replace(/_/g, '/');
+    return (JSON.parse(atob(payload)) as { aal?: string }).aal === 'aal2';
+  } catch {
+    return false;
+  }
+}

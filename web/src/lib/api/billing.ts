@@ -1,6 +1,6 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap, type ApiSchemas } from '@/lib/api-client';
-import { useSession } from '@/lib/session';
+import { servesApi, useSession } from '@/lib/session';
 
 /**
  * The billing resource: checkout, the premium subscription, the user's
@@ -76,7 +76,7 @@ export function useSubscription({ poll = false }: { poll?: boolean } = {}) {
   const { session } = useSession();
   return useQuery({
     ...subscriptionQueryOptions(session?.user.id ?? null),
-    enabled: Boolean(session),
+    enabled: session !== null && servesApi(session),
     refetchInterval: poll ? SUBSCRIPTION_POLL_MS : false,
   });
 }
