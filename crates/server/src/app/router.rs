@@ -78,7 +78,11 @@ pub fn router(state: AppState) -> Router {
         .method_not_allowed_fallback(method_not_allowed)
         .nest("/auth/v1", auth::routes(&state))
         .layer(axum::middleware::from_fn(refuse_repeated_query_keys))
-        .layer(axum::middleware::from_fn(http::text::refuse_in_uri));
+        .layer(axum::middleware::from_fn(http::text::refuse_in_uri))
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            http::extract::forget_sessions_after_writes,
+        ));
     http::serve(routes, state)
 }
 

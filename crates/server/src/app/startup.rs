@@ -4,6 +4,7 @@
 
 use std::net::SocketAddr;
 use std::sync::Arc;
+use std::time::Duration;
 
 use anyhow::Context;
 use tokio::net::TcpListener;
@@ -85,6 +86,7 @@ impl Application {
         // Load and check the face models now, not on the first upload.
         tokio::task::spawn_blocking(prettyscore_analysis::warm_up).await?;
         let blocking = BlockingPool::new(config.analysis.max_concurrent);
+        spawn_idle_trim(blocking.clone());
         let image_edits = crate::providers::image_edit::from_config(&config.edits.provider)
             .context("could not set up the image-edit provider")?;
         let payments =
@@ -97,6 +99,7 @@ impl Application {
             db,
             storage,
             keys,
+            sessions: Arc::default(),
             mailer,
             sms,
             image_edits,
@@ -138,6 +141,31 @@ impl Application {
         let limits = http::server::ConnectionLimits::from_config(&self.state.config.http);
         http::server::serve(self.listener, self.router, limits, shutdown_signal()).await
     }
+}
+
+/// After a burst of analyses, hands their working buffers back once the pool
+/// has been quiet for a while: kept warm they cost tens of MB for good
+/// (issue 10's flood left 118 MB resident; the goal is under 100).
+fn spawn_idle_trim(blocking: BlockingPool) {
+    const QUIET: Duration = Duration::from_secs(10);
+    tokio::spawn(async move {
+        let mut trimmed_at = None;
+        let mut tick = tokio::time::interval(QUIET);
+        loop {
+            tick.tick().await;
+            let Some(finished) = blocking.idle_since(QUIET) else {
+                continue;
+            };
+            if trimmed_at != Some(finished) {
+                trimmed_at = Some(finished);
+                let freed =
+                    tokio::task::spawn_blocking(prettyscore_analysis::release_spare_buffers)
+                        .await
+                        .unwrap_or(0);
+                tracing::debug!(freed, "released the idle analysis buffers");
+            }
+        }
+    });
 }
 
 async fn shutdown_signal() {

@@ -8,6 +8,7 @@ use sea_orm::DatabaseConnection;
 
 use crate::blocking::BlockingPool;
 use crate::config::Config;
+use crate::http::extract::SessionCache;
 use crate::http::spa::WebApp;
 use crate::mail::Mailer;
 use crate::providers::image_edit::ImageEditProvider;
@@ -27,6 +28,8 @@ pub struct AppState {
     /// Signs and verifies the server's tokens: access tokens, media URLs,
     /// device cookies.
     pub keys: Arc<KeyRing>,
+    /// Session states read recently (see [`SessionCache`]).
+    pub sessions: Arc<SessionCache>,
     /// Outgoing mail (the outbox, delivered by SMTP when configured).
     pub mailer: Mailer,
     /// Text messages for phone sign-in, when `auth.sms.provider` names one

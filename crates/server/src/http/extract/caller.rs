@@ -6,10 +6,12 @@ use axum::extract::{FromRequestParts, OptionalFromRequestParts};
 use axum::http::StatusCode;
 use axum::http::header;
 use axum::http::request::Parts;
-use sea_orm::{ColumnTrait, EntityTrait, PaginatorTrait, QueryFilter};
+use sea_orm::sea_query::{Expr, ExprTrait, Query};
+use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QuerySelect};
 use serde_json::Value;
 use uuid::Uuid;
 
+use super::session_cache::SessionState;
 use crate::db::entities::{mfa_factors, sessions};
 use crate::http::AppState;
 use crate::http::error::{ApiError, ErrorCode};
@@ -118,14 +120,12 @@ impl FromRequestParts<AppState> for AuthUser {
             return Err(not_signed_in());
         };
         // A signed-out session ends at once, not when its access token expires.
-        let session = sessions::Entity::find_by_id(session_id)
-            .one(&state.db)
+        let session = live_session(state, session_id, user_id)
             .await?
-            .filter(|session| session.user_id == user_id)
             .ok_or_else(not_signed_in)?;
         // A second factor protects the whole account, not only `/auth/v1`:
         // a user with a verified factor must have used it in this session.
-        if session.aal != "aal2" && has_verified_factor(state, user_id).await? {
+        if session.aal != "aal2" && session.has_verified_factor {
             return Err(insufficient_aal());
         }
         Ok(Self {
@@ -147,13 +147,42 @@ pub fn insufficient_aal() -> ApiError {
     )
 }
 
-async fn has_verified_factor(state: &AppState, user_id: Uuid) -> Result<bool, sea_orm::DbErr> {
-    let verified = mfa_factors::Entity::find()
-        .filter(mfa_factors::Column::UserId.eq(user_id))
-        .filter(mfa_factors::Column::Status.eq("verified"))
-        .count(&state.db)
+/// The user's live session and whether they have a verified second factor,
+/// in one query, or from the recent reads of [`super::SessionCache`]: it
+/// runs on every signed-in request.
+async fn live_session(
+    state: &AppState,
+    session_id: Uuid,
+    user_id: Uuid,
+) -> Result<Option<SessionState>, sea_orm::DbErr> {
+    let verified_factor = Query::select()
+        .expr(Expr::val(1))
+        .from(mfa_factors::Entity)
+        .and_where(
+            Expr::col((mfa_factors::Entity, mfa_factors::Column::UserId))
+                .equals((sessions::Entity, sessions::Column::UserId)),
+        )
+        .and_where(Expr::col((mfa_factors::Entity, mfa_factors::Column::Status)).eq("verified"))
+        .to_owned();
+    if let Some(cached) = state.sessions.get(session_id, user_id) {
+        return Ok(Some(cached));
+    }
+    let epoch = state.sessions.epoch();
+    let session = sessions::Entity::find_by_id(session_id)
+        .filter(sessions::Column::UserId.eq(user_id))
+        .select_only()
+        .column(sessions::Column::Aal)
+        .column(sessions::Column::CreatedAt)
+        .column_as(Expr::exists(verified_factor), "has_verified_factor")
+        .into_model::<SessionState>()
+        .one(&state.db)
         .await?;
-    Ok(verified > 0)
+    if let Some(session) = &session {
+        state
+            .sessions
+            .put(session_id, user_id, epoch, session.clone());
+    }
+    Ok(session)
 }
 
 /// The signed-in user, if any: a missing token is `None`, a bad one an error.

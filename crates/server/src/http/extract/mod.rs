@@ -19,6 +19,7 @@
 mod caller;
 mod client;
 mod roles;
+mod session_cache;
 
 use axum::extract::{FromRequest, FromRequestParts};
 
@@ -28,6 +29,7 @@ pub use caller::{
 };
 pub use client::ClientInfo;
 pub use roles::{ADMIN_ROLE, AdminUser, admin_only, is_admin};
+pub use session_cache::{SESSION_CACHE_TTL, SessionCache, forget_sessions_after_writes};
 
 use super::error::ApiError;
 

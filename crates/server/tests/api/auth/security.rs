@@ -12,6 +12,7 @@ use reqwest::header;
 
 on_both_databases!(
     a_password_only_session_of_an_account_with_a_second_factor_is_refused_on_api_and_functions,
+    a_sign_out_or_a_new_factor_holds_for_the_very_next_api_request,
     deleting_the_account_needs_a_fresh_sign_in_or_the_mailed_code,
     a_code_dies_after_five_wrong_tries,
     codes_live_one_hour_unless_configured_otherwise,
@@ -36,7 +37,11 @@ fn code_for(secret: &str) -> String {
 /// Signs up, enrols and verifies a TOTP factor; returns the aal2 tokens.
 async fn with_second_factor(app: &TestApp, email: &str) -> Value {
     let tokens = app.sign_up(email).await;
-    let token = access(&tokens);
+    enrol_totp(app, access(&tokens)).await
+}
+
+/// Enrols and verifies a TOTP factor with this session; returns the aal2 tokens.
+async fn enrol_totp(app: &TestApp, token: &str) -> Value {
     let factor = app
         .post_as(token, "/factors", json!({"factor_type": "totp"}))
         .await
@@ -56,6 +61,36 @@ async fn with_second_factor(app: &TestApp, email: &str) -> Value {
     .await
     .assert_ok()
     .clone()
+}
+
+/// `/api` remembers session states for a second (the session cache); a
+/// change made through this instance must still hold for the next request.
+async fn a_sign_out_or_a_new_factor_holds_for_the_very_next_api_request(backend: Backend) {
+    let app = spawn(backend).await;
+    let bob = app.sign_up("bob@example.com").await;
+    app.get_as(access(&bob), "/api/v1/photos").await.assert_ok();
+    assert_eq!(
+        app.post_as(access(&bob), "/logout", json!({})).await.status,
+        204
+    );
+    let after = app.get_as(access(&bob), "/api/v1/photos").await;
+    assert_eq!(after.status, 401, "{:?}", after.body);
+
+    // A session seen by /api before its account had a second factor needs
+    // the factor from the moment another session verifies one.
+    let first = app.sign_up("ada@example.com").await;
+    let aal1 = app
+        .sign_in("ada@example.com", PASSWORD)
+        .await
+        .assert_ok()
+        .clone();
+    app.get_as(access(&aal1), "/api/v1/photos")
+        .await
+        .assert_ok();
+    enrol_totp(&app, access(&first)).await;
+    let refused = app.get_as(access(&aal1), "/api/v1/photos").await;
+    assert_eq!(refused.status, 403, "{:?}", refused.body);
+    assert_eq!(refused.body["code"], "insufficient_aal");
 }
 
 async fn a_password_only_session_of_an_account_with_a_second_factor_is_refused_on_api_and_functions(
