@@ -18,7 +18,7 @@ pub mod source;
 pub mod temp;
 
 use axum::extract::rejection::JsonRejection;
-use axum::extract::{DefaultBodyLimit, State};
+use axum::extract::{DefaultBodyLimit, FromRequest, Request, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use bytes::Bytes;
@@ -157,9 +157,11 @@ async fn edit_photo(
     client: ClientInfo,
     device: Device,
     caller: MaybePremium,
-    body: Result<axum::Json<EditPhotoRequest>, JsonRejection>,
+    // The raw request, read only after the client's rate is checked: a client
+    // over it must not get to send (and make us buffer) another 10 MB.
+    request: Request,
 ) -> Response {
-    let result = edit(&state, &client, &device, &caller, body).await;
+    let result = edit(&state, &client, &device, &caller, request).await;
     device.attach(&state, result.into_response())
 }
 
@@ -168,11 +170,13 @@ async fn edit(
     client: &ClientInfo,
     device: &Device,
     caller: &MaybePremium,
-    body: Result<axum::Json<EditPhotoRequest>, JsonRejection>,
+    request: Request,
 ) -> Result<Json<EditPhotoResponse>, ApiError> {
     let user = caller.user.as_ref();
     limit_rate(state, client).await?;
-    let axum::Json(request) = body.map_err(body_error)?;
+    let axum::Json(request) = axum::Json::<EditPhotoRequest>::from_request(request, state)
+        .await
+        .map_err(body_error)?;
     text::check_line("imageUrl", &request.image_url)?;
     match request.feature {
         None => {}

@@ -14,6 +14,7 @@ use crate::helpers::{Backend, TestApp, on_both_databases, spawn_app, spawn_app_w
 
 on_both_databases!(
     a_client_over_its_rate_is_refused_before_it_sends_the_body,
+    an_editor_over_its_rate_is_refused_before_it_sends_the_body,
     bodies_past_the_cap_in_flight_get_503_with_retry_after,
     a_patch_body_over_the_limit_gets_413_in_the_error_shape,
 );
@@ -81,6 +82,38 @@ async fn a_client_over_its_rate_is_refused_before_it_sends_the_body(backend: Bac
     let mut stream = connect(&app).await;
     stream
         .write_all(&upload_head("/api/v1/analyses/pet", 5_000_000))
+        .await
+        .unwrap();
+    let answer = read_answer(&mut stream, Duration::from_secs(10))
+        .await
+        .expect("an answer before the body is sent");
+    assert!(answer.starts_with("HTTP/1.1 429"), "{answer}");
+    assert!(answer.contains("\"code\":\"rate_limited\""), "{answer}");
+}
+
+async fn an_editor_over_its_rate_is_refused_before_it_sends_the_body(backend: Backend) {
+    let app = spawn_app_with(backend, |config| {
+        config.edits.per_client_per_minute = 1;
+    })
+    .await;
+    let first = app
+        .client
+        .post(app.url("/functions/v1/edit-photo"))
+        .json(&json!({"imageUrl": "data:image/png;base64,AAAA", "prompt": "brighter"}))
+        .send()
+        .await
+        .unwrap();
+    assert_ne!(first.status(), StatusCode::TOO_MANY_REQUESTS);
+
+    // The JSON body of an edit carries the image (up to 10 MB as a data URL):
+    // the second announces 5 MB and sends only its start.
+    let mut stream = connect(&app).await;
+    stream
+        .write_all(
+            b"POST /functions/v1/edit-photo HTTP/1.1\r\nHost: test\r\n\
+              Content-Type: application/json\r\nContent-Length: 5000000\r\n\r\n\
+              {\"imageUrl\": \"data:image/jpeg;base64,",
+        )
         .await
         .unwrap();
     let answer = read_answer(&mut stream, Duration::from_secs(10))
