@@ -44,6 +44,7 @@ pub use score::{
     FaceBreakdown, Tier, feet_label, hands_label, pet_title, rating_emoji, rating_label,
 };
 pub use segment::{PersonMask, segment_person};
+pub use tflite::release_spare_buffers;
 
 use serde::Serialize;
 

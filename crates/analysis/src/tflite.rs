@@ -1136,6 +1136,18 @@ struct Pooled {
 static SPARE_POOLS: std::sync::Mutex<Vec<Vec<Pooled>>> = std::sync::Mutex::new(Vec::new());
 const MAX_SPARE_POOLS: usize = 4;
 
+/// Frees the spare activation buffers (tens of MB after a burst of analyses).
+/// The next run allocates afresh; a server calls this when it has been idle.
+/// Returns the bytes freed.
+pub fn release_spare_buffers() -> usize {
+    let pools = std::mem::take(&mut *SPARE_POOLS.lock().unwrap_or_else(|e| e.into_inner()));
+    pools
+        .iter()
+        .flatten()
+        .map(|pooled| pooled.v.capacity() * std::mem::size_of::<f32>())
+        .sum()
+}
+
 thread_local! {
     /// Activation buffers reused across operators and runs on this thread, so a run
     /// does not page-fault fresh memory for every tensor.
