@@ -30,5 +30,14 @@ export PRETTYSCORE_AUTH__DEV_OUTBOX="${PRETTYSCORE_AUTH__DEV_OUTBOX:-$outbox}"
 # money moves. Set PRETTYSCORE_PAYMENTS__PROVIDER=stripe (with
 # PRETTYSCORE_PAYMENTS__STRIPE__SECRET_KEY and __WEBHOOK_SECRET) for Stripe.
 export PRETTYSCORE_PAYMENTS__PROVIDER="${PRETTYSCORE_PAYMENTS__PROVIDER:-sandbox}"
+# A newcomer's first run gets a living leaderboard: sample contestants whose
+# photos (the repo's test faces, styled and cropped) are really analysed. Only
+# for the embedded SQLite database in ./data, and only when it does not exist
+# yet; PRETTYSCORE_DEMO=0 skips it. Production never runs `demo` by itself.
+data_dir="${PRETTYSCORE_DATA_DIR:-$ROOT/data}"
+if [[ -z "${DATABASE_URL:-}" && "${PRETTYSCORE_DEMO:-1}" != "0" && ! -e "$data_dir/prettyscore.sqlite" ]]; then
+  say "New database: adding demo data (prettyscore demo)"
+  "$SERVER_BIN" demo --data-dir "$data_dir" || say "demo data could not be added; starting without it"
+fi
 say "Starting PrettyScore (Ctrl-C stops it)"
 exec "$SERVER_BIN" serve "$@"
