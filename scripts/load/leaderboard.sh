@@ -28,6 +28,7 @@ PAGE_SIZE=20
 require_tool psql "Install the PostgreSQL client (apt-get install postgresql-client)"
 require_tool wrk "Install it with: apt-get install wrk"
 require_tool curl "Install curl"
+require_tool python3 "Install Python 3"
 
 BIN="${PRETTYSCORE_BIN:-}"
 if [[ -z "$BIN" ]]; then
@@ -90,7 +91,7 @@ PAGE_5000="$(cursor_after $((4999 * PAGE_SIZE)))"
 [[ -n "$PAGE_5000" ]] || die "fewer rows than 5000 pages; raise ROWS"
 
 say "Query plans of page 5000 (the two range scans the server runs)"
-decoded="$(printf '%s' "$PAGE_5000" | tr -- '-_' '+/' | base64 -d 2>/dev/null || printf '%s==' "$PAGE_5000" | tr -- '-_' '+/' | base64 -d)"
+decoded="$(python3 -c 'import base64, sys; c = sys.argv[1]; print(base64.urlsafe_b64decode(c + "=" * (-len(c) % 4)).decode())' "$PAGE_5000")"
 IFS='|' read -r S C I _ _ <<<"$decoded"
 PLANS="$WORK/plans.txt"
 q >"$PLANS" <<SQL
