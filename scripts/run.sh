@@ -35,5 +35,14 @@ export PRETTYSCORE_PAYMENTS__PROVIDER="${PRETTYSCORE_PAYMENTS__PROVIDER:-sandbox
 # memory-flood.sh). It reads these only at start, so they are set here.
 export MIMALLOC_PURGE_DELAY="${MIMALLOC_PURGE_DELAY:-0}"
 export MIMALLOC_ARENA_EAGER_COMMIT="${MIMALLOC_ARENA_EAGER_COMMIT:-0}"
+# A newcomer's first run gets a living leaderboard: sample contestants whose
+# photos (the repo's test faces, styled and cropped) are really analysed. Only
+# for the embedded SQLite database in ./data, and only when it does not exist
+# yet; PRETTYSCORE_DEMO=0 skips it. Production never runs `demo` by itself.
+data_dir="${PRETTYSCORE_DATA_DIR:-$ROOT/data}"
+if [[ -z "${DATABASE_URL:-}" && "${PRETTYSCORE_DEMO:-1}" != "0" && ! -e "$data_dir/prettyscore.sqlite" ]]; then
+  say "New database: adding demo data (prettyscore demo)"
+  "$SERVER_BIN" demo --data-dir "$data_dir" || say "demo data could not be added; starting without it"
+fi
 say "Starting PrettyScore (Ctrl-C stops it)"
 exec "$SERVER_BIN" serve "$@"

@@ -13,6 +13,7 @@ const adminPages = [
   { name: 'admin-partners', path: '/admin/partners', title: 'Partner Management', refusal: 'Access denied: Admin only' },
   { name: 'admin-payouts', path: '/admin/payouts', title: 'Payouts Management', refusal: 'Access denied: Admin only' },
   { name: 'admin-verification', path: '/admin/verification', title: 'Verification Requests', refusal: 'Admin access required' },
+  { name: 'admin-leaderboard', path: '/admin/leaderboard', title: 'Leaderboard Moderation', refusal: 'Access denied: Admin only' },
 ];
 
 test.describe('the admin pages', () => {

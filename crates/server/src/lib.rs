@@ -27,6 +27,7 @@ pub mod auth;
 pub mod billing;
 pub mod edits;
 pub mod features;
+pub mod leaderboard;
 pub mod photos;
 pub mod site;
 

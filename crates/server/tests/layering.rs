@@ -59,9 +59,17 @@ const SERVER: Layout<'static> = Layout {
     media: &["media"],
     // features uses billing (premium); analyses uses features (the feet and
     // hands gates); photos uses analyses' upload rules; edits uses photos,
-    // billing and features.
+    // billing and features; leaderboard uses photos (its entries are photos).
     domains: &[
-        "site", "auth", "admin", "billing", "features", "analyses", "photos", "edits",
+        "site",
+        "auth",
+        "admin",
+        "billing",
+        "features",
+        "analyses",
+        "photos",
+        "edits",
+        "leaderboard",
     ],
     app: &["app"],
 };

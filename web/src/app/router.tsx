@@ -42,6 +42,7 @@ const AdminPartners = lazy(() => import('./routes/admin/partners'));
 const AdminPayouts = lazy(() => import('./routes/admin/payouts'));
 const RequestVerification = lazy(() => import('./routes/request-verification'));
 const AdminVerification = lazy(() => import('./routes/admin/verification'));
+const AdminLeaderboard = lazy(() => import('./routes/admin/leaderboard'));
 const NotFound = lazy(() => import('./routes/not-found'));
 
 /**
@@ -121,7 +122,15 @@ export const routes: RouteObject[] = [
           </FeatureGate>
         ),
       },
-      { path: paths.globalRanking.path, element: <GlobalRanking /> },
+      {
+        // Entering the contest needs an account (spec: signed-out users go to /auth).
+        path: paths.globalRanking.path,
+        element: (
+          <RequireAuth>
+            <GlobalRanking />
+          </RequireAuth>
+        ),
+      },
       { path: paths.personalityTest.path, element: <PersonalityTest /> },
       { path: paths.claimOpportunities.path, element: <ClaimOpportunities /> },
       { path: paths.contestantRequests.path, element: <ContestantRequests /> },
@@ -157,6 +166,7 @@ export const routes: RouteObject[] = [
       { path: paths.requestVerification.path, element: <RequestVerification /> },
       // The verification page has its own words for a refusal (spec document 2).
       { path: paths.adminVerification.path, element: adminOnly(<AdminVerification />, ADMIN_ACCESS_REQUIRED_MESSAGE) },
+      { path: paths.adminLeaderboard.path, element: adminOnly(<AdminLeaderboard />) },
       { path: '*', element: <NotFound /> },
     ],
   },

@@ -158,6 +158,11 @@ export const paths = {
     title: 'Request Verification',
     purpose: 'Ask for a verification badge on your profile.',
   },
+  adminLeaderboard: {
+    path: '/admin/leaderboard',
+    title: 'Leaderboard Moderation',
+    purpose: 'For admins: approve or reject leaderboard entries, feature or unlist listed ones, and review reports.',
+  },
   adminVerification: {
     path: '/admin/verification',
     title: 'Verification Requests',

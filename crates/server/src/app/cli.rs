@@ -1,5 +1,5 @@
-//! The command line: `serve` (the default), `migrate`, `admin grant|revoke`
-//! and `openapi`.
+//! The command line: `serve` (the default), `migrate`, `admin grant|revoke`,
+//! `openapi`, `demo` and `contest freeze`.
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -51,6 +51,25 @@ pub enum Command {
         #[command(subcommand)]
         action: crate::auth::cli::AuthAction,
     },
+    /// Fill a fresh database with sample users and approved leaderboard
+    /// entries (refused when the database already has photos).
+    Demo,
+    /// The monthly ranking contest.
+    Contest {
+        #[command(subcommand)]
+        action: ContestAction,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ContestAction {
+    /// Fix a finished month's top 10 as its winners (once; running it again
+    /// prints the same winners).
+    Freeze {
+        /// The month, e.g. 2026-11.
+        #[arg(long)]
+        month: String,
+    },
 }
 
 #[derive(Debug, Subcommand)]
@@ -82,6 +101,8 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
             db::migrate(&connection).await?;
             crate::auth::cli::run(&config, &connection, action).await
         }
+        Command::Demo => demo(config).await,
+        Command::Contest { action } => contest(config, action).await,
         Command::Openapi => unreachable!("handled before loading the configuration"),
     }
 }
@@ -121,6 +142,44 @@ async fn admin(config: Config, action: AdminAction) -> anyhow::Result<()> {
             RoleChange::Changed => println!("{email} is no longer an admin."),
             RoleChange::AlreadySo => println!("{email} was not an admin."),
         },
+    }
+    Ok(())
+}
+
+async fn demo(config: Config) -> anyhow::Result<()> {
+    let connection = connect(&config).await?;
+    db::migrate(&connection).await?;
+    let storage =
+        crate::storage::Storage::from_config(&config).context("could not set up object storage")?;
+    let seeded = crate::leaderboard::demo::seed(&connection, &storage).await?;
+    println!(
+        "Added {} demo users and {} approved leaderboard entries.",
+        seeded.users, seeded.entries
+    );
+    Ok(())
+}
+
+async fn contest(config: Config, action: ContestAction) -> anyhow::Result<()> {
+    use crate::leaderboard::contest::{Freeze, freeze};
+    let connection = connect(&config).await?;
+    db::migrate(&connection).await?;
+    match action {
+        ContestAction::Freeze { month } => {
+            let (winners, note) = match freeze(&connection, &month, chrono::Utc::now()).await? {
+                Freeze::Frozen(winners) => (winners, "frozen now"),
+                Freeze::AlreadyFrozen(winners) => (winners, "already frozen; unchanged"),
+            };
+            println!("Winners of {month} ({note}):");
+            if winners.is_empty() {
+                println!("  (no listed entries that month)");
+            }
+            for winner in winners {
+                println!(
+                    "  {:>2}. {} ({:.1})",
+                    winner.place, winner.display_name, winner.score
+                );
+            }
+        }
     }
     Ok(())
 }

@@ -12,7 +12,7 @@ use utoipa_swagger_ui::SwaggerUi;
 
 use crate::http::error::{ApiError, ErrorCode};
 use crate::http::{self, AppState};
-use crate::{admin, analyses, auth, billing, edits, features, media, photos, site};
+use crate::{admin, analyses, auth, billing, edits, features, leaderboard, media, photos, site};
 
 #[derive(OpenApi)]
 #[openapi(
@@ -30,6 +30,7 @@ use crate::{admin, analyses, auth, billing, edits, features, media, photos, site
         (name = "billing", description = "Checkout, the payment providers' events, the Premium subscription and the user's payments"),
         (name = "features", description = "Premium feature gates and their one free trial"),
         (name = "admin", description = "The admin pages; administrators only"),
+        (name = "leaderboard", description = "The public leaderboard, reports and the monthly ranking contest"),
     )
 )]
 struct ApiDoc;
@@ -45,7 +46,8 @@ fn api_routes() -> OpenApiRouter<AppState> {
         .merge(photos::routes())
         .merge(edits::api_routes())
         .merge(billing::routes())
-        .merge(admin::routes());
+        .merge(admin::routes())
+        .merge(leaderboard::routes());
     OpenApiRouter::with_openapi(ApiDoc::openapi())
         .merge(http::health::routes())
         .nest("/api/v1", api_v1)

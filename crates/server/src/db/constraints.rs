@@ -189,6 +189,17 @@ pub const UNIQUE_KEYS: &[UniqueKey] = &[
         "sandbox_events",
         &["event_id"],
     ),
+    // m20261123_006001_leaderboard
+    key(
+        "leaderboard_reports_photo_id_reporter_id_key",
+        "leaderboard_reports",
+        &["photo_id", "reporter_id"],
+    ),
+    key(
+        "contest_winners_month_place_key",
+        "contest_winners",
+        &["month", "place"],
+    ),
 ];
 
 /// The constraint `err` violated, if it is a constraint violation.

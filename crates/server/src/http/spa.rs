@@ -62,6 +62,7 @@ const CLIENT_ROUTES: &[&str] = &[
     "/admin/payouts",
     "/request-verification",
     "/admin/verification",
+    "/admin/leaderboard",
 ];
 
 /// Path prefixes that belong to the server, never to the web app. (`/auth`

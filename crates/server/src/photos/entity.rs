@@ -22,6 +22,19 @@ pub struct Model {
     pub bio: Option<String>,
     /// Set once the owner shares the result: the public page is `/s/<slug>`.
     pub share_slug: Option<String>,
+    /// Where a leaderboard listing request stands: `pending`, `approved`
+    /// (is_verified), `rejected` (with `rejection_reason`) or `unlisted`;
+    /// None for a photo never put forward (`m20261123_006001_leaderboard`).
+    pub listing_status: Option<String>,
+    pub rejection_reason: Option<String>,
+    pub reviewed_by: Option<Uuid>,
+    pub reviewed_at: Option<DateTimeUtc>,
+    /// The ranking contest month (`YYYY-MM`) the photo was entered in.
+    pub contest_month: Option<String>,
+    pub contest_entered_at: Option<DateTimeUtc>,
+    /// The entrant's attestation: 18 or older, and an original photo of themselves.
+    pub attested_adult: bool,
+    pub attested_original: bool,
     pub created_at: DateTimeUtc,
     pub updated_at: DateTimeUtc,
 }

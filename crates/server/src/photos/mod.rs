@@ -65,6 +65,14 @@ pub struct Photo {
     pub is_verified: bool,
     pub display_name: Option<String>,
     pub bio: Option<String>,
+    /// The leaderboard listing: `pending` (admins will verify it soon),
+    /// `approved`, `rejected` (see `rejection_reason`) or `unlisted`; null
+    /// for a photo never put forward.
+    pub listing_status: Option<String>,
+    /// The admin's reason, shown to the owner, when `listing_status` is `rejected`.
+    pub rejection_reason: Option<String>,
+    /// The ranking contest month (`YYYY-MM`) the photo was entered in, if any.
+    pub contest_month: Option<String>,
     pub created_at: DateTime<Utc>,
 }
 
@@ -87,6 +95,9 @@ impl Photo {
             is_verified: row.is_verified,
             display_name: row.display_name,
             bio: row.bio,
+            listing_status: row.listing_status,
+            rejection_reason: row.rejection_reason,
+            contest_month: row.contest_month,
             created_at: row.created_at,
         }
     }
@@ -198,6 +209,14 @@ async fn save_photo(
         display_name: Set(listing.display_name),
         bio: Set(listing.bio),
         share_slug: Set(None),
+        listing_status: Set(listing.public_listing.then(|| "pending".to_owned())),
+        rejection_reason: Set(None),
+        reviewed_by: Set(None),
+        reviewed_at: Set(None),
+        contest_month: Set(None),
+        contest_entered_at: Set(None),
+        attested_adult: Set(false),
+        attested_original: Set(false),
         created_at: Set(now),
         updated_at: Set(now),
     };

@@ -14,6 +14,7 @@ mod database;
 mod edits;
 mod hardening;
 mod incomplete_images;
+mod leaderboard;
 mod migrations;
 mod operations;
 mod photos;

@@ -1,6 +1,12 @@
-import { RoutePlaceholder } from '@/components/layout/route-placeholder';
+import { PageTitle } from '@/components/layout/page-title';
 import { paths } from '@/config/paths';
+import { GlobalRankingPage } from '@/features/ranking/components/global-ranking-page';
 
 export default function GlobalRankingRoute() {
-  return <RoutePlaceholder page={paths.globalRanking} />;
+  return (
+    <>
+      <PageTitle title={paths.globalRanking.title} />
+      <GlobalRankingPage />
+    </>
+  );
 }

@@ -67,6 +67,131 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/admin/leaderboard/entries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Leaderboard entries by moderation state, for the admin page. */
+        get: operations["admin_entries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/leaderboard/entries/{id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approves an entry: it is listed (is_verified) from now on. Approving an
+         *     approved entry changes nothing.
+         */
+        post: operations["approve"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/leaderboard/entries/{id}/feature": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Features (or stops featuring) an approved entry. */
+        post: operations["feature"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/leaderboard/entries/{id}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Rejects a pending entry with a reason shown to its owner. */
+        post: operations["reject"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/leaderboard/entries/{id}/unlist": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Takes an approved entry off the leaderboard (its owner sees `unlisted`,
+         *     with the reason if one is given).
+         */
+        post: operations["unlist"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/leaderboard/reports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Open reports, oldest first, each with its entry. */
+        get: operations["admin_reports"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/leaderboard/reports/{id}/resolve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Marks a report resolved (the admin has acted on it, or found nothing wrong). */
+        post: operations["resolve_report"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/analyses/face": {
         parameters: {
             query?: never;
@@ -325,6 +450,45 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/contest/entries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Enters one of the caller's photos in this month's contest. The photo is
+         *     put forward for the leaderboard (public_listing) and waits for an admin,
+         *     unless it is approved already. Entering it again this month changes
+         *     nothing but the name and bio.
+         */
+        post: operations["submit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/contest/standings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A month's standings and the time left. */
+        get: operations["standings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/dev/outbox": {
         parameters: {
             query?: never;
@@ -359,6 +523,66 @@ export interface paths {
         get: operations["edit_quota"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/leaderboard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A page of the public leaderboard: score descending, the older entry
+         *     first on ties. Open to everyone.
+         */
+        get: operations["leaderboard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/leaderboard/entries/{id}/image": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A listed photo's image, for everyone and for caches (public, 10 minutes).
+         *     Photos that are not listed are not found here: they stay private.
+         */
+        get: operations["entry_image"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/leaderboard/entries/{id}/report": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reports a listed entry to the admins. One report per user and entry: a
+         *     repeated report answers with the first.
+         */
+        post: operations["report"];
         delete?: never;
         options?: never;
         head?: never;
@@ -640,6 +864,21 @@ export interface components {
              */
             saturation: number;
         };
+        /** @description A report as the admins see it. */
+        AdminReport: {
+            /** Format: date-time */
+            created_at: string;
+            /** @description The entry reported. */
+            entry: components["schemas"]["ModerationEntry"];
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            photo_id: string;
+            reason: string;
+            reporter_email?: string | null;
+            /** @description `open` or `resolved`. */
+            status: string;
+        };
         AppConfig: {
             /** @description Where users write about privacy and their data. */
             contact_email: string;
@@ -662,6 +901,29 @@ export interface components {
             plan_name?: string | null;
             /** @description Ignored: the rank stored with the contact request counts. */
             rank?: Record<string, never> | null;
+        };
+        ContestEntry: {
+            /** @description `YYYY-MM`. */
+            contest_month: string;
+            /** @description `pending` until an admin approves it, or `approved` if it already was. */
+            listing_status: string;
+            message: string;
+            /** Format: uuid */
+            photo_id: string;
+        };
+        ContestSubmission: {
+            /** @description The entrant is 18 or older. */
+            attest_adult: boolean;
+            /** @description The photo is an original photo of the entrant. */
+            attest_original: boolean;
+            bio?: string | null;
+            /** @description Needed when the photo has no display name yet; otherwise it replaces it. */
+            display_name?: string | null;
+            /**
+             * Format: uuid
+             * @description One of the caller's photos.
+             */
+            photo_id: string;
         };
         /**
          * @description The body of `create-checkout` (the spec's fields; `priceId` is accepted
@@ -956,6 +1218,9 @@ export interface components {
              */
             trialRemaining: number;
         };
+        FeatureBody: {
+            featured: boolean;
+        };
         /** @description The body of both functions. */
         FeatureRequest: {
             /** @description `ai_editor`, `personality_test`, `feet_scoring` or `hands_scoring`. */
@@ -1110,6 +1375,73 @@ export interface components {
             noseTip: number[];
             rightEye: number[];
         };
+        /** @description One entry of the public leaderboard. */
+        LeaderboardEntry: {
+            bio?: string | null;
+            /**
+             * Format: int32
+             * @description The contact fee in dollars at this rank: max(1000 - (rank-1)*50, 100).
+             *     A contact request computes it again from the rank at that moment.
+             */
+            contact_fee: number;
+            display_name: string;
+            /** @description Picked out by an admin. */
+            featured: boolean;
+            /** @description Public and cacheable (listed photos only). */
+            image_url: string;
+            /** @description The caller's own entry (nobody contacts their own entry). */
+            is_own: boolean;
+            /** @description The owner's verification badge (profiles.is_verified). */
+            owner_verified: boolean;
+            /** Format: uuid */
+            photo_id: string;
+            /**
+             * Format: int32
+             * @description 1 + the number of listed entries ahead of this one.
+             */
+            rank: number;
+            rating_label: string;
+            /** Format: double */
+            score: number;
+        };
+        LeaderboardPage: {
+            entries: components["schemas"]["LeaderboardEntry"][];
+            /** @description Pass as `after` for the next page; null on the last page. */
+            next_cursor?: string | null;
+        };
+        /** @description An entry as the moderators see it. */
+        ModerationEntry: {
+            attested_adult: boolean;
+            attested_original: boolean;
+            bio?: string | null;
+            contest_month?: string | null;
+            /** Format: date-time */
+            created_at: string;
+            display_name?: string | null;
+            featured: boolean;
+            /** @description A signed URL (pending photos are private), valid for an hour. */
+            image_url: string;
+            /** @description Listed on the public leaderboard now. */
+            listed: boolean;
+            /**
+             * Format: int64
+             * @description Reports about this entry not yet resolved.
+             */
+            open_reports: number;
+            owner_email?: string | null;
+            /** Format: uuid */
+            owner_id: string;
+            /** Format: uuid */
+            photo_id: string;
+            rating_label: string;
+            rejection_reason?: string | null;
+            /** Format: date-time */
+            reviewed_at?: string | null;
+            /** Format: double */
+            score: number;
+            /** @description `pending`, `approved`, `rejected` or `unlisted`. */
+            status: string;
+        };
         /** @description A box in normalised coordinates (0..1 of the upright image's width and height). */
         NormBox: {
             /** Format: float */
@@ -1174,6 +1506,8 @@ export interface components {
             breakdown: {
                 [key: string]: number;
             };
+            /** @description The ranking contest month (`YYYY-MM`) the photo was entered in, if any. */
+            contest_month?: string | null;
             /** Format: date-time */
             created_at: string;
             display_name?: string | null;
@@ -1183,12 +1517,20 @@ export interface components {
             /** Format: uuid */
             id: string;
             is_verified: boolean;
+            /**
+             * @description The leaderboard listing: `pending` (admins will verify it soon),
+             *     `approved`, `rejected` (see `rejection_reason`) or `unlisted`; null
+             *     for a photo never put forward.
+             */
+            listing_status?: string | null;
             /** @description A signed URL of the stored original, valid for an hour. */
             original_image_url: string;
             /** @description `face`, `feet` or `hands`. */
             photo_type: string;
             public_listing: boolean;
             rating_label: string;
+            /** @description The admin's reason, shown to the owner, when `listing_status` is `rejected`. */
+            rejection_reason?: string | null;
             /**
              * Format: double
              * @description 1.0 to 10.0, computed by the server from the stored image.
@@ -1243,6 +1585,19 @@ export interface components {
             /** @description `ok` when the database answered. */
             database: string;
             status: string;
+        };
+        ReasonBody: {
+            /** @description Shown to the owner; 1 to 500 characters. */
+            reason?: string | null;
+        };
+        ReportBody: {
+            /** @description What is wrong with the entry; 1 to 500 characters. */
+            reason?: string | null;
+        };
+        ReportReceipt: {
+            /** Format: uuid */
+            id: string;
+            message: string;
         };
         /** @description A sandbox checkout, for its page. */
         SandboxCheckout: {
@@ -1303,6 +1658,31 @@ export interface components {
             /** @description The public page of this result. */
             share_url: string;
         };
+        Standings: {
+            /**
+             * Format: date-time
+             * @description When the month's contest closes (the first instant of the next month, UTC).
+             */
+            ends_at: string;
+            /**
+             * @description The month's listed entries in leaderboard order (top 50); `rank` is
+             *     the place in this month's contest, `contact_fee` the fee at that place.
+             */
+            entries: components["schemas"]["LeaderboardEntry"][];
+            /** @description `YYYY-MM`. */
+            month: string;
+            /** Format: int32 */
+            prize_dollars: number;
+            /**
+             * Format: int64
+             * @description Seconds until then; 0 once closed.
+             */
+            seconds_left: number;
+            /** @description The frozen top 10, once the month is frozen. */
+            winners: components["schemas"]["Winner"][];
+            /** Format: int64 */
+            winners_count: number;
+        };
         /** @description The caller's Premium subscription. */
         SubscriptionStatus: {
             /** @description Ends at `expires_at` instead of renewing. */
@@ -1336,6 +1716,15 @@ export interface components {
             /** @description The event was processed before; nothing changed. */
             duplicate: boolean;
             received: boolean;
+        };
+        Winner: {
+            display_name: string;
+            /** Format: uuid */
+            photo_id?: string | null;
+            /** Format: int32 */
+            place: number;
+            /** Format: double */
+            score: number;
         };
     };
     responses: never;
@@ -1478,6 +1867,516 @@ export interface operations {
             };
             /** @description `admin_only`: signed in, but not an administrator */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    admin_entries: {
+        parameters: {
+            query?: {
+                /** @description `pending` (default, oldest first), `approved`, `rejected` or `unlisted`. */
+                status?: "pending" | "approved" | "rejected" | "unlisted";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Entries in that state */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ModerationEntry"][];
+                };
+            };
+            /** @description `invalid_query`: a query parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_signed_in` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `admin_only` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`: the path or query holds a control character */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    approve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The entry's photo id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The entry, approved */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ModerationEntry"];
+                };
+            };
+            /** @description `not_signed_in` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `admin_only` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such entry */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`: the path or query holds a control character */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    feature: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The entry's photo id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FeatureBody"];
+            };
+        };
+        responses: {
+            /** @description The entry */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ModerationEntry"];
+                };
+            };
+            /** @description `invalid_json`: the body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_signed_in` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `admin_only` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such entry */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `conflict`: not approved */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `body_too_large`: the body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`: a field is missing or has the wrong type */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    reject: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The entry's photo id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReasonBody"];
+            };
+        };
+        responses: {
+            /** @description The entry, rejected */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ModerationEntry"];
+                };
+            };
+            /** @description `invalid_json`: the body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_signed_in` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `admin_only` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such entry */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `conflict`: not pending */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `body_too_large`: the body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`: no reason */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    unlist: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The entry's photo id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReasonBody"];
+            };
+        };
+        responses: {
+            /** @description The entry, unlisted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ModerationEntry"];
+                };
+            };
+            /** @description `invalid_json`: the body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_signed_in` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `admin_only` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such entry */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `conflict`: not approved */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `body_too_large`: the body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`: a field is missing or has the wrong type */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    admin_reports: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Open reports */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminReport"][];
+                };
+            };
+            /** @description `not_signed_in` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `admin_only` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    resolve_report: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The report's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Resolved (or already resolved) */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `not_signed_in` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `admin_only` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such report */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`: the path or query holds a control character */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2307,6 +3206,125 @@ export interface operations {
             };
         };
     };
+    submit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ContestSubmission"];
+            };
+        };
+        responses: {
+            /** @description Entered */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContestEntry"];
+                };
+            };
+            /** @description `invalid_json`: the body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_signed_in` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such photo of this user */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `body_too_large`: the body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`: the attestation or a display name is missing */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    standings: {
+        parameters: {
+            query?: {
+                /** @description `YYYY-MM`; this month when absent. */
+                month?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The standings */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Standings"];
+                };
+            };
+            /** @description `invalid_query`: not a YYYY-MM month */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`: the path or query holds a control character */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     dev_outbox: {
         parameters: {
             query?: {
@@ -2377,6 +3395,171 @@ export interface operations {
             };
             /** @description A bearer token was sent but is not valid */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    leaderboard: {
+        parameters: {
+            query?: {
+                /** @description The `next_cursor` of the page before; absent for the first page. */
+                after?: string;
+                /** @description Entries per page, 1 to 100 (default 20). */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of listed entries */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LeaderboardPage"];
+                };
+            };
+            /** @description `invalid_query`: a malformed cursor or limit */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`: the path or query holds a control character */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    entry_image: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The entry's photo id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The image (JPEG or PNG) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/jpeg": unknown;
+                };
+            };
+            /** @description No listed entry with this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`: the path or query holds a control character */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    report: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The entry's photo id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReportBody"];
+            };
+        };
+        responses: {
+            /** @description Reported */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReportReceipt"];
+                };
+            };
+            /** @description `invalid_json`: the body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_signed_in` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No listed entry with this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `body_too_large`: the body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`: no reason, or the caller's own entry */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

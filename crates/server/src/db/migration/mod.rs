@@ -59,6 +59,7 @@ mod m20261121_000009_platform;
 mod m20261121_000010_photo_shares;
 mod m20261123_002001_billing;
 mod m20261123_003001_code_attempts;
+mod m20261123_006001_leaderboard;
 
 /// Applies the migrations: `Migrator::up(&db, None)`.
 pub struct Migrator;
@@ -79,6 +80,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261121_000010_photo_shares::Migration),
             Box::new(m20261123_002001_billing::Migration),
             Box::new(m20261123_003001_code_attempts::Migration),
+            Box::new(m20261123_006001_leaderboard::Migration),
         ]
     }
 }
@@ -129,4 +131,7 @@ pub const TABLES: &[&str] = &[
     "payments",
     "sandbox_objects",
     "sandbox_events",
+    // leaderboard
+    "leaderboard_reports",
+    "contest_winners",
 ];

@@ -1,6 +1,7 @@
 import { InfoIcon } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import type { Photo } from '@/lib/api/photos';
+import { ListingStatus } from './listing-status';
 import { cardSubScores, displayImage, outOfTen, photoDate } from '../utils/photo-display';
 
 type PhotoCardProps = {
@@ -45,6 +46,7 @@ export function PhotoCard({ photo, onOpen, onDetails }: PhotoCardProps) {
             </div>
           ))}
         </dl>
+        <ListingStatus photo={photo} />
       </div>
       {/* The whole card opens the editor; the details button sits above it. */}
       <button

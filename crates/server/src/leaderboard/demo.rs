@@ -1,0 +1,207 @@
+//! `prettyscore demo`: sample contestants and approved leaderboard entries for
+//! a fresh database, so a newcomer sees a living leaderboard.
+//!
+//! The photos are the project's own test faces (`testdata/face`, embedded in
+//! the binary at build time, so the command works from any directory), varied
+//! with the edit engine's styles and with crops, and each is really analysed:
+//! every score shown is one the server computed from the stored image. Demo
+//! users have no password (nobody can sign in as them) and an address under
+//! `demo.prettyscore.invalid`, a domain that can never receive mail.
+//!
+//! It refuses a database that already has photos: demo data never lands on a
+//! live site by accident, only when someone runs this command on an empty one.
+
+use chrono::{Duration, Utc};
+use image::GenericImageView;
+use prettyscore_imaging::{Operation, Style};
+use sea_orm::sea_query::{Alias, Query};
+use sea_orm::{ActiveModelTrait, ConnectionTrait, EntityTrait, PaginatorTrait, Set};
+use uuid::Uuid;
+
+use super::moderation::APPROVED;
+use super::rules::month_of;
+use crate::media;
+use crate::photos::{entity as photos, storage_prefix};
+use crate::storage::Storage;
+
+static ASTRONAUT: &[u8] = include_bytes!("../../../../testdata/face/astronaut-baseline.jpg");
+static CAMERAMAN: &[u8] = include_bytes!("../../../../testdata/face/cameraman-gray.png");
+
+/// Display names and bios of the sample contestants.
+const PEOPLE: &[(&str, &str)] = &[
+    ("Nova", "Stargazer and weekend hiker."),
+    ("Ada", "Engineer by day, painter by night."),
+    ("Leo", "Film photographer. Coffee first."),
+    ("Maya", "Dancer, dreamer, dog person."),
+    ("Sam", "Cyclist who never skips leg day."),
+    ("Iris", "Collecting sunsets since 1999."),
+    ("Theo", "Chess, jazz and long walks."),
+    ("Luna", "Night owl with a camera."),
+    ("Kai", "Surfing whenever the tide allows."),
+    ("Zoe", "Bookworm and amateur baker."),
+    ("Ravi", "Traveller, 42 countries so far."),
+    ("Mila", "Plant parent of 30 green friends."),
+];
+
+/// What the command did.
+#[derive(Debug)]
+pub struct Seeded {
+    pub users: usize,
+    pub entries: usize,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum DemoError {
+    #[error(
+        "the database already has photos; demo data goes only into a fresh database (nothing was changed)"
+    )]
+    NotFresh,
+    #[error(transparent)]
+    Other(#[from] anyhow::Error),
+}
+
+/// The source images: each test face, as is, in every style, and cropped
+/// closer (a different framing scores differently).
+fn variants() -> Vec<Vec<u8>> {
+    let styles = [
+        Style::Warm,
+        Style::Vivid,
+        Style::Cinematic,
+        Style::Cool,
+        Style::Vintage,
+        Style::BlackAndWhite,
+    ];
+    let mut out = Vec::new();
+    for source in [ASTRONAUT, CAMERAMAN] {
+        out.push(source.to_vec());
+        for style in styles {
+            if let Ok(edited) = prettyscore_imaging::apply(source, &[Operation::Style { style }]) {
+                out.push(edited.jpeg);
+            }
+        }
+        if let Some(cropped) = crop_centre(source, 0.85) {
+            out.push(cropped);
+        }
+    }
+    out
+}
+
+fn crop_centre(bytes: &[u8], keep: f64) -> Option<Vec<u8>> {
+    let decoded = image::load_from_memory(bytes).ok()?;
+    let (w, h) = decoded.dimensions();
+    let (cw, ch) = ((w as f64 * keep) as u32, (h as f64 * keep) as u32);
+    let cropped = decoded
+        .crop_imm((w - cw) / 2, (h - ch) / 2, cw, ch)
+        .to_rgb8();
+    let mut out = std::io::Cursor::new(Vec::new());
+    cropped.write_to(&mut out, image::ImageFormat::Jpeg).ok()?;
+    Some(out.into_inner())
+}
+
+/// Fills a fresh database with sample users and approved entries.
+pub async fn seed(db: &impl ConnectionTrait, storage: &Storage) -> Result<Seeded, DemoError> {
+    let existing = photos::Entity::find()
+        .count(db)
+        .await
+        .map_err(anyhow::Error::from)?;
+    if existing > 0 {
+        return Err(DemoError::NotFresh);
+    }
+    // Analysis and the edit engine are CPU work: off the async runtime.
+    let analysed = tokio::task::spawn_blocking(|| {
+        variants()
+            .into_iter()
+            .filter_map(|bytes| {
+                let stored = media::prepare_for_storage(&bytes).ok()?;
+                let analysis = prettyscore_analysis::analyze_face(&stored.bytes).ok()?;
+                Some((stored, analysis))
+            })
+            .collect::<Vec<_>>()
+    })
+    .await
+    .map_err(anyhow::Error::from)?;
+
+    let now = Utc::now();
+    let month = month_of(now);
+    let mut entries = 0;
+    for (index, ((stored, analysis), (name, bio))) in
+        analysed.into_iter().zip(PEOPLE.iter()).enumerate()
+    {
+        let user_id = Uuid::now_v7();
+        let email = format!("{}@demo.prettyscore.invalid", name.to_lowercase());
+        insert_user(db, user_id, &email, index % 3 == 0).await?;
+        let photo_id = Uuid::now_v7();
+        let key = format!(
+            "{}original.{}",
+            storage_prefix(user_id, photo_id),
+            stored.extension
+        );
+        storage
+            .put(&key, stored.bytes.into())
+            .await
+            .map_err(anyhow::Error::from)?;
+        // Spread over the last days, so ties are broken by age as in real life.
+        let created_at = now - Duration::hours(3 * (PEOPLE.len() - index) as i64);
+        let breakdown = serde_json::to_value(analysis.breakdown).map_err(anyhow::Error::from)?;
+        let in_contest = index % 2 == 0;
+        photos::ActiveModel {
+            id: Set(photo_id),
+            user_id: Set(user_id),
+            original_image_url: Set(media::media_path(&key)),
+            edited_image_url: Set(None),
+            score: Set(analysis.score),
+            rating_label: Set(analysis.rating_label.to_owned()),
+            breakdown: Set(breakdown),
+            photo_type: Set("face".to_owned()),
+            public_listing: Set(true),
+            featured: Set(index == 0),
+            is_verified: Set(true),
+            display_name: Set(Some((*name).to_owned())),
+            bio: Set(Some((*bio).to_owned())),
+            share_slug: Set(None),
+            listing_status: Set(Some(APPROVED.to_owned())),
+            rejection_reason: Set(None),
+            reviewed_by: Set(None),
+            reviewed_at: Set(Some(created_at)),
+            contest_month: Set(in_contest.then(|| month.clone())),
+            contest_entered_at: Set(in_contest.then_some(created_at)),
+            attested_adult: Set(in_contest),
+            attested_original: Set(in_contest),
+            created_at: Set(created_at),
+            updated_at: Set(created_at),
+        }
+        .insert(db)
+        .await
+        .map_err(anyhow::Error::from)?;
+        entries += 1;
+    }
+    Ok(Seeded {
+        users: entries,
+        entries,
+    })
+}
+
+async fn insert_user(
+    db: &impl ConnectionTrait,
+    id: Uuid,
+    email: &str,
+    verified: bool,
+) -> Result<(), DemoError> {
+    let user = Query::insert()
+        .into_table(Alias::new("users"))
+        .columns([Alias::new("id"), Alias::new("email")])
+        .values_panic([id.into(), email.into()])
+        .to_owned();
+    db.execute(&user).await.map_err(anyhow::Error::from)?;
+    let profile = Query::insert()
+        .into_table(Alias::new("profiles"))
+        .columns([
+            Alias::new("id"),
+            Alias::new("email"),
+            Alias::new("is_verified"),
+        ])
+        .values_panic([id.into(), email.into(), verified.into()])
+        .to_owned();
+    db.execute(&profile).await.map_err(anyhow::Error::from)?;
+    Ok(())
+}

@@ -1,0 +1,579 @@
+//! Moderation: entries wait as `pending` until an admin approves (listed:
+//! is_verified set) or rejects them with a reason the owner sees; approved
+//! entries can be featured or unlisted; anyone signed in can report an entry.
+//! Every state change is one conditional UPDATE, so two admins (or a retried
+//! request) cannot apply a decision twice, and each change goes to the audit log.
+
+use std::collections::HashMap;
+
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use chrono::{DateTime, Utc};
+use sea_orm::sea_query::Expr;
+use sea_orm::{ColumnTrait, EntityTrait, PaginatorTrait, QueryFilter, QueryOrder, QuerySelect};
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+use utoipa::{IntoParams, ToSchema};
+use uuid::Uuid;
+
+use super::listing::listed;
+use super::reports;
+use super::rules::parse_reason;
+use crate::auth::audit;
+use crate::db::entities::users;
+use crate::http::AppState;
+use crate::http::error::{ApiError, ErrorBody, ErrorCode};
+use crate::http::extract::{AdminUser, AuthUser, ClientInfo, Json, Query};
+use crate::media;
+use crate::photos::entity as photos;
+
+pub const PENDING: &str = "pending";
+pub const APPROVED: &str = "approved";
+pub const REJECTED: &str = "rejected";
+pub const UNLISTED: &str = "unlisted";
+
+/// An entry as the moderators see it.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct ModerationEntry {
+    pub photo_id: Uuid,
+    /// A signed URL (pending photos are private), valid for an hour.
+    pub image_url: String,
+    pub score: f64,
+    pub rating_label: String,
+    pub display_name: Option<String>,
+    pub bio: Option<String>,
+    pub owner_id: Uuid,
+    pub owner_email: Option<String>,
+    /// `pending`, `approved`, `rejected` or `unlisted`.
+    pub status: String,
+    pub rejection_reason: Option<String>,
+    pub featured: bool,
+    /// Listed on the public leaderboard now.
+    pub listed: bool,
+    pub contest_month: Option<String>,
+    pub attested_adult: bool,
+    pub attested_original: bool,
+    /// Reports about this entry not yet resolved.
+    pub open_reports: u64,
+    pub created_at: DateTime<Utc>,
+    pub reviewed_at: Option<DateTime<Utc>>,
+}
+
+async fn owner_emails(
+    state: &AppState,
+    owners: impl IntoIterator<Item = Uuid>,
+) -> Result<HashMap<Uuid, Option<String>>, ApiError> {
+    let ids: Vec<Uuid> = owners.into_iter().collect();
+    if ids.is_empty() {
+        return Ok(HashMap::new());
+    }
+    Ok(users::Entity::find()
+        .filter(users::Column::Id.is_in(ids))
+        .all(&state.db)
+        .await?
+        .into_iter()
+        .map(|user| (user.id, user.email))
+        .collect())
+}
+
+async fn moderation_entries(
+    state: &AppState,
+    rows: Vec<photos::Model>,
+) -> Result<Vec<ModerationEntry>, ApiError> {
+    let emails = owner_emails(state, rows.iter().map(|row| row.user_id)).await?;
+    let open = reports::open_counts(&state.db, rows.iter().map(|row| row.id)).await?;
+    Ok(rows
+        .into_iter()
+        .map(|row| ModerationEntry {
+            photo_id: row.id,
+            image_url: media::signed_url(state, &row.original_image_url),
+            score: row.score,
+            rating_label: row.rating_label,
+            display_name: row.display_name,
+            bio: row.bio,
+            owner_id: row.user_id,
+            owner_email: emails.get(&row.user_id).cloned().flatten(),
+            status: row.listing_status.unwrap_or_default(),
+            rejection_reason: row.rejection_reason,
+            featured: row.featured,
+            listed: row.public_listing && row.is_verified,
+            contest_month: row.contest_month,
+            attested_adult: row.attested_adult,
+            attested_original: row.attested_original,
+            open_reports: open.get(&row.id).copied().unwrap_or(0),
+            created_at: row.created_at,
+            reviewed_at: row.reviewed_at,
+        })
+        .collect())
+}
+
+pub(crate) async fn moderation_entry(
+    state: &AppState,
+    id: Uuid,
+) -> Result<ModerationEntry, ApiError> {
+    let row = photos::Entity::find_by_id(id)
+        .filter(photos::Column::ListingStatus.is_not_null())
+        .one(&state.db)
+        .await?
+        .ok_or_else(|| ApiError::not_found("Leaderboard entry not found"))?;
+    Ok(moderation_entries(state, vec![row])
+        .await?
+        .pop()
+        .expect("one row in, one entry out"))
+}
+
+#[derive(Debug, Default, Clone, Copy, Deserialize, ToSchema, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum StatusFilter {
+    #[default]
+    Pending,
+    Approved,
+    Rejected,
+    Unlisted,
+}
+
+impl StatusFilter {
+    fn as_str(self) -> &'static str {
+        match self {
+            Self::Pending => PENDING,
+            Self::Approved => APPROVED,
+            Self::Rejected => REJECTED,
+            Self::Unlisted => UNLISTED,
+        }
+    }
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct EntriesQuery {
+    /// `pending` (default, oldest first), `approved`, `rejected` or `unlisted`.
+    #[serde(default)]
+    #[param(inline)]
+    pub status: StatusFilter,
+}
+
+/// The most entries the admin page shows at once.
+const ADMIN_PAGE: u64 = 200;
+
+/// Leaderboard entries by moderation state, for the admin page.
+#[utoipa::path(get, path = "/admin/leaderboard/entries", tag = "admin",
+    params(EntriesQuery),
+    responses(
+        (status = 200, description = "Entries in that state", body = Vec<ModerationEntry>),
+        (status = 401, description = "`not_signed_in`", body = ErrorBody),
+        (status = 403, description = "`admin_only`", body = ErrorBody),
+    ),
+    security(("bearer" = [])))]
+pub async fn admin_entries(
+    State(state): State<AppState>,
+    _admin: AdminUser,
+    Query(query): Query<EntriesQuery>,
+) -> Result<Json<Vec<ModerationEntry>>, ApiError> {
+    let select =
+        photos::Entity::find().filter(photos::Column::ListingStatus.eq(query.status.as_str()));
+    let select = if query.status == StatusFilter::Pending {
+        select.order_by_asc(photos::Column::CreatedAt)
+    } else {
+        select
+            .order_by_desc(photos::Column::ReviewedAt)
+            .order_by_desc(photos::Column::CreatedAt)
+    };
+    let rows = select.limit(ADMIN_PAGE).all(&state.db).await?;
+    Ok(Json(moderation_entries(&state, rows).await?))
+}
+
+/// An admin's decision, applied only from the states listed in `from`.
+async fn decide(
+    state: &AppState,
+    admin: &AdminUser,
+    client: &ClientInfo,
+    id: Uuid,
+    from: &[&str],
+    to: &str,
+    reason: Option<String>,
+    action: &str,
+) -> Result<bool, ApiError> {
+    let now = Utc::now();
+    let listed = to == APPROVED;
+    let mut update = photos::Entity::update_many()
+        .col_expr(photos::Column::ListingStatus, Expr::value(to))
+        .col_expr(photos::Column::IsVerified, Expr::value(listed))
+        .col_expr(photos::Column::ReviewedBy, Expr::value(admin.0.user_id))
+        .col_expr(photos::Column::ReviewedAt, Expr::value(now))
+        .col_expr(photos::Column::UpdatedAt, Expr::value(now))
+        .col_expr(photos::Column::RejectionReason, Expr::value(reason.clone()))
+        // A rejected or unlisted photo is no longer put forward; approving
+        // one of them lists it again.
+        .col_expr(photos::Column::PublicListing, Expr::value(listed));
+    if !listed {
+        update = update.col_expr(photos::Column::Featured, Expr::value(false));
+    }
+    let result = update
+        .filter(photos::Column::Id.eq(id))
+        .filter(photos::Column::ListingStatus.is_in(from.iter().copied()))
+        .exec(&state.db)
+        .await?;
+    let changed = result.rows_affected > 0;
+    if changed {
+        audit::record(
+            &state.db,
+            action,
+            Some(admin.0.user_id),
+            admin.0.email.as_deref(),
+            &client.ip,
+            json!({ "photo_id": id, "reason": reason }),
+        )
+        .await;
+    }
+    Ok(changed)
+}
+
+fn not_allowed(entry: &ModerationEntry, what: &str) -> ApiError {
+    ApiError::conflict(
+        ErrorCode::Conflict,
+        format!("This entry is {}; it cannot be {what}.", entry.status),
+    )
+}
+
+type EntryId = Result<Path<Uuid>, axum::extract::rejection::PathRejection>;
+
+/// Approves an entry: it is listed (is_verified) from now on. Approving an
+/// approved entry changes nothing.
+#[utoipa::path(post, path = "/admin/leaderboard/entries/{id}/approve", tag = "admin",
+    params(("id" = Uuid, Path, description = "The entry's photo id")),
+    responses(
+        (status = 200, description = "The entry, approved", body = ModerationEntry),
+        (status = 401, description = "`not_signed_in`", body = ErrorBody),
+        (status = 403, description = "`admin_only`", body = ErrorBody),
+        (status = 404, description = "No such entry", body = ErrorBody),
+    ),
+    security(("bearer" = [])))]
+pub async fn approve(
+    State(state): State<AppState>,
+    admin: AdminUser,
+    client: ClientInfo,
+    id: EntryId,
+) -> Result<Json<ModerationEntry>, ApiError> {
+    let Path(id) = id?;
+    decide(
+        &state,
+        &admin,
+        &client,
+        id,
+        &[PENDING, REJECTED, UNLISTED],
+        APPROVED,
+        None,
+        "leaderboard_entry_approved",
+    )
+    .await?;
+    Ok(Json(moderation_entry(&state, id).await?))
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct ReasonBody {
+    /// Shown to the owner; 1 to 500 characters.
+    pub reason: Option<String>,
+}
+
+/// Rejects a pending entry with a reason shown to its owner.
+#[utoipa::path(post, path = "/admin/leaderboard/entries/{id}/reject", tag = "admin",
+    params(("id" = Uuid, Path, description = "The entry's photo id")),
+    request_body = ReasonBody,
+    responses(
+        (status = 200, description = "The entry, rejected", body = ModerationEntry),
+        (status = 401, description = "`not_signed_in`", body = ErrorBody),
+        (status = 403, description = "`admin_only`", body = ErrorBody),
+        (status = 404, description = "No such entry", body = ErrorBody),
+        (status = 409, description = "`conflict`: not pending", body = ErrorBody),
+        (status = 422, description = "`validation_failed`: no reason", body = ErrorBody),
+    ),
+    security(("bearer" = [])))]
+pub async fn reject(
+    State(state): State<AppState>,
+    admin: AdminUser,
+    client: ClientInfo,
+    id: EntryId,
+    Json(body): Json<ReasonBody>,
+) -> Result<Json<ModerationEntry>, ApiError> {
+    let Path(id) = id?;
+    let reason = parse_reason(
+        body.reason.as_deref(),
+        "Please enter a reason for the rejection",
+    )?;
+    let changed = decide(
+        &state,
+        &admin,
+        &client,
+        id,
+        &[PENDING],
+        REJECTED,
+        Some(reason),
+        "leaderboard_entry_rejected",
+    )
+    .await?;
+    let entry = moderation_entry(&state, id).await?;
+    if !changed && entry.status != REJECTED {
+        return Err(not_allowed(&entry, "rejected"));
+    }
+    Ok(Json(entry))
+}
+
+/// Takes an approved entry off the leaderboard (its owner sees `unlisted`,
+/// with the reason if one is given).
+#[utoipa::path(post, path = "/admin/leaderboard/entries/{id}/unlist", tag = "admin",
+    params(("id" = Uuid, Path, description = "The entry's photo id")),
+    request_body = ReasonBody,
+    responses(
+        (status = 200, description = "The entry, unlisted", body = ModerationEntry),
+        (status = 401, description = "`not_signed_in`", body = ErrorBody),
+        (status = 403, description = "`admin_only`", body = ErrorBody),
+        (status = 404, description = "No such entry", body = ErrorBody),
+        (status = 409, description = "`conflict`: not approved", body = ErrorBody),
+    ),
+    security(("bearer" = [])))]
+pub async fn unlist(
+    State(state): State<AppState>,
+    admin: AdminUser,
+    client: ClientInfo,
+    id: EntryId,
+    Json(body): Json<ReasonBody>,
+) -> Result<Json<ModerationEntry>, ApiError> {
+    let Path(id) = id?;
+    let reason = match body.reason.as_deref().map(str::trim) {
+        None | Some("") => None,
+        Some(raw) => Some(parse_reason(Some(raw), "")?),
+    };
+    let changed = decide(
+        &state,
+        &admin,
+        &client,
+        id,
+        &[APPROVED],
+        UNLISTED,
+        reason,
+        "leaderboard_entry_unlisted",
+    )
+    .await?;
+    let entry = moderation_entry(&state, id).await?;
+    if !changed && entry.status != UNLISTED {
+        return Err(not_allowed(&entry, "unlisted"));
+    }
+    Ok(Json(entry))
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct FeatureBody {
+    pub featured: bool,
+}
+
+/// Features (or stops featuring) an approved entry.
+#[utoipa::path(post, path = "/admin/leaderboard/entries/{id}/feature", tag = "admin",
+    params(("id" = Uuid, Path, description = "The entry's photo id")),
+    request_body = FeatureBody,
+    responses(
+        (status = 200, description = "The entry", body = ModerationEntry),
+        (status = 401, description = "`not_signed_in`", body = ErrorBody),
+        (status = 403, description = "`admin_only`", body = ErrorBody),
+        (status = 404, description = "No such entry", body = ErrorBody),
+        (status = 409, description = "`conflict`: not approved", body = ErrorBody),
+    ),
+    security(("bearer" = [])))]
+pub async fn feature(
+    State(state): State<AppState>,
+    admin: AdminUser,
+    client: ClientInfo,
+    id: EntryId,
+    Json(body): Json<FeatureBody>,
+) -> Result<Json<ModerationEntry>, ApiError> {
+    let Path(id) = id?;
+    let result = photos::Entity::update_many()
+        .col_expr(photos::Column::Featured, Expr::value(body.featured))
+        .col_expr(photos::Column::UpdatedAt, Expr::value(Utc::now()))
+        .filter(photos::Column::Id.eq(id))
+        .filter(photos::Column::ListingStatus.eq(APPROVED))
+        .filter(photos::Column::Featured.ne(body.featured))
+        .exec(&state.db)
+        .await?;
+    let entry = moderation_entry(&state, id).await?;
+    if entry.status != APPROVED {
+        return Err(not_allowed(&entry, "featured"));
+    }
+    if result.rows_affected > 0 {
+        let action = if body.featured {
+            "leaderboard_entry_featured"
+        } else {
+            "leaderboard_entry_unfeatured"
+        };
+        audit::record(
+            &state.db,
+            action,
+            Some(admin.0.user_id),
+            admin.0.email.as_deref(),
+            &client.ip,
+            json!({ "photo_id": id }),
+        )
+        .await;
+    }
+    Ok(Json(entry))
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct ReportBody {
+    /// What is wrong with the entry; 1 to 500 characters.
+    pub reason: Option<String>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ReportReceipt {
+    pub id: Uuid,
+    pub message: String,
+}
+
+/// Reports a listed entry to the admins. One report per user and entry: a
+/// repeated report answers with the first.
+#[utoipa::path(post, path = "/leaderboard/entries/{id}/report", tag = "leaderboard",
+    params(("id" = Uuid, Path, description = "The entry's photo id")),
+    request_body = ReportBody,
+    responses(
+        (status = 201, description = "Reported", body = ReportReceipt),
+        (status = 401, description = "`not_signed_in`", body = ErrorBody),
+        (status = 404, description = "No listed entry with this id", body = ErrorBody),
+        (status = 422, description = "`validation_failed`: no reason, or the caller's own entry", body = ErrorBody),
+    ),
+    security(("bearer" = [])))]
+pub async fn report(
+    State(state): State<AppState>,
+    user: AuthUser,
+    id: EntryId,
+    Json(body): Json<ReportBody>,
+) -> Result<(StatusCode, Json<ReportReceipt>), ApiError> {
+    let Path(id) = id?;
+    let reason = parse_reason(
+        body.reason.as_deref(),
+        "Please tell us what is wrong with this entry",
+    )?;
+    let photo = photos::Entity::find_by_id(id)
+        .filter(listed())
+        .one(&state.db)
+        .await?
+        .ok_or_else(|| ApiError::not_found("This entry is not on the leaderboard."))?;
+    if photo.user_id == user.user_id {
+        return Err(ApiError::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            ErrorCode::ValidationFailed,
+            "You cannot report your own entry",
+        ));
+    }
+    let report_id = reports::insert_once(&state.db, photo.id, user.user_id, &reason).await?;
+    Ok((
+        StatusCode::CREATED,
+        Json(ReportReceipt {
+            id: report_id,
+            message: "Thank you. Our admins will review this entry.".to_owned(),
+        }),
+    ))
+}
+
+/// A report as the admins see it.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct AdminReport {
+    pub id: Uuid,
+    pub photo_id: Uuid,
+    pub reason: String,
+    pub reporter_email: Option<String>,
+    /// `open` or `resolved`.
+    pub status: String,
+    pub created_at: DateTime<Utc>,
+    /// The entry reported.
+    pub entry: ModerationEntry,
+}
+
+/// Open reports, oldest first, each with its entry.
+#[utoipa::path(get, path = "/admin/leaderboard/reports", tag = "admin",
+    responses(
+        (status = 200, description = "Open reports", body = Vec<AdminReport>),
+        (status = 401, description = "`not_signed_in`", body = ErrorBody),
+        (status = 403, description = "`admin_only`", body = ErrorBody),
+    ),
+    security(("bearer" = [])))]
+pub async fn admin_reports(
+    State(state): State<AppState>,
+    _admin: AdminUser,
+) -> Result<Json<Vec<AdminReport>>, ApiError> {
+    let rows = reports::Entity::find()
+        .filter(reports::Column::Status.eq("open"))
+        .order_by_asc(reports::Column::CreatedAt)
+        .limit(ADMIN_PAGE)
+        .all(&state.db)
+        .await?;
+    let photo_rows = photos::Entity::find()
+        .filter(photos::Column::Id.is_in(rows.iter().map(|r| r.photo_id).collect::<Vec<_>>()))
+        .all(&state.db)
+        .await?;
+    let entries: HashMap<Uuid, ModerationEntry> = moderation_entries(&state, photo_rows)
+        .await?
+        .into_iter()
+        .map(|entry| (entry.photo_id, entry))
+        .collect();
+    let emails = owner_emails(&state, rows.iter().map(|row| row.reporter_id)).await?;
+    let mut out = Vec::with_capacity(rows.len());
+    for row in rows {
+        // Several reports of one entry each carry it.
+        let Some(entry) = entries.get(&row.photo_id).cloned() else {
+            continue;
+        };
+        out.push(AdminReport {
+            id: row.id,
+            photo_id: row.photo_id,
+            reason: row.reason,
+            reporter_email: emails.get(&row.reporter_id).cloned().flatten(),
+            status: row.status,
+            created_at: row.created_at,
+            entry,
+        });
+    }
+    Ok(Json(out))
+}
+
+/// Marks a report resolved (the admin has acted on it, or found nothing wrong).
+#[utoipa::path(post, path = "/admin/leaderboard/reports/{id}/resolve", tag = "admin",
+    params(("id" = Uuid, Path, description = "The report's id")),
+    responses(
+        (status = 204, description = "Resolved (or already resolved)"),
+        (status = 401, description = "`not_signed_in`", body = ErrorBody),
+        (status = 403, description = "`admin_only`", body = ErrorBody),
+        (status = 404, description = "No such report", body = ErrorBody),
+    ),
+    security(("bearer" = [])))]
+pub async fn resolve_report(
+    State(state): State<AppState>,
+    admin: AdminUser,
+    client: ClientInfo,
+    id: EntryId,
+) -> Result<StatusCode, ApiError> {
+    let Path(id) = id?;
+    let exists = reports::Entity::find_by_id(id).count(&state.db).await? > 0;
+    if !exists {
+        return Err(ApiError::not_found("Report not found"));
+    }
+    let result = reports::Entity::update_many()
+        .col_expr(reports::Column::Status, Expr::value("resolved"))
+        .col_expr(reports::Column::ResolvedBy, Expr::value(admin.0.user_id))
+        .col_expr(reports::Column::ResolvedAt, Expr::value(Utc::now()))
+        .filter(reports::Column::Id.eq(id))
+        .filter(reports::Column::Status.eq("open"))
+        .exec(&state.db)
+        .await?;
+    if result.rows_affected > 0 {
+        audit::record(
+            &state.db,
+            "leaderboard_report_resolved",
+            Some(admin.0.user_id),
+            admin.0.email.as_deref(),
+            &client.ip,
+            json!({ "report_id": id }),
+        )
+        .await;
+    }
+    Ok(StatusCode::NO_CONTENT)
+}

@@ -1,0 +1,781 @@
+//! The public leaderboard (order, ties, keyset pages, ranks and contact fees,
+//! public images), its moderation and reports (who may do what), the monthly
+//! ranking contest and its freezing, and `prettyscore demo`.
+
+use chrono::{DateTime, Duration, TimeZone, Utc};
+use prettyscore_server::admin::roles::grant_admin;
+use prettyscore_server::leaderboard::contest::{Freeze, FreezeError, freeze};
+use prettyscore_server::leaderboard::{demo, rank_of};
+use prettyscore_server::photos::entity as photos;
+use reqwest::{Method, StatusCode};
+use sea_orm::sea_query::{Alias, Expr, Query};
+use sea_orm::{ActiveModelTrait, ConnectionTrait, EntityTrait, Set};
+use serde_json::{Value, json};
+use uuid::Uuid;
+
+use crate::auth::{access, claims, spawn};
+use crate::helpers::{Backend, TestApp, image_form, on_both_databases, testdata};
+
+/// A user row without a password (photo owners in bulk).
+async fn insert_user(app: &TestApp) -> Uuid {
+    let id = Uuid::new_v4();
+    let insert = Query::insert()
+        .into_table(Alias::new("users"))
+        .columns([Alias::new("id"), Alias::new("email")])
+        .values_panic([id.into(), format!("{id}@example.com").into()])
+        .to_owned();
+    app.db.execute(&insert).await.unwrap();
+    id
+}
+
+#[derive(Clone, Copy)]
+enum State {
+    Listed,
+    Pending,
+    /// is_verified but public_listing false: not listed either.
+    Private,
+}
+
+async fn insert_photo(
+    app: &TestApp,
+    owner: Uuid,
+    score: f64,
+    created_at: DateTime<Utc>,
+    state: State,
+) -> Uuid {
+    let id = Uuid::now_v7();
+    let (public_listing, is_verified, status) = match state {
+        State::Listed => (true, true, Some("approved")),
+        State::Pending => (true, false, Some("pending")),
+        State::Private => (false, true, None),
+    };
+    photos::ActiveModel {
+        id: Set(id),
+        user_id: Set(owner),
+        original_image_url: Set(format!("/media/photos/{owner}/{id}/original.jpg")),
+        edited_image_url: Set(None),
+        score: Set(score),
+        rating_label: Set("Gorgeous".into()),
+        breakdown: Set(json!({})),
+        photo_type: Set("face".into()),
+        public_listing: Set(public_listing),
+        featured: Set(false),
+        is_verified: Set(is_verified),
+        display_name: Set(Some(format!("Entry {score}"))),
+        bio: Set(None),
+        share_slug: Set(None),
+        listing_status: Set(status.map(str::to_owned)),
+        rejection_reason: Set(None),
+        reviewed_by: Set(None),
+        reviewed_at: Set(None),
+        contest_month: Set(None),
+        contest_entered_at: Set(None),
+        attested_adult: Set(false),
+        attested_original: Set(false),
+        created_at: Set(created_at),
+        updated_at: Set(created_at),
+    }
+    .insert(&app.db)
+    .await
+    .unwrap();
+    id
+}
+
+fn t(seconds: i64) -> DateTime<Utc> {
+    Utc.timestamp_opt(1_790_000_000 + seconds, 0).unwrap()
+}
+
+async fn call(
+    app: &TestApp,
+    method: Method,
+    path: &str,
+    token: Option<&str>,
+    body: Option<Value>,
+) -> (StatusCode, Value) {
+    let reply = app.call(method, path, token, body).await;
+    (reply.status, reply.body)
+}
+
+async fn get(app: &TestApp, path: &str, token: Option<&str>) -> (StatusCode, Value) {
+    call(app, Method::GET, path, token, None).await
+}
+
+async fn post(app: &TestApp, path: &str, token: Option<&str>, body: Value) -> (StatusCode, Value) {
+    call(app, Method::POST, path, token, Some(body)).await
+}
+
+/// Every entry, page by page, following `next_cursor`.
+async fn all_pages(app: &TestApp, limit: u32, token: Option<&str>) -> (Vec<Value>, usize) {
+    let mut entries = Vec::new();
+    let mut pages = 0;
+    let mut after: Option<String> = None;
+    loop {
+        let path = match &after {
+            Some(cursor) => format!("/api/v1/leaderboard?limit={limit}&after={cursor}"),
+            None => format!("/api/v1/leaderboard?limit={limit}"),
+        };
+        let (status, page) = get(app, &path, token).await;
+        assert_eq!(status, StatusCode::OK, "{page}");
+        pages += 1;
+        let batch = page["entries"].as_array().unwrap().clone();
+        assert!(batch.len() <= limit as usize);
+        entries.extend(batch);
+        match page["next_cursor"].as_str() {
+            Some(cursor) => after = Some(cursor.to_owned()),
+            None => break,
+        }
+    }
+    (entries, pages)
+}
+
+async fn user_token(app: &TestApp, email: &str) -> (String, Uuid) {
+    let token = access(&app.sign_up(email).await).to_owned();
+    let id = claims(&token)["sub"].as_str().unwrap().parse().unwrap();
+    (token, id)
+}
+
+async fn admin_token(app: &TestApp) -> String {
+    let (token, _) = user_token(app, "admin@example.com").await;
+    grant_admin(&app.db, "admin@example.com").await.unwrap();
+    token
+}
+
+on_both_databases!(
+    the_leaderboard_lists_approved_entries_by_score_then_age_in_keyset_pages,
+    ranks_and_fees_at_ranks_1_2_18_19_and_50,
+    an_entry_waits_for_an_admin_and_only_admins_moderate,
+    reports_go_to_the_admins_and_nobody_reports_their_own_entry,
+    contest_entries_need_the_attestation_and_wait_for_moderation,
+    a_finished_month_freezes_its_top_10_once,
+    demo_fills_a_fresh_database_with_analysed_approved_entries
+);
+
+async fn the_leaderboard_lists_approved_entries_by_score_then_age_in_keyset_pages(
+    backend: Backend,
+) {
+    let app = spawn(backend).await;
+    let owner = insert_user(&app).await;
+    // 23 listed entries with ties of score, a tie of score and time, and
+    // entries that are not listed (pending, or approved once but private).
+    let mut listed = Vec::new();
+    for i in 0..20 {
+        let score = 10.0 - f64::from(i % 7) * 0.5;
+        let id = insert_photo(&app, owner, score, t(i64::from(100 - i)), State::Listed).await;
+        listed.push((score, t(i64::from(100 - i)), id));
+    }
+    let mut same_time = Vec::new();
+    for _ in 0..3 {
+        let id = insert_photo(&app, owner, 9.0, t(500), State::Listed).await;
+        listed.push((9.0, t(500), id));
+        same_time.push(id.to_string());
+    }
+    let pending = insert_photo(&app, owner, 10.0, t(0), State::Pending).await;
+    let private = insert_photo(&app, owner, 10.0, t(0), State::Private).await;
+    listed.sort_by(|a, b| {
+        b.0.partial_cmp(&a.0)
+            .unwrap()
+            .then(a.1.cmp(&b.1))
+            .then(a.2.cmp(&b.2))
+    });
+
+    let (entries, pages) = all_pages(&app, 5, None).await;
+    assert_eq!(pages, 5, "23 entries in pages of 5");
+    let ids: Vec<Uuid> = entries
+        .iter()
+        .map(|e| e["photo_id"].as_str().unwrap().parse().unwrap())
+        .collect();
+    let expected: Vec<Uuid> = listed.iter().map(|e| e.2).collect();
+    assert_eq!(
+        ids, expected,
+        "score descending, older first, no gaps or repeats across pages"
+    );
+    assert!(!ids.contains(&pending) && !ids.contains(&private));
+
+    // Ranks: 1 + the entries strictly ahead; equal score and time share one.
+    for (position, entry) in entries.iter().enumerate() {
+        let (score, created_at, _) = listed[position];
+        let ahead = listed
+            .iter()
+            .filter(|(s, c, _)| *s > score || (*s == score && *c < created_at))
+            .count();
+        assert_eq!(entry["rank"], ahead + 1, "{entry}");
+        let rank = rank_of(&app.db, expected[position]).await.unwrap();
+        assert_eq!(rank, Some(ahead as u32 + 1));
+    }
+    let shared: Vec<&Value> = entries
+        .iter()
+        .filter(|e| same_time.contains(&e["photo_id"].as_str().unwrap().to_owned()))
+        .map(|e| &e["rank"])
+        .collect();
+    assert_eq!(shared.len(), 3);
+    assert!(shared.iter().all(|rank| *rank == shared[0]), "{shared:?}");
+    assert_eq!(rank_of(&app.db, pending).await.unwrap(), None);
+    assert_eq!(rank_of(&app.db, private).await.unwrap(), None);
+
+    // The same order in one page; bad cursors and limits are refused clearly.
+    let (_, one_page) = get(&app, "/api/v1/leaderboard?limit=100", None).await;
+    assert_eq!(one_page["entries"].as_array().unwrap().len(), 23);
+    assert_eq!(one_page["next_cursor"], Value::Null);
+    for bad in [
+        "/api/v1/leaderboard?after=nonsense",
+        "/api/v1/leaderboard?limit=0",
+        "/api/v1/leaderboard?limit=101",
+    ] {
+        let (status, body) = get(&app, bad, None).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{bad}: {body}");
+        assert_eq!(body["code"], "invalid_query");
+    }
+}
+
+async fn ranks_and_fees_at_ranks_1_2_18_19_and_50(backend: Backend) {
+    let app = spawn(backend).await;
+    let owner = insert_user(&app).await;
+    let mut ids = Vec::new();
+    for i in 0..50 {
+        let score = 10.0 - f64::from(i) * 0.1;
+        ids.push(
+            insert_photo(
+                &app,
+                owner,
+                (score * 10.0).round() / 10.0,
+                t(0),
+                State::Listed,
+            )
+            .await,
+        );
+    }
+    let (entries, _) = all_pages(&app, 7, None).await;
+    assert_eq!(entries.len(), 50);
+    for (rank, fee) in [(1u32, 1000), (2, 950), (18, 150), (19, 100), (50, 100)] {
+        let entry = &entries[rank as usize - 1];
+        assert_eq!(entry["rank"], rank, "{entry}");
+        assert_eq!(entry["contact_fee"], fee, "rank {rank}");
+        assert_eq!(
+            rank_of(&app.db, ids[rank as usize - 1]).await.unwrap(),
+            Some(rank)
+        );
+    }
+}
+
+async fn upload_entry(app: &TestApp, token: &str) -> Value {
+    let form = image_form(testdata("face/astronaut.png"), "a.png")
+        .text("public_listing", "true")
+        .text("display_name", "Astro")
+        .text("bio", "To the moon");
+    let response = app
+        .client
+        .post(app.url("/api/v1/photos"))
+        .bearer_auth(token)
+        .multipart(form)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::CREATED);
+    response.json().await.unwrap()
+}
+
+async fn an_entry_waits_for_an_admin_and_only_admins_moderate(backend: Backend) {
+    let app = spawn(backend).await;
+    let (owner, _) = user_token(&app, "owner@example.com").await;
+    let (other, _) = user_token(&app, "other@example.com").await;
+    let admin = admin_token(&app).await;
+    let photo = upload_entry(&app, &owner).await;
+    let id = photo["id"].as_str().unwrap().to_owned();
+    assert_eq!(photo["listing_status"], "pending");
+    assert_eq!(photo["is_verified"], false);
+
+    // Pending: not listed, its image not public.
+    let (_, page) = get(&app, "/api/v1/leaderboard", None).await;
+    assert_eq!(page["entries"], json!([]));
+    let image = format!("/api/v1/leaderboard/entries/{id}/image");
+    assert_eq!(app.get(&image).await.status(), StatusCode::NOT_FOUND);
+
+    // Who may moderate: anonymous 401, the owner and another user 403.
+    let actions = [
+        (
+            Method::GET,
+            "/api/v1/admin/leaderboard/entries".to_owned(),
+            None,
+        ),
+        (
+            Method::GET,
+            "/api/v1/admin/leaderboard/reports".to_owned(),
+            None,
+        ),
+        (
+            Method::POST,
+            format!("/api/v1/admin/leaderboard/entries/{id}/approve"),
+            Some(json!({})),
+        ),
+        (
+            Method::POST,
+            format!("/api/v1/admin/leaderboard/entries/{id}/reject"),
+            Some(json!({"reason": "no"})),
+        ),
+        (
+            Method::POST,
+            format!("/api/v1/admin/leaderboard/entries/{id}/unlist"),
+            Some(json!({})),
+        ),
+        (
+            Method::POST,
+            format!("/api/v1/admin/leaderboard/entries/{id}/feature"),
+            Some(json!({"featured": true})),
+        ),
+    ];
+    for (method, path, body) in &actions {
+        let (status, reply) = call(&app, method.clone(), path, None, body.clone()).await;
+        assert_eq!(status, StatusCode::UNAUTHORIZED, "{path}: {reply}");
+        for token in [&owner, &other] {
+            let (status, reply) = call(&app, method.clone(), path, Some(token), body.clone()).await;
+            assert_eq!(status, StatusCode::FORBIDDEN, "{path}: {reply}");
+            assert_eq!(reply["message"], "Access denied: Admin only");
+        }
+    }
+    let (_, mine) = get(&app, &format!("/api/v1/photos/{id}"), Some(&owner)).await;
+    assert_eq!(
+        mine["listing_status"], "pending",
+        "nobody but an admin changed it"
+    );
+
+    // The admin's queue shows the photo, score and owner.
+    let (status, queue) = get(&app, "/api/v1/admin/leaderboard/entries", Some(&admin)).await;
+    assert_eq!(status, StatusCode::OK);
+    let queued = &queue.as_array().unwrap()[0];
+    assert_eq!(queued["photo_id"], id.as_str());
+    assert_eq!(queued["owner_email"], "owner@example.com");
+    assert_eq!(queued["score"], photo["score"]);
+    assert!(queued["image_url"].as_str().unwrap().contains("token="));
+
+    // Feature and unlist need an approved entry.
+    let (status, _) = post(
+        &app,
+        &format!("/api/v1/admin/leaderboard/entries/{id}/unlist"),
+        Some(&admin),
+        json!({}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CONFLICT);
+
+    let (status, approved) = post(
+        &app,
+        &format!("/api/v1/admin/leaderboard/entries/{id}/approve"),
+        Some(&admin),
+        json!({}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{approved}");
+    assert_eq!(approved["status"], "approved");
+    assert_eq!(approved["listed"], true);
+    // Approving again changes nothing (and is not audited twice).
+    let (status, _) = post(
+        &app,
+        &format!("/api/v1/admin/leaderboard/entries/{id}/approve"),
+        Some(&admin),
+        json!({}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+
+    let (_, page) = get(&app, "/api/v1/leaderboard", Some(&other)).await;
+    let entry = &page["entries"][0];
+    assert_eq!(entry["photo_id"], id.as_str());
+    assert_eq!(entry["rank"], 1);
+    assert_eq!(entry["contact_fee"], 1000);
+    assert_eq!(entry["display_name"], "Astro");
+    assert_eq!(entry["bio"], "To the moon");
+    assert_eq!(entry["owner_verified"], false);
+    assert_eq!(entry["is_own"], false);
+    let (_, page) = get(&app, "/api/v1/leaderboard", Some(&owner)).await;
+    assert_eq!(page["entries"][0]["is_own"], true);
+
+    // Listed: its image is public and cacheable, without a token.
+    let response = app.get(entry["image_url"].as_str().unwrap()).await;
+    assert_eq!(response.status(), StatusCode::OK);
+    assert_eq!(response.headers()["cache-control"], "public, max-age=600");
+
+    let (status, featured) = post(
+        &app,
+        &format!("/api/v1/admin/leaderboard/entries/{id}/feature"),
+        Some(&admin),
+        json!({"featured": true}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(featured["featured"], true);
+
+    // Reject needs a pending entry and a reason.
+    let (status, _) = post(
+        &app,
+        &format!("/api/v1/admin/leaderboard/entries/{id}/reject"),
+        Some(&admin),
+        json!({"reason": "x"}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CONFLICT);
+
+    let (status, unlisted) = post(
+        &app,
+        &format!("/api/v1/admin/leaderboard/entries/{id}/unlist"),
+        Some(&admin),
+        json!({"reason": "Reported as not original"}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(unlisted["status"], "unlisted");
+    assert_eq!(unlisted["featured"], false);
+    let (_, page) = get(&app, "/api/v1/leaderboard", None).await;
+    assert_eq!(page["entries"], json!([]));
+    assert_eq!(app.get(&image).await.status(), StatusCode::NOT_FOUND);
+    let (_, mine) = get(&app, &format!("/api/v1/photos/{id}"), Some(&owner)).await;
+    assert_eq!(mine["listing_status"], "unlisted");
+    assert_eq!(mine["is_verified"], false);
+
+    // A second entry is rejected with a reason the owner sees.
+    let second = upload_entry(&app, &owner).await;
+    let second_id = second["id"].as_str().unwrap();
+    let (status, body) = post(
+        &app,
+        &format!("/api/v1/admin/leaderboard/entries/{second_id}/reject"),
+        Some(&admin),
+        json!({"reason": "   "}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(body["message"], "Please enter a reason for the rejection");
+    let (status, _) = post(
+        &app,
+        &format!("/api/v1/admin/leaderboard/entries/{second_id}/reject"),
+        Some(&admin),
+        json!({"reason": "Please use a photo of yourself"}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    let (_, mine) = get(&app, &format!("/api/v1/photos/{second_id}"), Some(&owner)).await;
+    assert_eq!(mine["listing_status"], "rejected");
+    assert_eq!(mine["rejection_reason"], "Please use a photo of yourself");
+    assert_eq!(mine["is_verified"], false);
+    assert_eq!(mine["public_listing"], false);
+
+    let (_, rejected) = get(
+        &app,
+        "/api/v1/admin/leaderboard/entries?status=rejected",
+        Some(&admin),
+    )
+    .await;
+    assert_eq!(rejected.as_array().unwrap().len(), 1);
+    let (status, _) = post(
+        &app,
+        "/api/v1/admin/leaderboard/entries/00000000-0000-0000-0000-000000000000/approve",
+        Some(&admin),
+        json!({}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+
+    // Each decision is in the audit log once.
+    let audit = app
+        .db
+        .query_all(
+            &Query::select()
+                .column(Alias::new("payload"))
+                .from(Alias::new("audit_log_entries"))
+                .to_owned(),
+        )
+        .await
+        .unwrap();
+    let actions: Vec<String> = audit
+        .iter()
+        .map(|row| {
+            row.try_get::<Value>("", "payload").unwrap()["action"]
+                .as_str()
+                .unwrap()
+                .to_owned()
+        })
+        .filter(|action| action.starts_with("leaderboard_"))
+        .collect();
+    let mut sorted = actions.clone();
+    sorted.sort();
+    assert_eq!(
+        sorted,
+        [
+            "leaderboard_entry_approved",
+            "leaderboard_entry_featured",
+            "leaderboard_entry_rejected",
+            "leaderboard_entry_unlisted"
+        ]
+    );
+}
+
+async fn reports_go_to_the_admins_and_nobody_reports_their_own_entry(backend: Backend) {
+    let app = spawn(backend).await;
+    let (owner, owner_id) = user_token(&app, "owner@example.com").await;
+    let (other, _) = user_token(&app, "other@example.com").await;
+    let admin = admin_token(&app).await;
+    let id = insert_photo(&app, owner_id, 9.5, t(0), State::Listed).await;
+    let path = format!("/api/v1/leaderboard/entries/{id}/report");
+
+    let (status, _) = post(&app, &path, None, json!({"reason": "spam"})).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+    let (status, body) = post(&app, &path, Some(&owner), json!({"reason": "spam"})).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(body["message"], "You cannot report your own entry");
+    let (status, body) = post(&app, &path, Some(&other), json!({"reason": " "})).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(
+        body["message"],
+        "Please tell us what is wrong with this entry"
+    );
+
+    let (status, first) = post(
+        &app,
+        &path,
+        Some(&other),
+        json!({"reason": "Not a real person"}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{first}");
+    let (status, again) = post(&app, &path, Some(&other), json!({"reason": "Again"})).await;
+    assert_eq!(status, StatusCode::CREATED);
+    assert_eq!(first["id"], again["id"], "one report per user and entry");
+    // An admin may report too; a pending entry cannot be reported.
+    let (status, _) = post(&app, &path, Some(&admin), json!({"reason": "Looks edited"})).await;
+    assert_eq!(status, StatusCode::CREATED);
+    let pending = insert_photo(&app, owner_id, 9.0, t(0), State::Pending).await;
+    let (status, _) = post(
+        &app,
+        &format!("/api/v1/leaderboard/entries/{pending}/report"),
+        Some(&other),
+        json!({"reason": "x"}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+
+    for token in [&owner, &other] {
+        let (status, _) = get(&app, "/api/v1/admin/leaderboard/reports", Some(token)).await;
+        assert_eq!(status, StatusCode::FORBIDDEN);
+    }
+    let (status, reports) = get(&app, "/api/v1/admin/leaderboard/reports", Some(&admin)).await;
+    assert_eq!(status, StatusCode::OK);
+    let reports = reports.as_array().unwrap();
+    assert_eq!(reports.len(), 2);
+    assert_eq!(reports[0]["reason"], "Not a real person");
+    assert_eq!(reports[0]["reporter_email"], "other@example.com");
+    assert_eq!(reports[0]["entry"]["open_reports"], 2);
+
+    let resolve = format!(
+        "/api/v1/admin/leaderboard/reports/{}/resolve",
+        reports[0]["id"].as_str().unwrap()
+    );
+    let (status, _) = post(&app, &resolve, Some(&other), json!({})).await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    let (status, _) = post(&app, &resolve, Some(&admin), json!({})).await;
+    assert_eq!(status, StatusCode::NO_CONTENT);
+    let (status, _) = post(&app, &resolve, Some(&admin), json!({})).await;
+    assert_eq!(
+        status,
+        StatusCode::NO_CONTENT,
+        "resolving twice is harmless"
+    );
+    let (_, reports) = get(&app, "/api/v1/admin/leaderboard/reports", Some(&admin)).await;
+    assert_eq!(reports.as_array().unwrap().len(), 1);
+}
+
+async fn contest_entries_need_the_attestation_and_wait_for_moderation(backend: Backend) {
+    let app = spawn(backend).await;
+    let (owner, owner_id) = user_token(&app, "owner@example.com").await;
+    let (other, _) = user_token(&app, "other@example.com").await;
+    let admin = admin_token(&app).await;
+    let id = insert_photo(&app, owner_id, 8.8, Utc::now(), State::Private).await;
+    // A private save that was never listed.
+    photos::Entity::update_many()
+        .col_expr(photos::Column::IsVerified, Expr::value(false))
+        .col_expr(
+            photos::Column::DisplayName,
+            Expr::value(Option::<String>::None),
+        )
+        .exec(&app.db)
+        .await
+        .unwrap();
+    let entry = |adult: bool, original: bool, name: Option<&str>| json!({"photo_id": id, "attest_adult": adult, "attest_original": original, "display_name": name});
+
+    let (status, _) = post(
+        &app,
+        "/api/v1/contest/entries",
+        None,
+        entry(true, true, Some("Ada")),
+    )
+    .await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+    let (status, _) = post(
+        &app,
+        "/api/v1/contest/entries",
+        Some(&other),
+        entry(true, true, Some("Ada")),
+    )
+    .await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "someone else's photo");
+    for (adult, original) in [(false, true), (true, false)] {
+        let (status, body) = post(
+            &app,
+            "/api/v1/contest/entries",
+            Some(&owner),
+            entry(adult, original, Some("Ada")),
+        )
+        .await;
+        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+    }
+    let (status, body) = post(
+        &app,
+        "/api/v1/contest/entries",
+        Some(&owner),
+        entry(true, true, None),
+    )
+    .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(body["message"], "Please enter your display name");
+
+    let (status, body) = post(
+        &app,
+        "/api/v1/contest/entries",
+        Some(&owner),
+        entry(true, true, Some(" Ada ")),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["listing_status"], "pending");
+    assert!(
+        body["message"]
+            .as_str()
+            .unwrap()
+            .contains("Admins will verify your entry soon")
+    );
+    let month = body["contest_month"].as_str().unwrap().to_owned();
+    let row = photos::Entity::find_by_id(id)
+        .one(&app.db)
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(row.public_listing && !row.is_verified && row.attested_adult && row.attested_original);
+    assert_eq!(row.display_name.as_deref(), Some("Ada"));
+
+    // Standings: only approved entries of this month, with the time left.
+    let (status, standings) = get(&app, "/api/v1/contest/standings", None).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(standings["month"], month.as_str());
+    assert_eq!(standings["entries"], json!([]));
+    assert_eq!(standings["prize_dollars"], 50000);
+    assert_eq!(standings["winners_count"], 10);
+    let left = standings["seconds_left"].as_i64().unwrap();
+    assert!(left > 0 && left <= 31 * 24 * 3600, "{left}");
+    // A listed entry not entered in the contest is not in its standings.
+    insert_photo(&app, owner_id, 9.9, Utc::now(), State::Listed).await;
+
+    let (status, _) = post(
+        &app,
+        &format!("/api/v1/admin/leaderboard/entries/{id}/approve"),
+        Some(&admin),
+        json!({}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    let (_, standings) = get(&app, "/api/v1/contest/standings", Some(&owner)).await;
+    let entries = standings["entries"].as_array().unwrap();
+    assert_eq!(entries.len(), 1);
+    assert_eq!(entries[0]["photo_id"], id.to_string());
+    assert_eq!(entries[0]["rank"], 1);
+    assert_eq!(entries[0]["is_own"], true);
+
+    // Entering an approved photo again keeps it approved.
+    let (_, body) = post(
+        &app,
+        "/api/v1/contest/entries",
+        Some(&owner),
+        entry(true, true, None),
+    )
+    .await;
+    assert_eq!(body["listing_status"], "approved");
+    let (status, _) = get(&app, "/api/v1/contest/standings?month=2026-13", None).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+}
+
+async fn a_finished_month_freezes_its_top_10_once(backend: Backend) {
+    let app = spawn(backend).await;
+    let owner = insert_user(&app).await;
+    let mut ids = Vec::new();
+    for i in 0..12 {
+        let id = insert_photo(
+            &app,
+            owner,
+            9.9 - f64::from(i) * 0.1,
+            t(i64::from(i)),
+            State::Listed,
+        )
+        .await;
+        ids.push(id);
+    }
+    // One pending entry of the month with the best score does not win.
+    let pending = insert_photo(&app, owner, 10.0, t(0), State::Pending).await;
+    photos::Entity::update_many()
+        .col_expr(photos::Column::ContestMonth, Expr::value("2026-10"))
+        .exec(&app.db)
+        .await
+        .unwrap();
+    let now = Utc.with_ymd_and_hms(2026, 11, 1, 0, 0, 1).unwrap();
+
+    let too_early = freeze(&app.db, "2026-10", now - Duration::seconds(2)).await;
+    assert!(
+        matches!(too_early, Err(FreezeError::StillRunning { .. })),
+        "{too_early:?}"
+    );
+
+    let Freeze::Frozen(winners) = freeze(&app.db, "2026-10", now).await.unwrap() else {
+        panic!("the first freeze freezes");
+    };
+    assert_eq!(winners.len(), 10);
+    let winner_ids: Vec<Uuid> = winners.iter().map(|w| w.photo_id.unwrap()).collect();
+    assert_eq!(winner_ids, ids[..10]);
+    assert!(!winner_ids.contains(&pending));
+    assert_eq!(winners[0].place, 1);
+
+    // A later change does not move frozen winners.
+    photos::Entity::update_many()
+        .col_expr(photos::Column::Score, Expr::value(1.0))
+        .exec(&app.db)
+        .await
+        .unwrap();
+    let Freeze::AlreadyFrozen(again) = freeze(&app.db, "2026-10", now).await.unwrap() else {
+        panic!("a second freeze changes nothing");
+    };
+    assert_eq!(again, winners);
+    let (_, standings) = get(&app, "/api/v1/contest/standings?month=2026-10", None).await;
+    assert_eq!(standings["winners"].as_array().unwrap().len(), 10);
+    assert_eq!(standings["seconds_left"], 0);
+}
+
+async fn demo_fills_a_fresh_database_with_analysed_approved_entries(backend: Backend) {
+    let app = spawn(backend).await;
+    let storage = prettyscore_server::storage::Storage::from_config(&app.config).unwrap();
+    let seeded = demo::seed(&app.db, &storage).await.unwrap();
+    assert!(seeded.entries >= 8, "{seeded:?}");
+    let (entries, _) = all_pages(&app, 100, None).await;
+    assert_eq!(entries.len(), seeded.entries);
+    let scores: Vec<f64> = entries
+        .iter()
+        .map(|e| e["score"].as_f64().unwrap())
+        .collect();
+    assert!(scores.windows(2).all(|w| w[0] >= w[1]));
+    assert!(
+        scores.iter().any(|s| *s != scores[0]),
+        "styles and crops score differently: {scores:?}"
+    );
+    // Their images are really stored and public.
+    let image = app.get(entries[0]["image_url"].as_str().unwrap()).await;
+    assert_eq!(image.status(), StatusCode::OK);
+    assert!(entries.iter().any(|e| e["owner_verified"] == true));
+    // Never twice, never into a database with photos.
+    assert!(matches!(
+        demo::seed(&app.db, &storage).await,
+        Err(demo::DemoError::NotFresh)
+    ));
+}

@@ -1,0 +1,12 @@
+import { PageTitle } from '@/components/layout/page-title';
+import { paths } from '@/config/paths';
+import { LeaderboardModeration } from '@/features/admin/components/leaderboard-moderation';
+
+export default function AdminLeaderboardRoute() {
+  return (
+    <>
+      <PageTitle title={paths.adminLeaderboard.title} />
+      <LeaderboardModeration />
+    </>
+  );
+}

@@ -1,0 +1,114 @@
+import { screen, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import type { LeaderboardEntry } from '@/features/leaderboard/api/get-leaderboard';
+import { apiError, callsTo, json, stubApi } from '@/testing/fake-api';
+import { renderApp } from '@/testing/render-app';
+
+function entry(rank: number, extra: Partial<LeaderboardEntry> = {}): LeaderboardEntry {
+  return {
+    photo_id: `00000000-0000-0000-0000-${String(rank).padStart(12, '0')}`,
+    rank,
+    image_url: `/api/v1/leaderboard/entries/${rank}/image?v=1`,
+    display_name: `Person ${rank}`,
+    bio: `Bio of ${rank}`,
+    score: 10 - rank / 10,
+    rating_label: 'Gorgeous',
+    owner_verified: rank === 1,
+    featured: false,
+    contact_fee: Math.max(1000 - (rank - 1) * 50, 100),
+    is_own: false,
+    ...extra,
+  };
+}
+
+const LEADERBOARD = 'GET /api/v1/leaderboard';
+
+describe('/leaderboard', () => {
+  it('shows each entry with rank, photo, name, badge, bio, score, label and the server’s contact price', async () => {
+    stubApi({ [LEADERBOARD]: () => json({ entries: [entry(1), entry(19)], next_cursor: null }) });
+    renderApp('/leaderboard');
+    const cards = await screen.findAllByTestId('leaderboard-entry', {}, { timeout: 5000 });
+    expect(cards).toHaveLength(2);
+    const first = within(cards[0]!);
+    expect(first.getByLabelText('Rank 1')).toHaveTextContent('#1');
+    expect(first.getByRole('img', { name: "Person 1's photo" })).toHaveAttribute('src', '/api/v1/leaderboard/entries/1/image?v=1');
+    expect(first.getByText('Verified')).toBeInTheDocument();
+    expect(first.getByText('Bio of 1')).toBeInTheDocument();
+    expect(first.getByTestId('entry-score')).toHaveTextContent('9.9/10');
+    expect(first.getByText('Gorgeous')).toBeInTheDocument();
+    expect(first.getByRole('button', { name: 'Contact Person 1 for $1,000' })).toBeInTheDocument();
+    const second = within(cards[1]!);
+    expect(second.queryByText('Verified')).toBeNull();
+    expect(second.getByRole('button', { name: 'Contact Person 19 for $100' })).toBeInTheDocument();
+  });
+
+  it('shows no Contact button on the viewer’s own entry', async () => {
+    stubApi({ [LEADERBOARD]: () => json({ entries: [entry(1, { is_own: true }), entry(2)], next_cursor: null }) });
+    renderApp('/leaderboard', { user: 'signed-in' });
+    const cards = await screen.findAllByTestId('leaderboard-entry', {}, { timeout: 5000 });
+    expect(within(cards[0]!).queryByRole('button', { name: /^Contact/ })).toBeNull();
+    expect(within(cards[0]!).getByText('Your entry')).toBeInTheDocument();
+    expect(within(cards[1]!).getByRole('button', { name: 'Contact Person 2 for $950' })).toBeInTheDocument();
+  });
+
+  it('sends a visitor who clicks Contact to sign in, and back here afterwards', async () => {
+    stubApi({ [LEADERBOARD]: () => json({ entries: [entry(1)], next_cursor: null }) });
+    const { user, router } = renderApp('/leaderboard');
+    await user.click(await screen.findByRole('button', { name: 'Contact Person 1 for $1,000' }, { timeout: 5000 }));
+    expect(await screen.findByText('Please sign in to contact contestants')).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/auth');
+    expect(router.state.location.search).toBe('?returnTo=%2Fleaderboard');
+  });
+
+  it('says so when the leaderboard cannot be loaded', async () => {
+    stubApi({ [LEADERBOARD]: () => apiError(500, 'internal', 'boom') });
+    renderApp('/leaderboard');
+    expect(await screen.findByText('Failed to load leaderboard', {}, { timeout: 5000 })).toBeInTheDocument();
+  });
+
+  it('shows an empty leaderboard as such', async () => {
+    stubApi({ [LEADERBOARD]: () => json({ entries: [], next_cursor: null }) });
+    renderApp('/leaderboard');
+    expect(await screen.findByText('No one is on the leaderboard yet.', {}, { timeout: 5000 })).toBeInTheDocument();
+  });
+
+  it('pages forward with the server’s cursor and back again', async () => {
+    const fetchMock = stubApi({
+      [LEADERBOARD]: (request) => {
+        const after = new URL(request.url).searchParams.get('after');
+        return after === 'cursor-2'
+          ? json({ entries: [entry(21)], next_cursor: null })
+          : json({ entries: [entry(1)], next_cursor: 'cursor-2' });
+      },
+    });
+    const { user } = renderApp('/leaderboard');
+    await screen.findByText('Person 1', {}, { timeout: 5000 });
+    expect(screen.getByRole('button', { name: /Previous/ })).toBeDisabled();
+    await user.click(screen.getByRole('button', { name: /Next/ }));
+    expect(await screen.findByText('Person 21')).toBeInTheDocument();
+    expect(screen.getByText('Page 2')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: /Next/ })).toBeDisabled();
+    await user.click(screen.getByRole('button', { name: /Previous/ }));
+    expect(await screen.findByText('Person 1')).toBeInTheDocument();
+    const afters = callsTo(fetchMock, 'GET', '/api/v1/leaderboard').map((r) => new URL(r.url).searchParams.get('after'));
+    expect(afters).toContain('cursor-2');
+    await vi.waitFor(() => expect(screen.getByText('Page 1')).toBeInTheDocument());
+  });
+
+  it('reports an entry with a reason', async () => {
+    const fetchMock = stubApi({
+      [LEADERBOARD]: () => json({ entries: [entry(3)], next_cursor: null }),
+      [`POST /api/v1/leaderboard/entries/${entry(3).photo_id}/report`]: () => json({ id: 'r1', message: 'ok' }, 201),
+    });
+    const { user } = renderApp('/leaderboard', { user: 'signed-in' });
+    await user.click(await screen.findByRole('button', { name: "Report Person 3's entry" }, { timeout: 5000 }));
+    const dialog = await screen.findByRole('dialog', { name: 'Report this entry' });
+    const send = within(dialog).getByRole('button', { name: 'Send report' });
+    expect(send).toBeDisabled();
+    await user.type(within(dialog).getByLabelText('Reason'), 'Not a real person');
+    await user.click(send);
+    expect(await screen.findByText('Thank you. Our admins will review this entry.')).toBeInTheDocument();
+    const [report] = callsTo(fetchMock, 'POST', `/api/v1/leaderboard/entries/${entry(3).photo_id}/report`);
+    expect(await report!.json()).toEqual({ reason: 'Not a real person' });
+  });
+});

@@ -1,0 +1,76 @@
+import { BadgeCheckIcon, MailIcon, StarIcon } from 'lucide-react';
+import type { ReactNode } from 'react';
+import { Button } from '@/components/ui/button';
+import type { LeaderboardEntry } from '../api/get-leaderboard';
+
+export const SIGN_IN_TO_CONTACT_MESSAGE = 'Please sign in to contact contestants';
+
+type LeaderboardEntryCardProps = {
+  entry: LeaderboardEntry;
+  /**
+   * The Contact button's action (the contact feature's dialog, or the sign-in
+   * redirect for a visitor). Not used for the viewer's own entry: nobody
+   * contacts themselves.
+   */
+  onContact: (entry: LeaderboardEntry) => void;
+  /** More actions under the card (e.g. Report). */
+  actions?: ReactNode;
+};
+
+export function formatFee(dollars: number): string {
+  return `$${dollars.toLocaleString('en-US')}`;
+}
+
+/** One ranked entry: rank, photo, name with badge, bio, score and label, and Contact with its price. */
+export function LeaderboardEntryCard({ entry, onContact, actions }: LeaderboardEntryCardProps) {
+  return (
+    <li className="flex gap-4 rounded-3xl border bg-card p-4 shadow-sm" data-testid="leaderboard-entry">
+      <div className="flex w-10 shrink-0 flex-col items-center pt-1">
+        <span className="text-2xl font-extrabold text-brand-700" aria-label={`Rank ${entry.rank}`} data-testid="entry-rank">
+          #{entry.rank}
+        </span>
+      </div>
+      <img
+        src={entry.image_url}
+        alt={`${entry.display_name}'s photo`}
+        loading="lazy"
+        className="size-20 shrink-0 rounded-2xl object-cover sm:size-28"
+      />
+      <div className="flex min-w-0 flex-1 flex-col gap-2">
+        <div className="flex flex-wrap items-center gap-2">
+          <h2 className="truncate text-lg font-bold">{entry.display_name}</h2>
+          {entry.owner_verified ? (
+            <span className="inline-flex items-center gap-1 text-xs font-semibold text-sky-700" title="Verified">
+              <BadgeCheckIcon aria-hidden="true" className="size-4" />
+              Verified
+            </span>
+          ) : null}
+          {entry.featured ? (
+            <span className="inline-flex items-center gap-1 rounded-full bg-amber-100 px-2 py-0.5 text-xs font-semibold text-amber-900">
+              <StarIcon aria-hidden="true" className="size-3" />
+              Featured
+            </span>
+          ) : null}
+        </div>
+        {entry.bio ? <p className="line-clamp-2 text-sm text-muted-foreground">{entry.bio}</p> : null}
+        <p className="text-sm">
+          <span className="font-extrabold text-brand-700" data-testid="entry-score">
+            {entry.score.toFixed(1)}/10
+          </span>{' '}
+          <span className="font-semibold">{entry.rating_label}</span>
+        </p>
+        <div className="flex flex-wrap items-center gap-2">
+          {entry.is_own ? (
+            <span className="text-sm font-semibold text-muted-foreground">Your entry</span>
+          ) : (
+            <Button size="sm" onClick={() => onContact(entry)} aria-label={`Contact ${entry.display_name} for ${formatFee(entry.contact_fee)}`}>
+              <MailIcon aria-hidden="true" />
+              Contact · {formatFee(entry.contact_fee)}
+            </Button>
+          )}
+          {actions}
+        </div>
+      </div>
+    </li>
+  );
+}
