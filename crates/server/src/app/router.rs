@@ -83,7 +83,7 @@ pub fn router(state: AppState) -> Router {
         .layer(axum::middleware::from_fn(http::text::refuse_in_uri))
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
-            http::extract::forget_sessions_after_writes,
+            http::extract::forget_recent_reads_after_writes,
         ));
     http::serve(routes, state)
 }

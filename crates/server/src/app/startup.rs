@@ -12,6 +12,7 @@ use tokio::net::TcpListener;
 use crate::blocking::BlockingPool;
 use crate::config::Config;
 use crate::db;
+use crate::http::recent_reads::RecentReads;
 use crate::http::{self, AppState, spa::WebApp};
 use crate::mail::Mailer;
 use crate::storage::Storage;
@@ -94,12 +95,17 @@ impl Application {
                 .context("could not set up the payment provider")?;
         let sms = crate::providers::sms::from_config(&config.auth.sms, &db)
             .context("could not set up the SMS provider")?;
+        let db_backend = sea_orm::ConnectionTrait::get_database_backend(&db);
         let state = AppState {
             config: Arc::new(config),
             db,
             storage,
             keys,
             sessions: Arc::default(),
+            user_lists: Arc::new(match db_backend {
+                sea_orm::DbBackend::Sqlite => RecentReads::standard(),
+                _ => RecentReads::off(),
+            }),
             mailer,
             sms,
             image_edits,

@@ -9,6 +9,7 @@ pub mod extract;
 pub mod health;
 pub mod metrics;
 pub mod outbox;
+pub mod recent_reads;
 pub mod security;
 pub mod server;
 pub mod spa;

@@ -9,6 +9,7 @@ use sea_orm::DatabaseConnection;
 use crate::blocking::BlockingPool;
 use crate::config::Config;
 use crate::http::extract::SessionCache;
+use crate::http::recent_reads::RecentReads;
 use crate::http::spa::WebApp;
 use crate::mail::Mailer;
 use crate::providers::image_edit::ImageEditProvider;
@@ -30,6 +31,11 @@ pub struct AppState {
     pub keys: Arc<KeyRing>,
     /// Session states read recently (see [`SessionCache`]).
     pub sessions: Arc<SessionCache>,
+    /// A signed-in user's list answers read recently, keyed by the user and
+    /// the list (see [`RecentReads`]). Kept only on the embedded database,
+    /// whose one instance sees every write; off on PostgreSQL, where another
+    /// instance's write must show on the next read.
+    pub user_lists: Arc<RecentReads<(uuid::Uuid, &'static str), bytes::Bytes>>,
     /// Outgoing mail (the outbox, delivered by SMTP when configured).
     pub mailer: Mailer,
     /// Text messages for phone sign-in, when `auth.sms.provider` names one

@@ -8,8 +8,9 @@ pub mod share;
 
 use axum::extract::multipart::MultipartRejection;
 use axum::extract::{DefaultBodyLimit, Multipart, Path, Query, State};
-use axum::http::StatusCode;
-use axum::response::IntoResponse;
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use bytes::Bytes;
 use chrono::{DateTime, Utc};
 use prettyscore_analysis::MAX_UPLOAD_BYTES;
 use sea_orm::{ActiveModelTrait, ColumnTrait, EntityTrait, QueryFilter, QueryOrder, Set};
@@ -241,6 +242,16 @@ pub enum PhotoSort {
     Rating,
 }
 
+impl PhotoSort {
+    /// The list's name in [`AppState::user_lists`].
+    fn cache_key(self) -> &'static str {
+        match self {
+            Self::Latest => "photos?sort=latest",
+            Self::Rating => "photos?sort=rating",
+        }
+    }
+}
+
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct ListQuery {
@@ -262,8 +273,15 @@ async fn list_photos(
     State(state): State<AppState>,
     user: AuthUser,
     query: Result<Query<ListQuery>, axum::extract::rejection::QueryRejection>,
-) -> Result<Json<Vec<Photo>>, ApiError> {
+) -> Result<Response, ApiError> {
     let Query(query) = query?;
+    // My Photos, the dashboard and the pickers all ask for this list: an
+    // answer read a moment ago is given again (see `http::recent_reads`).
+    let key = (user.user_id, query.sort.cache_key());
+    if let Some(body) = state.user_lists.get(&key) {
+        return Ok(json_body(body));
+    }
+    let epoch = state.user_lists.epoch();
     let select = entity::Entity::find().filter(entity::Column::UserId.eq(user.user_id));
     let select = match query.sort {
         PhotoSort::Latest => select.order_by_desc(entity::Column::CreatedAt),
@@ -272,11 +290,22 @@ async fn list_photos(
             .order_by_desc(entity::Column::CreatedAt),
     };
     let rows = select.all(&state.db).await?;
-    Ok(Json(
-        rows.into_iter()
-            .map(|row| Photo::from_row(&state, row))
-            .collect(),
-    ))
+    let photos: Vec<Photo> = rows
+        .into_iter()
+        .map(|row| Photo::from_row(&state, row))
+        .collect();
+    let body = Bytes::from(serde_json::to_vec(&photos).map_err(ApiError::internal)?);
+    state.user_lists.put(key, epoch, body.clone());
+    Ok(json_body(body))
+}
+
+/// A JSON answer from bytes already serialized.
+fn json_body(body: Bytes) -> Response {
+    (
+        [(header::CONTENT_TYPE, HeaderValue::from_static("application/json"))],
+        body,
+    )
+        .into_response()
 }
 
 /// The storage folder of a photo's images: its original and every edit

@@ -44,7 +44,8 @@ fn astronaut() -> reqwest::multipart::Form {
 on_both_databases!(
     saving_stores_the_servers_own_score_of_the_stored_image,
     leaderboard_entries_need_a_trimmed_display_name_and_wait_for_verification,
-    each_user_sees_and_deletes_only_their_own_photos
+    each_user_sees_and_deletes_only_their_own_photos,
+    a_list_read_a_moment_ago_never_hides_a_change_made_since
 );
 
 async fn saving_stores_the_servers_own_score_of_the_stored_image(backend: Backend) {
@@ -159,6 +160,46 @@ async fn each_user_sees_and_deletes_only_their_own_photos(backend: Backend) {
         StatusCode::NOT_FOUND,
         "image removed"
     );
+}
+
+/// The list is answered again from memory for a moment on SQLite
+/// (`http::recent_reads`); every write must still show on the very next read.
+async fn a_list_read_a_moment_ago_never_hides_a_change_made_since(backend: Backend) {
+    let app = spawn(backend).await;
+    let owner = user(&app, "owner@example.com").await;
+    let other = user(&app, "other@example.com").await;
+    let list = |token: String| {
+        let app = &app;
+        async move {
+            let photos: Vec<Value> = get_as(app, &token, "/api/v1/photos")
+                .await
+                .json()
+                .await
+                .unwrap();
+            photos
+                .iter()
+                .map(|photo| photo["id"].as_str().unwrap().to_owned())
+                .collect::<Vec<_>>()
+        }
+    };
+    assert!(list(owner.clone()).await.is_empty());
+    let (_, first) = save(&app, &owner, astronaut()).await;
+    let first = first["id"].as_str().unwrap().to_owned();
+    assert_eq!(list(owner.clone()).await, [first.clone()], "a save shows at once");
+    assert!(list(other.clone()).await.is_empty(), "never another user's list");
+
+    let (_, second) = save(&app, &owner, astronaut()).await;
+    let second = second["id"].as_str().unwrap().to_owned();
+    assert_eq!(list(owner.clone()).await, [second.clone(), first.clone()]);
+    let delete = app
+        .client
+        .delete(app.url(&format!("/api/v1/photos/{first}")))
+        .bearer_auth(&owner)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(delete.status(), StatusCode::NO_CONTENT);
+    assert_eq!(list(owner.clone()).await, [second], "a delete shows at once");
 }
 
 #[tokio::test]

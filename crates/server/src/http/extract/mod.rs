@@ -29,7 +29,7 @@ pub use caller::{
 };
 pub use client::ClientInfo;
 pub use roles::{ADMIN_ROLE, AdminUser, admin_only, is_admin};
-pub use session_cache::{SESSION_CACHE_TTL, SessionCache, forget_sessions_after_writes};
+pub use session_cache::{SESSION_CACHE_TTL, SessionCache, forget_recent_reads_after_writes};
 
 use super::error::ApiError;
 
