@@ -302,7 +302,10 @@ async fn list_photos(
 /// A JSON answer from bytes already serialized.
 fn json_body(body: Bytes) -> Response {
     (
-        [(header::CONTENT_TYPE, HeaderValue::from_static("application/json"))],
+        [(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("application/json"),
+        )],
         body,
     )
         .into_response()

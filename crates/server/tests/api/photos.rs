@@ -185,8 +185,15 @@ async fn a_list_read_a_moment_ago_never_hides_a_change_made_since(backend: Backe
     assert!(list(owner.clone()).await.is_empty());
     let (_, first) = save(&app, &owner, astronaut()).await;
     let first = first["id"].as_str().unwrap().to_owned();
-    assert_eq!(list(owner.clone()).await, [first.clone()], "a save shows at once");
-    assert!(list(other.clone()).await.is_empty(), "never another user's list");
+    assert_eq!(
+        list(owner.clone()).await,
+        [first.clone()],
+        "a save shows at once"
+    );
+    assert!(
+        list(other.clone()).await.is_empty(),
+        "never another user's list"
+    );
 
     let (_, second) = save(&app, &owner, astronaut()).await;
     let second = second["id"].as_str().unwrap().to_owned();
@@ -199,7 +206,11 @@ async fn a_list_read_a_moment_ago_never_hides_a_change_made_since(backend: Backe
         .await
         .unwrap();
     assert_eq!(delete.status(), StatusCode::NO_CONTENT);
-    assert_eq!(list(owner.clone()).await, [second], "a delete shows at once");
+    assert_eq!(
+        list(owner.clone()).await,
+        [second],
+        "a delete shows at once"
+    );
 }
 
 #[tokio::test]
