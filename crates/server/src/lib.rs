@@ -28,6 +28,7 @@ pub mod billing;
 pub mod edits;
 pub mod features;
 pub mod leaderboard;
+pub mod opportunities;
 pub mod photos;
 pub mod site;
 

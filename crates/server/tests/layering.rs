@@ -59,7 +59,8 @@ const SERVER: Layout<'static> = Layout {
     media: &["media"],
     // features uses billing (premium); analyses uses features (the feet and
     // hands gates); photos uses analyses' upload rules; edits uses photos,
-    // billing and features; leaderboard uses photos (its entries are photos).
+    // billing and features; leaderboard uses photos (its entries are photos);
+    // opportunities uses auth's email syntax.
     domains: &[
         "site",
         "auth",
@@ -70,6 +71,7 @@ const SERVER: Layout<'static> = Layout {
         "photos",
         "edits",
         "leaderboard",
+        "opportunities",
     ],
     app: &["app"],
 };

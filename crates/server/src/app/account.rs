@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use crate::http::user_data::UserDataRegistry;
-use crate::{auth, billing, edits, features, photos};
+use crate::{auth, billing, edits, features, opportunities, photos};
 
 pub fn registry() -> UserDataRegistry {
     UserDataRegistry::new(vec![
@@ -14,5 +14,6 @@ pub fn registry() -> UserDataRegistry {
         Arc::new(edits::temp::TemporaryEdits),
         Arc::new(billing::account::BillingData),
         Arc::new(features::FeatureTrials),
+        Arc::new(opportunities::OpportunityApplications),
     ])
 }

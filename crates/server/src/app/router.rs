@@ -12,7 +12,10 @@ use utoipa_swagger_ui::SwaggerUi;
 
 use crate::http::error::{ApiError, ErrorCode};
 use crate::http::{self, AppState};
-use crate::{admin, analyses, auth, billing, edits, features, leaderboard, media, photos, site};
+use crate::{
+    admin, analyses, auth, billing, edits, features, leaderboard, media, opportunities, photos,
+    site,
+};
 
 #[derive(OpenApi)]
 #[openapi(
@@ -31,6 +34,7 @@ use crate::{admin, analyses, auth, billing, edits, features, leaderboard, media,
         (name = "features", description = "Premium feature gates and their one free trial"),
         (name = "admin", description = "The admin pages; administrators only"),
         (name = "leaderboard", description = "The public leaderboard, reports and the monthly ranking contest"),
+        (name = "opportunities", description = "Applications for modelling and brand opportunities"),
     )
 )]
 struct ApiDoc;
@@ -47,7 +51,8 @@ fn api_routes() -> OpenApiRouter<AppState> {
         .merge(edits::api_routes())
         .merge(billing::routes())
         .merge(admin::routes())
-        .merge(leaderboard::routes());
+        .merge(leaderboard::routes())
+        .merge(opportunities::routes());
     OpenApiRouter::with_openapi(ApiDoc::openapi())
         .merge(http::health::routes())
         .nest("/api/v1", api_v1)

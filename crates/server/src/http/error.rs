@@ -135,6 +135,9 @@ error_codes! {
     TrialUsed = "trial_used",
     /// A gated feature without premium or an active trial.
     FeatureLocked = "feature_locked",
+    // Community.
+    /// The user has sent an opportunity application before (one per user).
+    AlreadyApplied = "already_applied",
     // The server.
     /// The instance is at its cap of request bodies in flight; try again
     /// after `Retry-After` seconds.
@@ -221,6 +224,15 @@ impl ApiError {
 
     pub fn not_found(message: impl Into<Cow<'static, str>>) -> Self {
         Self::new(StatusCode::NOT_FOUND, ErrorCode::NotFound, message)
+    }
+
+    /// 422 `validation_failed`: a field breaks one of its rules.
+    pub fn invalid(message: impl Into<Cow<'static, str>>) -> Self {
+        Self::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            ErrorCode::ValidationFailed,
+            message,
+        )
     }
 
     pub fn conflict(code: ErrorCode, message: impl Into<Cow<'static, str>>) -> Self {

@@ -63,6 +63,7 @@ const CLIENT_ROUTES: &[&str] = &[
     "/request-verification",
     "/admin/verification",
     "/admin/leaderboard",
+    "/admin/opportunities",
 ];
 
 /// Path prefixes that belong to the server, never to the web app. (`/auth`

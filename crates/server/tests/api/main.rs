@@ -17,6 +17,7 @@ mod incomplete_images;
 mod leaderboard;
 mod migrations;
 mod operations;
+mod opportunities;
 mod photos;
 mod storage;
 mod storage_hygiene;

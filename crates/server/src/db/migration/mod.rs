@@ -61,6 +61,7 @@ mod m20261123_002001_billing;
 mod m20261123_003001_code_attempts;
 mod m20261123_006001_leaderboard;
 mod m20261124_006100_conversations;
+mod m20261124_006200_opportunities;
 
 /// Applies the migrations: `Migrator::up(&db, None)`.
 pub struct Migrator;
@@ -83,6 +84,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261123_003001_code_attempts::Migration),
             Box::new(m20261123_006001_leaderboard::Migration),
             Box::new(m20261124_006100_conversations::Migration),
+            Box::new(m20261124_006200_opportunities::Migration),
         ]
     }
 }

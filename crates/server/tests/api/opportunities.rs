@@ -1,0 +1,340 @@
+//! Opportunity applications: who may call each endpoint, the form's rules at
+//! the server, one application per user (409, also when two arrive at once),
+//! the confirmation mail, and the admin list, CSV and contacted mark.
+
+use prettyscore_server::admin::roles::grant_admin;
+use prettyscore_server::db::entities::audit_log_entries;
+use reqwest::{Method, StatusCode};
+use sea_orm::EntityTrait;
+use serde_json::{Value, json};
+
+use crate::auth::{access, spawn};
+use crate::helpers::{Backend, TestApp, on_both_databases};
+
+const APPLY: &str = "/api/v1/opportunities/applications";
+const MINE: &str = "/api/v1/opportunities/applications/mine";
+const ADMIN: &str = "/api/v1/admin/opportunities";
+const CSV: &str = "/api/v1/admin/opportunities.csv";
+
+fn form(name: &str, email: &str) -> Value {
+    json!({
+        "fullName": name,
+        "email": email,
+        "phone": "+14155552671",
+        "instagram": "@ada.l",
+        "location": "London",
+        "bio": "I like cameras.",
+        "interests": ["Brand Partnerships", "Fashion Modeling"],
+        "agreeTerms": true,
+    })
+}
+
+async fn call(
+    app: &TestApp,
+    method: Method,
+    path: &str,
+    token: Option<&str>,
+    body: Option<Value>,
+) -> (StatusCode, Value) {
+    let reply = app.call(method, path, token, body).await;
+    (reply.status, reply.body)
+}
+
+async fn user(app: &TestApp, email: &str) -> String {
+    access(&app.sign_up(email).await).to_owned()
+}
+
+async fn admin(app: &TestApp) -> String {
+    let token = user(app, "admin@example.com").await;
+    grant_admin(&app.db, "admin@example.com").await.unwrap();
+    token
+}
+
+on_both_databases!(
+    only_signed_in_users_apply_and_only_admins_read_the_applications,
+    the_server_keeps_the_forms_rules_with_its_messages,
+    one_application_per_user_even_when_two_arrive_at_once,
+    admins_list_export_and_mark_applications_contacted
+);
+
+async fn only_signed_in_users_apply_and_only_admins_read_the_applications(backend: Backend) {
+    let app = spawn(backend).await;
+    let ada = user(&app, "ada@example.com").await;
+    let admin = admin(&app).await;
+    let body = Some(form("Ada", "ada@example.com"));
+
+    let (status, error) = call(&app, Method::POST, APPLY, None, body.clone()).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED, "{error}");
+    assert_eq!(error["code"], "not_signed_in");
+    assert_eq!(
+        call(&app, Method::GET, MINE, None, None).await.0,
+        StatusCode::UNAUTHORIZED
+    );
+    let (status, error) = call(&app, Method::GET, MINE, Some(&ada), None).await;
+    assert_eq!(
+        (status, error["code"].as_str()),
+        (StatusCode::NOT_FOUND, Some("not_found"))
+    );
+
+    let (status, mine) = call(&app, Method::POST, APPLY, Some(&ada), body).await;
+    assert_eq!(status, StatusCode::CREATED, "{mine}");
+    let id = mine["id"].as_str().unwrap().to_owned();
+    let contacted = format!("{ADMIN}/{id}/contacted");
+
+    for path in [ADMIN, CSV] {
+        assert_eq!(
+            call(&app, Method::GET, path, None, None).await.0,
+            StatusCode::UNAUTHORIZED,
+            "{path}"
+        );
+        let (status, error) = call(&app, Method::GET, path, Some(&ada), None).await;
+        assert_eq!(status, StatusCode::FORBIDDEN, "{path}");
+        assert_eq!(error["code"], "admin_only");
+        assert_eq!(
+            call(&app, Method::GET, path, Some(&admin), None).await.0,
+            StatusCode::OK,
+            "{path}"
+        );
+    }
+    assert_eq!(
+        call(&app, Method::POST, &contacted, None, None).await.0,
+        StatusCode::UNAUTHORIZED
+    );
+    assert_eq!(
+        call(&app, Method::POST, &contacted, Some(&ada), None)
+            .await
+            .0,
+        StatusCode::FORBIDDEN
+    );
+    // The owner reads their own application; the admin's is another user's.
+    let (status, own) = call(&app, Method::GET, MINE, Some(&ada), None).await;
+    assert_eq!(
+        (status, own["id"].as_str()),
+        (StatusCode::OK, Some(id.as_str()))
+    );
+    assert_eq!(
+        call(&app, Method::GET, MINE, Some(&admin), None).await.0,
+        StatusCode::NOT_FOUND
+    );
+
+    // It is in the applicant's data export.
+    let (_, export) = call(
+        &app,
+        Method::GET,
+        "/api/v1/account/export",
+        Some(&ada),
+        None,
+    )
+    .await;
+    assert_eq!(
+        export["opportunity_application"]["id"],
+        id.as_str(),
+        "{export}"
+    );
+}
+
+async fn the_server_keeps_the_forms_rules_with_its_messages(backend: Backend) {
+    let app = spawn(backend).await;
+    let ada = user(&app, "ada@example.com").await;
+    let cases: Vec<(&str, Value, &str)> = vec![
+        ("fullName", json!(""), "Full name is required"),
+        (
+            "fullName",
+            json!("x".repeat(101)),
+            "Full name must be less than 100 characters",
+        ),
+        ("email", json!("ada@"), "Invalid email address"),
+        (
+            "phone",
+            json!("+0123"),
+            "Phone must be in E.164 format (e.g., +14155552671)",
+        ),
+        (
+            "phone",
+            json!("+1234567890123456"),
+            "Phone must be in E.164 format (e.g., +14155552671)",
+        ),
+        (
+            "instagram",
+            json!("ada-l"),
+            "Instagram handle must be 1-30 characters (letters, numbers, dots, underscores)",
+        ),
+        ("location", json!(""), "Location is required"),
+        (
+            "location",
+            json!("x".repeat(201)),
+            "Location must be less than 200 characters",
+        ),
+        (
+            "bio",
+            json!("x".repeat(1001)),
+            "Bio must be less than 1000 characters",
+        ),
+        ("agreeTerms", json!(false), "You must agree to the terms"),
+    ];
+    for (field, value, message) in cases {
+        let mut body = form("Ada", "ada@example.com");
+        body[field] = value;
+        let (status, error) = call(&app, Method::POST, APPLY, Some(&ada), Some(body)).await;
+        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{field}: {error}");
+        assert_eq!(error["code"], "validation_failed");
+        assert_eq!(error["message"], message, "{field}");
+    }
+    // The first broken rule in the form's order wins.
+    let mut body = form("", "not-an-address");
+    body["agreeTerms"] = json!(false);
+    let (_, error) = call(&app, Method::POST, APPLY, Some(&ada), Some(body)).await;
+    assert_eq!(error["message"], "Full name is required");
+    // Nothing was kept, and no mail went out.
+    assert_eq!(
+        call(&app, Method::GET, MINE, Some(&ada), None).await.0,
+        StatusCode::NOT_FOUND
+    );
+    assert_eq!(
+        app.mail_count("ada@example.com").await,
+        1,
+        "only the sign-up mail"
+    );
+
+    // At the limits, and with the optional fields left out, it is accepted.
+    let body = json!({
+        "fullName": "x".repeat(100),
+        "email": "ada@example.com",
+        "location": "x".repeat(200),
+        "bio": "",
+        "agreeTerms": true,
+    });
+    let (status, saved) = call(&app, Method::POST, APPLY, Some(&ada), Some(body)).await;
+    assert_eq!(status, StatusCode::CREATED, "{saved}");
+    assert_eq!(saved["phone"], Value::Null);
+    assert_eq!(saved["interests"], json!([]));
+}
+
+async fn one_application_per_user_even_when_two_arrive_at_once(backend: Backend) {
+    let app = spawn(backend).await;
+    let ada = user(&app, "ada@example.com").await;
+    let body = Some(form("Ada Lovelace", "ada.work@example.com"));
+    let (first, second) = tokio::join!(
+        call(&app, Method::POST, APPLY, Some(&ada), body.clone()),
+        call(&app, Method::POST, APPLY, Some(&ada), body.clone()),
+    );
+    let mut statuses = [first.0, second.0];
+    statuses.sort();
+    assert_eq!(
+        statuses,
+        [StatusCode::CREATED, StatusCode::CONFLICT],
+        "{first:?} {second:?}"
+    );
+    let (status, error) = call(&app, Method::POST, APPLY, Some(&ada), body).await;
+    assert_eq!(status, StatusCode::CONFLICT);
+    assert_eq!(error["code"], "already_applied");
+    assert_eq!(error["message"], "You've already submitted an application");
+
+    // One confirmation, to the address on the form, with the 48-hour promise.
+    assert_eq!(app.mail_count("ada.work@example.com").await, 1);
+    let (subject, text) = app.last_mail("ada.work@example.com").await;
+    assert!(subject.contains("application"), "{subject}");
+    assert!(
+        text.contains("Hi Ada Lovelace") && text.contains("within 48 hours"),
+        "{text}"
+    );
+    assert!(
+        text.contains("Fashion Modeling, Brand Partnerships"),
+        "{text}"
+    );
+}
+
+async fn admins_list_export_and_mark_applications_contacted(backend: Backend) {
+    let app = spawn(backend).await;
+    let admin = admin(&app).await;
+    let ada = user(&app, "ada@example.com").await;
+    let bob = user(&app, "bob@example.com").await;
+    let (_, first) = call(
+        &app,
+        Method::POST,
+        APPLY,
+        Some(&ada),
+        Some(form("Ada", "ada@example.com")),
+    )
+    .await;
+    let mut formula = form("=HYPERLINK(\"http://evil\")", "bob@example.com");
+    formula["bio"] = json!("Line one\nand \"two\"");
+    let (_, second) = call(&app, Method::POST, APPLY, Some(&bob), Some(formula)).await;
+
+    let (_, list) = call(&app, Method::GET, ADMIN, Some(&admin), None).await;
+    let ids: Vec<&str> = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        ids,
+        [
+            second["id"].as_str().unwrap(),
+            first["id"].as_str().unwrap()
+        ],
+        "newest first"
+    );
+    assert_eq!(list[1]["instagram"], "ada.l", "stored without the @");
+
+    let reply = app.call(Method::GET, CSV, Some(&admin), None).await;
+    assert_eq!(reply.headers["content-type"], "text/csv; charset=utf-8");
+    assert!(
+        reply.headers["content-disposition"]
+            .to_str()
+            .unwrap()
+            .starts_with("attachment")
+    );
+    let csv = reply.body.as_str().unwrap().to_owned();
+    let lines: Vec<&str> = csv.split("\r\n").collect();
+    assert_eq!(lines.len(), 4, "header, two rows, the empty end: {csv}");
+    assert!(
+        lines[1].contains("\"'=HYPERLINK(\"\"http://evil\"\")\""),
+        "defused: {}",
+        lines[1]
+    );
+    assert!(
+        lines[1].contains("\"Line one\nand \"\"two\"\"\""),
+        "{}",
+        lines[1]
+    );
+    assert!(lines[2].contains("\"Ada\"") && lines[2].ends_with("\"waiting\""));
+
+    let contacted = format!("{ADMIN}/{}/contacted", first["id"].as_str().unwrap());
+    let (status, marked) = call(&app, Method::POST, &contacted, Some(&admin), None).await;
+    assert_eq!(status, StatusCode::OK, "{marked}");
+    let at = marked["contactedAt"].as_str().unwrap().to_owned();
+    let (_, again) = call(&app, Method::POST, &contacted, Some(&admin), None).await;
+    assert_eq!(again["contactedAt"], at.as_str(), "the first mark stays");
+    let audits = audit_log_entries::Entity::find()
+        .all(&app.db)
+        .await
+        .unwrap()
+        .into_iter()
+        .filter(|e| e.payload["action"] == "opportunity_application_contacted")
+        .count();
+    assert_eq!(audits, 1, "one audit record however often it is marked");
+    let (_, mine) = call(&app, Method::GET, MINE, Some(&ada), None).await;
+    assert_eq!(mine["contactedAt"], at.as_str());
+
+    let unknown = format!("{ADMIN}/{}/contacted", uuid::Uuid::new_v4());
+    assert_eq!(
+        call(&app, Method::POST, &unknown, Some(&admin), None)
+            .await
+            .0,
+        StatusCode::NOT_FOUND
+    );
+    let (status, error) = call(
+        &app,
+        Method::POST,
+        &format!("{ADMIN}/nope/contacted"),
+        Some(&admin),
+        None,
+    )
+    .await;
+    assert_eq!(
+        (status, error["code"].as_str()),
+        (StatusCode::NOT_FOUND, Some("not_found"))
+    );
+}
