@@ -43,6 +43,7 @@ const AdminPayouts = lazy(() => import('./routes/admin/payouts'));
 const RequestVerification = lazy(() => import('./routes/request-verification'));
 const AdminVerification = lazy(() => import('./routes/admin/verification'));
 const AdminLeaderboard = lazy(() => import('./routes/admin/leaderboard'));
+const AdminOpportunities = lazy(() => import('./routes/admin/opportunities'));
 const NotFound = lazy(() => import('./routes/not-found'));
 
 /**
@@ -167,6 +168,7 @@ export const routes: RouteObject[] = [
       // The verification page has its own words for a refusal (spec document 2).
       { path: paths.adminVerification.path, element: adminOnly(<AdminVerification />, ADMIN_ACCESS_REQUIRED_MESSAGE) },
       { path: paths.adminLeaderboard.path, element: adminOnly(<AdminLeaderboard />) },
+      { path: paths.adminOpportunities.path, element: adminOnly(<AdminOpportunities />) },
       { path: '*', element: <NotFound /> },
     ],
   },

@@ -163,6 +163,11 @@ export const paths = {
     title: 'Leaderboard Moderation',
     purpose: 'For admins: approve or reject leaderboard entries, feature or unlist listed ones, and review reports.',
   },
+  adminOpportunities: {
+    path: '/admin/opportunities',
+    title: 'Opportunity Applications',
+    purpose: 'For admins: opportunity applications, newest first, to answer within 48 hours; export them as CSV.',
+  },
   adminVerification: {
     path: '/admin/verification',
     title: 'Verification Requests',

@@ -1,6 +1,12 @@
-import { RoutePlaceholder } from '@/components/layout/route-placeholder';
+import { PageTitle } from '@/components/layout/page-title';
 import { paths } from '@/config/paths';
+import { ClaimOpportunitiesPage } from '@/features/opportunities/components/claim-opportunities-page';
 
 export default function ClaimOpportunitiesRoute() {
-  return <RoutePlaceholder page={paths.claimOpportunities} />;
+  return (
+    <>
+      <PageTitle title={paths.claimOpportunities.title} />
+      <ClaimOpportunitiesPage />
+    </>
+  );
 }
