@@ -166,12 +166,7 @@ pub async fn delete_account(
         DeleteAccountBody::default()
     } else {
         serde_json::from_slice(&body).map_err(|err| {
-            ApiError::new(
-                StatusCode::UNPROCESSABLE_ENTITY,
-                ErrorCode::ValidationFailed,
-                "The request body has a missing or invalid field.",
-            )
-            .with_cause(err)
+            ApiError::invalid("The request body has a missing or invalid field.").with_cause(err)
         })?
     };
     if !user.signed_in_recently() {

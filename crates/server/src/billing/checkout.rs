@@ -128,9 +128,7 @@ pub async fn create_checkout(
         .filter(|key| !key.is_empty())
         .unwrap_or_else(|| Uuid::new_v4().to_string());
     if key.chars().count() > MAX_IDEMPOTENCY_KEY {
-        return Err(ApiError::new(
-            StatusCode::UNPROCESSABLE_ENTITY,
-            ErrorCode::ValidationFailed,
+        return Err(ApiError::invalid(
             "The idempotency key must be at most 255 characters.",
         ));
     }
@@ -158,11 +156,7 @@ pub async fn create_checkout(
         ),
         Purchase::ContactRequest => {
             let id = contact_request_id.ok_or_else(|| {
-                ApiError::new(
-                    StatusCode::UNPROCESSABLE_ENTITY,
-                    ErrorCode::ValidationFailed,
-                    "metadata.contact_request_id is required for a contact request.",
-                )
+                ApiError::invalid("metadata.contact_request_id is required for a contact request.")
             })?;
             let rank = contact_rank(&state, user.user_id, id).await?;
             (

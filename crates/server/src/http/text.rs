@@ -19,10 +19,9 @@
 
 use std::borrow::Cow;
 
-use axum::http::StatusCode;
 use serde_json::Value;
 
-use super::error::{ApiError, ErrorCode};
+use super::error::ApiError;
 
 /// Why a text was refused.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -69,11 +68,7 @@ impl TextError {
 /// 422 `validation_failed` with the field and the reason.
 impl From<TextError> for ApiError {
     fn from(err: TextError) -> Self {
-        ApiError::new(
-            StatusCode::UNPROCESSABLE_ENTITY,
-            ErrorCode::ValidationFailed,
-            err.message(),
-        )
+        ApiError::invalid(err.message())
     }
 }
 

@@ -5,7 +5,6 @@
 //! freeze --month YYYY-MM` copies the top 10 into `contest_winners`, once.
 
 use axum::extract::State;
-use axum::http::StatusCode;
 use chrono::{DateTime, Utc};
 use sea_orm::sea_query::OnConflict;
 use sea_orm::{
@@ -20,7 +19,7 @@ use super::listing::{LeaderboardEntry, entries_of, listed_after};
 use super::moderation::{APPROVED, PENDING};
 use super::rules::{month_end, month_of, parse_month};
 use crate::http::AppState;
-use crate::http::error::{ApiError, ErrorBody, ErrorCode};
+use crate::http::error::{ApiError, ErrorBody};
 use crate::http::extract::{AuthUser, Json, MaybeAuthUser, Query};
 use crate::photos::entity as photos;
 use crate::photos::rules::{DisplayName, parse_bio};
@@ -97,9 +96,7 @@ pub async fn submit(
     Json(body): Json<ContestSubmission>,
 ) -> Result<Json<ContestEntry>, ApiError> {
     if !(body.attest_adult && body.attest_original) {
-        return Err(ApiError::new(
-            StatusCode::UNPROCESSABLE_ENTITY,
-            ErrorCode::ValidationFailed,
+        return Err(ApiError::invalid(
             "Please confirm that you are 18 or older and that the photo is an original photo of yourself",
         ));
     }

@@ -458,11 +458,7 @@ pub async fn report(
         .await?
         .ok_or_else(|| ApiError::not_found("This entry is not on the leaderboard."))?;
     if photo.user_id == user.user_id {
-        return Err(ApiError::new(
-            StatusCode::UNPROCESSABLE_ENTITY,
-            ErrorCode::ValidationFailed,
-            "You cannot report your own entry",
-        ));
+        return Err(ApiError::invalid("You cannot report your own entry"));
     }
     let report_id = reports::insert_once(&state.db, photo.id, user.user_id, &reason).await?;
     Ok((

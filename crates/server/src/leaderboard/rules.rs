@@ -149,17 +149,11 @@ pub const MAX_REASON_CHARS: usize = 500;
 pub fn parse_reason(raw: Option<&str>, missing: &'static str) -> Result<String, ApiError> {
     let reason = raw.map(str::trim).unwrap_or_default();
     if reason.is_empty() {
-        return Err(ApiError::new(
-            axum::http::StatusCode::UNPROCESSABLE_ENTITY,
-            ErrorCode::ValidationFailed,
-            missing,
-        ));
+        return Err(ApiError::invalid(missing));
     }
     text::check_text("Reason", reason)?;
     if reason.chars().count() > MAX_REASON_CHARS {
-        return Err(ApiError::new(
-            axum::http::StatusCode::UNPROCESSABLE_ENTITY,
-            ErrorCode::ValidationFailed,
+        return Err(ApiError::invalid(
             "The reason must be at most 500 characters",
         ));
     }

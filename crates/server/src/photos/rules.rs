@@ -20,18 +20,12 @@ impl DisplayName {
             text::check_name("Display name", trimmed)?;
         }
         if trimmed.is_empty() {
-            return Err(ApiError::new(
-                axum::http::StatusCode::UNPROCESSABLE_ENTITY,
-                ErrorCode::ValidationFailed,
-                "Please enter your display name",
-            ));
+            return Err(ApiError::invalid("Please enter your display name"));
         }
         if trimmed.chars().count() > MAX_DISPLAY_NAME_CHARS {
-            return Err(ApiError::new(
-                axum::http::StatusCode::UNPROCESSABLE_ENTITY,
-                ErrorCode::ValidationFailed,
-                format!("Display name must be at most {MAX_DISPLAY_NAME_CHARS} characters"),
-            ));
+            return Err(ApiError::invalid(format!(
+                "Display name must be at most {MAX_DISPLAY_NAME_CHARS} characters"
+            )));
         }
         Ok(Self(trimmed.to_owned()))
     }
@@ -48,11 +42,7 @@ pub fn parse_bio(raw: Option<&str>) -> Result<Option<String>, ApiError> {
     };
     text::check_text("Bio", bio)?;
     if bio.chars().count() > MAX_BIO_CHARS {
-        return Err(ApiError::new(
-            axum::http::StatusCode::UNPROCESSABLE_ENTITY,
-            ErrorCode::ValidationFailed,
-            "Bio must be less than 1000 characters",
-        ));
+        return Err(ApiError::invalid("Bio must be less than 1000 characters"));
     }
     Ok(Some(bio.to_owned()))
 }

@@ -46,11 +46,9 @@ impl<T: serde::de::DeserializeOwned, S: Send + Sync> FromRequest<S> for Json<T> 
         let axum::Json(value) = axum::Json::<serde_json::Value>::from_request(req, state).await?;
         super::text::check_json(&value, &[])?;
         T::deserialize(value).map(Self).map_err(|err| {
-            ApiError::new(
-                axum::http::StatusCode::UNPROCESSABLE_ENTITY,
-                super::error::ErrorCode::ValidationFailed,
-                format!("The request body has a missing or invalid field: {err}"),
-            )
+            ApiError::invalid(format!(
+                "The request body has a missing or invalid field: {err}"
+            ))
         })
     }
 }
