@@ -33,7 +33,7 @@ export function AdminApplications() {
       ) : (
         <ul className="flex flex-col gap-3" aria-label="Applications">
           {applications.data.map((application) => (
-            <ApplicationCard key={application.id} application={application} />
+            <ApplicationCard key={application.id} application={application} now={applications.dataUpdatedAt} />
           ))}
         </ul>
       )}
@@ -41,9 +41,10 @@ export function AdminApplications() {
   );
 }
 
-function ApplicationCard({ application }: { application: ApplicationView }) {
+/** `now` is when the list was fetched, so the wait shown matches the data. */
+function ApplicationCard({ application, now }: { application: ApplicationView; now: number }) {
   const mark = useMarkContacted();
-  const waitedHours = Math.floor((Date.now() - new Date(application.createdAt).getTime()) / HOUR_MS);
+  const waitedHours = Math.floor((now - new Date(application.createdAt).getTime()) / HOUR_MS);
   const overdue = !application.contactedAt && waitedHours >= CONTACT_WITHIN_HOURS;
   return (
     <li className="flex flex-col gap-3 rounded-2xl border bg-card p-4 shadow-sm sm:flex-row sm:items-start sm:justify-between" aria-label={application.fullName}>
