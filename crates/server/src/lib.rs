@@ -29,6 +29,7 @@ pub mod edits;
 pub mod features;
 pub mod leaderboard;
 pub mod opportunities;
+pub mod personality;
 pub mod photos;
 pub mod site;
 

@@ -60,7 +60,8 @@ const SERVER: Layout<'static> = Layout {
     // features uses billing (premium); analyses uses features (the feet and
     // hands gates); photos uses analyses' upload rules; edits uses photos,
     // billing and features; leaderboard uses photos (its entries are photos);
-    // opportunities uses auth's email syntax.
+    // opportunities uses auth's email syntax; personality uses billing's
+    // payments and the features gate.
     domains: &[
         "site",
         "auth",
@@ -72,6 +73,7 @@ const SERVER: Layout<'static> = Layout {
         "edits",
         "leaderboard",
         "opportunities",
+        "personality",
     ],
     app: &["app"],
 };

@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use crate::http::user_data::UserDataRegistry;
-use crate::{auth, billing, edits, features, opportunities, photos};
+use crate::{auth, billing, edits, features, opportunities, personality, photos};
 
 pub fn registry() -> UserDataRegistry {
     UserDataRegistry::new(vec![
@@ -15,5 +15,6 @@ pub fn registry() -> UserDataRegistry {
         Arc::new(billing::account::BillingData),
         Arc::new(features::FeatureTrials),
         Arc::new(opportunities::OpportunityApplications),
+        Arc::new(personality::PersonalityResults),
     ])
 }

@@ -13,8 +13,8 @@ use utoipa_swagger_ui::SwaggerUi;
 use crate::http::error::{ApiError, ErrorCode};
 use crate::http::{self, AppState};
 use crate::{
-    admin, analyses, auth, billing, edits, features, leaderboard, media, opportunities, photos,
-    site,
+    admin, analyses, auth, billing, edits, features, leaderboard, media, opportunities,
+    personality, photos, site,
 };
 
 #[derive(OpenApi)]
@@ -35,6 +35,7 @@ use crate::{
         (name = "admin", description = "The admin pages; administrators only"),
         (name = "leaderboard", description = "The public leaderboard, reports and the monthly ranking contest"),
         (name = "opportunities", description = "Applications for modelling and brand opportunities"),
+        (name = "personality", description = "The personality test and its detailed analysis"),
     )
 )]
 struct ApiDoc;
@@ -52,7 +53,8 @@ fn api_routes() -> OpenApiRouter<AppState> {
         .merge(billing::routes())
         .merge(admin::routes())
         .merge(leaderboard::routes())
-        .merge(opportunities::routes());
+        .merge(opportunities::routes())
+        .merge(personality::routes());
     OpenApiRouter::with_openapi(ApiDoc::openapi())
         .merge(http::health::routes())
         .nest("/api/v1", api_v1)
@@ -60,7 +62,8 @@ fn api_routes() -> OpenApiRouter<AppState> {
             "/functions/v1",
             edits::function_routes()
                 .merge(billing::function_routes())
-                .merge(features::function_routes()),
+                .merge(features::function_routes())
+                .merge(personality::function_routes()),
         )
 }
 

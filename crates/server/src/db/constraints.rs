@@ -200,6 +200,12 @@ pub const UNIQUE_KEYS: &[UniqueKey] = &[
         "contest_winners",
         &["month", "place"],
     ),
+    // m20261124_006300_personality
+    key(
+        "personality_results_payment_id_key",
+        "personality_results",
+        &["payment_id"],
+    ),
 ];
 
 /// The constraint `err` violated, if it is a constraint violation.

@@ -18,6 +18,7 @@ mod leaderboard;
 mod migrations;
 mod operations;
 mod opportunities;
+mod personality;
 mod photos;
 mod storage;
 mod storage_hygiene;

@@ -680,6 +680,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/personality/quiz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The 20 questions in order, with their options. */
+        get: operations["questions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/personality/results": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's results, newest first. */
+        get: operations["results"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/photos": {
         parameters: {
             query?: never;
@@ -819,6 +853,27 @@ export interface paths {
          *     and per signed-in user; premium members are unlimited.
          */
         post: operations["edit_photo"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/functions/v1/personality-analysis": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Scores the answers and saves the result. `basic` needs Premium or the
+         *     personality test's trial; `detailed` needs a paid, unused
+         *     `personality_detailed` payment.
+         */
+        post: operations["personality_analysis"];
         delete?: never;
         options?: never;
         head?: never;
@@ -969,6 +1024,13 @@ export interface components {
             reporter_email?: string | null;
             /** @description `open` or `resolved`. */
             status: string;
+        };
+        AnalysisRequest: {
+            /** @description Question index ("0" to "19") to the chosen option's value. */
+            answers: {
+                [key: string]: string;
+            };
+            quizType: components["schemas"]["QuizType"];
         };
         AppConfig: {
             /** @description Where users write about privacy and their data. */
@@ -1192,7 +1254,7 @@ export interface components {
          *     all, so the web app's generated types know each one.
          * @enum {string}
          */
-        ErrorCode: "not_found" | "method_not_allowed" | "unsupported_media_type" | "invalid_json" | "invalid_request" | "body_too_large" | "invalid_query" | "validation_failed" | "conflict" | "rate_limited" | "not_signed_in" | "insufficient_aal" | "reauthentication_needed" | "admin_only" | "invalid_upload" | "missing_image" | "too_large" | "not_an_image" | "image_incomplete" | "bad_dimensions" | "no_face" | "face_too_small" | "no_hand" | "not_feet" | "missing_prompt" | "invalid_image_url" | "unsupported_prompt" | "free_edits_used" | "provider_credits" | "edit_failed" | "forbidden" | "invalid_signature" | "idempotency_key_reused" | "checkout_in_progress" | "checkout_closed" | "card_declined" | "already_subscribed" | "already_paid" | "no_subscription" | "payment_provider_failed" | "unknown_feature" | "trial_used" | "feature_locked" | "already_applied" | "server_busy" | "database_unavailable" | "internal_error";
+        ErrorCode: "not_found" | "method_not_allowed" | "unsupported_media_type" | "invalid_json" | "invalid_request" | "body_too_large" | "invalid_query" | "validation_failed" | "conflict" | "rate_limited" | "not_signed_in" | "insufficient_aal" | "reauthentication_needed" | "admin_only" | "invalid_upload" | "missing_image" | "too_large" | "not_an_image" | "image_incomplete" | "bad_dimensions" | "no_face" | "face_too_small" | "no_hand" | "not_feet" | "missing_prompt" | "invalid_image_url" | "unsupported_prompt" | "free_edits_used" | "provider_credits" | "edit_failed" | "forbidden" | "invalid_signature" | "idempotency_key_reused" | "checkout_in_progress" | "checkout_closed" | "card_declined" | "already_subscribed" | "payment_required" | "already_paid" | "no_subscription" | "payment_provider_failed" | "unknown_feature" | "trial_used" | "feature_locked" | "already_applied" | "server_busy" | "database_unavailable" | "internal_error";
         /** @description The result of a face analysis. */
         FaceAnalysis: {
             breakdown: components["schemas"]["FaceBreakdown"];
@@ -1619,6 +1681,27 @@ export interface components {
              */
             status: string;
         };
+        /** @description A saved result. */
+        PersonalityResult: {
+            analysis: string;
+            answers: {
+                [key: string]: string;
+            };
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: uuid */
+            id: string;
+            paid: boolean;
+            personalityType: string;
+            quizType: components["schemas"]["QuizType"];
+            /**
+             * Format: int32
+             * @description 60 to 100: how clearly the type shows.
+             */
+            score: number;
+            /** @description The five traits, 0 to 100 each. */
+            traits: components["schemas"]["TraitScore"][];
+        };
         /** @description A pet photo's score. */
         PetAnalysis: {
             qualities: components["schemas"]["PhotoQualities"];
@@ -1712,6 +1795,20 @@ export interface components {
          * @enum {string}
          */
         Purchase: "subscription" | "personality_detailed" | "contact_request";
+        /** @description A question as the web app shows it. */
+        QuizQuestion: {
+            index: number;
+            options: components["schemas"]["QuizQuestionOption"][];
+            question: string;
+            topic: string;
+        };
+        QuizQuestionOption: {
+            label: string;
+            /** @description What `answers` carries for this option. */
+            value: string;
+        };
+        /** @enum {string} */
+        QuizType: "basic" | "detailed";
         Readiness: {
             /** @description `ok` when the database answered. */
             database: string;
@@ -1836,6 +1933,18 @@ export interface components {
          * @enum {string}
          */
         Tier: "lovely" | "pretty" | "veryPretty" | "beautiful" | "gorgeous" | "absolutelyStunning" | "exceptional" | "eliteBeauty" | "worldsMostBeautiful";
+        /** @enum {string} */
+        Trait: "energy" | "curiosity" | "structure" | "harmony" | "calm";
+        /** @description One trait's result. */
+        TraitScore: {
+            label: string;
+            /**
+             * Format: int32
+             * @description 0 to 100.
+             */
+            score: number;
+            trait: components["schemas"]["Trait"];
+        };
         /** @description The answer of `record-feature-usage`. */
         TrialActivated: {
             access: components["schemas"]["FeatureAccess"];
@@ -3951,6 +4060,55 @@ export interface operations {
             };
         };
     };
+    questions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The quiz */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuizQuestion"][];
+                };
+            };
+        };
+    };
+    results: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller's results */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PersonalityResult"][];
+                };
+            };
+            /** @description `not_signed_in` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     list_photos: {
         parameters: {
             query?: {
@@ -4628,6 +4786,93 @@ export interface operations {
             };
             /** @description `edit_failed`: the generative provider failed */
             502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    personality_analysis: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AnalysisRequest"];
+            };
+        };
+        responses: {
+            /** @description The result, saved */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PersonalityResult"];
+                };
+            };
+            /** @description `invalid_json`: the body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_signed_in` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `payment_required`: the detailed analysis was not paid for */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `feature_locked`: no Premium and no active trial */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `body_too_large`: the body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`: not 20 known answers */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

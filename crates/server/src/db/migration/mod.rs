@@ -62,6 +62,7 @@ mod m20261123_003001_code_attempts;
 mod m20261123_006001_leaderboard;
 mod m20261124_006100_conversations;
 mod m20261124_006200_opportunities;
+mod m20261124_006300_personality;
 
 /// Applies the migrations: `Migrator::up(&db, None)`.
 pub struct Migrator;
@@ -85,6 +86,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261123_006001_leaderboard::Migration),
             Box::new(m20261124_006100_conversations::Migration),
             Box::new(m20261124_006200_opportunities::Migration),
+            Box::new(m20261124_006300_personality::Migration),
         ]
     }
 }

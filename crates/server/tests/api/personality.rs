@@ -1,0 +1,254 @@
+//! The personality test: the quiz is public; the analysis needs a session
+//! and the `personality_test` gate (basic) or a paid, unused payment
+//! (detailed); bad answers are refused; the same answers give the same
+//! result and a repeat does not save twice; one payment buys one detailed
+//! analysis.
+
+use std::collections::BTreeMap;
+
+use prettyscore_server::personality::quiz::QUESTIONS;
+use reqwest::{Method, StatusCode};
+use serde_json::{Value, json};
+
+use crate::billing::{Caller, assert_error, call, checkout, get, ok, post, sandbox_app, sign_up};
+use crate::helpers::{Backend, TestApp, on_both_databases};
+
+const ANALYSIS: &str = "/functions/v1/personality-analysis";
+const RESULTS: &str = "/api/v1/personality/results";
+
+fn answers(pick: impl Fn(usize) -> usize) -> BTreeMap<String, String> {
+    (0..20)
+        .map(|i| {
+            (
+                i.to_string(),
+                QUESTIONS[i].options[pick(i)].value.to_owned(),
+            )
+        })
+        .collect()
+}
+
+fn body(answers: &BTreeMap<String, String>, quiz_type: &str) -> Value {
+    json!({"answers": answers, "quizType": quiz_type})
+}
+
+async fn start_trial(app: &TestApp, user: &Caller) {
+    ok(post(
+        app,
+        "/functions/v1/record-feature-usage",
+        user,
+        json!({"featureName": "personality_test"}),
+    )
+    .await);
+}
+
+/// Buys the detailed analysis in the sandbox (the payment is fulfilled by the
+/// time `pay` answers).
+async fn buy_detailed(app: &TestApp, user: &Caller) {
+    let opened = checkout(app, user, "personality_detailed").await;
+    let session = opened["sessionId"].as_str().unwrap();
+    let paid = ok(post(
+        app,
+        &format!("/api/v1/billing/sandbox/{session}/pay"),
+        user,
+        json!({}),
+    )
+    .await);
+    assert_eq!(paid["redirectUrl"], "/personality-test?success=true");
+}
+
+on_both_databases!(
+    the_quiz_is_public_and_the_analysis_is_for_signed_in_users_with_access,
+    bad_answers_are_refused_and_nothing_is_saved,
+    the_same_answers_give_the_same_result_and_a_repeat_saves_once,
+    one_payment_buys_one_detailed_analysis
+);
+
+async fn the_quiz_is_public_and_the_analysis_is_for_signed_in_users_with_access(backend: Backend) {
+    let app = sandbox_app(backend).await;
+    let (status, quiz) = call(&app, Method::GET, "/api/v1/personality/quiz", None, None).await;
+    assert_eq!(status, StatusCode::OK);
+    let quiz = quiz.as_array().unwrap();
+    assert_eq!(quiz.len(), 20);
+    assert_eq!(quiz[0]["topic"], "Recharging");
+    assert_eq!(quiz[19]["topic"], "Work environment");
+    assert!(
+        quiz.iter()
+            .all(|q| q["options"].as_array().unwrap().len() == 3)
+    );
+
+    let all_first = answers(|_| 0);
+    let anonymous = call(
+        &app,
+        Method::POST,
+        ANALYSIS,
+        None,
+        Some(body(&all_first, "basic")),
+    )
+    .await;
+    assert_error(&anonymous, StatusCode::UNAUTHORIZED, "not_signed_in");
+    let anonymous = call(&app, Method::GET, RESULTS, None, None).await;
+    assert_error(&anonymous, StatusCode::UNAUTHORIZED, "not_signed_in");
+
+    // Without Premium or the trial, the basic test is locked.
+    let ada = sign_up(&app, "ada@example.com").await;
+    let locked = post(&app, ANALYSIS, &ada, body(&all_first, "basic")).await;
+    assert_error(&locked, StatusCode::FORBIDDEN, "feature_locked");
+    start_trial(&app, &ada).await;
+    let result = ok(post(&app, ANALYSIS, &ada, body(&all_first, "basic")).await);
+    assert_eq!(result["paid"], false);
+    assert_eq!(result["quizType"], "basic");
+
+    // Each user sees only their own results.
+    let bob = sign_up(&app, "bob@example.com").await;
+    assert_eq!(ok(get(&app, RESULTS, &bob).await), json!([]));
+    let mine = ok(get(&app, RESULTS, &ada).await);
+    assert_eq!(mine.as_array().unwrap().len(), 1);
+    assert_eq!(mine[0]["id"], result["id"]);
+    let export = ok(get(&app, "/api/v1/account/export", &ada).await);
+    assert_eq!(
+        export["sections"]["personality_results"][0]["id"],
+        result["id"]
+    );
+}
+
+async fn bad_answers_are_refused_and_nothing_is_saved(backend: Backend) {
+    let app = sandbox_app(backend).await;
+    let ada = sign_up(&app, "ada@example.com").await;
+    start_trial(&app, &ada).await;
+    let mut nineteen = answers(|_| 1);
+    nineteen.remove("4");
+    let reply = post(&app, ANALYSIS, &ada, body(&nineteen, "basic")).await;
+    assert_error(
+        &reply,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "validation_failed",
+    );
+    assert_eq!(
+        reply.1["message"],
+        "Please answer all 20 questions (19 answered)."
+    );
+
+    let mut unknown = answers(|_| 1);
+    unknown.insert("4".into(), "juggling".into());
+    let reply = post(&app, ANALYSIS, &ada, body(&unknown, "basic")).await;
+    assert_eq!(
+        reply.1["message"],
+        "'juggling' is not an option of question 4."
+    );
+
+    let mut extra = answers(|_| 1);
+    extra.insert("20".into(), "friends".into());
+    let reply = post(&app, ANALYSIS, &ada, body(&extra, "basic")).await;
+    assert_error(
+        &reply,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "validation_failed",
+    );
+
+    let reply = post(
+        &app,
+        ANALYSIS,
+        &ada,
+        json!({"answers": answers(|_| 1), "quizType": "premium"}),
+    )
+    .await;
+    assert_error(
+        &reply,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "validation_failed",
+    );
+    let reply = post(
+        &app,
+        ANALYSIS,
+        &ada,
+        json!({"answers": ["friends"], "quizType": "basic"}),
+    )
+    .await;
+    assert_error(
+        &reply,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "validation_failed",
+    );
+
+    assert_eq!(ok(get(&app, RESULTS, &ada).await), json!([]));
+}
+
+async fn the_same_answers_give_the_same_result_and_a_repeat_saves_once(backend: Backend) {
+    let app = sandbox_app(backend).await;
+    let ada = sign_up(&app, "ada@example.com").await;
+    start_trial(&app, &ada).await;
+    let mixed = answers(|i| (i * 7) % 3);
+    let first = ok(post(&app, ANALYSIS, &ada, body(&mixed, "basic")).await);
+    // A double submit (or a reload) answers the saved result, not a new one.
+    let again = ok(post(&app, ANALYSIS, &ada, body(&mixed, "basic")).await);
+    assert_eq!(again, first);
+    assert_eq!(
+        ok(get(&app, RESULTS, &ada).await).as_array().unwrap().len(),
+        1
+    );
+
+    // Other answers, another result, and another row.
+    let other = ok(post(&app, ANALYSIS, &ada, body(&answers(|_| 1), "basic")).await);
+    assert_ne!(other["id"], again["id"]);
+    assert_ne!(other["traits"], again["traits"]);
+    let score = other["score"].as_i64().unwrap();
+    assert!((60..=100).contains(&score), "{score}");
+    // Bob, with Ada's answers, gets the same result in a row of his own.
+    let bob = sign_up(&app, "bob@example.com").await;
+    start_trial(&app, &bob).await;
+    let bobs = ok(post(&app, ANALYSIS, &bob, body(&mixed, "basic")).await);
+    assert_ne!(bobs["id"], first["id"]);
+    assert_eq!(bobs["analysis"], first["analysis"]);
+}
+
+async fn one_payment_buys_one_detailed_analysis(backend: Backend) {
+    let app = sandbox_app(backend).await;
+    let ada = sign_up(&app, "ada@example.com").await;
+    let mine = answers(|i| i % 3);
+    // No payment: 402, whatever the gate says (the detailed analysis is bought, not gated).
+    let unpaid = post(&app, ANALYSIS, &ada, body(&mine, "detailed")).await;
+    assert_error(&unpaid, StatusCode::PAYMENT_REQUIRED, "payment_required");
+
+    buy_detailed(&app, &ada).await;
+    let (first, second) = tokio::join!(
+        post(&app, ANALYSIS, &ada, body(&mine, "detailed")),
+        post(&app, ANALYSIS, &ada, body(&mine, "detailed")),
+    );
+    let (first, second) = (ok(first), ok(second));
+    assert_eq!(
+        first["id"], second["id"],
+        "two requests, one detailed analysis"
+    );
+    assert_eq!(first["paid"], true);
+    assert_eq!(first["quizType"], "detailed");
+    let text = first["analysis"].as_str().unwrap();
+    assert!(
+        text.contains("How you work with others") && text.contains("Your strengths"),
+        "{text}"
+    );
+    assert_eq!(first["traits"].as_array().unwrap().len(), 5);
+    // Reloading the success page answers the same analysis.
+    let reload = ok(post(&app, ANALYSIS, &ada, body(&mine, "detailed")).await);
+    assert_eq!(reload["id"], first["id"]);
+
+    // The payment is used: other answers need another one.
+    let other = answers(|_| 2);
+    let unpaid = post(&app, ANALYSIS, &ada, body(&other, "detailed")).await;
+    assert_error(&unpaid, StatusCode::PAYMENT_REQUIRED, "payment_required");
+    buy_detailed(&app, &ada).await;
+    let bought = ok(post(&app, ANALYSIS, &ada, body(&other, "detailed")).await);
+    assert_ne!(bought["id"], first["id"]);
+
+    // Another user cannot use Ada's payments.
+    let bob = sign_up(&app, "bob@example.com").await;
+    let theirs = post(&app, ANALYSIS, &bob, body(&mine, "detailed")).await;
+    assert_error(&theirs, StatusCode::PAYMENT_REQUIRED, "payment_required");
+    let detailed: Vec<Value> = ok(get(&app, RESULTS, &ada).await)
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["paid"] == true)
+        .cloned()
+        .collect();
+    assert_eq!(detailed.len(), 2);
+}
