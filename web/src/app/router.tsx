@@ -132,7 +132,15 @@ export const routes: RouteObject[] = [
           </RequireAuth>
         ),
       },
-      { path: paths.personalityTest.path, element: <PersonalityTest /> },
+      {
+        // The quiz is a Premium feature with one free trial; the detailed analysis is bought on its own.
+        path: paths.personalityTest.path,
+        element: (
+          <FeatureGate feature="personality_test" title={paths.personalityTest.title}>
+            <PersonalityTest />
+          </FeatureGate>
+        ),
+      },
       { path: paths.claimOpportunities.path, element: <ClaimOpportunities /> },
       { path: paths.contestantRequests.path, element: <ContestantRequests /> },
       { path: paths.messages.path, element: <Messages /> },

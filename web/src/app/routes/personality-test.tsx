@@ -1,6 +1,12 @@
-import { RoutePlaceholder } from '@/components/layout/route-placeholder';
+import { PageTitle } from '@/components/layout/page-title';
 import { paths } from '@/config/paths';
+import { PersonalityTestPage } from '@/features/personality/components/personality-test-page';
 
 export default function PersonalityTestRoute() {
-  return <RoutePlaceholder page={paths.personalityTest} />;
+  return (
+    <>
+      <PageTitle title={paths.personalityTest.title} />
+      <PersonalityTestPage />
+    </>
+  );
 }

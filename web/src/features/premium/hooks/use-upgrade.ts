@@ -5,8 +5,7 @@ import { paths, signInPathFor } from '@/config/paths';
 import { ApiError } from '@/lib/api-client';
 import { createCheckout, PREMIUM_PLAN } from '@/lib/api/billing';
 import { useSession } from '@/lib/session';
-import { appPathOf } from '../utils/checkout-redirect';
-import { newIdempotencyKey } from '../utils/idempotency-key';
+import { appPathOf, newIdempotencyKey } from '@/lib/checkout';
 import { CHECKOUT_FAILED_MESSAGE, NO_ACTIVE_SESSION_MESSAGE, SIGN_IN_TO_UPGRADE_MESSAGE } from '../utils/messages';
 
 /** The server's message for the user, or the spec's fallback. */

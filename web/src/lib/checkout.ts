@@ -1,3 +1,21 @@
+/** Helpers every checkout shares (Premium, the detailed personality analysis, contact requests). */
+
+/**
+ * Where a checkout URL leads: a path of this app (the embedded sandbox
+ * checkout) is followed inside the app; anything else (Stripe) is a page
+ * load.
+ */
+export function appPathOf(url: string, origin = window.location.origin): string | null {
+  let parsed: URL;
+  try {
+    parsed = new URL(url, origin);
+  } catch {
+    return null;
+  }
+  if (parsed.origin !== origin) return null;
+  return `${parsed.pathname}${parsed.search}${parsed.hash}`;
+}
+
 /**
  * A fresh idempotency key. crypto.randomUUID needs a secure context; plain
  * http on a LAN address is not one, so the fallback builds a v4 UUID from

@@ -1,0 +1,125 @@
+import { screen, within } from '@testing-library/react';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { apiError, callsTo, json, stubApi } from '@/testing/fake-api';
+import { renderApp } from '@/testing/render-app';
+
+const QUIZ = Array.from({ length: 20 }, (_, index) => ({
+  index,
+  topic: `Topic ${index + 1}`,
+  question: `Question text ${index + 1}?`,
+  options: [
+    { value: 'a', label: `Option A${index + 1}` },
+    { value: 'b', label: `Option B${index + 1}` },
+    { value: 'c', label: `Option C${index + 1}` },
+  ],
+}));
+
+const TRAITS = [
+  { trait: 'energy', label: 'Social energy', score: 80 },
+  { trait: 'curiosity', label: 'Curiosity', score: 55 },
+  { trait: 'structure', label: 'Structure', score: 70 },
+  { trait: 'harmony', label: 'Harmony', score: 40 },
+  { trait: 'calm', label: 'Calm', score: 30 },
+];
+
+function result(quizType: 'basic' | 'detailed', answers: Record<string, string>) {
+  return {
+    id: quizType === 'basic' ? 'r1' : 'r2',
+    quizType,
+    score: 90,
+    personalityType: 'The Leader',
+    analysis:
+      quizType === 'basic'
+        ? 'The Leader: You set the direction and make sure things get done.'
+        : 'The Leader: You set the direction.\n\nYour strengths\n- Reliability\n- Speaking up\n\nHow you work with others\nYou drive the pace.',
+    traits: TRAITS,
+    paid: quizType === 'detailed',
+    answers,
+    createdAt: '2026-11-24T10:00:00Z',
+  };
+}
+
+const granted = () => json({ hasAccess: true, reason: 'granted', trialRemaining: 0 });
+const allA = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [String(i), 'a']));
+
+beforeAll(async () => {
+  await import('./personality-test');
+}, 30_000);
+
+afterEach(() => window.sessionStorage.clear());
+
+describe('/personality-test', { timeout: 20_000 }, () => {
+  it('asks one question at a time, needs an answer to go on, goes back, and shows the server’s result', async () => {
+    const fetchMock = stubApi({
+      'POST /functions/v1/check-feature-access': granted,
+      'GET /api/v1/personality/quiz': () => json(QUIZ),
+      'POST /functions/v1/personality-analysis': async (request) => {
+        const body = (await request.clone().json()) as { answers: Record<string, string>; quizType: 'basic' };
+        return json(result(body.quizType, body.answers));
+      },
+    });
+    const { user } = renderApp('/personality-test', { user: 'signed-in' });
+    const card = await screen.findByTestId('quiz-question', undefined, { timeout: 10_000 });
+    expect(within(card).getByText('Question 1 of 20')).toBeInTheDocument();
+    expect(within(card).getByRole('progressbar')).toHaveAttribute('aria-valuenow', '5');
+
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    expect(await screen.findByText('Please select an answer')).toBeInTheDocument();
+    expect(screen.getByText('Question 1 of 20')).toBeInTheDocument();
+
+    await user.click(screen.getByRole('radio', { name: 'Option B1' }));
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    expect(screen.getByText('Question 2 of 20')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Back' }));
+    expect(screen.getByRole('radio', { name: 'Option B1' })).toBeChecked();
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+
+    for (let i = 2; i <= 20; i += 1) {
+      await user.click(screen.getByRole('radio', { name: `Option A${i}` }));
+      await user.click(screen.getByRole('button', { name: i === 20 ? 'See My Results' : 'Next' }));
+    }
+    expect(await screen.findByTestId('personality-type')).toHaveTextContent('The Leader');
+    expect(screen.getByTestId('personality-score')).toHaveTextContent('90');
+    expect(screen.getByRole('progressbar', { name: 'Social energy: 80 out of 100' })).toBeInTheDocument();
+    const [sent] = callsTo(fetchMock, 'POST', '/functions/v1/personality-analysis');
+    expect(await sent!.json()).toEqual({ answers: { ...allA, '0': 'b' }, quizType: 'basic' });
+    expect(screen.getByTestId('detailed-offer')).toHaveTextContent('$4.99');
+
+    await user.click(screen.getByRole('button', { name: 'Retake the Test' }));
+    expect(await screen.findByText('Question 1 of 20')).toBeInTheDocument();
+    expect(screen.getByRole('radio', { name: 'Option B1' })).not.toBeChecked();
+  });
+
+  it('shows the detailed analysis when the checkout comes back, asking again while the payment arrives', async () => {
+    window.sessionStorage.setItem('prettyscore.personality.answers', JSON.stringify(allA));
+    let asked = 0;
+    stubApi({
+      'POST /functions/v1/check-feature-access': granted,
+      'GET /api/v1/personality/quiz': () => json(QUIZ),
+      'POST /functions/v1/personality-analysis': () => {
+        asked += 1;
+        return asked === 1 ? apiError(402, 'payment_required', 'Buy the detailed analysis ($4.99) to see it.') : json(result('detailed', allA));
+      },
+    });
+    renderApp('/personality-test?success=true', { user: 'signed-in' });
+    const analysis = await screen.findByTestId('personality-analysis', undefined, { timeout: 10_000 });
+    expect(within(analysis).getByRole('heading', { name: 'How you work with others' })).toBeInTheDocument();
+    expect(within(analysis).getByText('Reliability')).toBeInTheDocument();
+    expect(screen.getByText('Detailed analysis')).toBeInTheDocument();
+    expect(screen.queryByTestId('detailed-offer')).not.toBeInTheDocument();
+    expect(asked).toBe(2);
+  });
+
+  it('says the analysis failed and keeps the answers', async () => {
+    window.sessionStorage.setItem('prettyscore.personality.answers', JSON.stringify(allA));
+    stubApi({
+      'POST /functions/v1/check-feature-access': granted,
+      'GET /api/v1/personality/quiz': () => json(QUIZ),
+      'POST /functions/v1/personality-analysis': () => apiError(500, 'internal_error', 'Something went wrong on our side. Please try again.'),
+    });
+    renderApp('/personality-test', { user: 'signed-in' });
+    expect(await screen.findByText('Failed to analyze personality', undefined, { timeout: 10_000 })).toBeInTheDocument();
+    expect(await screen.findByText('Question 20 of 20')).toBeInTheDocument();
+    expect(screen.getByRole('radio', { name: 'Option A20' })).toBeChecked();
+  });
+});

@@ -1,0 +1,314 @@
+import { BrainIcon, ChevronLeftIcon, ChevronRightIcon, LoaderCircleIcon, LockIcon, RotateCcwIcon, SparklesIcon } from 'lucide-react';
+import { useEffect, useRef, useState } from 'react';
+import { useNavigate, useSearchParams } from 'react-router';
+import { toast } from 'sonner';
+import { PageLoader } from '@/components/layout/page-loader';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { Progress } from '@/components/ui/progress';
+import { paths, signInPathFor } from '@/config/paths';
+import { ApiError } from '@/lib/api-client';
+import { createCheckout } from '@/lib/api/billing';
+import { appPathOf, newIdempotencyKey } from '@/lib/checkout';
+import { useSession } from '@/lib/session';
+import { useAnalyzePersonality, useQuiz, type PersonalityResult, type QuizAnswers, type QuizQuestion, type QuizType } from '../api/personality';
+import {
+  ANALYZE_FAILED_MESSAGE,
+  clearAnswers,
+  DETAILED_FAILED_MESSAGE,
+  DETAILED_PRICE,
+  isComplete,
+  loadAnswers,
+  progressOf,
+  saveAnswers,
+  SELECT_ANSWER_MESSAGE,
+  SIGN_IN_MESSAGE,
+} from '../utils/quiz-state';
+import { PersonalityResultView } from './personality-result';
+
+/** After a checkout the payment may reach the server a moment after the browser: ask a few times. */
+const DETAILED_TRIES = 5;
+const DETAILED_RETRY_MS = 1500;
+const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+type Phase = 'quiz' | 'analysing' | 'result' | 'buying';
+
+/**
+ * /personality-test (behind the personality_test gate): one question at a
+ * time, the basic result, and the detailed analysis for $4.99. Returning
+ * from the checkout with ?success=true shows the detailed analysis of the
+ * quiz taken before it (the answers wait in session storage).
+ */
+export function PersonalityTestPage() {
+  const quiz = useQuiz();
+  const { session, client } = useSession();
+  const navigate = useNavigate();
+  const [search, setSearch] = useSearchParams();
+  const analyze = useAnalyzePersonality(session?.user.id);
+  // Back from the checkout or from signing in: the quiz taken before.
+  const [arrival] = useState(() => {
+    const stored = loadAnswers();
+    return stored && isComplete(stored) ? stored : null;
+  });
+  const [index, setIndex] = useState(arrival ? 19 : 0);
+  const [answers, setAnswers] = useState<QuizAnswers>(arrival ?? {});
+  const [phase, setPhase] = useState<Phase>(arrival ? 'analysing' : 'quiz');
+  const [result, setResult] = useState<PersonalityResult | null>(null);
+  const checkoutKey = useRef<string | null>(null);
+  const started = useRef(false);
+
+  /** Scores `given` on the server; the caller has set the phase to 'analysing'. */
+  const run = async (given: QuizAnswers, quizType: QuizType) => {
+    const tries = quizType === 'detailed' ? DETAILED_TRIES : 1;
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        const saved = await analyze.mutateAsync({ answers: given, quizType });
+        setResult(saved);
+        setPhase('result');
+        return;
+      } catch (error) {
+        if (error instanceof ApiError && error.status === 401) {
+          toast.error(SIGN_IN_MESSAGE);
+          void navigate(signInPathFor(paths.personalityTest.path), { state: { returnTo: paths.personalityTest.path } });
+          return;
+        }
+        if (error instanceof ApiError && error.code === 'payment_required' && attempt < tries) {
+          await wait(DETAILED_RETRY_MS);
+          continue;
+        }
+        toast.error(quizType === 'detailed' ? DETAILED_FAILED_MESSAGE : ANALYZE_FAILED_MESSAGE);
+        if (quizType === 'detailed') {
+          // Back to the basic result of these answers (saved before the checkout).
+          await run(given, 'basic');
+        } else {
+          setPhase('quiz');
+        }
+        return;
+      }
+    }
+  };
+
+  useEffect(() => {
+    if (started.current) return;
+    started.current = true;
+    const paid = search.get('success') === 'true';
+    const canceled = search.has('canceled');
+    if (search.has('success') || canceled) setSearch({}, { replace: true });
+    if (!arrival) return;
+    if (canceled) toast.info('Checkout canceled. Your basic result is below.');
+    void run(arrival, paid ? 'detailed' : 'basic');
+    // Once, on arrival.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  const retake = () => {
+    clearAnswers();
+    setAnswers({});
+    setIndex(0);
+    setResult(null);
+    setPhase('quiz');
+  };
+
+  const buyDetailed = async () => {
+    if (!session) {
+      toast.error(SIGN_IN_MESSAGE);
+      void navigate(signInPathFor(paths.personalityTest.path), { state: { returnTo: paths.personalityTest.path } });
+      return;
+    }
+    setPhase('buying');
+    try {
+      const { data } = await client.getSession();
+      const current = data.session ?? session;
+      checkoutKey.current ??= newIdempotencyKey();
+      const { url } = await createCheckout({ userId: current.user.id, email: current.user.email, type: 'personality_detailed' }, checkoutKey.current);
+      if (!url) throw new Error('No checkout URL returned');
+      const inApp = appPathOf(url);
+      if (inApp) void navigate(inApp);
+      else window.location.assign(url);
+    } catch (error) {
+      toast.error(error instanceof ApiError && error.code !== 'http_error' ? error.message : DETAILED_FAILED_MESSAGE);
+      setPhase('result');
+    }
+  };
+
+  if (quiz.isPending) return <PageLoader />;
+  if (quiz.isError) {
+    return (
+      <Shell>
+        <p role="alert" className="text-destructive">
+          We could not load the quiz. Please try again.
+        </p>
+        <div>
+          <Button variant="outline" onClick={() => void quiz.refetch()}>
+            Try Again
+          </Button>
+        </div>
+      </Shell>
+    );
+  }
+
+  if (phase === 'analysing' || (phase === 'buying' && !result)) {
+    return (
+      <Shell>
+        <Card>
+          <CardContent className="flex flex-col items-center gap-3 py-12 text-center" role="status">
+            <LoaderCircleIcon aria-hidden="true" className="size-10 animate-spin text-primary" />
+            <p className="text-lg font-semibold">Analyzing your personality...</p>
+          </CardContent>
+        </Card>
+      </Shell>
+    );
+  }
+
+  if (result) {
+    return (
+      <Shell>
+        <PersonalityResultView result={result} />
+        {result.quizType === 'basic' ? <DetailedOffer buying={phase === 'buying'} onBuy={() => void buyDetailed()} /> : null}
+        <div>
+          <Button variant="outline" onClick={retake}>
+            <RotateCcwIcon aria-hidden="true" />
+            Retake the Test
+          </Button>
+        </div>
+      </Shell>
+    );
+  }
+
+  const questions = quiz.data;
+  const question = questions[index]!;
+  const chosen = answers[String(index)];
+  const choose = (value: string) => {
+    const next = { ...answers, [String(index)]: value };
+    setAnswers(next);
+    saveAnswers(next);
+  };
+  const advance = () => {
+    if (!chosen) {
+      toast.error(SELECT_ANSWER_MESSAGE);
+      return;
+    }
+    if (index < questions.length - 1) {
+      setIndex(index + 1);
+    } else {
+      setPhase('analysing');
+      void run(answers, 'basic');
+    }
+  };
+
+  return (
+    <Shell>
+      <QuestionCard
+        question={question}
+        index={index}
+        total={questions.length}
+        chosen={chosen}
+        onChoose={choose}
+        onBack={() => setIndex(Math.max(0, index - 1))}
+        onNext={advance}
+      />
+    </Shell>
+  );
+}
+
+function Shell({ children }: { children: React.ReactNode }) {
+  return (
+    <div className="mx-auto flex w-full max-w-2xl flex-col gap-6 px-4 py-8 sm:px-6 sm:py-12">
+      <header className="flex items-center gap-3">
+        <span aria-hidden="true" className="brand-gradient grid size-12 shrink-0 place-items-center rounded-2xl text-white">
+          <BrainIcon className="size-6" />
+        </span>
+        <div>
+          <h1 className="text-3xl font-extrabold tracking-tight">Personality Test</h1>
+          <p className="text-muted-foreground">20 quick questions. Just for fun.</p>
+        </div>
+      </header>
+      {children}
+    </div>
+  );
+}
+
+type QuestionCardProps = {
+  question: QuizQuestion;
+  index: number;
+  total: number;
+  chosen: string | undefined;
+  onChoose: (value: string) => void;
+  onBack: () => void;
+  onNext: () => void;
+};
+
+function QuestionCard({ question, index, total, chosen, onChoose, onBack, onNext }: QuestionCardProps) {
+  const last = index === total - 1;
+  return (
+    <Card data-testid="quiz-question">
+      <CardHeader>
+        <div className="flex items-center justify-between text-sm font-medium text-muted-foreground">
+          <span>
+            Question {index + 1} of {total}
+          </span>
+          <span>{question.topic}</span>
+        </div>
+        <Progress value={progressOf(index)} aria-label={`Question ${index + 1} of ${total}`} />
+      </CardHeader>
+      <CardContent>
+        <fieldset className="grid gap-3">
+          <legend className="mb-4 text-xl font-bold">{question.question}</legend>
+          {question.options.map((option) => (
+            <label
+              key={option.value}
+              className="flex min-h-12 cursor-pointer items-center gap-3 rounded-xl border px-4 py-3 transition-colors hover:bg-brand-50 has-[:checked]:border-primary has-[:checked]:bg-brand-50 has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-ring"
+            >
+              <input
+                type="radio"
+                name={`question-${index}`}
+                value={option.value}
+                checked={chosen === option.value}
+                onChange={() => onChoose(option.value)}
+                className="size-4 accent-[var(--primary)]"
+              />
+              <span>{option.label}</span>
+            </label>
+          ))}
+        </fieldset>
+        <div className="mt-6 flex justify-between gap-3">
+          <Button variant="outline" onClick={onBack} disabled={index === 0}>
+            <ChevronLeftIcon aria-hidden="true" />
+            Back
+          </Button>
+          <Button onClick={onNext}>
+            {last ? 'See My Results' : 'Next'}
+            {last ? <SparklesIcon aria-hidden="true" /> : <ChevronRightIcon aria-hidden="true" />}
+          </Button>
+        </div>
+      </CardContent>
+    </Card>
+  );
+}
+
+function DetailedOffer({ buying, onBuy }: { buying: boolean; onBuy: () => void }) {
+  return (
+    <Card data-testid="detailed-offer" className="border-brand-200">
+      <CardHeader>
+        <CardTitle className="flex items-center gap-2">
+          <LockIcon aria-hidden="true" className="size-5 text-primary" />
+          Your detailed analysis
+        </CardTitle>
+        <CardDescription>One payment of {DETAILED_PRICE} for this result. Test payments in the sandbox move no money.</CardDescription>
+      </CardHeader>
+      <CardContent className="grid gap-4">
+        <ul className="grid gap-1 text-sm">
+          <li>• A score and a reading for each of your five traits</li>
+          <li>• Your strengths, and how you work with others</li>
+          <li>• Where you have room to grow, and the places you thrive</li>
+        </ul>
+        <div>
+          <Button onClick={onBuy} disabled={buying}>
+            {buying ? <LoaderCircleIcon aria-hidden="true" className="animate-spin" /> : <SparklesIcon aria-hidden="true" />}
+            Get Detailed Analysis ({DETAILED_PRICE})
+          </Button>
+        </div>
+      </CardContent>
+    </Card>
+  );
+}
