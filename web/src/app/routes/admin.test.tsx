@@ -11,8 +11,14 @@ const adminOnly = () => apiError(403, 'admin_only', 'Access denied: Admin only')
 const adminPages = Object.values(paths).filter((page) => page.path.startsWith('/admin'));
 
 describe('the admin pages', () => {
-  it('cover the three admin routes of the spec and leaderboard moderation', () => {
-    expect(adminPages.map((page) => page.path).sort()).toEqual(['/admin/leaderboard', '/admin/partners', '/admin/payouts', '/admin/verification']);
+  it('cover the three admin routes of the spec, leaderboard moderation and opportunity applications', () => {
+    expect(adminPages.map((page) => page.path).sort()).toEqual([
+      '/admin/leaderboard',
+      '/admin/opportunities',
+      '/admin/partners',
+      '/admin/payouts',
+      '/admin/verification',
+    ]);
   });
 
   it.each(adminPages)('$path sends a non-admin home with the page’s message, as the server answers', async (page) => {
