@@ -1,5 +1,16 @@
 import { useEffect, useRef, useState } from 'react';
-import { CONFETTI_DURATION_MS, CONFETTI_PARTICLES } from '../utils/rewards';
+
+/** Confetti lasts 3 s (spec: face, feet and hands results). */
+export const CONFETTI_DURATION_MS = 3000;
+export const CONFETTI_PARTICLES = 50;
+
+/**
+ * A score of 8.5 or more (out of 10) celebrates with confetti. Compared in
+ * tenths, rounded, so 0.85 * 10 still counts as 8.5.
+ */
+export function showsConfetti(score: number): boolean {
+  return Math.round(score * 10) >= 85;
+}
 
 const colours = ['#ec4899', '#a855f7', '#f59e0b', '#22d3ee', '#f43f5e', '#facc15'];
 

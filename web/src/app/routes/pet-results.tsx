@@ -8,7 +8,7 @@ import { paths } from '@/config/paths';
 import { isPetResultState, type PetResultState } from '@/features/pet/types';
 import { drawPetCard, petCardFileName } from '@/features/pet/utils/pet-card';
 import { petScoreSentence, petTitle } from '@/features/pet/utils/pet-title';
-import { DownloadCardButton } from '@/features/score/components/download-card-button';
+import { DownloadCardButton } from '@/components/download-card-button';
 import { SharePanel } from '@/components/share-panel';
 import { petShareText } from '@/features/score/utils/share';
 import { loadImage } from '@/lib/image';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { opensLeaderboardDialog, rewardBanner, showsConfetti } from './rewards';
+import { showsConfetti } from '@/components/confetti';
+import { opensLeaderboardDialog, rewardBanner } from './rewards';
 
 describe('rewardBanner (read on the 100-point scale)', () => {
   it.each([

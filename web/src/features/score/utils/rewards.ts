@@ -20,11 +20,3 @@ export function rewardBanner(score: number): RewardBanner | null {
 export function opensLeaderboardDialog(score: number): boolean {
   return toTenths(score) >= 95;
 }
-
-/** A score of 8.5 or more celebrates with confetti. */
-export function showsConfetti(score: number): boolean {
-  return toTenths(score) >= 85;
-}
-
-export const CONFETTI_DURATION_MS = 3000;
-export const CONFETTI_PARTICLES = 50;
