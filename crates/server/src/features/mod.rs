@@ -273,6 +273,42 @@ pub async fn use_once(
     Ok(())
 }
 
+/// How long after a single-use trial's analysis its result may be saved.
+pub const TRIAL_SAVE_WINDOW: Duration = Duration::hours(1);
+
+/// Who may save the result of a single-use feature (feet, hands).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SaveRight {
+    Premium,
+    /// The trial's one analysis was at this instant: its result may be saved
+    /// once (the caller counts the saves since), within [`TRIAL_SAVE_WINDOW`].
+    TrialResult(DateTime<Utc>),
+}
+
+/// For saving a gated result: Premium, or the trial's analysis a moment
+/// ago, else 403 `feature_locked`. Saving scores the photo again, so without
+/// this a save would be a free analysis.
+pub async fn save_right(
+    db: &impl ConnectionTrait,
+    user_id: Uuid,
+    feature: Feature,
+) -> Result<SaveRight, ApiError> {
+    if has_premium_editing(db, user_id).await? {
+        return Ok(SaveRight::Premium);
+    }
+    match trial_of(db, user_id, feature).await?.and_then(|t| t.consumed_at) {
+        Some(at) if at + TRIAL_SAVE_WINDOW > Utc::now() => Ok(SaveRight::TrialResult(at)),
+        _ => Err(locked(
+            "Saving this score is a Premium feature. Score and save as often as you like with Premium.",
+        )),
+    }
+}
+
+/// The refusal of a second save of a trial's result.
+pub fn trial_result_saved() -> ApiError {
+    locked("You've saved the result of your free trial. Upgrade to Premium to save more.")
+}
+
 /// Whether the caller may use a feature now. Premium members always may;
 /// others once, after activating the free trial.
 #[utoipa::path(post, path = "/check-feature-access", tag = "features",

@@ -13,7 +13,9 @@ use axum::response::{IntoResponse, Response};
 use bytes::Bytes;
 use chrono::{DateTime, Utc};
 use prettyscore_analysis::MAX_UPLOAD_BYTES;
-use sea_orm::{ActiveModelTrait, ColumnTrait, EntityTrait, QueryFilter, QueryOrder, Set};
+use sea_orm::{
+    ActiveModelTrait, ColumnTrait, EntityTrait, PaginatorTrait, QueryFilter, QueryOrder, Set,
+};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
@@ -21,13 +23,14 @@ use utoipa_axum::routes;
 use uuid::Uuid;
 
 use crate::analyses::{analysis_error, limit_burst};
+use crate::features::{self, Feature, SaveRight};
 use crate::http::AppState;
 use crate::http::error::{ApiError, ErrorBody, ErrorCode};
 use crate::http::extract::{AuthUser, ClientInfo, Json};
 use crate::http::upload;
 use crate::http::user_data::UserData;
 use crate::media;
-use rules::Listing;
+use rules::{Listing, PhotoType};
 
 /// A save carries the photo and maybe its edit, each at most 10 MB, plus the
 /// form around them.
@@ -126,19 +129,25 @@ struct SavePhotoForm {
     /// admin); `true` or `false`, never null.
     #[schema(nullable = false)]
     public_listing: Option<bool>,
+    /// `face` (the default), `feet` or `hands`: which analysis scores it.
+    /// Feet and hands need Premium, or are the photo just scored with the
+    /// free trial (saved once); they never join the leaderboard.
+    #[schema(nullable = false)]
+    photo_type: Option<String>,
 }
 
-/// Saves a face photo to the signed-in user's photos, with its edit if one
-/// is sent. The server scores the stored original; EXIF and GPS data are
-/// removed from both images before storing.
+/// Saves a face, feet or hands photo to the signed-in user's photos, with its
+/// edit if one is sent. The server scores the stored original; EXIF and GPS
+/// data are removed from both images before storing.
 #[utoipa::path(post, path = "/photos", tag = "photos",
     request_body(content = SavePhotoForm, content_type = "multipart/form-data"),
     responses(
         (status = 201, description = "Saved", body = Photo),
         (status = 400, description = "Not an image, or a damaged one", body = ErrorBody),
         (status = 401, description = "Not signed in", body = ErrorBody),
+        (status = 403, description = "`feature_locked`: feet or hands without Premium or a fresh trial result", body = ErrorBody),
         (status = 413, description = "Over 10 MB", body = ErrorBody),
-        (status = 422, description = "`image_incomplete`: a cut-off or damaged photo; no face found, or a missing display name", body = ErrorBody),
+        (status = 422, description = "`image_incomplete`: a cut-off or damaged photo; no face (or hand) found, a face in a feet photo, or a missing display name", body = ErrorBody),
         (status = 429, description = "Too many analyses from this client", body = ErrorBody),
     ),
     security(("bearer" = [])))]
@@ -154,9 +163,10 @@ async fn save_photo(
     let mut form = upload::read_form_with_images(
         multipart?,
         &[EDITED_IMAGE_FIELD],
-        &["display_name", "bio", "public_listing"],
+        &["display_name", "bio", "public_listing", "photo_type"],
     )
     .await?;
+    let photo_type = PhotoType::parse(form.text("photo_type"))?;
     let image = form.require_image()?;
     let edited_image = form.take_image(EDITED_IMAGE_FIELD);
     let listing = Listing::parse(
@@ -164,12 +174,20 @@ async fn save_photo(
         form.text("display_name"),
         form.text("bio"),
     )?;
+    if photo_type != PhotoType::Face {
+        if listing.public_listing {
+            return Err(ApiError::invalid(
+                "Only face photos can join the leaderboard",
+            ));
+        }
+        may_save_body_photo(&state, user.user_id, photo_type).await?;
+    }
 
     let (stored, analysis, edit) = state
         .blocking
         .run(move || {
             let stored = media::prepare_for_storage(&image)?;
-            let analysis = prettyscore_analysis::analyze_face(&stored.bytes)?;
+            let analysis = score_photo(photo_type, &stored.bytes)?;
             let edit = edited_image
                 .map(|edit| media::prepare_for_storage(&edit))
                 .transpose()?;
@@ -193,7 +211,6 @@ async fn save_photo(
         }
     }
     let now = Utc::now();
-    let breakdown = serde_json::to_value(analysis.breakdown).map_err(ApiError::internal)?;
     let row = entity::ActiveModel {
         id: Set(id),
         user_id: Set(user.user_id),
@@ -201,8 +218,8 @@ async fn save_photo(
         edited_image_url: Set(edit_key.as_deref().map(media::media_path)),
         score: Set(analysis.score),
         rating_label: Set(analysis.rating_label.to_owned()),
-        breakdown: Set(breakdown),
-        photo_type: Set("face".to_owned()),
+        breakdown: Set(analysis.breakdown),
+        photo_type: Set(photo_type.as_str().to_owned()),
         public_listing: Set(listing.public_listing),
         featured: Set(false),
         // Leaderboard entries wait for an admin.
@@ -230,6 +247,70 @@ async fn save_photo(
         }
     };
     Ok((StatusCode::CREATED, Json(Photo::from_row(&state, row))))
+}
+
+/// A stored photo's score, as the analysis of its type gives it.
+struct Scored {
+    score: f64,
+    rating_label: &'static str,
+    breakdown: serde_json::Value,
+}
+
+fn score_photo(
+    photo_type: PhotoType,
+    bytes: &[u8],
+) -> Result<Scored, prettyscore_analysis::AnalysisError> {
+    fn scored(score: f64, rating_label: &'static str, breakdown: impl Serialize) -> Scored {
+        Scored {
+            score,
+            rating_label,
+            breakdown: serde_json::to_value(breakdown).expect("a breakdown of numbers"),
+        }
+    }
+    Ok(match photo_type {
+        PhotoType::Face => {
+            let a = prettyscore_analysis::analyze_face(bytes)?;
+            scored(a.score, a.rating_label, a.breakdown)
+        }
+        PhotoType::Feet => {
+            let a = prettyscore_analysis::analyze_feet(bytes)?;
+            scored(a.score, a.rating_label, a.breakdown)
+        }
+        PhotoType::Hands => {
+            let a = prettyscore_analysis::analyze_hands(bytes)?;
+            scored(a.score, a.rating_label, a.breakdown)
+        }
+    })
+}
+
+/// Feet and hands are Premium features: a save scores the photo again, so
+/// without Premium only the photo just scored with the free trial may be
+/// saved, once.
+async fn may_save_body_photo(
+    state: &AppState,
+    user_id: Uuid,
+    photo_type: PhotoType,
+) -> Result<(), ApiError> {
+    let feature = match photo_type {
+        PhotoType::Feet => Feature::FeetScoring,
+        PhotoType::Hands => Feature::HandsScoring,
+        PhotoType::Face => return Ok(()),
+    };
+    match features::save_right(&state.db, user_id, feature).await? {
+        SaveRight::Premium => Ok(()),
+        SaveRight::TrialResult(at) => {
+            let saved = entity::Entity::find()
+                .filter(entity::Column::UserId.eq(user_id))
+                .filter(entity::Column::PhotoType.eq(photo_type.as_str()))
+                .filter(entity::Column::CreatedAt.gte(at))
+                .count(&state.db)
+                .await?;
+            if saved > 0 {
+                return Err(features::trial_result_saved());
+            }
+            Ok(())
+        }
+    }
 }
 
 #[derive(Debug, Default, Clone, Copy, Deserialize, ToSchema)]

@@ -92,9 +92,47 @@ impl Listing {
     }
 }
 
+/// What a saved photo shows: `face` (the default), `feet` or `hands`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PhotoType {
+    Face,
+    Feet,
+    Hands,
+}
+
+impl PhotoType {
+    /// The form's `photo_type`; absent or blank is a face.
+    pub fn parse(raw: Option<&str>) -> Result<Self, ApiError> {
+        match raw.map(str::trim).unwrap_or_default() {
+            "" | "face" => Ok(Self::Face),
+            "feet" => Ok(Self::Feet),
+            "hands" => Ok(Self::Hands),
+            _ => Err(ApiError::invalid("photo_type must be face, feet or hands")),
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Face => "face",
+            Self::Feet => "feet",
+            Self::Hands => "hands",
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn photo_types_are_face_by_default_and_only_the_three() {
+        assert_eq!(PhotoType::parse(None).unwrap(), PhotoType::Face);
+        assert_eq!(PhotoType::parse(Some(" ")).unwrap(), PhotoType::Face);
+        assert_eq!(PhotoType::parse(Some("feet")).unwrap(), PhotoType::Feet);
+        assert_eq!(PhotoType::parse(Some("hands")).unwrap(), PhotoType::Hands);
+        let err = PhotoType::parse(Some("pet")).unwrap_err();
+        assert_eq!(err.message(), "photo_type must be face, feet or hands");
+    }
 
     #[test]
     fn display_names_are_trimmed_and_required() {

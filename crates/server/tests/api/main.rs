@@ -20,6 +20,7 @@ mod operations;
 mod opportunities;
 mod personality;
 mod photos;
+mod saved_feet_and_hands;
 mod storage;
 mod storage_hygiene;
 mod web_app;
