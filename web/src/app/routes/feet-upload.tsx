@@ -1,6 +1,15 @@
-import { RoutePlaceholder } from '@/components/layout/route-placeholder';
+import { PageTitle } from '@/components/layout/page-title';
 import { paths } from '@/config/paths';
+import { BodyUploadPage } from './body-upload-page';
+
+// The results page's code, fetched while the user looks at the preview (router.tsx loads the same chunk).
+const preloadResults = () => import('./feet-results');
 
 export default function FeetUploadRoute() {
-  return <RoutePlaceholder page={paths.feetUpload} />;
+  return (
+    <>
+      <PageTitle title={paths.feetUpload.title} />
+      <BodyUploadPage kind="feet" preloadResults={preloadResults} />
+    </>
+  );
 }

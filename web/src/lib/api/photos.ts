@@ -45,10 +45,12 @@ export type SavePhotoInput = {
   publicListing?: boolean;
   displayName?: string;
   bio?: string;
+  /** Which analysis scores it: face (the default), feet or hands. */
+  photoType?: 'face' | 'feet' | 'hands';
 };
 
 /** POST /api/v1/photos (signed in): stores the photo with the server's score. */
-export function savePhoto({ image, editedImage, publicListing = false, displayName, bio }: SavePhotoInput): Promise<Photo> {
+export function savePhoto({ image, editedImage, publicListing = false, displayName, bio, photoType }: SavePhotoInput): Promise<Photo> {
   return unwrap(
     api.POST('/api/v1/photos', {
       body: {
@@ -58,6 +60,7 @@ export function savePhoto({ image, editedImage, publicListing = false, displayNa
         public_listing: publicListing,
         display_name: displayName,
         bio: bio || undefined,
+        photo_type: photoType,
       },
       bodySerializer: toFormData,
     }),

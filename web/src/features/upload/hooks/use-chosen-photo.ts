@@ -1,7 +1,7 @@
 import { useCallback, useRef, useState } from 'react';
 import { loadUploadedImage, saveUploadedImage, UPLOADED_IMAGE_KEY } from '../utils/uploaded-image';
 import { READ_FAILED_MESSAGE, readFileAsDataUrl } from '../utils/validate-image-file';
-import { validateUploadFile } from '../utils/validate-upload';
+import { FACE_UPLOAD_MESSAGES, validateUploadFile, type UploadMessages } from '../utils/validate-upload';
 import { makeWorkingCopy } from '../utils/working-copy';
 
 type Options = {
@@ -13,6 +13,8 @@ type Options = {
   onError: (message: string) => void;
   /** Makes the working copy (tests pass their own; the browser's canvas otherwise). */
   prepare?: (file: File) => Promise<Blob>;
+  /** The page's words for a refused file. */
+  messages?: UploadMessages;
 };
 
 /**
@@ -22,7 +24,7 @@ type Options = {
  * so the home drop zone and the upload page share it. `file` is the copy that
  * goes to the server.
  */
-export function useChosenPhoto({ initial, remember = false, onError, prepare = makeWorkingCopy }: Options) {
+export function useChosenPhoto({ initial, remember = false, onError, prepare = makeWorkingCopy, messages = FACE_UPLOAD_MESSAGES }: Options) {
   const [image, setImage] = useState<string | null>(() => initial ?? (remember ? loadUploadedImage() : null));
   const [file, setFile] = useState<Blob | null>(null);
   const [reading, setReading] = useState(false);
@@ -32,7 +34,7 @@ export function useChosenPhoto({ initial, remember = false, onError, prepare = m
   const choose = useCallback(
     async (picked: File | null | undefined) => {
       if (!picked) return;
-      const check = validateUploadFile(picked);
+      const check = validateUploadFile(picked, messages);
       if (!check.ok) {
         onError(check.message);
         return;
@@ -58,7 +60,7 @@ export function useChosenPhoto({ initial, remember = false, onError, prepare = m
         if (pick === latest.current) setReading(false);
       }
     },
-    [onError, prepare, remember],
+    [onError, prepare, remember, messages],
   );
 
   const clear = useCallback(() => {

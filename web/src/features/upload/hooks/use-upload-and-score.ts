@@ -4,7 +4,7 @@ import { toast } from 'sonner';
 import { analysisErrorMessage, useAnalyzePhoto, type AnalysisKind, type ScoredPhoto } from '@/lib/api/analyses';
 import { toUploadFile } from '@/lib/image';
 import { READ_FAILED_MESSAGE } from '../utils/validate-image-file';
-import { checkPhotoChosen } from '../utils/validate-upload';
+import { checkPhotoChosen, FACE_UPLOAD_MESSAGES, type UploadMessages } from '../utils/validate-upload';
 import { useChosenPhoto } from './use-chosen-photo';
 
 type Options<K extends AnalysisKind> = {
@@ -25,6 +25,8 @@ type Options<K extends AnalysisKind> = {
    * after the tap only the upload and the analysis are waited for.
    */
   preloadResults?: () => Promise<unknown>;
+  /** The page's words for a refused file or a missing photo (the face flow's by default). */
+  messages?: UploadMessages;
 };
 
 /**
@@ -41,10 +43,11 @@ export function useUploadAndScore<K extends AnalysisKind>({
   remember,
   prepare,
   preloadResults,
+  messages = FACE_UPLOAD_MESSAGES,
 }: Options<K>) {
   const navigate = useNavigate();
   const onError = useCallback((message: string) => toast.error(message), []);
-  const photo = useChosenPhoto({ initial, remember, onError, prepare });
+  const photo = useChosenPhoto({ initial, remember, onError, prepare, messages });
   const chosen = photo.image !== null;
   useEffect(() => {
     // A failed preload is no matter: the page loads its code again on the way.
@@ -56,7 +59,7 @@ export function useUploadAndScore<K extends AnalysisKind>({
 
   function getScore() {
     if (busy) return;
-    const check = checkPhotoChosen(photo.image);
+    const check = checkPhotoChosen(photo.image, messages);
     if (!check.ok) {
       toast.error(check.message);
       return;

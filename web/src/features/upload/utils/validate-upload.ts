@@ -8,16 +8,28 @@ export const CAMERA_COMING_SOON_MESSAGE = 'Camera feature coming soon!';
 
 export type UploadCheck = { ok: true } | { ok: false; message: string };
 
+/** An upload page's own words for its refusals (feet and hands use the spec's other wording). */
+export type UploadMessages = { tooLarge: string; noPhoto: string };
+export const FACE_UPLOAD_MESSAGES: UploadMessages = { tooLarge: TOO_LARGE_MESSAGE, noPhoto: NO_PHOTO_MESSAGE };
+/** The spec's words on the feet and hands upload pages (document 2, section 6). */
+export const FEET_HANDS_UPLOAD_MESSAGES: UploadMessages = {
+  tooLarge: 'File size must be less than 10MB',
+  noPhoto: 'Please upload a photo first',
+};
+
 /** The upload page's rules for a picked file: an image, and under 10 MB. */
-export function validateUploadFile(file: Pick<File, 'type' | 'size'> | null | undefined): UploadCheck {
+export function validateUploadFile(
+  file: Pick<File, 'type' | 'size'> | null | undefined,
+  messages: UploadMessages = FACE_UPLOAD_MESSAGES,
+): UploadCheck {
   if (!file || !file.type.startsWith('image/')) return { ok: false, message: NOT_AN_IMAGE_MESSAGE };
-  if (file.size > MAX_UPLOAD_BYTES) return { ok: false, message: TOO_LARGE_MESSAGE };
+  if (file.size > MAX_UPLOAD_BYTES) return { ok: false, message: messages.tooLarge };
   return { ok: true };
 }
 
 /** 'Get My Score!' needs a photo. */
-export function checkPhotoChosen(image: string | null | undefined): UploadCheck {
-  return image ? { ok: true } : { ok: false, message: NO_PHOTO_MESSAGE };
+export function checkPhotoChosen(image: string | null | undefined, messages: UploadMessages = FACE_UPLOAD_MESSAGES): UploadCheck {
+  return image ? { ok: true } : { ok: false, message: messages.noPhoto };
 }
 
 /**
