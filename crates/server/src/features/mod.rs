@@ -296,7 +296,10 @@ pub async fn save_right(
     if has_premium_editing(db, user_id).await? {
         return Ok(SaveRight::Premium);
     }
-    match trial_of(db, user_id, feature).await?.and_then(|t| t.consumed_at) {
+    match trial_of(db, user_id, feature)
+        .await?
+        .and_then(|t| t.consumed_at)
+    {
         Some(at) if at + TRIAL_SAVE_WINDOW > Utc::now() => Ok(SaveRight::TrialResult(at)),
         _ => Err(locked(
             "Saving this score is a Premium feature. Score and save as often as you like with Premium.",

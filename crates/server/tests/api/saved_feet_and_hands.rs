@@ -45,22 +45,39 @@ async fn premium_members_save_feet_and_hands_scored_by_their_own_analysis(backen
     let app = sandbox_app(backend).await;
     let member = sign_up(&app, "member@example.com").await;
     make_premium(&app, &member).await;
-    for (photo, kind, key) in [(FEET, "feet", "toeSymmetry"), (HANDS, "hands", "fingerProportions")] {
-        let (status, analysed) =
-            send(&app, &member, &format!("/api/v1/analyses/{kind}"), image_form(testdata(photo), photo)).await;
+    for (photo, kind, key) in [
+        (FEET, "feet", "toeSymmetry"),
+        (HANDS, "hands", "fingerProportions"),
+    ] {
+        let (status, analysed) = send(
+            &app,
+            &member,
+            &format!("/api/v1/analyses/{kind}"),
+            image_form(testdata(photo), photo),
+        )
+        .await;
         assert_eq!(status, StatusCode::OK, "{analysed}");
         let (status, saved) = save(&app, &member, form(photo, kind)).await;
         assert_eq!(status, StatusCode::CREATED, "{kind}: {saved}");
         assert_eq!(saved["photo_type"], kind);
-        assert_eq!(saved["score"], analysed["score"], "the saved score is the analysis's");
-        assert_eq!(saved["rating_label"], analysed["rating_label"]);
+        assert_eq!(
+            saved["score"], analysed["score"],
+            "the saved score is the analysis's"
+        );
+        assert_eq!(saved["rating_label"], analysed["ratingLabel"]);
         assert!(saved["breakdown"][key].is_number(), "{saved}");
     }
     // Each type keeps its own check: a face is neither feet nor hands.
     let (status, refused) = save(&app, &member, form(FACE, "feet")).await;
-    assert_eq!((status, refused["code"].as_str()), (StatusCode::UNPROCESSABLE_ENTITY, Some("not_feet")));
+    assert_eq!(
+        (status, refused["code"].as_str()),
+        (StatusCode::UNPROCESSABLE_ENTITY, Some("not_feet"))
+    );
     let (status, refused) = save(&app, &member, form(FEET, "hands")).await;
-    assert_eq!((status, refused["code"].as_str()), (StatusCode::UNPROCESSABLE_ENTITY, Some("no_hand")));
+    assert_eq!(
+        (status, refused["code"].as_str()),
+        (StatusCode::UNPROCESSABLE_ENTITY, Some("no_hand"))
+    );
 }
 
 async fn without_premium_only_the_trials_result_is_saved_once(backend: Backend) {
@@ -70,11 +87,27 @@ async fn without_premium_only_the_trials_result_is_saved_once(backend: Backend) 
     let locked = save(&app, &user, form(FEET, "feet")).await;
     assert_error(&locked, StatusCode::FORBIDDEN, "feature_locked");
 
-    let activated = post(&app, "/functions/v1/record-feature-usage", &user, json!({"featureName": "feet_scoring"})).await;
+    let activated = post(
+        &app,
+        "/functions/v1/record-feature-usage",
+        &user,
+        json!({"featureName": "feet_scoring"}),
+    )
+    .await;
     assert_eq!(activated.0, StatusCode::OK, "{}", activated.1);
     // Activated but not used: still nothing to save.
-    assert_error(&save(&app, &user, form(FEET, "feet")).await, StatusCode::FORBIDDEN, "feature_locked");
-    let (status, analysed) = send(&app, &user, "/api/v1/analyses/feet", image_form(testdata(FEET), FEET)).await;
+    assert_error(
+        &save(&app, &user, form(FEET, "feet")).await,
+        StatusCode::FORBIDDEN,
+        "feature_locked",
+    );
+    let (status, analysed) = send(
+        &app,
+        &user,
+        "/api/v1/analyses/feet",
+        image_form(testdata(FEET), FEET),
+    )
+    .await;
     assert_eq!(status, StatusCode::OK, "{analysed}");
     let (status, saved) = save(&app, &user, form(FEET, "feet")).await;
     assert_eq!(status, StatusCode::CREATED, "{saved}");
@@ -86,10 +119,17 @@ async fn without_premium_only_the_trials_result_is_saved_once(backend: Backend) 
         "You've saved the result of your free trial. Upgrade to Premium to save more."
     );
     // The feet trial says nothing about hands.
-    assert_error(&save(&app, &user, form(HANDS, "hands")).await, StatusCode::FORBIDDEN, "feature_locked");
+    assert_error(
+        &save(&app, &user, form(HANDS, "hands")).await,
+        StatusCode::FORBIDDEN,
+        "feature_locked",
+    );
     // Faces are free to save as ever.
     let (status, face) = save(&app, &user, form(FACE, "face")).await;
-    assert_eq!((status, face["photo_type"].as_str()), (StatusCode::CREATED, Some("face")));
+    assert_eq!(
+        (status, face["photo_type"].as_str()),
+        (StatusCode::CREATED, Some("face"))
+    );
 }
 
 async fn feet_and_hands_stay_off_the_leaderboard_and_unknown_types_are_refused(backend: Backend) {
@@ -101,7 +141,10 @@ async fn feet_and_hands_stay_off_the_leaderboard_and_unknown_types_are_refused(b
         .text("display_name", "Toes");
     let (status, refused) = save(&app, &member, listed).await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{refused}");
-    assert_eq!(refused["message"], "Only face photos can join the leaderboard");
+    assert_eq!(
+        refused["message"],
+        "Only face photos can join the leaderboard"
+    );
     let (status, refused) = save(&app, &member, form(FACE, "pet")).await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{refused}");
     assert_eq!(refused["message"], "photo_type must be face, feet or hands");

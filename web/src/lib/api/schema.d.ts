@@ -725,9 +725,9 @@ export interface paths {
         get: operations["list_photos"];
         put?: never;
         /**
-         * Saves a face photo to the signed-in user's photos, with its edit if one
-         *     is sent. The server scores the stored original; EXIF and GPS data are
-         *     removed from both images before storing.
+         * Saves a face, feet or hands photo to the signed-in user's photos, with its
+         *     edit if one is sent. The server scores the stored original; EXIF and GPS
+         *     data are removed from both images before storing.
          */
         post: operations["save_photo"];
         delete?: never;
@@ -1874,6 +1874,12 @@ export interface components {
              *     BMP, at most 10 MB. The server scores this image.
              */
             image: string;
+            /**
+             * @description `face` (the default), `feet` or `hands`: which analysis scores it.
+             *     Feet and hands need Premium, or are the photo just scored with the
+             *     free trial (saved once); they never join the leaderboard.
+             */
+            photo_type?: string;
             /**
              * @description `true` submits the photo to the leaderboard queue (verified by an
              *     admin); `true` or `false`, never null.
@@ -4199,6 +4205,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `feature_locked`: feet or hands without Premium or a fresh trial result */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Over 10 MB */
             413: {
                 headers: {
@@ -4217,7 +4232,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `image_incomplete`: a cut-off or damaged photo; no face found, or a missing display name */
+            /** @description `image_incomplete`: a cut-off or damaged photo; no face (or hand) found, a face in a feet photo, or a missing display name */
             422: {
                 headers: {
                     [name: string]: unknown;
