@@ -4,6 +4,7 @@ import { AppLayout } from '@/components/layout/app-layout';
 import { paths } from '@/config/paths';
 import { ADMIN_ACCESS_REQUIRED_MESSAGE, RequireAdmin } from '@/features/admin/components/require-admin';
 import { RequireAuth } from '@/features/auth/components/require-auth';
+import { SIGN_IN_MESSAGE as PERSONALITY_SIGN_IN_MESSAGE } from '@/features/personality/utils/quiz-state';
 import { FeatureGate } from '@/features/premium/components/feature-gate';
 import { RouteError } from './routes/route-error';
 
@@ -136,9 +137,11 @@ export const routes: RouteObject[] = [
         // The quiz is a Premium feature with one free trial; the detailed analysis is bought on its own.
         path: paths.personalityTest.path,
         element: (
-          <FeatureGate feature="personality_test" title={paths.personalityTest.title}>
-            <PersonalityTest />
-          </FeatureGate>
+          <RequireAuth message={PERSONALITY_SIGN_IN_MESSAGE}>
+            <FeatureGate feature="personality_test" title={paths.personalityTest.title}>
+              <PersonalityTest />
+            </FeatureGate>
+          </RequireAuth>
         ),
       },
       { path: paths.claimOpportunities.path, element: <ClaimOpportunities /> },

@@ -123,3 +123,13 @@ describe('/personality-test', { timeout: 20_000 }, () => {
     expect(screen.getByRole('radio', { name: 'Option A20' })).toBeChecked();
   });
 });
+
+describe('/personality-test signed out', () => {
+  it('says to log in and goes to sign in, which comes back here', async () => {
+    stubApi({});
+    const { router } = renderApp('/personality-test');
+    expect(await screen.findByText('Please log in to take the personality test', undefined, { timeout: 10_000 })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/auth');
+    expect(router.state.location.search).toBe('?returnTo=%2Fpersonality-test');
+  });
+});

@@ -21,7 +21,7 @@ import { useSession } from '@/lib/session';
  * authenticator app (aal1; the server answers 403 `insufficient_aal` to it)
  * first gets the code step, then the page.
  */
-export function RequireAuth({ children }: { children: ReactNode }) {
+export function RequireAuth({ children, message }: { children: ReactNode; /** Said (a toast) on the way to sign in. */ message?: string }) {
   const { status, session, client } = useSession();
   const location = useLocation();
   const [wasSignedIn, setWasSignedIn] = useState(false);
@@ -45,7 +45,7 @@ export function RequireAuth({ children }: { children: ReactNode }) {
   if (!session) {
     if (wasSignedIn) return <Navigate to="/" replace />;
     const returnTo = `${location.pathname}${location.search}${location.hash}`;
-    return <Navigate to={signInPathFor(returnTo)} replace state={{ returnTo }} />;
+    return <SignInFirst returnTo={returnTo} message={message} />;
   }
   if (checked?.token !== session.access_token) return <PageLoader />;
   if (checked.needsCode) {
@@ -59,4 +59,12 @@ export function RequireAuth({ children }: { children: ReactNode }) {
     );
   }
   return children;
+}
+
+/** The way to sign in, and back to `returnTo`; the page's message, if it has one, as a toast. */
+function SignInFirst({ returnTo, message }: { returnTo: string; message?: string }) {
+  useEffect(() => {
+    if (message) toast.error(message);
+  }, [message]);
+  return <Navigate to={signInPathFor(returnTo)} replace state={{ returnTo }} />;
 }
