@@ -25,6 +25,7 @@ pub mod admin;
 pub mod analyses;
 pub mod auth;
 pub mod billing;
+pub mod dashboard;
 pub mod edits;
 pub mod features;
 pub mod leaderboard;

@@ -61,7 +61,8 @@ const SERVER: Layout<'static> = Layout {
     // hands gates); photos uses analyses' upload rules; edits uses photos,
     // billing and features; leaderboard uses photos (its entries are photos);
     // opportunities uses auth's email syntax; personality uses billing's
-    // payments and the features gate.
+    // payments and the features gate; dashboard reads photos, edits,
+    // personality and billing for its stats.
     domains: &[
         "site",
         "auth",
@@ -74,6 +75,7 @@ const SERVER: Layout<'static> = Layout {
         "leaderboard",
         "opportunities",
         "personality",
+        "dashboard",
     ],
     app: &["app"],
 };

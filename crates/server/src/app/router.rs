@@ -13,7 +13,7 @@ use utoipa_swagger_ui::SwaggerUi;
 use crate::http::error::{ApiError, ErrorCode};
 use crate::http::{self, AppState};
 use crate::{
-    admin, analyses, auth, billing, edits, features, leaderboard, media, opportunities,
+    admin, analyses, auth, billing, dashboard, edits, features, leaderboard, media, opportunities,
     personality, photos, site,
 };
 
@@ -36,6 +36,7 @@ use crate::{
         (name = "leaderboard", description = "The public leaderboard, reports and the monthly ranking contest"),
         (name = "opportunities", description = "Applications for modelling and brand opportunities"),
         (name = "personality", description = "The personality test and its detailed analysis"),
+        (name = "dashboard", description = "The user dashboard's stats"),
     )
 )]
 struct ApiDoc;
@@ -54,7 +55,8 @@ fn api_routes() -> OpenApiRouter<AppState> {
         .merge(admin::routes())
         .merge(leaderboard::routes())
         .merge(opportunities::routes())
-        .merge(personality::routes());
+        .merge(personality::routes())
+        .merge(dashboard::routes());
     OpenApiRouter::with_openapi(ApiDoc::openapi())
         .merge(http::health::routes())
         .nest("/api/v1", api_v1)

@@ -288,7 +288,8 @@ async fn edit_quota(
     device.attach(&state, result.into_response())
 }
 
-async fn quota_of(
+/// The caller's free edits on this device (the dashboard shows them too).
+pub async fn quota_of(
     state: &AppState,
     device: &Device,
     caller: &MaybePremium,

@@ -10,6 +10,7 @@ mod admin;
 mod analyses;
 mod auth;
 mod billing;
+mod dashboard;
 mod database;
 mod edits;
 mod hardening;

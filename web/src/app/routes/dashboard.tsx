@@ -1,47 +1,13 @@
-import { LogOutIcon } from 'lucide-react';
-import { useNavigate } from 'react-router';
 import { PageTitle } from '@/components/layout/page-title';
-import { Button } from '@/components/ui/button';
 import { paths } from '@/config/paths';
-import { useSignOut } from '@/features/auth/api/use-sign-out';
-import { InlinePhotoEditor } from '@/features/edits/components/inline-photo-editor';
-import type { EditorHandoff } from '@/features/edits/utils/editor-handoff';
-import { MyPhotos } from '@/features/photos/components/my-photos';
-import { displayImage } from '@/features/photos/utils/photo-display';
-import { PremiumMemberBanner } from '@/features/premium/components/premium-member-banner';
-import { useSession } from '@/lib/session';
+import { MyPhotosPanel } from './my-photos-panel';
 
 /** My Photos: the user's saved photos, each opening in /editor or in its details dialog with the AI editor. */
 export default function DashboardRoute() {
-  const { session } = useSession();
-  const { signOut, pending } = useSignOut();
-  const navigate = useNavigate();
-
   return (
     <>
       <PageTitle title={paths.dashboard.title} />
-      <MyPhotos
-        email={session?.user.email}
-        banner={<PremiumMemberBanner />}
-        signOut={
-          <Button variant="outline" onClick={() => void signOut()} disabled={pending}>
-            <LogOutIcon aria-hidden="true" />
-            Sign Out
-          </Button>
-        }
-        onOpenInEditor={(photo) => {
-          const state: EditorHandoff = { image: displayImage(photo), score: photo.score, ratingLabel: photo.rating_label };
-          void navigate(paths.editor.path, { state });
-        }}
-        renderEditor={(photo) => (
-          <InlinePhotoEditor
-            photoId={photo.id}
-            originalUrl={photo.original_image_url}
-            editedUrl={photo.edited_image_url}
-            fileBase={`prettyscore-${photo.id.slice(0, 8)}`}
-          />
-        )}
-      />
+      <MyPhotosPanel />
     </>
   );
 }

@@ -19,10 +19,12 @@ type MyPhotosProps = {
   renderEditor: (photo: Photo) => ReactNode;
   /** Shown under the heading (the premium feature's membership badge). */
   banner?: ReactNode;
+  /** Inside another page (the user dashboard's tab): an h2, without the page's margins. */
+  embedded?: boolean;
 };
 
 /** My Photos (spec document 1, section 2): sortable grid of the user's saved photos. */
-export function MyPhotos({ email, signOut, onOpenInEditor, renderEditor, banner }: MyPhotosProps) {
+export function MyPhotos({ email, signOut, onOpenInEditor, renderEditor, banner, embedded = false }: MyPhotosProps) {
   const [sort, setSort] = useState<PhotoSort>('latest');
   const [detailsId, setDetailsId] = useState<string | null>(null);
   const sortId = useId();
@@ -30,14 +32,15 @@ export function MyPhotos({ email, signOut, onOpenInEditor, renderEditor, banner 
   const list = photos.data ?? [];
   // The open photo follows the list, so an edit or undo shows in the dialog's details too.
   const details = list.find((photo) => photo.id === detailsId) ?? null;
+  const Heading = embedded ? 'h2' : 'h1';
 
   return (
-    <div className="mx-auto w-full max-w-6xl px-4 py-8 sm:px-6 sm:py-12">
+    <div className={embedded ? 'w-full' : 'mx-auto w-full max-w-6xl px-4 py-8 sm:px-6 sm:py-12'}>
       <div className="flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
         <div>
-          <h1 className="text-3xl font-extrabold tracking-tight sm:text-4xl">
+          <Heading className={embedded ? 'text-2xl font-bold tracking-tight' : 'text-3xl font-extrabold tracking-tight sm:text-4xl'}>
             My Photos{photos.data ? ` (${list.length})` : ''}
-          </h1>
+          </Heading>
           {email ? (
             <p className="mt-1 text-sm text-muted-foreground">
               Signed in as <span className="font-semibold text-foreground" data-testid="user-email">{email}</span>
