@@ -6,10 +6,8 @@
 use axum::extract::State;
 use axum::response::{IntoResponse, Response};
 use chrono::{DateTime, Utc};
-use sea_orm::sea_query::Expr;
 use sea_orm::{
-    ColumnTrait, EntityTrait, FromQueryResult, PaginatorTrait, QueryFilter, QueryOrder,
-    QuerySelect,
+    ColumnTrait, EntityTrait, FromQueryResult, PaginatorTrait, QueryFilter, QueryOrder, QuerySelect,
 };
 use serde::Serialize;
 use utoipa::ToSchema;
@@ -39,11 +37,15 @@ pub struct DashboardSummary {
     pub photos_saved: u64,
     /// Saved face photos: the best and average scores are theirs.
     pub face_photos: u64,
+    /// `null` without face photos.
+    #[schema(required = true)]
     pub best_face_score: Option<f64>,
-    /// One decimal.
+    /// One decimal; `null` without face photos.
+    #[schema(required = true)]
     pub average_face_score: Option<f64>,
     pub free_edits: EditQuota,
-    /// The newest personality result, if any.
+    /// The newest personality result; `null` before the first.
+    #[schema(required = true)]
     pub personality: Option<LatestPersonality>,
     /// An active Premium Editing subscription.
     pub premium: bool,
@@ -95,8 +97,8 @@ async fn summary_of(
     let face_photos = faces().count(&state.db).await?;
     let scores = faces()
         .select_only()
-        .column_as(Expr::col(photos::Column::Score).max(), "best")
-        .column_as(Expr::col(photos::Column::Score).sum(), "total")
+        .column_as(photos::Column::Score.max(), "best")
+        .column_as(photos::Column::Score.sum(), "total")
         .into_model::<FaceTotals>()
         .one(&state.db)
         .await?

@@ -89,7 +89,10 @@ async fn the_dashboard_is_for_its_user_alone(backend: Backend) {
     assert_eq!(summary["premium"], false);
     assert_eq!(summary["verified"], false);
     assert_eq!(summary["freeEdits"]["unlimited"], false);
-    assert_eq!(summary["freeEdits"]["remaining"], summary["freeEdits"]["limit"]);
+    assert_eq!(
+        summary["freeEdits"]["remaining"],
+        summary["freeEdits"]["limit"]
+    );
 }
 
 async fn the_stats_come_from_the_users_own_data(backend: Backend) {
@@ -114,8 +117,14 @@ async fn the_stats_come_from_the_users_own_data(backend: Backend) {
     assert_eq!(summary["photosSaved"], 3);
     assert_eq!(summary["facePhotos"], 2);
     assert_eq!(summary["bestFaceScore"], 9.5, "feet are not face scores");
-    assert_eq!(summary["averageFaceScore"], 8.8, "(8.0 + 9.5) / 2, one decimal");
-    assert_eq!(summary["personality"]["personalityType"], "The Explorer", "the newest");
+    assert_eq!(
+        summary["averageFaceScore"], 8.8,
+        "(8.0 + 9.5) / 2, one decimal"
+    );
+    assert_eq!(
+        summary["personality"]["personalityType"], "The Explorer",
+        "the newest"
+    );
     assert_eq!(summary["premium"], true);
     assert_eq!(summary["freeEdits"]["unlimited"], true);
     assert_eq!(summary["freeEdits"]["remaining"], Value::Null);

@@ -62,11 +62,11 @@ export default function UserDashboardRoute() {
       )}
 
       <Tabs defaultValue="overview" className="flex flex-col gap-4">
-        <TabsList aria-label="Dashboard sections">
-          <TabsTrigger value="overview">Overview</TabsTrigger>
-          <TabsTrigger value="photos">My Photos</TabsTrigger>
-          <TabsTrigger value="personality">Personality</TabsTrigger>
-          <TabsTrigger value="premium">Premium</TabsTrigger>
+        <TabsList aria-label="Dashboard sections" className="auto-cols-auto">
+          <TabsTrigger className="px-1.5 text-[13px] whitespace-nowrap sm:px-3 sm:text-sm" value="overview">Overview</TabsTrigger>
+          <TabsTrigger className="px-1.5 text-[13px] whitespace-nowrap sm:px-3 sm:text-sm" value="photos">My Photos</TabsTrigger>
+          <TabsTrigger className="px-1.5 text-[13px] whitespace-nowrap sm:px-3 sm:text-sm" value="personality">Personality</TabsTrigger>
+          <TabsTrigger className="px-1.5 text-[13px] whitespace-nowrap sm:px-3 sm:text-sm" value="premium">Premium</TabsTrigger>
         </TabsList>
         <TabsContent value="overview" className="grid gap-4">
           <PremiumMemberBanner />

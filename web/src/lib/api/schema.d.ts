@@ -543,6 +543,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/dashboard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The signed-in user's stats. Issues the `ps_device` cookie when the browser
+         *     has none (the free edits are counted per browser).
+         */
+        get: operations["summary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/dev/outbox": {
         parameters: {
             query?: never;
@@ -1160,6 +1180,35 @@ export interface components {
              */
             url: string;
         };
+        /** @description The stats cards. */
+        DashboardSummary: {
+            /**
+             * Format: double
+             * @description One decimal; `null` without face photos.
+             */
+            averageFaceScore: number | null;
+            /**
+             * Format: double
+             * @description `null` without face photos.
+             */
+            bestFaceScore: number | null;
+            /**
+             * Format: int64
+             * @description Saved face photos: the best and average scores are theirs.
+             */
+            facePhotos: number;
+            freeEdits: components["schemas"]["EditQuota"];
+            personality: components["schemas"]["LatestPersonality"] | null;
+            /**
+             * Format: int64
+             * @description Every saved photo (face, feet and hands).
+             */
+            photosSaved: number;
+            /** @description An active Premium Editing subscription. */
+            premium: boolean;
+            /** @description The verification badge. */
+            verified: boolean;
+        };
         /** @description The optional body of `DELETE /api/v1/account`. */
         DeleteAccountBody: {
             /**
@@ -1567,6 +1616,15 @@ export interface components {
             mouthRight: number[];
             noseTip: number[];
             rightEye: number[];
+        };
+        LatestPersonality: {
+            /** Format: date-time */
+            createdAt: string;
+            /** @description The detailed analysis was bought. */
+            paid: boolean;
+            personalityType: string;
+            /** Format: int32 */
+            score: number;
         };
         /** @description One entry of the public leaderboard. */
         LeaderboardEntry: {
@@ -3697,6 +3755,35 @@ export interface operations {
             };
             /** @description `validation_failed`: the path or query holds a control character */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    summary: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stats cards */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardSummary"];
+                };
+            };
+            /** @description `not_signed_in` */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
