@@ -33,6 +33,7 @@ pub mod opportunities;
 pub mod personality;
 pub mod photos;
 pub mod site;
+pub mod verification;
 
 // 5. The composition root: the only place that names every domain.
 pub mod app;

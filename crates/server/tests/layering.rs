@@ -62,7 +62,8 @@ const SERVER: Layout<'static> = Layout {
     // billing and features; leaderboard uses photos (its entries are photos);
     // opportunities uses auth's email syntax; personality uses billing's
     // payments and the features gate; dashboard reads photos, edits,
-    // personality and billing for its stats.
+    // personality and billing for its stats; verification uses the
+    // opportunities' Instagram rule.
     domains: &[
         "site",
         "auth",
@@ -75,6 +76,7 @@ const SERVER: Layout<'static> = Layout {
         "leaderboard",
         "opportunities",
         "personality",
+        "verification",
         "dashboard",
     ],
     app: &["app"],

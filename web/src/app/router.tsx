@@ -175,7 +175,14 @@ export const routes: RouteObject[] = [
       { path: paths.referral.path, element: <Referral /> },
       { path: paths.adminPartners.path, element: adminOnly(<AdminPartners />) },
       { path: paths.adminPayouts.path, element: adminOnly(<AdminPayouts />) },
-      { path: paths.requestVerification.path, element: <RequestVerification /> },
+      {
+        path: paths.requestVerification.path,
+        element: (
+          <RequireAuth message="Please sign in to request verification">
+            <RequestVerification />
+          </RequireAuth>
+        ),
+      },
       // The verification page has its own words for a refusal (spec document 2).
       { path: paths.adminVerification.path, element: adminOnly(<AdminVerification />, ADMIN_ACCESS_REQUIRED_MESSAGE) },
       { path: paths.adminLeaderboard.path, element: adminOnly(<AdminLeaderboard />) },

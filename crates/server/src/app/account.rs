@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use crate::http::user_data::UserDataRegistry;
-use crate::{auth, billing, edits, features, opportunities, personality, photos};
+use crate::{auth, billing, edits, features, opportunities, personality, photos, verification};
 
 pub fn registry() -> UserDataRegistry {
     UserDataRegistry::new(vec![
@@ -16,5 +16,6 @@ pub fn registry() -> UserDataRegistry {
         Arc::new(features::FeatureTrials),
         Arc::new(opportunities::OpportunityApplications),
         Arc::new(personality::PersonalityResults),
+        Arc::new(verification::VerificationRequests),
     ])
 }

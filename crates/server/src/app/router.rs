@@ -14,7 +14,7 @@ use crate::http::error::{ApiError, ErrorCode};
 use crate::http::{self, AppState};
 use crate::{
     admin, analyses, auth, billing, dashboard, edits, features, leaderboard, media, opportunities,
-    personality, photos, site,
+    personality, photos, site, verification,
 };
 
 #[derive(OpenApi)]
@@ -37,6 +37,7 @@ use crate::{
         (name = "opportunities", description = "Applications for modelling and brand opportunities"),
         (name = "personality", description = "The personality test and its detailed analysis"),
         (name = "dashboard", description = "The user dashboard's stats"),
+        (name = "verification", description = "Verification badge requests"),
     )
 )]
 struct ApiDoc;
@@ -56,7 +57,8 @@ fn api_routes() -> OpenApiRouter<AppState> {
         .merge(leaderboard::routes())
         .merge(opportunities::routes())
         .merge(personality::routes())
-        .merge(dashboard::routes());
+        .merge(dashboard::routes())
+        .merge(verification::routes());
     OpenApiRouter::with_openapi(ApiDoc::openapi())
         .merge(http::health::routes())
         .nest("/api/v1", api_v1)

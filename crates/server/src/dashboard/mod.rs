@@ -15,7 +15,6 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::billing::MaybePremium;
-use crate::db::entities::profiles;
 use crate::edits::device::Device;
 use crate::edits::{EditQuota, quota_of};
 use crate::http::AppState;
@@ -23,6 +22,7 @@ use crate::http::error::{ApiError, ErrorBody};
 use crate::http::extract::{Json, not_signed_in};
 use crate::personality::entity as personality;
 use crate::photos::entity as photos;
+use crate::verification;
 
 /// `/dashboard`, nested under `/api/v1`.
 pub fn routes() -> OpenApiRouter<AppState> {
@@ -117,10 +117,7 @@ async fn summary_of(
             paid: row.paid,
             created_at: row.created_at,
         });
-    let verified = profiles::Entity::find_by_id(user.user_id)
-        .one(&state.db)
-        .await?
-        .is_some_and(|profile| profile.is_verified);
+    let verified = verification::is_verified(&state.db, user.user_id).await?;
     Ok(Json(DashboardSummary {
         photos_saved,
         face_photos,

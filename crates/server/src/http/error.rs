@@ -140,6 +140,10 @@ error_codes! {
     // Community.
     /// The user has sent an opportunity application before (one per user).
     AlreadyApplied = "already_applied",
+    /// The user has asked for verification before (one request per user).
+    AlreadyRequested = "already_requested",
+    /// The user has the verification badge already.
+    AlreadyVerified = "already_verified",
     // The server.
     /// The instance is at its cap of request bodies in flight; try again
     /// after `Retry-After` seconds.

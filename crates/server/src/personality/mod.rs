@@ -75,7 +75,7 @@ impl QuizType {
 
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct AnalysisRequest {
+pub struct PersonalityAnalysisRequest {
     /// Question index ("0" to "19") to the chosen option's value.
     pub answers: BTreeMap<String, String>,
     pub quiz_type: QuizType,
@@ -156,7 +156,7 @@ pub async fn results(
 /// personality test's trial; `detailed` needs a paid, unused
 /// `personality_detailed` payment.
 #[utoipa::path(post, path = "/personality-analysis", tag = "personality",
-    request_body = AnalysisRequest,
+    request_body = PersonalityAnalysisRequest,
     responses(
         (status = 200, description = "The result, saved", body = PersonalityResult),
         (status = 401, description = "`not_signed_in`", body = ErrorBody),
@@ -168,7 +168,7 @@ pub async fn results(
 pub async fn personality_analysis(
     State(state): State<AppState>,
     user: AuthUser,
-    Json(request): Json<AnalysisRequest>,
+    Json(request): Json<PersonalityAnalysisRequest>,
 ) -> Result<Json<PersonalityResult>, ApiError> {
     let answers =
         Answers::parse(&request.answers).map_err(|err| ApiError::invalid(err.to_string()))?;

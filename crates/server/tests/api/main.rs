@@ -24,4 +24,5 @@ mod photos;
 mod saved_feet_and_hands;
 mod storage;
 mod storage_hygiene;
+mod verification;
 mod web_app;

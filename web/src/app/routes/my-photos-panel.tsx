@@ -8,6 +8,7 @@ import type { EditorHandoff } from '@/features/edits/utils/editor-handoff';
 import { MyPhotos } from '@/features/photos/components/my-photos';
 import { displayImage } from '@/features/photos/utils/photo-display';
 import { PremiumMemberBanner } from '@/features/premium/components/premium-member-banner';
+import { VerificationStatus } from '@/features/verification/components/verification-status';
 import { useSession } from '@/lib/session';
 
 /**
@@ -23,7 +24,14 @@ export function MyPhotosPanel({ embedded = false }: { embedded?: boolean }) {
     <MyPhotos
       embedded={embedded}
       email={embedded ? undefined : session?.user.email}
-      banner={embedded ? undefined : <PremiumMemberBanner />}
+      banner={
+        embedded ? undefined : (
+          <div className="grid gap-3">
+            <PremiumMemberBanner />
+            <VerificationStatus />
+          </div>
+        )
+      }
       signOut={
         embedded ? null : (
           <Button variant="outline" onClick={() => void signOut()} disabled={pending}>

@@ -1,6 +1,12 @@
-import { RoutePlaceholder } from '@/components/layout/route-placeholder';
+import { PageTitle } from '@/components/layout/page-title';
 import { paths } from '@/config/paths';
+import { RequestVerificationPage } from '@/features/verification/components/request-verification-page';
 
 export default function RequestVerificationRoute() {
-  return <RoutePlaceholder page={paths.requestVerification} />;
+  return (
+    <>
+      <PageTitle title={paths.requestVerification.title} />
+      <RequestVerificationPage />
+    </>
+  );
 }

@@ -1,6 +1,12 @@
-import { RoutePlaceholder } from '@/components/layout/route-placeholder';
+import { PageTitle } from '@/components/layout/page-title';
 import { paths } from '@/config/paths';
+import { AdminVerification } from '@/features/verification/components/admin-verification';
 
 export default function AdminVerificationRoute() {
-  return <RoutePlaceholder page={paths.adminVerification} />;
+  return (
+    <>
+      <PageTitle title={paths.adminVerification.title} />
+      <AdminVerification />
+    </>
+  );
 }

@@ -1,0 +1,28 @@
+//! The `verification_requests` table (`m20261121_000008_verification`): one
+//! request per user (`verification_requests_user_id_key`).
+
+use sea_orm::entity::prelude::*;
+
+#[derive(Clone, Debug, PartialEq, DeriveEntityModel)]
+#[sea_orm(table_name = "verification_requests")]
+pub struct Model {
+    #[sea_orm(primary_key, auto_increment = false)]
+    pub id: Uuid,
+    pub user_id: Uuid,
+    pub full_name: String,
+    pub reason: String,
+    pub instagram_handle: Option<String>,
+    pub other_social: Option<String>,
+    /// `pending`, `approved` or `rejected`.
+    pub status: String,
+    pub admin_notes: Option<String>,
+    pub reviewed_by: Option<Uuid>,
+    pub reviewed_at: Option<DateTimeUtc>,
+    pub created_at: DateTimeUtc,
+    pub updated_at: DateTimeUtc,
+}
+
+#[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]
+pub enum Relation {}
+
+impl ActiveModelBehavior for ActiveModel {}

@@ -1,0 +1,28 @@
+import { BadgeCheckIcon, ShieldCheckIcon } from 'lucide-react';
+import { Link } from 'react-router';
+import { paths } from '@/config/paths';
+import { useSession } from '@/lib/session';
+import { useMyVerification } from '../api/verification';
+
+/** My Photos' verification line: the badge for verified users, Get Verified for the others. */
+export function VerificationStatus() {
+  const { session } = useSession();
+  const mine = useMyVerification(session?.user.id);
+  if (!mine.data) return null;
+  if (mine.data.verified) {
+    return (
+      <span className="inline-flex items-center gap-1 rounded-full bg-sky-100 px-2.5 py-1 text-sm font-semibold text-sky-800" data-testid="verified-badge">
+        <BadgeCheckIcon aria-hidden="true" className="size-4" />
+        Verified
+      </span>
+    );
+  }
+  return (
+    <p className="flex items-center gap-2 text-sm text-muted-foreground">
+      <ShieldCheckIcon aria-hidden="true" className="size-4 text-primary" />
+      <Link to={paths.requestVerification.path} className="font-semibold text-brand-700 underline-offset-4 hover:underline">
+        Get Verified
+      </Link>
+    </p>
+  );
+}
