@@ -29,7 +29,7 @@ use crate::http::AppState;
 use crate::http::error::{ApiError, ConstraintError, DbResultExt, ErrorBody, ErrorCode};
 use crate::http::extract::{AdminUser, AuthUser, ClientInfo, Json};
 use crate::http::user_data::UserData;
-use rules::{VerificationRequestForm, VerificationForm, parse_notes};
+use rules::{VerificationForm, VerificationRequestForm, parse_notes};
 
 pub const PENDING: &str = "pending";
 pub const APPROVED: &str = "approved";
@@ -50,8 +50,8 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(request_verification))
         .routes(routes!(my_verification))
         .routes(routes!(admin_requests))
-        .routes(routes!(approve))
-        .routes(routes!(reject))
+        .routes(routes!(approve_request))
+        .routes(routes!(reject_request))
 }
 
 /// A request as its author and the admins see it.
@@ -98,7 +98,10 @@ pub struct MyVerification {
 }
 
 /// Whether the user has the badge.
-pub async fn is_verified(db: &impl sea_orm::ConnectionTrait, user_id: Uuid) -> Result<bool, ApiError> {
+pub async fn is_verified(
+    db: &impl sea_orm::ConnectionTrait,
+    user_id: Uuid,
+) -> Result<bool, ApiError> {
     Ok(profiles::Entity::find_by_id(user_id)
         .one(db)
         .await?
@@ -274,7 +277,7 @@ async fn decide(
         (status = 409, description = "`conflict`: decided before", body = ErrorBody),
     ),
     security(("bearer" = [])))]
-pub async fn approve(
+pub async fn approve_request(
     State(state): State<AppState>,
     admin: AdminUser,
     client: ClientInfo,
@@ -283,7 +286,9 @@ pub async fn approve(
 ) -> Result<Json<VerificationRequest>, ApiError> {
     let Path(id) = id?;
     let notes = parse_notes(body.admin_notes.as_deref())?;
-    Ok(Json(decide(&state, &admin, &client, id, APPROVED, notes).await?))
+    Ok(Json(
+        decide(&state, &admin, &client, id, APPROVED, notes).await?,
+    ))
 }
 
 /// Rejects a pending request.
@@ -298,7 +303,7 @@ pub async fn approve(
         (status = 409, description = "`conflict`: decided before", body = ErrorBody),
     ),
     security(("bearer" = [])))]
-pub async fn reject(
+pub async fn reject_request(
     State(state): State<AppState>,
     admin: AdminUser,
     client: ClientInfo,
@@ -307,7 +312,9 @@ pub async fn reject(
 ) -> Result<Json<VerificationRequest>, ApiError> {
     let Path(id) = id?;
     let notes = parse_notes(body.admin_notes.as_deref())?;
-    Ok(Json(decide(&state, &admin, &client, id, REJECTED, notes).await?))
+    Ok(Json(
+        decide(&state, &admin, &client, id, REJECTED, notes).await?,
+    ))
 }
 
 /// The user's request, in their export (deleted with the account by cascade).

@@ -34,7 +34,12 @@ pub struct VerificationForm {
     pub other_social: Option<String>,
 }
 
-fn required(raw: Option<&str>, missing: &'static str, max: usize, too_long: &'static str) -> Result<String, ApiError> {
+fn required(
+    raw: Option<&str>,
+    missing: &'static str,
+    max: usize,
+    too_long: &'static str,
+) -> Result<String, ApiError> {
     let value = raw.map(str::trim).unwrap_or_default();
     if value.is_empty() {
         return Err(ApiError::invalid(missing));
@@ -68,7 +73,9 @@ impl VerificationForm {
             .filter(|value| !value.is_empty())
             .map(|value| {
                 if value.chars().count() > MAX_OTHER_SOCIAL_CHARS {
-                    Err(ApiError::invalid("Other social media must be less than 200 characters"))
+                    Err(ApiError::invalid(
+                        "Other social media must be less than 200 characters",
+                    ))
                 } else {
                     Ok(value.to_owned())
                 }
@@ -87,7 +94,9 @@ impl VerificationForm {
 pub fn parse_notes(raw: Option<&str>) -> Result<Option<String>, ApiError> {
     let notes = raw.map(str::trim).filter(|notes| !notes.is_empty());
     if notes.is_some_and(|notes| notes.chars().count() > MAX_NOTES_CHARS) {
-        return Err(ApiError::invalid("Admin notes must be less than 1000 characters"));
+        return Err(ApiError::invalid(
+            "Admin notes must be less than 1000 characters",
+        ));
     }
     Ok(notes.map(str::to_owned))
 }
@@ -106,11 +115,22 @@ mod tests {
 
     #[test]
     fn name_and_reason_are_required_and_limited() {
-        let msg = |f: &VerificationRequestForm| VerificationForm::parse(f).unwrap_err().message().to_owned();
+        let msg = |f: &VerificationRequestForm| {
+            VerificationForm::parse(f).unwrap_err().message().to_owned()
+        };
         assert_eq!(msg(&form(" ", "x")), "Full name is required");
-        assert_eq!(msg(&form("Ada", "")), "Please tell us why you should be verified");
-        assert_eq!(msg(&form(&"a".repeat(101), "x")), "Full name must be less than 100 characters");
-        assert_eq!(msg(&form("Ada", &"x".repeat(1001))), "The reason must be less than 1000 characters");
+        assert_eq!(
+            msg(&form("Ada", "")),
+            "Please tell us why you should be verified"
+        );
+        assert_eq!(
+            msg(&form(&"a".repeat(101), "x")),
+            "Full name must be less than 100 characters"
+        );
+        assert_eq!(
+            msg(&form("Ada", &"x".repeat(1001))),
+            "The reason must be less than 1000 characters"
+        );
         assert!(VerificationForm::parse(&form(&"a".repeat(100), &"x".repeat(1000))).is_ok());
     }
 

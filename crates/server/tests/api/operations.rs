@@ -134,6 +134,19 @@ async fn the_openapi_document_describes_the_api_and_has_a_docs_page() {
         serde_json::to_value(prettyscore_server::app::openapi()).unwrap()
     );
 
+    // Operation ids are the generated types' keys: two handlers of the same
+    // name (two domains' `reject`) would merge into one operation there.
+    let mut ids = std::collections::BTreeMap::<&str, usize>::new();
+    for methods in doc["paths"].as_object().unwrap().values() {
+        for operation in methods.as_object().unwrap().values() {
+            if let Some(id) = operation["operationId"].as_str() {
+                *ids.entry(id).or_default() += 1;
+            }
+        }
+    }
+    let repeated: Vec<_> = ids.iter().filter(|(_, n)| **n > 1).collect();
+    assert!(repeated.is_empty(), "repeated operation ids: {repeated:?}");
+
     // Every error code is in the document, so the web app's generated types
     // know each one.
     let codes: Vec<&str> = doc["components"]["schemas"]["ErrorCode"]["enum"]

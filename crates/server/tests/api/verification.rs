@@ -34,8 +34,16 @@ async fn only_users_ask_and_only_admins_decide(backend: Backend) {
     let app = sandbox_app(backend).await;
     let ada = sign_up(&app, "ada@example.com").await;
     let admin = admin(&app).await;
-    assert_error(&call(&app, Method::POST, REQUEST, None, Some(form())).await, StatusCode::UNAUTHORIZED, "not_signed_in");
-    assert_error(&call(&app, Method::GET, MINE, None, None).await, StatusCode::UNAUTHORIZED, "not_signed_in");
+    assert_error(
+        &call(&app, Method::POST, REQUEST, None, Some(form())).await,
+        StatusCode::UNAUTHORIZED,
+        "not_signed_in",
+    );
+    assert_error(
+        &call(&app, Method::GET, MINE, None, None).await,
+        StatusCode::UNAUTHORIZED,
+        "not_signed_in",
+    );
     let (status, request) = post(&app, REQUEST, &ada, form()).await;
     assert_eq!(status, StatusCode::CREATED, "{request}");
     assert_eq!(request["status"], "pending");
@@ -43,11 +51,27 @@ async fn only_users_ask_and_only_admins_decide(backend: Backend) {
     let approve = format!("{ADMIN}/{}/approve", request["id"].as_str().unwrap());
     let reject = format!("{ADMIN}/{}/reject", request["id"].as_str().unwrap());
 
-    assert_error(&call(&app, Method::GET, ADMIN, None, None).await, StatusCode::UNAUTHORIZED, "not_signed_in");
-    assert_error(&get(&app, ADMIN, &ada).await, StatusCode::FORBIDDEN, "admin_only");
+    assert_error(
+        &call(&app, Method::GET, ADMIN, None, None).await,
+        StatusCode::UNAUTHORIZED,
+        "not_signed_in",
+    );
+    assert_error(
+        &get(&app, ADMIN, &ada).await,
+        StatusCode::FORBIDDEN,
+        "admin_only",
+    );
     for path in [&approve, &reject] {
-        assert_error(&call(&app, Method::POST, path, None, Some(json!({}))).await, StatusCode::UNAUTHORIZED, "not_signed_in");
-        assert_error(&post(&app, path, &ada, json!({})).await, StatusCode::FORBIDDEN, "admin_only");
+        assert_error(
+            &call(&app, Method::POST, path, None, Some(json!({}))).await,
+            StatusCode::UNAUTHORIZED,
+            "not_signed_in",
+        );
+        assert_error(
+            &post(&app, path, &ada, json!({})).await,
+            StatusCode::FORBIDDEN,
+            "admin_only",
+        );
     }
     let listed = ok(get(&app, ADMIN, &admin).await);
     assert_eq!(listed[0]["id"], request["id"]);
@@ -57,7 +81,10 @@ async fn only_users_ask_and_only_admins_decide(backend: Backend) {
     let mine = ok(get(&app, MINE, &ada).await);
     assert_eq!(mine["request"]["id"], request["id"]);
     let export = ok(get(&app, "/api/v1/account/export", &ada).await);
-    assert_eq!(export["sections"]["verification_request"]["id"], request["id"]);
+    assert_eq!(
+        export["sections"]["verification_request"]["id"],
+        request["id"]
+    );
 }
 
 async fn one_request_per_user_with_the_forms_rules(backend: Backend) {
@@ -66,19 +93,36 @@ async fn one_request_per_user_with_the_forms_rules(backend: Backend) {
     let mut no_reason = form();
     no_reason["reason"] = json!("  ");
     let reply = post(&app, REQUEST, &ada, no_reason).await;
-    assert_error(&reply, StatusCode::UNPROCESSABLE_ENTITY, "validation_failed");
-    assert_eq!(reply.1["message"], "Please tell us why you should be verified");
+    assert_error(
+        &reply,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "validation_failed",
+    );
+    assert_eq!(
+        reply.1["message"],
+        "Please tell us why you should be verified"
+    );
     let reply = post(&app, REQUEST, &ada, json!({"reason": "x"})).await;
     assert_eq!(reply.1["message"], "Full name is required");
-    assert_eq!(ok(get(&app, MINE, &ada).await)["request"], Value::Null, "nothing kept");
+    assert_eq!(
+        ok(get(&app, MINE, &ada).await)["request"],
+        Value::Null,
+        "nothing kept"
+    );
 
-    let (first, second) = tokio::join!(post(&app, REQUEST, &ada, form()), post(&app, REQUEST, &ada, form()));
+    let (first, second) = tokio::join!(
+        post(&app, REQUEST, &ada, form()),
+        post(&app, REQUEST, &ada, form())
+    );
     let mut statuses = [first.0, second.0];
     statuses.sort();
     assert_eq!(statuses, [StatusCode::CREATED, StatusCode::CONFLICT]);
     let again = post(&app, REQUEST, &ada, form()).await;
     assert_error(&again, StatusCode::CONFLICT, "already_requested");
-    assert_eq!(again.1["message"], "You have already requested verification");
+    assert_eq!(
+        again.1["message"],
+        "You have already requested verification"
+    );
 }
 
 async fn approval_sets_the_badge_once_and_rejection_keeps_the_notes(backend: Backend) {
@@ -89,32 +133,78 @@ async fn approval_sets_the_badge_once_and_rejection_keeps_the_notes(backend: Bac
     let ada_request = post(&app, REQUEST, &ada, form()).await.1;
     let bob_request = post(&app, REQUEST, &bob, form()).await.1;
     let approve = format!("{ADMIN}/{}/approve", ada_request["id"].as_str().unwrap());
-    let approved = ok(post(&app, &approve, &admin, json!({"adminNotes": "Checked the Instagram."})).await);
+    let approved = ok(post(
+        &app,
+        &approve,
+        &admin,
+        json!({"adminNotes": "Checked the Instagram."}),
+    )
+    .await);
     assert_eq!(approved["status"], "approved");
     assert_eq!(approved["adminNotes"], "Checked the Instagram.");
     let twice = post(&app, &approve, &admin, json!({})).await;
     assert_error(&twice, StatusCode::CONFLICT, "conflict");
     let mine = ok(get(&app, MINE, &ada).await);
     assert_eq!(mine["verified"], true);
-    assert_eq!(ok(get(&app, "/api/v1/dashboard", &ada).await)["verified"], true);
+    assert_eq!(
+        ok(get(&app, "/api/v1/dashboard", &ada).await)["verified"],
+        true
+    );
     // A verified user has nothing more to ask (the request exists anyway).
-    assert_error(&post(&app, REQUEST, &ada, form()).await, StatusCode::CONFLICT, "already_verified");
+    assert_error(
+        &post(&app, REQUEST, &ada, form()).await,
+        StatusCode::CONFLICT,
+        "already_verified",
+    );
 
     let reject = format!("{ADMIN}/{}/reject", bob_request["id"].as_str().unwrap());
-    let rejected = ok(post(&app, &reject, &admin, json!({"adminNotes": "No public profile."})).await);
+    let rejected = ok(post(
+        &app,
+        &reject,
+        &admin,
+        json!({"adminNotes": "No public profile."}),
+    )
+    .await);
     assert_eq!(rejected["status"], "rejected");
     let mine = ok(get(&app, MINE, &bob).await);
-    assert_eq!((mine["verified"].clone(), mine["request"]["adminNotes"].clone()), (json!(false), json!("No public profile.")));
-    assert_error(&post(&app, &approve.replace(ada_request["id"].as_str().unwrap(), bob_request["id"].as_str().unwrap()), &admin, json!({})).await, StatusCode::CONFLICT, "conflict");
+    assert_eq!(
+        (
+            mine["verified"].clone(),
+            mine["request"]["adminNotes"].clone()
+        ),
+        (json!(false), json!("No public profile."))
+    );
+    assert_error(
+        &post(
+            &app,
+            &approve.replace(
+                ada_request["id"].as_str().unwrap(),
+                bob_request["id"].as_str().unwrap(),
+            ),
+            &admin,
+            json!({}),
+        )
+        .await,
+        StatusCode::CONFLICT,
+        "conflict",
+    );
     let unknown = format!("{ADMIN}/{}/approve", uuid::Uuid::new_v4());
-    assert_error(&post(&app, &unknown, &admin, json!({})).await, StatusCode::NOT_FOUND, "not_found");
+    assert_error(
+        &post(&app, &unknown, &admin, json!({})).await,
+        StatusCode::NOT_FOUND,
+        "not_found",
+    );
 
     let decisions = audit_log_entries::Entity::find()
         .all(&app.db)
         .await
         .unwrap()
         .into_iter()
-        .filter(|e| e.payload["action"].as_str().is_some_and(|a| a.starts_with("verification_request_")))
+        .filter(|e| {
+            e.payload["action"]
+                .as_str()
+                .is_some_and(|a| a.starts_with("verification_request_"))
+        })
         .count();
     assert_eq!(decisions, 2, "one audit record per decision");
 }
