@@ -1,4 +1,4 @@
-import { screen } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { timeLeft } from '@/features/ranking/components/time-left';
 import { apiError, callsTo, json, stubApi } from '@/testing/fake-api';
@@ -41,7 +41,7 @@ const standings = {
       bio: null,
       score: 9.8,
       rating_label: 'Gorgeous',
-      owner_verified: false,
+      owner_verified: true,
       featured: false,
       contact_fee: 1000,
       is_own: false,
@@ -80,6 +80,7 @@ describe('/global-ranking', () => {
     expect(screen.getByText(/Only original photos/)).toBeInTheDocument();
     expect(await screen.findAllByRole('radio')).toHaveLength(10);
     expect(await screen.findByText('Nova')).toBeInTheDocument();
+    expect(within(screen.getByRole('list', { name: 'Standings' })).getByTestId('verified-badge')).toHaveTextContent('Verified');
     expect(screen.getByTestId('time-left')).toHaveTextContent('3 days 5 hours left');
   });
 

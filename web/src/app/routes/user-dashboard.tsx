@@ -1,9 +1,10 @@
-import { BadgeCheckIcon, CameraIcon, GlobeIcon, LogOutIcon, ShieldCheckIcon, WandSparklesIcon } from 'lucide-react';
+import { CameraIcon, GlobeIcon, LogOutIcon, ShieldCheckIcon, WandSparklesIcon } from 'lucide-react';
 import { Link } from 'react-router';
 import { PageLoader } from '@/components/layout/page-loader';
 import { PageTitle } from '@/components/layout/page-title';
 import { Button } from '@/components/ui/button';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
+import { VerifiedBadge } from '@/components/verified-badge';
 import { paths } from '@/config/paths';
 import { useSignOut } from '@/features/auth/api/use-sign-out';
 import { useDashboardSummary } from '@/features/dashboard/api/get-dashboard';
@@ -33,12 +34,7 @@ export default function UserDashboardRoute() {
         <div>
           <h1 className="flex flex-wrap items-center gap-2 text-3xl font-extrabold tracking-tight sm:text-4xl">
             User Dashboard
-            {summary.data?.verified ? (
-              <span className="inline-flex items-center gap-1 rounded-full bg-sky-100 px-2.5 py-1 text-sm font-semibold text-sky-800" data-testid="verified-badge">
-                <BadgeCheckIcon aria-hidden="true" className="size-4" />
-                Verified
-              </span>
-            ) : null}
+            {summary.data?.verified ? <VerifiedBadge /> : null}
           </h1>
           {session?.user.email ? <p className="mt-1 text-sm text-muted-foreground">Signed in as {session.user.email}</p> : null}
         </div>

@@ -1,6 +1,7 @@
-import { BadgeCheckIcon, MailIcon, StarIcon } from 'lucide-react';
+import { MailIcon, StarIcon } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Button } from '@/components/ui/button';
+import { VerifiedBadge } from '@/components/verified-badge';
 import type { LeaderboardEntry } from '../api/get-leaderboard';
 
 export const SIGN_IN_TO_CONTACT_MESSAGE = 'Please sign in to contact contestants';
@@ -39,12 +40,7 @@ export function LeaderboardEntryCard({ entry, onContact, actions }: LeaderboardE
       <div className="flex min-w-0 flex-1 flex-col gap-2">
         <div className="flex flex-wrap items-center gap-2">
           <h2 className="truncate text-lg font-bold">{entry.display_name}</h2>
-          {entry.owner_verified ? (
-            <span className="inline-flex items-center gap-1 text-xs font-semibold text-sky-700" title="Verified">
-              <BadgeCheckIcon aria-hidden="true" className="size-4" />
-              Verified
-            </span>
-          ) : null}
+          {entry.owner_verified ? <VerifiedBadge variant="inline" /> : null}
           {entry.featured ? (
             <span className="inline-flex items-center gap-1 rounded-full bg-amber-100 px-2 py-0.5 text-xs font-semibold text-amber-900">
               <StarIcon aria-hidden="true" className="size-3" />

@@ -5,6 +5,7 @@ import { toast } from 'sonner';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
+import { VerifiedBadge } from '@/components/verified-badge';
 import { paths } from '@/config/paths';
 import { ApiError } from '@/lib/api-client';
 import { usePhotos } from '@/lib/api/photos';
@@ -196,6 +197,7 @@ function Standings() {
               <img src={entry.image_url} alt="" className="size-10 rounded-xl object-cover" />
               <span className="flex-1 truncate font-semibold">
                 {entry.display_name}
+                {entry.owner_verified ? <VerifiedBadge variant="inline" className="ml-2 align-middle" /> : null}
                 {entry.is_own ? <span className="ml-2 text-xs text-muted-foreground">(you)</span> : null}
               </span>
               <span className="font-bold">{entry.score.toFixed(1)}/10</span>

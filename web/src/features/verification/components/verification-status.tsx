@@ -1,5 +1,6 @@
-import { BadgeCheckIcon, ShieldCheckIcon } from 'lucide-react';
+import { ShieldCheckIcon } from 'lucide-react';
 import { Link } from 'react-router';
+import { VerifiedBadge } from '@/components/verified-badge';
 import { paths } from '@/config/paths';
 import { useSession } from '@/lib/session';
 import { useMyVerification } from '../api/verification';
@@ -11,10 +12,9 @@ export function VerificationStatus() {
   if (!mine.data) return null;
   if (mine.data.verified) {
     return (
-      <span className="inline-flex items-center gap-1 rounded-full bg-sky-100 px-2.5 py-1 text-sm font-semibold text-sky-800" data-testid="verified-badge">
-        <BadgeCheckIcon aria-hidden="true" className="size-4" />
-        Verified
-      </span>
+      <div>
+        <VerifiedBadge />
+      </div>
     );
   }
   return (
