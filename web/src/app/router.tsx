@@ -45,6 +45,7 @@ const RequestVerification = lazy(() => import('./routes/request-verification'));
 const AdminVerification = lazy(() => import('./routes/admin/verification'));
 const AdminLeaderboard = lazy(() => import('./routes/admin/leaderboard'));
 const AdminOpportunities = lazy(() => import('./routes/admin/opportunities'));
+const AdminAudit = lazy(() => import('./routes/admin/audit'));
 const NotFound = lazy(() => import('./routes/not-found'));
 
 /**
@@ -187,6 +188,7 @@ export const routes: RouteObject[] = [
       { path: paths.adminVerification.path, element: adminOnly(<AdminVerification />, ADMIN_ACCESS_REQUIRED_MESSAGE) },
       { path: paths.adminLeaderboard.path, element: adminOnly(<AdminLeaderboard />) },
       { path: paths.adminOpportunities.path, element: adminOnly(<AdminOpportunities />) },
+      { path: paths.adminAudit.path, element: adminOnly(<AdminAudit />) },
       { path: '*', element: <NotFound /> },
     ],
   },

@@ -168,6 +168,11 @@ export const paths = {
     title: 'Opportunity Applications',
     purpose: 'For admins: opportunity applications, newest first, to answer within 48 hours; export them as CSV.',
   },
+  adminAudit: {
+    path: '/admin/audit',
+    title: 'Admin Audit Log',
+    purpose: 'For admins: every decision made on the admin pages, who made it and when, with the state before and after.',
+  },
   adminVerification: {
     path: '/admin/verification',
     title: 'Verification Requests',

@@ -1,7 +1,8 @@
 //! Administration: the admin role (`roles`, granted and revoked from the
-//! command line) and the admin pages' endpoints, each behind the `AdminUser`
-//! extractor.
+//! command line), the admins' audit page (`audit_page`) and the admin pages'
+//! endpoints, each behind the `AdminUser` extractor.
 
+pub mod audit_page;
 pub mod roles;
 
 use axum::http::StatusCode;
@@ -14,7 +15,9 @@ use crate::http::extract::AdminUser;
 
 /// `/admin/…`, nested under `/api/v1`.
 pub fn routes() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new().routes(routes!(admin_access))
+    OpenApiRouter::new()
+        .routes(routes!(admin_access))
+        .routes(routes!(audit_page::admin_audit))
 }
 
 /// Whether the caller may open the admin pages: 204 for an administrator.

@@ -23,6 +23,35 @@ pub async fn record(
         "user_signedup" | "user_deleted" | "user_invited" => "team",
         _ => "user",
     };
+    write(db, action, log_type, actor_id, actor_email, ip, traits).await;
+}
+
+/// The `log_type` of an administrator's decision on an admin page.
+pub const ADMIN_LOG_TYPE: &str = "admin";
+
+/// Records an administrator's decision on an admin page (`log_type`
+/// `admin`): who, what (`action`), when, and in `traits` what it was
+/// applied to, with the state before and after. `/admin/audit` lists these.
+pub async fn record_admin(
+    db: &impl ConnectionTrait,
+    action: &str,
+    admin_id: Uuid,
+    admin_email: Option<&str>,
+    ip: &str,
+    traits: Value,
+) {
+    write(db, action, ADMIN_LOG_TYPE, Some(admin_id), admin_email, ip, traits).await;
+}
+
+async fn write(
+    db: &impl ConnectionTrait,
+    action: &str,
+    log_type: &str,
+    actor_id: Option<Uuid>,
+    actor_email: Option<&str>,
+    ip: &str,
+    traits: Value,
+) {
     let entry = audit_log_entries::ActiveModel {
         id: Set(Uuid::now_v7()),
         payload: Set(json!({

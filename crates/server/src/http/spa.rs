@@ -64,6 +64,7 @@ const CLIENT_ROUTES: &[&str] = &[
     "/admin/verification",
     "/admin/leaderboard",
     "/admin/opportunities",
+    "/admin/audit",
 ];
 
 /// Path prefixes that belong to the server, never to the web app. (`/auth`

@@ -195,6 +195,10 @@ async fn decide(
 ) -> Result<bool, ApiError> {
     let now = Utc::now();
     let listed = to == APPROVED;
+    let before = photos::Entity::find_by_id(id)
+        .one(&state.db)
+        .await?
+        .and_then(|row| row.listing_status);
     let mut update = photos::Entity::update_many()
         .col_expr(photos::Column::ListingStatus, Expr::value(to))
         .col_expr(photos::Column::IsVerified, Expr::value(listed))
@@ -215,13 +219,13 @@ async fn decide(
         .await?;
     let changed = result.rows_affected > 0;
     if changed {
-        audit::record(
+        audit::record_admin(
             &state.db,
             action,
-            Some(admin.0.user_id),
+            admin.0.user_id,
             admin.0.email.as_deref(),
             &client.ip,
-            json!({ "photo_id": id, "reason": reason }),
+            json!({ "photo_id": id, "reason": reason, "before": before, "after": to }),
         )
         .await;
     }
@@ -404,13 +408,13 @@ pub async fn feature(
         } else {
             "leaderboard_entry_unfeatured"
         };
-        audit::record(
+        audit::record_admin(
             &state.db,
             action,
-            Some(admin.0.user_id),
+            admin.0.user_id,
             admin.0.email.as_deref(),
             &client.ip,
-            json!({ "photo_id": id }),
+            json!({ "photo_id": id, "before": { "featured": !body.featured }, "after": { "featured": body.featured } }),
         )
         .await;
     }
@@ -561,13 +565,13 @@ pub async fn resolve_report(
         .exec(&state.db)
         .await?;
     if result.rows_affected > 0 {
-        audit::record(
+        audit::record_admin(
             &state.db,
             "leaderboard_report_resolved",
-            Some(admin.0.user_id),
+            admin.0.user_id,
             admin.0.email.as_deref(),
             &client.ip,
-            json!({ "report_id": id }),
+            json!({ "report_id": id, "before": "open", "after": "resolved" }),
         )
         .await;
     }

@@ -243,20 +243,21 @@ pub async fn mark_contacted(
     id: ApplicationId,
 ) -> Result<Json<ApplicationView>, ApiError> {
     let Path(id) = id?;
+    let now = Utc::now();
     let marked = entity::Entity::update_many()
-        .col_expr(entity::Column::ContactedAt, Expr::value(Utc::now()))
+        .col_expr(entity::Column::ContactedAt, Expr::value(now))
         .filter(entity::Column::Id.eq(id))
         .filter(entity::Column::ContactedAt.is_null())
         .exec(&state.db)
         .await?;
     if marked.rows_affected > 0 {
-        audit::record(
+        audit::record_admin(
             &state.db,
             "opportunity_application_contacted",
-            Some(admin.0.user_id),
+            admin.0.user_id,
             admin.0.email.as_deref(),
             &client.ip,
-            json!({ "application_id": id }),
+            json!({ "application_id": id, "before": { "contacted_at": null }, "after": { "contacted_at": now } }),
         )
         .await;
     }

@@ -249,14 +249,14 @@ async fn decide(
             .await?;
     }
     txn.commit().await?;
-    audit::record(
+    audit::record_admin(
         &state.db,
         if to == APPROVED {
             "verification_request_approved"
         } else {
             "verification_request_rejected"
         },
-        Some(admin.0.user_id),
+        admin.0.user_id,
         admin.0.email.as_deref(),
         &client.ip,
         json!({ "request_id": id, "user_id": row.user_id, "before": PENDING, "after": to, "admin_notes": notes }),

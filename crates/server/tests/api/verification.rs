@@ -10,15 +10,15 @@ use serde_json::{Value, json};
 use crate::billing::{Caller, assert_error, call, get, ok, post, sandbox_app, sign_up};
 use crate::helpers::{Backend, TestApp, on_both_databases};
 
-const REQUEST: &str = "/api/v1/verification/requests";
+pub(crate) const REQUEST: &str = "/api/v1/verification/requests";
 const MINE: &str = "/api/v1/verification/mine";
-const ADMIN: &str = "/api/v1/admin/verification/requests";
+pub(crate) const ADMIN: &str = "/api/v1/admin/verification/requests";
 
-fn form() -> Value {
+pub(crate) fn form() -> Value {
     json!({"fullName": "Ada Lovelace", "reason": "People copy my photos.", "instagramHandle": "@ada.l", "otherSocial": "tiktok.com/@ada"})
 }
 
-async fn admin(app: &TestApp) -> Caller {
+pub(crate) async fn admin(app: &TestApp) -> Caller {
     let admin = sign_up(app, "admin@example.com").await;
     grant_admin(&app.db, "admin@example.com").await.unwrap();
     admin
@@ -207,4 +207,58 @@ async fn approval_sets_the_badge_once_and_rejection_keeps_the_notes(backend: Bac
         })
         .count();
     assert_eq!(decisions, 2, "one audit record per decision");
+}
+
+mod audit_page {
+    //! `/admin/audit`: administrators' decisions only, newest first, in
+    //! pages, with before and after; for admins only.
+
+    use prettyscore_server::auth::audit::{record, record_admin};
+    use reqwest::{Method, StatusCode};
+    use serde_json::json;
+
+    use super::{ADMIN, REQUEST, admin, form};
+    use crate::billing::{assert_error, call, get, ok, post, sandbox_app, sign_up};
+    use crate::helpers::{Backend, on_both_databases};
+
+    const AUDIT: &str = "/api/v1/admin/audit";
+
+    on_both_databases!(admins_see_their_decisions_in_pages_and_nobody_else_does);
+
+    async fn admins_see_their_decisions_in_pages_and_nobody_else_does(backend: Backend) {
+        let app = sandbox_app(backend).await;
+        let ada = sign_up(&app, "ada@example.com").await;
+        let admin = admin(&app).await;
+        assert_error(&call(&app, Method::GET, AUDIT, None, None).await, StatusCode::UNAUTHORIZED, "not_signed_in");
+        assert_error(&get(&app, AUDIT, &ada).await, StatusCode::FORBIDDEN, "admin_only");
+
+        let request = post(&app, REQUEST, &ada, form()).await.1;
+        let approve = format!("{ADMIN}/{}/approve", request["id"].as_str().unwrap());
+        ok(post(&app, &approve, &admin, json!({"adminNotes": "ok"})).await);
+        let page = ok(get(&app, AUDIT, &admin).await);
+        let entries = page["entries"].as_array().unwrap();
+        assert_eq!(entries.len(), 1, "sign-ups and sign-ins are not admin decisions: {page}");
+        assert_eq!(entries[0]["action"], "verification_request_approved");
+        assert_eq!(entries[0]["adminEmail"], "admin@example.com");
+        assert_eq!(entries[0]["details"]["before"], "pending");
+        assert_eq!(entries[0]["details"]["after"], "approved");
+        assert_eq!(page["nextBefore"], serde_json::Value::Null);
+
+        // 55 more decisions (and some other entries): pages of 50, newest first.
+        for i in 0..55 {
+            record_admin(&app.db, "test_decision", admin.id, Some("admin@example.com"), "127.0.0.1", json!({"n": i})).await;
+            record(&app.db, "login", Some(ada.id), Some("ada@example.com"), "127.0.0.1", json!({})).await;
+        }
+        let first = ok(get(&app, AUDIT, &admin).await);
+        let entries = first["entries"].as_array().unwrap();
+        assert_eq!(entries.len(), 50);
+        assert_eq!(entries[0]["details"]["n"], 54, "newest first");
+        let before = first["nextBefore"].as_str().unwrap();
+        let second = ok(get(&app, &format!("{AUDIT}?before={before}"), &admin).await);
+        let rest = second["entries"].as_array().unwrap();
+        assert_eq!(rest.len(), 6, "5 test decisions and the approval");
+        assert_eq!(rest[0]["details"]["n"], 4);
+        assert_eq!(rest[5]["action"], "verification_request_approved");
+        assert_eq!(second["nextBefore"], serde_json::Value::Null);
+    }
 }

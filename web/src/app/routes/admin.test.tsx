@@ -11,8 +11,9 @@ const adminOnly = () => apiError(403, 'admin_only', 'Access denied: Admin only')
 const adminPages = Object.values(paths).filter((page) => page.path.startsWith('/admin'));
 
 describe('the admin pages', () => {
-  it('cover the three admin routes of the spec, leaderboard moderation and opportunity applications', () => {
+  it('cover the three admin routes of the spec, leaderboard moderation, opportunity applications and the audit log', () => {
     expect(adminPages.map((page) => page.path).sort()).toEqual([
+      '/admin/audit',
       '/admin/leaderboard',
       '/admin/opportunities',
       '/admin/partners',
