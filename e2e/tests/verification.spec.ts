@@ -1,7 +1,7 @@
 /**
  * The verification flow: a user asks for the badge, an admin approves it
  * with notes, and the user sees "You're Verified!" and the badge on the user
- * dashboard. Screenshots at 375 and 1280 px with axe checks.
+ * dashboard; the decision is on the admin audit page. Screenshots at 375 and 1280 px with axe checks.
  */
 import path from 'node:path';
 import type { Page } from '@playwright/test';
@@ -48,6 +48,16 @@ test('from the request to the badge', async ({ browser, request }) => {
   await card.getByRole('button', { name: 'Approve' }).click();
   await expect(adminPage.getByText('Verification request approved!')).toBeVisible();
   await expect(card).toContainText('approved');
+
+  // The decision is on the admin audit page, with before and after.
+  await adminPage.goto('/admin/audit');
+  const decision = adminPage.getByTestId('audit-entry').filter({ hasText: 'Verification request approved' }).first();
+  await expect(decision).toContainText(`by ${admin.email}`);
+  await expect(decision).toContainText('pending → approved');
+  for (const viewport of viewports) {
+    await adminPage.setViewportSize(viewport.size);
+    await shoot(adminPage, viewport.name, 'admin-audit');
+  }
 
   await page.reload();
   await expect(page.getByTestId('verified')).toContainText("You're Verified!");

@@ -91,7 +91,9 @@ pub async fn admin_audit(
             AdminAuditEntry {
                 id: row.id,
                 action: text("action"),
-                admin_id: row.payload["actor_id"].as_str().and_then(|id| id.parse().ok()),
+                admin_id: row.payload["actor_id"]
+                    .as_str()
+                    .and_then(|id| id.parse().ok()),
                 admin_email: text("actor_username"),
                 ip_address: row.ip_address.clone(),
                 details: row.payload["traits"].clone(),

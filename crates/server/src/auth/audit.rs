@@ -40,7 +40,16 @@ pub async fn record_admin(
     ip: &str,
     traits: Value,
 ) {
-    write(db, action, ADMIN_LOG_TYPE, Some(admin_id), admin_email, ip, traits).await;
+    write(
+        db,
+        action,
+        ADMIN_LOG_TYPE,
+        Some(admin_id),
+        admin_email,
+        ip,
+        traits,
+    )
+    .await;
 }
 
 async fn write(

@@ -229,15 +229,27 @@ mod audit_page {
         let app = sandbox_app(backend).await;
         let ada = sign_up(&app, "ada@example.com").await;
         let admin = admin(&app).await;
-        assert_error(&call(&app, Method::GET, AUDIT, None, None).await, StatusCode::UNAUTHORIZED, "not_signed_in");
-        assert_error(&get(&app, AUDIT, &ada).await, StatusCode::FORBIDDEN, "admin_only");
+        assert_error(
+            &call(&app, Method::GET, AUDIT, None, None).await,
+            StatusCode::UNAUTHORIZED,
+            "not_signed_in",
+        );
+        assert_error(
+            &get(&app, AUDIT, &ada).await,
+            StatusCode::FORBIDDEN,
+            "admin_only",
+        );
 
         let request = post(&app, REQUEST, &ada, form()).await.1;
         let approve = format!("{ADMIN}/{}/approve", request["id"].as_str().unwrap());
         ok(post(&app, &approve, &admin, json!({"adminNotes": "ok"})).await);
         let page = ok(get(&app, AUDIT, &admin).await);
         let entries = page["entries"].as_array().unwrap();
-        assert_eq!(entries.len(), 1, "sign-ups and sign-ins are not admin decisions: {page}");
+        assert_eq!(
+            entries.len(),
+            1,
+            "sign-ups and sign-ins are not admin decisions: {page}"
+        );
         assert_eq!(entries[0]["action"], "verification_request_approved");
         assert_eq!(entries[0]["adminEmail"], "admin@example.com");
         assert_eq!(entries[0]["details"]["before"], "pending");
@@ -246,8 +258,24 @@ mod audit_page {
 
         // 55 more decisions (and some other entries): pages of 50, newest first.
         for i in 0..55 {
-            record_admin(&app.db, "test_decision", admin.id, Some("admin@example.com"), "127.0.0.1", json!({"n": i})).await;
-            record(&app.db, "login", Some(ada.id), Some("ada@example.com"), "127.0.0.1", json!({})).await;
+            record_admin(
+                &app.db,
+                "test_decision",
+                admin.id,
+                Some("admin@example.com"),
+                "127.0.0.1",
+                json!({"n": i}),
+            )
+            .await;
+            record(
+                &app.db,
+                "login",
+                Some(ada.id),
+                Some("ada@example.com"),
+                "127.0.0.1",
+                json!({}),
+            )
+            .await;
         }
         let first = ok(get(&app, AUDIT, &admin).await);
         let entries = first["entries"].as_array().unwrap();

@@ -67,6 +67,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/admin/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Administrators' decisions, newest first, 50 a page. */
+        get: operations["admin_audit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/admin/leaderboard/entries": {
         parameters: {
             query?: never;
@@ -1114,6 +1131,29 @@ export interface components {
              * @description Percent, 0 to 200; 100 leaves the image as it is.
              */
             saturation: number;
+        };
+        /** @description One decision. */
+        AdminAuditEntry: {
+            /** @description e.g. `verification_request_approved`. */
+            action: string;
+            adminEmail: string;
+            /** Format: uuid */
+            adminId?: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description What it was applied to, with `before` and `after`. */
+            details: Record<string, never>;
+            /** Format: uuid */
+            id: string;
+            ipAddress: string;
+        };
+        AdminAuditPage: {
+            entries: components["schemas"]["AdminAuditEntry"][];
+            /**
+             * Format: uuid
+             * @description Pass as `before` for older entries; null on the last page.
+             */
+            nextBefore: string | null;
         };
         /** @description A report as the admins see it. */
         AdminReport: {
@@ -2291,6 +2331,65 @@ export interface operations {
             };
             /** @description `admin_only`: signed in, but not an administrator */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    admin_audit: {
+        parameters: {
+            query?: {
+                /** @description Entries older than this one (the previous page's `nextBefore`). */
+                before?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of decisions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminAuditPage"];
+                };
+            };
+            /** @description `invalid_query`: a query parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_signed_in` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `admin_only` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`: the path or query holds a control character */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
