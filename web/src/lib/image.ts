@@ -71,6 +71,47 @@ export function drawImageCover(
   context.drawImage(image, sx, sy, sw, sh, x, y, width, height);
 }
 
+/** The share cards' typeface. */
+export const CARD_FONT = "'Inter Variable', Inter, system-ui, sans-serif";
+
+/**
+ * Sizes a share card's canvas and paints its diagonal two-colour gradient;
+ * the context is ready for the card's content (centred text).
+ */
+export function startCard(canvas: HTMLCanvasElement, width: number, height: number, from: string, to: string): CanvasRenderingContext2D {
+  canvas.width = width;
+  canvas.height = height;
+  const ctx = canvas.getContext('2d');
+  if (!ctx) throw new Error('No 2D canvas');
+  const background = ctx.createLinearGradient(0, 0, width, height);
+  background.addColorStop(0, from);
+  background.addColorStop(1, to);
+  ctx.fillStyle = background;
+  ctx.fillRect(0, 0, width, height);
+  ctx.textAlign = 'center';
+  ctx.textBaseline = 'alphabetic';
+  return ctx;
+}
+
+/** A share card's photo: cropped square, rounded corners, in a white frame 6 px wide. */
+export function drawFramedPhoto(
+  ctx: CanvasRenderingContext2D,
+  photo: CanvasImageSource & { width: number; height: number },
+  x: number,
+  y: number,
+  size: number,
+  radius: number,
+): void {
+  ctx.save();
+  roundedRectPath(ctx, x - 6, y - 6, size + 12, size + 12, radius + 6);
+  ctx.fillStyle = 'rgba(255,255,255,0.9)';
+  ctx.fill();
+  roundedRectPath(ctx, x, y, size, size, radius);
+  ctx.clip();
+  drawImageCover(ctx, photo, x, y, size, size);
+  ctx.restore();
+}
+
 /** Adds a rounded rectangle to the current path. */
 export function roundedRectPath(
   context: CanvasRenderingContext2D,

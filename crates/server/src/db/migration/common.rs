@@ -228,3 +228,36 @@ pub async fn drop_all<T: IntoTableRef>(
     }
     Ok(())
 }
+
+/// `ALTER TABLE table ADD COLUMN column`, for a migration that adds one column.
+pub async fn add_column<T: IntoTableRef>(
+    manager: &SchemaManager<'_>,
+    table: T,
+    column: ColumnDef,
+) -> Result<(), DbErr> {
+    manager
+        .alter_table(Table::alter().table(table).add_column(column).to_owned())
+        .await
+}
+
+/// `ALTER TABLE table DROP COLUMN column`: the `down` of [`add_column`].
+pub async fn drop_column<T: IntoTableRef, C: IntoIden>(
+    manager: &SchemaManager<'_>,
+    table: T,
+    column: C,
+) -> Result<(), DbErr> {
+    manager
+        .alter_table(Table::alter().table(table).drop_column(column).to_owned())
+        .await
+}
+
+/// Drops the index called `name` of `table`.
+pub async fn drop_index<T: IntoTableRef>(
+    manager: &SchemaManager<'_>,
+    name: &str,
+    table: T,
+) -> Result<(), DbErr> {
+    manager
+        .drop_index(Index::drop().name(name).table(table).to_owned())
+        .await
+}

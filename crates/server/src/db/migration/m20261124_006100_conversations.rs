@@ -14,25 +14,16 @@ pub struct Migration;
 #[async_trait::async_trait]
 impl MigrationTrait for Migration {
     async fn up(&self, manager: &SchemaManager) -> Result<(), DbErr> {
-        manager
-            .alter_table(
-                Table::alter()
-                    .table(ContactRequests::Table)
-                    .add_column(timestamp_null(ContactRequests::ClosedAt))
-                    .to_owned(),
-            )
-            .await
+        add_column(
+            manager,
+            ContactRequests::Table,
+            timestamp_null(ContactRequests::ClosedAt),
+        )
+        .await
     }
 
     async fn down(&self, manager: &SchemaManager) -> Result<(), DbErr> {
-        manager
-            .alter_table(
-                Table::alter()
-                    .table(ContactRequests::Table)
-                    .drop_column(ContactRequests::ClosedAt)
-                    .to_owned(),
-            )
-            .await
+        drop_column(manager, ContactRequests::Table, ContactRequests::ClosedAt).await
     }
 
     fn use_transaction(&self) -> Option<bool> {

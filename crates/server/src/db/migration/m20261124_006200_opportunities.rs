@@ -12,25 +12,21 @@ pub struct Migration;
 #[async_trait::async_trait]
 impl MigrationTrait for Migration {
     async fn up(&self, manager: &SchemaManager) -> Result<(), DbErr> {
-        manager
-            .alter_table(
-                Table::alter()
-                    .table(OpportunityClaims::Table)
-                    .add_column(timestamp_null(OpportunityClaims::ContactedAt))
-                    .to_owned(),
-            )
-            .await
+        add_column(
+            manager,
+            OpportunityClaims::Table,
+            timestamp_null(OpportunityClaims::ContactedAt),
+        )
+        .await
     }
 
     async fn down(&self, manager: &SchemaManager) -> Result<(), DbErr> {
-        manager
-            .alter_table(
-                Table::alter()
-                    .table(OpportunityClaims::Table)
-                    .drop_column(OpportunityClaims::ContactedAt)
-                    .to_owned(),
-            )
-            .await
+        drop_column(
+            manager,
+            OpportunityClaims::Table,
+            OpportunityClaims::ContactedAt,
+        )
+        .await
     }
 
     fn use_transaction(&self) -> Option<bool> {

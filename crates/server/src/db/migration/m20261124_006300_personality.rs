@@ -14,14 +14,12 @@ pub struct Migration;
 #[async_trait::async_trait]
 impl MigrationTrait for Migration {
     async fn up(&self, manager: &SchemaManager) -> Result<(), DbErr> {
-        manager
-            .alter_table(
-                Table::alter()
-                    .table(PersonalityResults::Table)
-                    .add_column(uuid_null(PersonalityResults::PaymentId))
-                    .to_owned(),
-            )
-            .await?;
+        add_column(
+            manager,
+            PersonalityResults::Table,
+            uuid_null(PersonalityResults::PaymentId),
+        )
+        .await?;
         manager
             .create_index(unique(
                 "personality_results_payment_id_key",
@@ -32,22 +30,18 @@ impl MigrationTrait for Migration {
     }
 
     async fn down(&self, manager: &SchemaManager) -> Result<(), DbErr> {
-        manager
-            .drop_index(
-                Index::drop()
-                    .name("personality_results_payment_id_key")
-                    .table(PersonalityResults::Table)
-                    .to_owned(),
-            )
-            .await?;
-        manager
-            .alter_table(
-                Table::alter()
-                    .table(PersonalityResults::Table)
-                    .drop_column(PersonalityResults::PaymentId)
-                    .to_owned(),
-            )
-            .await
+        drop_index(
+            manager,
+            "personality_results_payment_id_key",
+            PersonalityResults::Table,
+        )
+        .await?;
+        drop_column(
+            manager,
+            PersonalityResults::Table,
+            PersonalityResults::PaymentId,
+        )
+        .await
     }
 
     fn use_transaction(&self) -> Option<bool> {

@@ -1,10 +1,8 @@
-import { drawImageCover, roundedRectPath } from '@/lib/image';
+import { CARD_FONT as FONT, drawFramedPhoto, startCard } from '@/lib/image';
 
 /** The spec's result card for feet and hands: 600 x 800. */
 export const BODY_CARD_WIDTH = 600;
 export const BODY_CARD_HEIGHT = 800;
-
-const FONT = "'Inter Variable', Inter, system-ui, sans-serif";
 
 export function bodyCardFileName(kind: string, score: number): string {
   return `prettyscore-${kind}-${score.toFixed(1)}.png`;
@@ -20,18 +18,7 @@ type BodyCard = {
 
 /** The card: the title, the photo, the score out of 10 and its label, and where to get one. */
 export function drawBodyCard(canvas: HTMLCanvasElement, card: BodyCard): void {
-  canvas.width = BODY_CARD_WIDTH;
-  canvas.height = BODY_CARD_HEIGHT;
-  const ctx = canvas.getContext('2d');
-  if (!ctx) throw new Error('No 2D canvas');
-
-  const background = ctx.createLinearGradient(0, 0, BODY_CARD_WIDTH, BODY_CARD_HEIGHT);
-  background.addColorStop(0, '#db2777');
-  background.addColorStop(1, '#7c3aed');
-  ctx.fillStyle = background;
-  ctx.fillRect(0, 0, BODY_CARD_WIDTH, BODY_CARD_HEIGHT);
-
-  ctx.textAlign = 'center';
+  const ctx = startCard(canvas, BODY_CARD_WIDTH, BODY_CARD_HEIGHT, '#db2777', '#7c3aed');
   ctx.fillStyle = '#ffffff';
   ctx.font = `800 34px ${FONT}`;
   ctx.fillText(card.title, BODY_CARD_WIDTH / 2, 62, BODY_CARD_WIDTH - 40);
@@ -39,14 +26,7 @@ export function drawBodyCard(canvas: HTMLCanvasElement, card: BodyCard): void {
   const size = 400;
   const px = (BODY_CARD_WIDTH - size) / 2;
   const py = 96;
-  ctx.save();
-  roundedRectPath(ctx, px - 6, py - 6, size + 12, size + 12, 32);
-  ctx.fillStyle = 'rgba(255,255,255,0.9)';
-  ctx.fill();
-  roundedRectPath(ctx, px, py, size, size, 26);
-  ctx.clip();
-  drawImageCover(ctx, card.photo, px, py, size, size);
-  ctx.restore();
+  drawFramedPhoto(ctx, card.photo, px, py, size, 26);
 
   ctx.fillStyle = '#ffffff';
   ctx.font = `900 110px ${FONT}`;

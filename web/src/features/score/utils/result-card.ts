@@ -1,4 +1,4 @@
-import { drawImageCover, roundedRectPath } from '@/lib/image';
+import { CARD_FONT as FONT, drawFramedPhoto, roundedRectPath, startCard } from '@/lib/image';
 import { breakdownItems, formatOutOfTen } from './breakdown';
 import { formatScore } from './rating';
 import type { FaceBreakdown } from '../types';
@@ -19,23 +19,9 @@ export type ResultCardContent = {
   site: string;
 };
 
-const FONT = "'Inter Variable', Inter, system-ui, sans-serif";
-
 /** Draws the downloadable result card: the photo, the score, its label and the breakdown. */
 export function drawResultCard(canvas: HTMLCanvasElement, content: ResultCardContent): void {
-  canvas.width = CARD_WIDTH;
-  canvas.height = CARD_HEIGHT;
-  const ctx = canvas.getContext('2d');
-  if (!ctx) throw new Error('No 2D canvas');
-
-  const background = ctx.createLinearGradient(0, 0, CARD_WIDTH, CARD_HEIGHT);
-  background.addColorStop(0, '#db2777');
-  background.addColorStop(1, '#7e22ce');
-  ctx.fillStyle = background;
-  ctx.fillRect(0, 0, CARD_WIDTH, CARD_HEIGHT);
-
-  ctx.textAlign = 'center';
-  ctx.textBaseline = 'alphabetic';
+  const ctx = startCard(canvas, CARD_WIDTH, CARD_HEIGHT, '#db2777', '#7e22ce');
   ctx.fillStyle = '#ffffff';
   ctx.font = `800 34px ${FONT}`;
   ctx.fillText('PrettyScore', CARD_WIDTH / 2, 62);
@@ -44,14 +30,7 @@ export function drawResultCard(canvas: HTMLCanvasElement, content: ResultCardCon
   const size = 400;
   const px = (CARD_WIDTH - size) / 2;
   const py = 90;
-  ctx.save();
-  roundedRectPath(ctx, px - 6, py - 6, size + 12, size + 12, 30);
-  ctx.fillStyle = 'rgba(255,255,255,0.9)';
-  ctx.fill();
-  roundedRectPath(ctx, px, py, size, size, 24);
-  ctx.clip();
-  drawImageCover(ctx, content.photo, px, py, size, size);
-  ctx.restore();
+  drawFramedPhoto(ctx, content.photo, px, py, size, 24);
 
   // The score and its label.
   ctx.fillStyle = '#ffffff';
