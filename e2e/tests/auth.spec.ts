@@ -185,6 +185,9 @@ test.describe('forgotten password', () => {
     await page.goto('/auth');
     await page.getByRole('link', { name: 'Forgot password?' }).click();
     await expect(page).toHaveURL(/\/auth\/reset$/);
+    // The router keeps /auth (with its own Email field) on screen until the
+    // reset page's code has loaded: fill the reset page's field, not that one.
+    await expect(page.getByRole('heading', { level: 1, name: 'Reset Password' })).toBeVisible();
     await page.getByLabel('Email').fill(email);
     await page.getByRole('button', { name: 'Send Reset Link' }).click();
     await expect(page.getByRole('main').getByText(/Check your email for a reset link/)).toBeVisible();
