@@ -51,6 +51,8 @@ export default async function globalSetup() {
       // about a hundred copies). The free-edit quota (5 per browser) stays.
       PRETTYSCORE_EDITS__PER_CLIENT_PER_MINUTE: '1000',
       PRETTYSCORE_ANALYSIS__PER_CLIENT_PER_MINUTE: '1000',
+      // The partner walk pays a commission out the day it is earned.
+      PRETTYSCORE_PARTNERS__COMMISSION_HOLD_DAYS: '0',
       // Likewise the auth API's per-address limits: the suite signs up and
       // signs in well over 30 accounts in five minutes from one address.
       PRETTYSCORE_AUTH__RATE_LIMITS__MAIL_REQUESTS_PER_5MIN: '10000',

@@ -57,6 +57,7 @@ pub struct Config {
     pub edits: EditsConfig,
     pub payments: PaymentsConfig,
     pub share: ShareConfig,
+    pub partners: PartnersConfig,
     pub http: HttpConfig,
 }
 
@@ -76,6 +77,7 @@ impl Default for Config {
             edits: EditsConfig::default(),
             payments: PaymentsConfig::default(),
             share: ShareConfig::default(),
+            partners: PartnersConfig::default(),
             http: HttpConfig::default(),
         }
     }
@@ -131,6 +133,7 @@ const TOP_LEVEL_KEYS: &[&str] = &[
     "edits",
     "payments",
     "share",
+    "partners",
     "http",
 ];
 
@@ -202,6 +205,23 @@ impl Default for ShareConfig {
     fn default() -> Self {
         Self {
             cards_per_client_per_minute: 60,
+        }
+    }
+}
+
+/// The partner programme.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct PartnersConfig {
+    /// Days a commission stays pending before it can be paid out: the
+    /// refund window, so that a refunded sale is reversed, not clawed back.
+    pub commission_hold_days: u32,
+}
+
+impl Default for PartnersConfig {
+    fn default() -> Self {
+        Self {
+            commission_hold_days: 30,
         }
     }
 }
@@ -619,6 +639,27 @@ mod tests {
                 config.database_url(),
                 "sqlite://./data/prettyscore.sqlite?mode=rwc"
             );
+            Ok(())
+        });
+    }
+
+    #[test]
+    fn every_section_can_be_set_from_the_environment() {
+        let sections = serde_json::to_value(Config::default()).unwrap();
+        let mut names: Vec<&str> = sections
+            .as_object()
+            .unwrap()
+            .keys()
+            .map(String::as_str)
+            .collect();
+        names.sort_unstable();
+        let mut known = TOP_LEVEL_KEYS.to_vec();
+        known.sort_unstable();
+        assert_eq!(names, known, "TOP_LEVEL_KEYS must list every field of Config");
+        Jail::expect_with(|jail| {
+            jail.set_env("PRETTYSCORE_PARTNERS__COMMISSION_HOLD_DAYS", "0");
+            let config = Config::load(None, &Overrides::default()).unwrap();
+            assert_eq!(config.partners.commission_hold_days, 0);
             Ok(())
         });
     }

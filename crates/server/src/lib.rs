@@ -30,6 +30,7 @@ pub mod edits;
 pub mod features;
 pub mod leaderboard;
 pub mod opportunities;
+pub mod partners;
 pub mod personality;
 pub mod photos;
 pub mod site;

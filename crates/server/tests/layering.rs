@@ -63,7 +63,7 @@ const SERVER: Layout<'static> = Layout {
     // opportunities uses auth's email syntax; personality uses billing's
     // payments and the features gate; dashboard reads photos, edits,
     // personality and billing for its stats; verification uses the
-    // opportunities' Instagram rule.
+    // opportunities' Instagram rule; partners earn on billing's payments.
     domains: &[
         "site",
         "auth",
@@ -77,6 +77,7 @@ const SERVER: Layout<'static> = Layout {
         "opportunities",
         "personality",
         "verification",
+        "partners",
         "dashboard",
     ],
     app: &["app"],

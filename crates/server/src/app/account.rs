@@ -5,7 +5,9 @@
 use std::sync::Arc;
 
 use crate::http::user_data::UserDataRegistry;
-use crate::{auth, billing, edits, features, opportunities, personality, photos, verification};
+use crate::{
+    auth, billing, edits, features, opportunities, partners, personality, photos, verification,
+};
 
 pub fn registry() -> UserDataRegistry {
     UserDataRegistry::new(vec![
@@ -17,5 +19,6 @@ pub fn registry() -> UserDataRegistry {
         Arc::new(opportunities::OpportunityApplications),
         Arc::new(personality::PersonalityResults),
         Arc::new(verification::VerificationRequests),
+        Arc::new(partners::PartnerData),
     ])
 }

@@ -6,6 +6,7 @@
 
 mod account;
 pub mod cli;
+pub mod hooks;
 mod openapi;
 mod router;
 mod startup;

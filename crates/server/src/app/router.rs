@@ -14,7 +14,7 @@ use crate::http::error::{ApiError, ErrorCode};
 use crate::http::{self, AppState};
 use crate::{
     admin, analyses, auth, billing, dashboard, edits, features, leaderboard, media, opportunities,
-    personality, photos, site, verification,
+    partners, personality, photos, site, verification,
 };
 
 #[derive(OpenApi)]
@@ -38,6 +38,7 @@ use crate::{
         (name = "personality", description = "The personality test and its detailed analysis"),
         (name = "dashboard", description = "The user dashboard's stats"),
         (name = "verification", description = "Verification badge requests"),
+        (name = "partners", description = "The partner programme: applying, the portal, referral clicks and the partner leaderboard"),
     )
 )]
 struct ApiDoc;
@@ -58,7 +59,8 @@ fn api_routes() -> OpenApiRouter<AppState> {
         .merge(opportunities::routes())
         .merge(personality::routes())
         .merge(dashboard::routes())
-        .merge(verification::routes());
+        .merge(verification::routes())
+        .merge(partners::routes());
     OpenApiRouter::with_openapi(ApiDoc::openapi())
         .merge(http::health::routes())
         .nest("/api/v1", api_v1)
@@ -67,7 +69,8 @@ fn api_routes() -> OpenApiRouter<AppState> {
             edits::function_routes()
                 .merge(billing::function_routes())
                 .merge(features::function_routes())
-                .merge(personality::function_routes()),
+                .merge(personality::function_routes())
+                .merge(partners::function_routes()),
         )
 }
 

@@ -96,6 +96,7 @@ impl Application {
         let sms = crate::providers::sms::from_config(&config.auth.sms, &db)
             .context("could not set up the SMS provider")?;
         let db_backend = sea_orm::ConnectionTrait::get_database_backend(&db);
+        let hooks = super::hooks::registry(&config);
         let state = AppState {
             config: Arc::new(config),
             db,
@@ -112,6 +113,7 @@ impl Application {
             payments,
             blocking,
             user_data: super::account::registry(),
+            hooks,
             web: Arc::new(web),
             metrics: http::metrics::recorder(),
             base_url,

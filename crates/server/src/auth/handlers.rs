@@ -6,7 +6,8 @@ use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Redirect, Response};
 use chrono::Utc;
 use sea_orm::{
-    ActiveModelTrait, ColumnTrait, EntityTrait, PaginatorTrait, QueryFilter, Set, TransactionTrait,
+    ActiveModelTrait, ColumnTrait, DatabaseTransaction, EntityTrait, PaginatorTrait, QueryFilter,
+    Set, TransactionTrait,
 };
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -20,7 +21,9 @@ use super::users::{self as user_rules, NewUser};
 use super::{password, pkce, rate_limit};
 use crate::db::entities::{identities, mfa_factors, users};
 use crate::http::AppState;
+use crate::http::cookies::Referral;
 use crate::http::extract::ClientInfo;
+use crate::http::hooks::SignUp;
 
 /// A JSON answer with the API version header.
 pub fn ok(value: Value) -> Response {
@@ -114,6 +117,7 @@ fn present(value: &Option<String>) -> Option<&str> {
 pub async fn signup(
     State(state): State<AppState>,
     client: ClientInfo,
+    referral: Referral,
     AuthQuery(query): AuthQuery<RedirectQuery>,
     AuthJson(body): AuthJson<SignupBody>,
 ) -> AuthResult<Response> {
@@ -133,7 +137,7 @@ pub async fn signup(
             return Err(AuthError::phone_disabled("Phone signups are disabled"));
         }
         let phone = user_rules::normalise_phone(phone)?;
-        return phone_signup(&state, &client, &phone, body).await;
+        return phone_signup(&state, &client, &phone, &referral, body).await;
     }
     let Some(email) = present(&body.email) else {
         return anonymous_sign_in(&state, &client, body.data).await;
@@ -198,6 +202,7 @@ pub async fn signup(
                 },
             )
             .await?;
+            signed_up(&state, &txn, &user, &referral).await?;
             txn.commit().await?;
             user
         }
@@ -223,6 +228,7 @@ async fn phone_signup(
     state: &AppState,
     client: &ClientInfo,
     phone: &str,
+    referral: &Referral,
     body: SignupBody,
 ) -> AuthResult<Response> {
     let auth = &state.config.auth;
@@ -260,6 +266,7 @@ async fn phone_signup(
                 },
             )
             .await?;
+            signed_up(state, &txn, &user, referral).await?;
             txn.commit().await?;
             user
         }
@@ -298,7 +305,12 @@ async fn send_sms_code(
 }
 
 /// `POST /otp` with a phone: a code by text, creating the user if allowed.
-async fn phone_otp(state: &AppState, phone: &str, body: EmailBody) -> AuthResult<Response> {
+async fn phone_otp(
+    state: &AppState,
+    phone: &str,
+    referral: &Referral,
+    body: EmailBody,
+) -> AuthResult<Response> {
     let phone = user_rules::normalise_phone(phone)?;
     let user = match user_rules::find_by_phone(&state.db, &phone).await? {
         Some(user) => user,
@@ -325,6 +337,7 @@ async fn phone_otp(state: &AppState, phone: &str, body: EmailBody) -> AuthResult
                 },
             )
             .await?;
+            signed_up(state, &txn, &user, referral).await?;
             txn.commit().await?;
             user
         }
@@ -332,6 +345,23 @@ async fn phone_otp(state: &AppState, phone: &str, body: EmailBody) -> AuthResult
     otp::check_resend_gap(state, user.confirmation_sent_at)?;
     let (_, message_id) = send_sms_code(state, &user, &phone).await?;
     Ok(ok(json!({"message_id": message_id})))
+}
+
+/// Tells the listeners (the partner programme's attribution) about an
+/// account its owner just made, in the transaction that made it.
+async fn signed_up(
+    state: &AppState,
+    txn: &DatabaseTransaction,
+    user: &users::Model,
+    referral: &Referral,
+) -> AuthResult<()> {
+    let sign_up = SignUp {
+        user_id: user.id,
+        email: user.email.as_deref(),
+        referral_code: referral.0.as_deref(),
+    };
+    state.hooks.signed_up(txn, &sign_up).await?;
+    Ok(())
 }
 
 /// Sends the sign-up confirmation mail and records when.
@@ -861,6 +891,7 @@ async fn send_link(
 pub async fn otp(
     State(state): State<AppState>,
     client: ClientInfo,
+    referral: Referral,
     AuthQuery(query): AuthQuery<RedirectQuery>,
     AuthJson(body): AuthJson<EmailBody>,
 ) -> AuthResult<Response> {
@@ -874,7 +905,7 @@ pub async fn otp(
             return Err(AuthError::phone_disabled("Unsupported phone provider"));
         }
         let phone = phone.to_owned();
-        return phone_otp(&state, &phone, body).await;
+        return phone_otp(&state, &phone, &referral, body).await;
     }
     let Some(email) = present(&body.email) else {
         return Err(AuthError::validation(
@@ -921,6 +952,7 @@ pub async fn otp(
                 },
             )
             .await?;
+            signed_up(&state, &txn, &user, &referral).await?;
             txn.commit().await?;
             send_confirmation(&state, &user, redirect_to, challenge.as_ref()).await?;
         }

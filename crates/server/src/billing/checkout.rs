@@ -21,7 +21,8 @@ use super::{deliver_sandbox_events, has_premium_editing, provider_error};
 use crate::http::AppState;
 use crate::http::error::{ApiError, ErrorBody, ErrorCode};
 use crate::http::extract::{AuthUser, Json};
-use crate::providers::payments::{CheckoutMode, CheckoutRequest};
+use crate::http::hooks::Promo;
+use crate::providers::payments::{CheckoutMode, CheckoutRequest, discounted_cents};
 
 /// Stripe's limit for an `Idempotency-Key`.
 const MAX_IDEMPOTENCY_KEY: usize = 255;
@@ -74,6 +75,11 @@ pub struct CreateCheckoutRequest {
     /// `Idempotency-Key` header). At most 255 characters.
     #[serde(default)]
     pub idempotency_key: Option<String>,
+    /// A partner's promo code: 10 % off the first payment of Premium or the
+    /// detailed analysis, and the sale is credited to that partner. An
+    /// unknown code is refused (422 `invalid_promo_code`).
+    #[serde(default)]
+    pub promo_code: Option<String>,
 }
 
 /// Where to send the buyer.
@@ -166,6 +172,7 @@ pub async fn create_checkout(
         }
     };
 
+    let promo = promo(&state, &request, user.user_id).await?;
     let provider = state.payments.provider.clone();
     let now = Utc::now();
     let checkout_id = Uuid::now_v7();
@@ -177,6 +184,12 @@ pub async fn create_checkout(
     if let Some(id) = contact_request_id.filter(|_| request.kind == Purchase::ContactRequest) {
         metadata.insert("contact_request_id".to_owned(), id.to_string());
     }
+    if let Some(promo) = &promo {
+        metadata.insert("promo_code".to_owned(), promo.code.clone());
+        metadata.insert("promo_partner_id".to_owned(), promo.partner_id.to_string());
+    }
+    let discount_percent = promo.as_ref().map(|promo| promo.percent_off);
+    let charged_cents = discounted_cents(amount_cents, discount_percent);
     let inserted = checkout::ActiveModel {
         id: Set(checkout_id),
         user_id: Set(Some(user.user_id)),
@@ -185,7 +198,7 @@ pub async fn create_checkout(
         provider_session_id: Set(None),
         purpose: Set(request.kind.as_str().to_owned()),
         price_id: Set(price_id),
-        amount_cents: Set(amount_cents),
+        amount_cents: Set(charged_cents),
         currency: Set(CURRENCY.to_owned()),
         status: Set("open".to_owned()),
         url: Set(None),
@@ -236,6 +249,7 @@ pub async fn create_checkout(
         success_url: format!("{base}{success}"),
         cancel_url: format!("{base}{cancel}"),
         idempotency_key: checkout_id.to_string(),
+        discount_percent,
     };
     let session = match provider.create_checkout(&checkout_request).await {
         Ok(session) => session,
@@ -265,9 +279,41 @@ pub async fn create_checkout(
     Ok(Json(CreateCheckoutResponse {
         url: session.url,
         session_id: session.id,
-        amount_cents,
+        amount_cents: charged_cents,
         currency: CURRENCY.to_owned(),
     }))
+}
+
+/// The promo code the buyer entered, checked: `None` when none was entered.
+async fn promo(
+    state: &AppState,
+    request: &CreateCheckoutRequest,
+    buyer: Uuid,
+) -> Result<Option<Promo>, ApiError> {
+    let Some(code) = request
+        .promo_code
+        .as_deref()
+        .map(str::trim)
+        .filter(|code| !code.is_empty())
+    else {
+        return Ok(None);
+    };
+    let invalid = |message: &'static str| {
+        ApiError::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            ErrorCode::InvalidPromoCode,
+            message,
+        )
+    };
+    if request.kind == Purchase::ContactRequest {
+        return Err(invalid("Promo codes can't be used for contact requests"));
+    }
+    state
+        .hooks
+        .promo_code(&state.db, code, buyer)
+        .await?
+        .map(Some)
+        .ok_or_else(|| invalid("This promo code is not valid"))
 }
 
 async fn find_by_key(

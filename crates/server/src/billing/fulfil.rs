@@ -27,6 +27,7 @@ use super::PREMIUM_EDITING;
 use super::entity::{self as subscription, checkout, payment, processed_event};
 use super::rules::Purchase;
 use crate::db::entities::users;
+use crate::http::hooks::HookRegistry;
 use crate::providers::payments::{Event, SubscriptionState};
 
 /// What a delivery did.
@@ -41,6 +42,7 @@ pub enum Outcome {
 /// Applies `event` from `provider` (`sandbox` or `stripe`) once.
 pub async fn fulfil(
     db: &DatabaseConnection,
+    hooks: &HookRegistry,
     provider: &str,
     event: &Event,
 ) -> Result<Outcome, DbErr> {
@@ -68,6 +70,7 @@ pub async fn fulfil(
     }
     let context = Context {
         txn: &txn,
+        hooks,
         provider,
         created: DateTime::from_timestamp(event.created, 0).unwrap_or_else(Utc::now),
     };
@@ -78,6 +81,8 @@ pub async fn fulfil(
 
 struct Context<'a> {
     txn: &'a DatabaseTransaction,
+    /// Told of every payment recorded or advanced (the partner ledger).
+    hooks: &'a HookRegistry,
     provider: &'a str,
     /// When the provider made the event.
     created: DateTime<Utc>,
@@ -535,11 +540,13 @@ impl Context<'_> {
             "partially_refunded"
         };
         let contact_request_id = row.contact_request_id;
+        let payment_id = row.id;
         let mut active: payment::ActiveModel = row.into();
         active.refunded_cents = Set(refunded);
         active.status = Set(status.to_owned());
         active.updated_at = Set(Utc::now());
         active.update(self.txn).await?;
+        self.hooks.payment_changed(self.txn, payment_id).await?;
         if full {
             self.contact_payment(contact_request_id, false, "refunded")
                 .await?;
@@ -610,7 +617,7 @@ impl Context<'_> {
                 .await?;
         }
         let now = Utc::now();
-        match existing {
+        let payment_id = match existing {
             Some(row) => {
                 let mut active: payment::ActiveModel = row.clone().into();
                 if rank(report.status) >= rank(&row.status) {
@@ -635,7 +642,7 @@ impl Context<'_> {
                     active.amount_cents = Set(report.amount_cents);
                 }
                 active.updated_at = Set(now);
-                active.update(self.txn).await?;
+                active.update(self.txn).await?.id
             }
             None => {
                 payment::ActiveModel {
@@ -656,10 +663,11 @@ impl Context<'_> {
                     updated_at: Set(now),
                 }
                 .insert(self.txn)
-                .await?;
+                .await?
+                .id
             }
-        }
-        Ok(())
+        };
+        self.hooks.payment_changed(self.txn, payment_id).await
     }
 }
 

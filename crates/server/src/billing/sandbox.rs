@@ -19,6 +19,7 @@ use super::provider_error;
 use crate::http::AppState;
 use crate::http::error::{ApiError, ErrorBody, ErrorCode};
 use crate::http::extract::{AuthUser, Json};
+use crate::http::hooks::HookRegistry;
 use crate::providers::payments::Event;
 use crate::providers::payments::sandbox::{PayOutcome, Sandbox};
 
@@ -65,17 +66,21 @@ pub async fn deliver_sandbox_events(state: &AppState) {
     let Some(sandbox) = state.payments.sandbox.as_ref() else {
         return;
     };
-    if let Err(err) = deliver_events(&state.db, sandbox).await {
+    if let Err(err) = deliver_events(&state.db, &state.hooks, sandbox).await {
         tracing::error!(error = %err, "could not deliver the sandbox's payment events");
     }
 }
 
 /// Delivers `sandbox`'s pending events through fulfilment; how many.
-pub async fn deliver_events(db: &DatabaseConnection, sandbox: &Sandbox) -> anyhow::Result<usize> {
+pub async fn deliver_events(
+    db: &DatabaseConnection,
+    hooks: &HookRegistry,
+    sandbox: &Sandbox,
+) -> anyhow::Result<usize> {
     let pending = sandbox.pending_events().await?;
     for event in &pending {
         let parsed: Event = serde_json::from_value(event.payload.clone())?;
-        fulfil(db, "sandbox", &parsed).await?;
+        fulfil(db, hooks, "sandbox", &parsed).await?;
         sandbox.mark_delivered(&event.event_id).await?;
     }
     Ok(pending.len())

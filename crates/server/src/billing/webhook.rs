@@ -64,7 +64,7 @@ pub async fn webhook(
         )
         .with_cause(err)
     })?;
-    let outcome = fulfil(&state.db, "stripe", &event).await?;
+    let outcome = fulfil(&state.db, &state.hooks, "stripe", &event).await?;
     Ok(Json(WebhookReceipt {
         received: true,
         duplicate: outcome == Outcome::Duplicate,

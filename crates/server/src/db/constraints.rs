@@ -120,10 +120,16 @@ pub const UNIQUE_KEYS: &[UniqueKey] = &[
         "partner_accounts",
         &["promo_code"],
     ),
+    // m20261126_006400_partner_ledger
     key(
-        "partner_conversions_checkout_session_id_key",
+        "partner_conversions_line_key",
         "partner_conversions",
-        &["checkout_session_id"],
+        &["payment_id", "partner_id", "kind", "refund_level_cents"],
+    ),
+    key(
+        "partner_clicks_visitor_day_key",
+        "partner_clicks",
+        &["partner_id", "visitor", "day"],
     ),
     // m20261121_000004_accounts
     key(

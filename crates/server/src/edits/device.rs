@@ -15,13 +15,12 @@ use std::convert::Infallible;
 
 use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
-use axum::http::{HeaderValue, header};
 use axum::response::Response;
 use chrono::Utc;
 use serde_json::json;
 use uuid::Uuid;
 
-use crate::http::AppState;
+use crate::http::{AppState, cookies};
 
 pub const COOKIE: &str = "ps_device";
 const AUDIENCE: &str = "prettyscore-device";
@@ -57,40 +56,17 @@ impl Device {
     /// Adds the `Set-Cookie` header of a new id to the response.
     pub fn attach(&self, state: &AppState, mut response: Response) -> Response {
         if let Some(token) = &self.issued {
-            let secure = if state.base_url.starts_with("https://") {
-                "; Secure"
-            } else {
-                ""
-            };
-            let cookie = format!(
-                "{COOKIE}={token}; Path=/; Max-Age={LIFETIME_SECS}; HttpOnly; SameSite=Lax{secure}"
-            );
-            if let Ok(value) = HeaderValue::from_str(&cookie) {
-                response.headers_mut().append(header::SET_COOKIE, value);
-            }
+            cookies::set(state, response.headers_mut(), COOKIE, token, LIFETIME_SECS);
         }
         response
     }
-}
-
-/// The value of the `ps_device` cookie, if the request has one.
-fn cookie_value(parts: &Parts) -> Option<&str> {
-    parts
-        .headers
-        .get_all(header::COOKIE)
-        .iter()
-        .filter_map(|value| value.to_str().ok())
-        .flat_map(|value| value.split(';'))
-        .filter_map(|pair| pair.trim().split_once('='))
-        .find(|(name, _)| *name == COOKIE)
-        .map(|(_, value)| value.trim())
 }
 
 impl FromRequestParts<AppState> for Device {
     type Rejection = Infallible;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Infallible> {
-        if let Some(token) = cookie_value(parts)
+        if let Some(token) = cookies::read(&parts.headers, COOKIE)
             && let Ok(claims) = state.keys.verify(&state.db, token).await
             && claims["aud"] == AUDIENCE
             && let Some(id) = claims["sub"].as_str()

@@ -144,6 +144,23 @@ error_codes! {
     AlreadyRequested = "already_requested",
     /// The user has the verification badge already.
     AlreadyVerified = "already_verified",
+    /// The user has a partner account already (one per user).
+    PartnerExists = "partner_exists",
+    /// The caller has no partner account, or no partner has that id.
+    PartnerNotFound = "partner_not_found",
+    /// A short code that is not 3-10 letters or digits.
+    InvalidShortCode = "invalid_short_code",
+    /// Another partner has this short code.
+    ShortCodeTaken = "short_code_taken",
+    /// Another partner has this promo code.
+    PromoCodeTaken = "promo_code_taken",
+    /// A promo code checkout does not know (or may not use).
+    InvalidPromoCode = "invalid_promo_code",
+    /// A partner status change the programme does not allow (e.g. approving
+    /// an approved partner).
+    InvalidTransition = "invalid_transition",
+    /// The partner has no payable commissions to pay out.
+    NothingPayable = "nothing_payable",
     // The server.
     /// The instance is at its cap of request bodies in flight; try again
     /// after `Retry-After` seconds.

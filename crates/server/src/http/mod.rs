@@ -4,9 +4,11 @@
 //! routes themselves are assembled in `app`.
 
 pub mod budget;
+pub mod cookies;
 pub mod error;
 pub mod extract;
 pub mod health;
+pub mod hooks;
 pub mod metrics;
 pub mod outbox;
 pub mod recent_reads;

@@ -18,6 +18,7 @@ use crate::providers::sms::SmsProvider;
 use crate::storage::Storage;
 use crate::tokens::KeyRing;
 
+use super::hooks::HookRegistry;
 use super::user_data::UserDataRegistry;
 
 /// What every handler can reach. Cheap to clone.
@@ -49,6 +50,8 @@ pub struct AppState {
     pub blocking: BlockingPool,
     /// Every domain's share of a user's data (export and deletion).
     pub user_data: UserDataRegistry,
+    /// Listeners to sign-ups and payments (the partner programme).
+    pub hooks: HookRegistry,
     pub web: Arc<WebApp>,
     pub metrics: PrometheusHandle,
     /// The address users reach the app at (`public_url`, or the listening

@@ -19,6 +19,7 @@ mod leaderboard;
 mod migrations;
 mod operations;
 mod opportunities;
+mod partners;
 mod personality;
 mod photos;
 mod saved_feet_and_hands;

@@ -63,6 +63,7 @@ mod m20261123_006001_leaderboard;
 mod m20261124_006100_conversations;
 mod m20261124_006200_opportunities;
 mod m20261124_006300_personality;
+mod m20261126_006400_partner_ledger;
 
 /// Applies the migrations: `Migrator::up(&db, None)`.
 pub struct Migrator;
@@ -87,6 +88,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261124_006100_conversations::Migration),
             Box::new(m20261124_006200_opportunities::Migration),
             Box::new(m20261124_006300_personality::Migration),
+            Box::new(m20261126_006400_partner_ledger::Migration),
         ]
     }
 }
@@ -140,4 +142,6 @@ pub const TABLES: &[&str] = &[
     // leaderboard
     "leaderboard_reports",
     "contest_winners",
+    // partner ledger
+    "partner_clicks",
 ];

@@ -59,6 +59,23 @@ pub struct CheckoutRequest {
     pub cancel_url: String,
     /// Sent as `Idempotency-Key`: a retried request opens no second session.
     pub idempotency_key: String,
+    /// A promo code's discount, in percent, on the first payment only
+    /// (renewals are charged `amount_cents`).
+    pub discount_percent: Option<u8>,
+}
+
+impl CheckoutRequest {
+    /// What the first payment charges.
+    pub fn first_payment_cents(&self) -> i64 {
+        discounted_cents(self.amount_cents, self.discount_percent)
+    }
+}
+
+/// `amount_cents` less `percent` off, the discount rounded to the nearest
+/// cent as Stripe rounds a `percent_off` coupon.
+pub fn discounted_cents(amount_cents: i64, percent: Option<u8>) -> i64 {
+    let percent = i64::from(percent.unwrap_or(0).min(100));
+    amount_cents - (amount_cents * percent + 50) / 100
 }
 
 /// A checkout opened at the provider.

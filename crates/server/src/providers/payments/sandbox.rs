@@ -160,7 +160,9 @@ impl Sandbox {
                     "current_period_start": now.timestamp(),
                     "current_period_end": period_end.timestamp(),
                     "metadata": metadata,
-                    "plan_amount": amount,
+                    // Renewals are charged the full price; a promo
+                    // discount is for the first payment only.
+                    "plan_amount": session["amount_subtotal"].as_i64().unwrap_or(amount),
                     "currency": currency,
                 });
                 insert(&txn, SUBSCRIPTION, &subscription_id, &subscription).await?;
@@ -529,7 +531,8 @@ impl PaymentProvider for Sandbox {
             "capture_method": if request.mode == CheckoutMode::Hold { "manual" } else { "automatic" },
             "status": "open",
             "payment_status": "unpaid",
-            "amount_total": request.amount_cents,
+            "amount_subtotal": request.amount_cents,
+            "amount_total": request.first_payment_cents(),
             "currency": request.currency,
             "description": request.product_name,
             "client_reference_id": request.client_reference_id,

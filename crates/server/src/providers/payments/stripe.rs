@@ -197,6 +197,32 @@ impl Stripe {
     }
 }
 
+impl Stripe {
+    /// The coupon a partner's promo code applies: `percent` off the first
+    /// payment (`duration` once), created on first use under a fixed id so
+    /// every instance and every retry uses the same one.
+    async fn promo_coupon(&self, percent: u8) -> Result<String, PaymentError> {
+        let id = format!("partner-promo-{percent}");
+        let mut form = Form::new();
+        field(&mut form, "id", &id);
+        field(&mut form, "percent_off", percent);
+        field(&mut form, "duration", "once");
+        field(
+            &mut form,
+            "name",
+            format!("Partner promo code: {percent}% off"),
+        );
+        #[derive(Deserialize)]
+        struct Coupon {}
+        match self.post::<Coupon>("/v1/coupons", &form, None).await {
+            Ok(_) => Ok(id),
+            // Created before (by us, with the same terms).
+            Err(PaymentError::Refused(message)) if message.contains("already exists") => Ok(id),
+            Err(err) => Err(err),
+        }
+    }
+}
+
 fn metadata(form: &mut Form, prefix: &str, metadata: &std::collections::BTreeMap<String, String>) {
     for (key, value) in metadata {
         field(form, format!("{prefix}[{key}]"), value);
@@ -246,6 +272,10 @@ impl PaymentProvider for Stripe {
             &request.product_name,
         );
         metadata(&mut form, "metadata", &request.metadata);
+        if let Some(percent) = request.discount_percent.filter(|percent| *percent > 0) {
+            let coupon = self.promo_coupon(percent).await?;
+            field(&mut form, "discounts[0][coupon]", coupon);
+        }
         match request.mode {
             CheckoutMode::Subscription => {
                 field(

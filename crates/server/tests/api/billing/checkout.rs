@@ -516,7 +516,16 @@ async fn the_sandbox_holds_captures_releases_and_refunds_through_events(backend:
     };
     let held = sandbox.hold(&hold("h1")).await.unwrap();
     assert_eq!(held.status, "requires_capture");
-    assert_eq!(deliver_events(&app.db, &sandbox).await.unwrap(), 1);
+    assert_eq!(
+        deliver_events(
+            &app.db,
+            &prettyscore_server::app::hooks::registry(&app.config),
+            &sandbox
+        )
+        .await
+        .unwrap(),
+        1
+    );
     assert_eq!(payments_of(&app, &fan).await[0]["status"], "held");
     // Nothing is refunded before it is captured.
     assert!(sandbox.refund(&held.id, None).await.is_err());
@@ -529,7 +538,13 @@ async fn the_sandbox_holds_captures_releases_and_refunds_through_events(backend:
         sandbox.refund(&held.id, Some(80_000)).await.is_err(),
         "no more than was paid"
     );
-    deliver_events(&app.db, &sandbox).await.unwrap();
+    deliver_events(
+        &app.db,
+        &prettyscore_server::app::hooks::registry(&app.config),
+        &sandbox,
+    )
+    .await
+    .unwrap();
     let payments = payments_of(&app, &fan).await;
     assert_eq!(payments.len(), 1);
     assert_eq!(payments[0]["status"], "partially_refunded");
@@ -541,7 +556,13 @@ async fn the_sandbox_holds_captures_releases_and_refunds_through_events(backend:
         "canceled"
     );
     assert!(sandbox.capture(&released.id).await.is_err());
-    deliver_events(&app.db, &sandbox).await.unwrap();
+    deliver_events(
+        &app.db,
+        &prettyscore_server::app::hooks::registry(&app.config),
+        &sandbox,
+    )
+    .await
+    .unwrap();
     let payments = payments_of(&app, &fan).await;
     assert_eq!(payments.len(), 2);
     assert!(
@@ -549,7 +570,16 @@ async fn the_sandbox_holds_captures_releases_and_refunds_through_events(backend:
         "{payments:?}"
     );
     // Delivering again changes nothing.
-    assert_eq!(deliver_events(&app.db, &sandbox).await.unwrap(), 0);
+    assert_eq!(
+        deliver_events(
+            &app.db,
+            &prettyscore_server::app::hooks::registry(&app.config),
+            &sandbox
+        )
+        .await
+        .unwrap(),
+        0
+    );
 }
 
 on_both_databases!(a_contact_fee_paid_in_the_sandbox_is_held_not_captured);

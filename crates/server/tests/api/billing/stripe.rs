@@ -65,6 +65,7 @@ async fn checkout_sessions_are_created_as_stripe_expects() {
         success_url: "https://app.test/premium?success=true".to_owned(),
         cancel_url: "https://app.test/premium?canceled=true".to_owned(),
         idempotency_key: "checkout-1".to_owned(),
+        discount_percent: None,
     };
     let session = stripe.create_checkout(&request).await.unwrap();
     assert_eq!(session.id, "cs_test_1");
@@ -176,6 +177,70 @@ async fn holds_captures_releases_refunds_and_cancellations_call_stripe() {
         "captures are idempotent"
     );
     assert_eq!(form(&sent[3])["amount"], "5000");
+}
+
+#[tokio::test]
+async fn a_promo_discount_is_a_once_coupon_created_on_first_use() {
+    let server = MockServer::start().await;
+    // The first call creates the coupon; later ones find it exists.
+    Mock::given(method("POST"))
+        .and(path("/v1/coupons"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!({"id": "partner-promo-10"})))
+        .up_to_n_times(1)
+        .mount(&server)
+        .await;
+    Mock::given(method("POST"))
+        .and(path("/v1/coupons"))
+        .respond_with(ResponseTemplate::new(400).set_body_json(json!({"error": {
+            "type": "invalid_request_error", "code": "resource_already_exists",
+            "message": "Coupon already exists."}})))
+        .mount(&server)
+        .await;
+    Mock::given(method("POST"))
+        .and(path("/v1/checkout/sessions"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(
+            json!({"id": "cs_test_promo", "url": "https://checkout.stripe.test/cs_test_promo"}),
+        ))
+        .mount(&server)
+        .await;
+    let stripe = client(&server);
+    let request = CheckoutRequest {
+        mode: CheckoutMode::Subscription,
+        amount_cents: 999,
+        currency: "usd".to_owned(),
+        product_name: "Premium Editing (monthly)".to_owned(),
+        customer_email: None,
+        client_reference_id: "u1".to_owned(),
+        metadata: BTreeMap::new(),
+        success_url: "https://app.test/premium?success=true".to_owned(),
+        cancel_url: "https://app.test/premium?canceled=true".to_owned(),
+        idempotency_key: "promo-1".to_owned(),
+        discount_percent: Some(10),
+    };
+    assert_eq!(request.first_payment_cents(), 899);
+    stripe.create_checkout(&request).await.unwrap();
+    stripe.create_checkout(&request).await.unwrap();
+    let sent = server.received_requests().await.unwrap();
+    let paths: Vec<&str> = sent.iter().map(|r| r.url.path()).collect();
+    assert_eq!(
+        paths,
+        [
+            "/v1/coupons",
+            "/v1/checkout/sessions",
+            "/v1/coupons",
+            "/v1/checkout/sessions"
+        ]
+    );
+    let coupon = form(&sent[0]);
+    assert_eq!(coupon["id"], "partner-promo-10");
+    assert_eq!(coupon["percent_off"], "10");
+    assert_eq!(coupon["duration"], "once");
+    for session in [&sent[1], &sent[3]] {
+        let session = form(session);
+        assert_eq!(session["discounts[0][coupon]"], "partner-promo-10");
+        // The list price stays; Stripe applies the coupon to the first invoice.
+        assert_eq!(session["line_items[0][price_data][unit_amount]"], "999");
+    }
 }
 
 #[tokio::test]

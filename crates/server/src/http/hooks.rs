@@ -1,0 +1,106 @@
+//! Events a lower domain announces and a higher one acts on, without the
+//! lower one naming it: a sign-up (auth) and a payment that changed
+//! (billing), and the promo codes checkout accepts. The partner programme
+//! listens (registered in `app::hooks`); each hook runs inside the
+//! announcing domain's transaction, so its effect commits or rolls back with
+//! the event.
+
+use std::sync::Arc;
+
+use sea_orm::{DatabaseConnection, DatabaseTransaction, DbErr};
+use uuid::Uuid;
+
+/// A new account, made by its owner (not an admin, not anonymous).
+#[derive(Debug, Clone)]
+pub struct SignUp<'a> {
+    pub user_id: Uuid,
+    pub email: Option<&'a str>,
+    /// The referral cookie the browser carried.
+    pub referral_code: Option<&'a str>,
+}
+
+/// A promo code checkout accepted: the discount on the first payment, and
+/// who it credits.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Promo {
+    pub code: String,
+    pub percent_off: u8,
+    pub partner_id: Uuid,
+}
+
+#[async_trait::async_trait]
+pub trait Hooks: Send + Sync {
+    async fn signed_up(
+        &self,
+        _txn: &DatabaseTransaction,
+        _sign_up: &SignUp<'_>,
+    ) -> Result<(), DbErr> {
+        Ok(())
+    }
+
+    /// A payment was recorded or advanced (paid, refunded).
+    async fn payment_changed(
+        &self,
+        _txn: &DatabaseTransaction,
+        _payment_id: Uuid,
+    ) -> Result<(), DbErr> {
+        Ok(())
+    }
+
+    /// The promo that `code` names for `buyer`, if it is valid.
+    async fn promo_code(
+        &self,
+        _db: &DatabaseConnection,
+        _code: &str,
+        _buyer: Uuid,
+    ) -> Result<Option<Promo>, DbErr> {
+        Ok(None)
+    }
+}
+
+/// Every listener, in registration order.
+#[derive(Clone, Default)]
+pub struct HookRegistry(Arc<[Arc<dyn Hooks>]>);
+
+impl HookRegistry {
+    pub fn new(hooks: Vec<Arc<dyn Hooks>>) -> Self {
+        Self(hooks.into())
+    }
+
+    pub async fn signed_up(
+        &self,
+        txn: &DatabaseTransaction,
+        sign_up: &SignUp<'_>,
+    ) -> Result<(), DbErr> {
+        for hook in self.0.iter() {
+            hook.signed_up(txn, sign_up).await?;
+        }
+        Ok(())
+    }
+
+    pub async fn payment_changed(
+        &self,
+        txn: &DatabaseTransaction,
+        payment_id: Uuid,
+    ) -> Result<(), DbErr> {
+        for hook in self.0.iter() {
+            hook.payment_changed(txn, payment_id).await?;
+        }
+        Ok(())
+    }
+
+    /// The first listener's answer for `code`.
+    pub async fn promo_code(
+        &self,
+        db: &DatabaseConnection,
+        code: &str,
+        buyer: Uuid,
+    ) -> Result<Option<Promo>, DbErr> {
+        for hook in self.0.iter() {
+            if let Some(promo) = hook.promo_code(db, code, buyer).await? {
+                return Ok(Some(promo));
+            }
+        }
+        Ok(None)
+    }
+}

@@ -1,0 +1,759 @@
+//! The partner programme: who may call what; short codes; clicks and the
+//! first-touch cookie; attribution at sign-up (self-referral refused);
+//! commissions per tier with the parent's line; the refund window,
+//! reversals and clawbacks; Mark as Paid; promo codes. Every figure is read
+//! back from the API and checked against the ledger's lines.
+
+use prettyscore_server::billing::entity::payment;
+use prettyscore_server::billing::sandbox::deliver_events;
+use prettyscore_server::db::entities::profiles;
+use prettyscore_server::providers::payments::PaymentProvider;
+use prettyscore_server::providers::payments::sandbox::Sandbox;
+use reqwest::{Method, StatusCode};
+use sea_orm::{ColumnTrait, EntityTrait, QueryFilter};
+use serde_json::{Value, json};
+use uuid::Uuid;
+
+use crate::auth::{PASSWORD, access, claims, spawn_with};
+use crate::billing::{Caller, assert_error, call, get, ok, post, sandbox_app, sign_up};
+use crate::helpers::{Backend, TestApp, on_both_databases};
+use crate::verification::admin;
+
+const APPLY: &str = "/api/v1/partners";
+const PORTAL: &str = "/api/v1/partners/me";
+const LEADERBOARD: &str = "/api/v1/partners/leaderboard";
+const TRACK: &str = "/functions/v1/track-referral";
+const ADMIN_PARTNERS: &str = "/api/v1/admin/partners";
+const PAYOUTS: &str = "/api/v1/admin/payouts";
+
+/// The app with commissions payable at once (no refund window).
+async fn app_without_hold(backend: Backend) -> TestApp {
+    spawn_with(backend, |config| config.partners.commission_hold_days = 0).await
+}
+
+/// `caller` applies with `code`; the account as answered.
+async fn apply(app: &TestApp, caller: &Caller, code: &str) -> Value {
+    let (status, body) = post(
+        app,
+        APPLY,
+        caller,
+        json!({"displayName": format!("Partner {code}"), "shortCode": code}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{body}");
+    body
+}
+
+async fn set_status(app: &TestApp, admin: &Caller, partner: &Value, status: &str) -> Value {
+    let path = format!(
+        "{ADMIN_PARTNERS}/{}/status",
+        partner["id"].as_str().unwrap()
+    );
+    ok(post(app, &path, admin, json!({"status": status})).await)
+}
+
+async fn set_tier(app: &TestApp, admin: &Caller, partner: &Value, tier: &str) -> Value {
+    let path = format!("{ADMIN_PARTNERS}/{}/tier", partner["id"].as_str().unwrap());
+    ok(post(app, &path, admin, json!({"tier": tier})).await)
+}
+
+/// A user who applies and is approved at `tier`.
+async fn partner(
+    app: &TestApp,
+    admin: &Caller,
+    email: &str,
+    code: &str,
+    tier: &str,
+) -> (Caller, Value) {
+    let caller = sign_up(app, email).await;
+    let account = apply(app, &caller, code).await;
+    set_status(app, admin, &account, "approved").await;
+    let account = set_tier(app, admin, &account, tier).await;
+    (caller, account)
+}
+
+/// Signs up through the API with the browser's referral cookie.
+async fn sign_up_referred(app: &TestApp, email: &str, code: &str) -> Caller {
+    let response = app
+        .client
+        .post(app.url("/auth/v1/signup"))
+        .header("Cookie", format!("affiliate_code={code}"))
+        .json(&json!({"email": email, "password": PASSWORD}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    let tokens: Value = response.json().await.unwrap();
+    let token = access(&tokens).to_owned();
+    let id = claims(&token)["sub"].as_str().unwrap().parse().unwrap();
+    Caller {
+        token,
+        id,
+        email: email.to_owned(),
+    }
+}
+
+async fn referrer_of(app: &TestApp, user: &Caller) -> Option<Uuid> {
+    profiles::Entity::find_by_id(user.id)
+        .one(&app.db)
+        .await
+        .unwrap()
+        .unwrap()
+        .referred_by_partner
+}
+
+/// Buys `kind` in the sandbox (optionally with a promo code); the checkout answer.
+async fn buy(app: &TestApp, buyer: &Caller, kind: &str, promo: Option<&str>) -> Value {
+    let opened = ok(post(
+        app,
+        "/functions/v1/create-checkout",
+        buyer,
+        json!({"userId": buyer.id, "type": kind, "promoCode": promo}),
+    )
+    .await);
+    let session = opened["sessionId"].as_str().unwrap();
+    ok(post(
+        app,
+        &format!("/api/v1/billing/sandbox/{session}/pay"),
+        buyer,
+        json!({}),
+    )
+    .await);
+    opened
+}
+
+/// Refunds `cents` of the buyer's newest payment in the sandbox and delivers
+/// the events (twice: a redelivery changes nothing).
+async fn refund(app: &TestApp, buyer: &Caller, cents: Option<i64>) {
+    let paid = payment::Entity::find()
+        .filter(payment::Column::UserId.eq(buyer.id))
+        .all(&app.db)
+        .await
+        .unwrap();
+    let intent = paid
+        .last()
+        .and_then(|payment| payment.provider_payment_intent_id.clone())
+        .expect("a paid intent");
+    let sandbox = Sandbox::new(app.db.clone());
+    sandbox.refund(&intent, cents).await.unwrap();
+    let hooks = prettyscore_server::app::hooks::registry(&app.config);
+    deliver_events(&app.db, &hooks, &sandbox).await.unwrap();
+    assert_eq!(deliver_events(&app.db, &hooks, &sandbox).await.unwrap(), 0);
+}
+
+async fn portal(app: &TestApp, caller: &Caller) -> Value {
+    ok(get(app, PORTAL, caller).await)
+}
+
+/// The stored totals equal the sums of the lines, for every partner.
+async fn assert_totals_match_lines(app: &TestApp) {
+    use prettyscore_server::partners::entity::{account, line};
+    for partner in account::Entity::find().all(&app.db).await.unwrap() {
+        let lines = line::Entity::find()
+            .filter(line::Column::PartnerId.eq(partner.id))
+            .all(&app.db)
+            .await
+            .unwrap();
+        let kept = lines.iter().filter(|line| line.status != "reversed");
+        let earned: i64 = kept.clone().map(|line| line.commission_cents).sum();
+        let conversions = kept.filter(|line| line.kind == "sale").count() as i64;
+        assert_eq!(partner.total_earned_cents, earned, "{}", partner.code);
+        assert_eq!(partner.total_conversions, conversions, "{}", partner.code);
+    }
+}
+
+on_both_databases!(
+    who_may_call_what,
+    short_codes_promo_codes_and_one_account_per_user,
+    clicks_count_once_a_day_and_the_first_link_keeps_the_cookie,
+    sign_ups_are_attributed_once_and_never_to_the_partner_themself,
+    each_tier_earns_its_rate_and_the_parent_earns_a_tenth,
+    a_refund_reverses_before_payout_and_claws_back_after,
+    mark_as_paid_pays_exactly_that_partners_payable_lines_once,
+    a_promo_code_discounts_the_first_payment_and_credits_the_partner,
+    commissions_wait_out_the_refund_window
+);
+
+async fn who_may_call_what(backend: Backend) {
+    let app = sandbox_app(backend).await;
+    let admin = admin(&app).await;
+    let user = sign_up(&app, "user@example.com").await;
+    let (partner_user, account) =
+        partner(&app, &admin, "partner@example.com", "AUTHZ", "starter").await;
+    let id = account["id"].as_str().unwrap();
+    let status = format!("{ADMIN_PARTNERS}/{id}/status");
+    let tier = format!("{ADMIN_PARTNERS}/{id}/tier");
+    let pay = format!("{PAYOUTS}/{id}");
+
+    // Anonymous: the public leaderboard and click tracking only.
+    for (method, path) in [(Method::POST, APPLY), (Method::GET, PORTAL)] {
+        assert_error(
+            &call(&app, method, path, None, Some(json!({"displayName": "x"}))).await,
+            StatusCode::UNAUTHORIZED,
+            "not_signed_in",
+        );
+    }
+    assert_eq!(
+        call(&app, Method::GET, LEADERBOARD, None, None).await.0,
+        StatusCode::OK
+    );
+    assert_eq!(
+        call(
+            &app,
+            Method::POST,
+            TRACK,
+            None,
+            Some(json!({"code": "AUTHZ"}))
+        )
+        .await
+        .1["success"],
+        true
+    );
+    let admin_calls = [
+        (Method::GET, ADMIN_PARTNERS.to_owned(), None),
+        (
+            Method::POST,
+            status.clone(),
+            Some(json!({"status": "suspended"})),
+        ),
+        (Method::POST, tier.clone(), Some(json!({"tier": "elite"}))),
+        (Method::GET, PAYOUTS.to_owned(), None),
+        (Method::POST, pay.clone(), None),
+    ];
+    for (method, path, body) in &admin_calls {
+        assert_error(
+            &call(&app, method.clone(), path, None, body.clone()).await,
+            StatusCode::UNAUTHORIZED,
+            "not_signed_in",
+        );
+        // A user, and the partner themself, are not admins.
+        for caller in [&user, &partner_user] {
+            assert_error(
+                &call(
+                    &app,
+                    method.clone(),
+                    path,
+                    Some(&caller.token),
+                    body.clone(),
+                )
+                .await,
+                StatusCode::FORBIDDEN,
+                "admin_only",
+            );
+        }
+    }
+    // A user without an account has no portal; the partner sees only theirs.
+    assert_error(
+        &get(&app, PORTAL, &user).await,
+        StatusCode::NOT_FOUND,
+        "partner_not_found",
+    );
+    assert_eq!(
+        portal(&app, &partner_user).await["account"]["id"],
+        account["id"]
+    );
+    // The admin may do all of it; nothing is payable yet.
+    let listed = ok(get(&app, ADMIN_PARTNERS, &admin).await);
+    assert_eq!(listed[0]["email"], "partner@example.com");
+    assert_eq!(listed[0]["code"], "AUTHZ");
+    assert_eq!(
+        set_tier(&app, &admin, &account, "elite").await["commissionRate"],
+        0.3
+    );
+    assert_eq!(
+        set_status(&app, &admin, &account, "suspended").await["status"],
+        "suspended"
+    );
+    assert_error(
+        &post(&app, &status, &admin, json!({"status": "suspended"})).await,
+        StatusCode::CONFLICT,
+        "invalid_transition",
+    );
+    assert_eq!(
+        set_status(&app, &admin, &account, "approved").await["status"],
+        "approved"
+    );
+    assert_eq!(ok(get(&app, PAYOUTS, &admin).await), json!([]));
+    assert_error(
+        &post(&app, &pay, &admin, json!({})).await,
+        StatusCode::CONFLICT,
+        "nothing_payable",
+    );
+    // Unknown ids and values.
+    let unknown = format!("{ADMIN_PARTNERS}/{}/tier", Uuid::now_v7());
+    assert_error(
+        &post(&app, &unknown, &admin, json!({"tier": "pro"})).await,
+        StatusCode::NOT_FOUND,
+        "partner_not_found",
+    );
+    assert_error(
+        &post(&app, &tier, &admin, json!({"tier": "gold"})).await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "validation_failed",
+    );
+    assert_error(
+        &get(&app, &format!("{ADMIN_PARTNERS}?status=deleted"), &admin).await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "validation_failed",
+    );
+    let pending = ok(get(&app, &format!("{ADMIN_PARTNERS}?status=pending"), &admin).await);
+    assert_eq!(pending, json!([]));
+    // Each admin decision is in the audit log with before and after.
+    let audit = ok(get(&app, "/api/v1/admin/audit", &admin).await);
+    let text = audit.to_string();
+    for action in ["partner_status_changed", "partner_tier_changed"] {
+        assert!(text.contains(action), "{action} in {text}");
+    }
+}
+
+async fn short_codes_promo_codes_and_one_account_per_user(backend: Backend) {
+    let app = sandbox_app(backend).await;
+    let form = |code: Value, promo: Value| json!({"displayName": "Ada", "shortCode": code, "promoCode": promo});
+    let mut users = 0..;
+    let mut fresh =
+        async || sign_up(&app, &format!("user{}@example.com", users.next().unwrap())).await;
+    // Boundaries: 2 is too short, 3 and 10 fit, 11 are cut to 10, and
+    // whatever is not a letter or digit is dropped before counting.
+    for (typed, expected) in [
+        ("abc", Some("ABC")),
+        ("a-b.c-d", Some("ABCD")),
+        ("ABCDEFGHIJ", Some("ABCDEFGHIJ")),
+        ("KLMNOPQRSTU", Some("KLMNOPQRST")),
+        ("ab", None),
+        ("a!-?b", None),
+    ] {
+        let caller = fresh().await;
+        let reply = post(&app, APPLY, &caller, form(json!(typed), Value::Null)).await;
+        match expected {
+            Some(code) => {
+                assert_eq!(reply.0, StatusCode::CREATED, "{typed}: {}", reply.1);
+                assert_eq!(reply.1["code"], code);
+                assert_eq!(reply.1["status"], "pending");
+                assert_eq!(reply.1["tier"], "starter");
+                assert_eq!(reply.1["commissionRate"], 0.15);
+            }
+            None => {
+                assert_error(
+                    &reply,
+                    StatusCode::UNPROCESSABLE_ENTITY,
+                    "invalid_short_code",
+                );
+                assert_eq!(
+                    reply.1["message"],
+                    "Short code must be 3-10 alphanumeric characters"
+                );
+            }
+        }
+    }
+    // Taken, in any case.
+    let caller = fresh().await;
+    let taken = post(&app, APPLY, &caller, form(json!("Abc"), Value::Null)).await;
+    assert_error(&taken, StatusCode::CONFLICT, "short_code_taken");
+    assert_eq!(
+        taken.1["message"],
+        "This short code is already taken. Please choose another."
+    );
+    // Blank: a random five-character code.
+    let created =
+        ok_created(post(&app, APPLY, &caller, form(json!("  "), json!(" save10 "))).await);
+    let code = created["code"].as_str().unwrap();
+    assert_eq!(code.len(), 5);
+    assert!(
+        code.chars()
+            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit())
+    );
+    assert_eq!(created["promoCode"], "SAVE10");
+    // One account per user.
+    let again = post(&app, APPLY, &caller, form(json!("OTHER"), Value::Null)).await;
+    assert_error(&again, StatusCode::CONFLICT, "partner_exists");
+    assert_eq!(again.1["message"], "You already have a partner account");
+    // A promo code names one partner; a blank one is none.
+    let other = fresh().await;
+    assert_error(
+        &post(&app, APPLY, &other, form(Value::Null, json!("Save10"))).await,
+        StatusCode::CONFLICT,
+        "promo_code_taken",
+    );
+    let blank = ok_created(post(&app, APPLY, &other, form(Value::Null, json!(""))).await);
+    assert_eq!(blank["promoCode"], Value::Null);
+    // A name is required.
+    let nameless = fresh().await;
+    assert_error(
+        &post(&app, APPLY, &nameless, json!({"displayName": "   "})).await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "validation_failed",
+    );
+}
+
+#[track_caller]
+fn ok_created(reply: (StatusCode, Value)) -> Value {
+    assert_eq!(reply.0, StatusCode::CREATED, "{}", reply.1);
+    reply.1
+}
+
+/// `track-referral` from a browser with `cookie` (if any); the body and the
+/// `Set-Cookie` header.
+async fn track(
+    app: &TestApp,
+    code: &str,
+    agent: &str,
+    cookie: Option<&str>,
+) -> (Value, Option<String>) {
+    let mut request = app
+        .client
+        .post(app.url(TRACK))
+        .header("User-Agent", agent)
+        .json(&json!({"code": code}));
+    if let Some(cookie) = cookie {
+        request = request.header("Cookie", cookie);
+    }
+    let response = request.send().await.unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    let set_cookie = response
+        .headers()
+        .get("set-cookie")
+        .map(|value| value.to_str().unwrap().to_owned());
+    (response.json().await.unwrap(), set_cookie)
+}
+
+async fn clicks_count_once_a_day_and_the_first_link_keeps_the_cookie(backend: Backend) {
+    let app = sandbox_app(backend).await;
+    let admin = admin(&app).await;
+    let (owner, first) = partner(&app, &admin, "first@example.com", "FIRST", "starter").await;
+    partner(&app, &admin, "second@example.com", "SECOND", "starter").await;
+    let waiting = sign_up(&app, "waiting@example.com").await;
+    apply(&app, &waiting, "WAITING").await;
+
+    let (body, cookie) = track(&app, "first", "browser-a", None).await;
+    assert_eq!(body, json!({"success": true}));
+    let cookie = cookie.expect("the referral cookie");
+    assert!(cookie.starts_with("affiliate_code=FIRST;"), "{cookie}");
+    assert!(cookie.contains("Max-Age=5184000"), "60 days: {cookie}");
+    assert!(
+        cookie.contains("Path=/") && cookie.contains("HttpOnly"),
+        "{cookie}"
+    );
+    // The same visitor again today: no second click.
+    track(&app, "FIRST", "browser-a", Some("affiliate_code=FIRST")).await;
+    // Another browser is another visitor.
+    track(&app, "FIRST", "browser-b", None).await;
+    assert_eq!(portal(&app, &owner).await["account"]["totalClicks"], 2);
+    // A later link of another partner counts its click but keeps the first cookie.
+    let (body, cookie) = track(&app, "SECOND", "browser-a", Some("affiliate_code=FIRST")).await;
+    assert_eq!(body["success"], true);
+    assert_eq!(cookie, None, "first touch wins");
+    // Unknown, pending and suspended codes: no success, no cookie, no click.
+    set_status(&app, &admin, &first, "suspended").await;
+    for code in ["NOPE", "WAITING", "FIRST", "x"] {
+        let (body, cookie) = track(&app, code, "browser-c", None).await;
+        assert_eq!(body["success"], false, "{code}");
+        assert_eq!(cookie, None, "{code}");
+    }
+    assert_eq!(portal(&app, &owner).await["account"]["totalClicks"], 2);
+}
+
+async fn sign_ups_are_attributed_once_and_never_to_the_partner_themself(backend: Backend) {
+    let app = sandbox_app(backend).await;
+    let admin = admin(&app).await;
+    let (_, account) = partner(&app, &admin, "ada.l@gmail.com", "ADA", "starter").await;
+    let id: Uuid = account["id"].as_str().unwrap().parse().unwrap();
+
+    let fan = sign_up_referred(&app, "fan@example.com", "ADA").await;
+    assert_eq!(referrer_of(&app, &fan).await, Some(id));
+    // The partner's own address, written another way, is refused.
+    let herself = sign_up_referred(&app, "A.D.A.L+alt@gmail.com", "ADA").await;
+    assert_eq!(referrer_of(&app, &herself).await, None);
+    // An unknown code or none: nobody.
+    let stranger = sign_up_referred(&app, "stranger@example.com", "NOPE").await;
+    assert_eq!(referrer_of(&app, &stranger).await, None);
+    let plain = sign_up(&app, "plain@example.com").await;
+    assert_eq!(referrer_of(&app, &plain).await, None);
+    // Signing in later with another partner's cookie changes nothing.
+    partner(&app, &admin, "other@example.com", "OTHER", "starter").await;
+    let response = app
+        .client
+        .post(app.url("/auth/v1/token?grant_type=password"))
+        .header("Cookie", "affiliate_code=OTHER")
+        .json(&json!({"email": "fan@example.com", "password": PASSWORD}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    assert_eq!(referrer_of(&app, &fan).await, Some(id));
+}
+
+async fn each_tier_earns_its_rate_and_the_parent_earns_a_tenth(backend: Backend) {
+    let app = app_without_hold(backend).await;
+    let admin = admin(&app).await;
+    let (parent_user, _) = partner(&app, &admin, "parent@example.com", "PARENT", "starter").await;
+    // The child partner signed up through the parent's link.
+    let child_user = sign_up_referred(&app, "child@example.com", "PARENT").await;
+    let child = apply(&app, &child_user, "CHILD").await;
+    set_status(&app, &admin, &child, "approved").await;
+    set_tier(&app, &admin, &child, "pro").await;
+    let (elite_user, _) = partner(&app, &admin, "elite@example.com", "ELITE", "elite").await;
+
+    // $4.99 each: starter 15 % = 74.85 → 75, pro 20 % = 99.8 → 100, elite
+    // 30 % = 149.7 → 150; the parent 10 % of the child's 100 = 10.
+    for (code, email) in [
+        ("PARENT", "b1@example.com"),
+        ("CHILD", "b2@example.com"),
+        ("ELITE", "b3@example.com"),
+    ] {
+        let buyer = sign_up_referred(&app, email, code).await;
+        buy(&app, &buyer, "personality_detailed", None).await;
+    }
+    let lines = |portal: &Value| -> Vec<(String, i64, i64)> {
+        portal["recent"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|line| {
+                (
+                    line["kind"].as_str().unwrap().to_owned(),
+                    line["amountCents"].as_i64().unwrap(),
+                    line["commissionCents"].as_i64().unwrap(),
+                )
+            })
+            .collect()
+    };
+    let child_portal = portal(&app, &child_user).await;
+    assert_eq!(lines(&child_portal), [("sale".to_owned(), 499, 100)]);
+    assert_eq!(child_portal["recent"][0]["status"], "payable");
+    assert_eq!(child_portal["account"]["totalConversions"], 1);
+    let mut parent_lines = lines(&portal(&app, &parent_user).await);
+    parent_lines.sort();
+    assert_eq!(
+        parent_lines,
+        [("parent".to_owned(), 100, 10), ("sale".to_owned(), 499, 75)]
+    );
+    assert_eq!(
+        lines(&portal(&app, &elite_user).await),
+        [("sale".to_owned(), 499, 150)]
+    );
+    let parent = portal(&app, &parent_user).await;
+    assert_eq!(parent["account"]["totalEarnedCents"], 85);
+    assert_eq!(
+        parent["account"]["totalConversions"], 1,
+        "the parent line is not a sale"
+    );
+    assert_eq!(
+        parent["totals"],
+        json!({"pendingCents": 0, "payableCents": 85, "paidCents": 0})
+    );
+    // The leaderboard ranks approved partners by total earned.
+    let board = ok(call(&app, Method::GET, LEADERBOARD, None, None).await);
+    let names: Vec<&str> = board
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|row| row["displayName"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["Partner ELITE", "Partner CHILD", "Partner PARENT"]);
+    assert_eq!(board[0]["rank"], 1);
+    assert_eq!(board[0]["tier"], "elite");
+    assert_eq!(board[0]["totalEarnedCents"], 150);
+    assert_totals_match_lines(&app).await;
+}
+
+async fn a_refund_reverses_before_payout_and_claws_back_after(backend: Backend) {
+    let app = app_without_hold(backend).await;
+    let admin = admin(&app).await;
+    let (partner_user, account) = partner(&app, &admin, "p@example.com", "REFUND", "pro").await;
+    let pay = format!("{PAYOUTS}/{}", account["id"].as_str().unwrap());
+
+    // Refunded before any payout: the commission becomes zero, reversed.
+    let early = sign_up_referred(&app, "early@example.com", "REFUND").await;
+    buy(&app, &early, "personality_detailed", None).await;
+    refund(&app, &early, None).await;
+    let seen = portal(&app, &partner_user).await;
+    assert_eq!(seen["recent"][0]["status"], "reversed");
+    assert_eq!(seen["recent"][0]["commissionCents"], 0);
+    assert_eq!(seen["account"]["totalEarnedCents"], 0);
+    assert_eq!(seen["account"]["totalConversions"], 0);
+    assert_totals_match_lines(&app).await;
+
+    // Paid out, then refunded: a negative line the next payout deducts.
+    let late = sign_up_referred(&app, "late@example.com", "REFUND").await;
+    buy(&app, &late, "personality_detailed", None).await;
+    let payout = post(&app, &pay, &admin, json!({})).await;
+    assert_eq!(payout.0, StatusCode::CREATED, "{}", payout.1);
+    assert_eq!(payout.1["totalAmountCents"], 100);
+    refund(&app, &late, Some(250)).await; // about half: keeps 100 × 249 / 499 = 49
+    let seen = portal(&app, &partner_user).await;
+    let clawback = seen["recent"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|line| line["kind"] == "clawback")
+        .expect("a clawback line")
+        .clone();
+    assert_eq!(clawback["commissionCents"], -51);
+    assert_eq!(clawback["status"], "payable");
+    assert_eq!(
+        seen["totals"],
+        json!({"pendingCents": 0, "payableCents": -51, "paidCents": 100})
+    );
+    assert_eq!(seen["account"]["totalEarnedCents"], 49);
+    // The rest of the refund claws back the rest, once.
+    refund(&app, &late, None).await;
+    let seen = portal(&app, &partner_user).await;
+    let clawed: i64 = seen["recent"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|line| line["kind"] == "clawback")
+        .map(|line| line["commissionCents"].as_i64().unwrap())
+        .sum();
+    assert_eq!(clawed, -100);
+    assert_eq!(seen["account"]["totalEarnedCents"], 0);
+    // Nothing to pay while the clawback outweighs new commission.
+    assert_error(
+        &post(&app, &pay, &admin, json!({})).await,
+        StatusCode::CONFLICT,
+        "nothing_payable",
+    );
+    let next = sign_up_referred(&app, "next@example.com", "REFUND").await;
+    buy(&app, &next, "subscription", None).await; // $9.99 × 20 % = 200
+    let payout = post(&app, &pay, &admin, json!({})).await;
+    assert_eq!(
+        payout.1["totalAmountCents"], 100,
+        "200 less the 100 clawed back"
+    );
+    assert_totals_match_lines(&app).await;
+}
+
+async fn mark_as_paid_pays_exactly_that_partners_payable_lines_once(backend: Backend) {
+    let app = app_without_hold(backend).await;
+    let admin = admin(&app).await;
+    let (one_user, one) = partner(&app, &admin, "one@example.com", "ONE", "starter").await;
+    let (two_user, _) = partner(&app, &admin, "two@example.com", "TWO", "starter").await;
+    for (code, email) in [
+        ("ONE", "a@example.com"),
+        ("ONE", "b@example.com"),
+        ("TWO", "c@example.com"),
+    ] {
+        let buyer = sign_up_referred(&app, email, code).await;
+        buy(&app, &buyer, "subscription", None).await; // 999 × 15 % = 150
+    }
+    let listed = ok(get(&app, PAYOUTS, &admin).await);
+    assert_eq!(listed.as_array().unwrap().len(), 2);
+    let first = listed
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|row| row["code"] == "ONE")
+        .unwrap();
+    assert_eq!(first["payableCount"], 2);
+    assert_eq!(first["payableCents"], 300);
+
+    let pay = format!("{PAYOUTS}/{}", one["id"].as_str().unwrap());
+    let (status, payout) = post(&app, &pay, &admin, json!({})).await;
+    assert_eq!(status, StatusCode::CREATED, "{payout}");
+    assert_eq!(payout["totalAmountCents"], 300);
+    assert_eq!(payout["status"], "sent");
+    let today = chrono::Utc::now().date_naive();
+    assert_eq!(payout["periodEnd"], today.to_string());
+    assert_eq!(payout["periodStart"], today.format("%Y-%m-01").to_string());
+    // Twice pays once.
+    assert_error(
+        &post(&app, &pay, &admin, json!({})).await,
+        StatusCode::CONFLICT,
+        "nothing_payable",
+    );
+    assert_eq!(
+        portal(&app, &one_user).await["totals"],
+        json!({"pendingCents": 0, "payableCents": 0, "paidCents": 300})
+    );
+    // The other partner's line is untouched.
+    assert_eq!(
+        portal(&app, &two_user).await["totals"],
+        json!({"pendingCents": 0, "payableCents": 150, "paidCents": 0})
+    );
+    let listed = ok(get(&app, PAYOUTS, &admin).await);
+    assert_eq!(listed.as_array().unwrap().len(), 1);
+    assert_eq!(listed[0]["code"], "TWO");
+    let audit = ok(get(&app, "/api/v1/admin/audit", &admin).await).to_string();
+    assert!(audit.contains("partner_payout_sent"), "{audit}");
+    assert_totals_match_lines(&app).await;
+}
+
+async fn a_promo_code_discounts_the_first_payment_and_credits_the_partner(backend: Backend) {
+    let app = app_without_hold(backend).await;
+    let admin = admin(&app).await;
+    let owner = sign_up(&app, "promo@example.com").await;
+    let account = ok_created(
+        post(
+            &app,
+            APPLY,
+            &owner,
+            json!({"displayName": "Promo", "shortCode": "PROMO", "promoCode": "save10"}),
+        )
+        .await,
+    );
+    let buyer = sign_up(&app, "buyer@example.com").await;
+    // Not valid until the partner is approved, and never for the partner.
+    let refused = post(
+        &app,
+        "/functions/v1/create-checkout",
+        &buyer,
+        json!({"userId": buyer.id, "type": "subscription", "promoCode": "SAVE10"}),
+    )
+    .await;
+    assert_error(
+        &refused,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "invalid_promo_code",
+    );
+    assert_eq!(refused.1["message"], "This promo code is not valid");
+    set_status(&app, &admin, &account, "approved").await;
+    assert_error(
+        &post(
+            &app,
+            "/functions/v1/create-checkout",
+            &owner,
+            json!({"userId": owner.id, "type": "subscription", "promoCode": "SAVE10"}),
+        )
+        .await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "invalid_promo_code",
+    );
+    // 10 % off $9.99 is $8.99; the sale is the partner's (15 % of 899 = 135).
+    let opened = buy(&app, &buyer, "subscription", Some(" save10 ")).await;
+    assert_eq!(opened["amountCents"], 899);
+    let payments = payment::Entity::find()
+        .filter(payment::Column::UserId.eq(buyer.id))
+        .all(&app.db)
+        .await
+        .unwrap();
+    assert_eq!(payments.len(), 1);
+    assert_eq!(payments[0].amount_cents, 899);
+    let seen = portal(&app, &owner).await;
+    assert_eq!(seen["recent"][0]["amountCents"], 899);
+    assert_eq!(seen["recent"][0]["commissionCents"], 135);
+    // The buyer's account is not referred by the promo: only the sale is.
+    assert_eq!(referrer_of(&app, &buyer).await, None);
+    assert_totals_match_lines(&app).await;
+}
+
+async fn commissions_wait_out_the_refund_window(backend: Backend) {
+    let app = sandbox_app(backend).await;
+    let admin = admin(&app).await;
+    let (owner, _) = partner(&app, &admin, "hold@example.com", "HOLD", "starter").await;
+    let buyer = sign_up_referred(&app, "buyer@example.com", "HOLD").await;
+    buy(&app, &buyer, "subscription", None).await;
+    let seen = portal(&app, &owner).await;
+    assert_eq!(seen["recent"][0]["status"], "pending");
+    assert_eq!(
+        seen["totals"],
+        json!({"pendingCents": 150, "payableCents": 0, "paidCents": 0})
+    );
+    let payable_at: chrono::DateTime<chrono::Utc> = seen["recent"][0]["payableAt"]
+        .as_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    let days = (payable_at - chrono::Utc::now()).num_hours() as f64 / 24.0;
+    assert!((29.9..=30.0).contains(&days), "{days} days");
+    assert_eq!(ok(get(&app, PAYOUTS, &admin).await), json!([]));
+}
