@@ -4,6 +4,7 @@ import { AppLayout } from '@/components/layout/app-layout';
 import { paths } from '@/config/paths';
 import { ADMIN_ACCESS_REQUIRED_MESSAGE, RequireAdmin } from '@/features/admin/components/require-admin';
 import { RequireAuth } from '@/features/auth/components/require-auth';
+import { SIGN_IN_TO_APPLY_MESSAGE as PARTNER_SIGN_IN_MESSAGE } from '@/features/partners/utils/messages';
 import { SIGN_IN_MESSAGE as PERSONALITY_SIGN_IN_MESSAGE } from '@/features/personality/utils/quiz-state';
 import { FeatureGate } from '@/features/premium/components/feature-gate';
 import { RouteError } from './routes/route-error';
@@ -170,8 +171,23 @@ export const routes: RouteObject[] = [
       { path: paths.petUpload.path, element: <PetUpload /> },
       { path: paths.petResults.path, element: <PetResults /> },
       { path: paths.partners.path, element: <Partners /> },
-      { path: paths.partnersApply.path, element: <PartnersApply /> },
-      { path: paths.partnersPortal.path, element: <PartnersPortal /> },
+      {
+        // Applying and the portal need an account (spec document 2, sections 6 and 8).
+        path: paths.partnersApply.path,
+        element: (
+          <RequireAuth message={PARTNER_SIGN_IN_MESSAGE}>
+            <PartnersApply />
+          </RequireAuth>
+        ),
+      },
+      {
+        path: paths.partnersPortal.path,
+        element: (
+          <RequireAuth>
+            <PartnersPortal />
+          </RequireAuth>
+        ),
+      },
       { path: paths.partnersLeaderboard.path, element: <PartnersLeaderboard /> },
       { path: paths.referral.path, element: <Referral /> },
       { path: paths.adminPartners.path, element: adminOnly(<AdminPartners />) },

@@ -29,3 +29,12 @@ export function newIdempotencyKey(): string {
   const hex = Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
+
+/**
+ * A promo code as checkout and the partner application send it: trimmed and
+ * upper case, or null when blank.
+ */
+export function normalizePromoCode(value: string | null | undefined): string | null {
+  const code = (value ?? '').trim().toUpperCase();
+  return code || null;
+}

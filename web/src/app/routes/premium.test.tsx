@@ -78,6 +78,34 @@ describe('/premium', { timeout: 20_000 }, () => {
     expect(request!.headers.get('Idempotency-Key')).toMatch(/^[0-9a-f-]{36}$/);
   });
 
+  it('sends a promo code trimmed and upper case, and shows the server’s word for a bad one', async () => {
+    const answers = [
+      () => apiError(422, 'invalid_promo_code', 'This promo code is not valid'),
+      () => json({ url: '/checkout/sandbox/cs_sandbox_1', sessionId: 'cs_sandbox_1', amountCents: 899, currency: 'usd' }),
+    ];
+    const fetchMock = stubApi({
+      'POST /functions/v1/check-subscription': () => json(free),
+      'POST /functions/v1/create-checkout': () => answers.shift()!(),
+      'GET /api/v1/billing/sandbox/cs_sandbox_1': () => json(sandboxCheckout),
+    });
+    const { user, router } = await openPremium();
+    expect(screen.getByText("Optional. A PrettyScore partner's promo code takes 10% off your first payment.")).toBeInTheDocument();
+    const promo = screen.getByLabelText('Promo code');
+    await user.type(promo, ' nope ');
+    await user.click(screen.getByRole('button', { name: 'Upgrade to Premium' }));
+    expect(await screen.findByText('This promo code is not valid')).toBeInTheDocument();
+    await vi.waitFor(() => expect(screen.getByRole('button', { name: 'Upgrade to Premium' })).toBeEnabled());
+    await user.clear(promo);
+    await user.type(promo, ' ada10 ');
+    await user.click(screen.getByRole('button', { name: 'Upgrade to Premium' }));
+    await vi.waitFor(() => expect(router.state.location.pathname).toBe('/checkout/sandbox/cs_sandbox_1'));
+    const requests = callsTo(fetchMock, 'POST', '/functions/v1/create-checkout');
+    expect((await requests[0]!.json()).promoCode).toBe('NOPE');
+    expect((await requests[1]!.json()).promoCode).toBe('ADA10');
+    // A corrected code is a new checkout, not a retry of the refused one.
+    expect(requests[0]!.headers.get('Idempotency-Key')).not.toBe(requests[1]!.headers.get('Idempotency-Key'));
+  });
+
   it('says No active session when the session is gone by the time of the click', async () => {
     const fetchMock = stubApi({ 'POST /functions/v1/check-subscription': () => json(free) });
     const { user, auth } = await openPremium();

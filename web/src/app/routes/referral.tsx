@@ -1,9 +1,14 @@
-import { RoutePlaceholder } from '@/components/layout/route-placeholder';
+import { useParams } from 'react-router';
+import { PageTitle } from '@/components/layout/page-title';
 import { paths } from '@/config/paths';
-
-// Referral tracking (track-referral, the affiliate_code cookie, the redirect
-// home) is a later issue; until then the link only names itself.
+import { ReferralRedirect } from '@/features/partners/components/referral-redirect';
 
 export default function ReferralRoute() {
-  return <RoutePlaceholder page={paths.referral} />;
+  const { code = '' } = useParams();
+  return (
+    <>
+      <PageTitle title={paths.referral.title} />
+      <ReferralRedirect code={code} />
+    </>
+  );
 }

@@ -263,6 +263,99 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/admin/partners": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every partner, newest first, optionally of one status. */
+        get: operations["admin_partners"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/partners/{id}/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approves, suspends or reactivates a partner. Only a pending or suspended
+         *     partner can be approved, only an approved one suspended.
+         */
+        post: operations["set_partner_status"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/partners/{id}/tier": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sets a partner's tier and with it the commission rate of later sales. */
+        post: operations["set_partner_tier"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/payouts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Partners with payable commissions, with what Mark as Paid would pay. */
+        get: operations["admin_payouts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/payouts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark as Paid: pays exactly this partner's payable lines (clawbacks
+         *     deducted) as one payout for the period from the first of this month to
+         *     today. Two clicks pay once: the lines move to `paid` in one conditional
+         *     UPDATE, and the second finds none.
+         */
+        post: operations["mark_payout_paid"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/admin/verification/requests": {
         parameters: {
             query?: never;
@@ -768,6 +861,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/partners": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Applies to the programme: the account starts `pending`, at the starter tier. */
+        post: operations["apply_partner"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/partners/leaderboard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The top 10 approved partners by total earned (ties: the earlier partner). */
+        get: operations["partner_leaderboard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/partners/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's partner account with its totals and newest lines. */
+        get: operations["partner_portal"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/personality/quiz": {
         parameters: {
             query?: never;
@@ -1023,6 +1167,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/functions/v1/track-referral": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Counts a click on a partner's referral link, at most once per visitor
+         *     (address network and browser) per day, and sets the referral cookie
+         *     unless the browser carries a live one.
+         */
+        post: operations["track_referral"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -1155,6 +1320,10 @@ export interface components {
              */
             nextBefore: string | null;
         };
+        /** @description A partner with the owner's address, for the admins. */
+        AdminPartner: components["schemas"]["PartnerAccount"] & {
+            email: string | null;
+        };
         /** @description A report as the admins see it. */
         AdminReport: {
             /** Format: date-time */
@@ -1215,6 +1384,16 @@ export interface components {
             location: string;
             phone?: string | null;
         };
+        ApplyPartnerForm: {
+            displayName: string;
+            /** @description Upper-cased; none when blank. */
+            promoCode?: string | null;
+            /**
+             * @description 3-10 letters or digits (upper-cased, other characters dropped); a
+             *     random 5-character code when blank.
+             */
+            shortCode?: string | null;
+        };
         /**
          * @description The spec's `metadata`. Only `contact_request_id` is read; the fee, rank
          *     and plan name a client sends are ignored (the server prices), but stay
@@ -1271,6 +1450,12 @@ export interface components {
             metadata?: components["schemas"]["CheckoutMetadata"];
             /** @description Ignored: the server sets the price from `type`. */
             priceId?: string | null;
+            /**
+             * @description A partner's promo code: 10 % off the first payment of Premium or the
+             *     detailed analysis, and the sale is credited to that partner. An
+             *     unknown code is refused (422 `invalid_promo_code`).
+             */
+            promoCode?: string | null;
             /**
              * @description `subscription` (Premium Editing, $9.99 a month),
              *     `personality_detailed` ($4.99) or `contact_request` (the fee for the
@@ -1421,7 +1606,7 @@ export interface components {
          *     all, so the web app's generated types know each one.
          * @enum {string}
          */
-        ErrorCode: "not_found" | "method_not_allowed" | "unsupported_media_type" | "invalid_json" | "invalid_request" | "body_too_large" | "invalid_query" | "validation_failed" | "conflict" | "rate_limited" | "not_signed_in" | "insufficient_aal" | "reauthentication_needed" | "admin_only" | "invalid_upload" | "missing_image" | "too_large" | "not_an_image" | "image_incomplete" | "bad_dimensions" | "no_face" | "face_too_small" | "no_hand" | "not_feet" | "missing_prompt" | "invalid_image_url" | "unsupported_prompt" | "free_edits_used" | "provider_credits" | "edit_failed" | "forbidden" | "invalid_signature" | "idempotency_key_reused" | "checkout_in_progress" | "checkout_closed" | "card_declined" | "already_subscribed" | "payment_required" | "already_paid" | "no_subscription" | "payment_provider_failed" | "unknown_feature" | "trial_used" | "feature_locked" | "already_applied" | "already_requested" | "already_verified" | "server_busy" | "database_unavailable" | "internal_error";
+        ErrorCode: "not_found" | "method_not_allowed" | "unsupported_media_type" | "invalid_json" | "invalid_request" | "body_too_large" | "invalid_query" | "validation_failed" | "conflict" | "rate_limited" | "not_signed_in" | "insufficient_aal" | "reauthentication_needed" | "admin_only" | "invalid_upload" | "missing_image" | "too_large" | "not_an_image" | "image_incomplete" | "bad_dimensions" | "no_face" | "face_too_small" | "no_hand" | "not_feet" | "missing_prompt" | "invalid_image_url" | "unsupported_prompt" | "free_edits_used" | "provider_credits" | "edit_failed" | "forbidden" | "invalid_signature" | "idempotency_key_reused" | "checkout_in_progress" | "checkout_closed" | "card_declined" | "already_subscribed" | "payment_required" | "already_paid" | "no_subscription" | "payment_provider_failed" | "unknown_feature" | "trial_used" | "feature_locked" | "already_applied" | "already_requested" | "already_verified" | "partner_exists" | "partner_not_found" | "invalid_short_code" | "short_code_taken" | "promo_code_taken" | "invalid_promo_code" | "invalid_transition" | "nothing_payable" | "server_busy" | "database_unavailable" | "internal_error";
         /** @description The result of a face analysis. */
         FaceAnalysis: {
             breakdown: components["schemas"]["FaceBreakdown"];
@@ -1842,6 +2027,128 @@ export interface components {
             subject: string;
             to: string;
         };
+        /** @description A partner account as its owner and the admins see it. */
+        PartnerAccount: {
+            code: string;
+            /**
+             * Format: double
+             * @description 0.15, 0.20 or 0.30.
+             */
+            commissionRate: number;
+            /** Format: date-time */
+            createdAt: string;
+            displayName: string;
+            /** Format: uuid */
+            id: string;
+            promoCode: string | null;
+            /** @description `pending`, `approved` or `suspended`. */
+            status: string;
+            /** @description `starter`, `pro` or `elite`. */
+            tier: string;
+            /** Format: int64 */
+            totalClicks: number;
+            /** Format: int64 */
+            totalConversions: number;
+            /** Format: int64 */
+            totalEarnedCents: number;
+        };
+        /** @description One ledger line as the partner sees it. */
+        PartnerConversion: {
+            /**
+             * Format: int64
+             * @description What the commission is a share of.
+             */
+            amountCents: number;
+            /**
+             * Format: int64
+             * @description Negative on a clawback.
+             */
+            commissionCents: number;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: uuid */
+            id: string;
+            /**
+             * @description `sale`, `parent` (a share of a referred partner's commission) or
+             *     `clawback` (a paid commission whose sale was refunded).
+             */
+            kind: string;
+            /** Format: date-time */
+            payableAt: string;
+            /**
+             * @description `pending` (in the refund window until `payableAt`), `payable`,
+             *     `paid` or `reversed`.
+             */
+            status: string;
+        };
+        PartnerPayout: {
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            partnerId: string;
+            /** Format: date */
+            periodEnd: string;
+            /** Format: date */
+            periodStart: string;
+            /** @description `sent`. */
+            status: string;
+            /** Format: int64 */
+            totalAmountCents: number;
+        };
+        PartnerPortal: {
+            account: components["schemas"]["PartnerAccount"];
+            /** @description The 10 newest lines. */
+            recent: components["schemas"]["PartnerConversion"][];
+            totals: components["schemas"]["PartnerTotals"];
+        };
+        PartnerStanding: {
+            displayName: string;
+            /** Format: int32 */
+            rank: number;
+            tier: string;
+            /** Format: int64 */
+            totalEarnedCents: number;
+        };
+        PartnerStatusForm: {
+            /** @description `approved` (approve or reactivate) or `suspended`. */
+            status: string;
+        };
+        PartnerTierForm: {
+            /** @description `starter` (15 %), `pro` (20 %) or `elite` (30 %). */
+            tier: string;
+        };
+        PartnerTotals: {
+            /** Format: int64 */
+            paidCents: number;
+            /**
+             * Format: int64
+             * @description Unpaid and past the refund window (clawbacks deducted).
+             */
+            payableCents: number;
+            /**
+             * Format: int64
+             * @description Unpaid and still in the refund window.
+             */
+            pendingCents: number;
+        };
+        PayablePartner: {
+            code: string;
+            displayName: string;
+            /** Format: uuid */
+            partnerId: string;
+            /**
+             * Format: int64
+             * @description What Mark as Paid would pay (clawbacks deducted).
+             */
+            payableCents: number;
+            /**
+             * Format: int64
+             * @description Lines past the refund window, clawbacks included.
+             */
+            payableCount: number;
+        };
         /** @description One of the caller's payments. */
         PaymentItem: {
             /** Format: int64 */
@@ -2127,6 +2434,14 @@ export interface components {
          * @enum {string}
          */
         Tier: "lovely" | "pretty" | "veryPretty" | "beautiful" | "gorgeous" | "absolutelyStunning" | "exceptional" | "eliteBeauty" | "worldsMostBeautiful";
+        TrackReferralRequest: {
+            /** @description The partner's short code from the link. */
+            code: string;
+        };
+        TrackReferralResponse: {
+            /** @description Whether the code is an approved partner's (only then is the cookie set). */
+            success: boolean;
+        };
         /** @enum {string} */
         Trait: "energy" | "curiosity" | "structure" | "harmony" | "calm";
         /** @description One trait's result. */
@@ -3026,6 +3341,360 @@ export interface operations {
             };
             /** @description No such application */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`: the path or query holds a control character */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    admin_partners: {
+        parameters: {
+            query?: {
+                /** @description `pending`, `approved` or `suspended`; all when absent. */
+                status?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The partners */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminPartner"][];
+                };
+            };
+            /** @description `invalid_query`: a query parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_signed_in` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `admin_only` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`: an unknown status */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    set_partner_status: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The partner's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PartnerStatusForm"];
+            };
+        };
+        responses: {
+            /** @description Changed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerAccount"];
+                };
+            };
+            /** @description `invalid_json`: the body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_signed_in` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `admin_only` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `partner_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `invalid_transition`: the partner is in that status already */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `body_too_large`: the body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`: an unknown status */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    set_partner_tier: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The partner's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PartnerTierForm"];
+            };
+        };
+        responses: {
+            /** @description Changed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerAccount"];
+                };
+            };
+            /** @description `invalid_json`: the body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_signed_in` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `admin_only` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `partner_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `body_too_large`: the body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`: an unknown tier */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    admin_payouts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Partners with unpaid conversions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayablePartner"][];
+                };
+            };
+            /** @description `not_signed_in` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `admin_only` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    mark_payout_paid: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The partner's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Payout marked as sent */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerPayout"];
+                };
+            };
+            /** @description `not_signed_in` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `admin_only` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `partner_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `nothing_payable` */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4608,6 +5277,142 @@ export interface operations {
             };
         };
     };
+    apply_partner: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApplyPartnerForm"];
+            };
+        };
+        responses: {
+            /** @description Submitted */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerAccount"];
+                };
+            };
+            /** @description `invalid_json`: the body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_signed_in` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `partner_exists`, `short_code_taken`, `promo_code_taken` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `body_too_large`: the body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `invalid_short_code`, `validation_failed` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    partner_leaderboard: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The standings */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerStanding"][];
+                };
+            };
+        };
+    };
+    partner_portal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The portal */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerPortal"];
+                };
+            };
+            /** @description `not_signed_in` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `partner_not_found`: the caller has no partner account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     questions: {
         parameters: {
             query?: never;
@@ -5614,6 +6419,66 @@ export interface operations {
                 };
             };
             /** @description `validation_failed`: a field is missing or has the wrong type */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    track_referral: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TrackReferralRequest"];
+            };
+        };
+        responses: {
+            /** @description `success` false for an unknown, pending or suspended code (no cookie) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrackReferralResponse"];
+                };
+            };
+            /** @description `invalid_json`: the body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `body_too_large`: the body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed` */
             422: {
                 headers: {
                     [name: string]: unknown;

@@ -1,6 +1,12 @@
-import { RoutePlaceholder } from '@/components/layout/route-placeholder';
+import { PageTitle } from '@/components/layout/page-title';
 import { paths } from '@/config/paths';
+import { AdminPartners } from '@/features/partners/components/admin-partners';
 
 export default function AdminPartnersRoute() {
-  return <RoutePlaceholder page={paths.adminPartners} />;
+  return (
+    <>
+      <PageTitle title={paths.adminPartners.title} />
+      <AdminPartners />
+    </>
+  );
 }

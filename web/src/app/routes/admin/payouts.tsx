@@ -1,6 +1,12 @@
-import { RoutePlaceholder } from '@/components/layout/route-placeholder';
+import { PageTitle } from '@/components/layout/page-title';
 import { paths } from '@/config/paths';
+import { AdminPayouts } from '@/features/partners/components/admin-payouts';
 
 export default function AdminPayoutsRoute() {
-  return <RoutePlaceholder page={paths.adminPayouts} />;
+  return (
+    <>
+      <PageTitle title={paths.adminPayouts.title} />
+      <AdminPayouts />
+    </>
+  );
 }

@@ -1,6 +1,12 @@
-import { RoutePlaceholder } from '@/components/layout/route-placeholder';
+import { PageTitle } from '@/components/layout/page-title';
 import { paths } from '@/config/paths';
+import { PartnerApplyPage } from '@/features/partners/components/apply-form';
 
 export default function PartnersApplyRoute() {
-  return <RoutePlaceholder page={paths.partnersApply} />;
+  return (
+    <>
+      <PageTitle title={paths.partnersApply.title} />
+      <PartnerApplyPage />
+    </>
+  );
 }

@@ -1,6 +1,12 @@
-import { RoutePlaceholder } from '@/components/layout/route-placeholder';
+import { PageTitle } from '@/components/layout/page-title';
 import { paths } from '@/config/paths';
+import { PartnerLeaderboard } from '@/features/partners/components/partner-leaderboard';
 
 export default function PartnersLeaderboardRoute() {
-  return <RoutePlaceholder page={paths.partnersLeaderboard} />;
+  return (
+    <>
+      <PageTitle title={paths.partnersLeaderboard.title} />
+      <PartnerLeaderboard />
+    </>
+  );
 }

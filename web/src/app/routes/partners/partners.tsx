@@ -1,6 +1,12 @@
-import { RoutePlaceholder } from '@/components/layout/route-placeholder';
+import { PageTitle } from '@/components/layout/page-title';
 import { paths } from '@/config/paths';
+import { PartnersLanding } from '@/features/partners/components/partners-landing';
 
 export default function PartnersRoute() {
-  return <RoutePlaceholder page={paths.partners} />;
+  return (
+    <>
+      <PageTitle title={paths.partners.title} />
+      <PartnersLanding />
+    </>
+  );
 }

@@ -1,6 +1,12 @@
-import { RoutePlaceholder } from '@/components/layout/route-placeholder';
+import { PageTitle } from '@/components/layout/page-title';
 import { paths } from '@/config/paths';
+import { PartnerPortalPage } from '@/features/partners/components/partner-portal';
 
 export default function PartnersPortalRoute() {
-  return <RoutePlaceholder page={paths.partnersPortal} />;
+  return (
+    <>
+      <PageTitle title={paths.partnersPortal.title} />
+      <PartnerPortalPage />
+    </>
+  );
 }

@@ -1,10 +1,12 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { CheckIcon, CircleCheckIcon, CrownIcon, InfoIcon, LoaderCircleIcon, XIcon } from 'lucide-react';
-import { useEffect } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { toast } from 'sonner';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { Input } from '@/components/ui/input';
+import { Label } from '@/components/ui/label';
 import { paths } from '@/config/paths';
 import { billingKeys, formatDate, isPremium, useSubscription, type SubscriptionStatus } from '@/lib/api/billing';
 import { useUpgrade } from '../hooks/use-upgrade';
@@ -15,6 +17,8 @@ import { PLAN_COMPARISON, PREMIUM_FEATURES, PREMIUM_PLAN_NAME, PREMIUM_PRICE_LAB
 export const SUCCESS_RECHECK_MS = 2_000;
 export const SUCCESS_REDIRECT_MS = 1_000;
 export const CHECKOUT_CANCELED_MESSAGE = 'Checkout canceled. You were not charged.';
+/** Under the promo code field: a partner's code gives 10% off the first payment. */
+export const PROMO_CODE_HINT = "Optional. A PrettyScore partner's promo code takes 10% off your first payment.";
 
 /**
  * /premium: Premium Editing's price, what it unlocks, the free plan against
@@ -87,9 +91,28 @@ export function PremiumPage() {
 
 function UpgradeButton() {
   const { upgrade, pending } = useUpgrade();
+  const [promoCode, setPromoCode] = useState('');
+  const promoId = useId();
   return (
-    <div className="grid gap-2">
-      <Button size="lg" onClick={() => void upgrade()} disabled={pending} className="w-full">
+    <div className="grid gap-3">
+      <div className="grid gap-1.5">
+        <Label htmlFor={promoId}>Promo code</Label>
+        <Input
+          id={promoId}
+          value={promoCode}
+          onChange={(event) => setPromoCode(event.target.value.toUpperCase())}
+          autoComplete="off"
+          autoCapitalize="characters"
+          spellCheck={false}
+          placeholder="e.g. ADA10"
+          aria-describedby={`${promoId}-hint`}
+          className="h-11 font-mono"
+        />
+        <p id={`${promoId}-hint`} className="text-xs text-muted-foreground">
+          {PROMO_CODE_HINT}
+        </p>
+      </div>
+      <Button size="lg" onClick={() => void upgrade(promoCode)} disabled={pending} className="w-full">
         {pending ? <LoaderCircleIcon aria-hidden="true" className="animate-spin" /> : <CrownIcon aria-hidden="true" />}
         Upgrade to Premium
       </Button>

@@ -5,7 +5,7 @@ import { paths, signInPathFor } from '@/config/paths';
 import { ApiError } from '@/lib/api-client';
 import { createCheckout, PREMIUM_PLAN } from '@/lib/api/billing';
 import { useSession } from '@/lib/session';
-import { appPathOf, newIdempotencyKey } from '@/lib/checkout';
+import { appPathOf, newIdempotencyKey, normalizePromoCode } from '@/lib/checkout';
 import { CHECKOUT_FAILED_MESSAGE, NO_ACTIVE_SESSION_MESSAGE, SIGN_IN_TO_UPGRADE_MESSAGE } from '../utils/messages';
 
 /** The server's message for the user, or the spec's fallback. */
@@ -19,16 +19,20 @@ export function checkoutErrorMessage(error: unknown): string {
  * (which comes back here); without a current session token, 'No active
  * session. Please sign in again.'; otherwise create-checkout for the
  * subscription and off to the page it names. The server sets the price; the
- * page sends no amount. One idempotency key per visit, so a retried click
- * returns the same checkout instead of opening a second one.
+ * page sends no amount. One idempotency key per visit and promo code, so a
+ * retried click returns the same checkout instead of opening a second one,
+ * while a corrected promo code asks for a new one. The promo code (a
+ * partner's, 10% off the first payment) goes trimmed and upper case, and
+ * only when there is one; the server answers 422 `invalid_promo_code` to an
+ * unknown code.
  */
 export function useUpgrade() {
   const { session, client } = useSession();
   const navigate = useNavigate();
   const [pending, setPending] = useState(false);
-  const key = useRef<string | null>(null);
+  const key = useRef<{ promoCode: string | null; value: string } | null>(null);
 
-  const upgrade = async () => {
+  const upgrade = async (promoCodeInput?: string) => {
     if (!session) {
       toast.error(SIGN_IN_TO_UPGRADE_MESSAGE);
       void navigate(signInPathFor(paths.premium.path), { state: { returnTo: paths.premium.path } });
@@ -43,10 +47,17 @@ export function useUpgrade() {
         toast.error(NO_ACTIVE_SESSION_MESSAGE);
         return;
       }
-      key.current ??= newIdempotencyKey();
+      const promoCode = normalizePromoCode(promoCodeInput);
+      if (key.current?.promoCode !== promoCode) key.current = { promoCode, value: newIdempotencyKey() };
       const { url } = await createCheckout(
-        { userId: current.user.id, email: current.user.email, type: 'subscription', metadata: { plan_name: PREMIUM_PLAN } },
-        key.current,
+        {
+          userId: current.user.id,
+          email: current.user.email,
+          type: 'subscription',
+          metadata: { plan_name: PREMIUM_PLAN },
+          ...(promoCode ? { promoCode } : {}),
+        },
+        key.current.value,
       );
       if (!url) throw new Error('No checkout URL returned');
       const inApp = appPathOf(url);

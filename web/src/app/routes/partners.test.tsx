@@ -1,0 +1,346 @@
+import { act, screen, within } from '@testing-library/react';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { apiError, callsTo, json, stubApi } from '@/testing/fake-api';
+import { renderApp } from '@/testing/render-app';
+
+const account = {
+  id: 'p1',
+  displayName: 'Ada Partner',
+  code: 'ADA1',
+  promoCode: 'ADA10',
+  status: 'approved',
+  tier: 'pro',
+  commissionRate: 0.2,
+  totalClicks: 1234,
+  totalConversions: 3,
+  totalEarnedCents: 600,
+  createdAt: '2026-11-01T10:00:00Z',
+};
+const conversion = {
+  id: 'c1',
+  kind: 'sale',
+  amountCents: 999,
+  commissionCents: 200,
+  status: 'pending',
+  payableAt: '2026-12-20T12:00:00Z',
+  createdAt: '2026-11-20T12:00:00Z',
+};
+const portal = (extra: Record<string, unknown> = {}) => ({
+  account,
+  totals: { pendingCents: 200, payableCents: 300, paidCents: 100 },
+  recent: [conversion, { ...conversion, id: 'c2', status: 'paid', commissionCents: 300, amountCents: 1499 }],
+  ...extra,
+});
+const ACCESS = '/api/v1/admin/access';
+const admin = { [`GET ${ACCESS}`]: () => new Response(null, { status: 204 }) };
+
+beforeAll(async () => {
+  await Promise.all([
+    import('./partners/partners'),
+    import('./partners/apply'),
+    import('./partners/portal'),
+    import('./partners/leaderboard'),
+    import('./referral'),
+    import('./admin/partners'),
+    import('./admin/payouts'),
+  ]);
+}, 30_000);
+
+describe('/partners', { timeout: 20_000 }, () => {
+  it('shows the programme: three tiers, four benefits and the ways in', async () => {
+    stubApi({});
+    renderApp('/partners');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Partner With Us' }, { timeout: 10_000 })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Apply Now' })).toHaveAttribute('href', '/partners/apply');
+    expect(screen.getByRole('link', { name: 'Apply to Partner Program' })).toHaveAttribute('href', '/partners/apply');
+    expect(screen.getByRole('link', { name: 'View Leaderboard' })).toHaveAttribute('href', '/partners/leaderboard');
+    expect(screen.getAllByTestId('tier-card').map((card) => card.textContent)).toEqual([
+      expect.stringMatching(/^Starter15%/),
+      expect.stringMatching(/^Pro20%/),
+      expect.stringMatching(/^Elite30%/),
+    ]);
+    expect(screen.getAllByTestId('benefit-card')).toHaveLength(4);
+  });
+});
+
+describe('/partners/apply', { timeout: 20_000 }, () => {
+  it('sends a signed-out visitor to sign in with the way back', async () => {
+    stubApi({});
+    const { router } = renderApp('/partners/apply');
+    expect(await screen.findByText('Please sign in to apply', undefined, { timeout: 10_000 })).toBeInTheDocument();
+    await vi.waitFor(() => expect(router.state.location.pathname).toBe('/auth'));
+    expect(router.state.location.search).toBe('?returnTo=%2Fpartners%2Fapply');
+  });
+
+  it('normalises the short code as it is typed, checks the form, sends it and opens the portal', async () => {
+    const fetchMock = stubApi({
+      'POST /api/v1/partners': () => json({ ...account, status: 'pending', tier: 'starter', commissionRate: 0.15 }, 201),
+      'GET /api/v1/partners/me': () => json(portal({ account: { ...account, status: 'pending' }, recent: [] })),
+    });
+    const { user, router } = renderApp('/partners/apply', { user: 'signed-in' });
+    const shortCode = await screen.findByLabelText(/Custom Short Code/, undefined, { timeout: 10_000 });
+    await user.type(shortCode, 'my-code 2!xyzw');
+    expect(shortCode).toHaveValue('MYCODE2XYZ');
+    expect(screen.getByTestId('referral-link-preview')).toHaveTextContent(`${window.location.host}/r/MYCODE2XYZ`);
+    expect(screen.getByText('What happens next?')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Cancel' })).toHaveAttribute('href', '/partners');
+
+    await user.clear(shortCode);
+    await user.type(shortCode, 'ab');
+    await user.click(screen.getByRole('button', { name: 'Submit Application' }));
+    expect(await screen.findByText('Display name is required')).toBeInTheDocument();
+    expect(screen.getByText('Short code must be 3-10 alphanumeric characters')).toBeInTheDocument();
+    expect(callsTo(fetchMock, 'POST', '/api/v1/partners')).toHaveLength(0);
+
+    await user.type(screen.getByLabelText('Display Name'), 'Ada Partner');
+    await user.type(shortCode, 'c1');
+    await user.type(screen.getByLabelText(/Preferred Promo Code/), ' ada10 ');
+    await user.click(screen.getByRole('button', { name: 'Submit Application' }));
+    expect(await screen.findByText("Application submitted! We'll review it shortly.")).toBeInTheDocument();
+    await vi.waitFor(() => expect(router.state.location.pathname).toBe('/partners/portal'));
+    const [sent] = callsTo(fetchMock, 'POST', '/api/v1/partners');
+    expect(await sent!.json()).toEqual({ displayName: 'Ada Partner', shortCode: 'ABC1', promoCode: 'ADA10' });
+    expect(await screen.findByText('Your application is under review')).toBeInTheDocument();
+  });
+
+  it('sends null codes when they are blank, and shows a taken code under its field', async () => {
+    const fetchMock = stubApi({
+      'POST /api/v1/partners': () => apiError(409, 'short_code_taken', 'This short code is already taken. Please choose another.'),
+    });
+    const { user } = renderApp('/partners/apply', { user: 'signed-in' });
+    await user.type(await screen.findByLabelText('Display Name', undefined, { timeout: 10_000 }), 'Ada');
+    await user.click(screen.getByRole('button', { name: 'Submit Application' }));
+    expect(await screen.findByText('This short code is already taken. Please choose another.')).toBeInTheDocument();
+    expect(screen.getByLabelText(/Custom Short Code/)).toHaveAttribute('aria-invalid', 'true');
+    const [sent] = callsTo(fetchMock, 'POST', '/api/v1/partners');
+    expect(await sent!.json()).toEqual({ displayName: 'Ada', shortCode: null, promoCode: null });
+  });
+
+  it('sends an existing partner to the portal', async () => {
+    stubApi({
+      'POST /api/v1/partners': () => apiError(409, 'partner_exists', 'You already have a partner account'),
+      'GET /api/v1/partners/me': () => json(portal()),
+    });
+    const { user, router } = renderApp('/partners/apply', { user: 'signed-in' });
+    await user.type(await screen.findByLabelText('Display Name', undefined, { timeout: 10_000 }), 'Ada');
+    await user.click(screen.getByRole('button', { name: 'Submit Application' }));
+    expect(await screen.findByText('You already have a partner account')).toBeInTheDocument();
+    await vi.waitFor(() => expect(router.state.location.pathname).toBe('/partners/portal'));
+  });
+});
+
+describe('/partners/portal', { timeout: 20_000 }, () => {
+  it('shows the status, the four stats, the link and promo code, the totals and the conversions', async () => {
+    stubApi({ 'GET /api/v1/partners/me': () => json(portal()) });
+    const { user } = renderApp('/partners/portal', { user: 'signed-in' });
+    const badge = await screen.findByTestId('partner-status', undefined, { timeout: 10_000 });
+    expect(badge).toHaveTextContent('APPROVED');
+    expect(badge).toHaveAttribute('data-tone', 'green');
+    expect(screen.getByTestId('stat-clicks')).toHaveTextContent('Clicks1,234');
+    expect(screen.getByTestId('stat-conversions')).toHaveTextContent('Conversions3');
+    expect(screen.getByTestId('stat-earned')).toHaveTextContent('Total Earned$6.00');
+    expect(screen.getByTestId('stat-rate')).toHaveTextContent('20%');
+    expect(screen.getByTestId('stat-rate')).toHaveTextContent('Pro tier');
+    expect(screen.getByTestId('referral-link')).toHaveValue(`${window.location.origin}/r/ADA1`);
+    expect(screen.getByTestId('promo-code')).toHaveValue('ADA10');
+    expect(screen.getByTestId('total-pending')).toHaveTextContent('$2.00');
+    expect(screen.getByTestId('total-payable')).toHaveTextContent('$3.00');
+    expect(screen.getByTestId('total-paid')).toHaveTextContent('$1.00');
+    const table = screen.getByRole('table');
+    expect(within(table).getAllByRole('columnheader').map((cell) => cell.textContent)).toEqual(['Date', 'Amount', 'Commission', 'Status']);
+    const [first, second] = screen.getAllByTestId('conversion-row');
+    expect(first).toHaveTextContent('$9.99');
+    expect(first).toHaveTextContent('$2.00');
+    expect(within(first!).getByTestId('payable-on')).toHaveTextContent('Payable on December 20, 2026');
+    expect(second).toHaveTextContent('Paid');
+    expect(within(second!).queryByTestId('payable-on')).toBeNull();
+    expect(screen.getByRole('link', { name: 'View Leaderboard' })).toHaveAttribute('href', '/partners/leaderboard');
+
+    await user.click(screen.getByRole('button', { name: 'Copy referral link' }));
+    expect(await screen.findByText('Referral link copied!')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Copy promo code' }));
+    expect(await screen.findByText('Promo code copied!')).toBeInTheDocument();
+  });
+
+  it('says pending in yellow with the review text, and has no promo box without a code', async () => {
+    stubApi({ 'GET /api/v1/partners/me': () => json(portal({ account: { ...account, status: 'pending', promoCode: null }, recent: [] })) });
+    renderApp('/partners/portal', { user: 'signed-in' });
+    const badge = await screen.findByTestId('partner-status', undefined, { timeout: 10_000 });
+    expect(badge).toHaveTextContent('PENDING');
+    expect(badge).toHaveAttribute('data-tone', 'yellow');
+    expect(screen.getByText('Your application is under review')).toBeInTheDocument();
+    expect(screen.queryByTestId('promo-code')).toBeNull();
+    expect(screen.getByText('No conversions yet. Start sharing your referral link!')).toBeInTheDocument();
+  });
+
+  it('shows a suspended account in red', async () => {
+    stubApi({ 'GET /api/v1/partners/me': () => json(portal({ account: { ...account, status: 'suspended' } })) });
+    renderApp('/partners/portal', { user: 'signed-in' });
+    const badge = await screen.findByTestId('partner-status', undefined, { timeout: 10_000 });
+    expect(badge).toHaveTextContent('SUSPENDED');
+    expect(badge).toHaveAttribute('data-tone', 'red');
+  });
+
+  it('sends a user without an account to the application, asking once', async () => {
+    const fetchMock = stubApi({ 'GET /api/v1/partners/me': () => apiError(404, 'partner_not_found', 'No partner account') });
+    const { router } = renderApp('/partners/portal', { user: 'signed-in' });
+    await vi.waitFor(() => expect(router.state.location.pathname).toBe('/partners/apply'), { timeout: 10_000 });
+    expect(callsTo(fetchMock, 'GET', '/api/v1/partners/me')).toHaveLength(1);
+  });
+});
+
+describe('/partners/leaderboard', { timeout: 20_000 }, () => {
+  it('lists the top partners with the first highlighted', async () => {
+    let answer: (response: Response) => void = () => {};
+    stubApi({ 'GET /api/v1/partners/leaderboard': () => new Promise<Response>((resolve) => (answer = resolve)) });
+    renderApp('/partners/leaderboard');
+    expect(await screen.findByText('Loading leaderboard...', undefined, { timeout: 10_000 })).toBeInTheDocument();
+    await act(async () =>
+      answer(
+        json([
+          { rank: 1, displayName: 'Ada', tier: 'elite', totalEarnedCents: 123456 },
+          { rank: 2, displayName: 'Bob', tier: 'starter', totalEarnedCents: 999 },
+        ]),
+      ),
+    );
+    const rows = await screen.findAllByTestId('partner-standing', undefined, { timeout: 10_000 });
+    expect(rows[0]).toHaveTextContent('Rank 1');
+    expect(rows[0]).toHaveTextContent('Ada');
+    expect(rows[0]).toHaveTextContent('Elite');
+    expect(rows[0]).toHaveTextContent('$1,234.56');
+    expect(rows[0]).toHaveAttribute('data-first', 'true');
+    expect(rows[1]).toHaveTextContent('Rank 2');
+    expect(rows[1]).not.toHaveAttribute('data-first');
+  });
+
+  it('says when there is no one yet', async () => {
+    stubApi({ 'GET /api/v1/partners/leaderboard': () => json([]) });
+    renderApp('/partners/leaderboard');
+    expect(await screen.findByText('No partners on the leaderboard yet', undefined, { timeout: 10_000 })).toBeInTheDocument();
+  });
+});
+
+describe('/r/:code', { timeout: 20_000 }, () => {
+  it('says Redirecting..., records the click once with the code, then goes home', async () => {
+    let answer: (response: Response) => void = () => {};
+    const fetchMock = stubApi({ 'POST /functions/v1/track-referral': () => new Promise<Response>((resolve) => (answer = resolve)) });
+    const { router } = renderApp('/r/ADA1');
+    expect(await screen.findByText('Redirecting...', undefined, { timeout: 10_000 })).toBeInTheDocument();
+    await vi.waitFor(() => expect(callsTo(fetchMock, 'POST', '/functions/v1/track-referral')).toHaveLength(1));
+    expect(router.state.location.pathname).toBe('/r/ADA1');
+    await act(async () => answer(json({ success: true })));
+    await vi.waitFor(() => expect(router.state.location.pathname).toBe('/'));
+    const [sent] = callsTo(fetchMock, 'POST', '/functions/v1/track-referral');
+    expect(await sent!.json()).toEqual({ code: 'ADA1' });
+    expect(sent!.credentials).toBe('same-origin');
+    expect(callsTo(fetchMock, 'POST', '/functions/v1/track-referral')).toHaveLength(1);
+  });
+
+  it('goes home when the tracking fails too', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    stubApi({ 'POST /functions/v1/track-referral': () => apiError(500, 'internal_error', 'Internal error') });
+    const { router } = renderApp('/r/NOPE');
+    await vi.waitFor(() => expect(router.state.location.pathname).toBe('/'), { timeout: 10_000 });
+    expect(warn).toHaveBeenCalled();
+  });
+});
+
+describe('/admin/partners', { timeout: 20_000 }, () => {
+  const adminPartner = { ...account, email: 'ada@example.com', status: 'pending', tier: 'starter', commissionRate: 0.15 };
+
+  it('lists partners by status, approves one and sets its tier', async () => {
+    const fetchMock = stubApi({
+      ...admin,
+      'GET /api/v1/admin/partners': () => json([adminPartner]),
+      'POST /api/v1/admin/partners/p1/status': () => json({ ...adminPartner, status: 'approved' }),
+      'POST /api/v1/admin/partners/p1/tier': () => json({ ...adminPartner, tier: 'pro', commissionRate: 0.2 }),
+    });
+    const { user } = renderApp('/admin/partners', { user: 'signed-in' });
+    const row = await screen.findByTestId('partner-row', undefined, { timeout: 10_000 });
+    const table = screen.getByRole('table');
+    expect(within(table).getAllByRole('columnheader').map((cell) => cell.textContent)).toEqual([
+      'Partner',
+      'Code',
+      'Status',
+      'Tier',
+      'Clicks',
+      'Conv.',
+      'Earned',
+      'Actions',
+    ]);
+    expect(row).toHaveTextContent('ada@example.com');
+    expect(row).toHaveTextContent('PENDING');
+    expect(screen.getByRole('link', { name: 'View Payouts' })).toHaveAttribute('href', '/admin/payouts');
+
+    await user.click(within(row).getByRole('button', { name: /Approve/ }));
+    expect(await screen.findByText('Partner approved')).toBeInTheDocument();
+    expect(await callsTo(fetchMock, 'POST', '/api/v1/admin/partners/p1/status')[0]!.json()).toEqual({ status: 'approved' });
+
+    await user.selectOptions(within(row).getByLabelText('Tier for Ada Partner'), 'pro');
+    expect(await screen.findByText('Tier updated to pro')).toBeInTheDocument();
+    expect(await callsTo(fetchMock, 'POST', '/api/v1/admin/partners/p1/tier')[0]!.json()).toEqual({ tier: 'pro' });
+
+    await user.click(screen.getByRole('button', { name: 'Suspended' }));
+    await vi.waitFor(() =>
+      expect(callsTo(fetchMock, 'GET', '/api/v1/admin/partners').some((request) => new URL(request.url).search === '?status=suspended')).toBe(true),
+    );
+    expect(new URL(callsTo(fetchMock, 'GET', '/api/v1/admin/partners')[0]!.url).search).toBe('');
+  });
+
+  it('offers Suspend for an approved partner and Reactivate for a suspended one', async () => {
+    stubApi({
+      ...admin,
+      'GET /api/v1/admin/partners': () => json([{ ...adminPartner, status: 'approved' }, { ...adminPartner, id: 'p2', code: 'BOB1', status: 'suspended' }]),
+    });
+    renderApp('/admin/partners', { user: 'signed-in' });
+    const [approved, suspended] = await screen.findAllByTestId('partner-row', undefined, { timeout: 10_000 });
+    expect(within(approved!).getByRole('button', { name: /Suspend/ })).toBeInTheDocument();
+    expect(within(suspended!).getByRole('button', { name: /Reactivate/ })).toBeInTheDocument();
+  });
+
+  it('says when there are none, or when they cannot be loaded', async () => {
+    stubApi({ ...admin, 'GET /api/v1/admin/partners': () => json([]) });
+    const first = renderApp('/admin/partners', { user: 'signed-in' });
+    expect(await screen.findByText('No partners found', undefined, { timeout: 10_000 })).toBeInTheDocument();
+    first.unmount();
+    stubApi({ ...admin, 'GET /api/v1/admin/partners': () => apiError(500, 'internal_error', 'Internal error') });
+    renderApp('/admin/partners', { user: 'signed-in' });
+    expect(await screen.findByText('Failed to load partners', undefined, { timeout: 10_000 })).toBeInTheDocument();
+  });
+});
+
+describe('/admin/payouts', { timeout: 20_000 }, () => {
+  it('lists partners with unpaid conversions and marks one paid', async () => {
+    let payable = [{ partnerId: 'p1', displayName: 'Ada Partner', code: 'ADA1', payableCount: 2, payableCents: 400 }];
+    const fetchMock = stubApi({
+      ...admin,
+      'GET /api/v1/admin/payouts': () => json(payable),
+      'POST /api/v1/admin/payouts/p1': () => {
+        payable = [];
+        return json({ id: 'po1', partnerId: 'p1', periodStart: '2026-11-01', periodEnd: '2026-11-23', totalAmountCents: 400, status: 'sent', createdAt: '2026-11-23T10:00:00Z' });
+      },
+    });
+    const { user } = renderApp('/admin/payouts', { user: 'signed-in' });
+    expect(await screen.findByRole('heading', { name: 'Partners with Unpaid Conversions' }, { timeout: 10_000 })).toBeInTheDocument();
+    const row = await screen.findByRole('listitem', { name: 'Ada Partner' });
+    expect(within(row).getByTestId('unpaid-count')).toHaveTextContent('2');
+    expect(within(row).getByTestId('unpaid-amount')).toHaveTextContent('$4.00');
+    expect(screen.getByRole('link', { name: 'Back to Partners' })).toHaveAttribute('href', '/admin/partners');
+    await user.click(within(row).getByRole('button', { name: /Mark as Paid/ }));
+    expect(await screen.findByText('Payout marked as sent')).toBeInTheDocument();
+    expect(await screen.findByText('No unpaid conversions')).toBeInTheDocument();
+    expect(callsTo(fetchMock, 'POST', '/api/v1/admin/payouts/p1')).toHaveLength(1);
+  });
+
+  it("shows the server's message when there is nothing to pay", async () => {
+    stubApi({
+      ...admin,
+      'GET /api/v1/admin/payouts': () => json([{ partnerId: 'p1', displayName: 'Ada Partner', code: 'ADA1', payableCount: 1, payableCents: 200 }]),
+      'POST /api/v1/admin/payouts/p1': () => apiError(409, 'nothing_payable', 'No unpaid conversions'),
+    });
+    const { user } = renderApp('/admin/payouts', { user: 'signed-in' });
+    const row = await screen.findByRole('listitem', { name: 'Ada Partner' }, { timeout: 10_000 });
+    await user.click(within(row).getByRole('button', { name: /Mark as Paid/ }));
+    expect(await screen.findByText('No unpaid conversions')).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,91 @@
+import { ArrowLeftIcon, BanknoteIcon } from 'lucide-react';
+import { Link } from 'react-router';
+import { toast } from 'sonner';
+import { Button } from '@/components/ui/button';
+import { paths } from '@/config/paths';
+import { ApiError } from '@/lib/api-client';
+import { formatMoney } from '@/lib/api/billing';
+import { useMarkPayoutPaid, usePayablePartners, type PayablePartner } from '../api/partners';
+import { NO_UNPAID_MESSAGE, PAYOUT_SENT_MESSAGE, PAYOUTS_FAILED_MESSAGE } from '../utils/messages';
+
+/** /admin/payouts: partners with payable conversions, each with Mark as Paid. */
+export function AdminPayouts() {
+  const payable = usePayablePartners();
+  return (
+    <div className="mx-auto flex w-full max-w-4xl flex-col gap-6 px-4 py-8 sm:px-6 sm:py-12">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h1 className="text-3xl font-extrabold tracking-tight">Payouts Management</h1>
+        <Button asChild variant="outline">
+          <Link to={paths.adminPartners.path}>
+            <ArrowLeftIcon aria-hidden="true" />
+            Back to Partners
+          </Link>
+        </Button>
+      </div>
+      <section aria-labelledby="unpaid-heading" className="grid gap-3">
+        <h2 id="unpaid-heading" className="text-xl font-bold">
+          Partners with Unpaid Conversions
+        </h2>
+        <p className="text-sm text-muted-foreground">
+          Conversions become payable once their 30-day refund window has passed. Mark as Paid records a payout for the period from the first of this month to
+          today.
+        </p>
+        {payable.isPending ? (
+          <p role="status">Loading payouts...</p>
+        ) : payable.isError ? (
+          <p role="alert" className="text-destructive">
+            {PAYOUTS_FAILED_MESSAGE}
+          </p>
+        ) : payable.data.length === 0 ? (
+          <p className="rounded-2xl border border-dashed p-8 text-center text-muted-foreground">{NO_UNPAID_MESSAGE}</p>
+        ) : (
+          <ul className="grid gap-3" aria-label="Unpaid partners">
+            {payable.data.map((partner) => (
+              <PayableRow key={partner.partnerId} partner={partner} />
+            ))}
+          </ul>
+        )}
+      </section>
+    </div>
+  );
+}
+
+function PayableRow({ partner }: { partner: PayablePartner }) {
+  const markPaid = useMarkPayoutPaid();
+  const pay = () =>
+    markPaid.mutate(partner.partnerId, {
+      onSuccess: () => toast.success(PAYOUT_SENT_MESSAGE),
+      onError: (error) => toast.error(error instanceof ApiError && error.message ? error.message : 'Failed to mark payout as paid'),
+    });
+  return (
+    <li
+      className="flex flex-col gap-3 rounded-2xl border bg-card p-4 shadow-sm sm:flex-row sm:items-center sm:justify-between"
+      aria-label={partner.displayName}
+      data-testid="payable-partner"
+    >
+      <div className="min-w-0">
+        <p className="font-bold">{partner.displayName}</p>
+        <p className="font-mono text-sm text-muted-foreground">{partner.code}</p>
+      </div>
+      <dl className="grid grid-cols-2 gap-4 text-sm sm:flex sm:gap-6">
+        <div>
+          <dt className="text-muted-foreground">Unpaid Count</dt>
+          <dd className="text-lg font-bold tabular-nums" data-testid="unpaid-count">
+            {partner.payableCount}
+          </dd>
+        </div>
+        <div>
+          <dt className="text-muted-foreground">Unpaid Amount</dt>
+          <dd className="text-lg font-bold tabular-nums" data-testid="unpaid-amount">
+            {formatMoney(partner.payableCents)}
+          </dd>
+        </div>
+      </dl>
+      <Button onClick={pay} disabled={markPaid.isPending}>
+        <BanknoteIcon aria-hidden="true" />
+        Mark as Paid
+        <span className="sr-only"> for {partner.displayName}</span>
+      </Button>
+    </li>
+  );
+}
