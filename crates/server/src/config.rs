@@ -655,7 +655,10 @@ mod tests {
         names.sort_unstable();
         let mut known = TOP_LEVEL_KEYS.to_vec();
         known.sort_unstable();
-        assert_eq!(names, known, "TOP_LEVEL_KEYS must list every field of Config");
+        assert_eq!(
+            names, known,
+            "TOP_LEVEL_KEYS must list every field of Config"
+        );
         Jail::expect_with(|jail| {
             jail.set_env("PRETTYSCORE_PARTNERS__COMMISSION_HOLD_DAYS", "0");
             let config = Config::load(None, &Overrides::default()).unwrap();

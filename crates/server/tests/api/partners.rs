@@ -15,7 +15,7 @@ use serde_json::{Value, json};
 use uuid::Uuid;
 
 use crate::auth::{PASSWORD, access, claims, spawn_with};
-use crate::billing::{Caller, assert_error, call, get, ok, post, sandbox_app, sign_up};
+use crate::billing::{Caller, assert_error, call, get, ok, post, sandbox_app, sign_up, sql};
 use crate::helpers::{Backend, TestApp, on_both_databases};
 use crate::verification::admin;
 
@@ -171,7 +171,8 @@ on_both_databases!(
     a_refund_reverses_before_payout_and_claws_back_after,
     mark_as_paid_pays_exactly_that_partners_payable_lines_once,
     a_promo_code_discounts_the_first_payment_and_credits_the_partner,
-    commissions_wait_out_the_refund_window
+    commissions_wait_out_the_refund_window,
+    renewals_earn_for_twelve_months_and_a_promo_only_its_sale
 );
 
 async fn who_may_call_what(backend: Backend) {
@@ -756,4 +757,105 @@ async fn commissions_wait_out_the_refund_window(backend: Backend) {
     let days = (payable_at - chrono::Utc::now()).num_hours() as f64 / 24.0;
     assert!((29.9..=30.0).contains(&days), "{days} days");
     assert_eq!(ok(get(&app, PAYOUTS, &admin).await), json!([]));
+}
+
+/// The buyer's Premium subscription id at the sandbox.
+async fn subscription_id(app: &TestApp, buyer: &Caller) -> String {
+    use prettyscore_server::billing::entity as subscriptions;
+    subscriptions::Entity::find()
+        .filter(subscriptions::Column::UserId.eq(buyer.id))
+        .one(&app.db)
+        .await
+        .unwrap()
+        .unwrap()
+        .provider_subscription_id
+        .unwrap()
+}
+
+/// Ends the subscription's month now and waits for the sandbox clock to
+/// charge the renewal: the buyer then has `payments` payments.
+async fn renew(app: &TestApp, buyer: &Caller, payments: usize) {
+    let subscription = subscription_id(app, buyer).await;
+    Sandbox::new(app.db.clone())
+        .set_period_end(
+            &subscription,
+            chrono::Utc::now() - chrono::Duration::seconds(1),
+        )
+        .await
+        .unwrap();
+    crate::helpers::eventually("the renewal's payment", || async {
+        payment::Entity::find()
+            .filter(payment::Column::UserId.eq(buyer.id))
+            .all(&app.db)
+            .await
+            .unwrap()
+            .len()
+            == payments
+    })
+    .await;
+}
+
+async fn renewals_earn_for_twelve_months_and_a_promo_only_its_sale(backend: Backend) {
+    let app = spawn_with(backend, |config| {
+        config.partners.commission_hold_days = 0;
+        config.payments.sandbox_renewal_interval_secs = 1;
+    })
+    .await;
+    let admin = admin(&app).await;
+    let (referrer, _) = partner(&app, &admin, "ref@example.com", "REF", "starter").await;
+    let (promoter, promo) = partner(&app, &admin, "promo@example.com", "PROMO", "starter").await;
+    sql(
+        &app,
+        "UPDATE partner_accounts SET promo_code = 'SAVE10' WHERE id = $1",
+        vec![
+            promo["id"]
+                .as_str()
+                .unwrap()
+                .parse::<Uuid>()
+                .unwrap()
+                .into(),
+        ],
+    )
+    .await;
+
+    // A referred subscriber: the first month and a renewal both earn 150.
+    let fan = sign_up_referred(&app, "fan@example.com", "REF").await;
+    buy(&app, &fan, "subscription", None).await;
+    renew(&app, &fan, 2).await;
+    let seen = portal(&app, &referrer).await;
+    assert_eq!(seen["account"]["totalConversions"], 2);
+    assert_eq!(seen["account"]["totalEarnedCents"], 300);
+    // Referred more than 12 months ago: a renewal earns nothing more.
+    let thirteen_months_ago = chrono::Utc::now() - chrono::Duration::days(400);
+    sql(
+        &app,
+        "UPDATE profiles SET created_at = $1 WHERE id = $2",
+        vec![thirteen_months_ago.into(), fan.id.into()],
+    )
+    .await;
+    renew(&app, &fan, 3).await;
+    assert_eq!(
+        portal(&app, &referrer).await["account"]["totalConversions"],
+        2
+    );
+
+    // A promo buyer: the discounted first payment is the promoter's; the
+    // renewal is charged in full and, the buyer not being referred, is nobody's.
+    let buyer = sign_up(&app, "buyer@example.com").await;
+    buy(&app, &buyer, "subscription", Some("SAVE10")).await;
+    renew(&app, &buyer, 2).await;
+    let mut charged: Vec<i64> = payment::Entity::find()
+        .filter(payment::Column::UserId.eq(buyer.id))
+        .all(&app.db)
+        .await
+        .unwrap()
+        .iter()
+        .map(|payment| payment.amount_cents)
+        .collect();
+    charged.sort_unstable();
+    assert_eq!(charged, [899, 999]);
+    let seen = portal(&app, &promoter).await;
+    assert_eq!(seen["account"]["totalConversions"], 1);
+    assert_eq!(seen["account"]["totalEarnedCents"], 135);
+    assert_totals_match_lines(&app).await;
 }
