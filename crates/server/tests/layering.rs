@@ -63,7 +63,8 @@ const SERVER: Layout<'static> = Layout {
     // opportunities uses auth's email syntax; personality uses billing's
     // payments and the features gate; dashboard reads photos, edits,
     // personality and billing for its stats; verification uses the
-    // opportunities' Instagram rule; partners earn on billing's payments.
+    // opportunities' Instagram rule; contact uses the leaderboard's
+    // ranks and billing's holds; messages use contact's parties; partners earn on billing's payments.
     domains: &[
         "site",
         "auth",
@@ -77,6 +78,8 @@ const SERVER: Layout<'static> = Layout {
         "opportunities",
         "personality",
         "verification",
+        "contact",
+        "messages",
         "partners",
         "dashboard",
     ],

@@ -6,7 +6,8 @@ use std::sync::Arc;
 
 use crate::http::user_data::UserDataRegistry;
 use crate::{
-    auth, billing, edits, features, opportunities, partners, personality, photos, verification,
+    auth, billing, contact, edits, features, opportunities, partners, personality, photos,
+    verification,
 };
 
 pub fn registry() -> UserDataRegistry {
@@ -20,5 +21,6 @@ pub fn registry() -> UserDataRegistry {
         Arc::new(personality::PersonalityResults),
         Arc::new(verification::VerificationRequests),
         Arc::new(partners::PartnerData),
+        Arc::new(contact::ContactRequests),
     ])
 }

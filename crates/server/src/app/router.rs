@@ -13,8 +13,8 @@ use utoipa_swagger_ui::SwaggerUi;
 use crate::http::error::{ApiError, ErrorCode};
 use crate::http::{self, AppState};
 use crate::{
-    admin, analyses, auth, billing, dashboard, edits, features, leaderboard, media, opportunities,
-    partners, personality, photos, site, verification,
+    admin, analyses, auth, billing, contact, dashboard, edits, features, leaderboard, media,
+    messages, opportunities, partners, personality, photos, site, verification,
 };
 
 #[derive(OpenApi)]
@@ -38,6 +38,8 @@ use crate::{
         (name = "personality", description = "The personality test and its detailed analysis"),
         (name = "dashboard", description = "The user dashboard's stats"),
         (name = "verification", description = "Verification badge requests"),
+        (name = "contact", description = "Paid contact requests: the hold, the contestant's answer, blocks"),
+        (name = "messages", description = "Private messages of approved contact requests, with a resumable stream"),
         (name = "partners", description = "The partner programme: applying, the portal, referral clicks and the partner leaderboard"),
     )
 )]
@@ -60,7 +62,9 @@ fn api_routes() -> OpenApiRouter<AppState> {
         .merge(personality::routes())
         .merge(dashboard::routes())
         .merge(verification::routes())
-        .merge(partners::routes());
+        .merge(partners::routes())
+        .merge(contact::routes())
+        .merge(messages::routes());
     OpenApiRouter::with_openapi(ApiDoc::openapi())
         .merge(http::health::routes())
         .nest("/api/v1", api_v1)

@@ -97,6 +97,7 @@ impl Application {
             .context("could not set up the SMS provider")?;
         let db_backend = sea_orm::ConnectionTrait::get_database_backend(&db);
         let hooks = super::hooks::registry(&config);
+        let notifier = crate::db::notify::Notifier::new(&db);
         let state = AppState {
             config: Arc::new(config),
             db,
@@ -114,6 +115,7 @@ impl Application {
             blocking,
             user_data: super::account::registry(),
             hooks,
+            notifier,
             web: Arc::new(web),
             metrics: http::metrics::recorder(),
             base_url,
@@ -146,6 +148,8 @@ impl Application {
     pub async fn run_until_stopped(self) -> std::io::Result<()> {
         crate::edits::temp::spawn_sweeper(self.state.clone());
         crate::billing::spawn_sandbox_clock(self.state.clone());
+        crate::contact::expiry::spawn_hold_expiry(self.state.clone());
+        self.state.notifier.spawn_listener(self.state.db.clone());
         let limits = http::server::ConnectionLimits::from_config(&self.state.config.http);
         http::server::serve(self.listener, self.router, limits, shutdown_signal()).await
     }

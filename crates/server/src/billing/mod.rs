@@ -125,7 +125,7 @@ impl FromRequestParts<AppState> for MaybePremium {
 }
 
 /// A provider failure, in the user's words; the cause goes to the log.
-fn provider_error(err: PaymentError, message: &'static str) -> ApiError {
+pub fn provider_error(err: PaymentError, message: &'static str) -> ApiError {
     match err {
         PaymentError::Declined(_) => ApiError::new(
             StatusCode::PAYMENT_REQUIRED,

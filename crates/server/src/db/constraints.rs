@@ -131,6 +131,17 @@ pub const UNIQUE_KEYS: &[UniqueKey] = &[
         "partner_clicks",
         &["partner_id", "visitor", "day"],
     ),
+    // m20261126_006500_contact
+    key(
+        "contact_blocks_pair_key",
+        "contact_blocks",
+        &["contestant_id", "requester_id"],
+    ),
+    key(
+        "message_reads_conversation_user_key",
+        "message_reads",
+        &["contact_request_id", "user_id"],
+    ),
     // m20261121_000004_accounts
     key(
         "user_roles_user_id_role_key",

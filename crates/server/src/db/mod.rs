@@ -4,6 +4,7 @@
 pub mod constraints;
 pub mod entities;
 pub mod migration;
+pub mod notify;
 
 use std::time::Duration;
 

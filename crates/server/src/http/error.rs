@@ -161,6 +161,20 @@ error_codes! {
     InvalidTransition = "invalid_transition",
     /// The partner has no payable commissions to pay out.
     NothingPayable = "nothing_payable",
+    /// The caller tried to contact their own leaderboard entry.
+    CannotContactSelf = "cannot_contact_self",
+    /// The requester has an open (unanswered) request with this contestant.
+    RequestOpen = "request_open",
+    /// The contestant blocked the requester.
+    Blocked = "blocked",
+    /// The contact request was approved or denied before.
+    AlreadyDecided = "already_decided",
+    /// The contact request's payment hold is not confirmed yet.
+    NotPaid = "not_paid",
+    /// Messages need an approved contact request.
+    NotApproved = "not_approved",
+    /// The conversation was closed by a block; no more messages.
+    ConversationClosed = "conversation_closed",
     // The server.
     /// The instance is at its cap of request bodies in flight; try again
     /// after `Retry-After` seconds.

@@ -8,6 +8,7 @@ use sea_orm::DatabaseConnection;
 
 use crate::blocking::BlockingPool;
 use crate::config::Config;
+use crate::db::notify::Notifier;
 use crate::http::extract::SessionCache;
 use crate::http::recent_reads::RecentReads;
 use crate::http::spa::WebApp;
@@ -50,6 +51,8 @@ pub struct AppState {
     pub blocking: BlockingPool,
     /// Every domain's share of a user's data (export and deletion).
     pub user_data: UserDataRegistry,
+    /// Realtime wake-ups across instances (messages).
+    pub notifier: Notifier,
     /// Listeners to sign-ups and payments (the partner programme).
     pub hooks: HookRegistry,
     pub web: Arc<WebApp>,

@@ -21,6 +21,8 @@ pub struct TestApp {
     pub client: reqwest::Client,
     pub db: DatabaseConnection,
     pub config: Config,
+    /// The running app's state, for calling a background job directly.
+    pub state: prettyscore_server::http::AppState,
     pub backend: Backend,
     /// Kept so the directory lives as long as the app.
     pub _data_dir: TempDir,
@@ -151,6 +153,7 @@ pub async fn spawn_app_with(backend: Backend, customise: impl FnOnce(&mut Config
         .expect("the app builds");
     let address = app.url();
     let db = app.state().db.clone();
+    let state = app.state().clone();
     tokio::spawn(app.run_until_stopped());
     TestApp {
         address,
@@ -160,6 +163,7 @@ pub async fn spawn_app_with(backend: Backend, customise: impl FnOnce(&mut Config
             .unwrap(),
         db,
         config,
+        state,
         backend,
         _data_dir: data_dir,
     }

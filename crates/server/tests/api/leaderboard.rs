@@ -17,7 +17,7 @@ use crate::auth::{access, claims, spawn};
 use crate::helpers::{Backend, TestApp, image_form, on_both_databases, testdata};
 
 /// A user row without a password (photo owners in bulk).
-async fn insert_user(app: &TestApp) -> Uuid {
+pub(crate) async fn insert_user(app: &TestApp) -> Uuid {
     let id = Uuid::new_v4();
     let insert = Query::insert()
         .into_table(Alias::new("users"))
@@ -29,14 +29,14 @@ async fn insert_user(app: &TestApp) -> Uuid {
 }
 
 #[derive(Clone, Copy)]
-enum State {
+pub(crate) enum State {
     Listed,
     Pending,
     /// is_verified but public_listing false: not listed either.
     Private,
 }
 
-async fn insert_photo(
+pub(crate) async fn insert_photo(
     app: &TestApp,
     owner: Uuid,
     score: f64,

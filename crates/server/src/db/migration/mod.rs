@@ -64,6 +64,7 @@ mod m20261124_006100_conversations;
 mod m20261124_006200_opportunities;
 mod m20261124_006300_personality;
 mod m20261126_006400_partner_ledger;
+mod m20261126_006500_contact;
 
 /// Applies the migrations: `Migrator::up(&db, None)`.
 pub struct Migrator;
@@ -89,6 +90,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261124_006200_opportunities::Migration),
             Box::new(m20261124_006300_personality::Migration),
             Box::new(m20261126_006400_partner_ledger::Migration),
+            Box::new(m20261126_006500_contact::Migration),
         ]
     }
 }
@@ -144,4 +146,7 @@ pub const TABLES: &[&str] = &[
     "contest_winners",
     // partner ledger
     "partner_clicks",
+    // contact
+    "contact_blocks",
+    "message_reads",
 ];

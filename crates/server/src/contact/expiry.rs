@@ -1,0 +1,69 @@
+//! Releasing holds nobody answered: a paid request still pending 7 days
+//! after its hold is denied and its hold released, and a denied request
+//! whose release failed earlier is released again. Safe on any number of
+//! instances: a request is claimed by one conditional UPDATE (pending →
+//! denied), and a hold already released is no longer `held`.
+
+use std::time::Duration;
+
+use chrono::{DateTime, Utc};
+use sea_orm::{ColumnTrait, DbErr, EntityTrait, QueryFilter};
+
+use super::{DENIED, PENDING, claim, entity, release_hold, tell_requester};
+use crate::billing::entity::payment;
+use crate::http::AppState;
+
+/// How often each instance looks for expired holds.
+const EVERY: Duration = Duration::from_secs(600);
+
+/// Releases every hold that `now` finds expired (or left after a failed
+/// release); how many requests it released.
+pub async fn release_expired(state: &AppState, now: DateTime<Utc>) -> Result<usize, DbErr> {
+    let held = payment::Entity::find()
+        .filter(payment::Column::Status.eq("held"))
+        .filter(payment::Column::ContactRequestId.is_not_null())
+        .all(&state.db)
+        .await?;
+    let mut released = 0;
+    for payment in held {
+        let Some(id) = payment.contact_request_id else {
+            continue;
+        };
+        let Some(request) = entity::Entity::find_by_id(id).one(&state.db).await? else {
+            continue;
+        };
+        let expired = now >= super::rules::hold_expires_at(payment.created_at);
+        let release = match request.status.as_str() {
+            PENDING if expired => {
+                let claimed = claim(&state.db, id, false, DENIED).await?;
+                if claimed {
+                    tell_requester(state, &request, "not answered within 7 days").await;
+                }
+                claimed
+            }
+            DENIED => true,
+            _ => false,
+        };
+        if release {
+            release_hold(state, id).await?;
+            released += 1;
+        }
+    }
+    Ok(released)
+}
+
+/// Runs [`release_expired`] every 10 minutes for as long as the server runs.
+pub fn spawn_hold_expiry(state: AppState) {
+    tokio::spawn(async move {
+        let mut ticks = tokio::time::interval(EVERY);
+        ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            ticks.tick().await;
+            match release_expired(&state, Utc::now()).await {
+                Ok(0) => {}
+                Ok(count) => tracing::info!(count, "released unanswered contact holds"),
+                Err(err) => tracing::warn!(error = %err, "the contact hold expiry failed"),
+            }
+        }
+    });
+}

@@ -1,0 +1,657 @@
+//! Paid contact requests (spec document 2, the leaderboard's Contact dialog
+//! and `/contestant-requests`).
+//!
+//! A requester writes to a listed entry; the fee comes from the entry's rank
+//! now, as the server computes it. The request starts `pending_payment`;
+//! checkout (billing, type `contact_request`) places a hold, and only when a
+//! provider event confirms it (`paid`) does the contestant see the request.
+//! Approving captures the hold (75 % is the contestant's), denying releases
+//! it, and a hold left unanswered for 7 days is released by [`expiry`].
+//! Every decision is one conditional UPDATE on a pending request, so it
+//! happens once however often it is asked for, on any number of instances.
+//! A contestant can block a requester: their open requests are denied and
+//! released and their conversations close.
+
+pub mod entity;
+pub mod expiry;
+pub mod rules;
+
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use chrono::{DateTime, Utc};
+use sea_orm::sea_query::{Expr, OnConflict};
+use sea_orm::{
+    ActiveModelTrait, ColumnTrait, Condition, ConnectionTrait, DbErr, EntityTrait, QueryFilter,
+    QueryOrder, Set,
+};
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+use uuid::Uuid;
+
+use crate::billing::entity::payment;
+use crate::billing::rules::{contact_fee_cents, contact_fee_split};
+use crate::billing::{deliver_sandbox_events, provider_error};
+use crate::db::entities::users;
+use crate::http::AppState;
+use crate::http::error::{ApiError, ErrorBody, ErrorCode};
+use crate::http::extract::{AuthUser, Json};
+use crate::http::user_data::UserData;
+use crate::leaderboard::listing::rank_of;
+use crate::mail::Mail;
+use crate::photos::entity as photos;
+use crate::rate_limit;
+use entity::block;
+
+pub const PENDING: &str = "pending";
+pub const APPROVED: &str = "approved";
+pub const DENIED: &str = "denied";
+
+/// `/contact-requests…`, under `/api/v1`.
+pub fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(create_contact_request))
+        .routes(routes!(received_requests))
+        .routes(routes!(sent_requests))
+        .routes(routes!(contact_request))
+        .routes(routes!(approve_contact_request))
+        .routes(routes!(deny_contact_request))
+        .routes(routes!(block_requester))
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ContactRequestForm {
+    /// The listed leaderboard entry (a photo).
+    pub photo_id: Uuid,
+    /// 10-1000 characters.
+    pub message: String,
+}
+
+/// A contact request as either party sees it. The requester's address is
+/// never shown to the contestant: only the name they chose.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ContactRequest {
+    pub id: Uuid,
+    #[schema(required = true)]
+    pub photo_id: Option<Uuid>,
+    /// The entry's display name.
+    pub contestant_name: String,
+    pub requester_name: String,
+    /// `requester` or `contestant`: which party the caller is.
+    pub role: String,
+    pub rank_at_request: i32,
+    pub fee_cents: i64,
+    /// 75 % of the fee, the contestant's once approved.
+    pub contestant_share_cents: i64,
+    pub platform_share_cents: i64,
+    pub message_preview: String,
+    /// The hold is confirmed.
+    pub paid: bool,
+    /// `pending_payment`, `paid`, `failed` or `refunded`.
+    pub payment_status: String,
+    /// `pending`, `approved` or `denied`.
+    pub status: String,
+    /// When an unanswered paid request is released (7 days after the hold).
+    #[schema(required = true)]
+    pub expires_at: Option<DateTime<Utc>>,
+    /// The conversation was closed by a block.
+    pub closed: bool,
+    pub created_at: DateTime<Utc>,
+}
+
+fn not_found() -> ApiError {
+    ApiError::not_found("Contact request not found")
+}
+
+/// When the request's hold was placed: the held payment's time.
+async fn held_at(
+    db: &impl ConnectionTrait,
+    request_id: Uuid,
+) -> Result<Option<DateTime<Utc>>, DbErr> {
+    Ok(payment::Entity::find()
+        .filter(payment::Column::ContactRequestId.eq(request_id))
+        .order_by_asc(payment::Column::CreatedAt)
+        .one(db)
+        .await?
+        .map(|payment| payment.created_at))
+}
+
+/// The request as `viewer` sees it.
+async fn present(
+    db: &impl ConnectionTrait,
+    row: entity::Model,
+    viewer: Uuid,
+) -> Result<ContactRequest, DbErr> {
+    let photo = match row.photo_id {
+        Some(id) => photos::Entity::find_by_id(id).one(db).await?,
+        None => None,
+    };
+    let requester = users::Entity::find_by_id(row.requester_id).one(db).await?;
+    let expires_at = if row.status == PENDING && row.paid {
+        held_at(db, row.id).await?.map(rules::hold_expires_at)
+    } else {
+        None
+    };
+    Ok(ContactRequest {
+        id: row.id,
+        photo_id: row.photo_id,
+        contestant_name: photo
+            .and_then(|photo| photo.display_name)
+            .unwrap_or_else(|| "Contestant".to_owned()),
+        requester_name: requester
+            .map(|user| rules::requester_name(&user.raw_user_meta_data))
+            .unwrap_or_else(|| rules::ANONYMOUS_NAME.to_owned()),
+        role: if viewer == row.contestant_id {
+            "contestant"
+        } else {
+            "requester"
+        }
+        .to_owned(),
+        rank_at_request: row.rank_at_request,
+        fee_cents: row.fee_amount_cents,
+        contestant_share_cents: row.contestant_share_cents,
+        platform_share_cents: row.platform_share_cents,
+        message_preview: row.message_preview,
+        paid: row.paid,
+        payment_status: row.payment_status,
+        status: row.status,
+        expires_at,
+        closed: row.closed_at.is_some(),
+        created_at: row.created_at,
+    })
+}
+
+async fn present_all(
+    db: &impl ConnectionTrait,
+    rows: Vec<entity::Model>,
+    viewer: Uuid,
+) -> Result<Vec<ContactRequest>, DbErr> {
+    let mut out = Vec::with_capacity(rows.len());
+    for row in rows {
+        out.push(present(db, row, viewer).await?);
+    }
+    Ok(out)
+}
+
+/// The request if `user` is one of its parties (the contestant only sees it
+/// once its hold is confirmed); 404 otherwise, so ids say nothing to others.
+pub async fn party_of(
+    db: &impl ConnectionTrait,
+    id: Uuid,
+    user: Uuid,
+) -> Result<Option<entity::Model>, DbErr> {
+    Ok(entity::Entity::find_by_id(id).one(db).await?.filter(|row| {
+        row.requester_id == user || (row.contestant_id == user && visible_to_contestant(row))
+    }))
+}
+
+fn visible_to_contestant(row: &entity::Model) -> bool {
+    row.paid || row.status != PENDING
+}
+
+async fn is_blocked(
+    db: &impl ConnectionTrait,
+    contestant: Uuid,
+    requester: Uuid,
+) -> Result<bool, DbErr> {
+    Ok(block::Entity::find()
+        .filter(block::Column::ContestantId.eq(contestant))
+        .filter(block::Column::RequesterId.eq(requester))
+        .one(db)
+        .await?
+        .is_some())
+}
+
+/// Starts a request to a listed entry at the fee of its rank now (a fee the
+/// client sends is not read). An unpaid request to the same contestant is
+/// brought up to date and answered again, so a checkout left half-way can be
+/// retried; a paid, unanswered one is 409.
+#[utoipa::path(post, path = "/contact-requests", tag = "contact",
+    request_body = ContactRequestForm,
+    responses(
+        (status = 201, description = "Created; pay it with create-checkout type `contact_request`", body = ContactRequest),
+        (status = 200, description = "The unpaid request to this contestant, updated to the current fee", body = ContactRequest),
+        (status = 401, description = "`not_signed_in`", body = ErrorBody),
+        (status = 403, description = "`blocked`", body = ErrorBody),
+        (status = 404, description = "`not_found`: the entry is not on the leaderboard", body = ErrorBody),
+        (status = 409, description = "`request_open`", body = ErrorBody),
+        (status = 422, description = "`cannot_contact_self`, `validation_failed`", body = ErrorBody),
+        (status = 429, description = "`rate_limited`", body = ErrorBody),
+    ),
+    security(("bearer" = [])))]
+pub async fn create_contact_request(
+    State(state): State<AppState>,
+    user: AuthUser,
+    Json(form): Json<ContactRequestForm>,
+) -> Result<(StatusCode, Json<ContactRequest>), ApiError> {
+    let message = rules::parse_message(&form.message).map_err(ApiError::invalid)?;
+    let photo = photos::Entity::find_by_id(form.photo_id)
+        .one(&state.db)
+        .await?
+        .ok_or_else(|| ApiError::not_found("This entry is not on the leaderboard"))?;
+    let rank = rank_of(&state.db, photo.id)
+        .await?
+        .ok_or_else(|| ApiError::not_found("This entry is not on the leaderboard"))?;
+    if photo.user_id == user.user_id {
+        return Err(ApiError::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            ErrorCode::CannotContactSelf,
+            "You can't contact your own entry",
+        ));
+    }
+    if is_blocked(&state.db, photo.user_id, user.user_id).await? {
+        return Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            ErrorCode::Blocked,
+            "This contestant is not taking requests from you",
+        ));
+    }
+    let hits = rate_limit::count_hit(&state.db, &format!("contact:{}", user.user_id), 3600).await?;
+    if hits > rules::REQUESTS_PER_HOUR {
+        return Err(ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            ErrorCode::RateLimited,
+            "Too many contact requests. Please try again later.",
+        )
+        .with_retry_after(rate_limit::window_remaining_secs(3600)));
+    }
+    let fee = contact_fee_cents(rank);
+    let (platform, contestant) = contact_fee_split(fee);
+    let now = Utc::now();
+    let open = entity::Entity::find()
+        .filter(entity::Column::RequesterId.eq(user.user_id))
+        .filter(entity::Column::ContestantId.eq(photo.user_id))
+        .filter(entity::Column::Status.eq(PENDING))
+        .filter(entity::Column::PaymentStatus.is_in(["pending_payment", "paid"]))
+        .one(&state.db)
+        .await?;
+    let (status, row) = match open {
+        Some(row) if row.payment_status == "paid" => {
+            return Err(ApiError::conflict(
+                ErrorCode::RequestOpen,
+                "You already have an open request with this contestant",
+            ));
+        }
+        Some(row) => {
+            let mut active: entity::ActiveModel = row.into();
+            active.photo_id = Set(Some(photo.id));
+            active.rank_at_request = Set(rank as i32);
+            active.fee_amount_cents = Set(fee);
+            active.platform_share_cents = Set(platform);
+            active.contestant_share_cents = Set(contestant);
+            active.message_preview = Set(message);
+            active.updated_at = Set(now);
+            (StatusCode::OK, active.update(&state.db).await?)
+        }
+        None => {
+            let row = entity::ActiveModel {
+                id: Set(Uuid::now_v7()),
+                requester_id: Set(user.user_id),
+                contestant_id: Set(photo.user_id),
+                photo_id: Set(Some(photo.id)),
+                rank_at_request: Set(rank as i32),
+                fee_amount_cents: Set(fee),
+                platform_share_cents: Set(platform),
+                contestant_share_cents: Set(contestant),
+                message_preview: Set(message),
+                paid: Set(false),
+                payment_status: Set("pending_payment".to_owned()),
+                status: Set(PENDING.to_owned()),
+                created_at: Set(now),
+                updated_at: Set(now),
+                closed_at: Set(None),
+            }
+            .insert(&state.db)
+            .await?;
+            (StatusCode::CREATED, row)
+        }
+    };
+    Ok((status, Json(present(&state.db, row, user.user_id).await?)))
+}
+
+/// The contestant's inbox: paid requests waiting for an answer, and
+/// approved ones, newest first.
+#[utoipa::path(get, path = "/contact-requests/received", tag = "contact",
+    responses(
+        (status = 200, description = "The inbox", body = Vec<ContactRequest>),
+        (status = 401, description = "`not_signed_in`", body = ErrorBody),
+    ),
+    security(("bearer" = [])))]
+pub async fn received_requests(
+    State(state): State<AppState>,
+    user: AuthUser,
+) -> Result<Json<Vec<ContactRequest>>, ApiError> {
+    let rows = entity::Entity::find()
+        .filter(entity::Column::ContestantId.eq(user.user_id))
+        .filter(
+            Condition::any()
+                .add(
+                    Condition::all()
+                        .add(entity::Column::Status.eq(PENDING))
+                        .add(entity::Column::Paid.eq(true)),
+                )
+                .add(entity::Column::Status.eq(APPROVED)),
+        )
+        .order_by_desc(entity::Column::CreatedAt)
+        .all(&state.db)
+        .await?;
+    Ok(Json(present_all(&state.db, rows, user.user_id).await?))
+}
+
+/// The requests the caller sent, newest first, with what became of each.
+#[utoipa::path(get, path = "/contact-requests/sent", tag = "contact",
+    responses(
+        (status = 200, description = "The caller's requests", body = Vec<ContactRequest>),
+        (status = 401, description = "`not_signed_in`", body = ErrorBody),
+    ),
+    security(("bearer" = [])))]
+pub async fn sent_requests(
+    State(state): State<AppState>,
+    user: AuthUser,
+) -> Result<Json<Vec<ContactRequest>>, ApiError> {
+    let rows = entity::Entity::find()
+        .filter(entity::Column::RequesterId.eq(user.user_id))
+        .order_by_desc(entity::Column::CreatedAt)
+        .all(&state.db)
+        .await?;
+    Ok(Json(present_all(&state.db, rows, user.user_id).await?))
+}
+
+type RequestId = Result<Path<Uuid>, axum::extract::rejection::PathRejection>;
+
+/// One request, for either of its parties.
+#[utoipa::path(get, path = "/contact-requests/{id}", tag = "contact",
+    params(("id" = Uuid, Path, description = "The request's id")),
+    responses(
+        (status = 200, description = "The request", body = ContactRequest),
+        (status = 401, description = "`not_signed_in`", body = ErrorBody),
+        (status = 404, description = "`not_found`: no such request of the caller's", body = ErrorBody),
+    ),
+    security(("bearer" = [])))]
+pub async fn contact_request(
+    State(state): State<AppState>,
+    user: AuthUser,
+    id: RequestId,
+) -> Result<Json<ContactRequest>, ApiError> {
+    let Path(id) = id?;
+    let row = party_of(&state.db, id, user.user_id)
+        .await?
+        .ok_or_else(not_found)?;
+    Ok(Json(present(&state.db, row, user.user_id).await?))
+}
+
+/// The contestant's paid, pending request `id`, or the reason it is not one.
+async fn decidable(
+    state: &AppState,
+    id: Uuid,
+    contestant: Uuid,
+) -> Result<entity::Model, ApiError> {
+    let row = entity::Entity::find_by_id(id)
+        .one(&state.db)
+        .await?
+        .filter(|row| row.contestant_id == contestant && visible_to_contestant(row))
+        .ok_or_else(not_found)?;
+    if row.status != PENDING {
+        return Err(ApiError::conflict(
+            ErrorCode::AlreadyDecided,
+            format!("This request was {} already.", row.status),
+        ));
+    }
+    Ok(row)
+}
+
+/// Moves a pending request to `to`; whether this call did it.
+async fn claim(
+    db: &impl ConnectionTrait,
+    id: Uuid,
+    from_paid: bool,
+    to: &str,
+) -> Result<bool, DbErr> {
+    let mut update = entity::Entity::update_many()
+        .col_expr(entity::Column::Status, Expr::value(to))
+        .col_expr(entity::Column::UpdatedAt, Expr::value(Utc::now()))
+        .filter(entity::Column::Id.eq(id))
+        .filter(entity::Column::Status.eq(PENDING));
+    if from_paid {
+        update = update.filter(entity::Column::Paid.eq(true));
+    }
+    Ok(update.exec(db).await?.rows_affected > 0)
+}
+
+/// The provider's id of the hold placed for request `id`, if one is held.
+pub async fn held_intent(db: &impl ConnectionTrait, id: Uuid) -> Result<Option<String>, DbErr> {
+    Ok(payment::Entity::find()
+        .filter(payment::Column::ContactRequestId.eq(id))
+        .filter(payment::Column::Status.eq("held"))
+        .one(db)
+        .await?
+        .and_then(|payment| payment.provider_payment_intent_id))
+}
+
+/// Approves a paid request: the hold is captured and the contestant's 75 %
+/// is theirs; the conversation opens.
+#[utoipa::path(post, path = "/contact-requests/{id}/approve", tag = "contact",
+    params(("id" = Uuid, Path, description = "The request's id")),
+    responses(
+        (status = 200, description = "Approved", body = ContactRequest),
+        (status = 401, description = "`not_signed_in`", body = ErrorBody),
+        (status = 404, description = "`not_found`: not a request to the caller", body = ErrorBody),
+        (status = 409, description = "`already_decided`, `not_paid`", body = ErrorBody),
+        (status = 502, description = "`payment_provider_failed`: nothing changed", body = ErrorBody),
+    ),
+    security(("bearer" = [])))]
+pub async fn approve_contact_request(
+    State(state): State<AppState>,
+    user: AuthUser,
+    id: RequestId,
+) -> Result<Json<ContactRequest>, ApiError> {
+    let Path(id) = id?;
+    decidable(&state, id, user.user_id).await?;
+    let intent = held_intent(&state.db, id).await?.ok_or_else(|| {
+        ApiError::conflict(
+            ErrorCode::NotPaid,
+            "This request's payment is not confirmed yet.",
+        )
+    })?;
+    if !claim(&state.db, id, true, APPROVED).await? {
+        return Err(decidable(&state, id, user.user_id)
+            .await
+            .err()
+            .unwrap_or_else(|| {
+                ApiError::conflict(
+                    ErrorCode::AlreadyDecided,
+                    "This request was answered already.",
+                )
+            }));
+    }
+    if let Err(err) = state.payments.provider.capture(&intent).await {
+        // Nothing was taken: the request waits for an answer again.
+        entity::Entity::update_many()
+            .col_expr(entity::Column::Status, Expr::value(PENDING))
+            .filter(entity::Column::Id.eq(id))
+            .filter(entity::Column::Status.eq(APPROVED))
+            .exec(&state.db)
+            .await?;
+        return Err(provider_error(err, "Failed to approve request"));
+    }
+    deliver_sandbox_events(&state).await;
+    let row = entity::Entity::find_by_id(id)
+        .one(&state.db)
+        .await?
+        .ok_or_else(not_found)?;
+    Ok(Json(present(&state.db, row, user.user_id).await?))
+}
+
+/// Releases request `id`'s hold, if it has one; a failure is logged and left
+/// to the expiry job, which releases the holds of denied requests too.
+pub async fn release_hold(state: &AppState, id: Uuid) -> Result<(), DbErr> {
+    if let Some(intent) = held_intent(&state.db, id).await? {
+        if let Err(err) = state.payments.provider.release(&intent).await {
+            tracing::warn!(request = %id, error = %err, "could not release a contact hold; the expiry job retries");
+        }
+        deliver_sandbox_events(state).await;
+    }
+    Ok(())
+}
+
+/// Tells the requester their request was declined (in the app, the request
+/// shows as denied).
+async fn tell_requester(state: &AppState, row: &entity::Model, why: &str) {
+    let Ok(Some(requester)) = users::Entity::find_by_id(row.requester_id)
+        .one(&state.db)
+        .await
+    else {
+        return;
+    };
+    let Some(email) = requester.email else { return };
+    let mail = Mail {
+        to: email,
+        subject: "Your PrettyScore contact request was declined".to_owned(),
+        body_text: format!(
+            "Hi,\n\nYour contact request was {why}. The hold on your card has been released: \
+             you were not charged.\n\nThe PrettyScore team\n"
+        ),
+        body_html: None,
+        kind: "contact_request_denied",
+        link: None,
+    };
+    if let Err(err) = state.mailer.send(mail).await {
+        tracing::warn!(error = %err, "could not queue the denied-request mail");
+    }
+}
+
+/// Denies a request: the hold is released and the requester told.
+#[utoipa::path(post, path = "/contact-requests/{id}/deny", tag = "contact",
+    params(("id" = Uuid, Path, description = "The request's id")),
+    responses(
+        (status = 200, description = "Denied", body = ContactRequest),
+        (status = 401, description = "`not_signed_in`", body = ErrorBody),
+        (status = 404, description = "`not_found`: not a request to the caller", body = ErrorBody),
+        (status = 409, description = "`already_decided`", body = ErrorBody),
+    ),
+    security(("bearer" = [])))]
+pub async fn deny_contact_request(
+    State(state): State<AppState>,
+    user: AuthUser,
+    id: RequestId,
+) -> Result<Json<ContactRequest>, ApiError> {
+    let Path(id) = id?;
+    let row = decidable(&state, id, user.user_id).await?;
+    if !claim(&state.db, id, false, DENIED).await? {
+        return Err(ApiError::conflict(
+            ErrorCode::AlreadyDecided,
+            "This request was answered already.",
+        ));
+    }
+    release_hold(&state, id).await?;
+    tell_requester(&state, &row, "declined by the contestant").await;
+    let row = entity::Entity::find_by_id(id)
+        .one(&state.db)
+        .await?
+        .ok_or_else(not_found)?;
+    Ok(Json(present(&state.db, row, user.user_id).await?))
+}
+
+/// The contestant blocks the request's requester: no more requests from
+/// them, their open requests are denied (holds released), and every
+/// conversation between the two closes.
+#[utoipa::path(post, path = "/contact-requests/{id}/block", tag = "contact",
+    params(("id" = Uuid, Path, description = "A request from the requester to block")),
+    responses(
+        (status = 204, description = "Blocked"),
+        (status = 401, description = "`not_signed_in`", body = ErrorBody),
+        (status = 404, description = "`not_found`: not a request to the caller", body = ErrorBody),
+    ),
+    security(("bearer" = [])))]
+pub async fn block_requester(
+    State(state): State<AppState>,
+    user: AuthUser,
+    id: RequestId,
+) -> Result<StatusCode, ApiError> {
+    let Path(id) = id?;
+    let row = entity::Entity::find_by_id(id)
+        .one(&state.db)
+        .await?
+        .filter(|row| row.contestant_id == user.user_id && visible_to_contestant(row))
+        .ok_or_else(not_found)?;
+    block::Entity::insert(block::ActiveModel {
+        id: Set(Uuid::now_v7()),
+        contestant_id: Set(user.user_id),
+        requester_id: Set(row.requester_id),
+        created_at: Set(Utc::now()),
+    })
+    .on_conflict(
+        OnConflict::columns([block::Column::ContestantId, block::Column::RequesterId])
+            .do_nothing()
+            .to_owned(),
+    )
+    .exec_without_returning(&state.db)
+    .await?;
+    let between = || {
+        Condition::all()
+            .add(entity::Column::ContestantId.eq(user.user_id))
+            .add(entity::Column::RequesterId.eq(row.requester_id))
+    };
+    let open = entity::Entity::find()
+        .filter(between())
+        .filter(entity::Column::Status.eq(PENDING))
+        .all(&state.db)
+        .await?;
+    for request in open {
+        if claim(&state.db, request.id, false, DENIED).await? {
+            release_hold(&state, request.id).await?;
+        }
+    }
+    entity::Entity::update_many()
+        .col_expr(entity::Column::ClosedAt, Expr::value(Utc::now()))
+        .filter(between())
+        .filter(entity::Column::ClosedAt.is_null())
+        .exec(&state.db)
+        .await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// The user's requests, sent and received, in their export (deleted with the
+/// account by cascade).
+pub struct ContactRequests;
+
+#[async_trait::async_trait]
+impl UserData for ContactRequests {
+    fn name(&self) -> &'static str {
+        "contact_requests"
+    }
+
+    async fn export(&self, state: &AppState, user_id: Uuid) -> anyhow::Result<Option<Value>> {
+        let rows = entity::Entity::find()
+            .filter(
+                Condition::any()
+                    .add(entity::Column::RequesterId.eq(user_id))
+                    .add(entity::Column::ContestantId.eq(user_id)),
+            )
+            .order_by_asc(entity::Column::CreatedAt)
+            .all(&state.db)
+            .await?;
+        if rows.is_empty() {
+            return Ok(None);
+        }
+        let requests: Vec<Value> = rows
+            .into_iter()
+            .map(|row| {
+                json!({
+                    "id": row.id,
+                    "role": if row.contestant_id == user_id { "contestant" } else { "requester" },
+                    "fee_cents": row.fee_amount_cents,
+                    "message": row.message_preview,
+                    "status": row.status,
+                    "payment_status": row.payment_status,
+                    "created_at": row.created_at,
+                })
+            })
+            .collect();
+        Ok(Some(Value::Array(requests)))
+    }
+}

@@ -1,0 +1,93 @@
+//! Contact requests' rules as plain functions: the message, the hold's
+//! lifetime, and the name a contestant sees.
+
+use chrono::{DateTime, Duration, Utc};
+use serde_json::Value;
+
+/// The spec's contact message limits, in characters.
+pub const MIN_MESSAGE_CHARS: usize = 10;
+pub const MAX_MESSAGE_CHARS: usize = 1000;
+/// A paid request the contestant has not answered is released after this.
+pub const HOLD_DAYS: i64 = 7;
+/// Requests one user may start per hour.
+pub const REQUESTS_PER_HOUR: i64 = 10;
+/// Shown when a requester has no name of their own.
+pub const ANONYMOUS_NAME: &str = "A PrettyScore member";
+
+/// The trimmed message, or the spec's message for a wrong length.
+pub fn parse_message(raw: &str) -> Result<String, &'static str> {
+    let message = raw.trim();
+    let chars = message.chars().count();
+    if chars < MIN_MESSAGE_CHARS {
+        return Err("Message must be at least 10 characters");
+    }
+    if chars > MAX_MESSAGE_CHARS {
+        return Err("Message must be less than 1000 characters");
+    }
+    Ok(message.to_owned())
+}
+
+/// When a hold placed at `held_at` is released unanswered.
+pub fn hold_expires_at(held_at: DateTime<Utc>) -> DateTime<Utc> {
+    held_at + Duration::days(HOLD_DAYS)
+}
+
+/// The name the contestant sees for a requester: their chosen name from the
+/// account's metadata, never their address.
+pub fn requester_name(user_metadata: &Value) -> String {
+    ["display_name", "full_name", "name"]
+        .iter()
+        .filter_map(|key| user_metadata.get(key).and_then(Value::as_str))
+        .map(str::trim)
+        .find(|name| !name.is_empty())
+        .map(|name| name.chars().take(60).collect())
+        .unwrap_or_else(|| ANONYMOUS_NAME.to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn messages_are_ten_to_a_thousand_characters() {
+        assert_eq!(
+            parse_message("  too short "),
+            Err("Message must be at least 10 characters")
+        );
+        assert_eq!(parse_message(&"é".repeat(10)), Ok("é".repeat(10)));
+        assert_eq!(parse_message(&"a".repeat(1000)).map(|m| m.len()), Ok(1000));
+        assert_eq!(
+            parse_message(&"a".repeat(1001)),
+            Err("Message must be less than 1000 characters")
+        );
+    }
+
+    #[test]
+    fn the_name_comes_from_metadata_never_the_address() {
+        assert_eq!(requester_name(&json!({"display_name": " Ada "})), "Ada");
+        assert_eq!(
+            requester_name(&json!({"full_name": "Ada Lovelace"})),
+            "Ada Lovelace"
+        );
+        assert_eq!(
+            requester_name(&json!({"display_name": "  ", "name": "Al"})),
+            "Al"
+        );
+        assert_eq!(
+            requester_name(&json!({"email": "ada@example.com"})),
+            ANONYMOUS_NAME
+        );
+    }
+
+    #[test]
+    fn a_hold_lasts_seven_days() {
+        let at = DateTime::parse_from_rfc3339("2026-11-01T10:00:00Z")
+            .unwrap()
+            .with_timezone(&Utc);
+        assert_eq!(
+            hold_expires_at(at).to_rfc3339(),
+            "2026-11-08T10:00:00+00:00"
+        );
+    }
+}

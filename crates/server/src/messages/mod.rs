@@ -1,0 +1,519 @@
+//! Private messages between the two parties of an approved contact request
+//! (spec document 2, `/messages/{requestId}`), delivered without loss.
+//!
+//! A message is stored first; its `seq` orders the conversation and is the
+//! stream's event id. The stream (`…/messages/stream`, server-sent events)
+//! replays everything after `Last-Event-ID` from the database, then waits
+//! for a wake-up ([`crate::db::notify`]: PostgreSQL NOTIFY with ids only,
+//! or this instance's broadcast on SQLite) or the periodic catch-up read,
+//! whichever comes first, and reads again. Sending is idempotent on the
+//! client's message id. A conversation closed by a block takes no more
+//! messages and no streams; its history stays readable.
+
+pub mod entity;
+
+use std::collections::VecDeque;
+use std::convert::Infallible;
+use std::time::Duration;
+
+use axum::extract::{Path, Query, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::sse::{Event, KeepAlive, Sse};
+use chrono::{DateTime, Utc};
+use futures::Stream;
+use sea_orm::sea_query::{Expr, OnConflict};
+use sea_orm::{
+    ColumnTrait, ConnectionTrait, DbBackend, EntityTrait, QueryFilter, QueryOrder, QuerySelect,
+    Set, Statement, TransactionTrait,
+};
+use serde::{Deserialize, Serialize};
+use tokio::sync::broadcast::error::RecvError;
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+use uuid::Uuid;
+
+use crate::contact::{self, APPROVED, PENDING};
+use crate::db::notify::Wake;
+use crate::http::AppState;
+use crate::http::error::{ApiError, ErrorBody, ErrorCode};
+use crate::http::extract::{AuthUser, Json};
+use entity::read;
+
+pub const MAX_MESSAGE_CHARS: usize = 5000;
+/// Messages per page and per replayed batch.
+const PAGE: u64 = 200;
+/// A stream reads the database at least this often, whatever wakes it.
+const CATCH_UP: Duration = Duration::from_secs(5);
+/// A comment line this often keeps proxies from closing a quiet stream.
+const KEEP_ALIVE: Duration = Duration::from_secs(15);
+
+/// `/contact-requests/{id}/messages…` and `/contact-requests/unread`, under `/api/v1`.
+pub fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(list_messages, send_message))
+        .routes(routes!(message_stream))
+        .routes(routes!(mark_read))
+        .routes(routes!(unread_summary))
+}
+
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ChatMessage {
+    /// The conversation's order and the stream's event id.
+    pub seq: i64,
+    pub id: Uuid,
+    pub sender_id: Uuid,
+    /// Sent by the caller.
+    pub mine: bool,
+    pub content: String,
+    pub created_at: DateTime<Utc>,
+}
+
+impl ChatMessage {
+    fn of(row: entity::Model, viewer: Uuid) -> Self {
+        Self {
+            seq: row.seq,
+            id: row.id,
+            mine: row.sender_id == viewer,
+            sender_id: row.sender_id,
+            content: row.content,
+            created_at: row.created_at,
+        }
+    }
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct MessagePage {
+    pub messages: Vec<ChatMessage>,
+    /// The last `seq` the caller has read.
+    pub my_last_read_seq: i64,
+    /// The last `seq` the other party has read ('Seen').
+    pub other_last_read_seq: i64,
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct SendMessageForm {
+    /// Chosen by the client (a UUID); sending the same id again stores
+    /// nothing new and answers the stored message.
+    pub id: Uuid,
+    /// 1-5000 characters.
+    pub content: String,
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct ReadForm {
+    /// Everything up to this `seq` has been read.
+    pub seq: i64,
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct After {
+    /// Only messages after this `seq`.
+    pub after: Option<i64>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct UnreadSummary {
+    /// Paid requests to the caller waiting for an answer.
+    pub awaiting_answer: u64,
+    /// Messages to the caller they have not read.
+    pub unread_messages: u64,
+}
+
+type RequestId = Result<Path<Uuid>, axum::extract::rejection::PathRejection>;
+
+/// The approved request `id` of which `user` is a party, or the spec's
+/// answer: 404 'Contact request not found', 403 'This contact request is
+/// not approved'.
+async fn conversation(
+    state: &AppState,
+    id: Uuid,
+    user: Uuid,
+) -> Result<contact::entity::Model, ApiError> {
+    let row = contact::party_of(&state.db, id, user)
+        .await?
+        .ok_or_else(|| ApiError::not_found("Contact request not found"))?;
+    if row.status != APPROVED {
+        return Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            ErrorCode::NotApproved,
+            "This contact request is not approved",
+        ));
+    }
+    Ok(row)
+}
+
+fn closed() -> ApiError {
+    ApiError::conflict(ErrorCode::ConversationClosed, "This conversation is closed")
+}
+
+async fn after(
+    db: &impl ConnectionTrait,
+    id: Uuid,
+    after: i64,
+) -> Result<Vec<entity::Model>, sea_orm::DbErr> {
+    entity::Entity::find()
+        .filter(entity::Column::ContactRequestId.eq(id))
+        .filter(entity::Column::Seq.gt(after))
+        .order_by_asc(entity::Column::Seq)
+        .limit(PAGE)
+        .all(db)
+        .await
+}
+
+async fn last_read(db: &impl ConnectionTrait, id: Uuid, user: Uuid) -> Result<i64, sea_orm::DbErr> {
+    Ok(read::Entity::find()
+        .filter(read::Column::ContactRequestId.eq(id))
+        .filter(read::Column::UserId.eq(user))
+        .one(db)
+        .await?
+        .map_or(0, |row| row.last_read_seq))
+}
+
+/// The conversation's messages after `after` (all, from the start, in pages
+/// of 200), with both parties' read marks.
+#[utoipa::path(get, path = "/contact-requests/{id}/messages", tag = "messages",
+    params(("id" = Uuid, Path, description = "The contact request's id"), After),
+    responses(
+        (status = 200, description = "Messages in order", body = MessagePage),
+        (status = 401, description = "`not_signed_in`", body = ErrorBody),
+        (status = 403, description = "`not_approved`", body = ErrorBody),
+        (status = 404, description = "`not_found`", body = ErrorBody),
+    ),
+    security(("bearer" = [])))]
+pub async fn list_messages(
+    State(state): State<AppState>,
+    user: AuthUser,
+    id: RequestId,
+    Query(query): Query<After>,
+) -> Result<Json<MessagePage>, ApiError> {
+    let Path(id) = id?;
+    let row = conversation(&state, id, user.user_id).await?;
+    let other = if row.requester_id == user.user_id {
+        row.contestant_id
+    } else {
+        row.requester_id
+    };
+    let messages = after(&state.db, id, query.after.unwrap_or(0)).await?;
+    Ok(Json(MessagePage {
+        messages: messages
+            .into_iter()
+            .map(|message| ChatMessage::of(message, user.user_id))
+            .collect(),
+        my_last_read_seq: last_read(&state.db, id, user.user_id).await?,
+        other_last_read_seq: last_read(&state.db, id, other).await?,
+    }))
+}
+
+/// Sends a message. Idempotent on the client's `id`: a retried send after a
+/// network error answers the stored message (200) instead of posting twice.
+#[utoipa::path(post, path = "/contact-requests/{id}/messages", tag = "messages",
+    params(("id" = Uuid, Path, description = "The contact request's id")),
+    request_body = SendMessageForm,
+    responses(
+        (status = 201, description = "Stored and delivered", body = ChatMessage),
+        (status = 200, description = "Sent before with this id", body = ChatMessage),
+        (status = 401, description = "`not_signed_in`", body = ErrorBody),
+        (status = 403, description = "`not_approved`", body = ErrorBody),
+        (status = 404, description = "`not_found`", body = ErrorBody),
+        (status = 409, description = "`conversation_closed`, or `conflict`: the id is another message's", body = ErrorBody),
+        (status = 422, description = "`validation_failed`", body = ErrorBody),
+    ),
+    security(("bearer" = [])))]
+pub async fn send_message(
+    State(state): State<AppState>,
+    user: AuthUser,
+    id: RequestId,
+    Json(form): Json<SendMessageForm>,
+) -> Result<(StatusCode, Json<ChatMessage>), ApiError> {
+    let Path(id) = id?;
+    if form.content.trim().is_empty() {
+        return Err(ApiError::invalid("Message cannot be empty"));
+    }
+    if form.content.chars().count() > MAX_MESSAGE_CHARS {
+        return Err(ApiError::invalid(
+            "Message must be less than 5000 characters",
+        ));
+    }
+    let row = conversation(&state, id, user.user_id).await?;
+    if row.closed_at.is_some() {
+        return Err(closed());
+    }
+    let receiver = if row.requester_id == user.user_id {
+        row.contestant_id
+    } else {
+        row.requester_id
+    };
+    let txn = state.db.begin().await?;
+    let inserted = entity::Entity::insert(entity::ActiveModel {
+        id: Set(form.id),
+        contact_request_id: Set(id),
+        sender_id: Set(user.user_id),
+        receiver_id: Set(receiver),
+        content: Set(form.content),
+        created_at: Set(Utc::now()),
+        ..Default::default()
+    })
+    .on_conflict(
+        OnConflict::column(entity::Column::Id)
+            .do_nothing()
+            .to_owned(),
+    )
+    .exec_without_returning(&txn)
+    .await?;
+    let stored = entity::Entity::find()
+        .filter(entity::Column::Id.eq(form.id))
+        .one(&txn)
+        .await?
+        .ok_or_else(|| ApiError::internal(anyhow::anyhow!("a stored message is gone")))?;
+    if stored.contact_request_id != id || stored.sender_id != user.user_id {
+        return Err(ApiError::conflict(
+            ErrorCode::Conflict,
+            "This message id is taken.",
+        ));
+    }
+    let wake = Wake {
+        topic: id,
+        seq: stored.seq,
+    };
+    if inserted > 0 {
+        state.notifier.notify_in(&txn, wake).await?;
+    }
+    txn.commit().await?;
+    if inserted == 0 {
+        return Ok((StatusCode::OK, Json(ChatMessage::of(stored, user.user_id))));
+    }
+    state.notifier.committed(wake);
+    Ok((
+        StatusCode::CREATED,
+        Json(ChatMessage::of(stored, user.user_id)),
+    ))
+}
+
+/// Marks everything up to `seq` read (never backwards).
+#[utoipa::path(post, path = "/contact-requests/{id}/messages/read", tag = "messages",
+    params(("id" = Uuid, Path, description = "The contact request's id")),
+    request_body = ReadForm,
+    responses(
+        (status = 204, description = "Marked"),
+        (status = 401, description = "`not_signed_in`", body = ErrorBody),
+        (status = 403, description = "`not_approved`", body = ErrorBody),
+        (status = 404, description = "`not_found`", body = ErrorBody),
+    ),
+    security(("bearer" = [])))]
+pub async fn mark_read(
+    State(state): State<AppState>,
+    user: AuthUser,
+    id: RequestId,
+    Json(form): Json<ReadForm>,
+) -> Result<StatusCode, ApiError> {
+    let Path(id) = id?;
+    conversation(&state, id, user.user_id).await?;
+    let newest = entity::Entity::find()
+        .filter(entity::Column::ContactRequestId.eq(id))
+        .order_by_desc(entity::Column::Seq)
+        .one(&state.db)
+        .await?
+        .map_or(0, |row| row.seq);
+    let seq = form.seq.clamp(0, newest);
+    read::Entity::insert(read::ActiveModel {
+        id: Set(Uuid::now_v7()),
+        contact_request_id: Set(id),
+        user_id: Set(user.user_id),
+        last_read_seq: Set(seq),
+        updated_at: Set(Utc::now()),
+    })
+    .on_conflict(
+        OnConflict::columns([read::Column::ContactRequestId, read::Column::UserId])
+            .do_nothing()
+            .to_owned(),
+    )
+    .exec_without_returning(&state.db)
+    .await?;
+    read::Entity::update_many()
+        .col_expr(read::Column::LastReadSeq, Expr::value(seq))
+        .col_expr(read::Column::UpdatedAt, Expr::value(Utc::now()))
+        .filter(read::Column::ContactRequestId.eq(id))
+        .filter(read::Column::UserId.eq(user.user_id))
+        .filter(read::Column::LastReadSeq.lt(seq))
+        .exec(&state.db)
+        .await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// The last event id the browser saw: `Last-Event-ID` (a reconnect), or `?after=`.
+fn resume_from(headers: &HeaderMap, query: &After) -> i64 {
+    headers
+        .get("last-event-id")
+        .and_then(|value| value.to_str().ok())
+        .and_then(|value| value.trim().parse().ok())
+        .or(query.after)
+        .unwrap_or(0)
+        .max(0)
+}
+
+struct Cursor {
+    state: AppState,
+    id: Uuid,
+    viewer: Uuid,
+    last: i64,
+    ready: VecDeque<ChatMessage>,
+    wakes: tokio::sync::broadcast::Receiver<Wake>,
+}
+
+impl Cursor {
+    /// The next message: replayed from the database, or after a wake-up or
+    /// the catch-up interval. `None` ends the stream (closed, or the
+    /// database failed; the browser reconnects with `Last-Event-ID`).
+    async fn next(&mut self) -> Option<ChatMessage> {
+        loop {
+            if let Some(message) = self.ready.pop_front() {
+                self.last = message.seq;
+                return Some(message);
+            }
+            let found = after(&self.state.db, self.id, self.last).await.ok()?;
+            if found.is_empty() {
+                let open = contact::entity::Entity::find_by_id(self.id)
+                    .one(&self.state.db)
+                    .await
+                    .ok()??;
+                if open.closed_at.is_some() {
+                    return None;
+                }
+                self.wait().await;
+                continue;
+            }
+            self.ready.extend(
+                found
+                    .into_iter()
+                    .map(|row| ChatMessage::of(row, self.viewer)),
+            );
+        }
+    }
+
+    /// Until this conversation is woken, or the catch-up interval passes.
+    async fn wait(&mut self) {
+        let deadline = tokio::time::sleep(CATCH_UP);
+        tokio::pin!(deadline);
+        loop {
+            tokio::select! {
+                () = &mut deadline => return,
+                wake = self.wakes.recv() => match wake {
+                    Ok(wake) if wake.topic == self.id && wake.seq > self.last => return,
+                    Ok(_) => {}
+                    // Missed some: read the database to be sure.
+                    Err(RecvError::Lagged(_)) => return,
+                    Err(RecvError::Closed) => {
+                        deadline.as_mut().await;
+                        return;
+                    }
+                },
+            }
+        }
+    }
+}
+
+/// The conversation as server-sent events: `event: message`, `id: <seq>`,
+/// `data: <ChatMessage>`. After a reconnect with `Last-Event-ID` (or
+/// `?after=`), exactly the messages after it, in order; then each new one as
+/// it is stored, on whichever instance.
+#[utoipa::path(get, path = "/contact-requests/{id}/messages/stream", tag = "messages",
+    params(
+        ("id" = Uuid, Path, description = "The contact request's id"),
+        ("Last-Event-ID" = Option<String>, Header, description = "The last `seq` received"),
+        After,
+    ),
+    responses(
+        (status = 200, description = "`text/event-stream` of ChatMessage events", content_type = "text/event-stream", body = ChatMessage),
+        (status = 401, description = "`not_signed_in`", body = ErrorBody),
+        (status = 403, description = "`not_approved`", body = ErrorBody),
+        (status = 404, description = "`not_found`", body = ErrorBody),
+        (status = 409, description = "`conversation_closed`", body = ErrorBody),
+    ),
+    security(("bearer" = [])))]
+pub async fn message_stream(
+    State(state): State<AppState>,
+    user: AuthUser,
+    id: RequestId,
+    headers: HeaderMap,
+    Query(query): Query<After>,
+) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiError> {
+    let Path(id) = id?;
+    let row = conversation(&state, id, user.user_id).await?;
+    if row.closed_at.is_some() {
+        return Err(closed());
+    }
+    let cursor = Cursor {
+        wakes: state.notifier.subscribe(),
+        state,
+        id,
+        viewer: user.user_id,
+        last: resume_from(&headers, &query),
+        ready: VecDeque::new(),
+    };
+    let events = futures::stream::unfold(cursor, |mut cursor| async move {
+        let message = cursor.next().await?;
+        let event = Event::default()
+            .event("message")
+            .id(message.seq.to_string())
+            .json_data(&message)
+            .unwrap_or_else(|_| Event::default().comment("unserialisable message"));
+        Some((Ok(event), cursor))
+    });
+    Ok(Sse::new(events).keep_alive(KeepAlive::new().interval(KEEP_ALIVE).text("keep-alive")))
+}
+
+/// The side menu's Contact Requests badge: requests waiting for the
+/// caller's answer and messages they have not read.
+#[utoipa::path(get, path = "/contact-requests/unread", tag = "messages",
+    responses(
+        (status = 200, description = "The counts", body = UnreadSummary),
+        (status = 401, description = "`not_signed_in`", body = ErrorBody),
+    ),
+    security(("bearer" = [])))]
+pub async fn unread_summary(
+    State(state): State<AppState>,
+    user: AuthUser,
+) -> Result<Json<UnreadSummary>, ApiError> {
+    let awaiting = contact::entity::Entity::find()
+        .filter(contact::entity::Column::ContestantId.eq(user.user_id))
+        .filter(contact::entity::Column::Status.eq(PENDING))
+        .filter(contact::entity::Column::Paid.eq(true))
+        .all(&state.db)
+        .await?
+        .len() as u64;
+    let backend = state.db.get_database_backend();
+    let sql = match backend {
+        DbBackend::Postgres => {
+            "SELECT COUNT(*) AS n FROM messages m \
+             JOIN contact_requests c ON c.id = m.contact_request_id \
+             LEFT JOIN message_reads r ON r.contact_request_id = m.contact_request_id AND r.user_id = $1 \
+             WHERE m.receiver_id = $1 AND c.closed_at IS NULL AND m.seq > COALESCE(r.last_read_seq, 0)"
+        }
+        _ => {
+            "SELECT COUNT(*) AS n FROM messages m \
+             JOIN contact_requests c ON c.id = m.contact_request_id \
+             LEFT JOIN message_reads r ON r.contact_request_id = m.contact_request_id AND r.user_id = ?1 \
+             WHERE m.receiver_id = ?1 AND c.closed_at IS NULL AND m.seq > COALESCE(r.last_read_seq, 0)"
+        }
+    };
+    let unread: i64 = state
+        .db
+        .query_one_raw(Statement::from_sql_and_values(
+            backend,
+            sql,
+            [user.user_id.into()],
+        ))
+        .await?
+        .map(|row| row.try_get("", "n"))
+        .transpose()?
+        .unwrap_or(0);
+    Ok(Json(UnreadSummary {
+        awaiting_answer: awaiting,
+        unread_messages: unread.max(0) as u64,
+    }))
+}

@@ -1,0 +1,468 @@
+//! Paid contact requests: fees by the rank now (a client's fee ignored, a
+//! rank change honoured), who may see and answer what, the hold captured on
+//! approval and released on denial, the 7-day release of exactly the expired
+//! holds, one open request per pair, and blocks.
+
+use chrono::{Duration, Utc};
+use prettyscore_server::billing::entity::payment;
+use reqwest::{Method, StatusCode};
+use sea_orm::{ColumnTrait, EntityTrait, QueryFilter};
+use serde_json::{Value, json};
+use uuid::Uuid;
+
+use crate::billing::{Caller, assert_error, call, count, get, ok, post, sandbox_app, sign_up, sql};
+use crate::helpers::{Backend, TestApp, on_both_databases};
+use crate::leaderboard::{State, insert_photo, insert_user};
+use crate::verification::admin;
+
+const REQUESTS: &str = "/api/v1/contact-requests";
+const MESSAGE: &str = "Hello! I love your photo, let's talk.";
+
+/// A listed entry of `owner` with `score`, made `age_secs` ago.
+async fn entry(app: &TestApp, owner: Uuid, score: f64) -> Uuid {
+    insert_photo(
+        app,
+        owner,
+        score,
+        Utc::now() - Duration::hours(1),
+        State::Listed,
+    )
+    .await
+}
+
+async fn request(app: &TestApp, requester: &Caller, photo: Uuid) -> (StatusCode, Value) {
+    post(
+        app,
+        REQUESTS,
+        requester,
+        json!({"photoId": photo, "message": MESSAGE}),
+    )
+    .await
+}
+
+async fn created(app: &TestApp, requester: &Caller, photo: Uuid) -> Value {
+    let (status, body) = request(app, requester, photo).await;
+    assert!(
+        status == StatusCode::CREATED || status == StatusCode::OK,
+        "{status} {body}"
+    );
+    body
+}
+
+/// Pays for `request` in the sandbox: the hold is placed and confirmed.
+async fn pay(app: &TestApp, requester: &Caller, request: &Value) -> Value {
+    let opened = ok(post(
+        app,
+        "/functions/v1/create-checkout",
+        requester,
+        json!({"userId": requester.id, "type": "contact_request",
+               "metadata": {"contact_request_id": request["id"], "fee_amount": 1, "rank": 99}}),
+    )
+    .await);
+    let session = opened["sessionId"].as_str().unwrap();
+    ok(post(
+        app,
+        &format!("/api/v1/billing/sandbox/{session}/pay"),
+        requester,
+        json!({}),
+    )
+    .await);
+    opened
+}
+
+async fn payment_of(app: &TestApp, request: &Value) -> payment::Model {
+    let id: Uuid = request["id"].as_str().unwrap().parse().unwrap();
+    payment::Entity::find()
+        .filter(payment::Column::ContactRequestId.eq(id))
+        .one(&app.db)
+        .await
+        .unwrap()
+        .expect("a payment for the request")
+}
+
+fn path(request: &Value, action: &str) -> String {
+    format!("{REQUESTS}/{}/{action}", request["id"].as_str().unwrap())
+}
+
+/// A contestant (signed in) with one listed entry.
+async fn contestant(app: &TestApp, email: &str, score: f64) -> (Caller, Uuid) {
+    let caller = sign_up(app, email).await;
+    let photo = entry(app, caller.id, score).await;
+    (caller, photo)
+}
+
+on_both_databases!(
+    fees_follow_the_rank_now_and_nobody_contacts_themself,
+    who_may_see_and_answer_a_request,
+    approval_captures_and_denial_releases_each_once,
+    the_expiry_job_releases_exactly_the_expired_holds,
+    one_open_request_per_pair_and_a_block_ends_it_all
+);
+
+async fn fees_follow_the_rank_now_and_nobody_contacts_themself(backend: Backend) {
+    let app = sandbox_app(backend).await;
+    let fan = sign_up(&app, "fan@example.com").await;
+    // 50 entries of 50 owners, scores 9.9 down to 5.0.
+    let mut photos = Vec::new();
+    for n in 0..50 {
+        let owner = insert_user(&app).await;
+        photos.push(entry(&app, owner, 9.9 - f64::from(n) * 0.1).await);
+    }
+    for (rank, fee) in [
+        (1, 100_000),
+        (2, 95_000),
+        (18, 15_000),
+        (19, 10_000),
+        (50, 10_000),
+    ] {
+        let (status, body) = post(
+            &app,
+            REQUESTS,
+            &fan,
+            // A fee sent by the client is not read.
+            json!({"photoId": photos[rank - 1], "message": MESSAGE, "feeAmount": 1, "fee_amount": 1}),
+        )
+        .await;
+        assert_eq!(status, StatusCode::CREATED, "{body}");
+        assert_eq!(body["rankAtRequest"], rank, "{body}");
+        assert_eq!(body["feeCents"], fee, "rank {rank}");
+        assert_eq!(body["contestantShareCents"], fee * 3 / 4);
+        assert_eq!(body["platformShareCents"], fee / 4);
+        assert_eq!(body["status"], "pending");
+        assert_eq!(body["paymentStatus"], "pending_payment");
+        assert_eq!(body["paid"], false);
+    }
+    // The rank changed before checkout: asking again charges the new fee.
+    let second = photos[1];
+    entry(&app, insert_user(&app).await, 9.95).await;
+    let again = created(&app, &fan, second).await;
+    assert_eq!(again["rankAtRequest"], 3);
+    assert_eq!(again["feeCents"], 90_000);
+    let opened = pay(&app, &fan, &again).await;
+    assert_eq!(
+        opened["amountCents"], 90_000,
+        "the checkout charges the new fee"
+    );
+    // Nobody contacts their own entry, or one that is not listed.
+    let (me, mine) = contestant(&app, "me@example.com", 7.0).await;
+    assert_error(
+        &request(&app, &me, mine).await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "cannot_contact_self",
+    );
+    let hidden = insert_photo(
+        &app,
+        insert_user(&app).await,
+        9.0,
+        Utc::now(),
+        State::Pending,
+    )
+    .await;
+    assert_error(
+        &request(&app, &fan, hidden).await,
+        StatusCode::NOT_FOUND,
+        "not_found",
+    );
+    assert_error(
+        &request(&app, &fan, Uuid::now_v7()).await,
+        StatusCode::NOT_FOUND,
+        "not_found",
+    );
+    // The message's limits, in the spec's words.
+    let short = post(
+        &app,
+        REQUESTS,
+        &fan,
+        json!({"photoId": photos[3], "message": "too short"}),
+    )
+    .await;
+    assert_error(
+        &short,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "validation_failed",
+    );
+    assert_eq!(short.1["message"], "Message must be at least 10 characters");
+    let long = post(
+        &app,
+        REQUESTS,
+        &fan,
+        json!({"photoId": photos[3], "message": "a".repeat(1001)}),
+    )
+    .await;
+    assert_eq!(
+        long.1["message"],
+        "Message must be less than 1000 characters"
+    );
+}
+
+async fn who_may_see_and_answer_a_request(backend: Backend) {
+    let app = sandbox_app(backend).await;
+    let (star, photo) = contestant(&app, "star@example.com", 9.0).await;
+    let fan = sign_up(&app, "fan@example.com").await;
+    let other = sign_up(&app, "other@example.com").await;
+    let admin = admin(&app).await;
+    let sent = created(&app, &fan, photo).await;
+    let one = format!("{REQUESTS}/{}", sent["id"].as_str().unwrap());
+    let actions = [
+        path(&sent, "approve"),
+        path(&sent, "deny"),
+        path(&sent, "block"),
+    ];
+
+    // Anonymous: nothing.
+    assert_error(
+        &call(
+            &app,
+            Method::POST,
+            REQUESTS,
+            None,
+            Some(json!({"photoId": photo, "message": MESSAGE})),
+        )
+        .await,
+        StatusCode::UNAUTHORIZED,
+        "not_signed_in",
+    );
+    for path in [
+        REQUESTS.to_owned() + "/received",
+        REQUESTS.to_owned() + "/sent",
+        one.clone(),
+    ] {
+        assert_error(
+            &call(&app, Method::GET, &path, None, None).await,
+            StatusCode::UNAUTHORIZED,
+            "not_signed_in",
+        );
+    }
+    for action in &actions {
+        assert_error(
+            &call(&app, Method::POST, action, None, None).await,
+            StatusCode::UNAUTHORIZED,
+            "not_signed_in",
+        );
+    }
+    // Before the hold is confirmed the contestant does not see it.
+    assert_eq!(
+        ok(get(&app, &format!("{REQUESTS}/received"), &star).await),
+        json!([])
+    );
+    assert_error(
+        &get(&app, &one, &star).await,
+        StatusCode::NOT_FOUND,
+        "not_found",
+    );
+    assert_error(
+        &post(&app, &actions[0], &star, json!({})).await,
+        StatusCode::NOT_FOUND,
+        "not_found",
+    );
+    pay(&app, &fan, &sent).await;
+    let inbox = ok(get(&app, &format!("{REQUESTS}/received"), &star).await);
+    assert_eq!(inbox[0]["id"], sent["id"]);
+    assert_eq!(inbox[0]["paid"], true);
+    assert_eq!(inbox[0]["role"], "contestant");
+    // The contestant sees a name, never the requester's address.
+    assert!(!inbox.to_string().contains("fan@example.com"), "{inbox}");
+    assert!(inbox[0]["expiresAt"].is_string());
+    // The requester sees their own; another user and an admin see nothing.
+    assert_eq!(ok(get(&app, &one, &fan).await)["role"], "requester");
+    assert_eq!(
+        ok(get(&app, &format!("{REQUESTS}/sent"), &fan).await)[0]["id"],
+        sent["id"]
+    );
+    for stranger in [&other, &admin] {
+        assert_error(
+            &get(&app, &one, stranger).await,
+            StatusCode::NOT_FOUND,
+            "not_found",
+        );
+        for action in &actions {
+            assert_error(
+                &post(&app, action, stranger, json!({})).await,
+                StatusCode::NOT_FOUND,
+                "not_found",
+            );
+        }
+    }
+    // The requester cannot answer their own request.
+    for action in &actions {
+        assert_error(
+            &post(&app, action, &fan, json!({})).await,
+            StatusCode::NOT_FOUND,
+            "not_found",
+        );
+    }
+    assert_eq!(ok(get(&app, &one, &star).await)["status"], "pending");
+}
+
+async fn approval_captures_and_denial_releases_each_once(backend: Backend) {
+    let app = sandbox_app(backend).await;
+    let (star, photo) = contestant(&app, "star@example.com", 9.0).await;
+    let fan = sign_up(&app, "fan@example.com").await;
+    let sent = created(&app, &fan, photo).await;
+    pay(&app, &fan, &sent).await;
+    assert_eq!(payment_of(&app, &sent).await.status, "held");
+    let approved = ok(post(&app, &path(&sent, "approve"), &star, json!({})).await);
+    assert_eq!(approved["status"], "approved");
+    assert_eq!(approved["paymentStatus"], "paid");
+    assert_eq!(
+        payment_of(&app, &sent).await.status,
+        "succeeded",
+        "captured"
+    );
+    assert_error(
+        &post(&app, &path(&sent, "approve"), &star, json!({})).await,
+        StatusCode::CONFLICT,
+        "already_decided",
+    );
+    assert_error(
+        &post(&app, &path(&sent, "deny"), &star, json!({})).await,
+        StatusCode::CONFLICT,
+        "already_decided",
+    );
+
+    // A second contestant denies: released, and the requester is told.
+    let (other_star, other_photo) = contestant(&app, "other@example.com", 8.0).await;
+    let denied = created(&app, &fan, other_photo).await;
+    pay(&app, &fan, &denied).await;
+    let answer = ok(post(&app, &path(&denied, "deny"), &other_star, json!({})).await);
+    assert_eq!(answer["status"], "denied");
+    assert_eq!(answer["paymentStatus"], "refunded");
+    assert_eq!(
+        payment_of(&app, &denied).await.status,
+        "canceled",
+        "released"
+    );
+    assert_error(
+        &post(&app, &path(&denied, "deny"), &other_star, json!({})).await,
+        StatusCode::CONFLICT,
+        "already_decided",
+    );
+    assert_eq!(
+        ok(get(&app, &format!("{REQUESTS}/sent"), &fan).await)[0]["status"],
+        "denied"
+    );
+    let mails = count_where(&app, "mail_outbox", "kind = 'contact_request_denied'").await;
+    assert_eq!(mails, 1);
+    // A denied request leaves the inbox; the approved one stays.
+    assert_eq!(
+        ok(get(&app, &format!("{REQUESTS}/received"), &other_star).await),
+        json!([])
+    );
+    assert_eq!(
+        ok(get(&app, &format!("{REQUESTS}/received"), &star).await)[0]["status"],
+        "approved"
+    );
+}
+
+async fn count_where(app: &TestApp, table: &str, condition: &str) -> i64 {
+    count(app, &format!("{table} WHERE {condition}")).await
+}
+
+async fn the_expiry_job_releases_exactly_the_expired_holds(backend: Backend) {
+    let app = sandbox_app(backend).await;
+    let fan = sign_up(&app, "fan@example.com").await;
+    let (old_star, old_photo) = contestant(&app, "old@example.com", 9.0).await;
+    let (new_star, new_photo) = contestant(&app, "new@example.com", 8.0).await;
+    let old = created(&app, &fan, old_photo).await;
+    let new = created(&app, &fan, new_photo).await;
+    pay(&app, &fan, &old).await;
+    pay(&app, &fan, &new).await;
+    // The first hold was placed eight days ago.
+    sql(
+        &app,
+        "UPDATE payments SET created_at = $1 WHERE id = $2",
+        vec![
+            (Utc::now() - Duration::days(8)).into(),
+            payment_of(&app, &old).await.id.into(),
+        ],
+    )
+    .await;
+    let released = prettyscore_server::contact::expiry::release_expired(&app.state, Utc::now())
+        .await
+        .unwrap();
+    assert_eq!(released, 1);
+    assert_eq!(payment_of(&app, &old).await.status, "canceled");
+    assert_eq!(payment_of(&app, &new).await.status, "held");
+    assert_eq!(
+        ok(get(
+            &app,
+            &format!("{REQUESTS}/{}", old["id"].as_str().unwrap()),
+            &fan
+        )
+        .await)["status"],
+        "denied"
+    );
+    assert_eq!(
+        ok(get(&app, &format!("{REQUESTS}/received"), &new_star).await)[0]["status"],
+        "pending"
+    );
+    assert_eq!(
+        ok(get(&app, &format!("{REQUESTS}/received"), &old_star).await),
+        json!([])
+    );
+    // Again: nothing more; and a week later the other one goes too.
+    assert_eq!(
+        prettyscore_server::contact::expiry::release_expired(&app.state, Utc::now())
+            .await
+            .unwrap(),
+        0
+    );
+    let later = Utc::now() + Duration::days(8);
+    assert_eq!(
+        prettyscore_server::contact::expiry::release_expired(&app.state, later)
+            .await
+            .unwrap(),
+        1
+    );
+    assert_eq!(payment_of(&app, &new).await.status, "canceled");
+}
+
+async fn one_open_request_per_pair_and_a_block_ends_it_all(backend: Backend) {
+    let app = sandbox_app(backend).await;
+    let (star, photo) = contestant(&app, "star@example.com", 9.0).await;
+    let second_photo = entry(&app, star.id, 8.5).await;
+    let fan = sign_up(&app, "fan@example.com").await;
+    let first = created(&app, &fan, photo).await;
+    // Unpaid: asking again answers the same request.
+    let same = created(&app, &fan, second_photo).await;
+    assert_eq!(same["id"], first["id"]);
+    pay(&app, &fan, &first).await;
+    assert_error(
+        &request(&app, &fan, photo).await,
+        StatusCode::CONFLICT,
+        "request_open",
+    );
+    ok(post(&app, &path(&first, "approve"), &star, json!({})).await);
+    // Answered: a new request may follow; it is paid and waiting when the block comes.
+    let waiting = created(&app, &fan, photo).await;
+    assert_ne!(waiting["id"], first["id"]);
+    pay(&app, &fan, &waiting).await;
+    let (status, _) = post(&app, &path(&first, "block"), &star, json!({})).await;
+    assert_eq!(status, StatusCode::NO_CONTENT);
+    assert_eq!(
+        payment_of(&app, &waiting).await.status,
+        "canceled",
+        "the open request's hold is released"
+    );
+    let conversation = ok(get(
+        &app,
+        &format!("{REQUESTS}/{}", first["id"].as_str().unwrap()),
+        &fan,
+    )
+    .await);
+    assert_eq!(conversation["closed"], true);
+    assert_eq!(
+        conversation["status"], "approved",
+        "the captured request stays approved"
+    );
+    assert_error(
+        &request(&app, &fan, photo).await,
+        StatusCode::FORBIDDEN,
+        "blocked",
+    );
+    // Blocking twice is fine.
+    assert_eq!(
+        post(&app, &path(&first, "block"), &star, json!({})).await.0,
+        StatusCode::NO_CONTENT
+    );
+}
