@@ -1,7 +1,8 @@
 //! The user dashboard's summary (`/user-dashboard`): one request for the stats
 //! cards, answered from the domains that own each number: saved photos and
 //! the face scores among them, the free edits left on this device, the latest
-//! personality result, Premium, and the verification badge.
+//! personality result, Premium, the verification badge, and the contestant's
+//! contact earnings.
 
 use axum::extract::State;
 use axum::response::{IntoResponse, Response};
@@ -15,6 +16,7 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::billing::MaybePremium;
+use crate::contact;
 use crate::edits::device::Device;
 use crate::edits::{EditQuota, quota_of};
 use crate::http::AppState;
@@ -51,6 +53,9 @@ pub struct DashboardSummary {
     pub premium: bool,
     /// The verification badge.
     pub verified: bool,
+    /// The contestant's share of approved contact requests, in cents (paid
+    /// out later).
+    pub contact_earnings_cents: i64,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -118,6 +123,7 @@ async fn summary_of(
             created_at: row.created_at,
         });
     let verified = verification::is_verified(&state.db, user.user_id).await?;
+    let contact_earnings_cents = contact::earnings_cents(&state.db, user.user_id).await?;
     Ok(Json(DashboardSummary {
         photos_saved,
         face_photos,
@@ -127,6 +133,7 @@ async fn summary_of(
         personality,
         premium: caller.premium_editing,
         verified,
+        contact_earnings_cents,
     }))
 }
 

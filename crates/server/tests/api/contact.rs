@@ -96,7 +96,8 @@ on_both_databases!(
     who_may_see_and_answer_a_request,
     approval_captures_and_denial_releases_each_once,
     the_expiry_job_releases_exactly_the_expired_holds,
-    one_open_request_per_pair_and_a_block_ends_it_all
+    one_open_request_per_pair_and_a_block_ends_it_all,
+    through_stripe_approval_captures_and_denial_cancels_the_intent
 );
 
 async fn fees_follow_the_rank_now_and_nobody_contacts_themself(backend: Backend) {
@@ -319,6 +320,9 @@ async fn approval_captures_and_denial_releases_each_once(backend: Backend) {
         StatusCode::CONFLICT,
         "already_decided",
     );
+    // The contestant's 75 % is on their dashboard.
+    let dashboard = ok(get(&app, "/api/v1/dashboard", &star).await);
+    assert_eq!(dashboard["contactEarningsCents"], 75_000);
 
     // A second contestant denies: released, and the requester is told.
     let (other_star, other_photo) = contestant(&app, "other@example.com", 8.0).await;
@@ -343,6 +347,8 @@ async fn approval_captures_and_denial_releases_each_once(backend: Backend) {
     );
     let mails = count_where(&app, "mail_outbox", "kind = 'contact_request_denied'").await;
     assert_eq!(mails, 1);
+    let dashboard = ok(get(&app, "/api/v1/dashboard", &other_star).await);
+    assert_eq!(dashboard["contactEarningsCents"], 0);
     // A denied request leaves the inbox; the approved one stays.
     assert_eq!(
         ok(get(&app, &format!("{REQUESTS}/received"), &other_star).await),
@@ -465,4 +471,76 @@ async fn one_open_request_per_pair_and_a_block_ends_it_all(backend: Backend) {
         post(&app, &path(&first, "block"), &star, json!({})).await.0,
         StatusCode::NO_CONTENT
     );
+}
+
+/// Confirms a hold through a Stripe event, as Stripe sends it.
+async fn hold_through_stripe(app: &TestApp, requester: &Caller, request: &Value, intent: &str) {
+    use crate::billing::{deliver, event, now};
+    let amount = request["feeCents"].as_i64().unwrap();
+    deliver(
+        app,
+        &event(
+            &format!("evt_{intent}"),
+            "payment_intent.amount_capturable_updated",
+            now(),
+            json!({"id": intent, "object": "payment_intent", "status": "requires_capture",
+                   "amount": amount, "amount_capturable": amount, "currency": "usd",
+                   "metadata": {"user_id": requester.id, "purpose": "contact_request",
+                                "contact_request_id": request["id"]}}),
+        ),
+    )
+    .await;
+}
+
+async fn through_stripe_approval_captures_and_denial_cancels_the_intent(backend: Backend) {
+    use wiremock::matchers::{method, path as at};
+    use wiremock::{Mock, ResponseTemplate};
+    let stripe = crate::billing::stripe_double().await;
+    for (intent, action, status) in [
+        ("pi_yes", "capture", "succeeded"),
+        ("pi_no", "cancel", "canceled"),
+    ] {
+        Mock::given(method("POST"))
+            .and(at(format!("/v1/payment_intents/{intent}/{action}")))
+            .respond_with(ResponseTemplate::new(200).set_body_json(
+                json!({"id": intent, "object": "payment_intent", "status": status, "amount": 100_000}),
+            ))
+            .expect(1)
+            .mount(&stripe)
+            .await;
+    }
+    let app = crate::billing::stripe_app(backend, &stripe.uri()).await;
+    let (star, photo) = contestant(&app, "star@example.com", 9.0).await;
+    let (other_star, other_photo) = contestant(&app, "other@example.com", 8.0).await;
+    let fan = sign_up(&app, "fan@example.com").await;
+    let yes = created(&app, &fan, photo).await;
+    let no = created(&app, &fan, other_photo).await;
+    for request in [&yes, &no] {
+        ok(post(
+            &app,
+            "/functions/v1/create-checkout",
+            &fan,
+            json!({"userId": fan.id, "type": "contact_request", "metadata": {"contact_request_id": request["id"]}}),
+        )
+        .await);
+    }
+    // Not confirmed by Stripe yet: nothing to answer.
+    assert_error(
+        &post(&app, &path(&yes, "approve"), &star, json!({})).await,
+        StatusCode::NOT_FOUND,
+        "not_found",
+    );
+    hold_through_stripe(&app, &fan, &yes, "pi_yes").await;
+    hold_through_stripe(&app, &fan, &no, "pi_no").await;
+    assert_eq!(
+        ok(post(&app, &path(&yes, "approve"), &star, json!({})).await)["status"],
+        "approved"
+    );
+    assert_eq!(
+        ok(post(&app, &path(&no, "deny"), &other_star, json!({})).await)["status"],
+        "denied"
+    );
+    // The double checks each intent was captured or cancelled exactly once
+    // (`expect(1)`), here and when it drops.
+    stripe.verify().await;
 }
