@@ -14,6 +14,7 @@
 
 pub mod entity;
 pub mod expiry;
+pub mod reports;
 pub mod rules;
 
 use axum::extract::{Path, State};
@@ -59,6 +60,9 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(approve_contact_request))
         .routes(routes!(deny_contact_request))
         .routes(routes!(block_requester))
+        .routes(routes!(reports::report_requester))
+        .routes(routes!(reports::admin_contact_reports))
+        .routes(routes!(reports::resolve_contact_report))
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -361,7 +365,7 @@ pub async fn sent_requests(
     Ok(Json(present_all(&state.db, rows, user.user_id).await?))
 }
 
-type RequestId = Result<Path<Uuid>, axum::extract::rejection::PathRejection>;
+pub(crate) type RequestId = Result<Path<Uuid>, axum::extract::rejection::PathRejection>;
 
 /// One request, for either of its parties.
 #[utoipa::path(get, path = "/contact-requests/{id}", tag = "contact",
@@ -573,15 +577,27 @@ pub async fn block_requester(
     id: RequestId,
 ) -> Result<StatusCode, ApiError> {
     let Path(id) = id?;
-    let row = entity::Entity::find_by_id(id)
+    let row = received(&state, id, user.user_id).await?;
+    block(&state, user.user_id, row.requester_id).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// Request `id` as its contestant sees it (404 for anyone else).
+async fn received(state: &AppState, id: Uuid, contestant: Uuid) -> Result<entity::Model, ApiError> {
+    Ok(entity::Entity::find_by_id(id)
         .one(&state.db)
         .await?
-        .filter(|row| row.contestant_id == user.user_id && visible_to_contestant(row))
-        .ok_or_else(not_found)?;
+        .filter(|row| row.contestant_id == contestant && visible_to_contestant(row))
+        .ok_or_else(not_found)?)
+}
+
+/// Blocks `requester` for `contestant`: no more requests, open ones denied
+/// and released, conversations closed. Doing it twice changes nothing.
+async fn block(state: &AppState, contestant: Uuid, requester: Uuid) -> Result<(), DbErr> {
     block::Entity::insert(block::ActiveModel {
         id: Set(Uuid::now_v7()),
-        contestant_id: Set(user.user_id),
-        requester_id: Set(row.requester_id),
+        contestant_id: Set(contestant),
+        requester_id: Set(requester),
         created_at: Set(Utc::now()),
     })
     .on_conflict(
@@ -593,8 +609,8 @@ pub async fn block_requester(
     .await?;
     let between = || {
         Condition::all()
-            .add(entity::Column::ContestantId.eq(user.user_id))
-            .add(entity::Column::RequesterId.eq(row.requester_id))
+            .add(entity::Column::ContestantId.eq(contestant))
+            .add(entity::Column::RequesterId.eq(requester))
     };
     let open = entity::Entity::find()
         .filter(between())
@@ -603,7 +619,7 @@ pub async fn block_requester(
         .await?;
     for request in open {
         if claim(&state.db, request.id, false, DENIED).await? {
-            release_hold(&state, request.id).await?;
+            release_hold(state, request.id).await?;
         }
     }
     entity::Entity::update_many()
@@ -612,7 +628,7 @@ pub async fn block_requester(
         .filter(entity::Column::ClosedAt.is_null())
         .exec(&state.db)
         .await?;
-    Ok(StatusCode::NO_CONTENT)
+    Ok(())
 }
 
 /// The contestant's earnings: their 75 % of every approved request whose

@@ -142,6 +142,11 @@ pub const UNIQUE_KEYS: &[UniqueKey] = &[
         "message_reads",
         &["contact_request_id", "user_id"],
     ),
+    key(
+        "contact_reports_request_key",
+        "contact_reports",
+        &["contact_request_id"],
+    ),
     // m20261121_000004_accounts
     key(
         "user_roles_user_id_role_key",

@@ -97,7 +97,8 @@ on_both_databases!(
     approval_captures_and_denial_releases_each_once,
     the_expiry_job_releases_exactly_the_expired_holds,
     one_open_request_per_pair_and_a_block_ends_it_all,
-    through_stripe_approval_captures_and_denial_cancels_the_intent
+    through_stripe_approval_captures_and_denial_cancels_the_intent,
+    a_report_blocks_the_requester_and_reaches_the_admins
 );
 
 async fn fees_follow_the_rank_now_and_nobody_contacts_themself(backend: Backend) {
@@ -543,4 +544,83 @@ async fn through_stripe_approval_captures_and_denial_cancels_the_intent(backend:
     // The double checks each intent was captured or cancelled exactly once
     // (`expect(1)`), here and when it drops.
     stripe.verify().await;
+}
+
+async fn a_report_blocks_the_requester_and_reaches_the_admins(backend: Backend) {
+    let app = sandbox_app(backend).await;
+    let (star, photo) = contestant(&app, "star@example.com", 9.0).await;
+    let fan = sign_up(&app, "fan@example.com").await;
+    let admin = admin(&app).await;
+    let sent = created(&app, &fan, photo).await;
+    pay(&app, &fan, &sent).await;
+    let report = path(&sent, "report");
+    let reason = json!({"reason": "Rude and pushy"});
+    assert_error(
+        &call(&app, Method::POST, &report, None, Some(reason.clone())).await,
+        StatusCode::UNAUTHORIZED,
+        "not_signed_in",
+    );
+    for stranger in [&fan, &admin] {
+        assert_error(
+            &post(&app, &report, stranger, reason.clone()).await,
+            StatusCode::NOT_FOUND,
+            "not_found",
+        );
+    }
+    assert_error(
+        &post(&app, &report, &star, json!({"reason": " "})).await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "validation_failed",
+    );
+    assert_eq!(
+        post(&app, &report, &star, reason.clone()).await.0,
+        StatusCode::NO_CONTENT
+    );
+    assert_error(
+        &post(&app, &report, &star, reason.clone()).await,
+        StatusCode::CONFLICT,
+        "conflict",
+    );
+    // Reporting blocks: the open request is denied and released.
+    assert_eq!(payment_of(&app, &sent).await.status, "canceled");
+    assert_error(
+        &request(&app, &fan, photo).await,
+        StatusCode::FORBIDDEN,
+        "blocked",
+    );
+    // The admins see it, with the requester's address; nobody else does.
+    let reports = "/api/v1/admin/contact-reports";
+    assert_error(
+        &call(&app, Method::GET, reports, None, None).await,
+        StatusCode::UNAUTHORIZED,
+        "not_signed_in",
+    );
+    assert_error(
+        &get(&app, reports, &star).await,
+        StatusCode::FORBIDDEN,
+        "admin_only",
+    );
+    let listed = ok(get(&app, reports, &admin).await);
+    assert_eq!(listed[0]["reportedEmail"], "fan@example.com");
+    assert_eq!(listed[0]["reason"], "Rude and pushy");
+    assert_eq!(listed[0]["status"], "open");
+    let resolve = format!("{reports}/{}/resolve", listed[0]["id"].as_str().unwrap());
+    assert_error(
+        &post(&app, &resolve, &star, json!({})).await,
+        StatusCode::FORBIDDEN,
+        "admin_only",
+    );
+    assert_eq!(
+        post(&app, &resolve, &admin, json!({})).await.0,
+        StatusCode::NO_CONTENT
+    );
+    assert_error(
+        &post(&app, &resolve, &admin, json!({})).await,
+        StatusCode::CONFLICT,
+        "conflict",
+    );
+    assert_eq!(
+        ok(get(&app, reports, &admin).await)[0]["status"],
+        "resolved"
+    );
 }

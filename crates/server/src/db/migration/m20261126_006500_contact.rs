@@ -3,7 +3,8 @@
 //! (`contact_blocks_pair_key`), and `message_reads`, the last message
 //! sequence each party of a conversation has read
 //! (`message_reads_conversation_user_key`), which gives unread counts and the
-//! 'Seen' mark.
+//! 'Seen' mark; and `contact_reports`, a contestant's report of a requester
+//! for the admins (one per request, `contact_reports_request_key`).
 
 use sea_orm_migration::prelude::*;
 
@@ -56,7 +57,53 @@ impl MigrationTrait for Migration {
                 Cascade,
             ))
             .to_owned();
+        let reports = Table::create()
+            .table(ContactReports::Table)
+            .col(pk_uuid(ContactReports::Id))
+            .col(uuid(ContactReports::ContactRequestId))
+            .col(uuid(ContactReports::ReporterId))
+            .col(uuid(ContactReports::ReportedId))
+            .col(text(ContactReports::Reason))
+            .col(text_enum(
+                ContactReports::Status,
+                "contact_reports_status_check",
+                &["open", "resolved"],
+                Some("open"),
+            ))
+            .col(timestamp_now(ContactReports::CreatedAt, db))
+            .foreign_key(&mut fk(
+                "contact_reports_contact_request_id_fkey",
+                (ContactReports::Table, ContactReports::ContactRequestId),
+                (ContactRequests::Table, ContactRequests::Id),
+                Cascade,
+            ))
+            .foreign_key(&mut fk(
+                "contact_reports_reporter_id_fkey",
+                (ContactReports::Table, ContactReports::ReporterId),
+                (Users::Table, Users::Id),
+                Cascade,
+            ))
+            .foreign_key(&mut fk(
+                "contact_reports_reported_id_fkey",
+                (ContactReports::Table, ContactReports::ReportedId),
+                (Users::Table, Users::Id),
+                Cascade,
+            ))
+            .to_owned();
         let indexes = vec![
+            unique(
+                "contact_reports_request_key",
+                ContactReports::Table,
+                [ContactReports::ContactRequestId],
+            ),
+            index(
+                "contact_reports_status_created_at_idx",
+                ContactReports::Table,
+                [
+                    (ContactReports::Status, IndexOrder::Asc),
+                    (ContactReports::CreatedAt, IndexOrder::Desc),
+                ],
+            ),
             unique(
                 "contact_blocks_pair_key",
                 ContactBlocks::Table,
@@ -78,13 +125,14 @@ impl MigrationTrait for Migration {
                 [(MessageReads::UserId, IndexOrder::Asc)],
             ),
         ];
-        create_all(manager, vec![blocks, reads], indexes).await
+        create_all(manager, vec![blocks, reads, reports], indexes).await
     }
 
     async fn down(&self, manager: &SchemaManager) -> Result<(), DbErr> {
         drop_all(
             manager,
             [
+                ContactReports::Table.into_iden(),
                 MessageReads::Table.into_iden(),
                 ContactBlocks::Table.into_iden(),
             ],
@@ -126,4 +174,16 @@ enum MessageReads {
     UserId,
     LastReadSeq,
     UpdatedAt,
+}
+
+#[derive(DeriveIden, Clone, Copy)]
+enum ContactReports {
+    Table,
+    Id,
+    ContactRequestId,
+    ReporterId,
+    ReportedId,
+    Reason,
+    Status,
+    CreatedAt,
 }

@@ -149,4 +149,5 @@ pub const TABLES: &[&str] = &[
     // contact
     "contact_blocks",
     "message_reads",
+    "contact_reports",
 ];
