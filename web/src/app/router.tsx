@@ -147,8 +147,23 @@ export const routes: RouteObject[] = [
         ),
       },
       { path: paths.claimOpportunities.path, element: <ClaimOpportunities /> },
-      { path: paths.contestantRequests.path, element: <ContestantRequests /> },
-      { path: paths.messages.path, element: <Messages /> },
+      {
+        // The inbox and the conversations are the user's own: sign in first, then back here.
+        path: paths.contestantRequests.path,
+        element: (
+          <RequireAuth>
+            <ContestantRequests />
+          </RequireAuth>
+        ),
+      },
+      {
+        path: paths.messages.path,
+        element: (
+          <RequireAuth>
+            <Messages />
+          </RequireAuth>
+        ),
+      },
       {
         // The server's feet analysis needs Premium or the trial (one analysis); the page says so first.
         path: paths.feetUpload.path,

@@ -190,3 +190,8 @@ export type PathKey = keyof typeof paths;
 export function signInPathFor(returnTo: string): string {
   return `${paths.auth.path}?returnTo=${encodeURIComponent(returnTo)}`;
 }
+
+/** The conversation of an approved contact request (/messages/{requestId}). */
+export function messagesPathFor(requestId: string): string {
+  return paths.messages.path.replace(':requestId', encodeURIComponent(requestId));
+}

@@ -1,6 +1,6 @@
-import { RoutePlaceholder } from '@/components/layout/route-placeholder';
-import { paths } from '@/config/paths';
+import { ContestantRequestsPage } from '@/features/contact/components/contestant-requests-page';
 
+/** /contestant-requests: the contact-requests inbox (signed in; the router asks for sign-in first). */
 export default function ContestantRequestsRoute() {
-  return <RoutePlaceholder page={paths.contestantRequests} />;
+  return <ContestantRequestsPage />;
 }

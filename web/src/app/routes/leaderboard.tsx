@@ -1,28 +1,52 @@
 import { TrophyIcon } from 'lucide-react';
-import { useLocation, useNavigate } from 'react-router';
+import { useEffect, useState } from 'react';
+import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { toast } from 'sonner';
 import { PageTitle } from '@/components/layout/page-title';
 import { paths, signInPathFor } from '@/config/paths';
+import { ContactDialog } from '@/features/contact/components/contact-dialog';
+import type { ContactTarget } from '@/features/contact/hooks/use-contact-checkout';
+import { checkoutReturn, messages as contactMessages } from '@/features/contact/utils/rules';
 import type { LeaderboardEntry } from '@/features/leaderboard/api/get-leaderboard';
 import { SIGN_IN_TO_CONTACT_MESSAGE } from '@/features/leaderboard/components/leaderboard-entry-card';
 import { LeaderboardList } from '@/features/leaderboard/components/leaderboard-list';
 import { ReportEntryButton } from '@/features/leaderboard/components/report-entry-button';
 import { useSession } from '@/lib/session';
 
-type LeaderboardRouteProps = {
-  /**
-   * What Contact does for a signed-in user: the contact feature's dialog
-   * (message, then checkout) plugs in here. Visitors are sent to sign in.
-   */
-  onContact?: (entry: LeaderboardEntry) => void;
-};
+/** A leaderboard entry as the contact dialog needs it. */
+function contactTargetOf(entry: LeaderboardEntry): ContactTarget {
+  return { photoId: entry.photo_id, name: entry.display_name, rank: entry.rank, feeDollars: entry.contact_fee };
+}
 
-/** Global Leaderboard: listed entries in the server's order, with ranks and contact fees. */
-export default function LeaderboardRoute({ onContact }: LeaderboardRouteProps) {
+/**
+ * Global Leaderboard: listed entries in the server's order, with ranks and
+ * contact fees. Contact opens the contact feature's dialog (message, then
+ * checkout) for a signed-in user; visitors are sent to sign in. The
+ * checkout comes back here with ?contact=success or ?contact=canceled.
+ */
+export default function LeaderboardRoute() {
   const { session } = useSession();
   const navigate = useNavigate();
   const location = useLocation();
+  const [search, setSearch] = useSearchParams();
+  const [target, setTarget] = useState<ContactTarget | null>(null);
   const backHere = `${location.pathname}${location.search}`;
+  const returned = checkoutReturn(search);
+
+  useEffect(() => {
+    if (!returned) return;
+    if (returned === 'success') toast.success(contactMessages.sent, { id: 'contact-checkout-return' });
+    else toast.info(contactMessages.canceled, { id: 'contact-checkout-return' });
+    // Said once: a reload or going back does not say it again.
+    setSearch(
+      (current) => {
+        const next = new URLSearchParams(current);
+        next.delete('contact');
+        return next;
+      },
+      { replace: true },
+    );
+  }, [returned, setSearch]);
 
   const signInFirst = (message: string) => {
     toast.error(message);
@@ -42,7 +66,8 @@ export default function LeaderboardRoute({ onContact }: LeaderboardRouteProps) {
       <LeaderboardList
         onContact={(entry) => {
           if (!session) return signInFirst(SIGN_IN_TO_CONTACT_MESSAGE);
-          onContact?.(entry);
+          if (entry.is_own) return;
+          setTarget(contactTargetOf(entry));
         }}
         renderActions={(entry) =>
           entry.is_own ? null : (
@@ -50,6 +75,7 @@ export default function LeaderboardRoute({ onContact }: LeaderboardRouteProps) {
           )
         }
       />
+      <ContactDialog target={session ? target : null} onClose={() => setTarget(null)} />
     </div>
   );
 }

@@ -1,6 +1,9 @@
-import { RoutePlaceholder } from '@/components/layout/route-placeholder';
-import { paths } from '@/config/paths';
+import { useParams } from 'react-router';
+import { MessagesPage } from '@/features/messages/components/messages-page';
 
+/** /messages/:requestId: the conversation of an approved contact request (signed in). */
 export default function MessagesRoute() {
-  return <RoutePlaceholder page={paths.messages} />;
+  const { requestId = '' } = useParams();
+  // Keyed by request: another conversation starts from a clean state.
+  return <MessagesPage key={requestId} requestId={requestId} />;
 }

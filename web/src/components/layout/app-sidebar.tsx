@@ -1,6 +1,7 @@
 import { Link, useLocation } from 'react-router';
 import { Logo } from '@/components/layout/logo';
 import { getSidebarGroups } from '@/components/layout/navigation';
+import { ContactUnreadBadge } from '@/components/layout/unread-badge';
 import {
   Sidebar,
   SidebarGroup,
@@ -44,6 +45,7 @@ export function AppSidebar() {
                       >
                         <item.icon aria-hidden="true" />
                         <span>{item.title}</span>
+                        {item.badge === 'contact-unread' ? <ContactUnreadBadge /> : null}
                       </Link>
                     </SidebarMenuButton>
                   </SidebarMenuItem>

@@ -31,6 +31,8 @@ export type NavItem = {
   title: string;
   to: string;
   icon: LucideIcon;
+  /** A count shown beside the title: 'contact-unread' is requests to answer plus unread messages. */
+  badge?: 'contact-unread';
 };
 
 export type NavGroup = {
@@ -71,7 +73,7 @@ const signedInAccountGroup: NavGroup = {
   items: [
     { title: 'User Dashboard', to: paths.userDashboard.path, icon: LayoutDashboardIcon },
     { title: 'My Photos', to: paths.dashboard.path, icon: ImagesIcon },
-    { title: 'Contact Requests', to: paths.contestantRequests.path, icon: MailIcon },
+    { title: 'Contact Requests', to: paths.contestantRequests.path, icon: MailIcon, badge: 'contact-unread' },
   ],
 };
 

@@ -1,0 +1,243 @@
+import { screen, within } from '@testing-library/react';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import type { LeaderboardEntry } from '@/features/leaderboard/api/get-leaderboard';
+import type { ContactRequest } from '@/lib/api/contact-requests';
+import { apiError, callsTo, json, stubApi } from '@/testing/fake-api';
+import { renderApp } from '@/testing/render-app';
+
+const entry: LeaderboardEntry = {
+  photo_id: '00000000-0000-4000-8000-0000000000aa',
+  rank: 2,
+  image_url: '/api/v1/leaderboard/entries/2/image?v=1',
+  display_name: 'Eileen',
+  bio: null,
+  score: 9.6,
+  rating_label: 'Stunning',
+  owner_verified: false,
+  featured: false,
+  contact_fee: 950,
+  is_own: false,
+};
+
+function request(extra: Partial<ContactRequest> = {}): ContactRequest {
+  return {
+    id: '00000000-0000-4000-8000-0000000000c1',
+    photoId: entry.photo_id,
+    contestantName: 'Eileen',
+    requesterName: 'Sam',
+    role: 'requester',
+    rankAtRequest: 2,
+    feeCents: 95_000,
+    contestantShareCents: 71_250,
+    platformShareCents: 23_750,
+    messagePreview: 'Hello Eileen, I love your photo!',
+    paid: false,
+    paymentStatus: 'pending_payment',
+    status: 'pending',
+    expiresAt: null,
+    closed: false,
+    createdAt: '2026-11-26T10:00:00Z',
+    ...extra,
+  };
+}
+
+const LEADERBOARD = 'GET /api/v1/leaderboard';
+const CHECKOUT = { url: '/checkout/sandbox/cs_contact_1', sessionId: 'cs_contact_1', amountCents: 95_000, currency: 'usd' };
+const SANDBOX = {
+  id: 'cs_contact_1',
+  description: 'Contact request',
+  amountCents: 95_000,
+  currency: 'usd',
+  mode: 'payment',
+  status: 'open',
+  successUrl: '/leaderboard?contact=success',
+  cancelUrl: '/leaderboard?contact=canceled',
+  notice: 'This is a test payment.',
+};
+
+beforeAll(async () => {
+  await import('./leaderboard');
+  await import('./contestant-requests');
+}, 30_000);
+
+async function openContactDialog() {
+  const app = renderApp('/leaderboard', { user: 'signed-in' });
+  await app.user.click(await screen.findByRole('button', { name: 'Contact Eileen for $950' }, { timeout: 10_000 }));
+  return { ...app, dialog: await screen.findByRole('dialog', { name: 'Contact Eileen' }) };
+}
+
+describe('Contact on /leaderboard', { timeout: 20_000 }, () => {
+  it('shows the price and the hold notice before payment, and keeps Send off while the message is empty', async () => {
+    stubApi({ [LEADERBOARD]: () => json({ entries: [entry], next_cursor: null }) });
+    const { dialog, user } = await openContactDialog();
+    expect(within(dialog).getByTestId('contact-price')).toHaveTextContent('$950');
+    expect(within(dialog).getByTestId('contact-hold-notice')).toHaveTextContent(
+      "Your card is only held, not charged, until the contestant answers. If they deny or don't answer within 7 days, the hold is released.",
+    );
+    const send = within(dialog).getByRole('button', { name: 'Send and pay $950' });
+    expect(send).toBeDisabled();
+    await user.type(within(dialog).getByLabelText('Your message'), 'Hi there');
+    expect(within(dialog).getByTestId('contact-counter')).toHaveTextContent('8/1000');
+    expect(send).toBeEnabled();
+    await user.click(send);
+    expect(await within(dialog).findByText('Message must be at least 10 characters')).toBeInTheDocument();
+  });
+
+  it('stores the request, starts its checkout with the spec’s metadata and opens the sandbox checkout', async () => {
+    const fetchMock = stubApi({
+      [LEADERBOARD]: () => json({ entries: [entry], next_cursor: null }),
+      'POST /api/v1/contact-requests': () => json(request(), 201),
+      'POST /functions/v1/create-checkout': () => json(CHECKOUT),
+      'GET /api/v1/billing/sandbox/cs_contact_1': () => json(SANDBOX),
+    });
+    const { dialog, user, router } = await openContactDialog();
+    await user.type(within(dialog).getByLabelText('Your message'), '  Hello Eileen, I love your photo!  ');
+    await user.click(within(dialog).getByRole('button', { name: 'Send and pay $950' }));
+    await vi.waitFor(() => expect(router.state.location.pathname).toBe('/checkout/sandbox/cs_contact_1'));
+    const [created] = callsTo(fetchMock, 'POST', '/api/v1/contact-requests');
+    expect(await created!.json()).toEqual({ photoId: entry.photo_id, message: 'Hello Eileen, I love your photo!' });
+    const [checkout] = callsTo(fetchMock, 'POST', '/functions/v1/create-checkout');
+    expect(await checkout!.json()).toEqual({
+      userId: '00000000-0000-4000-8000-000000000001',
+      email: 'ada@example.com',
+      type: 'contact_request',
+      metadata: { contact_request_id: request().id, fee_amount: 950, rank: 2 },
+    });
+    expect(checkout!.headers.get('Idempotency-Key')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('shows the server’s word for an open request, and the spec’s for a failure or a missing URL', async () => {
+    const answers = [
+      () => apiError(409, 'request_open', 'You already have an open request with this contestant'),
+      () => apiError(500, 'internal_error', 'boom'),
+      () => json(request(), 201),
+    ];
+    stubApi({
+      [LEADERBOARD]: () => json({ entries: [entry], next_cursor: null }),
+      'POST /api/v1/contact-requests': () => answers.shift()!(),
+      'POST /functions/v1/create-checkout': () => json({ ...CHECKOUT, url: '' }),
+    });
+    const { dialog, user } = await openContactDialog();
+    await user.type(within(dialog).getByLabelText('Your message'), 'Hello Eileen, I love your photo!');
+    const send = within(dialog).getByRole('button', { name: 'Send and pay $950' });
+    await user.click(send);
+    expect(await screen.findByText('You already have an open request with this contestant')).toBeInTheDocument();
+    await vi.waitFor(() => expect(send).toBeEnabled());
+    await user.click(send);
+    expect(await screen.findByText('Failed to process request. Please try again.')).toBeInTheDocument();
+    await vi.waitFor(() => expect(send).toBeEnabled());
+    await user.click(send);
+    expect(await screen.findByText('No checkout URL returned')).toBeInTheDocument();
+    // The message is still there to try again.
+    expect(within(dialog).getByLabelText('Your message')).toHaveValue('Hello Eileen, I love your photo!');
+  });
+
+  it('says the request was sent, or that checkout was canceled, when the checkout comes back', async () => {
+    stubApi({ [LEADERBOARD]: () => json({ entries: [entry], next_cursor: null }) });
+    const { router } = renderApp('/leaderboard?contact=success', { user: 'signed-in' });
+    expect(await screen.findByText('Request sent! The contestant has 7 days to answer.', {}, { timeout: 10_000 })).toBeInTheDocument();
+    await vi.waitFor(() => expect(router.state.location.search).toBe(''));
+  });
+
+  it('says a canceled checkout charged nothing', async () => {
+    stubApi({ [LEADERBOARD]: () => json({ entries: [entry], next_cursor: null }) });
+    renderApp('/leaderboard?contact=canceled', { user: 'signed-in' });
+    expect(await screen.findByText(/Checkout canceled/, {}, { timeout: 10_000 })).toBeInTheDocument();
+  });
+});
+
+describe('/contestant-requests', { timeout: 20_000 }, () => {
+  const pending = request({
+    id: '00000000-0000-4000-8000-0000000000d1',
+    role: 'contestant',
+    requesterName: 'Sam',
+    paid: true,
+    paymentStatus: 'paid',
+    expiresAt: '2026-12-03T10:00:00Z',
+  });
+  const approved = request({ id: '00000000-0000-4000-8000-0000000000d2', role: 'contestant', requesterName: 'Kim', paid: true, paymentStatus: 'paid', status: 'approved' });
+  const deniedSent = request({ id: '00000000-0000-4000-8000-0000000000d3', paid: true, paymentStatus: 'refunded', status: 'denied' });
+
+  it('asks a visitor to sign in first', async () => {
+    stubApi({});
+    const { router } = renderApp('/contestant-requests');
+    await vi.waitFor(() => expect(router.state.location.pathname).toBe('/auth'));
+  });
+
+  it('lists pending requests with the requester’s name, message, fee, the 75% share and the answer-by date', async () => {
+    stubApi({
+      'GET /api/v1/contact-requests/received': () => json([pending, approved]),
+      'GET /api/v1/contact-requests/sent': () => json([deniedSent]),
+      'GET /api/v1/contact-requests/unread': () => json({ awaitingAnswer: 1, unreadMessages: 2 }),
+    });
+    renderApp('/contestant-requests', { user: 'signed-in' });
+    const card = await screen.findByTestId('received-request', {}, { timeout: 10_000 });
+    expect(within(card).getByRole('heading', { name: 'Sam' })).toBeInTheDocument();
+    expect(within(card).getByTestId('request-message')).toHaveTextContent('Hello Eileen, I love your photo!');
+    expect(within(card).getByTestId('request-fee')).toHaveTextContent('$950.00');
+    expect(within(card).getByTestId('request-share')).toHaveTextContent('$712.50');
+    expect(within(card).getByTestId('request-expires')).toHaveTextContent('December 3, 2026');
+    expect(screen.getByTestId('payouts-note')).toHaveTextContent('Payouts of your earnings are coming soon');
+    expect(screen.getByRole('tab', { name: 'Pending (1)' })).toBeInTheDocument();
+    expect(screen.getByRole('tab', { name: 'Approved (1)' })).toBeInTheDocument();
+    expect(screen.getByRole('tab', { name: 'Sent (1)' })).toBeInTheDocument();
+    // The side menu's badge: requests to answer plus unread messages.
+    expect(await screen.findByTestId('contact-unread-badge')).toHaveTextContent('3');
+  });
+
+  it('approves and denies through the server, and says when it failed', async () => {
+    const fetchMock = stubApi({
+      'GET /api/v1/contact-requests/received': () => json([pending]),
+      'GET /api/v1/contact-requests/sent': () => json([]),
+      [`POST /api/v1/contact-requests/${pending.id}/approve`]: () => apiError(502, 'payment_provider_failed', 'The payment provider did not answer'),
+      [`POST /api/v1/contact-requests/${pending.id}/deny`]: () => json({ ...pending, status: 'denied' }),
+    });
+    const { user } = renderApp('/contestant-requests', { user: 'signed-in' });
+    const card = await screen.findByTestId('received-request', {}, { timeout: 10_000 });
+    await user.click(within(card).getByRole('button', { name: "Approve Sam's request" }));
+    expect(await screen.findByText('Failed to approve request')).toBeInTheDocument();
+    await vi.waitFor(() => expect(within(card).getByRole('button', { name: "Deny Sam's request" })).toBeEnabled());
+    await user.click(within(card).getByRole('button', { name: "Deny Sam's request" }));
+    expect(await screen.findByText('Request denied. Their card hold was released.')).toBeInTheDocument();
+    expect(callsTo(fetchMock, 'POST', `/api/v1/contact-requests/${pending.id}/deny`)).toHaveLength(1);
+  });
+
+  it('blocks a requester after a confirmation', async () => {
+    const fetchMock = stubApi({
+      'GET /api/v1/contact-requests/received': () => json([pending]),
+      'GET /api/v1/contact-requests/sent': () => json([]),
+      [`POST /api/v1/contact-requests/${pending.id}/block`]: () => new Response(null, { status: 204 }),
+    });
+    const { user } = renderApp('/contestant-requests', { user: 'signed-in' });
+    const card = await screen.findByTestId('received-request', {}, { timeout: 10_000 });
+    await user.click(within(card).getByRole('button', { name: 'Block Sam' }));
+    const confirm = await screen.findByRole('alertdialog', { name: 'Block Sam?' });
+    expect(confirm).toHaveTextContent('Their open requests to you are denied');
+    await user.click(within(confirm).getByRole('button', { name: 'Block' }));
+    expect(await screen.findByText('Requester blocked')).toBeInTheDocument();
+    expect(callsTo(fetchMock, 'POST', `/api/v1/contact-requests/${pending.id}/block`)).toHaveLength(1);
+  });
+
+  it('links approved requests to their chat and tells the requester a denied request released the hold', async () => {
+    stubApi({
+      'GET /api/v1/contact-requests/received': () => json([approved]),
+      'GET /api/v1/contact-requests/sent': () => json([deniedSent]),
+    });
+    const { user } = renderApp('/contestant-requests', { user: 'signed-in' });
+    await user.click(await screen.findByRole('tab', { name: 'Approved (1)' }, { timeout: 10_000 }));
+    expect(await screen.findByRole('link', { name: 'Open chat with Kim' })).toHaveAttribute('href', `/messages/${approved.id}`);
+    await user.click(screen.getByRole('tab', { name: 'Sent (1)' }));
+    const sent = await screen.findByTestId('sent-request');
+    expect(within(sent).getByTestId('sent-status')).toHaveTextContent('Denied');
+    expect(sent).toHaveTextContent('The hold on your card was released');
+  });
+
+  it('says Failed to load contact requests when the inbox cannot be read', async () => {
+    stubApi({
+      'GET /api/v1/contact-requests/received': () => apiError(500, 'internal_error', 'boom'),
+      'GET /api/v1/contact-requests/sent': () => json([]),
+    });
+    renderApp('/contestant-requests', { user: 'signed-in' });
+    expect(await screen.findByText('Failed to load contact requests', {}, { timeout: 10_000 })).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,162 @@
+import { screen, within } from '@testing-library/react';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import type { ContactRequest } from '@/lib/api/contact-requests';
+import { apiError, callsTo, json, stubApi } from '@/testing/fake-api';
+import { renderApp } from '@/testing/render-app';
+
+const ID = '00000000-0000-4000-8000-0000000000c1';
+const BASE = `/api/v1/contact-requests/${ID}`;
+
+const contact: ContactRequest = {
+  id: ID,
+  photoId: null,
+  contestantName: 'Eileen',
+  requesterName: 'Sam',
+  role: 'requester',
+  rankAtRequest: 2,
+  feeCents: 95_000,
+  contestantShareCents: 71_250,
+  platformShareCents: 23_750,
+  messagePreview: 'Hello',
+  paid: true,
+  paymentStatus: 'paid',
+  status: 'approved',
+  expiresAt: null,
+  closed: false,
+  createdAt: '2026-11-26T10:00:00Z',
+};
+
+function message(seq: number, mine: boolean, content: string) {
+  return { seq, id: `00000000-0000-4000-8000-${String(seq).padStart(12, '0')}`, senderId: mine ? 'me' : 'her', mine, content, createdAt: '2026-11-26T10:00:00Z' };
+}
+
+/** An event stream that sends `events` and stays open until the page lets go of it. */
+function eventStream(request: Request, events: ReturnType<typeof message>[]): Response {
+  const encoder = new TextEncoder();
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(encoder.encode(': keep-alive\n\n'));
+      for (const event of events) controller.enqueue(encoder.encode(`event: message\nid: ${event.seq}\ndata: ${JSON.stringify(event)}\n\n`));
+      request.signal.addEventListener('abort', () => controller.error(new DOMException('aborted', 'AbortError')));
+    },
+  });
+  return new Response(body, { status: 200, headers: { 'Content-Type': 'text/event-stream' } });
+}
+
+beforeAll(async () => {
+  await import('./messages');
+}, 30_000);
+
+describe('/messages/{requestId}', { timeout: 20_000 }, () => {
+  it('shows the conversation with the other party’s name, live messages from the stream, Seen, and marks it read', async () => {
+    const fetchMock = stubApi({
+      [`GET ${BASE}`]: () => json(contact),
+      [`GET ${BASE}/messages`]: () => json({ messages: [message(1, false, 'Hi Sam!'), message(2, true, 'Hello Eileen')], myLastReadSeq: 0, otherLastReadSeq: 2 }),
+      // The stream replays seq 2 (already held) and brings seq 3.
+      [`GET ${BASE}/messages/stream`]: (request) => eventStream(request, [message(2, true, 'Hello Eileen'), message(3, false, 'How are you?')]),
+      [`POST ${BASE}/messages/read`]: () => new Response(null, { status: 204 }),
+    });
+    renderApp(`/messages/${ID}`, { user: 'signed-in' });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Eileen' }, { timeout: 10_000 })).toBeInTheDocument();
+    const log = screen.getByRole('log', { name: 'Messages with Eileen' });
+    expect(await within(log).findByText('How are you?')).toBeInTheDocument();
+    expect(within(log).getAllByTestId('chat-message').map((node) => node.dataset.seq)).toEqual(['1', '2', '3']);
+    expect(within(log).getByTestId('seen-mark').closest('[data-seq]')).toHaveAttribute('data-seq', '2');
+    const [stream] = callsTo(fetchMock, 'GET', `${BASE}/messages/stream`);
+    expect(stream!.headers.get('Last-Event-ID')).toBe('2');
+    await vi.waitFor(async () => {
+      const reads = callsTo(fetchMock, 'POST', `${BASE}/messages/read`);
+      expect(await reads.at(-1)!.json()).toEqual({ seq: 3 });
+    });
+    expect(screen.getByTestId('chat-box')).toHaveClass('h-[600px]');
+  });
+
+  it('reconnects after the stream drops, resuming after the last message it saw, with nothing twice', async () => {
+    let connections = 0;
+    const fetchMock = stubApi({
+      [`GET ${BASE}`]: () => json(contact),
+      [`GET ${BASE}/messages`]: () => json({ messages: [message(1, false, 'One')], myLastReadSeq: 1, otherLastReadSeq: 0 }),
+      [`GET ${BASE}/messages/stream`]: (request) => {
+        connections += 1;
+        if (connections === 1) {
+          // Sends seq 2, then the connection ends.
+          const text = `id: 2\nevent: message\ndata: ${JSON.stringify(message(2, false, 'Two'))}\n\n`;
+          return new Response(text, { status: 200, headers: { 'Content-Type': 'text/event-stream' } });
+        }
+        // The server replays from Last-Event-ID: seq 2 again (a duplicate) and the missed seq 3.
+        return eventStream(request, [message(2, false, 'Two'), message(3, false, 'Three')]);
+      },
+      [`POST ${BASE}/messages/read`]: () => new Response(null, { status: 204 }),
+    });
+    renderApp(`/messages/${ID}`, { user: 'signed-in' });
+    const log = await screen.findByRole('log', {}, { timeout: 10_000 });
+    expect(await within(log).findByText('Three', {}, { timeout: 5_000 })).toBeInTheDocument();
+    expect(within(log).getAllByTestId('chat-message').map((node) => node.dataset.seq)).toEqual(['1', '2', '3']);
+    const streams = callsTo(fetchMock, 'GET', `${BASE}/messages/stream`);
+    expect(streams.map((request) => request.headers.get('Last-Event-ID'))).toEqual(['1', '2']);
+  });
+
+  it('sends on Enter, puts a new line on Shift+Enter, keeps the text after a failure and retries with the same id', async () => {
+    let attempts = 0;
+    const fetchMock = stubApi({
+      [`GET ${BASE}`]: () => json(contact),
+      [`GET ${BASE}/messages`]: () => json({ messages: [], myLastReadSeq: 0, otherLastReadSeq: 0 }),
+      [`GET ${BASE}/messages/stream`]: (request) => eventStream(request, []),
+      [`POST ${BASE}/messages`]: async (request) => {
+        attempts += 1;
+        if (attempts === 1) return apiError(500, 'internal_error', 'boom');
+        const body = (await request.json()) as { id: string; content: string };
+        return json({ ...message(1, true, body.content), id: body.id }, 201);
+      },
+    });
+    const { user } = renderApp(`/messages/${ID}`, { user: 'signed-in' });
+    const input = await screen.findByLabelText('Message', {}, { timeout: 10_000 });
+    await user.type(input, '{Enter}');
+    expect(await screen.findByText('Message cannot be empty')).toBeInTheDocument();
+    await user.type(input, 'Line one{Shift>}{Enter}{/Shift}line two');
+    expect(input).toHaveValue('Line one\nline two');
+    await user.type(input, '{Enter}');
+    expect(await screen.findByText('Failed to send message')).toBeInTheDocument();
+    expect(input).toHaveValue('Line one\nline two');
+    await vi.waitFor(() => expect(screen.getByRole('button', { name: 'Send message' })).toBeEnabled());
+    await user.click(screen.getByRole('button', { name: 'Send message' }));
+    await vi.waitFor(() => expect(input).toHaveValue(''));
+    expect(within(screen.getByRole('log')).getByText(/line two/)).toBeInTheDocument();
+    const sends = await Promise.all(callsTo(fetchMock, 'POST', `${BASE}/messages`).map((request) => request.json()));
+    expect(sends).toHaveLength(2);
+    expect(sends[0].content).toBe('Line one\nline two');
+    expect(sends[0].id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(sends[1].id).toBe(sends[0].id);
+  });
+
+  it('shows a closed conversation as such, with the input off', async () => {
+    stubApi({
+      [`GET ${BASE}`]: () => json({ ...contact, closed: true }),
+      [`GET ${BASE}/messages`]: () => json({ messages: [message(1, false, 'Bye')], myLastReadSeq: 1, otherLastReadSeq: 0 }),
+      [`GET ${BASE}/messages/stream`]: (request) => eventStream(request, []),
+    });
+    renderApp(`/messages/${ID}`, { user: 'signed-in' });
+    expect(await screen.findByTestId('conversation-closed', {}, { timeout: 10_000 })).toHaveTextContent('This conversation is closed');
+    expect(screen.getByLabelText('Message')).toBeDisabled();
+  });
+
+  it('goes home with the spec’s message for a request that is not approved', async () => {
+    stubApi({
+      [`GET ${BASE}`]: () => json({ ...contact, status: 'pending' }),
+      [`GET ${BASE}/messages`]: () => apiError(403, 'not_approved', 'This contact request is not approved'),
+    });
+    const { router } = renderApp(`/messages/${ID}`, { user: 'signed-in' });
+    expect(await screen.findByText('This contact request is not approved', {}, { timeout: 10_000 })).toBeInTheDocument();
+    await vi.waitFor(() => expect(router.state.location.pathname).toBe('/'));
+  });
+
+  it('goes home with Contact request not found for someone else’s request', async () => {
+    stubApi({
+      [`GET ${BASE}`]: () => apiError(404, 'not_found', 'Contact request not found'),
+      [`GET ${BASE}/messages`]: () => apiError(404, 'not_found', 'Contact request not found'),
+    });
+    const { router } = renderApp(`/messages/${ID}`, { user: 'signed-in' });
+    expect(await screen.findByText('Contact request not found', {}, { timeout: 10_000 })).toBeInTheDocument();
+    await vi.waitFor(() => expect(router.state.location.pathname).toBe('/'));
+  });
+});

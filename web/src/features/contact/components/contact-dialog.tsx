@@ -1,0 +1,127 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { LoaderCircleIcon, LockIcon, SendIcon } from 'lucide-react';
+import { useId, useState } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
+import { toast } from 'sonner';
+import { z } from 'zod';
+import { Button } from '@/components/ui/button';
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
+import { Label } from '@/components/ui/label';
+import { Textarea } from '@/components/ui/textarea';
+import { ApiError } from '@/lib/api-client';
+import { useContactCheckout, type ContactTarget } from '../hooks/use-contact-checkout';
+import { CONTACT_MESSAGE_MAX, characterCount, contactErrorMessage, contactMessageSchema, messages } from '../utils/rules';
+
+type FormInput = z.input<typeof contactMessageSchema>;
+type FormOutput = z.output<typeof contactMessageSchema>;
+
+type ContactDialogProps = {
+  /** The entry to contact; null keeps the dialog closed. */
+  target: ContactTarget | null;
+  onClose: () => void;
+};
+
+/** '$1,000' from dollars. */
+function dollars(amount: number): string {
+  return `$${amount.toLocaleString('en-US')}`;
+}
+
+/**
+ * Contact on the leaderboard: a message of 10-1000 characters with its
+ * counter, the price, what happens to the card, then payment.
+ */
+export function ContactDialog({ target, onClose }: ContactDialogProps) {
+  return (
+    <Dialog open={target !== null} onOpenChange={(open) => (open ? undefined : onClose())}>
+      {target ? (
+        <DialogContent data-testid="contact-dialog">
+          {/* Keyed by entry: a new entry starts with an empty message. */}
+          <ContactForm key={target.photoId} target={target} />
+        </DialogContent>
+      ) : null}
+    </Dialog>
+  );
+}
+
+function ContactForm({ target }: { target: ContactTarget }) {
+  const { start } = useContactCheckout();
+  const [busy, setBusy] = useState(false);
+  const form = useForm<FormInput, unknown, FormOutput>({
+    resolver: zodResolver(contactMessageSchema),
+    defaultValues: { message: '' },
+  });
+  const ids = { message: useId(), hint: useId(), notice: useId() };
+  const value = useWatch({ control: form.control, name: 'message' }) ?? '';
+  const error = form.formState.errors.message?.message;
+
+  const onSubmit = form.handleSubmit(async ({ message }) => {
+    if (busy) return;
+    setBusy(true);
+    try {
+      await start(target, message);
+      // On success the browser is on its way to the checkout: stay busy.
+    } catch (failure) {
+      setBusy(false);
+      if (failure instanceof ApiError && failure.code === 'validation_failed') {
+        form.setError('message', { message: failure.message }, { shouldFocus: true });
+        return;
+      }
+      toast.error(contactErrorMessage(failure));
+    }
+  });
+
+  return (
+    <form className="grid gap-4" onSubmit={(event) => void onSubmit(event)} noValidate aria-label={`Contact ${target.name}`}>
+      <DialogHeader>
+        <DialogTitle>Contact {target.name}</DialogTitle>
+        <DialogDescription>
+          Send a message to the contestant at rank #{target.rank}. They read it and decide whether to chat with you.
+        </DialogDescription>
+      </DialogHeader>
+
+      <div className="grid gap-1.5">
+        <Label htmlFor={ids.message}>Your message</Label>
+        <Textarea
+          id={ids.message}
+          rows={5}
+          maxLength={CONTACT_MESSAGE_MAX}
+          placeholder="Introduce yourself and say why you would like to get in touch."
+          aria-required="true"
+          aria-invalid={error ? true : undefined}
+          aria-describedby={`${ids.hint}${error ? ` ${ids.message}-error` : ''}`}
+          {...form.register('message')}
+        />
+        <div className="flex items-start justify-between gap-3 text-xs text-muted-foreground">
+          <span id={ids.hint}>10 to 1000 characters.</span>
+          <span data-testid="contact-counter" aria-hidden="true">
+            {characterCount(value)}
+          </span>
+        </div>
+        {error ? (
+          <p id={`${ids.message}-error`} role="alert" className="text-sm font-medium text-destructive">
+            {error}
+          </p>
+        ) : null}
+      </div>
+
+      <div className="flex items-center justify-between gap-3 rounded-2xl bg-muted px-4 py-3">
+        <span className="text-sm font-semibold">Price</span>
+        <span className="text-2xl font-extrabold text-brand-700" data-testid="contact-price">
+          {dollars(target.feeDollars)}
+        </span>
+      </div>
+
+      <p id={ids.notice} className="flex items-start gap-2 text-sm" data-testid="contact-hold-notice">
+        <LockIcon aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-brand-600" />
+        <span>{messages.holdNotice}</span>
+      </p>
+
+      <DialogFooter>
+        <Button type="submit" size="lg" disabled={busy || value.trim().length === 0} aria-describedby={ids.notice}>
+          {busy ? <LoaderCircleIcon aria-hidden="true" className="animate-spin" /> : <SendIcon aria-hidden="true" />}
+          Send and pay {dollars(target.feeDollars)}
+        </Button>
+      </DialogFooter>
+    </form>
+  );
+}

@@ -1,0 +1,103 @@
+/**
+ * The contact feature's small rules: the message, the spec's words, the
+ * checkout's return, and what each request's state means to each party.
+ * Pure, so they are tested alone.
+ */
+import { z } from 'zod';
+import type { ContactRequest } from '@/lib/api/contact-requests';
+
+export const CONTACT_MESSAGE_MIN = 10;
+export const CONTACT_MESSAGE_MAX = 1000;
+
+export const messages = {
+  tooShort: 'Message must be at least 10 characters',
+  tooLong: 'Message must be less than 1000 characters',
+  processFailed: 'Failed to process request. Please try again.',
+  noCheckoutUrl: 'No checkout URL returned',
+  sent: 'Request sent! The contestant has 7 days to answer.',
+  canceled: 'Checkout canceled. Your request was not sent and your card was not charged.',
+  holdNotice:
+    "Your card is only held, not charged, until the contestant answers. If they deny or don't answer within 7 days, the hold is released.",
+  loadFailed: 'Failed to load contact requests',
+  approveFailed: 'Failed to approve request',
+  denyFailed: 'Failed to deny request',
+  blockFailed: 'Failed to block requester',
+  approved: 'Request approved! You can now chat.',
+  denied: 'Request denied. Their card hold was released.',
+  blocked: 'Requester blocked',
+  payoutsLater: 'Payouts of your earnings are coming soon: your share is kept on your balance until then.',
+} as const;
+
+/** The dialog's message: 10-1000 characters once trimmed (the server trims too). */
+export const contactMessageSchema = z.object({
+  message: z.string().trim().min(CONTACT_MESSAGE_MIN, messages.tooShort).max(CONTACT_MESSAGE_MAX, messages.tooLong),
+});
+
+/** The counter under the message: '12/1000'. */
+export function characterCount(value: string, max = CONTACT_MESSAGE_MAX): string {
+  return `${value.length}/${max}`;
+}
+
+/** What the checkout's return to /leaderboard says (`?contact=success` or `?contact=canceled`). */
+export function checkoutReturn(search: URLSearchParams): 'success' | 'canceled' | null {
+  const value = search.get('contact');
+  if (value === 'success') return 'success';
+  if (value === 'canceled' || value === 'cancelled') return 'canceled';
+  return null;
+}
+
+/** Server codes whose message is meant for the user as it is; anything else gets the spec's words. */
+const SHOWN_CODES = new Set([
+  'validation_failed',
+  'cannot_contact_self',
+  'not_found',
+  'request_open',
+  'blocked',
+  'rate_limited',
+  'checkout_in_progress',
+  'already_paid',
+]);
+
+export function contactErrorMessage(error: unknown): string {
+  if (error instanceof Error && error.message === messages.noCheckoutUrl) return messages.noCheckoutUrl;
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && SHOWN_CODES.has(code) && error instanceof Error && error.message) return error.message;
+  return messages.processFailed;
+}
+
+/** The inbox's two lists: paid requests waiting for an answer, and approved ones. */
+export function splitReceived(requests: ContactRequest[]): { pending: ContactRequest[]; approved: ContactRequest[] } {
+  return {
+    pending: requests.filter((request) => request.status === 'pending' && request.paid),
+    approved: requests.filter((request) => request.status === 'approved'),
+  };
+}
+
+export type SentState = { label: string; tone: 'waiting' | 'good' | 'bad' | 'neutral'; detail: string };
+
+/** What became of a request the user sent, in their words. */
+export function sentState(request: Pick<ContactRequest, 'status' | 'paid' | 'paymentStatus' | 'closed'>): SentState {
+  if (request.status === 'approved') {
+    return request.closed
+      ? { label: 'Closed', tone: 'neutral', detail: 'This conversation is closed.' }
+      : { label: 'Approved', tone: 'good', detail: 'They said yes: the fee was charged and your chat is open.' };
+  }
+  if (request.status === 'denied') {
+    return {
+      label: 'Denied',
+      tone: 'bad',
+      detail: 'Denied or not answered within 7 days. The hold on your card was released: you were not charged.',
+    };
+  }
+  if (request.paymentStatus === 'failed') {
+    return { label: 'Payment failed', tone: 'bad', detail: 'The payment did not go through, so the request was not sent.' };
+  }
+  if (!request.paid) {
+    return {
+      label: 'Awaiting payment',
+      tone: 'neutral',
+      detail: 'Not sent yet: the payment was not completed. Use Contact on the leaderboard again to finish.',
+    };
+  }
+  return { label: 'Waiting for an answer', tone: 'waiting', detail: 'Your card is only held, not charged, until they answer.' };
+}

@@ -1,0 +1,196 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
+import { ApiError } from '@/lib/api-client';
+import { contactRequestKeys, retryServerErrors } from '@/lib/api/contact-requests';
+import { newIdempotencyKey } from '@/lib/checkout';
+import { useSession } from '@/lib/session';
+import { getAllMessages, getMessages, markRead, sendMessage, type MessagePage } from '../api/messages';
+import { chatMessageError, clientIdFor, lastSeq, lastTheirsSeq, mergeMessages, type ChatMessage } from '../utils/chat';
+import { useMessageStream } from './use-message-stream';
+
+/** `ready` once the first page is merged: the stream resumes after its last message. */
+type State = { ready: boolean; messages: ChatMessage[]; myLastReadSeq: number; otherLastReadSeq: number };
+
+type Action = { type: 'page'; page: MessagePage } | { type: 'messages'; messages: ChatMessage[] } | { type: 'read'; seq: number };
+
+function reducer(state: State, action: Action): State {
+  switch (action.type) {
+    case 'page': {
+      const messages = mergeMessages(state.messages, action.page.messages);
+      const myLastReadSeq = Math.max(state.myLastReadSeq, action.page.myLastReadSeq);
+      const otherLastReadSeq = Math.max(state.otherLastReadSeq, action.page.otherLastReadSeq);
+      if (state.ready && messages === state.messages && myLastReadSeq === state.myLastReadSeq && otherLastReadSeq === state.otherLastReadSeq) {
+        return state;
+      }
+      return { ready: true, messages, myLastReadSeq, otherLastReadSeq };
+    }
+    case 'messages': {
+      const messages = mergeMessages(state.messages, action.messages);
+      return messages === state.messages ? state : { ...state, messages };
+    }
+    case 'read':
+      return action.seq > state.myLastReadSeq ? { ...state, myLastReadSeq: action.seq } : state;
+  }
+}
+
+/** How often the read marks (the other party's 'Seen') are asked for again while the page shows. */
+export const READ_MARKS_POLL_MS = 10_000;
+
+export const messageKeys = {
+  first: (userId: string, requestId: string) => ['messages', userId, requestId, 'first'] as const,
+};
+
+/** Whether the page is in front of the user (a hidden tab does not mark anything read). */
+function pageVisible(): boolean {
+  return typeof document === 'undefined' || document.visibilityState !== 'hidden';
+}
+
+/**
+ * One conversation: its messages (loaded once, then merged from the stream,
+ * the sends and a catch-up read, each seq once), the read marks, the
+ * composer's text and sending. A failed send keeps the text and the client
+ * id, so sending it again cannot post it twice.
+ */
+export function useConversation(requestId: string, { onRefused }: { onRefused: (error: ApiError) => void }) {
+  const { session } = useSession();
+  const userId = session?.user.id ?? '';
+  const queryClient = useQueryClient();
+  const first = useQuery({
+    queryKey: messageKeys.first(userId, requestId),
+    queryFn: () => getAllMessages(requestId),
+    enabled: Boolean(userId),
+    retry: retryServerErrors,
+    staleTime: Infinity,
+    gcTime: 0,
+  });
+  const [state, dispatch] = useReducer(reducer, { ready: false, messages: [], myLastReadSeq: 0, otherLastReadSeq: 0 });
+  const [closedBySend, setClosedBySend] = useState(false);
+  const held = useRef(state.messages);
+  useEffect(() => {
+    held.current = state.messages;
+  }, [state.messages]);
+
+  useEffect(() => {
+    if (first.data) dispatch({ type: 'page', page: first.data });
+  }, [first.data]);
+
+  const refusedRef = useRef(onRefused);
+  useEffect(() => {
+    refusedRef.current = onRefused;
+  });
+  useEffect(() => {
+    if (first.error instanceof ApiError && (first.error.status === 403 || first.error.status === 404)) refusedRef.current(first.error);
+  }, [first.error]);
+
+  const loaded = first.isSuccess && state.ready;
+  const stream = useMessageStream({
+    requestId,
+    enabled: loaded,
+    lastSeq: () => Math.max(lastSeq(held.current), lastSeq(first.data?.messages ?? [])),
+    onMessage: (message) => dispatch({ type: 'messages', messages: [message] }),
+    onRefused: (error) => {
+      if (error.status === 409) setClosedBySend(true);
+      else refusedRef.current(error);
+    },
+  });
+
+  // A catch-up read: the other party's read mark for 'Seen', and anything a dropped stream missed.
+  const catchUp = useCallback(async () => {
+    try {
+      dispatch({ type: 'page', page: await getMessages(requestId, lastSeq(held.current)) });
+    } catch {
+      // The next tick tries again; the stream carries the messages meanwhile.
+    }
+  }, [requestId]);
+  useEffect(() => {
+    if (!loaded) return;
+    const timer = setInterval(() => {
+      if (pageVisible()) void catchUp();
+    }, READ_MARKS_POLL_MS);
+    const onFocus = () => void catchUp();
+    window.addEventListener('focus', onFocus);
+    return () => {
+      clearInterval(timer);
+      window.removeEventListener('focus', onFocus);
+    };
+  }, [loaded, catchUp]);
+
+  // Messages shown are messages read: mark up to the newest one the other party sent.
+  const marking = useRef(0);
+  const [visible, setVisible] = useState(pageVisible);
+  useEffect(() => {
+    const onChange = () => setVisible(pageVisible());
+    document.addEventListener('visibilitychange', onChange);
+    return () => document.removeEventListener('visibilitychange', onChange);
+  }, []);
+  const newestTheirs = lastTheirsSeq(state.messages);
+  useEffect(() => {
+    if (!loaded || !visible) return;
+    if (newestTheirs <= state.myLastReadSeq || newestTheirs <= marking.current) return;
+    const seq = lastSeq(held.current);
+    marking.current = seq;
+    markRead(requestId, seq)
+      .then(() => {
+        dispatch({ type: 'read', seq });
+        void queryClient.invalidateQueries({ queryKey: contactRequestKeys.unread(userId) });
+      })
+      .catch(() => {
+        // Marked again with the next message or visit.
+        marking.current = 0;
+      });
+  }, [loaded, visible, newestTheirs, state.myLastReadSeq, requestId, queryClient, userId]);
+
+  // The composer.
+  const [draft, setDraft] = useState('');
+  const [draftError, setDraftError] = useState<string | null>(null);
+  const [sending, setSending] = useState(false);
+  const pending = useRef<{ id: string; content: string } | null>(null);
+
+  const changeDraft = (value: string) => {
+    setDraft(value);
+    if (draftError) setDraftError(null);
+  };
+
+  const send = async (): Promise<'sent' | 'invalid' | 'failed'> => {
+    if (sending) return 'failed';
+    const content = draft;
+    const problem = chatMessageError(content);
+    if (problem) {
+      setDraftError(problem);
+      return 'invalid';
+    }
+    const attempt = clientIdFor(pending.current, content, newIdempotencyKey);
+    pending.current = attempt;
+    setSending(true);
+    try {
+      const message = await sendMessage(requestId, { id: attempt.id, content });
+      dispatch({ type: 'messages', messages: [message] });
+      pending.current = null;
+      // Text typed while it was on its way stays.
+      setDraft((current) => (current === content ? '' : current));
+      return 'sent';
+    } catch (error) {
+      if (error instanceof ApiError) {
+        if (error.code === 'conversation_closed') setClosedBySend(true);
+        if (error.code === 'validation_failed') setDraftError(error.message);
+      }
+      throw error;
+    } finally {
+      setSending(false);
+    }
+  };
+
+  return {
+    first,
+    messages: state.messages,
+    myLastReadSeq: state.myLastReadSeq,
+    otherLastReadSeq: state.otherLastReadSeq,
+    streamStatus: stream,
+    closedBySend,
+    draft,
+    draftError,
+    changeDraft,
+    send,
+    sending,
+  };
+}
