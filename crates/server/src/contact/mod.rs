@@ -37,7 +37,7 @@ use crate::billing::rules::{contact_fee_cents, contact_fee_split};
 use crate::billing::{deliver_sandbox_events, provider_error};
 use crate::db::entities::users;
 use crate::http::AppState;
-use crate::http::error::{ApiError, ErrorBody, ErrorCode};
+use crate::http::error::{ApiError, ConstraintError, DbResultExt, ErrorBody, ErrorCode};
 use crate::http::extract::{AuthUser, Json};
 use crate::http::user_data::UserData;
 use crate::leaderboard::listing::rank_of;
@@ -49,6 +49,13 @@ use entity::block;
 pub const PENDING: &str = "pending";
 pub const APPROVED: &str = "approved";
 pub const DENIED: &str = "denied";
+
+/// Two requests to the same contestant sent at once: the second is refused.
+const OPEN_PAIR: &[ConstraintError] = &[ConstraintError::conflict(
+    "contact_requests_open_pair_key",
+    ErrorCode::RequestOpen,
+    "You already have an open request with this contestant",
+)];
 
 /// `/contact-requests…`, under `/api/v1`.
 pub fn routes() -> OpenApiRouter<AppState> {
@@ -270,7 +277,6 @@ pub async fn create_contact_request(
         .filter(entity::Column::RequesterId.eq(user.user_id))
         .filter(entity::Column::ContestantId.eq(photo.user_id))
         .filter(entity::Column::Status.eq(PENDING))
-        .filter(entity::Column::PaymentStatus.is_in(["pending_payment", "paid"]))
         .one(&state.db)
         .await?;
     let (status, row) = match open {
@@ -280,8 +286,11 @@ pub async fn create_contact_request(
                 "You already have an open request with this contestant",
             ));
         }
+        // Unpaid, or its payment failed: brought up to date, to be paid again.
         Some(row) => {
             let mut active: entity::ActiveModel = row.into();
+            active.paid = Set(false);
+            active.payment_status = Set("pending_payment".to_owned());
             active.photo_id = Set(Some(photo.id));
             active.rank_at_request = Set(rank as i32);
             active.fee_amount_cents = Set(fee);
@@ -310,7 +319,8 @@ pub async fn create_contact_request(
                 closed_at: Set(None),
             }
             .insert(&state.db)
-            .await?;
+            .await
+            .on_constraints(OPEN_PAIR)?;
             (StatusCode::CREATED, row)
         }
     };

@@ -143,6 +143,11 @@ pub const UNIQUE_KEYS: &[UniqueKey] = &[
         &["contact_request_id", "user_id"],
     ),
     key(
+        "contact_requests_open_pair_key",
+        "contact_requests",
+        &["requester_id", "contestant_id"],
+    ),
+    key(
         "contact_reports_request_key",
         "contact_reports",
         &["contact_request_id"],

@@ -430,6 +430,27 @@ async fn one_open_request_per_pair_and_a_block_ends_it_all(backend: Backend) {
     let second_photo = entry(&app, star.id, 8.5).await;
     let fan = sign_up(&app, "fan@example.com").await;
     let first = created(&app, &fan, photo).await;
+    // Two sent at once open one request between them.
+    let racer = sign_up(&app, "racer@example.com").await;
+    let (one, two) = tokio::join!(
+        request(&app, &racer, photo),
+        request(&app, &racer, second_photo)
+    );
+    let mut statuses = [one.0.as_u16(), two.0.as_u16()];
+    statuses.sort_unstable();
+    assert!(
+        statuses == [200, 201] || statuses == [201, 409],
+        "{statuses:?} {} {}",
+        one.1,
+        two.1
+    );
+    assert_eq!(
+        ok(get(&app, &format!("{REQUESTS}/sent"), &racer).await)
+            .as_array()
+            .unwrap()
+            .len(),
+        1
+    );
     // Unpaid: asking again answers the same request.
     let same = created(&app, &fan, second_photo).await;
     assert_eq!(same["id"], first["id"]);

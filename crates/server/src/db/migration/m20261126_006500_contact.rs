@@ -4,7 +4,9 @@
 //! sequence each party of a conversation has read
 //! (`message_reads_conversation_user_key`), which gives unread counts and the
 //! 'Seen' mark; and `contact_reports`, a contestant's report of a requester
-//! for the admins (one per request, `contact_reports_request_key`).
+//! for the admins (one per request, `contact_reports_request_key`). And
+//! `contact_requests_open_pair_key`: at most one pending request per
+//! requester and contestant, so two requests sent at once cannot both open.
 
 use sea_orm_migration::prelude::*;
 
@@ -92,6 +94,13 @@ impl MigrationTrait for Migration {
             .to_owned();
         let indexes = vec![
             unique(
+                "contact_requests_open_pair_key",
+                ContactRequests::Table,
+                [ContactRequests::RequesterId, ContactRequests::ContestantId],
+            )
+            .and_where(Expr::col(ContactRequests::Status).eq("pending"))
+            .to_owned(),
+            unique(
                 "contact_reports_request_key",
                 ContactReports::Table,
                 [ContactReports::ContactRequestId],
@@ -129,6 +138,12 @@ impl MigrationTrait for Migration {
     }
 
     async fn down(&self, manager: &SchemaManager) -> Result<(), DbErr> {
+        drop_index(
+            manager,
+            "contact_requests_open_pair_key",
+            ContactRequests::Table,
+        )
+        .await?;
         drop_all(
             manager,
             [
@@ -155,6 +170,9 @@ enum Users {
 enum ContactRequests {
     Table,
     Id,
+    RequesterId,
+    ContestantId,
+    Status,
 }
 
 #[derive(DeriveIden, Clone, Copy)]
