@@ -2,7 +2,9 @@
 //! after its hold is denied and its hold released, and a denied request
 //! whose release failed earlier is released again. Safe on any number of
 //! instances: a request is claimed by one conditional UPDATE (pending →
-//! denied), and a hold already released is no longer `held`.
+//! denied), and a hold already released is no longer `held` once the
+//! provider's event says so (a denied request still held an hour later is
+//! released again).
 
 use std::time::Duration;
 
@@ -12,6 +14,9 @@ use sea_orm::{ColumnTrait, DbErr, EntityTrait, QueryFilter};
 use super::{DENIED, PENDING, claim, entity, release_hold, tell_requester};
 use crate::billing::entity::payment;
 use crate::http::AppState;
+
+/// A denied request still held this long after the denial is released again.
+const RETRY_AFTER: chrono::Duration = chrono::Duration::hours(1);
 
 /// How often each instance looks for expired holds.
 const EVERY: Duration = Duration::from_secs(600);
@@ -41,7 +46,9 @@ pub async fn release_expired(state: &AppState, now: DateTime<Utc>) -> Result<usi
                 }
                 claimed
             }
-            DENIED => true,
+            // Released before, but the provider's event has not said so an
+            // hour later: the release failed or was lost; try again.
+            DENIED => request.updated_at <= now - RETRY_AFTER,
             _ => false,
         };
         if release {

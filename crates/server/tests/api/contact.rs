@@ -518,16 +518,19 @@ async fn through_stripe_approval_captures_and_denial_cancels_the_intent(backend:
     use wiremock::matchers::{method, path as at};
     use wiremock::{Mock, ResponseTemplate};
     let stripe = crate::billing::stripe_double().await;
-    for (intent, action, status) in [
-        ("pi_yes", "capture", "succeeded"),
-        ("pi_no", "cancel", "canceled"),
+    // pi_no is cancelled on denial and once more by the job: Stripe's
+    // event never came back to say it was.
+    for (intent, action, status, times) in [
+        ("pi_yes", "capture", "succeeded", 1),
+        ("pi_no", "cancel", "canceled", 2),
+        ("pi_late", "cancel", "canceled", 1),
     ] {
         Mock::given(method("POST"))
             .and(at(format!("/v1/payment_intents/{intent}/{action}")))
             .respond_with(ResponseTemplate::new(200).set_body_json(
                 json!({"id": intent, "object": "payment_intent", "status": status, "amount": 100_000}),
             ))
-            .expect(1)
+            .expect(times)
             .mount(&stripe)
             .await;
     }
@@ -535,9 +538,11 @@ async fn through_stripe_approval_captures_and_denial_cancels_the_intent(backend:
     let (star, photo) = contestant(&app, "star@example.com", 9.0).await;
     let (other_star, other_photo) = contestant(&app, "other@example.com", 8.0).await;
     let fan = sign_up(&app, "fan@example.com").await;
+    let (_, late_photo) = contestant(&app, "late@example.com", 7.0).await;
     let yes = created(&app, &fan, photo).await;
     let no = created(&app, &fan, other_photo).await;
-    for request in [&yes, &no] {
+    let late = created(&app, &fan, late_photo).await;
+    for request in [&yes, &no, &late] {
         ok(post(
             &app,
             "/functions/v1/create-checkout",
@@ -561,6 +566,37 @@ async fn through_stripe_approval_captures_and_denial_cancels_the_intent(backend:
     assert_eq!(
         ok(post(&app, &path(&no, "deny"), &other_star, json!({})).await)["status"],
         "denied"
+    );
+    // Unanswered for 8 days: the job cancels the intent.
+    hold_through_stripe(&app, &fan, &late, "pi_late").await;
+    sql(
+        &app,
+        "UPDATE payments SET created_at = $1 WHERE provider_payment_intent_id = 'pi_late'",
+        vec![(Utc::now() - Duration::days(8)).into()],
+    )
+    .await;
+    let released = prettyscore_server::contact::expiry::release_expired(&app.state, Utc::now())
+        .await
+        .unwrap();
+    assert_eq!(
+        released, 1,
+        "the late one; the denied one's event may still come"
+    );
+    sql(
+        &app,
+        "UPDATE contact_requests SET updated_at = $1 WHERE id = $2",
+        vec![
+            (Utc::now() - Duration::hours(2)).into(),
+            no["id"].as_str().unwrap().parse::<Uuid>().unwrap().into(),
+        ],
+    )
+    .await;
+    let released = prettyscore_server::contact::expiry::release_expired(&app.state, Utc::now())
+        .await
+        .unwrap();
+    assert_eq!(
+        released, 1,
+        "the one denied two hours ago is released again; the late one waits its hour"
     );
     // The double checks each intent was captured or cancelled exactly once
     // (`expect(1)`), here and when it drops.
