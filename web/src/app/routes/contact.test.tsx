@@ -218,6 +218,81 @@ describe('/contestant-requests', { timeout: 20_000 }, () => {
     expect(callsTo(fetchMock, 'POST', `/api/v1/contact-requests/${pending.id}/block`)).toHaveLength(1);
   });
 
+  it('reports a requester with a reason, says it blocks them too, and refreshes the inbox', async () => {
+    let reported = false;
+    const fetchMock = stubApi({
+      'GET /api/v1/contact-requests/received': () => json(reported ? [{ ...approved, closed: true }] : [pending, approved]),
+      'GET /api/v1/contact-requests/sent': () => json([]),
+      [`POST /api/v1/contact-requests/${pending.id}/report`]: () => {
+        reported = true;
+        return new Response(null, { status: 204 });
+      },
+    });
+    const { user } = renderApp('/contestant-requests', { user: 'signed-in' });
+    const card = await screen.findByTestId('received-request', {}, { timeout: 10_000 });
+    await user.click(within(card).getByRole('button', { name: 'Report Sam' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Report Sam' });
+    expect(dialog).toHaveTextContent('Reporting also blocks them: their open requests to you are denied');
+    expect(dialog).toHaveTextContent('any chat with them closes');
+
+    const reason = within(dialog).getByLabelText('Why are you reporting this requester?');
+    expect(reason).toHaveAttribute('maxlength', '500');
+    const send = within(dialog).getByRole('button', { name: 'Report and block' });
+    expect(send).toBeDisabled();
+    await user.type(reason, '   ');
+    expect(send).toBeDisabled();
+    await user.type(reason, 'Rude and pushy ');
+    expect(within(dialog).getByTestId('report-counter')).toHaveTextContent('18/500');
+    await user.click(send);
+
+    expect(await screen.findByText('Requester reported and blocked')).toBeInTheDocument();
+    await vi.waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    const [call] = callsTo(fetchMock, 'POST', `/api/v1/contact-requests/${pending.id}/report`);
+    expect(await call!.json()).toEqual({ reason: 'Rude and pushy' });
+    // The inbox is read again: Sam's pending request is gone (denied by the block).
+    expect(await screen.findByRole('tab', { name: 'Pending (0)' })).toBeInTheDocument();
+    expect(callsTo(fetchMock, 'GET', '/api/v1/contact-requests/received').length).toBeGreaterThan(1);
+  });
+
+  it('offers Report on approved requests and shows the server’s word for a repeated report or a refused reason', async () => {
+    stubApi({
+      'GET /api/v1/contact-requests/received': () => json([approved]),
+      'GET /api/v1/contact-requests/sent': () => json([]),
+      [`POST /api/v1/contact-requests/${approved.id}/report`]: async (call) => {
+        const { reason } = (await call.json()) as { reason: string };
+        return reason === 'again'
+          ? apiError(409, 'conflict', 'You have reported this request already')
+          : reason === 'bad'
+            ? apiError(422, 'validation_failed', 'Reason contains characters that are not allowed')
+            : apiError(500, 'internal_error', 'boom');
+      },
+    });
+    const { user } = renderApp('/contestant-requests', { user: 'signed-in' });
+    await user.click(await screen.findByRole('tab', { name: 'Approved (1)' }, { timeout: 10_000 }));
+    const card = await screen.findByTestId('received-request');
+
+    const openReport = async () => {
+      await user.click(within(card).getByRole('button', { name: 'Report Kim' }));
+      return screen.findByRole('dialog', { name: 'Report Kim' });
+    };
+    const report = async (text: string) => {
+      const dialog = screen.queryByRole('dialog') ?? (await openReport());
+      const reason = within(dialog).getByLabelText('Why are you reporting this requester?');
+      await user.clear(reason);
+      await user.type(reason, text);
+      await user.click(within(dialog).getByRole('button', { name: 'Report and block' }));
+    };
+
+    await report('bad');
+    expect(await screen.findByText('Reason contains characters that are not allowed')).toBeInTheDocument();
+    await report('down');
+    expect(await screen.findByText('Failed to report requester')).toBeInTheDocument();
+    expect(screen.getByRole('dialog', { name: 'Report Kim' })).toBeInTheDocument();
+    await report('again');
+    expect(await screen.findByText('You have reported this request already')).toBeInTheDocument();
+    await vi.waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  });
+
   it('links approved requests to their chat and tells the requester a denied request released the hold', async () => {
     stubApi({
       'GET /api/v1/contact-requests/received': () => json([approved]),

@@ -16,6 +16,7 @@ function summary(member: boolean) {
     personality: member ? { personalityType: 'The Leader', score: 88, paid: true, createdAt: '2026-11-20T10:00:00Z' } : null,
     premium: member,
     verified: member,
+    contactEarningsCents: member ? 123_450 : 0,
   };
 }
 
@@ -48,6 +49,10 @@ describe('/user-dashboard', { timeout: 20_000 }, () => {
     expect(screen.getByTestId('stat-edits')).toHaveTextContent('Unlimited');
     expect(screen.getByTestId('stat-personality')).toHaveTextContent('The Leader');
     expect(screen.getByTestId('stat-membership')).toHaveTextContent('Premium');
+    const earnings = screen.getByRole('link', { name: /Contact earnings/ });
+    expect(earnings).toHaveAttribute('href', '/contestant-requests');
+    expect(earnings).toHaveTextContent('$1,234.50');
+    expect(earnings).toHaveTextContent('Your 75% of approved contact requests. Payouts are coming soon.');
     expect(screen.getByTestId('verified-badge')).toHaveTextContent('Verified');
     expect(screen.queryByRole('link', { name: 'Get Verified' })).toBeNull();
     const badge = await screen.findByTestId('premium-member-badge');
@@ -67,6 +72,7 @@ describe('/user-dashboard', { timeout: 20_000 }, () => {
     expect(await screen.findByTestId('stat-edits', undefined, { timeout: 10_000 })).toHaveTextContent('3 left');
     expect(screen.getByTestId('stat-scores')).toHaveTextContent('No face photos yet');
     expect(screen.getByTestId('stat-membership')).toHaveTextContent('Free');
+    expect(screen.getByTestId('stat-contact-earnings')).toHaveTextContent('$0.00');
     expect(screen.getByRole('link', { name: 'Get Verified' })).toHaveAttribute('href', '/request-verification');
     expect(screen.queryByTestId('verified-badge')).toBeNull();
 

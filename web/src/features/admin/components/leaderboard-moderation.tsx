@@ -4,6 +4,7 @@ import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { ApiError } from '@/lib/api-client';
 import { useModerate, useModerationEntries, useReports, type EntryStatus, type ModerationAction, type ModerationEntry } from '../api/leaderboard-moderation';
+import { ContactReports } from './contact-reports';
 
 const TABS: { status: EntryStatus; label: string }[] = [
   { status: 'pending', label: 'Pending' },
@@ -30,7 +31,10 @@ function useRun() {
   return { run, busy: moderate.isPending };
 }
 
-/** Leaderboard moderation: pending entries to approve or reject, listed ones to feature or unlist, and reports. */
+/**
+ * Leaderboard moderation: pending entries to approve or reject, listed ones
+ * to feature or unlist, reports of entries, and reported requesters.
+ */
 export function LeaderboardModeration() {
   const [status, setStatus] = useState<EntryStatus>('pending');
   const entries = useModerationEntries(status);
@@ -60,6 +64,7 @@ export function LeaderboardModeration() {
         </ul>
       )}
       <Reports />
+      <ContactReports />
     </div>
   );
 }

@@ -76,3 +76,20 @@ export function useBlockRequester() {
     onSettled: () => queryClient.invalidateQueries({ queryKey: contactRequestKeys.all }),
   });
 }
+
+export type ReportRequesterForm = ApiSchemas['ReportRequesterForm'];
+export type Report = { id: string; reason: string };
+
+/**
+ * POST /api/v1/contact-requests/{id}/report: 204; the requester is blocked (as
+ * Block does) and the admins are told. 409 when this request was reported
+ * before, 422 for a missing or too long reason.
+ */
+export function useReportRequester() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, reason }: Report) =>
+      noContent(api.POST('/api/v1/contact-requests/{id}/report', { params: { path: { id } }, body: { reason } satisfies ReportRequesterForm })),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: contactRequestKeys.all }),
+  });
+}

@@ -9,6 +9,7 @@ import { cn } from '@/lib/utils';
 import { useDecideRequest, type ContactRequest } from '../api/contact-requests';
 import { messages, sentState } from '../utils/rules';
 import { BlockRequesterButton } from './block-requester-button';
+import { ReportRequesterButton } from './report-requester-button';
 
 function Amount({ term, value, testId }: { term: string; value: string; testId?: string }) {
   return (
@@ -33,7 +34,10 @@ function OpenChatLink({ request }: { request: ContactRequest }) {
   );
 }
 
-/** A request to the user (the contestant): who, what they wrote, the fee and the user's share, and the answers. */
+/**
+ * A request to the user (the contestant): who, what they wrote, the fee and
+ * the user's share, and the answers: approve or deny, block, report.
+ */
 export function ReceivedRequestCard({ request }: { request: ContactRequest }) {
   const decide = useDecideRequest();
   const pending = request.status === 'pending';
@@ -83,6 +87,7 @@ export function ReceivedRequestCard({ request }: { request: ContactRequest }) {
           <OpenChatLink request={request} />
         )}
         {request.closed ? null : <BlockRequesterButton request={request} />}
+        <ReportRequesterButton request={request} />
       </div>
     </li>
   );

@@ -1,7 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '@/lib/api-client';
 import type { ContactRequest } from '@/lib/api/contact-requests';
-import { characterCount, checkoutReturn, contactErrorMessage, contactMessageSchema, messages, sentState, splitReceived } from './rules';
+import {
+  characterCount,
+  checkoutReturn,
+  contactErrorMessage,
+  contactMessageSchema,
+  messages,
+  reportErrorMessage,
+  reportReasonSchema,
+  sentState,
+  splitReceived,
+} from './rules';
 
 function request(extra: Partial<ContactRequest> = {}): ContactRequest {
   return {
@@ -72,6 +82,38 @@ describe('contactErrorMessage', () => {
     expect(contactErrorMessage(new ApiError(500, 'internal_error', 'boom'))).toBe('Failed to process request. Please try again.');
     expect(contactErrorMessage(new TypeError('Failed to fetch'))).toBe('Failed to process request. Please try again.');
     expect(contactErrorMessage(new Error('No checkout URL returned'))).toBe('No checkout URL returned');
+  });
+});
+
+describe('the report reason', () => {
+  const reasonError = (reason: string) => {
+    const result = reportReasonSchema.safeParse({ reason });
+    return result.success ? null : result.error.issues[0]?.message;
+  };
+
+  it('takes 1 to 500 characters, counted after trimming', () => {
+    expect(reasonError('x')).toBeNull();
+    expect(reasonError('x'.repeat(500))).toBeNull();
+    expect(reasonError(`  ${'x'.repeat(500)}  `)).toBeNull();
+    expect(reasonError('   ')).toBe('Please say why you are reporting this requester');
+    expect(reasonError('x'.repeat(501))).toBe('The reason must be at most 500 characters');
+    expect(reportReasonSchema.parse({ reason: '  Rude messages \n' })).toEqual({ reason: 'Rude messages' });
+  });
+});
+
+describe('reportErrorMessage', () => {
+  it('shows the server’s words for a repeated report and a refused reason', () => {
+    expect(reportErrorMessage(new ApiError(409, 'conflict', 'You have reported this request already'))).toBe('You have reported this request already');
+    expect(reportErrorMessage(new ApiError(422, 'validation_failed', 'The reason must be at most 500 characters'))).toBe(
+      'The reason must be at most 500 characters',
+    );
+  });
+
+  it('says Failed to report requester for anything else', () => {
+    expect(reportErrorMessage(new ApiError(404, 'not_found', 'Contact request not found'))).toBe('Failed to report requester');
+    expect(reportErrorMessage(new ApiError(500, 'internal_error', 'boom'))).toBe('Failed to report requester');
+    expect(reportErrorMessage(new TypeError('Failed to fetch'))).toBe('Failed to report requester');
+    expect(reportErrorMessage(null)).toBe(messages.reportFailed);
   });
 });
 

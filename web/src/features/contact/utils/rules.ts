@@ -8,6 +8,8 @@ import type { ContactRequest } from '@/lib/api/contact-requests';
 
 export const CONTACT_MESSAGE_MIN = 10;
 export const CONTACT_MESSAGE_MAX = 1000;
+/** A report's reason: 1-500 characters once trimmed (the server's limit). */
+export const REPORT_REASON_MAX = 500;
 
 export const messages = {
   tooShort: 'Message must be at least 10 characters',
@@ -25,12 +27,21 @@ export const messages = {
   approved: 'Request approved! You can now chat.',
   denied: 'Request denied. Their card hold was released.',
   blocked: 'Requester blocked',
+  reported: 'Requester reported and blocked',
+  reportFailed: 'Failed to report requester',
+  reportReasonMissing: 'Please say why you are reporting this requester',
+  reportReasonTooLong: 'The reason must be at most 500 characters',
   payoutsLater: 'Payouts of your earnings are coming soon: your share is kept on your balance until then.',
 } as const;
 
 /** The dialog's message: 10-1000 characters once trimmed (the server trims too). */
 export const contactMessageSchema = z.object({
   message: z.string().trim().min(CONTACT_MESSAGE_MIN, messages.tooShort).max(CONTACT_MESSAGE_MAX, messages.tooLong),
+});
+
+/** The report dialog's reason: 1-500 characters once trimmed (the server trims too). */
+export const reportReasonSchema = z.object({
+  reason: z.string().trim().min(1, messages.reportReasonMissing).max(REPORT_REASON_MAX, messages.reportReasonTooLong),
 });
 
 /** The counter under the message: '12/1000'. */
@@ -63,6 +74,16 @@ export function contactErrorMessage(error: unknown): string {
   const code = (error as { code?: unknown } | null)?.code;
   if (typeof code === 'string' && SHOWN_CODES.has(code) && error instanceof Error && error.message) return error.message;
   return messages.processFailed;
+}
+
+/**
+ * What a failed report says: the server's own words for a repeated report
+ * (409) or a reason it refused (422), the spec's words for anything else.
+ */
+export function reportErrorMessage(error: unknown): string {
+  const status = (error as { status?: unknown } | null)?.status;
+  if ((status === 409 || status === 422) && error instanceof Error && error.message) return error.message;
+  return messages.reportFailed;
 }
 
 /** The inbox's two lists: paid requests waiting for an answer, and approved ones. */

@@ -1,25 +1,55 @@
-import { BrainIcon, CrownIcon, ImagesIcon, StarIcon, WandSparklesIcon, type LucideIcon } from 'lucide-react';
+import { BrainIcon, CrownIcon, ImagesIcon, StarIcon, WalletIcon, WandSparklesIcon, type LucideIcon } from 'lucide-react';
 import type { ReactNode } from 'react';
+import { Link } from 'react-router';
+import { paths } from '@/config/paths';
+import { formatMoney } from '@/lib/api/billing';
+import { cn } from '@/lib/utils';
 import type { DashboardSummary } from '../api/get-dashboard';
 
-function StatCard({ icon: Icon, label, value, detail, testId }: { icon: LucideIcon; label: string; value: ReactNode; detail?: ReactNode; testId: string }) {
-  return (
-    <div className="rounded-2xl border bg-card p-4 shadow-sm" data-testid={testId}>
+export const CONTACT_EARNINGS_NOTE = 'Your 75% of approved contact requests. Payouts are coming soon.';
+
+type StatCardProps = { icon: LucideIcon; label: string; value: ReactNode; detail?: ReactNode; testId: string; to?: string };
+
+const cardClass = 'rounded-2xl border bg-card p-4 shadow-sm';
+
+/** One stat; with `to`, the whole card is a link there (its text is the link's name). */
+function StatCard({ icon: Icon, label, value, detail, testId, to }: StatCardProps) {
+  const body = (
+    <>
       <p className="flex items-center gap-2 text-sm font-medium text-muted-foreground">
         <Icon aria-hidden="true" className="size-4 text-primary" />
         {label}
       </p>
-      <p className="mt-2 text-2xl font-extrabold">{value}</p>
+      <p className="mt-2 text-2xl font-extrabold break-words">{value}</p>
       {detail ? <p className="mt-1 text-xs text-muted-foreground">{detail}</p> : null}
+    </>
+  );
+  if (to) {
+    return (
+      <Link
+        to={to}
+        className={cn(
+          cardClass,
+          'block transition-colors outline-none hover:border-brand-500 hover:bg-brand-50 focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-offset-2',
+        )}
+        data-testid={testId}
+      >
+        {body}
+      </Link>
+    );
+  }
+  return (
+    <div className={cardClass} data-testid={testId}>
+      {body}
     </div>
   );
 }
 
-/** The five stats cards: photos, face scores, free edits, personality type, membership. */
+/** The six stats cards: photos, face scores, free edits, personality type, membership, contact earnings. */
 export function StatsCards({ summary }: { summary: DashboardSummary }) {
   const edits = summary.freeEdits;
   return (
-    <div className="grid grid-cols-2 gap-3 lg:grid-cols-5">
+    <div className="grid grid-cols-2 gap-3 sm:grid-cols-3">
       <StatCard icon={ImagesIcon} label="Photos Saved" value={summary.photosSaved} testId="stat-photos" />
       <StatCard
         icon={StarIcon}
@@ -43,6 +73,14 @@ export function StatsCards({ summary }: { summary: DashboardSummary }) {
         testId="stat-personality"
       />
       <StatCard icon={CrownIcon} label="Membership" value={summary.premium ? 'Premium' : 'Free'} testId="stat-membership" />
+      <StatCard
+        icon={WalletIcon}
+        label="Contact earnings"
+        value={formatMoney(summary.contactEarningsCents)}
+        detail={CONTACT_EARNINGS_NOTE}
+        testId="stat-contact-earnings"
+        to={paths.contestantRequests.path}
+      />
     </div>
   );
 }
