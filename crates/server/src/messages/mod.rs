@@ -16,7 +16,7 @@ use std::collections::VecDeque;
 use std::convert::Infallible;
 use std::time::Duration;
 
-use axum::extract::{Path, Query, State};
+use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use chrono::{DateTime, Utc};
@@ -37,7 +37,7 @@ use crate::contact::{self, APPROVED, PENDING};
 use crate::db::notify::Wake;
 use crate::http::AppState;
 use crate::http::error::{ApiError, ErrorBody, ErrorCode};
-use crate::http::extract::{AuthUser, Json};
+use crate::http::extract::{AuthUser, Json, Query};
 use entity::read;
 
 pub const MAX_MESSAGE_CHARS: usize = 5000;

@@ -3,7 +3,7 @@
 //! UPDATE, so it applies once, and goes to the audit log with the state
 //! before and after.
 
-use axum::extract::{Path, Query, State};
+use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use chrono::{Datelike, NaiveDate, Utc};
 use sea_orm::sea_query::Expr;
@@ -24,7 +24,7 @@ use crate::auth::audit;
 use crate::db::entities::users;
 use crate::http::AppState;
 use crate::http::error::{ApiError, ErrorBody, ErrorCode};
-use crate::http::extract::{AdminUser, ClientInfo, Json};
+use crate::http::extract::{AdminUser, ClientInfo, Json, Query};
 
 /// The most partners the admin page lists.
 const ADMIN_PAGE: u64 = 500;

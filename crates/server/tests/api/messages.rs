@@ -231,6 +231,11 @@ async fn only_the_parties_of_an_approved_request_talk(backend: Backend) {
         StatusCode::NOT_FOUND,
         "not_found",
     );
+    // A cursor out of range is a JSON error like any other.
+    for path in [&list, &stream] {
+        let reply = get(&app, &format!("{path}?after=9223372036854775808"), &fan).await;
+        assert_error(&reply, StatusCode::BAD_REQUEST, "invalid_query");
+    }
 }
 
 async fn a_resent_message_is_stored_once(backend: Backend) {
