@@ -185,7 +185,7 @@ test.describe('contact requests and messages', () => {
     await expect(b.getByRole('log').getByText('Hi Sam, thanks for reaching out!')).toBeVisible({ timeout: 10_000 });
     await say(b, 'Great to hear from you.\nWhen are you free?');
     await expect(a.getByRole('log').getByText(/When are you free\?/)).toBeVisible({ timeout: 10_000 });
-    // A has B's message on screen: B sees Seen under it (the read marks are asked for every 10 s).
+    // A has B's message on screen: B sees Seen under it (the stream carries A's read mark).
     await expect(b.getByTestId('seen-mark')).toBeVisible({ timeout: 20_000 });
     for (const viewport of viewports) {
       await b.setViewportSize(viewport.size);

@@ -6,7 +6,8 @@
 //! replays everything after `Last-Event-ID` from the database, then waits
 //! for a wake-up ([`crate::db::notify`]: PostgreSQL NOTIFY with ids only,
 //! or this instance's broadcast on SQLite) or the periodic catch-up read,
-//! whichever comes first, and reads again. Sending is idempotent on the
+//! whichever comes first, and reads again; it also sends the other party's
+//! read mark when it moves ('Seen'). Sending is idempotent on the
 //! client's message id. A conversation closed by a block takes no more
 //! messages and no streams; its history stays readable.
 
@@ -342,6 +343,10 @@ pub async fn mark_read(
         .filter(read::Column::LastReadSeq.lt(seq))
         .exec(&state.db)
         .await?;
+    // Wakes the other party's streams, which send the new mark ('Seen').
+    let wake = Wake { topic: id, seq };
+    state.notifier.notify_in(&state.db, wake).await?;
+    state.notifier.committed(wake);
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -356,46 +361,64 @@ fn resume_from(headers: &HeaderMap, query: &After) -> i64 {
         .max(0)
 }
 
+/// What the stream sends next.
+enum Item {
+    Message(ChatMessage),
+    /// The other party has read up to this `seq` ('Seen').
+    Read(i64),
+}
+
 struct Cursor {
     state: AppState,
     id: Uuid,
     viewer: Uuid,
+    other: Uuid,
     last: i64,
+    /// The other party's read mark last sent; -1 before the first.
+    other_read: i64,
     ready: VecDeque<ChatMessage>,
     wakes: tokio::sync::broadcast::Receiver<Wake>,
 }
 
 impl Cursor {
-    /// The next message: replayed from the database, or after a wake-up or
-    /// the catch-up interval. `None` ends the stream (closed, or the
-    /// database failed; the browser reconnects with `Last-Event-ID`).
-    async fn next(&mut self) -> Option<ChatMessage> {
+    /// The next item: the messages after the cursor, replayed from the
+    /// database, then the other party's read mark when it moved; otherwise
+    /// it waits for a wake-up or the catch-up interval. `None` ends the
+    /// stream (closed, or the database failed; the browser reconnects with
+    /// `Last-Event-ID`).
+    async fn next(&mut self) -> Option<Item> {
         loop {
             if let Some(message) = self.ready.pop_front() {
                 self.last = message.seq;
-                return Some(message);
+                return Some(Item::Message(message));
             }
             let found = after(&self.state.db, self.id, self.last).await.ok()?;
-            if found.is_empty() {
-                let open = contact::entity::Entity::find_by_id(self.id)
-                    .one(&self.state.db)
-                    .await
-                    .ok()??;
-                if open.closed_at.is_some() {
-                    return None;
-                }
-                self.wait().await;
+            if !found.is_empty() {
+                self.ready.extend(
+                    found
+                        .into_iter()
+                        .map(|row| ChatMessage::of(row, self.viewer)),
+                );
                 continue;
             }
-            self.ready.extend(
-                found
-                    .into_iter()
-                    .map(|row| ChatMessage::of(row, self.viewer)),
-            );
+            let read = last_read(&self.state.db, self.id, self.other).await.ok()?;
+            if read > self.other_read {
+                self.other_read = read;
+                return Some(Item::Read(read));
+            }
+            let open = contact::entity::Entity::find_by_id(self.id)
+                .one(&self.state.db)
+                .await
+                .ok()??;
+            if open.closed_at.is_some() {
+                return None;
+            }
+            self.wait().await;
         }
     }
 
-    /// Until this conversation is woken, or the catch-up interval passes.
+    /// Until this conversation is woken (a message, or a read mark), or the
+    /// catch-up interval passes.
     async fn wait(&mut self) {
         let deadline = tokio::time::sleep(CATCH_UP);
         tokio::pin!(deadline);
@@ -403,7 +426,7 @@ impl Cursor {
             tokio::select! {
                 () = &mut deadline => return,
                 wake = self.wakes.recv() => match wake {
-                    Ok(wake) if wake.topic == self.id && wake.seq > self.last => return,
+                    Ok(wake) if wake.topic == self.id => return,
                     Ok(_) => {}
                     // Missed some: read the database to be sure.
                     Err(RecvError::Lagged(_)) => return,
@@ -420,7 +443,9 @@ impl Cursor {
 /// The conversation as server-sent events: `event: message`, `id: <seq>`,
 /// `data: <ChatMessage>`. After a reconnect with `Last-Event-ID` (or
 /// `?after=`), exactly the messages after it, in order; then each new one as
-/// it is stored, on whichever instance.
+/// it is stored, on whichever instance. `event: read`, `data: {"seq": n}`
+/// (no id) says the other party has read up to `n`: once when the stream
+/// opens, then whenever it moves.
 #[utoipa::path(get, path = "/contact-requests/{id}/messages/stream", tag = "messages",
     params(
         ("id" = Uuid, Path, description = "The contact request's id"),
@@ -447,21 +472,32 @@ pub async fn message_stream(
     if row.closed_at.is_some() {
         return Err(closed());
     }
+    let other = if row.requester_id == user.user_id {
+        row.contestant_id
+    } else {
+        row.requester_id
+    };
     let cursor = Cursor {
         wakes: state.notifier.subscribe(),
         state,
         id,
         viewer: user.user_id,
+        other,
+        other_read: -1,
         last: resume_from(&headers, &query),
         ready: VecDeque::new(),
     };
     let events = futures::stream::unfold(cursor, |mut cursor| async move {
-        let message = cursor.next().await?;
-        let event = Event::default()
-            .event("message")
-            .id(message.seq.to_string())
-            .json_data(&message)
-            .unwrap_or_else(|_| Event::default().comment("unserialisable message"));
+        let event = match cursor.next().await? {
+            Item::Message(message) => Event::default()
+                .event("message")
+                .id(message.seq.to_string())
+                .json_data(&message),
+            Item::Read(seq) => Event::default()
+                .event("read")
+                .json_data(serde_json::json!({ "seq": seq })),
+        }
+        .unwrap_or_else(|_| Event::default().comment("unserialisable event"));
         Some((Ok(event), cursor))
     });
     Ok(Sse::new(events).keep_alive(KeepAlive::new().interval(KEEP_ALIVE).text("keep-alive")))

@@ -137,6 +137,7 @@ on_both_databases!(
     a_reconnect_replays_exactly_the_missed_messages,
     a_message_posted_on_one_instance_reaches_a_stream_on_another,
     read_marks_clear_the_unread_count,
+    the_stream_says_when_the_other_party_has_read,
     a_block_closes_the_conversation_for_both
 );
 
@@ -382,4 +383,66 @@ async fn a_block_closes_the_conversation_for_both(backend: Backend) {
             1
         );
     }
+}
+
+/// Opens the stream and waits (15 s at most) for `event: read` with `seq`.
+async fn wait_for_read_mark(base: &str, token: &str, id: &str, seq: i64) {
+    let mut response = reqwest::Client::new()
+        .get(format!("{base}{REQUESTS}/{id}/messages/stream"))
+        .bearer_auth(token)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    let mut buffer = String::new();
+    tokio::time::timeout(Duration::from_secs(15), async {
+        loop {
+            let chunk = response
+                .chunk()
+                .await
+                .unwrap()
+                .expect("the stream stays open");
+            buffer.push_str(std::str::from_utf8(&chunk).unwrap());
+            while let Some(end) = buffer.find("\n\n") {
+                let block: String = buffer.drain(..end + 2).collect();
+                let read = block.lines().any(|line| line == "event: read");
+                let data: Option<Value> = block
+                    .lines()
+                    .find_map(|line| line.strip_prefix("data:"))
+                    .and_then(|data| serde_json::from_str(data.trim()).ok());
+                if read {
+                    assert!(
+                        !block.lines().any(|line| line.starts_with("id:")),
+                        "a read mark moves no cursor: {block}"
+                    );
+                    if data.as_ref().and_then(|data| data["seq"].as_i64()) == Some(seq) {
+                        return;
+                    }
+                }
+            }
+        }
+    })
+    .await
+    .expect("the read mark arrives");
+}
+
+async fn the_stream_says_when_the_other_party_has_read(backend: Backend) {
+    let app = sandbox_app(backend).await;
+    let (star, fan, id) = conversation(&app, true).await;
+    let seq = say(&app, &fan, &id, "Did you see this?").await["seq"]
+        .as_i64()
+        .unwrap();
+    let watcher = {
+        let address = app.address.clone();
+        let token = fan.token.clone();
+        let id = id.clone();
+        tokio::spawn(async move { wait_for_read_mark(&address, &token, &id, seq).await })
+    };
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let read = format!("{REQUESTS}/{id}/messages/read");
+    assert_eq!(
+        post(&app, &read, &star, json!({"seq": seq})).await.0,
+        StatusCode::NO_CONTENT
+    );
+    watcher.await.unwrap();
 }

@@ -71,6 +71,27 @@ describe('/messages/{requestId}', { timeout: 20_000 }, () => {
     expect(screen.getByTestId('chat-box')).toHaveClass('h-[600px]');
   });
 
+  it('moves Seen as soon as the stream says the other party has read', async () => {
+    stubApi({
+      [`GET ${BASE}`]: () => json(contact),
+      [`GET ${BASE}/messages`]: () => json({ messages: [message(1, true, 'First'), message(2, true, 'Second')], myLastReadSeq: 0, otherLastReadSeq: 1 }),
+      [`GET ${BASE}/messages/stream`]: (request) => {
+        const encoder = new TextEncoder();
+        const body = new ReadableStream<Uint8Array>({
+          start(controller) {
+            controller.enqueue(encoder.encode('event: read\ndata: {"seq":2}\n\n'));
+            request.signal.addEventListener('abort', () => controller.error(new DOMException('aborted', 'AbortError')));
+          },
+        });
+        return new Response(body, { status: 200, headers: { 'Content-Type': 'text/event-stream' } });
+      },
+      [`POST ${BASE}/messages/read`]: () => new Response(null, { status: 204 }),
+    });
+    renderApp(`/messages/${ID}`, { user: 'signed-in' });
+    const log = await screen.findByRole('log', { name: 'Messages with Eileen' }, { timeout: 10_000 });
+    await vi.waitFor(() => expect(within(log).getByTestId('seen-mark').closest('[data-seq]')).toHaveAttribute('data-seq', '2'));
+  });
+
   it('reconnects after the stream drops, resuming after the last message it saw, with nothing twice', async () => {
     let connections = 0;
     const fetchMock = stubApi({

@@ -905,7 +905,9 @@ export interface paths {
          * The conversation as server-sent events: `event: message`, `id: <seq>`,
          *     `data: <ChatMessage>`. After a reconnect with `Last-Event-ID` (or
          *     `?after=`), exactly the messages after it, in order; then each new one as
-         *     it is stored, on whichever instance.
+         *     it is stored, on whichever instance. `event: read`, `data: {"seq": n}`
+         *     (no id) says the other party has read up to `n`: once when the stream
+         *     opens, then whenever it moves.
          */
         get: operations["message_stream"];
         put?: never;

@@ -11,7 +11,11 @@ import { useMessageStream } from './use-message-stream';
 /** `ready` once the first page is merged: the stream resumes after its last message. */
 type State = { ready: boolean; messages: ChatMessage[]; myLastReadSeq: number; otherLastReadSeq: number };
 
-type Action = { type: 'page'; page: MessagePage } | { type: 'messages'; messages: ChatMessage[] } | { type: 'read'; seq: number };
+type Action =
+  | { type: 'page'; page: MessagePage }
+  | { type: 'messages'; messages: ChatMessage[] }
+  | { type: 'read'; seq: number }
+  | { type: 'seen'; seq: number };
 
 function reducer(state: State, action: Action): State {
   switch (action.type) {
@@ -30,10 +34,16 @@ function reducer(state: State, action: Action): State {
     }
     case 'read':
       return action.seq > state.myLastReadSeq ? { ...state, myLastReadSeq: action.seq } : state;
+    case 'seen':
+      return action.seq > state.otherLastReadSeq ? { ...state, otherLastReadSeq: action.seq } : state;
   }
 }
 
-/** How often the read marks (the other party's 'Seen') are asked for again while the page shows. */
+/**
+ * How often the conversation is read again while the page shows: the stream
+ * carries new messages and the other party's read mark ('Seen') at once; this
+ * catches up after a stream that dropped without saying so.
+ */
 export const READ_MARKS_POLL_MS = 10_000;
 
 export const messageKeys = {
@@ -88,6 +98,7 @@ export function useConversation(requestId: string, { onRefused }: { onRefused: (
     enabled: loaded,
     lastSeq: () => Math.max(lastSeq(held.current), lastSeq(first.data?.messages ?? [])),
     onMessage: (message) => dispatch({ type: 'messages', messages: [message] }),
+    onRead: (seq) => dispatch({ type: 'seen', seq }),
     onRefused: (error) => {
       if (error.status === 409) setClosedBySend(true);
       else refusedRef.current(error);

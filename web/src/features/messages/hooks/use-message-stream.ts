@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { ApiError } from '@/lib/api-client';
 import { openMessageStream } from '../api/messages';
-import { parseChatMessage, type ChatMessage } from '../utils/chat';
+import { parseChatMessage, parseReadMark, type ChatMessage } from '../utils/chat';
 import { readSseStream, reconnectDelay, SseParser } from '../utils/sse';
 
 export type StreamStatus = 'connecting' | 'open' | 'reconnecting' | 'stopped';
@@ -13,6 +13,8 @@ type Options = {
   /** The last sequence number the page holds: the stream resumes after it (Last-Event-ID). */
   lastSeq: () => number;
   onMessage: (message: ChatMessage) => void;
+  /** The other party has read up to this sequence number (the stream's `read` events). */
+  onRead: (seq: number) => void;
   /** The server refused the stream for good (403, 404, 409): no more reconnects. */
   onRefused: (error: ApiError) => void;
 };
@@ -42,11 +44,11 @@ function isFinal(error: unknown): error is ApiError {
  * sending `Last-Event-ID` with the last sequence number the page holds, so
  * the server replays the gap from the database.
  */
-export function useMessageStream({ requestId, enabled, lastSeq, onMessage, onRefused }: Options): StreamStatus {
+export function useMessageStream({ requestId, enabled, lastSeq, onMessage, onRead, onRefused }: Options): StreamStatus {
   const [status, setStatus] = useState<StreamStatus>('connecting');
-  const callbacks = useRef({ lastSeq, onMessage, onRefused });
+  const callbacks = useRef({ lastSeq, onMessage, onRead, onRefused });
   useEffect(() => {
-    callbacks.current = { lastSeq, onMessage, onRefused };
+    callbacks.current = { lastSeq, onMessage, onRead, onRefused };
   });
 
   useEffect(() => {
@@ -67,6 +69,11 @@ export function useMessageStream({ requestId, enabled, lastSeq, onMessage, onRef
           await readSseStream(
             body,
             (event) => {
+              if (event.event === 'read') {
+                const seq = parseReadMark(event.data);
+                if (seq !== null) callbacks.current.onRead(seq);
+                return;
+              }
               if (event.event !== 'message') return;
               const message = parseChatMessage(event.data);
               if (message) callbacks.current.onMessage(message);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  parseReadMark,
   chatMessageError,
   clientIdFor,
   isSendKey,
@@ -115,5 +116,16 @@ describe('parseChatMessage', () => {
     expect(parseChatMessage('not json')).toBeNull();
     expect(parseChatMessage('{"seq":"1"}')).toBeNull();
     expect(parseChatMessage('null')).toBeNull();
+  });
+});
+
+describe('parseReadMark', () => {
+  it('reads the seq of a read event and refuses anything else', () => {
+    expect(parseReadMark('{"seq":42}')).toBe(42);
+    expect(parseReadMark('{"seq":0}')).toBe(0);
+    expect(parseReadMark('{"seq":-1}')).toBeNull();
+    expect(parseReadMark('{"seq":"42"}')).toBeNull();
+    expect(parseReadMark('not json')).toBeNull();
+    expect(parseReadMark('null')).toBeNull();
   });
 });

@@ -90,6 +90,16 @@ export function parseChatMessage(data: string): ChatMessage | null {
   }
 }
 
+/** The `seq` of a stream `read` event's data (`{"seq": n}`), or null for anything else. */
+export function parseReadMark(data: string): number | null {
+  try {
+    const value = JSON.parse(data) as { seq?: unknown } | null;
+    return value && typeof value.seq === 'number' && Number.isInteger(value.seq) && value.seq >= 0 ? value.seq : null;
+  } catch {
+    return null;
+  }
+}
+
 /** Enter sends; Shift+Enter (and Enter while an input method composes text) is a new line. */
 export function isSendKey(event: { key: string; shiftKey: boolean; isComposing?: boolean; altKey?: boolean; ctrlKey?: boolean; metaKey?: boolean }): boolean {
   return event.key === 'Enter' && !event.shiftKey && !event.isComposing && !event.altKey;
