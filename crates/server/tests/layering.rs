@@ -59,12 +59,13 @@ const SERVER: Layout<'static> = Layout {
     media: &["media"],
     // features uses billing (premium); analyses uses features (the feet and
     // hands gates); photos uses analyses' upload rules; edits uses photos,
-    // billing and features; leaderboard uses photos (its entries are photos);
-    // opportunities uses auth's email syntax; personality uses billing's
-    // payments and the features gate; dashboard reads photos, edits,
-    // personality and billing for its stats; verification uses the
-    // opportunities' Instagram rule; contact uses the leaderboard's
-    // ranks and billing's holds; messages use contact's parties; partners earn on billing's payments.
+    // billing and features; leaderboard uses photos (its entries are photos)
+    // and billing's contact fee; opportunities uses auth's email syntax;
+    // personality uses billing's payments and the features gate; dashboard
+    // reads photos, edits, personality, billing and contact for its stats;
+    // verification uses the opportunities' Instagram rule; contact uses the
+    // leaderboard's ranks and billing's holds; messages use contact's
+    // parties; partners earn on billing's payments.
     domains: &[
         "site",
         "auth",

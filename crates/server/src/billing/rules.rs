@@ -88,6 +88,7 @@ mod tests {
         assert_eq!(contact_fee_dollars(18), 150);
         assert_eq!(contact_fee_dollars(19), 100);
         assert_eq!(contact_fee_dollars(500), 100);
+        assert_eq!(contact_fee_dollars(u32::MAX), 100);
         assert_eq!(contact_fee_cents(3), 90_000);
         assert_eq!(contact_price_id(1), "price_contact_1000");
     }

@@ -21,7 +21,8 @@ use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use uuid::Uuid;
 
-use super::rules::{Cursor, contact_fee_dollars, ranks_after};
+use super::rules::{Cursor, ranks_after};
+use crate::billing::rules::contact_fee_dollars;
 use crate::db::entities::profiles;
 use crate::http::AppState;
 use crate::http::error::{ApiError, ErrorBody};
@@ -212,7 +213,8 @@ pub(crate) async fn entries_of(
             rating_label: row.rating_label.clone(),
             owner_verified: badges.get(&row.user_id).copied().unwrap_or(false),
             featured: row.featured,
-            contact_fee: contact_fee_dollars(rank),
+            // At most $1000: always fits.
+            contact_fee: u32::try_from(contact_fee_dollars(rank)).unwrap_or(u32::MAX),
             is_own: caller == Some(row.user_id),
         })
         .collect();

@@ -2,8 +2,8 @@
 //! contact fees (`listing`), moderation and reports (`moderation`), the contest
 //! (`contest`), and demo data for a fresh database (`demo`).
 //!
-//! Other domains use [`rank_of`] (the contact fee is decided from the rank at
-//! that moment) and [`rules::contact_fee_dollars`].
+//! Other domains use [`rank_of`]: the contact fee (billing's
+//! `contact_fee_dollars`) is decided from the rank at that moment.
 
 pub mod contest;
 pub mod demo;
@@ -18,7 +18,6 @@ use utoipa_axum::routes;
 use crate::http::AppState;
 
 pub use listing::{listed_after, rank_of};
-pub use rules::contact_fee_dollars;
 
 /// `/leaderboard…`, `/contest…` and `/admin/leaderboard…`, nested under `/api/v1`.
 pub fn routes() -> OpenApiRouter<AppState> {

@@ -1,19 +1,10 @@
-//! The leaderboard's rules as plain functions: the contact fee of a rank, the
-//! keyset cursor of a page, contest months, and the moderators' texts.
+//! The leaderboard's rules as plain functions: the keyset cursor of a page, contest months, and the moderators' texts.
 
 use chrono::{DateTime, Datelike, NaiveDate, SecondsFormat, TimeZone, Utc};
 use uuid::Uuid;
 
 use crate::http::error::{ApiError, ErrorCode};
 use crate::http::text;
-
-/// The spec's contact fee in dollars: max(1000 - (rank-1)*50, 100), so rank 1
-/// costs $1000 and every rank from 19 on costs $100.
-pub fn contact_fee_dollars(rank: u32) -> u32 {
-    1000u32
-        .saturating_sub(rank.saturating_sub(1).saturating_mul(50))
-        .max(100)
-}
 
 /// Where a leaderboard page ends: the last entry's sort key (score, created_at,
 /// id) and its rank, so the next page starts right after it with one index
@@ -163,16 +154,6 @@ pub fn parse_reason(raw: Option<&str>, missing: &'static str) -> Result<String, 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn fees_fall_by_50_per_rank_to_a_floor_of_100() {
-        assert_eq!(contact_fee_dollars(1), 1000);
-        assert_eq!(contact_fee_dollars(2), 950);
-        assert_eq!(contact_fee_dollars(18), 150);
-        assert_eq!(contact_fee_dollars(19), 100);
-        assert_eq!(contact_fee_dollars(50), 100);
-        assert_eq!(contact_fee_dollars(u32::MAX), 100);
-    }
 
     #[test]
     fn cursors_round_trip_exactly_and_refuse_tampering() {

@@ -75,17 +75,23 @@ async fn say(app: &TestApp, caller: &Caller, id: &str, content: &str) -> Value {
     body
 }
 
-/// Opens the stream at `base` with `last_event_id` and reads `n` events
-/// (`(id, data)`), failing after 15 s.
-async fn read_events(
+/// One server-sent event: its name, id and JSON data.
+struct StreamEvent {
+    name: Option<String>,
+    id: Option<i64>,
+    data: Option<Value>,
+}
+
+/// Opens the stream at `base` (after `last_event_id`) and hands each event
+/// to `take` until it answers true; fails after 15 s.
+async fn watch_stream(
     base: &str,
     token: &str,
     id: &str,
     last_event_id: Option<i64>,
-    n: usize,
-) -> Vec<(i64, Value)> {
-    let client = reqwest::Client::new();
-    let mut request = client
+    mut take: impl FnMut(StreamEvent) -> bool,
+) {
+    let mut request = reqwest::Client::new()
         .get(format!("{base}{REQUESTS}/{id}/messages/stream"))
         .bearer_auth(token);
     if let Some(last) = last_event_id {
@@ -100,9 +106,8 @@ async fn read_events(
             .starts_with("text/event-stream")
     );
     let mut buffer = String::new();
-    let mut events = Vec::new();
     tokio::time::timeout(Duration::from_secs(15), async {
-        while events.len() < n {
+        loop {
             let chunk = response
                 .chunk()
                 .await
@@ -111,23 +116,49 @@ async fn read_events(
             buffer.push_str(std::str::from_utf8(&chunk).unwrap());
             while let Some(end) = buffer.find("\n\n") {
                 let block: String = buffer.drain(..end + 2).collect();
-                let mut event_id = None;
-                let mut data = None;
+                let mut event = StreamEvent {
+                    name: None,
+                    id: None,
+                    data: None,
+                };
                 for line in block.lines() {
-                    if let Some(value) = line.strip_prefix("id:") {
-                        event_id = value.trim().parse().ok();
+                    if let Some(value) = line.strip_prefix("event:") {
+                        event.name = Some(value.trim().to_owned());
+                    } else if let Some(value) = line.strip_prefix("id:") {
+                        event.id = value.trim().parse().ok();
                     } else if let Some(value) = line.strip_prefix("data:") {
-                        data = serde_json::from_str(value.trim()).ok();
+                        event.data = serde_json::from_str(value.trim()).ok();
                     }
                 }
-                if let (Some(event_id), Some(data)) = (event_id, data) {
-                    events.push((event_id, data));
+                if take(event) {
+                    return;
                 }
             }
         }
     })
     .await
     .expect("the events arrive");
+}
+
+/// The first `n` message events (`(seq, data)`) after `last_event_id`.
+async fn read_events(
+    base: &str,
+    token: &str,
+    id: &str,
+    last_event_id: Option<i64>,
+    n: usize,
+) -> Vec<(i64, Value)> {
+    let mut events = Vec::new();
+    watch_stream(base, token, id, last_event_id, |event| {
+        if event.name.as_deref() == Some("message") {
+            events.push((
+                event.id.expect("a message has an id"),
+                event.data.expect("data"),
+            ));
+        }
+        events.len() >= n
+    })
+    .await;
     events
 }
 
@@ -387,43 +418,14 @@ async fn a_block_closes_the_conversation_for_both(backend: Backend) {
 
 /// Opens the stream and waits (15 s at most) for `event: read` with `seq`.
 async fn wait_for_read_mark(base: &str, token: &str, id: &str, seq: i64) {
-    let mut response = reqwest::Client::new()
-        .get(format!("{base}{REQUESTS}/{id}/messages/stream"))
-        .bearer_auth(token)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(response.status(), StatusCode::OK);
-    let mut buffer = String::new();
-    tokio::time::timeout(Duration::from_secs(15), async {
-        loop {
-            let chunk = response
-                .chunk()
-                .await
-                .unwrap()
-                .expect("the stream stays open");
-            buffer.push_str(std::str::from_utf8(&chunk).unwrap());
-            while let Some(end) = buffer.find("\n\n") {
-                let block: String = buffer.drain(..end + 2).collect();
-                let read = block.lines().any(|line| line == "event: read");
-                let data: Option<Value> = block
-                    .lines()
-                    .find_map(|line| line.strip_prefix("data:"))
-                    .and_then(|data| serde_json::from_str(data.trim()).ok());
-                if read {
-                    assert!(
-                        !block.lines().any(|line| line.starts_with("id:")),
-                        "a read mark moves no cursor: {block}"
-                    );
-                    if data.as_ref().and_then(|data| data["seq"].as_i64()) == Some(seq) {
-                        return;
-                    }
-                }
-            }
+    watch_stream(base, token, id, None, |event| {
+        if event.name.as_deref() != Some("read") {
+            return false;
         }
+        assert_eq!(event.id, None, "a read mark moves no cursor");
+        event.data.and_then(|data| data["seq"].as_i64()) == Some(seq)
     })
-    .await
-    .expect("the read mark arrives");
+    .await;
 }
 
 async fn the_stream_says_when_the_other_party_has_read(backend: Backend) {
