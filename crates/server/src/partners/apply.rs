@@ -137,11 +137,14 @@ pub struct PartnerTotals {
 }
 
 #[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
 pub struct PartnerPortal {
     pub account: PartnerAccount,
     pub totals: PartnerTotals,
     /// The 10 newest lines.
     pub recent: Vec<PartnerConversion>,
+    /// Days a commission waits for refunds before it is payable.
+    pub hold_days: u32,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -274,6 +277,7 @@ pub async fn partner_portal(
             paid_cents: paid,
         },
         recent,
+        hold_days: state.config.partners.commission_hold_days,
     }))
 }
 

@@ -172,7 +172,8 @@ on_both_databases!(
     mark_as_paid_pays_exactly_that_partners_payable_lines_once,
     a_promo_code_discounts_the_first_payment_and_credits_the_partner,
     commissions_wait_out_the_refund_window,
-    renewals_earn_for_twelve_months_and_a_promo_only_its_sale
+    renewals_earn_for_twelve_months_and_a_promo_only_its_sale,
+    an_approved_contact_fee_earns_on_the_platforms_quarter
 );
 
 async fn who_may_call_what(backend: Backend) {
@@ -857,5 +858,51 @@ async fn renewals_earn_for_twelve_months_and_a_promo_only_its_sale(backend: Back
     let seen = portal(&app, &promoter).await;
     assert_eq!(seen["account"]["totalConversions"], 1);
     assert_eq!(seen["account"]["totalEarnedCents"], 135);
+    assert_totals_match_lines(&app).await;
+}
+
+async fn an_approved_contact_fee_earns_on_the_platforms_quarter(backend: Backend) {
+    use crate::leaderboard::{State, insert_photo};
+    let app = app_without_hold(backend).await;
+    let admin = admin(&app).await;
+    let (partner_user, _) = partner(&app, &admin, "p@example.com", "FEES", "starter").await;
+    let star = sign_up(&app, "star@example.com").await;
+    let photo = insert_photo(&app, star.id, 9.0, chrono::Utc::now(), State::Listed).await;
+    let fan = sign_up_referred(&app, "fan@example.com", "FEES").await;
+    let request = ok_created(
+        post(
+            &app,
+            "/api/v1/contact-requests",
+            &fan,
+            json!({"photoId": photo, "message": "Hello there, nice photo!"}),
+        )
+        .await,
+    );
+    let opened = ok(post(
+        &app,
+        "/functions/v1/create-checkout",
+        &fan,
+        json!({"userId": fan.id, "type": "contact_request", "metadata": {"contact_request_id": request["id"]}}),
+    )
+    .await);
+    let session = opened["sessionId"].as_str().unwrap();
+    ok(post(
+        &app,
+        &format!("/api/v1/billing/sandbox/{session}/pay"),
+        &fan,
+        json!({}),
+    )
+    .await);
+    // Held, not captured: nothing earned yet.
+    assert_eq!(portal(&app, &partner_user).await["recent"], json!([]));
+    let approve = format!(
+        "/api/v1/contact-requests/{}/approve",
+        request["id"].as_str().unwrap()
+    );
+    ok(post(&app, &approve, &star, json!({})).await);
+    // $1,000 captured: the platform's 25 % is $250, and 15 % of it $37.50.
+    let seen = portal(&app, &partner_user).await;
+    assert_eq!(seen["recent"][0]["amountCents"], 25_000);
+    assert_eq!(seen["recent"][0]["commissionCents"], 3_750);
     assert_totals_match_lines(&app).await;
 }

@@ -28,6 +28,7 @@ const conversion = {
 const portal = (extra: Record<string, unknown> = {}) => ({
   account,
   totals: { pendingCents: 200, payableCents: 300, paidCents: 100 },
+  holdDays: 14,
   recent: [conversion, { ...conversion, id: 'c2', status: 'paid', commissionCents: 300, amountCents: 1499 }],
   ...extra,
 });
@@ -144,6 +145,8 @@ describe('/partners/portal', { timeout: 20_000 }, () => {
     expect(screen.getByTestId('referral-link')).toHaveValue(`${window.location.origin}/r/ADA1`);
     expect(screen.getByTestId('promo-code')).toHaveValue('ADA10');
     expect(screen.getByTestId('total-pending')).toHaveTextContent('$2.00');
+    // The refund window the server is configured with.
+    expect(screen.getByTestId('total-pending')).toHaveTextContent('In the 14-day refund window');
     expect(screen.getByTestId('total-payable')).toHaveTextContent('$3.00');
     expect(screen.getByTestId('total-paid')).toHaveTextContent('$1.00');
     const table = screen.getByRole('table');

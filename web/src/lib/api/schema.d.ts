@@ -2478,6 +2478,11 @@ export interface components {
         };
         PartnerPortal: {
             account: components["schemas"]["PartnerAccount"];
+            /**
+             * Format: int32
+             * @description Days a commission waits for refunds before it is payable.
+             */
+            holdDays: number;
             /** @description The 10 newest lines. */
             recent: components["schemas"]["PartnerConversion"][];
             totals: components["schemas"]["PartnerTotals"];

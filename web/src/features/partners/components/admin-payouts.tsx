@@ -27,7 +27,7 @@ export function AdminPayouts() {
           Partners with Unpaid Conversions
         </h2>
         <p className="text-sm text-muted-foreground">
-          Conversions become payable once their 30-day refund window has passed. Mark as Paid records a payout for the period from the first of this month to
+          Conversions become payable once their refund window (30 days unless configured otherwise) has passed. Mark as Paid records a payout for the period from the first of this month to
           today.
         </p>
         {payable.isPending ? (

@@ -105,7 +105,7 @@ function Portal({ portal }: { portal: PartnerPortal }) {
           Commissions
         </h2>
         <dl className="grid grid-cols-1 gap-3 sm:grid-cols-3">
-          <Total label="Pending" value={totals.pendingCents} note="In the 30-day refund window" testId="total-pending" />
+          <Total label="Pending" value={totals.pendingCents} note={`In the ${portal.holdDays}-day refund window`} testId="total-pending" />
           <Total label="Payable" value={totals.payableCents} note="Paid with the next payout" testId="total-payable" />
           <Total label="Paid" value={totals.paidCents} note="Already sent to you" testId="total-paid" />
         </dl>
