@@ -404,11 +404,7 @@ async fn decidable(
     id: Uuid,
     contestant: Uuid,
 ) -> Result<entity::Model, ApiError> {
-    let row = entity::Entity::find_by_id(id)
-        .one(&state.db)
-        .await?
-        .filter(|row| row.contestant_id == contestant && visible_to_contestant(row))
-        .ok_or_else(not_found)?;
+    let row = received(state, id, contestant).await?;
     if row.status != PENDING {
         return Err(ApiError::conflict(
             ErrorCode::AlreadyDecided,
@@ -416,6 +412,14 @@ async fn decidable(
         ));
     }
     Ok(row)
+}
+
+/// Another answer got there first.
+fn answered_already() -> ApiError {
+    ApiError::conflict(
+        ErrorCode::AlreadyDecided,
+        "This request was answered already.",
+    )
 }
 
 /// Moves a pending request to `to`; whether this call did it.
@@ -472,15 +476,7 @@ pub async fn approve_contact_request(
         )
     })?;
     if !claim(&state.db, id, true, APPROVED).await? {
-        return Err(decidable(&state, id, user.user_id)
-            .await
-            .err()
-            .unwrap_or_else(|| {
-                ApiError::conflict(
-                    ErrorCode::AlreadyDecided,
-                    "This request was answered already.",
-                )
-            }));
+        return Err(answered_already());
     }
     if let Err(err) = state.payments.provider.capture(&intent).await {
         // Nothing was taken: the request waits for an answer again.
@@ -556,10 +552,7 @@ pub async fn deny_contact_request(
     let Path(id) = id?;
     let row = decidable(&state, id, user.user_id).await?;
     if !claim(&state.db, id, false, DENIED).await? {
-        return Err(ApiError::conflict(
-            ErrorCode::AlreadyDecided,
-            "This request was answered already.",
-        ));
+        return Err(answered_already());
     }
     release_hold(&state, id).await?;
     tell_requester(&state, &row, "declined by the contestant").await;

@@ -24,8 +24,8 @@ use chrono::{DateTime, Utc};
 use futures::Stream;
 use sea_orm::sea_query::{Expr, OnConflict};
 use sea_orm::{
-    ColumnTrait, ConnectionTrait, DbBackend, EntityTrait, QueryFilter, QueryOrder, QuerySelect,
-    Set, Statement, TransactionTrait,
+    ColumnTrait, ConnectionTrait, DbBackend, EntityTrait, PaginatorTrait, QueryFilter, QueryOrder,
+    QuerySelect, Set, Statement, TransactionTrait,
 };
 use serde::{Deserialize, Serialize};
 use tokio::sync::broadcast::error::RecvError;
@@ -519,9 +519,8 @@ pub async fn unread_summary(
         .filter(contact::entity::Column::ContestantId.eq(user.user_id))
         .filter(contact::entity::Column::Status.eq(PENDING))
         .filter(contact::entity::Column::Paid.eq(true))
-        .all(&state.db)
-        .await?
-        .len() as u64;
+        .count(&state.db)
+        .await?;
     let backend = state.db.get_database_backend();
     let sql = match backend {
         DbBackend::Postgres => {

@@ -272,16 +272,21 @@ pub async fn admin_payouts(
     State(state): State<AppState>,
     _admin: AdminUser,
 ) -> Result<Json<Vec<PayablePartner>>, ApiError> {
-    let lines = line::Entity::find()
+    // Each partner's payable lines, counted and summed by the database.
+    let sums: Vec<(Uuid, i64, i64)> = line::Entity::find()
+        .select_only()
+        .column(line::Column::PartnerId)
+        .column_as(Expr::cust("COUNT(*)"), "lines")
+        .column_as(ledger::sum_of("commission_cents"), "cents")
         .filter(payable(Utc::now()))
+        .group_by(line::Column::PartnerId)
+        .into_tuple()
         .all(&state.db)
         .await?;
-    let mut by_partner: std::collections::BTreeMap<Uuid, (u64, i64)> = Default::default();
-    for row in &lines {
-        let entry = by_partner.entry(row.partner_id).or_default();
-        entry.0 += 1;
-        entry.1 += row.commission_cents;
-    }
+    let by_partner: std::collections::HashMap<Uuid, (i64, i64)> = sums
+        .into_iter()
+        .map(|(partner, lines, cents)| (partner, (lines, cents)))
+        .collect();
     let partners = account::Entity::find()
         .filter(account::Column::Id.is_in(by_partner.keys().copied()))
         .order_by_asc(account::Column::DisplayName)
@@ -296,7 +301,7 @@ pub async fn admin_payouts(
                     partner_id: partner.id,
                     display_name: partner.display_name,
                     code: partner.code,
-                    payable_count: count,
+                    payable_count: count.max(0) as u64,
                     payable_cents: cents,
                 })
             })

@@ -281,7 +281,7 @@ async fn settle_refund(
 
 /// `CAST(COALESCE(SUM(column), 0) AS BIGINT)`: PostgreSQL sums a bigint
 /// into a numeric, SQLite into an integer; both come back as i64.
-fn sum_of(column: &str) -> Expr {
+pub(super) fn sum_of(column: &str) -> Expr {
     Expr::cust(format!("CAST(COALESCE(SUM({column}), 0) AS BIGINT)"))
 }
 
