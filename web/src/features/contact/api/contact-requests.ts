@@ -16,7 +16,9 @@ export function useCreateContactRequest() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (form: ContactRequestForm) => unwrap(api.POST('/api/v1/contact-requests', { body: form })),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: contactRequestKeys.all }),
+    // Not awaited: the caller's toast must not wait for the refetch that
+    // moves its card away (a caller unmounted by then gets no callback).
+    onSettled: () => void queryClient.invalidateQueries({ queryKey: contactRequestKeys.all }),
   });
 }
 
@@ -64,7 +66,9 @@ export function useDecideRequest() {
           : api.POST('/api/v1/contact-requests/{id}/deny', options),
       );
     },
-    onSettled: () => queryClient.invalidateQueries({ queryKey: contactRequestKeys.all }),
+    // Not awaited: the caller's toast must not wait for the refetch that
+    // moves its card away (a caller unmounted by then gets no callback).
+    onSettled: () => void queryClient.invalidateQueries({ queryKey: contactRequestKeys.all }),
   });
 }
 
@@ -73,7 +77,9 @@ export function useBlockRequester() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (id: string) => noContent(api.POST('/api/v1/contact-requests/{id}/block', { params: { path: { id } } })),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: contactRequestKeys.all }),
+    // Not awaited: the caller's toast must not wait for the refetch that
+    // moves its card away (a caller unmounted by then gets no callback).
+    onSettled: () => void queryClient.invalidateQueries({ queryKey: contactRequestKeys.all }),
   });
 }
 
@@ -90,6 +96,8 @@ export function useReportRequester() {
   return useMutation({
     mutationFn: ({ id, reason }: Report) =>
       noContent(api.POST('/api/v1/contact-requests/{id}/report', { params: { path: { id } }, body: { reason } satisfies ReportRequesterForm })),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: contactRequestKeys.all }),
+    // Not awaited: the caller's toast must not wait for the refetch that
+    // moves its card away (a caller unmounted by then gets no callback).
+    onSettled: () => void queryClient.invalidateQueries({ queryKey: contactRequestKeys.all }),
   });
 }
