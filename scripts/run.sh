@@ -30,11 +30,6 @@ export PRETTYSCORE_AUTH__DEV_OUTBOX="${PRETTYSCORE_AUTH__DEV_OUTBOX:-$outbox}"
 # money moves. Set PRETTYSCORE_PAYMENTS__PROVIDER=stripe (with
 # PRETTYSCORE_PAYMENTS__STRIPE__SECRET_KEY and __WEBHOOK_SECRET) for Stripe.
 export PRETTYSCORE_PAYMENTS__PROVIDER="${PRETTYSCORE_PAYMENTS__PROVIDER:-sandbox}"
-# mimalloc hands freed memory back at once and commits arena memory as it is
-# used: after a burst of uploads the server returns under 100 MB (README,
-# memory-flood.sh). It reads these only at start, so they are set here.
-export MIMALLOC_PURGE_DELAY="${MIMALLOC_PURGE_DELAY:-0}"
-export MIMALLOC_ARENA_EAGER_COMMIT="${MIMALLOC_ARENA_EAGER_COMMIT:-0}"
 # A newcomer's first run gets a living leaderboard: sample contestants whose
 # photos (the repo's test faces, styled and cropped) are really analysed. Only
 # for the embedded SQLite database in ./data, and only when it does not exist

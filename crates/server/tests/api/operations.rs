@@ -236,3 +236,32 @@ fn collect_dangling_refs(doc: &Value, node: &Value, dangling: &mut Vec<String>) 
         _ => {}
     }
 }
+
+/// The binary as deployed (started directly, without `scripts/run.sh`'s
+/// variables) purges freed memory at once; an operator's variable still wins.
+#[cfg(target_os = "linux")]
+#[test]
+fn allocator_defaults_are_built_in() {
+    let options = |extra: &[(&str, &str)]| {
+        let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_prettyscore"));
+        command
+            .arg("--help")
+            .env_remove("MIMALLOC_PURGE_DELAY")
+            .env_remove("MIMALLOC_ARENA_EAGER_COMMIT")
+            .env("MIMALLOC_VERBOSE", "1");
+        for (key, value) in extra {
+            command.env(key, value);
+        }
+        let output = command.output().unwrap();
+        assert!(output.status.success());
+        String::from_utf8(output.stderr).unwrap()
+    };
+    let built_in = options(&[]);
+    assert!(built_in.contains("option 'purge_delay': 0"), "{built_in}");
+    assert!(
+        built_in.contains("option 'arena_eager_commit': 0"),
+        "{built_in}"
+    );
+    let operator = options(&[("MIMALLOC_PURGE_DELAY", "250")]);
+    assert!(operator.contains("option 'purge_delay': 250"), "{operator}");
+}
