@@ -315,6 +315,11 @@ pub struct PaymentsConfig {
     /// How often each instance looks for sandbox subscriptions whose month is
     /// over (renewal, or the end of a cancelled one).
     pub sandbox_renewal_interval_secs: u64,
+    /// Let a server whose `public_url` is `https://…` start with the sandbox
+    /// provider or the development mail outbox (a public test or staging
+    /// deployment). Off, such a server refuses to start: a public site on
+    /// the sandbox gives everything away for free.
+    pub allow_test_payments: bool,
 }
 
 impl Default for PaymentsConfig {
@@ -323,6 +328,7 @@ impl Default for PaymentsConfig {
             provider: PaymentProviderKind::Sandbox,
             stripe: StripeConfig::default(),
             sandbox_renewal_interval_secs: 60,
+            allow_test_payments: false,
         }
     }
 }
@@ -610,6 +616,16 @@ impl Config {
                 self.data_dir.join("prettyscore.sqlite").display()
             ),
         }
+    }
+
+    /// Whether the server is public: its `public_url` is `https://…`.
+    /// Anything else (no `public_url`, `http://localhost…`) is development.
+    pub fn is_public(&self) -> bool {
+        self.public_url.as_deref().is_some_and(|url| {
+            url.trim()
+                .get(..8)
+                .is_some_and(|scheme| scheme.eq_ignore_ascii_case("https://"))
+        })
     }
 
     pub fn media_dir(&self) -> PathBuf {

@@ -10,5 +10,6 @@ use crate::partners;
 pub fn registry(config: &Config) -> HookRegistry {
     HookRegistry::new(vec![Arc::new(partners::PartnerHooks {
         hold_days: config.partners.commission_hold_days,
+        sandbox_earns: !config.is_public(),
     })])
 }
