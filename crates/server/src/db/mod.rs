@@ -10,6 +10,7 @@ use std::time::Duration;
 
 use sea_orm::{
     ConnectOptions, ConnectionTrait, Database, DatabaseBackend, DatabaseConnection, DbErr,
+    Statement, TransactionTrait,
 };
 use sea_orm_migration::MigratorTrait;
 
@@ -100,9 +101,91 @@ fn make_private_file(path: &std::path::Path, create: bool) -> std::io::Result<()
     }
 }
 
+/// The key of the PostgreSQL advisory lock migrations run under (any
+/// constant shared by every instance; this one spells "pretty" in ASCII).
+const MIGRATION_LOCK: i64 = 0x0070_7265_7474_7900;
+
 /// Applies every migration that has not run yet; a no-op when up to date.
+///
+/// Several instances may start at once on one database (a rolling deploy,
+/// or two started together on a fresh one, where concurrent `CREATE TABLE`s
+/// failed with a duplicate `pg_type` key). On PostgreSQL they take turns
+/// under an advisory lock: the first applies the migrations, the others
+/// wait, then find nothing left to do. SQLite serves one instance; two
+/// processes starting on one file still take turns, because a migration
+/// that lost the race is tried again once the winner is done.
+///
+/// A database with a migration this build does not know was migrated by a
+/// newer version: this one refuses it ([`SchemaTooNew`]) instead of serving
+/// a schema it does not understand.
 pub async fn migrate(db: &DatabaseConnection) -> Result<(), DbErr> {
-    Migrator::up(db, None).await
+    if db.get_database_backend() != DatabaseBackend::Postgres {
+        let mut tries = 0;
+        loop {
+            check_schema_not_newer(db).await?;
+            match Migrator::up(db, None).await {
+                Ok(()) => return Ok(()),
+                Err(err) if tries < 20 => {
+                    tracing::debug!(error = %err, "a migration failed; trying again");
+                    tries += 1;
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                }
+                Err(err) => return Err(err),
+            }
+        }
+    }
+    // A transaction-level lock, held on the transaction's own connection
+    // until it ends (also when this process dies), while the migrations run
+    // on the pool's other connections.
+    let lock = db.begin().await?;
+    lock.execute_raw(Statement::from_sql_and_values(
+        DatabaseBackend::Postgres,
+        "SELECT pg_advisory_xact_lock($1)",
+        [MIGRATION_LOCK.into()],
+    ))
+    .await?;
+    let result = async {
+        check_schema_not_newer(db).await?;
+        Migrator::up(db, None).await
+    }
+    .await;
+    lock.rollback().await?;
+    result
+}
+
+/// The schema was migrated by a newer version of the server.
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "the database schema is newer than this server: it has migration {unknown}, which this version does not know. Run the newer version of prettyscore (or restore a backup made for this one); this version does not start on it"
+)]
+pub struct SchemaTooNew {
+    /// The first applied migration this build does not know.
+    pub unknown: String,
+}
+
+/// Refuses a database with an applied migration this build does not know.
+async fn check_schema_not_newer(db: &DatabaseConnection) -> Result<(), DbErr> {
+    let manager = sea_orm_migration::SchemaManager::new(db);
+    if !manager.has_table("seaql_migrations").await? {
+        return Ok(());
+    }
+    let known: std::collections::HashSet<String> = Migrator::migrations()
+        .iter()
+        .map(|migration| migration.name().to_owned())
+        .collect();
+    let applied = db
+        .query_all_raw(Statement::from_string(
+            db.get_database_backend(),
+            "SELECT version FROM seaql_migrations ORDER BY version",
+        ))
+        .await?;
+    for row in applied {
+        let version: String = row.try_get("", "version")?;
+        if !known.contains(&version) {
+            return Err(DbErr::Custom(SchemaTooNew { unknown: version }.to_string()));
+        }
+    }
+    Ok(())
 }
 
 /// How many migrations are known and how many are applied.
