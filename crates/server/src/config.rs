@@ -42,6 +42,10 @@ pub struct Config {
     pub data_dir: PathBuf,
     /// `postgres://…` or `sqlite://…`; without it, SQLite in `data_dir`.
     pub database_url: Option<Secret>,
+    /// How long a query waits for a database connection before the request
+    /// is answered 503 `database_unavailable`, in milliseconds. Without it:
+    /// 2000 on PostgreSQL (an outage fails fast), 10000 on SQLite.
+    pub database_acquire_timeout_ms: Option<u64>,
     /// The address users reach the app at, used in links we send out.
     /// Without it, the listening address is used.
     pub public_url: Option<String>,
@@ -67,6 +71,7 @@ impl Default for Config {
             bind: SocketAddr::from(([127, 0, 0, 1], 8080)),
             data_dir: PathBuf::from("./data"),
             database_url: None,
+            database_acquire_timeout_ms: None,
             public_url: None,
             contact_email: "privacy@prettyscore.app".to_owned(),
             web_dir: None,
@@ -123,6 +128,7 @@ const TOP_LEVEL_KEYS: &[&str] = &[
     "bind",
     "data_dir",
     "database_url",
+    "database_acquire_timeout_ms",
     "public_url",
     "contact_email",
     "web_dir",
@@ -626,6 +632,12 @@ impl Config {
                 .get(..8)
                 .is_some_and(|scheme| scheme.eq_ignore_ascii_case("https://"))
         })
+    }
+
+    /// How long a query waits for a database connection, when configured.
+    pub fn database_acquire_timeout(&self) -> Option<std::time::Duration> {
+        self.database_acquire_timeout_ms
+            .map(|ms| std::time::Duration::from_millis(ms.max(1)))
     }
 
     pub fn media_dir(&self) -> PathBuf {

@@ -78,7 +78,11 @@ impl Application {
                 config.data_dir.display()
             )
         })?;
-        let db = db::connect(&config.database_url())
+        let url = config.database_url();
+        let acquire_timeout = config
+            .database_acquire_timeout()
+            .unwrap_or_else(|| db::default_acquire_timeout(&url));
+        let db = db::connect_with(&url, acquire_timeout)
             .await
             .context("could not connect to the database")?;
         db::migrate(&db)

@@ -18,8 +18,29 @@ use migration::Migrator;
 
 const SQLITE_CONNECTIONS: u32 = 4;
 
+/// How long a query waits for a pooled connection by default: on
+/// PostgreSQL short, so that an outage answers 503 at once instead of
+/// holding every request (and its client) for 10 s; on SQLite, where the
+/// file is always there, a wait only means the four connections are busy.
+pub fn default_acquire_timeout(url: &str) -> Duration {
+    if url.starts_with("sqlite") {
+        Duration::from_secs(10)
+    } else {
+        Duration::from_secs(2)
+    }
+}
+
 /// Connects to the database the URL names (`sqlite://…` or `postgres://…`).
 pub async fn connect(url: &str) -> Result<DatabaseConnection, DbErr> {
+    connect_with(url, default_acquire_timeout(url)).await
+}
+
+/// [`connect`], waiting at most `acquire_timeout` for a connection (also a
+/// new one, when the pool must open it) before a query fails.
+pub async fn connect_with(
+    url: &str,
+    acquire_timeout: Duration,
+) -> Result<DatabaseConnection, DbErr> {
     let mut options = ConnectOptions::new(url.to_owned());
     options
         // SQLite runs each connection on a thread of its own and writes one
@@ -31,8 +52,8 @@ pub async fn connect(url: &str) -> Result<DatabaseConnection, DbErr> {
         } else {
             16
         })
-        .connect_timeout(Duration::from_secs(10))
-        .acquire_timeout(Duration::from_secs(10))
+        .connect_timeout(acquire_timeout)
+        .acquire_timeout(acquire_timeout)
         // A ping on every acquire is a round trip per query (on SQLite a hop
         // to the connection's worker thread, on PostgreSQL a network one);
         // only a connection idle long enough to have been dropped is tested.
@@ -193,6 +214,36 @@ pub async fn migration_status(db: &DatabaseConnection) -> Result<(usize, usize),
     let known = Migrator::migrations().len();
     let applied = Migrator::get_applied_migrations(db).await?.len();
     Ok((known, applied))
+}
+
+/// Whether `err` says the database cannot be reached (down, restarting,
+/// the network gone, no connection free within the acquire timeout), as
+/// opposed to a query it refused: the request may succeed if tried again
+/// shortly, so it is answered 503 `database_unavailable`, not 500.
+pub fn is_unavailable(err: &DbErr) -> bool {
+    use sea_orm::RuntimeErr;
+    use sea_orm::sqlx::Error as Sqlx;
+    match err {
+        DbErr::ConnectionAcquire(_) | DbErr::Conn(_) => true,
+        DbErr::Exec(RuntimeErr::SqlxError(err)) | DbErr::Query(RuntimeErr::SqlxError(err)) => {
+            match err.as_ref() {
+                Sqlx::Io(_)
+                | Sqlx::Tls(_)
+                | Sqlx::PoolTimedOut
+                | Sqlx::PoolClosed
+                | Sqlx::WorkerCrashed => true,
+                // PostgreSQL's connection exceptions (class 08), a server
+                // shutting down or starting (57P01-57P03), and no
+                // connection slot left (53300).
+                Sqlx::Database(err) => err.code().is_some_and(|code| {
+                    code.starts_with("08")
+                        || matches!(&*code, "57P01" | "57P02" | "57P03" | "53300")
+                }),
+                _ => false,
+            }
+        }
+        _ => false,
+    }
 }
 
 /// Whether the database answers; used by `/readyz`.
