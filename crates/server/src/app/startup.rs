@@ -124,8 +124,8 @@ impl Application {
         let sms = crate::providers::sms::from_config(&config.auth.sms, &db)
             .context("could not set up the SMS provider")?;
         let db_backend = sea_orm::ConnectionTrait::get_database_backend(&db);
-        let hooks = super::hooks::registry(&config);
         let notifier = crate::db::notify::Notifier::new(&db);
+        let hooks = super::hooks::registry_with(&config, &notifier);
         let state = AppState {
             config: Arc::new(config),
             db,
