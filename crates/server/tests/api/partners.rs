@@ -927,7 +927,7 @@ async fn sandbox_payments_earn_no_commission_on_a_public_server(backend: Backend
         "the buyer was referred"
     );
     buy(&app, &buyer, "personality_detailed", None).await;
-    buy(&app, &buyer, "subscription", Some("PUBLIC")).await;
+    buy(&app, &buyer, "subscription", None).await;
     let paid = payment::Entity::find()
         .filter(payment::Column::UserId.eq(buyer.id))
         .all(&app.db)
