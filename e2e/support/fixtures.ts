@@ -14,7 +14,13 @@ type Fixtures = {
   allowedConsoleErrors: RegExp[];
   /** Fails the test on any console error or uncaught page error. */
   consoleGuard: void;
+  /** 'networkidle' that leaves the app's event streams out (see below). */
+  streamAwareIdle: void;
 };
+
+/** The app's long-lived server-sent event streams (the user's own events, a conversation). */
+const STREAM = /\/api\/v1\/(events|contact-requests\/[^/]+\/messages)\/stream$/;
+const IDLE_MS = 500;
 
 export const test = base.extend<Fixtures>({
   // Global setup starts the server and puts its address in the environment,
@@ -42,6 +48,40 @@ export const test = base.extend<Fixtures>({
       page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
       await use();
       expect(problems, 'the page logged errors').toEqual([]);
+    },
+    { auto: true },
+  ],
+
+  // A signed-in page keeps the user's event stream open (and a chat its
+  // conversation's), and a request that never finishes means Playwright's
+  // 'networkidle' never comes. Here 'networkidle' means what the walks
+  // want: the page has loaded and no other request has been in flight for
+  // 500 ms.
+  streamAwareIdle: [
+    async ({ page }, use) => {
+      const pending = new Set<unknown>();
+      const isStream = (url: string) => STREAM.test(new URL(url).pathname);
+      page.on('request', (request) => {
+        if (!isStream(request.url())) pending.add(request);
+      });
+      page.on('requestfinished', (request) => pending.delete(request));
+      page.on('requestfailed', (request) => pending.delete(request));
+      const original = page.waitForLoadState.bind(page);
+      page.waitForLoadState = async (state, options) => {
+        if (state !== 'networkidle') return original(state, options);
+        await original('load', options);
+        await expect
+          .poll(
+            async () => {
+              if (pending.size > 0) return false;
+              await page.waitForTimeout(IDLE_MS);
+              return pending.size === 0;
+            },
+            { timeout: options?.timeout ?? 30_000, intervals: [50] },
+          )
+          .toBe(true);
+      };
+      await use();
     },
     { auto: true },
   ],

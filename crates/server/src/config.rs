@@ -42,6 +42,10 @@ pub struct Config {
     pub data_dir: PathBuf,
     /// `postgres://…` or `sqlite://…`; without it, SQLite in `data_dir`.
     pub database_url: Option<Secret>,
+    /// How long a query waits for a database connection before the request
+    /// is answered 503 `database_unavailable`, in milliseconds. Without it:
+    /// 2000 on PostgreSQL (an outage fails fast), 10000 on SQLite.
+    pub database_acquire_timeout_ms: Option<u64>,
     /// The address users reach the app at, used in links we send out.
     /// Without it, the listening address is used.
     pub public_url: Option<String>,
@@ -67,6 +71,7 @@ impl Default for Config {
             bind: SocketAddr::from(([127, 0, 0, 1], 8080)),
             data_dir: PathBuf::from("./data"),
             database_url: None,
+            database_acquire_timeout_ms: None,
             public_url: None,
             contact_email: "privacy@prettyscore.app".to_owned(),
             web_dir: None,
@@ -123,6 +128,7 @@ const TOP_LEVEL_KEYS: &[&str] = &[
     "bind",
     "data_dir",
     "database_url",
+    "database_acquire_timeout_ms",
     "public_url",
     "contact_email",
     "web_dir",
@@ -315,6 +321,11 @@ pub struct PaymentsConfig {
     /// How often each instance looks for sandbox subscriptions whose month is
     /// over (renewal, or the end of a cancelled one).
     pub sandbox_renewal_interval_secs: u64,
+    /// Let a server whose `public_url` is `https://…` start with the sandbox
+    /// provider or the development mail outbox (a public test or staging
+    /// deployment). Off, such a server refuses to start: a public site on
+    /// the sandbox gives everything away for free.
+    pub allow_test_payments: bool,
 }
 
 impl Default for PaymentsConfig {
@@ -323,6 +334,7 @@ impl Default for PaymentsConfig {
             provider: PaymentProviderKind::Sandbox,
             stripe: StripeConfig::default(),
             sandbox_renewal_interval_secs: 60,
+            allow_test_payments: false,
         }
     }
 }
@@ -610,6 +622,22 @@ impl Config {
                 self.data_dir.join("prettyscore.sqlite").display()
             ),
         }
+    }
+
+    /// Whether the server is public: its `public_url` is `https://…`.
+    /// Anything else (no `public_url`, `http://localhost…`) is development.
+    pub fn is_public(&self) -> bool {
+        self.public_url.as_deref().is_some_and(|url| {
+            url.trim()
+                .get(..8)
+                .is_some_and(|scheme| scheme.eq_ignore_ascii_case("https://"))
+        })
+    }
+
+    /// How long a query waits for a database connection, when configured.
+    pub fn database_acquire_timeout(&self) -> Option<std::time::Duration> {
+        self.database_acquire_timeout_ms
+            .map(|ms| std::time::Duration::from_millis(ms.max(1)))
     }
 
     pub fn media_dir(&self) -> PathBuf {

@@ -10,7 +10,7 @@ use anyhow::Context;
 use tokio::net::TcpListener;
 
 use crate::blocking::BlockingPool;
-use crate::config::Config;
+use crate::config::{Config, PaymentProviderKind};
 use crate::db;
 use crate::http::recent_reads::RecentReads;
 use crate::http::{self, AppState, spa::WebApp};
@@ -43,18 +43,46 @@ fn check_dev_outbox(config: &Config) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// A public server (an `https://` public URL) on the sandbox gives Premium
+/// and every paid analysis away, and its fake payments would earn partner
+/// commissions; the development outbox would show anyone's recovery links.
+/// Refused unless `payments.allow_test_payments` says it is meant (a public
+/// test deployment).
+fn check_test_payments(config: &Config) -> anyhow::Result<()> {
+    if !config.is_public() || config.payments.allow_test_payments {
+        return Ok(());
+    }
+    let url = config.public_url.as_deref().unwrap_or_default();
+    if config.payments.provider == PaymentProviderKind::Sandbox {
+        anyhow::bail!(
+            "the public URL {url} is https, but payments.provider is the sandbox, which lets anyone buy anything for free: configure Stripe (payments.provider = \"stripe\") or, for a public test deployment, set payments.allow_test_payments = true"
+        );
+    }
+    if config.auth.dev_outbox {
+        anyhow::bail!(
+            "the public URL {url} is https, but auth.dev_outbox is on, which shows every mail (recovery links included) to anyone: turn it off or, for a public test deployment, set payments.allow_test_payments = true"
+        );
+    }
+    Ok(())
+}
+
 impl Application {
     /// Prepares the data dir, connects and migrates the database, sets up
     /// storage and binds the listener. Nothing is served until `run`.
     pub async fn build(config: Config) -> anyhow::Result<Self> {
         check_dev_outbox(&config)?;
+        check_test_payments(&config)?;
         crate::storage::create_private_dir(&config.data_dir).with_context(|| {
             format!(
                 "could not create the data directory {}",
                 config.data_dir.display()
             )
         })?;
-        let db = db::connect(&config.database_url())
+        let url = config.database_url();
+        let acquire_timeout = config
+            .database_acquire_timeout()
+            .unwrap_or_else(|| db::default_acquire_timeout(&url));
+        let db = db::connect_with(&url, acquire_timeout)
             .await
             .context("could not connect to the database")?;
         db::migrate(&db)
@@ -96,8 +124,8 @@ impl Application {
         let sms = crate::providers::sms::from_config(&config.auth.sms, &db)
             .context("could not set up the SMS provider")?;
         let db_backend = sea_orm::ConnectionTrait::get_database_backend(&db);
-        let hooks = super::hooks::registry(&config);
         let notifier = crate::db::notify::Notifier::new(&db);
+        let hooks = super::hooks::registry_with(&config, &notifier);
         let state = AppState {
             config: Arc::new(config),
             db,
@@ -200,4 +228,47 @@ async fn shutdown_signal() {
         () = terminate => {},
     }
     tracing::info!("shutting down");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn public(provider: PaymentProviderKind, dev_outbox: bool, allow: bool) -> Config {
+        let mut config = Config {
+            public_url: Some("https://prettyscore.example".to_owned()),
+            ..Config::default()
+        };
+        config.payments.provider = provider;
+        config.payments.allow_test_payments = allow;
+        config.auth.dev_outbox = dev_outbox;
+        config
+    }
+
+    #[test]
+    fn a_public_server_refuses_the_sandbox_and_the_dev_outbox_unless_allowed() {
+        use PaymentProviderKind::{Sandbox, Stripe};
+        let refused = check_test_payments(&public(Sandbox, false, false)).unwrap_err();
+        assert!(
+            refused.to_string().contains("payments.allow_test_payments"),
+            "{refused}"
+        );
+        assert!(refused.to_string().contains("sandbox"), "{refused}");
+        let refused = check_test_payments(&public(Stripe, true, false)).unwrap_err();
+        assert!(refused.to_string().contains("dev_outbox"), "{refused}");
+        check_test_payments(&public(Stripe, false, false)).expect("Stripe on https starts");
+        check_test_payments(&public(Sandbox, true, true))
+            .expect("an allowed public test server starts");
+        // Development: no public URL, or a plain-http one.
+        check_test_payments(&Config::default()).expect("the embedded defaults start");
+        let mut local = public(Sandbox, true, false);
+        local.public_url = Some("http://localhost:8080".to_owned());
+        check_test_payments(&local).expect("http is development");
+        let mut shouting = public(Sandbox, false, false);
+        shouting.public_url = Some("HTTPS://PRETTYSCORE.EXAMPLE".to_owned());
+        assert!(
+            check_test_payments(&shouting).is_err(),
+            "the scheme in any case"
+        );
+    }
 }

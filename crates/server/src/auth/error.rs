@@ -115,10 +115,27 @@ impl AuthError {
         Self::unprocessable("phone_provider_disabled", message)
     }
 
-    /// An unexpected failure: an opaque 500 for the client, the cause in the log.
+    /// An unexpected failure: an opaque 500 for the client, the cause in the
+    /// log. The database out of reach is a 503 `database_unavailable` with
+    /// `Retry-After` instead, in GoTrue's shape.
     pub fn internal(cause: impl Into<anyhow::Error>) -> Self {
+        let cause = cause.into();
+        if cause.chain().any(|err| {
+            err.downcast_ref::<sea_orm::DbErr>()
+                .is_some_and(crate::db::is_unavailable)
+        }) {
+            return Self {
+                cause: Some(cause),
+                ..Self::new(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    "database_unavailable",
+                    crate::http::error::DATABASE_UNAVAILABLE,
+                )
+                .with_retry_after(crate::http::error::DATABASE_RETRY_AFTER_SECS)
+            };
+        }
         Self {
-            cause: Some(cause.into()),
+            cause: Some(cause),
             ..Self::new(
                 StatusCode::INTERNAL_SERVER_ERROR,
                 "unexpected_failure",
@@ -208,6 +225,10 @@ impl IntoResponse for AuthError {
                 axum::http::header::RETRY_AFTER,
                 HeaderValue::from(self.retry_after.unwrap_or(60)),
             );
+        } else if let Some(secs) = self.retry_after {
+            response
+                .headers_mut()
+                .insert(axum::http::header::RETRY_AFTER, HeaderValue::from(secs));
         }
         response
     }

@@ -12,6 +12,9 @@
 //! - On SQLite (one instance) [`Notifier::committed`] wakes this instance's
 //!   streams directly after the commit.
 
+use std::collections::{HashMap, VecDeque};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use sea_orm::{ConnectionTrait, DatabaseConnection, DbBackend, DbErr, Statement};
@@ -42,11 +45,67 @@ impl Wake {
     }
 }
 
+/// How many streams one user may hold open on an instance: opening one
+/// more closes their oldest (a browser reconnects a stream it still wants).
+/// One user opening thousands held every connection slot (issue 25).
+pub const MAX_STREAMS_PER_USER: usize = 10;
+
+/// The open streams of each user on this instance.
+#[derive(Default)]
+struct StreamSlots {
+    next: AtomicU64,
+    open: Mutex<HashMap<Uuid, VecDeque<(u64, Arc<SlotState>)>>>,
+}
+
+#[derive(Default)]
+struct SlotState {
+    closed: AtomicBool,
+    wake: tokio::sync::Notify,
+}
+
+/// One open stream's place among its user's; dropping it frees the place.
+pub struct StreamSlot {
+    user: Uuid,
+    id: u64,
+    state: Arc<SlotState>,
+    slots: Arc<StreamSlots>,
+}
+
+impl StreamSlot {
+    /// Whether a newer stream of the same user took this one's place.
+    pub fn is_closed(&self) -> bool {
+        self.state.closed.load(Ordering::SeqCst)
+    }
+
+    /// Resolves when this stream has been closed (at once if it was).
+    pub async fn closed(&self) {
+        while !self.is_closed() {
+            self.state.wake.notified().await;
+        }
+    }
+}
+
+impl Drop for StreamSlot {
+    fn drop(&mut self) {
+        let mut open = self.slots.open.lock().expect("stream slots lock");
+        if let Some(streams) = open.get_mut(&self.user) {
+            streams.retain(|(id, _)| *id != self.id);
+            if streams.is_empty() {
+                open.remove(&self.user);
+            }
+        }
+    }
+}
+
 /// This instance's wake-ups. Cheap to clone.
 #[derive(Clone)]
 pub struct Notifier {
     local: broadcast::Sender<Wake>,
     postgres: bool,
+    slots: Arc<StreamSlots>,
+    /// SQLite: wake-ups queued inside a transaction whose writer cannot
+    /// call [`Self::committed`] (a hook), sent when a write request ends.
+    deferred: Arc<Mutex<Vec<Wake>>>,
 }
 
 impl Notifier {
@@ -55,6 +114,69 @@ impl Notifier {
         Self {
             local,
             postgres: db.get_database_backend() == DbBackend::Postgres,
+            deferred: Arc::default(),
+            slots: Arc::default(),
+        }
+    }
+
+    /// A place for a new stream of `user`; beyond [`MAX_STREAMS_PER_USER`]
+    /// their oldest streams are told to close.
+    pub fn open_stream(&self, user: Uuid) -> StreamSlot {
+        let id = self.slots.next.fetch_add(1, Ordering::SeqCst);
+        let state = Arc::new(SlotState::default());
+        let mut open = self.slots.open.lock().expect("stream slots lock");
+        let streams = open.entry(user).or_default();
+        streams.push_back((id, state.clone()));
+        while streams.len() > MAX_STREAMS_PER_USER {
+            if let Some((_, oldest)) = streams.pop_front() {
+                oldest.closed.store(true, Ordering::SeqCst);
+                oldest.wake.notify_one();
+            }
+        }
+        drop(open);
+        StreamSlot {
+            user,
+            id,
+            state,
+            slots: self.slots.clone(),
+        }
+    }
+
+    /// How many streams `user` holds open on this instance.
+    pub fn open_streams(&self, user: Uuid) -> usize {
+        self.slots
+            .open
+            .lock()
+            .expect("stream slots lock")
+            .get(&user)
+            .map_or(0, VecDeque::len)
+    }
+
+    /// For a writer that only has its transaction (a hook): on PostgreSQL
+    /// the same as [`Self::notify_in`]; on SQLite the wake-up waits for
+    /// [`Self::flush_deferred`], which runs when a write request has
+    /// answered (its transaction is over). A wake-up of a background job
+    /// waits for the next write request or the streams' catch-up read.
+    pub async fn notify_deferred(
+        &self,
+        txn: &impl ConnectionTrait,
+        wake: Wake,
+    ) -> Result<(), DbErr> {
+        if self.postgres {
+            return self.notify_in(txn, wake).await;
+        }
+        self.deferred
+            .lock()
+            .expect("deferred wake-ups lock")
+            .push(wake);
+        Ok(())
+    }
+
+    /// Sends the wake-ups [`Self::notify_deferred`] queued (SQLite).
+    pub fn flush_deferred(&self) {
+        let wakes = std::mem::take(&mut *self.deferred.lock().expect("deferred wake-ups lock"));
+        for wake in wakes {
+            let _ = self.local.send(wake);
         }
     }
 
@@ -128,6 +250,32 @@ async fn listen(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[tokio::test]
+    async fn a_users_eleventh_stream_closes_their_oldest_and_a_dropped_one_frees_its_place() {
+        let db = sea_orm::Database::connect("sqlite::memory:").await.unwrap();
+        let notifier = Notifier::new(&db);
+        let (user, other) = (Uuid::new_v4(), Uuid::new_v4());
+        let mut streams: Vec<StreamSlot> = (0..MAX_STREAMS_PER_USER)
+            .map(|_| notifier.open_stream(user))
+            .collect();
+        let others = notifier.open_stream(other);
+        assert!(streams.iter().all(|slot| !slot.is_closed()));
+        streams.push(notifier.open_stream(user));
+        assert!(streams[0].is_closed(), "the oldest made room");
+        streams[0].closed().await;
+        assert!(streams[1..].iter().all(|slot| !slot.is_closed()));
+        assert!(!others.is_closed(), "another user's stream is theirs");
+        assert_eq!(notifier.open_streams(user), MAX_STREAMS_PER_USER);
+        streams.truncate(5);
+        assert_eq!(
+            notifier.open_streams(user),
+            4,
+            "closed ones left with their drop"
+        );
+        drop(streams);
+        assert_eq!(notifier.open_streams(user), 0);
+    }
 
     #[test]
     fn a_wake_up_carries_ids_only_and_reads_back() {

@@ -249,7 +249,7 @@ impl ApiError {
         }
     }
 
-    /// The `Retry-After` of a 429 (60 s when not given).
+    /// The `Retry-After` of a 429 (60 s when not given) or a 503.
     pub fn with_retry_after(mut self, secs: u64) -> Self {
         self.retry_after = Some(secs.max(1));
         self
@@ -280,10 +280,28 @@ impl ApiError {
         Self::new(StatusCode::SERVICE_UNAVAILABLE, code, message)
     }
 
-    /// An unexpected failure: the client gets an opaque 500, the log gets the cause.
+    /// 503 `database_unavailable` with `Retry-After`: the database cannot
+    /// be reached ([`crate::db::is_unavailable`]); trying again shortly may
+    /// work, and the server recovers on its own when the database is back.
+    pub fn database_unavailable(cause: impl Into<anyhow::Error>) -> Self {
+        Self::unavailable(ErrorCode::DatabaseUnavailable, DATABASE_UNAVAILABLE)
+            .with_retry_after(DATABASE_RETRY_AFTER_SECS)
+            .with_cause(cause)
+    }
+
+    /// An unexpected failure: the client gets an opaque 500, the log gets the
+    /// cause. A cause that is the database being out of reach is a 503
+    /// instead, wherever it was wrapped.
     pub fn internal(cause: impl Into<anyhow::Error>) -> Self {
+        let cause = cause.into();
+        if cause.chain().any(|err| {
+            err.downcast_ref::<DbErr>()
+                .is_some_and(crate::db::is_unavailable)
+        }) {
+            return Self::database_unavailable(cause);
+        }
         Self {
-            cause: Some(cause.into()),
+            cause: Some(cause),
             ..Self::new(
                 StatusCode::INTERNAL_SERVER_ERROR,
                 ErrorCode::InternalError,
@@ -338,6 +356,11 @@ impl IntoResponse for ApiError {
                 axum::http::header::RETRY_AFTER,
                 axum::http::HeaderValue::from(self.retry_after.unwrap_or(60)),
             );
+        } else if let Some(secs) = self.retry_after {
+            response.headers_mut().insert(
+                axum::http::header::RETRY_AFTER,
+                axum::http::HeaderValue::from(secs),
+            );
         }
         response
     }
@@ -384,6 +407,13 @@ impl ConstraintError {
 
 pub const BODY_TOO_LARGE: &str = "The request body is too large.";
 
+/// What a request answered while the database is out of reach says.
+pub const DATABASE_UNAVAILABLE: &str =
+    "The service is briefly unavailable. Please try again in a few seconds.";
+/// `Retry-After` of a `database_unavailable` answer: about what a restart
+/// or fail-over of PostgreSQL takes.
+pub const DATABASE_RETRY_AFTER_SECS: u64 = 5;
+
 /// What a violated constraint that no table names answers.
 pub const UNIQUE_FALLBACK: &str = "This already exists.";
 pub const RULE_FALLBACK: &str = "This could not be saved: some of the data is not valid.";
@@ -394,6 +424,9 @@ impl ApiError {
     /// generic 409 (unique) or 422 (check, reference, missing value), and
     /// everything else an opaque 500.
     pub fn from_db(err: DbErr, table: &[ConstraintError]) -> Self {
+        if crate::db::is_unavailable(&err) {
+            return Self::database_unavailable(err);
+        }
         let Some(violation) = violated_constraint(&err) else {
             return Self::internal(err);
         };

@@ -79,8 +79,8 @@ pub struct ContestEntry {
 
 /// Enters one of the caller's photos in this month's contest. The photo is
 /// put forward for the leaderboard (public_listing) and waits for an admin,
-/// unless it is approved already. Entering it again this month changes
-/// nothing but the name and bio.
+/// unless it is approved already with this same name and bio: a change to
+/// either sends it back to review (off the leaderboard until approved).
 #[utoipa::path(post, path = "/contest/entries", tag = "leaderboard",
     request_body = ContestSubmission,
     responses(
@@ -118,7 +118,13 @@ pub async fn submit(
     };
     let now = Utc::now();
     let month = month_of(now);
-    let approved = photo.is_verified
+    // What an admin approved is the photo with its text: a new name or bio
+    // goes back to review like a new entry (issue 25: an approved entry's
+    // owner could change both, live at once). The same text stays approved.
+    let same_text =
+        photo.display_name.as_deref() == Some(display_name.as_str()) && photo.bio == bio;
+    let approved = same_text
+        && photo.is_verified
         && photo.public_listing
         && photo.listing_status.as_deref() == Some(APPROVED);
     let status = if approved { APPROVED } else { PENDING };

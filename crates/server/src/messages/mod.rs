@@ -8,10 +8,15 @@
 //! or this instance's broadcast on SQLite) or the periodic catch-up read,
 //! whichever comes first, and reads again; it also sends the other party's
 //! read mark when it moves ('Seen'). Sending is idempotent on the
-//! client's message id. A conversation closed by a block takes no more
+//! client's message id. Senders are serialised by their parties' row
+//! locks, so `seq` order is commit order within a conversation (and within
+//! a user's conversations) and a stream never moves past a message that is
+//! still to commit ([`lock_parties`]). A
+//! conversation closed by a block takes no more
 //! messages and no streams; its history stays readable.
 
 pub mod entity;
+pub mod events;
 
 use std::collections::VecDeque;
 use std::convert::Infallible;
@@ -24,8 +29,8 @@ use chrono::{DateTime, Utc};
 use futures::Stream;
 use sea_orm::sea_query::{Expr, OnConflict};
 use sea_orm::{
-    ColumnTrait, ConnectionTrait, DbBackend, EntityTrait, PaginatorTrait, QueryFilter, QueryOrder,
-    QuerySelect, Set, Statement, TransactionTrait,
+    ColumnTrait, ConnectionTrait, DatabaseConnection, DbBackend, EntityTrait, PaginatorTrait,
+    QueryFilter, QueryOrder, QuerySelect, Set, Statement, TransactionTrait,
 };
 use serde::{Deserialize, Serialize};
 use tokio::sync::broadcast::error::RecvError;
@@ -35,7 +40,8 @@ use utoipa_axum::routes;
 use uuid::Uuid;
 
 use crate::contact::{self, APPROVED, PENDING};
-use crate::db::notify::Wake;
+use crate::db::entities::sessions;
+use crate::db::notify::{StreamSlot, Wake};
 use crate::http::AppState;
 use crate::http::error::{ApiError, ErrorBody, ErrorCode};
 use crate::http::extract::{AuthUser, Json, Query};
@@ -43,11 +49,11 @@ use entity::read;
 
 pub const MAX_MESSAGE_CHARS: usize = 5000;
 /// Messages per page and per replayed batch.
-const PAGE: u64 = 200;
+pub(crate) const PAGE: u64 = 200;
 /// A stream reads the database at least this often, whatever wakes it.
-const CATCH_UP: Duration = Duration::from_secs(5);
+pub(crate) const CATCH_UP: Duration = Duration::from_secs(5);
 /// A comment line this often keeps proxies from closing a quiet stream.
-const KEEP_ALIVE: Duration = Duration::from_secs(15);
+pub(crate) const KEEP_ALIVE: Duration = Duration::from_secs(15);
 
 /// `/contact-requests/{id}/messages…` and `/contact-requests/unread`, under `/api/v1`.
 pub fn routes() -> OpenApiRouter<AppState> {
@@ -56,6 +62,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(message_stream))
         .routes(routes!(mark_read))
         .routes(routes!(unread_summary))
+        .routes(routes!(events::user_events))
 }
 
 #[derive(Debug, Clone, Serialize, ToSchema)]
@@ -116,7 +123,7 @@ pub struct After {
     pub after: Option<i64>,
 }
 
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct UnreadSummary {
     /// Paid requests to the caller waiting for an answer.
@@ -250,6 +257,7 @@ pub async fn send_message(
         row.requester_id
     };
     let txn = state.db.begin().await?;
+    lock_parties(&txn, user.user_id, receiver).await?;
     let inserted = entity::Entity::insert(entity::ActiveModel {
         id: Set(form.id),
         contact_request_id: Set(id),
@@ -293,6 +301,40 @@ pub async fn send_message(
         StatusCode::CREATED,
         Json(ChatMessage::of(stored, user.user_id)),
     ))
+}
+
+/// Takes both parties' row locks for the rest of the sending transaction,
+/// before its `seq` is drawn. `seq` is an identity taken at insert, not at
+/// commit: without a lock, two senders into one conversation can commit out
+/// of order, and a stream that has read the later one moves past the
+/// earlier for good (issue 25: 48-55 of 320 messages lost under 8
+/// senders). With it, the messages of one user (in all their
+/// conversations, so of each conversation too) draw and commit one after
+/// the other: whatever `seq` a conversation's stream or the user's own
+/// event stream has seen, every smaller one of theirs is committed. The
+/// locks are taken in id order, so two senders never wait for each other
+/// in a circle; `FOR NO KEY UPDATE` leaves foreign-key checks on the users
+/// free. SQLite has one writer at a time, which holds the same order
+/// already.
+pub(crate) async fn lock_parties(
+    txn: &impl ConnectionTrait,
+    one: Uuid,
+    other: Uuid,
+) -> Result<(), sea_orm::DbErr> {
+    if txn.get_database_backend() == DbBackend::Postgres {
+        let (first, second) = if one < other {
+            (one, other)
+        } else {
+            (other, one)
+        };
+        txn.execute_raw(Statement::from_sql_and_values(
+            DbBackend::Postgres,
+            "SELECT id FROM users WHERE id IN ($1, $2) ORDER BY id FOR NO KEY UPDATE",
+            [first.into(), second.into()],
+        ))
+        .await?;
+    }
+    Ok(())
 }
 
 /// Marks everything up to `seq` read (never backwards).
@@ -350,8 +392,23 @@ pub async fn mark_read(
     Ok(StatusCode::NO_CONTENT)
 }
 
+/// Whether `session` of `user` still exists: sign-out deletes it. Read from
+/// the database, not the one-second session cache, so that a stream stops at
+/// its next read after a sign-out on any instance.
+pub(crate) async fn session_live(
+    db: &impl ConnectionTrait,
+    session: Uuid,
+    user: Uuid,
+) -> Result<bool, sea_orm::DbErr> {
+    Ok(sessions::Entity::find_by_id(session)
+        .filter(sessions::Column::UserId.eq(user))
+        .count(db)
+        .await?
+        > 0)
+}
+
 /// The last event id the browser saw: `Last-Event-ID` (a reconnect), or `?after=`.
-fn resume_from(headers: &HeaderMap, query: &After) -> i64 {
+pub(crate) fn resume_from(headers: &HeaderMap, query: &After) -> i64 {
     headers
         .get("last-event-id")
         .and_then(|value| value.to_str().ok())
@@ -372,10 +429,14 @@ struct Cursor {
     state: AppState,
     id: Uuid,
     viewer: Uuid,
+    /// The viewer's session: the stream ends when it does.
+    session: Uuid,
     other: Uuid,
     last: i64,
     /// The other party's read mark last sent; -1 before the first.
     other_read: i64,
+    /// Its place among the user's open streams (at most 10 per user).
+    slot: StreamSlot,
     ready: VecDeque<ChatMessage>,
     wakes: tokio::sync::broadcast::Receiver<Wake>,
 }
@@ -391,6 +452,19 @@ impl Cursor {
             if let Some(message) = self.ready.pop_front() {
                 self.last = message.seq;
                 return Some(Item::Message(message));
+            }
+            // Checked at each read, so on every wake-up and catch-up: a
+            // signed-out session (here or on another instance, a sign-out
+            // everywhere after a password change too) stops the stream
+            // before it delivers anything new.
+            if self.slot.is_closed() {
+                return None;
+            }
+            if !session_live(&self.state.db, self.session, self.viewer)
+                .await
+                .ok()?
+            {
+                return None;
             }
             let found = after(&self.state.db, self.id, self.last).await.ok()?;
             if !found.is_empty() {
@@ -425,6 +499,7 @@ impl Cursor {
         loop {
             tokio::select! {
                 () = &mut deadline => return,
+                () = self.slot.closed() => return,
                 wake = self.wakes.recv() => match wake {
                     Ok(wake) if wake.topic == self.id => return,
                     Ok(_) => {}
@@ -479,9 +554,11 @@ pub async fn message_stream(
     };
     let cursor = Cursor {
         wakes: state.notifier.subscribe(),
+        slot: state.notifier.open_stream(user.user_id),
         state,
         id,
         viewer: user.user_id,
+        session: user.session_id,
         other,
         other_read: -1,
         last: resume_from(&headers, &query),
@@ -515,13 +592,21 @@ pub async fn unread_summary(
     State(state): State<AppState>,
     user: AuthUser,
 ) -> Result<Json<UnreadSummary>, ApiError> {
+    Ok(Json(unread_of(&state.db, user.user_id).await?))
+}
+
+/// The badge's counts for `user`.
+pub(crate) async fn unread_of(
+    db: &DatabaseConnection,
+    user: Uuid,
+) -> Result<UnreadSummary, sea_orm::DbErr> {
     let awaiting = contact::entity::Entity::find()
-        .filter(contact::entity::Column::ContestantId.eq(user.user_id))
+        .filter(contact::entity::Column::ContestantId.eq(user))
         .filter(contact::entity::Column::Status.eq(PENDING))
         .filter(contact::entity::Column::Paid.eq(true))
-        .count(&state.db)
+        .count(db)
         .await?;
-    let backend = state.db.get_database_backend();
+    let backend = db.get_database_backend();
     let sql = match backend {
         DbBackend::Postgres => {
             "SELECT COUNT(*) AS n FROM messages m \
@@ -536,19 +621,14 @@ pub async fn unread_summary(
              WHERE m.receiver_id = ?1 AND c.closed_at IS NULL AND m.seq > COALESCE(r.last_read_seq, 0)"
         }
     };
-    let unread: i64 = state
-        .db
-        .query_one_raw(Statement::from_sql_and_values(
-            backend,
-            sql,
-            [user.user_id.into()],
-        ))
+    let unread: i64 = db
+        .query_one_raw(Statement::from_sql_and_values(backend, sql, [user.into()]))
         .await?
         .map(|row| row.try_get("", "n"))
         .transpose()?
         .unwrap_or(0);
-    Ok(Json(UnreadSummary {
+    Ok(UnreadSummary {
         awaiting_answer: awaiting,
         unread_messages: unread.max(0) as u64,
-    }))
+    })
 }

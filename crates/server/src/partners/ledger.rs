@@ -34,6 +34,8 @@ pub const UNPAID: &str = "unpaid";
 pub const PAID: &str = "paid";
 pub const REVERSED: &str = "reversed";
 pub const APPROVED: &str = "approved";
+/// `payments.provider` of the embedded sandbox: no money moved.
+const SANDBOX: &str = "sandbox";
 
 /// Payment states that earn (a refunded one earns, and is then reversed).
 const EARNING: [&str; 3] = ["succeeded", "partially_refunded", "refunded"];
@@ -156,14 +158,19 @@ async fn insert_line(
 }
 
 /// Brings the ledger in line with payment `payment_id` as it stands.
+/// A sandbox payment earns nothing unless `sandbox_earns` (development).
 pub async fn reconcile(
     db: &impl ConnectionTrait,
     hold_days: u32,
+    sandbox_earns: bool,
     payment_id: Uuid,
 ) -> Result<(), DbErr> {
     let Some(payment) = payment::Entity::find_by_id(payment_id).one(db).await? else {
         return Ok(());
     };
+    if payment.provider == SANDBOX && !sandbox_earns {
+        return Ok(());
+    }
     let Some(buyer) = payment.user_id else {
         return Ok(());
     };

@@ -55,6 +55,10 @@ pub fn function_routes() -> OpenApiRouter<AppState> {
 pub struct PartnerHooks {
     /// Days a commission waits before it is payable (`partners.commission_hold_days`).
     pub hold_days: u32,
+    /// Whether sandbox payments earn commissions: only in development. On a
+    /// public server (allowed to take test payments) a fake payment must
+    /// never become a payout.
+    pub sandbox_earns: bool,
 }
 
 #[async_trait::async_trait]
@@ -72,7 +76,7 @@ impl Hooks for PartnerHooks {
         txn: &DatabaseTransaction,
         payment_id: Uuid,
     ) -> Result<(), DbErr> {
-        ledger::reconcile(txn, self.hold_days, payment_id).await
+        ledger::reconcile(txn, self.hold_days, self.sandbox_earns, payment_id).await
     }
 
     /// An approved partner's promo code, for anyone but that partner.

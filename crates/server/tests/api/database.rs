@@ -66,6 +66,8 @@ async fn table_names(db: &sea_orm::DatabaseConnection) -> Vec<String> {
 }
 
 on_both_databases!(
+    instances_starting_together_on_a_fresh_database_both_migrate_it,
+    a_schema_newer_than_the_server_is_refused_with_a_clear_message,
     every_table_of_the_spec_exists,
     applying_the_migrations_again_is_a_no_op,
     a_duplicate_is_a_409_with_the_domains_message,
@@ -189,4 +191,60 @@ async fn violations_no_domain_names_are_still_409_or_422_and_other_failures_500(
         (broken.status(), broken.code()),
         (StatusCode::INTERNAL_SERVER_ERROR, ErrorCode::InternalError)
     );
+}
+
+/// Issue 25: two instances starting together on a fresh database both come
+/// up (on PostgreSQL one died with a duplicate `pg_type` key before the
+/// migrations ran under an advisory lock). Four at once, each with its own
+/// pool, as four processes would.
+async fn instances_starting_together_on_a_fresh_database_both_migrate_it(backend: Backend) {
+    let dir = tempfile::tempdir().unwrap();
+    let url = crate::helpers::fresh_database_url(backend, dir.path()).await;
+    let mut connections = Vec::new();
+    for _ in 0..4 {
+        connections.push(db::connect(&url).await.unwrap());
+    }
+    let runs = connections.iter().map(db::migrate);
+    for (n, result) in futures::future::join_all(runs)
+        .await
+        .into_iter()
+        .enumerate()
+    {
+        result.unwrap_or_else(|err| panic!("instance {n} could not migrate: {err}"));
+    }
+    let (known, applied) = db::migration_status(&connections[0]).await.unwrap();
+    assert_eq!(applied, known);
+    let names = table_names(&connections[0]).await;
+    for table in TABLES {
+        assert!(names.iter().any(|name| name == table), "{table}");
+    }
+}
+
+/// Issue 25: a database migrated by a newer version (a migration this build
+/// does not know) is refused with a message that says so; the server does
+/// not start on it.
+async fn a_schema_newer_than_the_server_is_refused_with_a_clear_message(backend: Backend) {
+    let app = spawn_app(backend).await;
+    let future = "m20991231_000001_from_a_newer_version";
+    app.db
+        .execute_raw(Statement::from_string(
+            backend_of(&app),
+            format!("INSERT INTO seaql_migrations (version, applied_at) VALUES ('{future}', 0)"),
+        ))
+        .await
+        .unwrap();
+    let refused = db::migrate(&app.db).await.unwrap_err().to_string();
+    assert!(refused.contains("newer than this server"), "{refused}");
+    assert!(refused.contains(future), "{refused}");
+    let mut config = app.config.clone();
+    config.data_dir = app._data_dir.path().join("second");
+    let Err(start) = prettyscore_server::app::Application::build(config).await else {
+        panic!("a server started on a newer schema");
+    };
+    let chain = format!("{start:#}");
+    assert!(chain.contains("newer than this server"), "{chain}");
+}
+
+fn backend_of(app: &TestApp) -> DatabaseBackend {
+    app.db.get_database_backend()
 }

@@ -315,6 +315,7 @@ async fn every_response_carries_the_security_headers_and_hsts_only_over_https() 
 
     let app = spawn_app_with(Backend::Sqlite, |config| {
         config.public_url = Some("https://prettyscore.example".into());
+        config.payments.allow_test_payments = true;
     })
     .await;
     for path in ["/", "/healthz", "/api/v1/nope"] {

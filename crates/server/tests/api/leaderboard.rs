@@ -695,6 +695,55 @@ async fn contest_entries_need_the_attestation_and_wait_for_moderation(backend: B
     )
     .await;
     assert_eq!(body["listing_status"], "approved");
+    let (_, body) = post(
+        &app,
+        "/api/v1/contest/entries",
+        Some(&owner),
+        entry(true, true, Some("Ada")),
+    )
+    .await;
+    assert_eq!(
+        body["listing_status"], "approved",
+        "the same name stays approved"
+    );
+
+    // Issue 25: a new name or bio goes back to review, off the board until
+    // an admin approves it.
+    for change in [
+        json!({"display_name": "Ada, now with a new name"}),
+        json!({"display_name": "Ada", "bio": "A bio nobody reviewed"}),
+    ] {
+        let mut body = entry(true, true, None);
+        body.as_object_mut()
+            .unwrap()
+            .extend(change.as_object().unwrap().clone());
+        let (status, body) = post(&app, "/api/v1/contest/entries", Some(&owner), body).await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+        assert_eq!(body["listing_status"], "pending", "{change}");
+        let row = photos::Entity::find_by_id(id)
+            .one(&app.db)
+            .await
+            .unwrap()
+            .unwrap();
+        assert!(!row.is_verified, "{change}");
+        let (_, standings) = get(&app, "/api/v1/contest/standings", None).await;
+        assert_eq!(standings["entries"], json!([]), "{change}");
+        let (_, board) = get(&app, "/api/v1/leaderboard", None).await;
+        assert!(
+            !board.to_string().contains(&id.to_string()),
+            "an unreviewed text is not listed: {change}"
+        );
+        let (status, _) = post(
+            &app,
+            &format!("/api/v1/admin/leaderboard/entries/{id}/approve"),
+            Some(&admin),
+            json!({}),
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK);
+    }
+    let (_, standings) = get(&app, "/api/v1/contest/standings", None).await;
+    assert_eq!(standings["entries"][0]["bio"], "A bio nobody reviewed");
     let (status, _) = get(&app, "/api/v1/contest/standings?month=2026-13", None).await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
 }

@@ -167,6 +167,12 @@ on_both_databases!(
     a_resent_message_is_stored_once,
     a_reconnect_replays_exactly_the_missed_messages,
     a_message_posted_on_one_instance_reaches_a_stream_on_another,
+    concurrent_senders_on_two_instances_reach_every_stream_without_a_gap,
+    a_stream_ends_when_its_session_signs_out,
+    a_password_change_ends_the_streams_of_the_other_sessions,
+    the_users_event_stream_carries_their_own_events_only,
+    the_users_event_stream_resumes_after_the_last_event_id,
+    a_users_eleventh_stream_closes_their_oldest,
     read_marks_clear_the_unread_count,
     the_stream_says_when_the_other_party_has_read,
     a_block_closes_the_conversation_for_both
@@ -447,4 +453,534 @@ async fn the_stream_says_when_the_other_party_has_read(backend: Backend) {
         StatusCode::NO_CONTENT
     );
     watcher.await.unwrap();
+}
+
+/// A second instance of `app`'s configuration, on the same database; its address.
+async fn second_instance(app: &TestApp, name: &str) -> String {
+    let mut config = app.config.clone();
+    config.data_dir = app._data_dir.path().join(name);
+    let second = Application::build(config)
+        .await
+        .expect("the second instance builds");
+    let address = second.url();
+    tokio::spawn(second.run_until_stopped());
+    address
+}
+
+/// Opens the stream at `base` from the start, says `ready` once its first
+/// event (the read mark every stream opens with) has arrived, and collects
+/// the first `n` messages as `(seq, id)`. The 120 s bound only stops a
+/// stream that would never deliver them from hanging the test.
+async fn collect_messages(
+    base: String,
+    token: String,
+    id: String,
+    n: usize,
+    ready: tokio::sync::oneshot::Sender<()>,
+) -> Vec<(i64, String)> {
+    let mut response = reqwest::Client::new()
+        .get(format!("{base}{REQUESTS}/{id}/messages/stream"))
+        .bearer_auth(&token)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    let mut ready = Some(ready);
+    let mut buffer = String::new();
+    let mut messages = Vec::new();
+    tokio::time::timeout(Duration::from_secs(120), async {
+        while messages.len() < n {
+            let chunk = response
+                .chunk()
+                .await
+                .unwrap()
+                .expect("the stream stays open");
+            buffer.push_str(std::str::from_utf8(&chunk).unwrap());
+            while let Some(end) = buffer.find("\n\n") {
+                let block: String = buffer.drain(..end + 2).collect();
+                if let Some(ready) = ready.take() {
+                    let _ = ready.send(());
+                }
+                if !block.lines().any(|line| line == "event: message") {
+                    continue;
+                }
+                let data = block
+                    .lines()
+                    .find_map(|line| line.strip_prefix("data:"))
+                    .expect("a message has data");
+                let data: Value = serde_json::from_str(data.trim()).unwrap();
+                messages.push((
+                    data["seq"].as_i64().unwrap(),
+                    data["id"].as_str().unwrap().to_owned(),
+                ));
+            }
+        }
+    })
+    .await
+    .unwrap_or_else(|_| panic!("the stream delivered {} of {n} messages", messages.len()));
+    messages
+}
+
+/// Issue 25: 8 senders x 40 messages into one conversation through two
+/// instances; each of four streams (two per instance) open before the
+/// first send receives all 320, in order, each once. Without the
+/// conversation lock a stream moved past a `seq` still to commit and lost
+/// 48-55 of them on PostgreSQL.
+async fn concurrent_senders_on_two_instances_reach_every_stream_without_a_gap(backend: Backend) {
+    const SENDERS: usize = 8;
+    const EACH: usize = 40;
+    const TOTAL: usize = SENDERS * EACH;
+    let app = sandbox_app(backend).await;
+    let (star, fan, id) = conversation(&app, true).await;
+    let instances = [app.address.clone(), second_instance(&app, "second").await];
+
+    let mut streams = Vec::new();
+    let mut opened = Vec::new();
+    for (n, base) in instances.iter().chain(instances.iter()).enumerate() {
+        let token = if n % 2 == 0 { &star } else { &fan }.token.clone();
+        let (ready, is_ready) = tokio::sync::oneshot::channel();
+        streams.push(tokio::spawn(collect_messages(
+            base.clone(),
+            token,
+            id.clone(),
+            TOTAL,
+            ready,
+        )));
+        opened.push(is_ready);
+    }
+    for is_ready in opened {
+        is_ready.await.expect("every stream opens");
+    }
+
+    let client = reqwest::Client::new();
+    let senders: Vec<_> = (0..SENDERS)
+        .map(|n| {
+            let url = format!("{}{REQUESTS}/{id}/messages", instances[n % 2]);
+            let token = if n % 4 < 2 { &star } else { &fan }.token.clone();
+            let client = client.clone();
+            tokio::spawn(async move {
+                let mut sent = Vec::new();
+                for k in 0..EACH {
+                    let client_id = Uuid::new_v4();
+                    let reply = client
+                        .post(&url)
+                        .bearer_auth(&token)
+                        .json(&json!({"id": client_id, "content": format!("sender {n}, message {k}")}))
+                        .send()
+                        .await
+                        .unwrap();
+                    assert_eq!(reply.status(), StatusCode::CREATED);
+                    sent.push(client_id.to_string());
+                }
+                sent
+            })
+        })
+        .collect();
+    let mut sent = std::collections::BTreeSet::new();
+    for sender in senders {
+        sent.extend(sender.await.unwrap());
+    }
+    assert_eq!(sent.len(), TOTAL, "every send acknowledged");
+
+    for (n, stream) in streams.into_iter().enumerate() {
+        let got = stream.await.unwrap();
+        assert!(
+            got.windows(2).all(|pair| pair[0].0 < pair[1].0),
+            "stream {n} delivers in order, each once"
+        );
+        let ids: std::collections::BTreeSet<String> = got.into_iter().map(|(_, id)| id).collect();
+        assert_eq!(ids, sent, "stream {n} delivers every acknowledged message");
+    }
+}
+
+/// Opens the stream with `token`, says `ready` at its first event, and
+/// reads until the server ends it; the message events it delivered.
+async fn read_until_the_end(
+    base: String,
+    token: String,
+    id: String,
+    ready: tokio::sync::oneshot::Sender<()>,
+) -> Vec<String> {
+    let mut response = reqwest::Client::new()
+        .get(format!("{base}{REQUESTS}/{id}/messages/stream"))
+        .bearer_auth(&token)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    let mut ready = Some(ready);
+    let mut text = String::new();
+    // Only a guard against a stream that never ends.
+    tokio::time::timeout(Duration::from_secs(60), async {
+        while let Some(chunk) = response.chunk().await.unwrap() {
+            text.push_str(std::str::from_utf8(&chunk).unwrap());
+            if text.contains("\n\n")
+                && let Some(ready) = ready.take()
+            {
+                let _ = ready.send(());
+            }
+        }
+    })
+    .await
+    .expect("the stream ends");
+    text.split("\n\n")
+        .filter(|block| block.lines().any(|line| line == "event: message"))
+        .map(str::to_owned)
+        .collect()
+}
+
+/// A stream of `session` (a token of the star's) open on the conversation
+/// `id`; `end` ends that session; then the fan sends a message. The
+/// stream must end without delivering it, while the star's stream on
+/// `keeper` (a session that lives on) does deliver it.
+async fn assert_the_stream_ends_with_its_session<F, Fut>(
+    app: &TestApp,
+    fan: &Caller,
+    id: &str,
+    session: &str,
+    keeper: &str,
+    end: F,
+) where
+    F: FnOnce() -> Fut,
+    Fut: std::future::Future<Output = ()>,
+{
+    let (ready, is_ready) = tokio::sync::oneshot::channel();
+    let ended = tokio::spawn(read_until_the_end(
+        app.address.clone(),
+        session.to_owned(),
+        id.to_owned(),
+        ready,
+    ));
+    let (kept_ready, kept_is_ready) = tokio::sync::oneshot::channel();
+    let kept = tokio::spawn(collect_messages(
+        app.address.clone(),
+        keeper.to_owned(),
+        id.to_owned(),
+        1,
+        kept_ready,
+    ));
+    is_ready.await.expect("the stream opens");
+    kept_is_ready.await.expect("the other stream opens");
+    end().await;
+    let sent = say(app, fan, id, "private, after the sign-out").await;
+    let kept = kept.await.unwrap();
+    assert_eq!(
+        kept[0].1,
+        sent["id"].as_str().unwrap(),
+        "a live session's stream goes on"
+    );
+    let delivered = ended.await.unwrap();
+    assert!(
+        delivered.is_empty(),
+        "a signed-out stream delivered {delivered:?}"
+    );
+}
+
+/// Issue 25 item 15: after a sign-out an open stream stops delivering.
+async fn a_stream_ends_when_its_session_signs_out(backend: Backend) {
+    let app = sandbox_app(backend).await;
+    let (star, fan, id) = conversation(&app, true).await;
+    let other_session = app.sign_in("star@example.com", crate::auth::PASSWORD).await;
+    let other_session = crate::auth::access(&other_session.body).to_owned();
+    let session = other_session.clone();
+    assert_the_stream_ends_with_its_session(
+        &app,
+        &fan,
+        &id,
+        &other_session,
+        &star.token,
+        || async {
+            assert_eq!(
+                app.post_as(&session, "/logout?scope=local", json!({}))
+                    .await
+                    .status,
+                StatusCode::NO_CONTENT
+            );
+        },
+    )
+    .await;
+}
+
+/// Issue 25 item 15: a password change signs out every other session, and
+/// their open streams stop delivering.
+async fn a_password_change_ends_the_streams_of_the_other_sessions(backend: Backend) {
+    let app = sandbox_app(backend).await;
+    let (star, fan, id) = conversation(&app, true).await;
+    let other_session = app.sign_in("star@example.com", crate::auth::PASSWORD).await;
+    let other_session = crate::auth::access(&other_session.body).to_owned();
+    assert_the_stream_ends_with_its_session(
+        &app,
+        &fan,
+        &id,
+        &other_session,
+        &star.token,
+        || async {
+            app.put_as(&star.token, "/user", json!({"password": "a-new-password"}))
+                .await
+                .assert_ok();
+        },
+    )
+    .await;
+}
+
+const EVENTS: &str = "/api/v1/events/stream";
+
+/// The caller's own event stream at `base`, read in the background: each
+/// event as `(name, id, data)` on the channel, which closes when the
+/// server ends the stream.
+async fn user_events(
+    base: &str,
+    token: &str,
+    last_event_id: Option<i64>,
+) -> tokio::sync::mpsc::UnboundedReceiver<(String, Option<i64>, Value)> {
+    let mut request = reqwest::Client::new()
+        .get(format!("{base}{EVENTS}"))
+        .bearer_auth(token);
+    if let Some(last) = last_event_id {
+        request = request.header("Last-Event-ID", last.to_string());
+    }
+    let mut response = request.send().await.unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    let (events, received) = tokio::sync::mpsc::unbounded_channel();
+    tokio::spawn(async move {
+        let mut buffer = String::new();
+        while let Ok(Some(chunk)) = response.chunk().await {
+            buffer.push_str(std::str::from_utf8(&chunk).unwrap());
+            while let Some(end) = buffer.find("\n\n") {
+                let block: String = buffer.drain(..end + 2).collect();
+                let (mut name, mut id, mut data) = (None, None, Value::Null);
+                for line in block.lines() {
+                    if let Some(value) = line.strip_prefix("event:") {
+                        name = Some(value.trim().to_owned());
+                    } else if let Some(value) = line.strip_prefix("id:") {
+                        id = value.trim().parse().ok();
+                    } else if let Some(value) = line.strip_prefix("data:") {
+                        data = serde_json::from_str(value.trim()).unwrap_or(Value::Null);
+                    }
+                }
+                if let Some(name) = name
+                    && events.send((name, id, data)).is_err()
+                {
+                    return;
+                }
+            }
+        }
+    });
+    received
+}
+
+/// The next event named `name` (skipping others); fails if the stream ends
+/// first. The 30 s bound only stops a test that would hang.
+async fn next_named(
+    events: &mut tokio::sync::mpsc::UnboundedReceiver<(String, Option<i64>, Value)>,
+    name: &str,
+) -> (Option<i64>, Value) {
+    tokio::time::timeout(Duration::from_secs(30), async {
+        loop {
+            let (got, id, data) = events.recv().await.expect("the stream stays open");
+            if got == name {
+                return (id, data);
+            }
+        }
+    })
+    .await
+    .unwrap_or_else(|_| panic!("no `{name}` event"))
+}
+
+/// Issue 24 item 5 and issue 23 item 4: a request arriving, its approval,
+/// messages and the unread counts reach the parties' own streams at once;
+/// a stranger's stream never carries them; anonymous callers get 401.
+async fn the_users_event_stream_carries_their_own_events_only(backend: Backend) {
+    let app = sandbox_app(backend).await;
+    assert_error(
+        &call(&app, Method::GET, EVENTS, None, None).await,
+        StatusCode::UNAUTHORIZED,
+        "not_signed_in",
+    );
+    let star = sign_up(&app, "star@example.com").await;
+    let stranger = sign_up(&app, "stranger@example.com").await;
+    let mut star_events = user_events(&app.address, &star.token, None).await;
+    let mut stranger_events = user_events(&app.address, &stranger.token, None).await;
+    assert_eq!(
+        next_named(&mut star_events, "unread").await.1,
+        json!({"awaitingAnswer": 0, "unreadMessages": 0})
+    );
+    next_named(&mut stranger_events, "unread").await;
+
+    // A paid request arrives for the star: the badge counts it, and the
+    // request is announced.
+    let fan = sign_up(&app, "fan@example.com").await;
+    let mut fan_events = user_events(&app.address, &fan.token, None).await;
+    next_named(&mut fan_events, "unread").await;
+    let photo = insert_photo(&app, star.id, 9.0, chrono::Utc::now(), State::Listed).await;
+    let (_, request) = post(
+        &app,
+        REQUESTS,
+        &fan,
+        json!({"photoId": photo, "message": "Hello, I would love to talk!"}),
+    )
+    .await;
+    let id = request["id"].as_str().unwrap().to_owned();
+    let opened = ok(post(
+        &app,
+        "/functions/v1/create-checkout",
+        &fan,
+        json!({"userId": fan.id, "type": "contact_request", "metadata": {"contact_request_id": id}}),
+    )
+    .await);
+    let session = opened["sessionId"].as_str().unwrap();
+    ok(post(
+        &app,
+        &format!("/api/v1/billing/sandbox/{session}/pay"),
+        &fan,
+        json!({}),
+    )
+    .await);
+    let (_, arrived) = next_named(&mut star_events, "request").await;
+    assert_eq!(
+        arrived,
+        json!({"id": id, "role": "contestant", "status": "pending", "paid": true, "closed": false})
+    );
+    assert_eq!(
+        next_named(&mut star_events, "unread").await.1,
+        json!({"awaitingAnswer": 1, "unreadMessages": 0})
+    );
+
+    // Approved: both parties hear it.
+    ok(post(&app, &format!("{REQUESTS}/{id}/approve"), &star, json!({})).await);
+    for (events, role) in [
+        (&mut star_events, "contestant"),
+        (&mut fan_events, "requester"),
+    ] {
+        loop {
+            let (_, request) = next_named(events, "request").await;
+            if request["status"] == "approved" {
+                assert_eq!(request["role"], role);
+                break;
+            }
+        }
+    }
+    assert_eq!(
+        next_named(&mut star_events, "unread").await.1,
+        json!({"awaitingAnswer": 0, "unreadMessages": 0})
+    );
+
+    // A message: both parties' streams, with its seq as the event id; the
+    // receiver's badge counts it.
+    let sent = say(&app, &fan, &id, "Hello star!").await;
+    let seq = sent["seq"].as_i64().unwrap();
+    let (event_id, message) = next_named(&mut star_events, "message").await;
+    assert_eq!(event_id, Some(seq));
+    assert_eq!(message["contactRequestId"], id.as_str());
+    assert_eq!(message["mine"], false);
+    assert!(message.get("content").is_none(), "ids only: {message}");
+    assert_eq!(
+        next_named(&mut star_events, "unread").await.1,
+        json!({"awaitingAnswer": 0, "unreadMessages": 1})
+    );
+    let (_, mine) = next_named(&mut fan_events, "message").await;
+    assert_eq!(mine["mine"], true);
+
+    // The stranger's stream carried nothing of it: ended by signing out,
+    // everything it delivered was its first badge count.
+    assert_eq!(
+        app.post_as(&stranger.token, "/logout", json!({}))
+            .await
+            .status,
+        StatusCode::NO_CONTENT
+    );
+    let mut rest = Vec::new();
+    tokio::time::timeout(Duration::from_secs(30), async {
+        while let Some(event) = stranger_events.recv().await {
+            rest.push(event);
+        }
+    })
+    .await
+    .expect("a signed-out stream ends");
+    assert!(
+        rest.is_empty(),
+        "a stranger's stream carries nobody else's events: {rest:?}"
+    );
+}
+
+/// Issue 24 item 5: after a reconnect with `Last-Event-ID` the stream sends
+/// exactly the messages after it, in order; a fresh stream starts from now.
+async fn the_users_event_stream_resumes_after_the_last_event_id(backend: Backend) {
+    let app = sandbox_app(backend).await;
+    let (star, fan, id) = conversation(&app, true).await;
+    let mut seqs = Vec::new();
+    for n in 1..=3 {
+        seqs.push(
+            say(&app, &fan, &id, &format!("message {n}")).await["seq"]
+                .as_i64()
+                .unwrap(),
+        );
+    }
+    let mut resumed = user_events(&app.address, &star.token, Some(seqs[0])).await;
+    for seq in &seqs[1..] {
+        let (event_id, message) = next_named(&mut resumed, "message").await;
+        assert_eq!(event_id, Some(*seq));
+        assert_eq!(message["seq"], *seq);
+    }
+    // A fresh stream: no history, the counts, then what comes next.
+    let mut fresh = user_events(&app.address, &star.token, None).await;
+    assert_eq!(
+        next_named(&mut fresh, "unread").await.1["unreadMessages"],
+        3
+    );
+    let fourth = say(&app, &fan, &id, "message 4").await["seq"]
+        .as_i64()
+        .unwrap();
+    assert_eq!(next_named(&mut fresh, "message").await.0, Some(fourth));
+    assert_eq!(next_named(&mut resumed, "message").await.0, Some(fourth));
+}
+
+/// Issue 25 item 9: one user holds at most 10 streams open (conversation
+/// and own-event streams together); the 11th closes their oldest, and the
+/// others go on.
+async fn a_users_eleventh_stream_closes_their_oldest(backend: Backend) {
+    let app = sandbox_app(backend).await;
+    let (star, fan, id) = conversation(&app, true).await;
+    let (ready, is_ready) = tokio::sync::oneshot::channel();
+    let oldest = tokio::spawn(read_until_the_end(
+        app.address.clone(),
+        star.token.clone(),
+        id.clone(),
+        ready,
+    ));
+    is_ready.await.expect("the oldest stream opens");
+    let mut newer = Vec::new();
+    for _ in 0..9 {
+        let mut events = user_events(&app.address, &star.token, None).await;
+        next_named(&mut events, "unread").await;
+        newer.push(events);
+    }
+    assert_eq!(app.state.notifier.open_streams(star.id), 10);
+    // The fan's streams are theirs: not counted against the star.
+    let mut fans = user_events(&app.address, &fan.token, None).await;
+    next_named(&mut fans, "unread").await;
+    let (ready, is_ready) = tokio::sync::oneshot::channel();
+    let newest = tokio::spawn(collect_messages(
+        app.address.clone(),
+        star.token.clone(),
+        id.clone(),
+        1,
+        ready,
+    ));
+    is_ready.await.expect("the 11th stream opens");
+    let delivered = tokio::time::timeout(Duration::from_secs(30), oldest)
+        .await
+        .expect("the oldest stream was closed")
+        .unwrap();
+    assert!(delivered.is_empty());
+    assert_eq!(app.state.notifier.open_streams(star.id), 10);
+    let sent = say(&app, &fan, &id, "still here").await;
+    assert_eq!(newest.await.unwrap()[0].1, sent["id"].as_str().unwrap());
+    for events in &mut newer {
+        assert_eq!(next_named(events, "message").await.0, sent["seq"].as_i64());
+    }
+    assert_eq!(
+        next_named(&mut fans, "message").await.0,
+        sent["seq"].as_i64()
+    );
 }

@@ -6,7 +6,8 @@ use serde_json::Value;
 
 on_both_databases!(
     health_and_readiness_answer_ok,
-    readiness_fails_when_the_database_is_gone
+    readiness_fails_when_the_database_is_gone,
+    an_unreachable_database_answers_503_with_retry_after_and_recovers
 );
 
 async fn health_and_readiness_answer_ok(backend: Backend) {
@@ -264,4 +265,153 @@ fn allocator_defaults_are_built_in() {
     );
     let operator = options(&[("MIMALLOC_PURGE_DELAY", "250")]);
     assert!(operator.contains("option 'purge_delay': 250"), "{operator}");
+}
+
+/// A TCP proxy to the PostgreSQL test server that the test can cut (every
+/// open connection dropped, new ones closed at once) and restore: a
+/// database outage without stopping the shared server.
+struct CuttableProxy {
+    address: std::net::SocketAddr,
+    up: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    links: std::sync::Arc<std::sync::Mutex<Vec<tokio::task::JoinHandle<()>>>>,
+}
+
+impl CuttableProxy {
+    async fn start(upstream: String) -> Self {
+        use std::sync::atomic::Ordering;
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let proxy = Self {
+            address: listener.local_addr().unwrap(),
+            up: std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true)),
+            links: std::sync::Arc::default(),
+        };
+        let (up, links) = (proxy.up.clone(), proxy.links.clone());
+        tokio::spawn(async move {
+            while let Ok((mut client, _)) = listener.accept().await {
+                if !up.load(Ordering::SeqCst) {
+                    continue; // dropped: the connection closes at once
+                }
+                let upstream = upstream.clone();
+                links.lock().unwrap().push(tokio::spawn(async move {
+                    if let Ok(mut server) = tokio::net::TcpStream::connect(&upstream).await {
+                        let _ = tokio::io::copy_bidirectional(&mut client, &mut server).await;
+                    }
+                }));
+            }
+        });
+        proxy
+    }
+
+    fn cut(&self) {
+        self.up.store(false, std::sync::atomic::Ordering::SeqCst);
+        for link in self.links.lock().unwrap().drain(..) {
+            link.abort();
+        }
+    }
+
+    fn restore(&self) {
+        self.up.store(true, std::sync::atomic::Ordering::SeqCst);
+    }
+}
+
+/// An API, an auth and a function route, signed in with `token`.
+async fn three_routes(app: &crate::helpers::TestApp, token: &str) -> Vec<reqwest::Response> {
+    let mut answers = Vec::new();
+    for (method, path) in [
+        (reqwest::Method::GET, "/api/v1/contact-requests/unread"),
+        (reqwest::Method::GET, "/auth/v1/user"),
+        (reqwest::Method::POST, "/functions/v1/check-subscription"),
+    ] {
+        answers.push(
+            app.client
+                .request(method, app.url(path))
+                .bearer_auth(token)
+                .json(&serde_json::json!({}))
+                .send()
+                .await
+                .unwrap(),
+        );
+    }
+    answers
+}
+
+/// Asserts 503 `database_unavailable` with `Retry-After` on every answer.
+async fn assert_all_unavailable(answers: Vec<reqwest::Response>) {
+    for answer in answers {
+        let path = answer.url().path().to_owned();
+        assert_eq!(answer.status(), StatusCode::SERVICE_UNAVAILABLE, "{path}");
+        let retry_after: u64 = answer.headers()["retry-after"]
+            .to_str()
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert!(retry_after >= 1, "{path}");
+        let body: Value = answer.json().await.unwrap();
+        assert_eq!(body["code"], "database_unavailable", "{path}: {body}");
+        assert!(body["message"].as_str().is_some_and(|m| !m.is_empty()));
+        if path.starts_with("/auth/") {
+            // GoTrue's shape: both code fields and both message fields.
+            assert_eq!(body["error_code"], "database_unavailable", "{body}");
+            assert_eq!(body["msg"], body["message"], "{body}");
+        }
+    }
+}
+
+/// Issue 25: with the database out of reach, API, auth and function routes
+/// answer 503 `database_unavailable` with `Retry-After` (they waited 10 s
+/// for a connection and answered 500); when it is back, the same server
+/// answers again without a restart. On PostgreSQL the outage is a proxy
+/// the test cuts and restores; on SQLite, which has no server to lose, the
+/// pool is closed (no recovery to test there).
+async fn an_unreachable_database_answers_503_with_retry_after_and_recovers(backend: Backend) {
+    use prettyscore_server::config::Secret;
+    let proxy = match backend {
+        Backend::Sqlite => None,
+        Backend::Postgres => {
+            let dir = tempfile::tempdir().unwrap();
+            let url = crate::helpers::fresh_database_url(backend, dir.path()).await;
+            let (scheme_and_user, rest) = url.split_once('@').unwrap();
+            let (upstream, name) = rest.split_once('/').unwrap();
+            let proxy = CuttableProxy::start(upstream.to_owned()).await;
+            let proxied = format!("{scheme_and_user}@{}/{name}", proxy.address);
+            Some((proxy, proxied))
+        }
+    };
+    let proxied = proxy.as_ref().map(|(_, url)| url.clone());
+    let app = crate::helpers::spawn_app_with(backend, |config| {
+        if let Some(url) = proxied {
+            config.database_url = Some(Secret::new(url));
+        }
+    })
+    .await;
+    let token = crate::auth::access(&app.sign_up("ada@example.com").await).to_owned();
+    for answer in three_routes(&app, &token).await {
+        assert!(answer.status().is_success(), "{}", answer.url());
+    }
+
+    match &proxy {
+        Some((proxy, _)) => proxy.cut(),
+        None => app.db.close_by_ref().await.unwrap(),
+    }
+    assert_all_unavailable(three_routes(&app, &token).await).await;
+    assert_eq!(
+        app.get("/readyz").await.status(),
+        StatusCode::SERVICE_UNAVAILABLE
+    );
+    assert_eq!(app.get("/healthz").await.status(), StatusCode::OK);
+
+    let Some((proxy, _)) = &proxy else { return };
+    proxy.restore();
+    crate::helpers::eventually(
+        "the server to answer again once the database is back",
+        || async { app.get("/readyz").await.status() == StatusCode::OK },
+    )
+    .await;
+    for answer in three_routes(&app, &token).await {
+        assert!(
+            answer.status().is_success(),
+            "{} after recovery",
+            answer.url()
+        );
+    }
 }

@@ -173,7 +173,8 @@ on_both_databases!(
     a_promo_code_discounts_the_first_payment_and_credits_the_partner,
     commissions_wait_out_the_refund_window,
     renewals_earn_for_twelve_months_and_a_promo_only_its_sale,
-    an_approved_contact_fee_earns_on_the_platforms_quarter
+    an_approved_contact_fee_earns_on_the_platforms_quarter,
+    sandbox_payments_earn_no_commission_on_a_public_server
 );
 
 async fn who_may_call_what(backend: Backend) {
@@ -904,5 +905,40 @@ async fn an_approved_contact_fee_earns_on_the_platforms_quarter(backend: Backend
     let seen = portal(&app, &partner_user).await;
     assert_eq!(seen["recent"][0]["amountCents"], 25_000);
     assert_eq!(seen["recent"][0]["commissionCents"], 3_750);
+    assert_totals_match_lines(&app).await;
+}
+
+/// Issue 25: a public (https) server allowed to take test payments never
+/// turns a sandbox payment into a commission; in development (the other
+/// tests) the same purchase earns.
+async fn sandbox_payments_earn_no_commission_on_a_public_server(backend: Backend) {
+    use prettyscore_server::partners::entity::line;
+    let app = spawn_with(backend, |config| {
+        config.partners.commission_hold_days = 0;
+        config.public_url = Some("https://prettyscore.example".to_owned());
+        config.payments.allow_test_payments = true;
+    })
+    .await;
+    let admin = admin(&app).await;
+    let (partner_user, _) = partner(&app, &admin, "p@example.com", "PUBLIC", "elite").await;
+    let buyer = sign_up_referred(&app, "buyer@example.com", "PUBLIC").await;
+    assert!(
+        referrer_of(&app, &buyer).await.is_some(),
+        "the buyer was referred"
+    );
+    buy(&app, &buyer, "personality_detailed", None).await;
+    buy(&app, &buyer, "subscription", None).await;
+    let paid = payment::Entity::find()
+        .filter(payment::Column::UserId.eq(buyer.id))
+        .all(&app.db)
+        .await
+        .unwrap();
+    assert_eq!(paid.len(), 2, "both sandbox payments went through");
+    assert!(paid.iter().all(|payment| payment.provider == "sandbox"));
+    assert_eq!(line::Entity::find().all(&app.db).await.unwrap(), []);
+    let portal = portal(&app, &partner_user).await;
+    assert_eq!(portal["recent"], json!([]));
+    assert_eq!(portal["account"]["totalConversions"], 0);
+    assert_eq!(portal["account"]["totalEarnedCents"], 0);
     assert_totals_match_lines(&app).await;
 }

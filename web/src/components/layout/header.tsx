@@ -2,6 +2,7 @@ import { Logo } from '@/components/layout/logo';
 import { UnreadDot } from '@/components/layout/unread-badge';
 import { SidebarTrigger } from '@/components/ui/sidebar';
 import { UserMenu } from '@/features/auth/components/user-menu';
+import { UserEventsListener } from '@/features/messages/components/user-events-listener';
 import { PremiumHeaderBadge } from '@/features/premium/components/premium-header-badge';
 import { useSession } from '@/lib/session';
 
@@ -13,6 +14,7 @@ export function Header() {
       <span className="relative inline-flex">
         <SidebarTrigger />
         {signedIn ? <UnreadDot /> : null}
+        {signedIn ? <UserEventsListener /> : null}
       </span>
       <Logo />
       <div className="ml-auto flex items-center">

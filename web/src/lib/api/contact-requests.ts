@@ -1,4 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import { useSyncExternalStore } from 'react';
 import { api, ApiError, unwrap, type ApiSchemas } from '@/lib/api-client';
 import { servesApi, useSession } from '@/lib/session';
 
@@ -56,19 +57,46 @@ export function useContactRequest(id: string) {
   );
 }
 
-/** The side menu's badge asks every 30 s while signed in, and again whenever the window gets focus. */
+/**
+ * The side menu's badge follows the user's event stream (features/messages
+ * sets the counts as they change); only while that stream is down does it
+ * ask every 30 s, and again whenever the window gets focus.
+ */
 export const UNREAD_POLL_MS = 30_000;
+
+let eventsLive = false;
+const liveListeners = new Set<() => void>();
+
+/** Whether the user's event stream is open in this tab (set by its listener). */
+export function setUserEventsLive(live: boolean) {
+  if (live === eventsLive) return;
+  eventsLive = live;
+  for (const listener of liveListeners) listener();
+}
+
+/** Whether the user's event stream is open: the badge needs no poll then. */
+export function useUserEventsLive(): boolean {
+  return useSyncExternalStore(
+    (listener) => {
+      liveListeners.add(listener);
+      return () => liveListeners.delete(listener);
+    },
+    () => eventsLive,
+    () => false,
+  );
+}
 
 /** GET /api/v1/contact-requests/unread: requests waiting for an answer and unread messages. */
 export function useUnreadSummary() {
   const { session } = useSession();
   const userId = session?.user.id ?? '';
+  const live = useUserEventsLive();
   return useQuery(
     queryOptions({
       queryKey: contactRequestKeys.unread(userId),
       queryFn: () => unwrap(api.GET('/api/v1/contact-requests/unread')),
       enabled: session !== null && servesApi(session),
-      refetchInterval: UNREAD_POLL_MS,
+      refetchInterval: live ? false : UNREAD_POLL_MS,
       refetchOnWindowFocus: 'always',
       retry: retryServerErrors,
       staleTime: 0,

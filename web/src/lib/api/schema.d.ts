@@ -950,8 +950,8 @@ export interface paths {
         /**
          * Enters one of the caller's photos in this month's contest. The photo is
          *     put forward for the leaderboard (public_listing) and waits for an admin,
-         *     unless it is approved already. Entering it again this month changes
-         *     nothing but the name and bio.
+         *     unless it is approved already with this same name and bio: a change to
+         *     either sends it back to review (off the leaderboard until approved).
          */
         post: operations["submit"];
         delete?: never;
@@ -1029,6 +1029,30 @@ export interface paths {
          *     Issues the `ps_device` cookie when the browser has none.
          */
         get: operations["edit_quota"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/events/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's own events as server-sent events: `event: unread` (the
+         *     badge's counts) first and whenever they change, `event: message` with
+         *     `id: <seq>` for each new message in their conversations, and `event:
+         *     request` when one of their contact requests arrives, is answered or
+         *     closed. With `Last-Event-ID` (or `?after=`), the messages after it
+         *     first; without it, from now on. It ends when the session ends.
+         */
+        get: operations["user_events"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2328,6 +2352,27 @@ export interface components {
             entries: components["schemas"]["LeaderboardEntry"][];
             /** @description Pass as `after` for the next page; null on the last page. */
             next_cursor?: string | null;
+        };
+        /** @description A new message in one of the caller's conversations. */
+        MessageEvent: {
+            /**
+             * Format: uuid
+             * @description The conversation: the contact request's id.
+             */
+            contactRequestId: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: uuid */
+            id: string;
+            /** @description Sent by the caller (from another tab or device). */
+            mine: boolean;
+            /** Format: uuid */
+            senderId: string;
+            /**
+             * Format: int64
+             * @description The message's `seq`, also the event's id.
+             */
+            seq: number;
         };
         MessagePage: {
             messages: components["schemas"]["ChatMessage"][];
@@ -6372,6 +6417,59 @@ export interface operations {
             };
             /** @description A bearer token was sent but is not valid */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    user_events: {
+        parameters: {
+            query?: {
+                /** @description Only messages after this `seq`. */
+                after?: number;
+            };
+            header?: {
+                /** @description The last message `seq` received */
+                "Last-Event-ID"?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description `text/event-stream`: `unread` (UnreadSummary), `message` (MessageEvent) and `request` (RequestEvent) events */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": components["schemas"]["MessageEvent"];
+                };
+            };
+            /** @description `invalid_query`: a query parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_signed_in` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`: the path or query holds a control character */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

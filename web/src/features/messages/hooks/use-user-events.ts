@@ -1,0 +1,104 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { ApiError } from '@/lib/api-client';
+import { contactRequestKeys, setUserEventsLive } from '@/lib/api/contact-requests';
+import { servesApi, useSession } from '@/lib/session';
+import { openUserEventStream, parseUnread } from '../api/user-events';
+import { readSseStream, reconnectDelay, SseParser } from '../utils/sse';
+
+export type UserEventsStatus = 'off' | 'connecting' | 'open' | 'reconnecting' | 'stopped';
+
+/** Waits `ms`, or less if the signal aborts first. */
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+/** Refusals another try would not change (a 401 is retried: the next try carries a refreshed token). */
+function isFinal(error: unknown): error is ApiError {
+  return error instanceof ApiError && [400, 403, 404, 405, 410, 422].includes(error.status);
+}
+
+/**
+ * Listens on the signed-in user's own event stream (one per tab) and keeps
+ * the contact-request queries current: `unread` events set the badge's
+ * counts, `request` events (a request arrived, was answered or closed)
+ * refresh the request lists. When the connection drops it reconnects after
+ * 1, 2, 4, 8 and at most 10 s, resuming after the last message it saw
+ * (`Last-Event-ID`); while it is down the badge falls back to its poll.
+ */
+export function useUserEvents(): UserEventsStatus {
+  const { session } = useSession();
+  const queryClient = useQueryClient();
+  const userId = session?.user.id ?? '';
+  const enabled = session !== null && servesApi(session);
+  const [status, setStatus] = useState<UserEventsStatus>('connecting');
+
+  useEffect(() => {
+    if (!enabled || !userId) return;
+    const controller = new AbortController();
+    const { signal } = controller;
+    const lists = () => {
+      void queryClient.invalidateQueries({ queryKey: [...contactRequestKeys.all, 'received', userId] });
+      void queryClient.invalidateQueries({ queryKey: [...contactRequestKeys.all, 'sent', userId] });
+      void queryClient.invalidateQueries({ queryKey: [...contactRequestKeys.all, 'one', userId] });
+    };
+
+    const run = async () => {
+      let attempt = 0;
+      let lastId: string | null = null;
+      while (!signal.aborted) {
+        const parser = new SseParser();
+        try {
+          const body = await openUserEventStream(lastId, signal);
+          if (signal.aborted) return;
+          setStatus('open');
+          setUserEventsLive(true);
+          attempt = 0;
+          // What changed while no stream was open.
+          lists();
+          await readSseStream(
+            body,
+            (event) => {
+              if (event.event === 'unread') {
+                const summary = parseUnread(event.data);
+                if (summary) queryClient.setQueryData(contactRequestKeys.unread(userId), summary);
+              } else if (event.event === 'request') {
+                lists();
+              }
+            },
+            parser,
+          );
+        } catch (error) {
+          if (signal.aborted) return;
+          if (isFinal(error)) {
+            setUserEventsLive(false);
+            setStatus('stopped');
+            return;
+          }
+        } finally {
+          lastId = parser.lastId ?? lastId;
+        }
+        if (signal.aborted) return;
+        setUserEventsLive(false);
+        if (attempt > 0) setStatus('reconnecting');
+        await pause(reconnectDelay(attempt), signal);
+        attempt += 1;
+      }
+    };
+    void run();
+    return () => {
+      controller.abort();
+      setUserEventsLive(false);
+    };
+  }, [enabled, userId, queryClient]);
+
+  return enabled ? status : 'off';
+}
