@@ -1,8 +1,9 @@
-//! Is this a photo of feet? There is no foot detector to be had from a package
-//! registry with a licence that allows commercial use (see "Feet" in the README for what
-//! was tried: MediaPipe's pose landmarker, the one model with heel and toe points, needs
-//! a whole body and finds nothing on feet alone). So the check is built from what can be
-//! measured honestly, and a photo must pass all of it:
+//! Is this a photo of feet? No package registry has a foot detector that the project
+//! can ship and that finds feet ("Feet: what was tried" in the crate's README:
+//! MediaPipe's pose landmarker, the one Apache-2.0 model with heel and toe points, finds
+//! a person by the face and nothing on feet alone; NudeNet's detector ships under the
+//! AGPL-3.0 and found no feet on the test drawings). So the check is built from what can
+//! be measured, and a photo must pass all of it:
 //!
 //! 1. **Bare skin, smooth, in parts of a foot's size.** On a grid of at most 256 pixels
 //!    on the long side (the photo's own pixels when it is smaller: an enlarged photo
