@@ -2,16 +2,17 @@
  * Hands with the free trial: the gate offers the trial, the server scores a
  * real hand photo (landmarks), the result shows the breakdown and is saved
  * as a hands photo; back on /hands-upload the trial is used and the page
- * offers Premium. A face on /feet-upload is refused as not feet.
+ * offers Premium. A face and a coffee cup on /feet-upload are refused: no feet.
  * Screenshots at 375 and 1280 px with axe checks.
  */
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, seriousAxeViolations, test, viewports } from '../support/fixtures';
 import { ARTIFACTS_DIR, TESTDATA_DIR } from '../support/paths';
-import { ASTRONAUT, signUp, useSession } from '../support/score';
+import { ASTRONAUT, COFFEE, signUp, useSession } from '../support/score';
 
 const HAND = path.join(TESTDATA_DIR, 'hands', 'main_droite_dessus_0.webp');
+const NOT_FEET = 'We could not find feet in this photo. Please try another one.';
 
 async function shoot(page: Page, viewport: string, name: string) {
   await page.waitForLoadState('networkidle');
@@ -59,19 +60,37 @@ test.describe('feet and hands scores', () => {
 
 });
 
-test.describe('a feet photo that shows a face', () => {
-  // The server's 422 answer shows on the console as a failed resource.
+test.describe('a photo without feet', () => {
+  // The server's 422 answers show on the console as failed resources.
   test.use({ allowedConsoleErrors: [/status of 422/] });
 
-  test('a face on /feet-upload is not feet', async ({ page, request }) => {
+  test('a face and a coffee cup on /feet-upload are not feet, and the trial stays unused', async ({ page, request }) => {
     const account = await signUp(request);
     await useSession(page, account);
     await page.goto('/feet-upload');
     await page.getByTestId('gate-trial').getByRole('button', { name: 'Use Free Trial' }).click();
-    await page.getByTestId('body-gallery-input').setInputFiles(ASTRONAUT);
-    await expect(page.getByTestId('body-preview')).toBeVisible();
-    await page.getByRole('button', { name: 'Get My Score' }).click();
-    await expect(page.locator('[data-sonner-toast]').filter({ hasText: /face/i })).toBeVisible();
-    await expect(page).toHaveURL(/\/feet-upload$/);
+    // The message at both sizes, while it shows (the toast goes by itself after a few
+    // seconds): the face at the first, the coffee cup at the second.
+    for (const [viewport, name, photo] of [
+      [viewports[0]!, 'face', ASTRONAUT],
+      [viewports[1]!, 'coffee', COFFEE],
+    ] as const) {
+      await page.setViewportSize(viewport.size);
+      await page.getByTestId('body-gallery-input').setInputFiles(photo);
+      await expect(page.getByTestId('body-preview')).toBeVisible();
+      await page.getByRole('button', { name: 'Get My Score' }).click();
+      const toast = page.locator('[data-sonner-toast]').filter({ hasText: NOT_FEET });
+      await expect(toast).toBeVisible();
+      await page.screenshot({ path: path.join(ARTIFACTS_DIR, 'screenshots', viewport.name, `feet-refused-${name}.png`), animations: 'disabled' });
+      expect(await seriousAxeViolations(page)).toEqual([]);
+      await expect(page).toHaveURL(/\/feet-upload$/);
+      await expect(toast).toHaveCount(0);
+    }
+    // Nothing was scored, so the trial is still there.
+    const access = await request.post('/functions/v1/check-feature-access', {
+      headers: { Authorization: `Bearer ${account.accessToken}` },
+      data: { featureName: 'feet_scoring' },
+    });
+    expect(await access.json()).toMatchObject({ hasAccess: true, reason: 'trial_available' });
   });
 });

@@ -3,7 +3,9 @@
 //! written to `$CARGO_TARGET_DIR/bench-images/` (or `target/bench-images/`) so
 //! `scripts/bench-peer-mediapipe.sh` can time MediaPipe on the very same files.
 //! Hands analysis on a 1080p JPEG of the test hand (scaled to 80% of the frame height on
-//! a plain backdrop).
+//! a plain backdrop). Feet analysis on 1080-px-high JPEGs of the feet drawing (accepted:
+//! every check runs) and of the coffee photo (refused by the skin measures, no network runs),
+//! both written to the bench-images folder too.
 use criterion::{Criterion, criterion_group, criterion_main};
 use image::{DynamicImage, RgbImage, imageops};
 use std::path::PathBuf;
@@ -100,5 +102,49 @@ fn bench_hands(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, bench, bench_hands);
+/// A test image scaled to 1080 px high (its own aspect ratio), flattened onto white, as
+/// a JPEG of quality 90.
+fn make_1080_high_jpeg(rel: &str) -> Vec<u8> {
+    let src = image::open(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(rel))
+        .expect("test image")
+        .to_rgba8();
+    let h = 1080u32;
+    let w = src.width() * h / src.height();
+    let src = imageops::resize(&src, w, h, imageops::FilterType::CatmullRom);
+    let mut canvas = image::RgbaImage::from_pixel(w, h, image::Rgba([255, 255, 255, 255]));
+    imageops::overlay(&mut canvas, &src, 0, 0);
+    let mut out = Vec::new();
+    let enc = image::codecs::jpeg::JpegEncoder::new_with_quality(&mut out, 90);
+    DynamicImage::ImageRgba8(canvas)
+        .to_rgb8()
+        .write_with_encoder(enc)
+        .expect("encode");
+    out
+}
+
+fn bench_feet(c: &mut Criterion) {
+    let dir = bench_dir();
+    std::fs::create_dir_all(&dir).expect("bench dir");
+    let feet = make_1080_high_jpeg("../../testdata/feet/feet-in-sandals-drawing.png");
+    let coffee = make_1080_high_jpeg("../../testdata/noface/coffee.png");
+    std::fs::write(dir.join("feet-1080.jpg"), &feet).expect("write bench image");
+    std::fs::write(dir.join("coffee-1080.jpg"), &coffee).expect("write bench image");
+    let r = prettyscore_analysis::analyze_feet(&feet).expect("bench image has feet");
+    eprintln!("feet 1170x1080: {} bytes, score {}", feet.len(), r.score);
+    assert!(
+        prettyscore_analysis::analyze_feet(&coffee).is_err(),
+        "coffee is not feet"
+    );
+    let mut g = c.benchmark_group("analyze_feet");
+    g.sample_size(30);
+    g.bench_function("1170x1080 feet", |b| {
+        b.iter(|| prettyscore_analysis::analyze_feet(std::hint::black_box(&feet)).unwrap())
+    });
+    g.bench_function("1440x1080 coffee (refused)", |b| {
+        b.iter(|| prettyscore_analysis::analyze_feet(std::hint::black_box(&coffee)).unwrap_err())
+    });
+    g.finish();
+}
+
+criterion_group!(benches, bench, bench_hands, bench_feet);
 criterion_main!(benches);

@@ -27,10 +27,14 @@ pub enum AnalysisError {
     /// No whole hand was found (none at all, or too small, or cut off by the border).
     #[error("no hand found")]
     NoHand,
-    /// A feet photo in which the face detector finds a face.
+    /// A feet photo that fails the feet check: too little bare smooth skin, fur, a face
+    /// (a person's or an animal's) or a hand.
     #[error("not a photo of feet")]
     NotFeet,
 }
+
+/// What the user reads when a feet photo shows no feet.
+pub const NOT_FEET: &str = "We could not find feet in this photo. Please try another one.";
 
 /// What the user reads about a cut-off or damaged photo.
 pub const IMAGE_INCOMPLETE: &str =
@@ -69,9 +73,7 @@ impl AnalysisError {
             AnalysisError::NoHand => {
                 "We couldn't find a whole hand in this photo. Please upload a close, well-lit photo of one hand with all five fingers in the frame."
             }
-            AnalysisError::NotFeet => {
-                "This looks like a photo of a face, not of feet. Please upload a photo of your feet."
-            }
+            AnalysisError::NotFeet => NOT_FEET,
         }
     }
 }

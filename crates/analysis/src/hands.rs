@@ -89,6 +89,12 @@ pub(crate) fn detect_palm(pyr: &Pyramid) -> Option<Palm> {
     detect::symmetric(a, b)
 }
 
+/// Whether the hands score finds a hand here: a palm, then the landmark model's hand
+/// presence (used by the feet check: a hand is not feet).
+pub(crate) fn has_hand(pyr: &Pyramid) -> bool {
+    detect_palm(pyr).is_some_and(|p| landmarks(pyr, &roi(&p)).presence >= MIN_PRESENCE)
+}
+
 /// MediaPipe's palm-to-hand rule: rotated so the wrist-to-middle-finger line points up,
 /// moved half a box towards the fingers, square on the long side, scaled 2.6x.
 pub(crate) fn roi(p: &Palm) -> Roi {

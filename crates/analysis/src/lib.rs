@@ -8,7 +8,8 @@
 //!   -> finger proportions and spread (3D), fingertip and skin texture, pose, sharpness,
 //!   exposure -> score.
 //! * [`analyze_pet`], [`analyze_feet`]: scores from measured image properties
-//!   (sharpness, exposure, colourfulness, composition); feet refuse a photo with a face.
+//!   (sharpness, exposure, colourfulness, composition); feet first refuse what is not
+//!   feet (too little bare smooth skin, fur, a face or a hand: `feet.rs`).
 //! * [`segment_person`]: where the person is in a photo (MediaPipe selfie
 //!   segmentation), for the edit engine's background edits.
 //!
@@ -23,6 +24,7 @@ mod decode;
 mod detect;
 mod error;
 mod face;
+mod feet;
 mod hands;
 mod measures;
 mod photo;
@@ -34,11 +36,13 @@ pub mod tflite;
 
 pub use complete::{check_complete, jpeg_primary_len};
 pub use decode::{MAX_PIXELS, MAX_UPLOAD_BYTES, exif_orientation, jpeg_pixels_to_rgb};
-pub use error::{AnalysisError, IMAGE_INCOMPLETE};
+pub use error::{AnalysisError, IMAGE_INCOMPLETE, NOT_FEET};
+pub use feet::FeetEvidence;
 pub use hands::{HandMeasures, HandsAnalysis, HandsBreakdown, analyze_hands};
 pub use measures::FaceMeasures;
 pub use photo::{
     FeetAnalysis, FeetBreakdown, PetAnalysis, PhotoQualities, analyze_feet, analyze_pet,
+    feet_evidence,
 };
 pub use score::{
     FaceBreakdown, Tier, feet_label, hands_label, pet_title, rating_emoji, rating_label,

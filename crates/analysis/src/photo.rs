@@ -1,12 +1,12 @@
 //! Pet and feet scores from measured image properties: sharpness, exposure,
 //! colourfulness, composition and left/right balance. There is no pet or foot detector:
 //! these scores rate the photo, deterministically, within the spec's ranges. A feet photo
-//! in which the face detector finds a face is refused. (Hands have their own detector
-//! and landmarks: `hands.rs`.)
+//! must first pass the feet check (`feet.rs`: bare smooth skin, no face, no hand).
+//! (Hands have their own detector and landmarks: `hands.rs`.)
 
 use crate::decode::decode;
 use crate::error::AnalysisError;
-use crate::face;
+use crate::feet::{self, FeetEvidence};
 use crate::raster::Pyramid;
 use crate::score::{feet_label, pet_title, round1};
 use serde::Serialize;
@@ -33,17 +33,31 @@ pub struct PhotoQualities {
 
 fn measure(bytes: &[u8]) -> Result<PhotoQualities, AnalysisError> {
     let pyr = Pyramid::new(decode(bytes)?.image);
-    Ok(qualities(&pyr))
+    let (rgb, gw, gh) = grid(&pyr);
+    Ok(qualities(&rgb, gw, gh))
 }
 
-fn qualities(pyr: &Pyramid) -> PhotoQualities {
+/// The photo on the measuring grid (RGB 0..255, long side [`GRID_LONG`]): `(rgb, w, h)`.
+fn grid(pyr: &Pyramid) -> (Vec<f32>, usize, usize) {
+    grid_of(pyr, GRID_LONG)
+}
+
+/// The photo resampled to `long` pixels on its long side: `(rgb, w, h)`.
+fn grid_of(pyr: &Pyramid, long: usize) -> (Vec<f32>, usize, usize) {
     let (w, h) = (pyr.base().w, pyr.base().h);
-    let scale = w.max(h) as f32 / GRID_LONG as f32;
+    let scale = w.max(h) as f32 / long as f32;
     let (gw, gh) = (
         ((w as f32 / scale) as usize).max(8),
         ((h as f32 / scale) as usize).max(8),
     );
-    let rgb = pyr.warp(gw, gh, [0.0, 0.0], [scale, 0.0], [0.0, scale]);
+    (
+        pyr.warp(gw, gh, [0.0, 0.0], [scale, 0.0], [0.0, scale]),
+        gw,
+        gh,
+    )
+}
+
+fn qualities(rgb: &[f32], gw: usize, gh: usize) -> PhotoQualities {
     let n = (gw * gh) as f64;
     let lum: Vec<f32> = rgb
         .chunks_exact(3)
@@ -187,23 +201,18 @@ pub(crate) fn breakdown_item(score: f64, quality: f64) -> f64 {
     round1((score + 2.0 * quality.clamp(0.0, 1.0) - 1.0).clamp(1.0, 10.0))
 }
 
-/// Whether the face analysis finds a face: the detector and then the mesh's face
-/// presence, as for a face score (the detector alone also fires on a cat's face).
-fn has_face(pyr: &Pyramid) -> bool {
-    face::detect(pyr)
-        .is_some_and(|d| face::mesh(pyr, &face::roi(&d)).presence >= face::min_presence())
-}
-
 /// Score a feet photo. toeSymmetry: left/right balance; archQuality: composition;
-/// skinAppearance: exposure; overallAesthetics: colourfulness and sharpness. A photo in
-/// which the face analysis finds a face is refused (`not_feet`): it is not a photo of
-/// feet.
+/// skinAppearance: exposure; overallAesthetics: colourfulness and sharpness. A photo that
+/// fails the feet check (bare smooth skin, no face, no hand: `feet.rs`) is refused
+/// (`not_feet`): there are no feet to score.
 pub fn analyze_feet(bytes: &[u8]) -> Result<FeetAnalysis, AnalysisError> {
     let pyr = Pyramid::new(decode(bytes)?.image);
-    if has_face(&pyr) {
-        return Err(AnalysisError::NotFeet);
+    let (rgb, gw, gh) = grid(&pyr);
+    match feet_grid(&pyr) {
+        Some((small, sw, sh)) => feet::check(&pyr, &small, sw, sh)?,
+        None => feet::check(&pyr, &rgb, gw, gh)?,
     }
-    let q = qualities(&pyr);
+    let q = qualities(&rgb, gw, gh);
     let score = body_score(overall(&q));
     Ok(FeetAnalysis {
         score,
@@ -216,4 +225,19 @@ pub fn analyze_feet(bytes: &[u8]) -> Result<FeetAnalysis, AnalysisError> {
         },
         qualities: q,
     })
+}
+
+/// What the feet check measures on a photo (for tests and tuning; [`analyze_feet`]
+/// refuses a photo whose evidence is not [`FeetEvidence::is_feet`]).
+pub fn feet_evidence(bytes: &[u8]) -> Result<FeetEvidence, AnalysisError> {
+    let pyr = Pyramid::new(decode(bytes)?.image);
+    let (rgb, gw, gh) = feet_grid(&pyr).unwrap_or_else(|| grid(&pyr));
+    Ok(feet::evidence(&pyr, &rgb, gw, gh))
+}
+
+/// The feet check's grid when it differs from the qualities' grid: a photo smaller than
+/// [`GRID_LONG`] is checked on its own pixels (enlarged, it would look smoother).
+fn feet_grid(pyr: &Pyramid) -> Option<(Vec<f32>, usize, usize)> {
+    let long = pyr.base().w.max(pyr.base().h);
+    (long < GRID_LONG).then(|| grid_of(pyr, long))
 }

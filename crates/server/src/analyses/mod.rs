@@ -158,7 +158,7 @@ async fn analyze_gated<T: Serialize + Send + 'static>(
         (status = 401, description = "`not_signed_in`", body = ErrorBody),
         (status = 403, description = "`feature_locked`: neither Premium nor an active trial", body = ErrorBody),
         (status = 413, description = "Over 10 MB", body = ErrorBody),
-        (status = 422, description = "`not_feet`, or `image_incomplete`: a cut-off or damaged photo", body = ErrorBody),
+        (status = 422, description = "`not_feet`: no feet found (too little bare skin, fur, a face or a hand), or `image_incomplete`: a cut-off or damaged photo", body = ErrorBody),
         (status = 429, description = "Too many analyses from this client", body = ErrorBody),
     ),
     security(("bearer" = [])))]

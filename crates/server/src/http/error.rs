@@ -92,7 +92,8 @@ error_codes! {
     FaceTooSmall = "face_too_small",
     /// No hand in a hands photo (or one too small or cut off).
     NoHand = "no_hand",
-    /// A feet photo that shows a face.
+    /// A feet photo in which the analysis finds no feet (no bare skin, fur, a face or a
+    /// hand).
     NotFeet = "not_feet",
     // Edits.
     /// An edit without an instruction.

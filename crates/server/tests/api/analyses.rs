@@ -1,7 +1,9 @@
 //! POST /api/v1/analyses/{face,pet,feet,hands}: scores from the server's own
 //! analysis, the user's messages for bad input, nothing stored.
 
-use crate::helpers::{Backend, TestApp, image_form, spawn_app, spawn_app_with, testdata};
+use crate::helpers::{
+    Backend, TestApp, image_form, on_both_databases, spawn_app, spawn_app_with, testdata,
+};
 use reqwest::StatusCode;
 use serde_json::Value;
 
@@ -169,7 +171,7 @@ async fn pets_get_a_whole_number_from_7_to_10_with_a_title() {
 async fn feet_and_hands_get_the_specs_breakdown_keys() {
     let app = crate::auth::spawn(Backend::Sqlite).await;
     let token = premium_member(&app).await;
-    let feet = ("noface/rocket.jpg", "feet", FEET_KEYS);
+    let feet = (FEET, "feet", FEET_KEYS);
     let hands = ("hands/main_droite_dessus_0.webp", "hands", HANDS_KEYS);
     for (photo, kind, keys) in [feet, hands] {
         let (status, body) =
@@ -182,6 +184,9 @@ async fn feet_and_hands_get_the_specs_breakdown_keys() {
         }
     }
 }
+
+/// The public-domain drawing of feet (testdata/README.md): the feet analysis takes it.
+const FEET: &str = "feet/feet-in-sandals-drawing.png";
 
 const FEET_KEYS: [&str; 4] = [
     "toeSymmetry",
@@ -240,4 +245,82 @@ async fn a_burst_from_one_client_gets_429() {
         statuses.contains(&(StatusCode::TOO_MANY_REQUESTS, Some("rate_limited".into()))),
         "{statuses:?}"
     );
+}
+
+on_both_databases!(
+    a_feet_photo_without_feet_gets_422_and_keeps_the_trial,
+    a_feet_photo_without_feet_is_refused_before_anything_for_the_anonymous
+);
+
+const NOT_FEET: &str = "We could not find feet in this photo. Please try another one.";
+
+/// A cup, a rocket, a cat and a face are not feet: 422 `not_feet` with the user's
+/// message, for a Premium member and for a trial user, whose trial stays unused.
+async fn a_feet_photo_without_feet_gets_422_and_keeps_the_trial(backend: Backend) {
+    let app = crate::billing::sandbox_app(backend).await;
+    let member = premium_member(&app).await;
+    let trial = crate::billing::sign_up(&app, "trial@example.com").await;
+    let activated = crate::billing::post(
+        &app,
+        "/functions/v1/record-feature-usage",
+        &trial,
+        serde_json::json!({"featureName": "feet_scoring"}),
+    )
+    .await;
+    assert_eq!(activated.0, StatusCode::OK, "{}", activated.1);
+    for photo in [
+        "noface/coffee.png",
+        "noface/rocket.jpg",
+        "pet/cat-chelsea.png",
+        "face/astronaut.png",
+    ] {
+        for token in [member.as_str(), trial.token.as_str()] {
+            let (status, body) = analyse_as(
+                &app,
+                Some(token),
+                "feet",
+                image_form(testdata(photo), photo),
+            )
+            .await;
+            assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{photo}: {body}");
+            assert_eq!(body["code"], "not_feet", "{photo}: {body}");
+            assert_eq!(body["message"], NOT_FEET, "{photo}: {body}");
+        }
+    }
+    // Feet are scored, and only then is the trial used up.
+    let (status, body) = analyse_as(
+        &app,
+        Some(&trial.token),
+        "feet",
+        image_form(testdata(FEET), FEET),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert!(
+        (7.0..=10.0).contains(&body["score"].as_f64().unwrap()),
+        "{body}"
+    );
+    let (status, body) = analyse_as(
+        &app,
+        Some(&trial.token),
+        "feet",
+        image_form(testdata(FEET), FEET),
+    )
+    .await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "{body}");
+    assert_eq!(body["code"], "feature_locked", "{body}");
+}
+
+/// Without a session the feet route answers 401 whatever the photo: the analysis
+/// never runs for someone who may not use it.
+async fn a_feet_photo_without_feet_is_refused_before_anything_for_the_anonymous(backend: Backend) {
+    let app = spawn_app(backend).await;
+    let (status, body) = analyse(
+        &app,
+        "feet",
+        image_form(testdata("noface/coffee.png"), "coffee.png"),
+    )
+    .await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED, "{body}");
+    assert_eq!(body["code"], "not_signed_in", "{body}");
 }

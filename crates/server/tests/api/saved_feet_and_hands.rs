@@ -10,7 +10,7 @@ use crate::billing::features::make_premium;
 use crate::billing::{Caller, assert_error, post, sandbox_app, sign_up};
 use crate::helpers::{Backend, TestApp, image_form, on_both_databases, testdata};
 
-const FEET: &str = "noface/rocket.jpg";
+const FEET: &str = "feet/feet-in-sandals-drawing.png";
 const HANDS: &str = "hands/main_droite_dessus_0.webp";
 const FACE: &str = "face/astronaut.png";
 

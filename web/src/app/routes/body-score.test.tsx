@@ -38,6 +38,23 @@ describe('the feet and hands pages', { timeout: 20_000 }, () => {
     expect(screen.queryByTestId('body-preview')).toBeNull();
   });
 
+  it('show the server’s answer when a photo has no feet, and stay on the upload page', async () => {
+    const notFeet = 'We could not find feet in this photo. Please try another one.';
+    const fetchMock = stubApi({
+      'POST /functions/v1/check-feature-access': granted,
+      'POST /api/v1/analyses/feet': () => apiError(422, 'not_feet', notFeet),
+    });
+    const { user, router } = renderApp('/feet-upload', { user: 'signed-in' });
+    await screen.findByRole('heading', { level: 1, name: 'Feet Beauty Score' }, { timeout: 10_000 });
+    await user.upload(screen.getByTestId('body-gallery-input'), png());
+    await screen.findByTestId('body-preview');
+    await user.click(screen.getByRole('button', { name: 'Get My Score' }));
+    expect(await screen.findByText(notFeet, {}, { timeout: 10_000 })).toBeInTheDocument();
+    expect(callsTo(fetchMock, 'POST', '/api/v1/analyses/feet')).toHaveLength(1);
+    expect(router.state.location.pathname).toBe('/feet-upload');
+    expect(screen.getByTestId('body-preview')).toBeInTheDocument();
+  });
+
   it('score feet on the server, celebrate 8.5+, and save them as feet', async () => {
     let saveAnswer = () => json({ id: 'p1', photo_type: 'feet' }, 201);
     const fetchMock = stubApi({

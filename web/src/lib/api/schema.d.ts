@@ -4660,7 +4660,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `not_feet`, or `image_incomplete`: a cut-off or damaged photo */
+            /** @description `not_feet`: no feet found (too little bare skin, fur, a face or a hand), or `image_incomplete`: a cut-off or damaged photo */
             422: {
                 headers: {
                     [name: string]: unknown;

@@ -35,7 +35,7 @@ async fn activate(app: &TestApp, caller: &Caller, feature: &str) -> (StatusCode,
 
 async fn analyse(app: &TestApp, caller: Option<&Caller>, kind: &str) -> (StatusCode, Value) {
     let photo = match kind {
-        "feet" => "noface/rocket.jpg",
+        "feet" => "feet/feet-in-sandals-drawing.png",
         _ => "hands/main_droite_dessus_0.webp",
     };
     let mut request = app
