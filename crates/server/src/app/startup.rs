@@ -96,7 +96,7 @@ impl Application {
         let sms = crate::providers::sms::from_config(&config.auth.sms, &db)
             .context("could not set up the SMS provider")?;
         let db_backend = sea_orm::ConnectionTrait::get_database_backend(&db);
-        let hooks = super::hooks::registry(&config);
+        let hooks = super::hooks::registry(&config, &mailer, &base_url);
         let notifier = crate::db::notify::Notifier::new(&db);
         let state = AppState {
             config: Arc::new(config),
@@ -149,6 +149,7 @@ impl Application {
         crate::edits::temp::spawn_sweeper(self.state.clone());
         crate::billing::spawn_sandbox_clock(self.state.clone());
         crate::contact::expiry::spawn_hold_expiry(self.state.clone());
+        crate::billing::refunds::spawn_refund_worker(self.state.clone());
         self.state.notifier.spawn_listener(self.state.db.clone());
         let limits = http::server::ConnectionLimits::from_config(&self.state.config.http);
         http::server::serve(self.listener, self.router, limits, shutdown_signal()).await
