@@ -19,8 +19,8 @@ use chrono::Utc;
 use sea_orm::ExprTrait;
 use sea_orm::sea_query::{Expr, OnConflict};
 use sea_orm::{
-    ActiveValue::Set, ColumnTrait, Condition, ConnectionTrait, DbErr, EntityTrait, QueryFilter,
-    QueryOrder, QuerySelect,
+    ActiveValue::Set, ColumnTrait, ConnectionTrait, DbErr, EntityTrait, QueryFilter, QueryOrder,
+    QuerySelect,
 };
 use uuid::Uuid;
 
@@ -91,22 +91,44 @@ pub fn spawn_refund_worker(state: AppState) {
 
 /// Does the refunds owed with the configured provider; how many were done.
 pub async fn settle(state: &AppState) -> Result<usize, DbErr> {
+    Ok(settle_round(state).await?.0)
+}
+
+/// [`settle`], again while a row it found was being worked on elsewhere
+/// (another delivery's settle may give it up unfinished, e.g. before the
+/// payment it refunds was known): a few short rounds, then the worker's.
+pub async fn settle_soon(state: &AppState) -> Result<usize, DbErr> {
+    let mut done = 0;
+    for _ in 0..20 {
+        let (finished, busy) = settle_round(state).await?;
+        done += finished;
+        if busy == 0 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    }
+    Ok(done)
+}
+
+/// One pass: (done, rows skipped because another settle held them).
+async fn settle_round(state: &AppState) -> Result<(usize, usize), DbErr> {
     let provider = state.payments.provider.clone();
     let now = Utc::now();
     let due = refund::Entity::find()
         .filter(refund::Column::DoneAt.is_null())
         .filter(refund::Column::Provider.eq(provider.name()))
-        .filter(
-            Condition::any()
-                .add(refund::Column::ClaimedAt.is_null())
-                .add(refund::Column::ClaimedAt.lt(now - CLAIM_TIMEOUT)),
-        )
         .order_by_asc(refund::Column::CreatedAt)
         .limit(BATCH)
         .all(&state.db)
         .await?;
     let mut done = 0;
+    let mut busy = 0;
     for row in due {
+        if row.claimed_at.is_some_and(|at| at >= now - CLAIM_TIMEOUT) {
+            // Being worked on by another settle.
+            busy += 1;
+            continue;
+        }
         // The claim: one instance wins the row.
         let claimed = refund::Entity::update_many()
             .col_expr(refund::Column::ClaimedAt, Expr::value(Utc::now()))
@@ -123,6 +145,7 @@ pub async fn settle(state: &AppState) -> Result<usize, DbErr> {
             .exec(&state.db)
             .await?;
         if claimed.rows_affected != 1 {
+            busy += 1;
             continue;
         }
         let outcome = match row.kind.as_str() {
@@ -151,7 +174,7 @@ pub async fn settle(state: &AppState) -> Result<usize, DbErr> {
             done += 1;
         }
     }
-    Ok(done)
+    Ok((done, busy))
 }
 
 /// A refused call the provider answers for something already done (a

@@ -77,7 +77,7 @@ pub async fn deliver_sandbox_events(state: &AppState) {
     }
     // A thing paid twice is refunded at once; the refund's own events
     // (subscription ended, charge refunded) are delivered with it.
-    match super::refunds::settle(state).await {
+    match super::refunds::settle_soon(state).await {
         Ok(_) => {
             if let Err(err) = deliver_events(&state.db, &state.hooks, sandbox).await {
                 tracing::error!(error = %err, "could not deliver the sandbox's payment events");

@@ -69,7 +69,7 @@ pub async fn webhook(
     // (a failure is tried again by the refund worker).
     let settling = state.clone();
     tokio::spawn(async move {
-        if let Err(err) = super::refunds::settle(&settling).await {
+        if let Err(err) = super::refunds::settle_soon(&settling).await {
             tracing::error!(error = %err, "could not settle the refunds owed");
         }
     });

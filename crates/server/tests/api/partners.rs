@@ -768,7 +768,27 @@ async fn commissions_wait_out_the_refund_window(backend: Backend) {
         .unwrap();
     let days = (payable_at - chrono::Utc::now()).num_hours() as f64 / 24.0;
     assert!((29.9..=30.0).contains(&days), "{days} days");
-    assert_eq!(ok(get(&app, PAYOUTS, &admin).await), json!([]));
+    // The admin sees the money waiting, and when it becomes payable; there
+    // is nothing to mark as paid yet.
+    let listed = ok(get(&app, PAYOUTS, &admin).await);
+    assert_eq!(listed.as_array().unwrap().len(), 1, "{listed}");
+    assert_eq!(listed[0]["code"], "HOLD");
+    assert_eq!(listed[0]["payableCount"], 0);
+    assert_eq!(listed[0]["payableCents"], 0);
+    assert_eq!(listed[0]["pendingCount"], 1);
+    assert_eq!(listed[0]["pendingCents"], 150);
+    let next: chrono::DateTime<chrono::Utc> = listed[0]["nextPayableAt"]
+        .as_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert_eq!(next, payable_at);
+    let pay = format!("{PAYOUTS}/{}", listed[0]["partnerId"].as_str().unwrap());
+    assert_error(
+        &post(&app, &pay, &admin, json!({})).await,
+        StatusCode::CONFLICT,
+        "nothing_payable",
+    );
 }
 
 /// The buyer's Premium subscription id at the sandbox.
