@@ -59,17 +59,19 @@ test.describe('the personality test', () => {
     await expect(analysis.getByRole('heading', { name: 'How you work with others' })).toBeVisible();
     await expect(analysis.getByRole('heading', { name: 'Your strengths' })).toBeVisible();
     await expect(page.getByTestId('detailed-offer')).toHaveCount(0);
+    await expect(page.getByText('Payment successful! Your detailed analysis is ready.')).toBeVisible();
     for (const viewport of viewports) {
       await page.setViewportSize(viewport.size);
       await shoot(page, viewport.name, 'personality-detailed-result');
     }
+    // A reload shows the bought analysis, never the offer again.
+    await page.reload();
+    await expect(page.getByTestId('personality-analysis').getByRole('heading', { name: 'Your strengths' })).toBeVisible();
+    await expect(page.getByTestId('detailed-offer')).toHaveCount(0);
 
-    // The server saved one basic and one paid result.
+    // The purchase belongs to the saved result: one result, now detailed and paid.
     const saved = await request.get('/api/v1/personality/results', { headers: { Authorization: `Bearer ${account.accessToken}` } });
     const results = (await saved.json()) as { quizType: string; paid: boolean }[];
-    expect(results.map((r) => [r.quizType, r.paid])).toEqual([
-      ['detailed', true],
-      ['basic', false],
-    ]);
+    expect(results.map((r) => [r.quizType, r.paid])).toEqual([['detailed', true]]);
   });
 });

@@ -177,9 +177,9 @@ test.describe('Premium', () => {
     const gate = page.getByTestId('gate-trial');
     await expect(gate).toContainText('You have one free trial');
     await gate.getByRole('button', { name: 'Use Free Trial' }).click();
-    await expectToast(page, 'Trial activated! You can use this feature once.');
+    await expectToast(page, 'Trial activated! You can use the AI editor until you save one edited photo.');
     await expect(page.getByRole('heading', { level: 1, name: 'AI Photo Editor' })).toBeVisible();
-    // Within its session the trial still opens the editor on another visit; another trial is never offered.
+    // Until an edit is saved onto a photo the trial still opens the editor on another visit; another trial is never offered.
     await page.goto('/premium');
     await page.goto('/editor');
     await expect(page.getByRole('heading', { level: 1, name: 'AI Photo Editor' })).toBeVisible();

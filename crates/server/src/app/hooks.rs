@@ -6,28 +6,30 @@ use std::sync::Arc;
 use crate::config::Config;
 use crate::db::notify::Notifier;
 use crate::http::hooks::HookRegistry;
-use crate::{messages, partners};
+use crate::mail::Mailer;
+use crate::{contact, messages, partners, personality};
 
-/// The listeners the server runs with: the partner programme, and the
-/// wake-ups of the users' event streams.
-pub fn registry_with(config: &Config, notifier: &Notifier) -> HookRegistry {
+/// The listeners the server runs with: the partner programme, the
+/// personality purchase, the contact mails, and the wake-ups of the users'
+/// event streams.
+pub fn registry(
+    config: &Config,
+    mailer: &Mailer,
+    base_url: &str,
+    notifier: &Notifier,
+) -> HookRegistry {
     HookRegistry::new(vec![
-        partner_hooks(config),
+        Arc::new(partners::PartnerHooks {
+            hold_days: config.partners.commission_hold_days,
+            sandbox_earns: !config.is_public(),
+        }),
+        Arc::new(personality::PersonalityHooks),
+        Arc::new(contact::mail::ContactHooks {
+            mailer: mailer.clone(),
+            base_url: base_url.to_owned(),
+        }),
         Arc::new(messages::events::RequestPaymentWakes {
             notifier: notifier.clone(),
         }),
     ])
-}
-
-/// The listeners that act on the data (no wake-ups), for tools and tests
-/// that deliver payment events outside a running server.
-pub fn registry(config: &Config) -> HookRegistry {
-    HookRegistry::new(vec![partner_hooks(config)])
-}
-
-fn partner_hooks(config: &Config) -> Arc<dyn crate::http::hooks::Hooks> {
-    Arc::new(partners::PartnerHooks {
-        hold_days: config.partners.commission_hold_days,
-        sandbox_earns: !config.is_public(),
-    })
 }

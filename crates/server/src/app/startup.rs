@@ -125,7 +125,7 @@ impl Application {
             .context("could not set up the SMS provider")?;
         let db_backend = sea_orm::ConnectionTrait::get_database_backend(&db);
         let notifier = crate::db::notify::Notifier::new(&db);
-        let hooks = super::hooks::registry_with(&config, &notifier);
+        let hooks = super::hooks::registry(&config, &mailer, &base_url, &notifier);
         let state = AppState {
             config: Arc::new(config),
             db,
@@ -177,6 +177,7 @@ impl Application {
         crate::edits::temp::spawn_sweeper(self.state.clone());
         crate::billing::spawn_sandbox_clock(self.state.clone());
         crate::contact::expiry::spawn_hold_expiry(self.state.clone());
+        crate::billing::refunds::spawn_refund_worker(self.state.clone());
         self.state.notifier.spawn_listener(self.state.db.clone());
         let limits = http::server::ConnectionLimits::from_config(&self.state.config.http);
         http::server::serve(self.listener, self.router, limits, shutdown_signal()).await

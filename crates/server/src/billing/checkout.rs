@@ -28,12 +28,17 @@ use crate::providers::payments::{CheckoutMode, CheckoutRequest, discounted_cents
 const MAX_IDEMPOTENCY_KEY: usize = 255;
 pub const CHECKOUT_FAILED: &str = "Failed to start checkout. Please try again.";
 
-/// The spec's `metadata`. Only `contact_request_id` is read; the fee, rank
-/// and plan name a client sends are ignored (the server prices), but stay
-/// in the API so the spec's client can send them.
+/// The spec's `metadata`. Only `contact_request_id` and
+/// `personality_result_id` are read; the fee, rank and plan name a client
+/// sends are ignored (the server prices), but stay in the API so the spec's
+/// client can send them.
 #[derive(Debug, Default, Deserialize, ToSchema)]
 #[allow(dead_code)]
 pub struct CheckoutMetadata {
+    /// The caller's saved personality result the detailed analysis is for
+    /// (required with `type` `personality_detailed`).
+    #[serde(default)]
+    pub personality_result_id: Option<Uuid>,
     /// The contact request the fee is for (`type` `contact_request`).
     #[serde(default)]
     pub contact_request_id: Option<Uuid>,
@@ -106,9 +111,9 @@ pub struct CreateCheckoutResponse {
         (status = 200, description = "The checkout to redirect to", body = CreateCheckoutResponse),
         (status = 401, description = "`not_signed_in`", body = ErrorBody),
         (status = 403, description = "`forbidden`: `userId` is not the caller", body = ErrorBody),
-        (status = 404, description = "The contact request is not the caller's", body = ErrorBody),
-        (status = 409, description = "`already_subscribed`, `already_paid`, `checkout_in_progress`", body = ErrorBody),
-        (status = 422, description = "`validation_failed`, `idempotency_key_reused`", body = ErrorBody),
+        (status = 404, description = "The contact request or personality result is not the caller's", body = ErrorBody),
+        (status = 409, description = "`already_subscribed`, `already_purchased`, `already_paid`, `checkout_in_progress`", body = ErrorBody),
+        (status = 422, description = "`validation_failed`, `idempotency_key_reused`, `invalid_promo_code` (also a partner's own code)", body = ErrorBody),
         (status = 502, description = "`payment_provider_failed`", body = ErrorBody),
     ),
     security(("bearer" = [])))]
@@ -143,23 +148,40 @@ pub async fn create_checkout(
         return replay(found, request.kind, contact_request_id);
     }
 
+    let mut purchase_ref = None;
     let (amount_cents, price_id) = match request.kind {
         Purchase::Subscription => {
             if has_premium_editing(&state.db, user.user_id).await? {
-                return Err(ApiError::conflict(
-                    ErrorCode::AlreadySubscribed,
-                    "You already have Premium.",
-                ));
+                return Err(already_subscribed());
             }
+            purchase_ref = Some(PREMIUM_REF.to_owned());
             (
                 rules::PREMIUM_EDITING_CENTS,
                 "price_premium_editing".to_owned(),
             )
         }
-        Purchase::PersonalityDetailed => (
-            rules::PERSONALITY_DETAILED_CENTS,
-            "price_personality_detailed".to_owned(),
-        ),
+        Purchase::PersonalityDetailed => {
+            let id = request.metadata.personality_result_id.ok_or_else(|| {
+                ApiError::invalid(
+                    "metadata.personality_result_id is required: the detailed analysis is bought for one saved result.",
+                )
+            })?;
+            let owns = state
+                .hooks
+                .owns_purchase(&state.db, request.kind.as_str(), id, user.user_id)
+                .await?;
+            if owns != Some(true) {
+                return Err(ApiError::not_found("Personality result not found"));
+            }
+            if super::purchased(&state.db, request.kind, &id.to_string()).await? {
+                return Err(already_purchased());
+            }
+            purchase_ref = Some(id.to_string());
+            (
+                rules::PERSONALITY_DETAILED_CENTS,
+                "price_personality_detailed".to_owned(),
+            )
+        }
         Purchase::ContactRequest => {
             let id = contact_request_id.ok_or_else(|| {
                 ApiError::invalid("metadata.contact_request_id is required for a contact request.")
@@ -188,8 +210,39 @@ pub async fn create_checkout(
         metadata.insert("promo_code".to_owned(), promo.code.clone());
         metadata.insert("promo_partner_id".to_owned(), promo.partner_id.to_string());
     }
+    if let Some(reference) = &purchase_ref {
+        metadata.insert("purchase_ref".to_owned(), reference.clone());
+    }
     let discount_percent = promo.as_ref().map(|promo| promo.percent_off);
     let charged_cents = discounted_cents(amount_cents, discount_percent);
+    // One open checkout per thing: a second tab gets the first tab's
+    // checkout, unless it asks for another price (a promo code entered
+    // since); then the first is no longer offered (if it is paid anyway,
+    // fulfilment refunds the second payment).
+    if let Some(reference) = &purchase_ref
+        && let Some(open) =
+            open_checkout(state.db.clone(), user.user_id, request.kind, reference).await?
+    {
+        if open.amount_cents == charged_cents
+            && open.metadata.get("promo_code")
+                == metadata.get("promo_code").map(|c| json!(c)).as_ref()
+        {
+            return replay(open, request.kind, contact_request_id);
+        }
+        checkout::Entity::update_many()
+            .col_expr(
+                checkout::Column::Status,
+                sea_orm::sea_query::Expr::value("expired"),
+            )
+            .col_expr(
+                checkout::Column::UpdatedAt,
+                sea_orm::sea_query::Expr::value(now),
+            )
+            .filter(checkout::Column::Id.eq(open.id))
+            .filter(checkout::Column::Status.eq("open"))
+            .exec(&state.db)
+            .await?;
+    }
     let inserted = checkout::ActiveModel {
         id: Set(checkout_id),
         user_id: Set(Some(user.user_id)),
@@ -206,15 +259,24 @@ pub async fn create_checkout(
         completed_at: Set(None),
         created_at: Set(now),
         updated_at: Set(now),
+        purchase_ref: Set(purchase_ref.clone()),
     }
     .insert(&state.db)
     .await;
     if let Err(err) = inserted {
         // The same key at the same moment: the other request opens it.
-        return match find_by_key(&state, user.user_id, &key).await? {
-            Some(found) => replay(found, request.kind, contact_request_id),
-            None => Err(ApiError::from(err)),
-        };
+        if let Some(found) = find_by_key(&state, user.user_id, &key).await? {
+            return replay(found, request.kind, contact_request_id);
+        }
+        // Another tab opened a checkout for the same thing at the same
+        // moment: that one is this one.
+        if let Some(reference) = &purchase_ref
+            && let Some(open) =
+                open_checkout(state.db.clone(), user.user_id, request.kind, reference).await?
+        {
+            return replay(open, request.kind, contact_request_id);
+        }
+        return Err(ApiError::from(err));
     }
 
     let (success, cancel) = match request.kind {
@@ -284,6 +346,39 @@ pub async fn create_checkout(
     }))
 }
 
+/// `purchase_ref` of the Premium subscription: one per user.
+pub const PREMIUM_REF: &str = "premium";
+
+fn already_subscribed() -> ApiError {
+    ApiError::conflict(
+        ErrorCode::AlreadySubscribed,
+        "You are already a Premium member.",
+    )
+}
+
+fn already_purchased() -> ApiError {
+    ApiError::conflict(
+        ErrorCode::AlreadyPurchased,
+        "You have already bought the detailed analysis of this result.",
+    )
+}
+
+/// The caller's open checkout for one thing, if any.
+async fn open_checkout(
+    db: sea_orm::DatabaseConnection,
+    user_id: Uuid,
+    kind: Purchase,
+    reference: &str,
+) -> Result<Option<checkout::Model>, ApiError> {
+    Ok(checkout::Entity::find()
+        .filter(checkout::Column::UserId.eq(user_id))
+        .filter(checkout::Column::Purpose.eq(kind.as_str()))
+        .filter(checkout::Column::PurchaseRef.eq(reference))
+        .filter(checkout::Column::Status.eq("open"))
+        .one(&db)
+        .await?)
+}
+
 /// The promo code the buyer entered, checked: `None` when none was entered.
 async fn promo(
     state: &AppState,
@@ -308,12 +403,15 @@ async fn promo(
     if request.kind == Purchase::ContactRequest {
         return Err(invalid("Promo codes can't be used for contact requests"));
     }
-    state
+    let promo = state
         .hooks
         .promo_code(&state.db, code, buyer)
         .await?
-        .map(Some)
-        .ok_or_else(|| invalid("This promo code is not valid"))
+        .ok_or_else(|| invalid("This promo code is not valid"))?;
+    if promo.owner_id == buyer {
+        return Err(invalid("You cannot use your own promo code."));
+    }
+    Ok(Some(promo))
 }
 
 async fn find_by_key(

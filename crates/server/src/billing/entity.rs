@@ -60,6 +60,10 @@ pub mod checkout {
         pub completed_at: Option<DateTimeUtc>,
         pub created_at: DateTimeUtc,
         pub updated_at: DateTimeUtc,
+        /// The one thing bought (`premium`, a personality result's id):
+        /// one open checkout per user and thing
+        /// (`checkout_sessions_open_purchase_key`, `m20261127_7200_one_purchase`).
+        pub purchase_ref: Option<String>,
     }
 
     #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]
@@ -93,6 +97,10 @@ pub mod payment {
         pub provider_invoice_id: Option<String>,
         pub created_at: DateTimeUtc,
         pub updated_at: DateTimeUtc,
+        /// The thing bought, as on its checkout (`m20261127_7200_one_purchase`).
+        pub purchase_ref: Option<String>,
+        /// The subscription a subscription payment paid for.
+        pub provider_subscription_id: Option<String>,
     }
 
     #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]
@@ -115,6 +123,39 @@ pub mod processed_event {
         pub event_id: String,
         pub event_type: String,
         pub processed_at: DateTimeUtc,
+    }
+
+    #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]
+    pub enum Relation {}
+
+    impl ActiveModelBehavior for ActiveModel {}
+}
+
+/// `billing_refunds` (`m20261127_7200_one_purchase`): a refund owed because
+/// a thing was paid for twice, done once by [`crate::billing::refunds`].
+pub mod refund {
+    use sea_orm::entity::prelude::*;
+
+    #[derive(Clone, Debug, PartialEq, DeriveEntityModel)]
+    #[sea_orm(table_name = "billing_refunds")]
+    pub struct Model {
+        #[sea_orm(primary_key, auto_increment = false)]
+        pub id: Uuid,
+        pub user_id: Option<Uuid>,
+        pub provider: String,
+        /// `subscription` (cancel it now and refund its payments) or
+        /// `payment` (refund that payment).
+        pub kind: String,
+        /// The provider's subscription id, or our payment id.
+        pub target: String,
+        pub reason: String,
+        pub attempts: i64,
+        pub last_error: Option<String>,
+        /// The subscription was ended at the provider.
+        pub ended_at: Option<DateTimeUtc>,
+        pub claimed_at: Option<DateTimeUtc>,
+        pub done_at: Option<DateTimeUtc>,
+        pub created_at: DateTimeUtc,
     }
 
     #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

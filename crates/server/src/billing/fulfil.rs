@@ -15,7 +15,7 @@
 //!   nothing.
 
 use chrono::{DateTime, Months, Utc};
-use sea_orm::sea_query::OnConflict;
+use sea_orm::sea_query::{Expr, OnConflict};
 use sea_orm::{
     ActiveModelTrait, ActiveValue::Set, ColumnTrait, ConnectionTrait, DatabaseConnection,
     DatabaseTransaction, DbErr, EntityTrait, QueryFilter, TransactionTrait,
@@ -24,7 +24,8 @@ use serde_json::Value;
 use uuid::Uuid;
 
 use super::PREMIUM_EDITING;
-use super::entity::{self as subscription, checkout, payment, processed_event};
+use super::entity::{self as subscription, checkout, payment, processed_event, refund};
+use super::refunds::{self, PAYMENT, SUBSCRIPTION};
 use super::rules::Purchase;
 use crate::db::entities::users;
 use crate::http::hooks::HookRegistry;
@@ -156,6 +157,10 @@ struct PaymentReport<'v> {
     amount_cents: i64,
     currency: String,
     status: &'static str,
+    /// The subscription a subscription payment paid for.
+    subscription: Option<&'v str>,
+    /// The one thing bought (`premium`, a personality result's id).
+    purchase_ref: Option<String>,
 }
 
 impl Context<'_> {
@@ -180,7 +185,150 @@ impl Context<'_> {
                 tracing::debug!(event = other, "a payment event we do not act on");
                 Ok(())
             }
+        }?;
+        // One user, one active subscription: whatever the order of events.
+        let subscription = match kind {
+            "checkout.session.completed" | "checkout.session.async_payment_succeeded" => {
+                id_of(object, "/subscription")
+            }
+            "customer.subscription.created" | "customer.subscription.updated" => {
+                text(object, "/id")
+            }
+            "invoice.paid" | "invoice.payment_succeeded" => invoice_subscription(object),
+            _ => None,
+        };
+        match subscription {
+            Some(id) => self.one_subscription(id).await,
+            None => Ok(()),
         }
+    }
+
+    /// Takes the user's row lock (PostgreSQL; SQLite has one writer): the
+    /// checks for a second purchase of one user run one after another, and
+    /// each sees what the one before it committed.
+    async fn lock_user(&self, user_id: Uuid) -> Result<(), DbErr> {
+        users::Entity::update_many()
+            .col_expr(
+                users::Column::UpdatedAt,
+                Expr::col(users::Column::UpdatedAt),
+            )
+            .filter(users::Column::Id.eq(user_id))
+            .exec(self.txn)
+            .await?;
+        Ok(())
+    }
+
+    async fn refund_owed(&self, kind: &str, target: &str) -> Result<bool, DbErr> {
+        Ok(refund::Entity::find()
+            .filter(refund::Column::Provider.eq(self.provider))
+            .filter(refund::Column::Kind.eq(kind))
+            .filter(refund::Column::Target.eq(target))
+            .one(self.txn)
+            .await?
+            .is_some())
+    }
+
+    /// A subscription that became active while its user has another one is
+    /// a second purchase: it is owed ending and a full refund ([`refunds`]),
+    /// and no longer counts as active here.
+    async fn one_subscription(&self, subscription_id: &str) -> Result<(), DbErr> {
+        let Some(row) = self.find_subscription(subscription_id).await? else {
+            return Ok(());
+        };
+        if row.plan_type != PREMIUM_EDITING {
+            return Ok(());
+        }
+        self.lock_user(row.user_id).await?;
+        let duplicate = if self.refund_owed(SUBSCRIPTION, subscription_id).await? {
+            true
+        } else if row.status != "active" {
+            false
+        } else {
+            let others = subscription::Entity::find()
+                .filter(subscription::Column::UserId.eq(row.user_id))
+                .filter(subscription::Column::PlanType.eq(PREMIUM_EDITING))
+                .filter(subscription::Column::Status.eq("active"))
+                .filter(subscription::Column::Id.ne(row.id))
+                .all(self.txn)
+                .await?;
+            let mut kept = false;
+            for other in others {
+                if other.expires_at.is_some_and(|end| end <= Utc::now()) {
+                    continue;
+                }
+                let owed = match &other.provider_subscription_id {
+                    Some(id) => self.refund_owed(SUBSCRIPTION, id).await?,
+                    None => false,
+                };
+                if !owed {
+                    kept = true;
+                    break;
+                }
+            }
+            if kept {
+                tracing::warn!(
+                    subscription = subscription_id,
+                    "a second Premium subscription: ended and refunded"
+                );
+                refunds::owe(
+                    self.txn,
+                    Some(row.user_id),
+                    self.provider,
+                    SUBSCRIPTION,
+                    subscription_id,
+                    "A second Premium subscription of a member",
+                )
+                .await?;
+            }
+            kept
+        };
+        if duplicate && row.status != "canceled" {
+            let mut active: subscription::ActiveModel = row.into();
+            active.status = Set("canceled".to_owned());
+            active.cancel_at_period_end = Set(false);
+            active.updated_at = Set(Utc::now());
+            active.update(self.txn).await?;
+        }
+        Ok(())
+    }
+
+    /// A detailed analysis paid again for a result bought before is owed a
+    /// full refund; the first payment keeps it.
+    async fn one_purchase(&self, paid: &payment::Model) -> Result<(), DbErr> {
+        let (Some(reference), Some(user_id)) = (&paid.purchase_ref, paid.user_id) else {
+            return Ok(());
+        };
+        if paid.purpose != Purchase::PersonalityDetailed.as_str()
+            || !matches!(paid.status.as_str(), "succeeded" | "partially_refunded")
+        {
+            return Ok(());
+        }
+        self.lock_user(user_id).await?;
+        if self.refund_owed(PAYMENT, &paid.id.to_string()).await? {
+            return Ok(());
+        }
+        let others = payment::Entity::find()
+            .filter(payment::Column::Purpose.eq(paid.purpose.clone()))
+            .filter(payment::Column::PurchaseRef.eq(reference.clone()))
+            .filter(payment::Column::Status.is_in(["succeeded", "partially_refunded"]))
+            .filter(payment::Column::Id.ne(paid.id))
+            .all(self.txn)
+            .await?;
+        for other in others {
+            if !self.refund_owed(PAYMENT, &other.id.to_string()).await? {
+                tracing::warn!(payment = %paid.id, "a thing bought twice: the second payment is refunded");
+                return refunds::owe(
+                    self.txn,
+                    Some(user_id),
+                    self.provider,
+                    PAYMENT,
+                    &paid.id.to_string(),
+                    "The detailed analysis of this result was bought before",
+                )
+                .await;
+            }
+        }
+        Ok(())
     }
 
     /// A user id from an event, if that user still exists.
@@ -297,6 +445,9 @@ impl Context<'_> {
             amount_cents: amount(session, "/amount_total").max(found.amount_cents),
             currency: found.currency.clone(),
             status,
+            subscription: id_of(session, "/subscription")
+                .filter(|_| purpose == Purchase::Subscription),
+            purchase_ref: found.purchase_ref.clone(),
         })
         .await
     }
@@ -316,6 +467,8 @@ impl Context<'_> {
             amount_cents: found.amount_cents,
             currency: found.currency.clone(),
             status: "failed",
+            subscription: id_of(session, "/subscription"),
+            purchase_ref: found.purchase_ref.clone(),
         })
         .await
     }
@@ -478,6 +631,8 @@ impl Context<'_> {
             amount_cents: amount(invoice, "/amount_paid"),
             currency: text(invoice, "/currency").unwrap_or("usd").to_owned(),
             status: "succeeded",
+            subscription: invoice_subscription(invoice),
+            purchase_ref: None,
         })
         .await
     }
@@ -505,6 +660,8 @@ impl Context<'_> {
             amount_cents: amount(invoice, "/amount_due"),
             currency: text(invoice, "/currency").unwrap_or("usd").to_owned(),
             status: "failed",
+            subscription: invoice_subscription(invoice),
+            purchase_ref: None,
         })
         .await
     }
@@ -583,6 +740,8 @@ impl Context<'_> {
             amount_cents,
             currency: text(intent, "/currency").unwrap_or("usd").to_owned(),
             status,
+            subscription: None,
+            purchase_ref: text(intent, "/metadata/purchase_ref").map(str::to_owned),
         })
         .await?;
         match status {
@@ -617,7 +776,7 @@ impl Context<'_> {
                 .await?;
         }
         let now = Utc::now();
-        let payment_id = match existing {
+        let saved = match existing {
             Some(row) => {
                 let mut active: payment::ActiveModel = row.clone().into();
                 if rank(report.status) >= rank(&row.status) {
@@ -641,8 +800,14 @@ impl Context<'_> {
                 if row.amount_cents == 0 {
                     active.amount_cents = Set(report.amount_cents);
                 }
+                if row.purchase_ref.is_none() && report.purchase_ref.is_some() {
+                    active.purchase_ref = Set(report.purchase_ref.clone());
+                }
+                if row.provider_subscription_id.is_none() && report.subscription.is_some() {
+                    active.provider_subscription_id = Set(report.subscription.map(str::to_owned));
+                }
                 active.updated_at = Set(now);
-                active.update(self.txn).await?.id
+                active.update(self.txn).await?
             }
             None => {
                 payment::ActiveModel {
@@ -661,13 +826,15 @@ impl Context<'_> {
                     provider_invoice_id: Set(report.invoice.map(str::to_owned)),
                     created_at: Set(now),
                     updated_at: Set(now),
+                    purchase_ref: Set(report.purchase_ref.clone()),
+                    provider_subscription_id: Set(report.subscription.map(str::to_owned)),
                 }
                 .insert(self.txn)
                 .await?
-                .id
             }
         };
-        self.hooks.payment_changed(self.txn, payment_id).await
+        self.one_purchase(&saved).await?;
+        self.hooks.payment_changed(self.txn, saved.id).await
     }
 }
 

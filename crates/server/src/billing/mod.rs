@@ -17,6 +17,7 @@ pub mod account;
 mod checkout;
 pub mod entity;
 pub mod fulfil;
+pub mod refunds;
 pub mod rules;
 pub mod sandbox;
 mod subscription;
@@ -92,6 +93,22 @@ pub async fn has_paid_for(
     let paid = entity::payment::Entity::find()
         .filter(entity::payment::Column::UserId.eq(user_id))
         .filter(entity::payment::Column::Purpose.eq(purpose.as_str()))
+        .filter(entity::payment::Column::Status.is_in(["succeeded", "partially_refunded"]))
+        .count(db)
+        .await?;
+    Ok(paid > 0)
+}
+
+/// Whether `reference` (a personality result's id) was bought for
+/// `purpose`: a succeeded payment that was not refunded in full.
+pub async fn purchased(
+    db: &impl ConnectionTrait,
+    purpose: rules::Purchase,
+    reference: &str,
+) -> Result<bool, DbErr> {
+    let paid = entity::payment::Entity::find()
+        .filter(entity::payment::Column::Purpose.eq(purpose.as_str()))
+        .filter(entity::payment::Column::PurchaseRef.eq(reference))
         .filter(entity::payment::Column::Status.is_in(["succeeded", "partially_refunded"]))
         .count(db)
         .await?;

@@ -35,7 +35,12 @@ pub struct SandboxCheckout {
     pub id: String,
     /// What is being bought, e.g. `Premium Editing (monthly)`.
     pub description: String,
+    /// What this payment charges (the first month of a subscription).
     pub amount_cents: i64,
+    /// What each later month of a subscription charges, when the first is
+    /// discounted (a promo code is for the first payment only).
+    #[schema(required = true)]
+    pub renewal_cents: Option<i64>,
     pub currency: String,
     /// `subscription` (monthly), `payment` (once) or `hold` (authorised now,
     /// captured later).
@@ -68,6 +73,17 @@ pub async fn deliver_sandbox_events(state: &AppState) {
     };
     if let Err(err) = deliver_events(&state.db, &state.hooks, sandbox).await {
         tracing::error!(error = %err, "could not deliver the sandbox's payment events");
+        return;
+    }
+    // A thing paid twice is refunded at once; the refund's own events
+    // (subscription ended, charge refunded) are delivered with it.
+    match super::refunds::settle_soon(state).await {
+        Ok(_) => {
+            if let Err(err) = deliver_events(&state.db, &state.hooks, sandbox).await {
+                tracing::error!(error = %err, "could not deliver the sandbox's payment events");
+            }
+        }
+        Err(err) => tracing::error!(error = %err, "could not settle the refunds owed"),
     }
 }
 
@@ -177,10 +193,15 @@ pub async fn sandbox_checkout(
         (_, Some("manual")) => "hold",
         _ => "payment",
     };
+    let amount_cents = session["amount_total"].as_i64().unwrap_or_default();
+    let renewal_cents = session["amount_subtotal"]
+        .as_i64()
+        .filter(|full| mode == "subscription" && *full != amount_cents);
     Ok(Json(SandboxCheckout {
         id,
         description: field(&session, "description"),
-        amount_cents: session["amount_total"].as_i64().unwrap_or_default(),
+        amount_cents,
+        renewal_cents,
         currency: field(&session, "currency"),
         mode: mode.to_owned(),
         status: field(&session, "status"),

@@ -65,6 +65,14 @@ pub async fn webhook(
         .with_cause(err)
     })?;
     let outcome = fulfil(&state.db, &state.hooks, "stripe", &event).await?;
+    // A thing paid twice is refunded at once, after the answer to Stripe
+    // (a failure is tried again by the refund worker).
+    let settling = state.clone();
+    tokio::spawn(async move {
+        if let Err(err) = super::refunds::settle_soon(&settling).await {
+            tracing::error!(error = %err, "could not settle the refunds owed");
+        }
+    });
     Ok(Json(WebhookReceipt {
         received: true,
         duplicate: outcome == Outcome::Duplicate,

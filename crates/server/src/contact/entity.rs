@@ -27,6 +27,11 @@ pub struct Model {
     pub updated_at: DateTimeUtc,
     /// The conversation closed (block or report); the request stays as it was.
     pub closed_at: Option<DateTimeUtc>,
+    /// The contestant was mailed that the paid request waits for them
+    /// (`m20261127_7201_contact_mail`).
+    pub held_mailed_at: Option<DateTimeUtc>,
+    /// The contestant was reminded 24 hours before the hold expires.
+    pub reminded_at: Option<DateTimeUtc>,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

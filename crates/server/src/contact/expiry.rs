@@ -59,13 +59,18 @@ pub async fn release_expired(state: &AppState, now: DateTime<Utc>) -> Result<usi
     Ok(released)
 }
 
-/// Runs [`release_expired`] every 10 minutes for as long as the server runs.
+/// Runs [`super::mail::remind_expiring`] and [`release_expired`] every 10 minutes for as long as the server runs.
 pub fn spawn_hold_expiry(state: AppState) {
     tokio::spawn(async move {
         let mut ticks = tokio::time::interval(EVERY);
         ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
             ticks.tick().await;
+            match super::mail::remind_expiring(&state, Utc::now()).await {
+                Ok(0) => {}
+                Ok(count) => tracing::info!(count, "reminded contestants of expiring requests"),
+                Err(err) => tracing::warn!(error = %err, "the contact reminder failed"),
+            }
             match release_expired(&state, Utc::now()).await {
                 Ok(0) => {}
                 Ok(count) => tracing::info!(count, "released unanswered contact holds"),

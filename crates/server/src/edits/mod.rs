@@ -178,11 +178,13 @@ async fn edit(
         .await
         .map_err(body_error)?;
     text::check_line("imageUrl", &request.image_url)?;
+    let mut editor_access = None;
     match request.feature {
         None => {}
         Some(Feature::AiEditor) => {
             let user = user.ok_or_else(not_signed_in)?;
-            features::require_access(&state.db, user.user_id, Feature::AiEditor).await?;
+            editor_access =
+                Some(features::require_access(&state.db, user.user_id, Feature::AiEditor).await?);
         }
         Some(_) => {
             return Err(ApiError::bad_request(
@@ -257,6 +259,11 @@ async fn edit(
             return Err(err);
         }
     };
+    // The editor's trial is one saved session: used up by the first edit
+    // saved onto one of the user's photos.
+    if let (Some(access), Some(user), Some(_)) = (editor_access, user, photo.as_ref()) {
+        features::use_once(&state.db, user.user_id, Feature::AiEditor, access).await?;
+    }
     let edits_remaining = if premium {
         None
     } else {

@@ -9,13 +9,14 @@
 //!   once.
 //!
 //! How a trial is used up (the gated endpoints check access themselves,
-//! through [`require_access`] and [`consume_trial`]):
-//! - `feet_scoring`, `hands_scoring`: one analysis. The analysis endpoint
-//!   checks access, scores, then consumes the trial in one conditional
-//!   UPDATE; of two analyses racing on one trial, one is refused.
-//! - `ai_editor`, `personality_test`: one session, [`TRIAL_SESSION`] from
-//!   activation (the editor's edits within it still count against the free
-//!   edit quota).
+//! through [`require_access`] and [`use_once`], one conditional UPDATE, so
+//! of two uses racing on one trial one is refused), as the activation
+//! message says ([`Feature::trial_message`]):
+//! - `feet_scoring`, `hands_scoring`: one analysis.
+//! - `personality_test`: one completed quiz (the saved basic result).
+//! - `ai_editor`: one saved editor session: edits until the first edit saved
+//!   onto one of the user's photos (each AI edit still counts against the
+//!   free edit quota).
 //!
 //! Reasons: `granted` (Premium), `trial_available` (an activated trial that
 //! is usable now: access), `requires_premium` (no access; the trial can
@@ -39,12 +40,6 @@ use crate::http::AppState;
 use crate::http::error::{ApiError, ErrorBody, ErrorCode};
 use crate::http::extract::{AuthUser, Json};
 use crate::http::user_data::UserData;
-
-pub const TRIAL_ACTIVATED: &str = "Trial activated! You can use this feature once.";
-
-/// How long an activated session-trial (`ai_editor`, `personality_test`)
-/// gives access.
-pub const TRIAL_SESSION: Duration = Duration::hours(1);
 
 pub mod entity {
     use sea_orm::entity::prelude::*;
@@ -99,9 +94,16 @@ impl Feature {
             .find(|feature| feature.as_str() == name)
     }
 
-    /// Whether the trial is one use (an analysis) rather than a session.
-    fn single_use(self) -> bool {
-        matches!(self, Self::FeetScoring | Self::HandsScoring)
+    /// What the activated trial gives, in the words the activation answers.
+    pub fn trial_message(self) -> &'static str {
+        match self {
+            Self::AiEditor => {
+                "Trial activated! You can use the AI editor until you save one edited photo."
+            }
+            Self::PersonalityTest => "Trial activated! You can complete the personality test once.",
+            Self::FeetScoring => "Trial activated! You can score one photo of your feet.",
+            Self::HandsScoring => "Trial activated! You can score one photo of your hands.",
+        }
     }
 }
 
@@ -141,7 +143,8 @@ pub struct FeatureRequest {
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct TrialActivated {
-    /// 'Trial activated! You can use this feature once.'
+    /// What the trial gives, e.g. 'Trial activated! You can score one photo
+    /// of your feet.'
     pub message: String,
     pub access: FeatureAccess,
 }
@@ -165,8 +168,9 @@ fn parse_feature(name: &str) -> Result<Feature, ApiError> {
     })
 }
 
-fn usable(feature: Feature, trial: &entity::Model, now: DateTime<Utc>) -> bool {
-    trial.consumed_at.is_none() && (feature.single_use() || trial.used_at + TRIAL_SESSION > now)
+/// A trial is usable until its one use.
+fn usable(trial: &entity::Model) -> bool {
+    trial.consumed_at.is_none()
 }
 
 async fn trial_of(
@@ -194,9 +198,7 @@ pub async fn access(
     } else {
         match &trial {
             None => (false, AccessReason::RequiresPremium),
-            Some(trial) if usable(feature, trial, Utc::now()) => {
-                (true, AccessReason::TrialAvailable)
-            }
+            Some(trial) if usable(trial) => (true, AccessReason::TrialAvailable),
             Some(_) => (false, AccessReason::TrialExceeded),
         }
     };
@@ -240,7 +242,7 @@ fn locked(message: &'static str) -> ApiError {
     ApiError::new(StatusCode::FORBIDDEN, ErrorCode::FeatureLocked, message)
 }
 
-/// Uses up the caller's activated trial of a single-use feature; false if it
+/// Uses up the caller's activated trial of a feature; false if it
 /// was used up meanwhile (the caller then refuses: one trial, one use).
 pub async fn consume_trial(
     db: &impl ConnectionTrait,
@@ -257,8 +259,8 @@ pub async fn consume_trial(
     Ok(result.rows_affected == 1)
 }
 
-/// For a single-use gated endpoint after its work succeeded: consumes the
-/// trial if that is how the caller got in, else 403 `feature_locked`.
+/// For a gated endpoint once its one use is done: consumes the trial if
+/// that is how the caller got in, else 403 `feature_locked`.
 pub async fn use_once(
     db: &impl ConnectionTrait,
     user_id: Uuid,
@@ -376,7 +378,7 @@ async fn record_feature_usage(
         ));
     }
     Ok(Json(TrialActivated {
-        message: TRIAL_ACTIVATED.to_owned(),
+        message: feature.trial_message().to_owned(),
         access: access(&state.db, user.user_id, feature).await?,
     }))
 }

@@ -124,6 +124,8 @@ error_codes! {
     CardDeclined = "card_declined",
     /// The user already has an active Premium subscription.
     AlreadySubscribed = "already_subscribed",
+    /// The thing was bought before (the detailed analysis of a result).
+    AlreadyPurchased = "already_purchased",
     /// A paid result (the detailed personality analysis) that was not paid for.
     PaymentRequired = "payment_required",
     /// The contact request was paid for already.

@@ -26,6 +26,8 @@ pub struct Promo {
     pub code: String,
     pub percent_off: u8,
     pub partner_id: Uuid,
+    /// The partner's own account: they may not use their own code.
+    pub owner_id: Uuid,
 }
 
 #[async_trait::async_trait]
@@ -47,7 +49,22 @@ pub trait Hooks: Send + Sync {
         Ok(())
     }
 
-    /// The promo that `code` names for `buyer`, if it is valid.
+    /// Whether `buyer` may buy what `purpose` sells under `reference` (a
+    /// saved personality result for `personality_detailed`): `Some(false)`
+    /// when it is not theirs or does not exist, `None` when this listener
+    /// does not sell `purpose`.
+    async fn owns_purchase(
+        &self,
+        _db: &DatabaseConnection,
+        _purpose: &str,
+        _reference: Uuid,
+        _buyer: Uuid,
+    ) -> Result<Option<bool>, DbErr> {
+        Ok(None)
+    }
+
+    /// The promo that `code` names, if it is valid (the caller refuses a
+    /// partner's own code).
     async fn promo_code(
         &self,
         _db: &DatabaseConnection,
@@ -87,6 +104,22 @@ impl HookRegistry {
             hook.payment_changed(txn, payment_id).await?;
         }
         Ok(())
+    }
+
+    /// The first listener's answer on who may buy `reference`.
+    pub async fn owns_purchase(
+        &self,
+        db: &DatabaseConnection,
+        purpose: &str,
+        reference: Uuid,
+        buyer: Uuid,
+    ) -> Result<Option<bool>, DbErr> {
+        for hook in self.0.iter() {
+            if let Some(owns) = hook.owns_purchase(db, purpose, reference, buyer).await? {
+                return Ok(Some(owns));
+            }
+        }
+        Ok(None)
     }
 
     /// The first listener's answer for `code`.

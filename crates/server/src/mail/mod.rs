@@ -122,6 +122,15 @@ impl Mailer {
 
     /// Queues `mail`; returns the outbox row id.
     pub async fn send(&self, mail: Mail) -> Result<Uuid, DbErr> {
+        self.send_in(&self.db, mail).await
+    }
+
+    /// Queues `mail` in `db`'s transaction: it is sent only if that commits.
+    pub async fn send_in(
+        &self,
+        db: &impl sea_orm::ConnectionTrait,
+        mail: Mail,
+    ) -> Result<Uuid, DbErr> {
         let id = Uuid::now_v7();
         let now = Utc::now();
         let logged = matches!(self.transport, Transport::Log);
@@ -141,7 +150,7 @@ impl Mailer {
             created_at: Set(now),
             updated_at: Set(now),
         }
-        .insert(&self.db)
+        .insert(db)
         .await?;
         if logged {
             tracing::info!(

@@ -70,6 +70,12 @@ pub struct PayablePartner {
     pub payable_count: u64,
     /// What Mark as Paid would pay (clawbacks deducted).
     pub payable_cents: i64,
+    /// Unpaid lines still in their refund window.
+    pub pending_count: u64,
+    pub pending_cents: i64,
+    /// When the first pending line becomes payable.
+    #[schema(required = true)]
+    pub next_payable_at: Option<chrono::DateTime<Utc>>,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -260,10 +266,12 @@ fn payable(now: chrono::DateTime<Utc>) -> Condition {
         .add(line::Column::PayableAt.lte(now))
 }
 
-/// Partners with payable commissions, with what Mark as Paid would pay.
+/// Partners with unpaid commissions: what Mark as Paid would pay now, and
+/// what is still in its refund window with the date the first of it
+/// becomes payable.
 #[utoipa::path(get, path = "/admin/payouts", tag = "admin",
     responses(
-        (status = 200, description = "Partners with unpaid conversions", body = Vec<PayablePartner>),
+        (status = 200, description = "Partners with unpaid conversions, payable or pending", body = Vec<PayablePartner>),
         (status = 401, description = "`not_signed_in`", body = ErrorBody),
         (status = 403, description = "`admin_only`", body = ErrorBody),
     ),
@@ -287,8 +295,30 @@ pub async fn admin_payouts(
         .into_iter()
         .map(|(partner, lines, cents)| (partner, (lines, cents)))
         .collect();
+    // And the lines still in their refund window, with the first date one
+    // becomes payable.
+    let now = Utc::now();
+    let pending_lines: Vec<(Uuid, i64, chrono::DateTime<Utc>)> = line::Entity::find()
+        .select_only()
+        .column(line::Column::PartnerId)
+        .column(line::Column::CommissionCents)
+        .column(line::Column::PayableAt)
+        .filter(line::Column::Status.eq(UNPAID))
+        .filter(line::Column::PayableAt.gt(now))
+        .into_tuple()
+        .all(&state.db)
+        .await?;
+    let mut pending: std::collections::HashMap<Uuid, (u64, i64, chrono::DateTime<Utc>)> =
+        std::collections::HashMap::new();
+    for (partner, cents, at) in pending_lines {
+        let entry = pending.entry(partner).or_insert((0, 0, at));
+        entry.0 += 1;
+        entry.1 += cents;
+        entry.2 = entry.2.min(at);
+    }
+    let ids: Vec<Uuid> = by_partner.keys().chain(pending.keys()).copied().collect();
     let partners = account::Entity::find()
-        .filter(account::Column::Id.is_in(by_partner.keys().copied()))
+        .filter(account::Column::Id.is_in(ids))
         .order_by_asc(account::Column::DisplayName)
         .all(&state.db)
         .await?;
@@ -296,13 +326,18 @@ pub async fn admin_payouts(
         partners
             .into_iter()
             .filter_map(|partner| {
-                let (count, cents) = by_partner[&partner.id];
-                (cents > 0).then(|| PayablePartner {
+                let (count, cents) = by_partner.get(&partner.id).copied().unwrap_or((0, 0));
+                let waiting = pending.get(&partner.id).copied();
+                let pending_cents = waiting.map_or(0, |w| w.1);
+                (cents > 0 || pending_cents > 0).then(|| PayablePartner {
                     partner_id: partner.id,
                     display_name: partner.display_name,
                     code: partner.code,
-                    payable_count: count.max(0) as u64,
-                    payable_cents: cents,
+                    payable_count: if cents > 0 { count.max(0) as u64 } else { 0 },
+                    payable_cents: cents.max(0),
+                    pending_count: waiting.map_or(0, |w| w.0),
+                    pending_cents,
+                    next_payable_at: waiting.map(|w| w.2),
                 })
             })
             .collect(),

@@ -94,13 +94,15 @@ impl Hooks for PartnerHooks {
             .filter(account::Column::Status.eq(ledger::APPROVED))
             .one(db)
             .await?;
-        Ok(partner
-            .filter(|partner| partner.user_id != buyer)
-            .map(|partner| Promo {
-                code,
-                percent_off: rules::PROMO_PERCENT_OFF,
-                partner_id: partner.id,
-            }))
+        // A partner's own code is answered too: checkout tells them they
+        // cannot use it (`owner_id`).
+        let _ = buyer;
+        Ok(partner.map(|partner| Promo {
+            code,
+            percent_off: rules::PROMO_PERCENT_OFF,
+            partner_id: partner.id,
+            owner_id: partner.user_id,
+        }))
     }
 }
 

@@ -21,9 +21,10 @@ use std::collections::BTreeMap;
 use axum::extract::State;
 use axum::http::StatusCode;
 use chrono::{DateTime, Utc};
+use sea_orm::sea_query::Expr;
 use sea_orm::{
-    ActiveModelTrait, ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder,
-    QuerySelect, Set,
+    ActiveModelTrait, ColumnTrait, ConnectionTrait, DatabaseConnection, DatabaseTransaction, DbErr,
+    EntityTrait, QueryFilter, QueryOrder, QuerySelect, Set,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -39,6 +40,7 @@ use crate::features::{self, Feature};
 use crate::http::AppState;
 use crate::http::error::{ApiError, ErrorBody, ErrorCode};
 use crate::http::extract::{AuthUser, Json};
+use crate::http::hooks::Hooks;
 use crate::http::user_data::UserData;
 use model::{Answers, TraitScore};
 
@@ -178,7 +180,10 @@ pub async fn personality_analysis(
     }
     let payment_id = match request.quiz_type {
         QuizType::Basic => {
-            features::require_access(&state.db, user.user_id, Feature::PersonalityTest).await?;
+            // The trial is one completed quiz: used up by this result.
+            let access =
+                features::require_access(&state.db, user.user_id, Feature::PersonalityTest).await?;
+            features::use_once(&state.db, user.user_id, Feature::PersonalityTest, access).await?;
             None
         }
         QuizType::Detailed => match unused_payment(&state.db, user.user_id).await? {
@@ -237,16 +242,20 @@ fn not_paid() -> ApiError {
     )
 }
 
-/// The caller's latest result of this type, if it was for these answers.
+/// The caller's latest result of this type, if it was for these answers. A
+/// basic request is answered by a detailed result too (one bought for a
+/// basic result is that result, upgraded).
 async fn latest_with(
     db: &impl ConnectionTrait,
     user_id: Uuid,
     quiz_type: QuizType,
     answers: &Value,
 ) -> Result<Option<entity::Model>, ApiError> {
-    let latest = entity::Entity::find()
-        .filter(entity::Column::UserId.eq(user_id))
-        .filter(entity::Column::QuizType.eq(quiz_type.as_str()))
+    let mut query = entity::Entity::find().filter(entity::Column::UserId.eq(user_id));
+    if quiz_type == QuizType::Detailed {
+        query = query.filter(entity::Column::QuizType.eq(quiz_type.as_str()));
+    }
+    let latest = query
         .order_by_desc(entity::Column::CreatedAt)
         .order_by_desc(entity::Column::Id)
         .one(db)
@@ -296,5 +305,78 @@ impl UserData for PersonalityResults {
             .await?;
         let results: Vec<PersonalityResult> = rows.into_iter().map(Into::into).collect();
         Ok(Some(serde_json::to_value(results)?))
+    }
+}
+
+/// Personality sells the detailed analysis of one saved result: checkout
+/// asks it whose result is bought ([`Hooks::owns_purchase`]), and a paid
+/// purchase turns that result into the detailed analysis
+/// ([`Hooks::payment_changed`]), in the payment's transaction.
+pub struct PersonalityHooks;
+
+#[async_trait::async_trait]
+impl Hooks for PersonalityHooks {
+    async fn owns_purchase(
+        &self,
+        db: &DatabaseConnection,
+        purpose: &str,
+        reference: Uuid,
+        buyer: Uuid,
+    ) -> Result<Option<bool>, DbErr> {
+        if purpose != Purchase::PersonalityDetailed.as_str() {
+            return Ok(None);
+        }
+        let found = entity::Entity::find_by_id(reference)
+            .filter(entity::Column::UserId.eq(buyer))
+            .one(db)
+            .await?;
+        Ok(Some(found.is_some()))
+    }
+
+    async fn payment_changed(
+        &self,
+        txn: &DatabaseTransaction,
+        payment_id: Uuid,
+    ) -> Result<(), DbErr> {
+        let Some(paid) = payment::Entity::find_by_id(payment_id).one(txn).await? else {
+            return Ok(());
+        };
+        if paid.purpose != Purchase::PersonalityDetailed.as_str()
+            || !matches!(paid.status.as_str(), "succeeded" | "partially_refunded")
+        {
+            return Ok(());
+        }
+        let Some(result_id) = paid
+            .purchase_ref
+            .as_deref()
+            .and_then(|r| Uuid::parse_str(r).ok())
+        else {
+            return Ok(());
+        };
+        let Some(result) = entity::Entity::find_by_id(result_id).one(txn).await? else {
+            return Ok(());
+        };
+        if result.paid || Some(result.user_id) != paid.user_id {
+            return Ok(());
+        }
+        let answers: BTreeMap<String, String> =
+            serde_json::from_value(result.answers.clone()).unwrap_or_default();
+        let Ok(parsed) = Answers::parse(&answers) else {
+            return Ok(());
+        };
+        let profile = model::profile(&parsed);
+        entity::Entity::update_many()
+            .col_expr(entity::Column::Paid, Expr::value(true))
+            .col_expr(entity::Column::QuizType, Expr::value(DETAILED))
+            .col_expr(
+                entity::Column::Analysis,
+                Expr::value(profile.detailed_analysis()),
+            )
+            .col_expr(entity::Column::PaymentId, Expr::value(paid.id))
+            .filter(entity::Column::Id.eq(result.id))
+            .filter(entity::Column::Paid.eq(false))
+            .exec(txn)
+            .await?;
+        Ok(())
     }
 }

@@ -461,16 +461,18 @@ async fn one_open_request_per_pair_and_a_block_ends_it_all(backend: Backend) {
         "request_open",
     );
     ok(post(&app, &path(&first, "approve"), &star, json!({})).await);
-    // Answered: a new request may follow; it is paid and waiting when the block comes.
-    let waiting = created(&app, &fan, photo).await;
-    assert_ne!(waiting["id"], first["id"]);
-    pay(&app, &fan, &waiting).await;
+    // Approved, its chat open: still no second request (nor a second fee).
+    assert_error(
+        &request(&app, &fan, photo).await,
+        StatusCode::CONFLICT,
+        "request_open",
+    );
     let (status, _) = post(&app, &path(&first, "block"), &star, json!({})).await;
     assert_eq!(status, StatusCode::NO_CONTENT);
     assert_eq!(
-        payment_of(&app, &waiting).await.status,
-        "canceled",
-        "the open request's hold is released"
+        payment_of(&app, &first).await.status,
+        "succeeded",
+        "the captured fee stays captured"
     );
     let conversation = ok(get(
         &app,

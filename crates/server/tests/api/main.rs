@@ -11,6 +11,7 @@ mod analyses;
 mod auth;
 mod billing;
 mod contact;
+mod contact_once;
 mod dashboard;
 mod database;
 mod edits;

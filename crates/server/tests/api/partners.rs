@@ -108,7 +108,8 @@ async fn buy(app: &TestApp, buyer: &Caller, kind: &str, promo: Option<&str>) -> 
         app,
         "/functions/v1/create-checkout",
         buyer,
-        json!({"userId": buyer.id, "type": kind, "promoCode": promo}),
+        json!({"userId": buyer.id, "type": kind, "promoCode": promo,
+               "metadata": crate::billing::purchase_metadata(app, buyer, kind).await}),
     )
     .await);
     let session = opened["sessionId"].as_str().unwrap();
@@ -136,7 +137,7 @@ async fn refund(app: &TestApp, buyer: &Caller, cents: Option<i64>) {
         .expect("a paid intent");
     let sandbox = Sandbox::new(app.db.clone());
     sandbox.refund(&intent, cents).await.unwrap();
-    let hooks = prettyscore_server::app::hooks::registry(&app.config);
+    let hooks = app.state.hooks.clone();
     deliver_events(&app.db, &hooks, &sandbox).await.unwrap();
     assert_eq!(deliver_events(&app.db, &hooks, &sandbox).await.unwrap(), 0);
 }
@@ -710,20 +711,30 @@ async fn a_promo_code_discounts_the_first_payment_and_credits_the_partner(backen
     );
     assert_eq!(refused.1["message"], "This promo code is not valid");
     set_status(&app, &admin, &account, "approved").await;
-    assert_error(
-        &post(
-            &app,
-            "/functions/v1/create-checkout",
-            &owner,
-            json!({"userId": owner.id, "type": "subscription", "promoCode": "SAVE10"}),
-        )
-        .await,
-        StatusCode::UNPROCESSABLE_ENTITY,
-        "invalid_promo_code",
-    );
+    let own = post(
+        &app,
+        "/functions/v1/create-checkout",
+        &owner,
+        json!({"userId": owner.id, "type": "subscription", "promoCode": "SAVE10"}),
+    )
+    .await;
+    assert_error(&own, StatusCode::UNPROCESSABLE_ENTITY, "invalid_promo_code");
+    assert_eq!(own.1["message"], "You cannot use your own promo code.");
     // 10 % off $9.99 is $8.99; the sale is the partner's (15 % of 899 = 135).
     let opened = buy(&app, &buyer, "subscription", Some(" save10 ")).await;
     assert_eq!(opened["amountCents"], 899);
+    // The checkout says so: $8.99 for the first month, then $9.99.
+    let page = ok(crate::billing::get(
+        &app,
+        &format!(
+            "/api/v1/billing/sandbox/{}",
+            opened["sessionId"].as_str().unwrap()
+        ),
+        &buyer,
+    )
+    .await);
+    assert_eq!(page["amountCents"], 899);
+    assert_eq!(page["renewalCents"], 999);
     let payments = payment::Entity::find()
         .filter(payment::Column::UserId.eq(buyer.id))
         .all(&app.db)
@@ -758,7 +769,27 @@ async fn commissions_wait_out_the_refund_window(backend: Backend) {
         .unwrap();
     let days = (payable_at - chrono::Utc::now()).num_hours() as f64 / 24.0;
     assert!((29.9..=30.0).contains(&days), "{days} days");
-    assert_eq!(ok(get(&app, PAYOUTS, &admin).await), json!([]));
+    // The admin sees the money waiting, and when it becomes payable; there
+    // is nothing to mark as paid yet.
+    let listed = ok(get(&app, PAYOUTS, &admin).await);
+    assert_eq!(listed.as_array().unwrap().len(), 1, "{listed}");
+    assert_eq!(listed[0]["code"], "HOLD");
+    assert_eq!(listed[0]["payableCount"], 0);
+    assert_eq!(listed[0]["payableCents"], 0);
+    assert_eq!(listed[0]["pendingCount"], 1);
+    assert_eq!(listed[0]["pendingCents"], 150);
+    let next: chrono::DateTime<chrono::Utc> = listed[0]["nextPayableAt"]
+        .as_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert_eq!(next, payable_at);
+    let pay = format!("{PAYOUTS}/{}", listed[0]["partnerId"].as_str().unwrap());
+    assert_error(
+        &post(&app, &pay, &admin, json!({})).await,
+        StatusCode::CONFLICT,
+        "nothing_payable",
+    );
 }
 
 /// The buyer's Premium subscription id at the sandbox.

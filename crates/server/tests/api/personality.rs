@@ -10,7 +10,7 @@ use prettyscore_server::personality::quiz::QUESTIONS;
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 
-use crate::billing::{Caller, assert_error, call, checkout, get, ok, post, sandbox_app, sign_up};
+use crate::billing::{Caller, assert_error, call, get, ok, post, sandbox_app, sign_up};
 use crate::helpers::{Backend, TestApp, on_both_databases};
 
 const ANALYSIS: &str = "/functions/v1/personality-analysis";
@@ -41,10 +41,17 @@ async fn start_trial(app: &TestApp, user: &Caller) {
     .await);
 }
 
-/// Buys the detailed analysis in the sandbox (the payment is fulfilled by the
-/// time `pay` answers).
-async fn buy_detailed(app: &TestApp, user: &Caller) {
-    let opened = checkout(app, user, "personality_detailed").await;
+/// Buys the detailed analysis of `result` in the sandbox (the payment is
+/// fulfilled by the time `pay` answers).
+async fn buy_detailed(app: &TestApp, user: &Caller, result: &Value) {
+    let opened = ok(post(
+        app,
+        "/functions/v1/create-checkout",
+        user,
+        json!({"userId": user.id, "type": "personality_detailed",
+               "metadata": {"personality_result_id": result["id"]}}),
+    )
+    .await);
     let session = opened["sessionId"].as_str().unwrap();
     let paid = ok(post(
         app,
@@ -60,7 +67,8 @@ on_both_databases!(
     the_quiz_is_public_and_the_analysis_is_for_signed_in_users_with_access,
     bad_answers_are_refused_and_nothing_is_saved,
     the_same_answers_give_the_same_result_and_a_repeat_saves_once,
-    one_payment_buys_one_detailed_analysis
+    one_payment_buys_one_detailed_analysis,
+    the_trial_is_one_completed_quiz
 );
 
 async fn the_quiz_is_public_and_the_analysis_is_for_signed_in_users_with_access(backend: Backend) {
@@ -187,7 +195,9 @@ async fn the_same_answers_give_the_same_result_and_a_repeat_saves_once(backend: 
         1
     );
 
-    // Other answers, another result, and another row.
+    // Other answers, another result, and another row (for a member: the
+    // trial was the one completed quiz).
+    crate::billing::features::make_premium(&app, &ada).await;
     let other = ok(post(&app, ANALYSIS, &ada, body(&answers(|_| 1), "basic")).await);
     assert_ne!(other["id"], again["id"]);
     assert_ne!(other["traits"], again["traits"]);
@@ -204,40 +214,48 @@ async fn the_same_answers_give_the_same_result_and_a_repeat_saves_once(backend: 
 async fn one_payment_buys_one_detailed_analysis(backend: Backend) {
     let app = sandbox_app(backend).await;
     let ada = sign_up(&app, "ada@example.com").await;
+    start_trial(&app, &ada).await;
     let mine = answers(|i| i % 3);
     // No payment: 402, whatever the gate says (the detailed analysis is bought, not gated).
     let unpaid = post(&app, ANALYSIS, &ada, body(&mine, "detailed")).await;
     assert_error(&unpaid, StatusCode::PAYMENT_REQUIRED, "payment_required");
 
-    buy_detailed(&app, &ada).await;
+    // The purchase is for the saved result: paying turns it into the
+    // detailed analysis (no second row), for the page, the dashboard and a
+    // reload alike.
+    let basic = ok(post(&app, ANALYSIS, &ada, body(&mine, "basic")).await);
+    buy_detailed(&app, &ada, &basic).await;
+    let listed = ok(get(&app, RESULTS, &ada).await);
+    assert_eq!(listed.as_array().unwrap().len(), 1, "{listed}");
+    assert_eq!(listed[0]["id"], basic["id"]);
+    assert_eq!(listed[0]["paid"], true);
+    assert_eq!(listed[0]["quizType"], "detailed");
     let (first, second) = tokio::join!(
         post(&app, ANALYSIS, &ada, body(&mine, "detailed")),
-        post(&app, ANALYSIS, &ada, body(&mine, "detailed")),
+        post(&app, ANALYSIS, &ada, body(&mine, "basic")),
     );
     let (first, second) = (ok(first), ok(second));
-    assert_eq!(
-        first["id"], second["id"],
-        "two requests, one detailed analysis"
-    );
+    assert_eq!(first["id"], basic["id"], "the bought result itself");
+    assert_eq!(second["id"], basic["id"], "a retake answers it too");
     assert_eq!(first["paid"], true);
-    assert_eq!(first["quizType"], "detailed");
     let text = first["analysis"].as_str().unwrap();
     assert!(
         text.contains("How you work with others") && text.contains("Your strengths"),
         "{text}"
     );
     assert_eq!(first["traits"].as_array().unwrap().len(), 5);
-    // Reloading the success page answers the same analysis.
-    let reload = ok(post(&app, ANALYSIS, &ada, body(&mine, "detailed")).await);
-    assert_eq!(reload["id"], first["id"]);
 
-    // The payment is used: other answers need another one.
+    // Other answers are another result, and another purchase.
+    crate::billing::features::make_premium(&app, &ada).await;
     let other = answers(|_| 2);
     let unpaid = post(&app, ANALYSIS, &ada, body(&other, "detailed")).await;
     assert_error(&unpaid, StatusCode::PAYMENT_REQUIRED, "payment_required");
-    buy_detailed(&app, &ada).await;
+    let second_basic = ok(post(&app, ANALYSIS, &ada, body(&other, "basic")).await);
+    assert_eq!(second_basic["paid"], false);
+    buy_detailed(&app, &ada, &second_basic).await;
     let bought = ok(post(&app, ANALYSIS, &ada, body(&other, "detailed")).await);
-    assert_ne!(bought["id"], first["id"]);
+    assert_eq!(bought["id"], second_basic["id"]);
+    assert_eq!(bought["paid"], true);
 
     // Another user cannot use Ada's payments.
     let bob = sign_up(&app, "bob@example.com").await;
@@ -251,4 +269,30 @@ async fn one_payment_buys_one_detailed_analysis(backend: Backend) {
         .cloned()
         .collect();
     assert_eq!(detailed.len(), 2);
+}
+
+async fn the_trial_is_one_completed_quiz(backend: Backend) {
+    let app = sandbox_app(backend).await;
+    let ada = sign_up(&app, "ada@example.com").await;
+    start_trial(&app, &ada).await;
+    let first = answers(|_| 0);
+    let saved = ok(post(&app, ANALYSIS, &ada, body(&first, "basic")).await);
+    // A reload of that result is not a second quiz.
+    let again = ok(post(&app, ANALYSIS, &ada, body(&first, "basic")).await);
+    assert_eq!(again["id"], saved["id"]);
+    // A second quiz (other answers), an hour or a minute later: locked.
+    let second = post(&app, ANALYSIS, &ada, body(&answers(|_| 1), "basic")).await;
+    assert_error(&second, StatusCode::FORBIDDEN, "feature_locked");
+    let access = ok(post(
+        &app,
+        "/functions/v1/check-feature-access",
+        &ada,
+        json!({"featureName": "personality_test"}),
+    )
+    .await);
+    assert_eq!(access["reason"], "trial_exceeded");
+    assert_eq!(
+        ok(get(&app, RESULTS, &ada).await).as_array().unwrap().len(),
+        1
+    );
 }

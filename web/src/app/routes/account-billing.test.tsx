@@ -63,7 +63,8 @@ describe('My Account: subscription and payments', { timeout: 20_000 }, () => {
     expect(rows[0]).toHaveTextContent('$9.99');
     expect(rows[0]).toHaveTextContent('Paid');
     expect(rows[1]).toHaveTextContent('$4.99');
-    expect(rows[1]).toHaveTextContent('Refunded');
+    // A refund (e.g. a second Premium paid by mistake) says how much came back.
+    expect(rows[1]).toHaveTextContent('Refunded ($4.99 back)');
   });
 
   it('cancels at the period end (premium stays to the end date) and resumes', async () => {

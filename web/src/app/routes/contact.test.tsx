@@ -83,6 +83,33 @@ describe('Contact on /leaderboard', { timeout: 20_000 }, () => {
     expect(await within(dialog).findByText('Message must be at least 10 characters')).toBeInTheDocument();
   });
 
+  it('opens the existing chat instead of a second request when the server says they are chatting', async () => {
+    const fetchMock = stubApi({
+      [LEADERBOARD]: () => json({ entries: [entry], next_cursor: null }),
+      [`GET /api/v1/contact-requests/with/${entry.photo_id}`]: () =>
+        json({ state: 'chatting', requestId: '00000000-0000-4000-8000-0000000000c1', expiresAt: null }),
+    });
+    const app = renderApp('/leaderboard', { user: 'signed-in' });
+    await app.user.click(await screen.findByRole('button', { name: 'Contact Eileen for $950' }, { timeout: 10_000 }));
+    const dialog = await screen.findByRole('dialog', { name: 'You are already chatting with Eileen' });
+    expect(within(dialog).queryByRole('button', { name: /Send and pay/ })).not.toBeInTheDocument();
+    expect(within(dialog).getByRole('link', { name: 'Open chat' })).toHaveAttribute('href', '/messages/00000000-0000-4000-8000-0000000000c1');
+    expect(callsTo(fetchMock, 'POST', '/api/v1/contact-requests')).toHaveLength(0);
+  });
+
+  it('says the request is waiting, with its answer-by date, instead of offering a second one', async () => {
+    stubApi({
+      [LEADERBOARD]: () => json({ entries: [entry], next_cursor: null }),
+      [`GET /api/v1/contact-requests/with/${entry.photo_id}`]: () =>
+        json({ state: 'waiting', requestId: '00000000-0000-4000-8000-0000000000c1', expiresAt: '2026-12-03T10:00:00Z' }),
+    });
+    const app = renderApp('/leaderboard', { user: 'signed-in' });
+    await app.user.click(await screen.findByRole('button', { name: 'Contact Eileen for $950' }, { timeout: 10_000 }));
+    const dialog = await screen.findByRole('dialog', { name: 'Your request is waiting' });
+    expect(within(dialog).getByTestId('contact-waiting')).toHaveTextContent('If they do not answer by December 3, 2026, the hold on your card is released.');
+    expect(within(dialog).queryByRole('button', { name: /Send and pay/ })).not.toBeInTheDocument();
+  });
+
   it('stores the request, starts its checkout with the spec’s metadata and opens the sandbox checkout', async () => {
     const fetchMock = stubApi({
       [LEADERBOARD]: () => json({ entries: [entry], next_cursor: null }),

@@ -31,7 +31,7 @@ describe('the feature gates', { timeout: 20_000 }, () => {
       'POST /functions/v1/check-feature-access': () => (activated ? access(true, 'trial_available', 0) : access(false, 'requires_premium', 1)),
       'POST /functions/v1/record-feature-usage': () => {
         activated = true;
-        return json({ message: 'Trial activated! You can use this feature once.', access: { hasAccess: true, reason: 'trial_available', trialRemaining: 0 } });
+        return json({ message: 'Trial activated! You can use the AI editor until you save one edited photo.', access: { hasAccess: true, reason: 'trial_available', trialRemaining: 0 } });
       },
       'GET /api/v1/edits/quota': () => json(quota(5)),
     });
@@ -42,7 +42,7 @@ describe('the feature gates', { timeout: 20_000 }, () => {
     expect(screen.queryByRole('heading', EDITOR_HEADING)).not.toBeInTheDocument();
 
     await user.click(within(gate).getByRole('button', { name: 'Use Free Trial' }));
-    expect(await screen.findByText('Trial activated! You can use this feature once.')).toBeInTheDocument();
+    expect(await screen.findByText('Trial activated! You can use the AI editor until you save one edited photo.')).toBeInTheDocument();
     expect(await screen.findByRole('heading', EDITOR_HEADING, { timeout: 10_000 })).toBeInTheDocument();
     const [record] = callsTo(fetchMock, 'POST', '/functions/v1/record-feature-usage');
     expect(await record!.json()).toEqual({ featureName: 'ai_editor' });

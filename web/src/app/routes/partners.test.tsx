@@ -314,7 +314,7 @@ describe('/admin/partners', { timeout: 20_000 }, () => {
 
 describe('/admin/payouts', { timeout: 20_000 }, () => {
   it('lists partners with unpaid conversions and marks one paid', async () => {
-    let payable = [{ partnerId: 'p1', displayName: 'Ada Partner', code: 'ADA1', payableCount: 2, payableCents: 400 }];
+    let payable = [{ partnerId: 'p1', displayName: 'Ada Partner', code: 'ADA1', payableCount: 2, payableCents: 400, pendingCount: 0, pendingCents: 0, nextPayableAt: null }];
     const fetchMock = stubApi({
       ...admin,
       'GET /api/v1/admin/payouts': () => json(payable),
@@ -335,10 +335,26 @@ describe('/admin/payouts', { timeout: 20_000 }, () => {
     expect(callsTo(fetchMock, 'POST', '/api/v1/admin/payouts/p1')).toHaveLength(1);
   });
 
+  it('shows money still in its refund window with the date it becomes payable, with nothing to mark as paid yet', async () => {
+    stubApi({
+      ...admin,
+      'GET /api/v1/admin/payouts': () =>
+        json([
+          { partnerId: 'p2', displayName: 'Bo Partner', code: 'BO1', payableCount: 0, payableCents: 0, pendingCount: 1, pendingCents: 150, nextPayableAt: '2026-12-27T10:00:00Z' },
+        ]),
+    });
+    renderApp('/admin/payouts', { user: 'signed-in' });
+    const row = await screen.findByRole('listitem', { name: 'Bo Partner' }, { timeout: 10_000 });
+    expect(screen.queryByText('No unpaid conversions')).not.toBeInTheDocument();
+    expect(within(row).getByTestId('pending-amount')).toHaveTextContent('$1.50 (1)payable on December 27, 2026');
+    expect(within(row).getByRole('button', { name: /Mark as Paid/ })).toBeDisabled();
+  });
+
   it("shows the server's message when there is nothing to pay", async () => {
     stubApi({
       ...admin,
-      'GET /api/v1/admin/payouts': () => json([{ partnerId: 'p1', displayName: 'Ada Partner', code: 'ADA1', payableCount: 1, payableCents: 200 }]),
+      'GET /api/v1/admin/payouts': () =>
+        json([{ partnerId: 'p1', displayName: 'Ada Partner', code: 'ADA1', payableCount: 1, payableCents: 200, pendingCount: 0, pendingCents: 0, nextPayableAt: null }]),
       'POST /api/v1/admin/payouts/p1': () => apiError(409, 'nothing_payable', 'No unpaid conversions'),
     });
     const { user } = renderApp('/admin/payouts', { user: 'signed-in' });

@@ -108,6 +108,41 @@ describe('/personality-test', { timeout: 20_000 }, () => {
     expect(screen.getByText('Detailed analysis')).toBeInTheDocument();
     expect(screen.queryByTestId('detailed-offer')).not.toBeInTheDocument();
     expect(asked).toBe(2);
+    // A toast says the payment went through.
+    expect(await screen.findByText('Payment successful! Your detailed analysis is ready.')).toBeInTheDocument();
+  });
+
+  it('buys the detailed analysis of this saved result, and says so when it was bought before', async () => {
+    const fetchMock = stubApi({
+      'POST /functions/v1/check-feature-access': granted,
+      'GET /api/v1/personality/quiz': () => json(QUIZ),
+      'POST /functions/v1/personality-analysis': () => json(result('basic', allA)),
+      'POST /functions/v1/create-checkout': () => apiError(409, 'already_purchased', 'You have already bought the detailed analysis of this result.'),
+    });
+    window.sessionStorage.setItem('prettyscore.personality.answers', JSON.stringify(allA));
+    const { user } = renderApp('/personality-test', { user: 'signed-in' });
+    const offer = await screen.findByTestId('detailed-offer', undefined, { timeout: 10_000 });
+    await user.click(within(offer).getByRole('button', { name: 'Get Detailed Analysis ($4.99)' }));
+    expect(await screen.findByText('You have already bought the detailed analysis of this result.')).toBeInTheDocument();
+    const [sent] = callsTo(fetchMock, 'POST', '/functions/v1/create-checkout');
+    const body = (await sent!.json()) as { type: string; metadata: { personality_result_id: string } };
+    expect(body.type).toBe('personality_detailed');
+    expect(body.metadata.personality_result_id).toBe('r1');
+  });
+
+  it('on a reload, shows a bought result as the detailed analysis, never the offer', async () => {
+    window.sessionStorage.setItem('prettyscore.personality.answers', JSON.stringify(allA));
+    // The server answers the saved result, which the purchase made detailed.
+    stubApi({
+      'POST /functions/v1/check-feature-access': granted,
+      'GET /api/v1/personality/quiz': () => json(QUIZ),
+      'POST /functions/v1/personality-analysis': () => json({ ...result('detailed', allA), id: 'r1' }),
+    });
+    renderApp('/personality-test', { user: 'signed-in' });
+    const analysis = await screen.findByTestId('personality-analysis', undefined, { timeout: 10_000 });
+    expect(within(analysis).getByRole('heading', { name: 'How you work with others' })).toBeInTheDocument();
+    expect(screen.queryByTestId('detailed-offer')).not.toBeInTheDocument();
+    expect(screen.queryByText('Payment successful! Your detailed analysis is ready.')).not.toBeInTheDocument();
   });
 
   it('says the analysis failed and keeps the answers', async () => {

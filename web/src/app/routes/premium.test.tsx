@@ -16,6 +16,7 @@ const sandboxCheckout = {
   id: 'cs_sandbox_1',
   description: 'Premium Editing (monthly)',
   amountCents: 999,
+  renewalCents: null,
   currency: 'usd',
   mode: 'subscription',
   status: 'open',
@@ -154,7 +155,7 @@ describe('/premium', { timeout: 20_000 }, () => {
     expect(await screen.findByTestId('premium-renewal')).toHaveTextContent('Ends on December 23, 2026');
   });
 
-  it('after a successful checkout: the message, a recheck after 2 s, then the dashboard 1 s later', async () => {
+  it('back from checkout, says Payment successful only once the server confirms it, then the dashboard 1 s later', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     const fetchMock = stubApi({
       'POST /functions/v1/check-subscription': () => json(member()),
@@ -162,18 +163,51 @@ describe('/premium', { timeout: 20_000 }, () => {
       'GET /api/v1/edits/quota': () => json(quota(null)),
     });
     const { router } = await openPremium('/premium?success=true');
-    expect(screen.getByTestId('premium-success')).toHaveTextContent('Payment successful! Welcome to Premium.');
-    await vi.waitFor(() => expect(callsTo(fetchMock, 'POST', '/functions/v1/check-subscription')).toHaveLength(1));
-
-    await vi.advanceTimersByTimeAsync(1_900);
-    expect(callsTo(fetchMock, 'POST', '/functions/v1/check-subscription')).toHaveLength(1);
-    await vi.advanceTimersByTimeAsync(200);
-    await vi.waitFor(() => expect(callsTo(fetchMock, 'POST', '/functions/v1/check-subscription')).toHaveLength(2));
+    expect(await screen.findByTestId('premium-success')).toHaveTextContent('Payment successful! Welcome to Premium.');
+    expect(screen.queryByTestId('premium-confirming')).not.toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/premium');
 
     await vi.advanceTimersByTimeAsync(1_000);
     await vi.waitFor(() => expect(router.state.location.pathname).toBe('/dashboard'));
+    expect(callsTo(fetchMock, 'POST', '/functions/v1/check-subscription').length).toBeGreaterThanOrEqual(1);
     expect(await screen.findByTestId('premium-member-badge', undefined, { timeout: 10_000 })).toHaveTextContent('Premium Member');
+  });
+
+  it('back from checkout without a confirmed subscription: We are confirming your payment…, a recheck every 2 s, never Payment successful', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    let confirmed = false;
+    const fetchMock = stubApi({
+      'POST /functions/v1/check-subscription': () => json(confirmed ? member() : free),
+      'GET /api/v1/photos': () => json([]),
+      'GET /api/v1/edits/quota': () => json(quota(null)),
+    });
+    const { router } = await openPremium('/premium?success=true');
+    expect(await screen.findByTestId('premium-confirming')).toHaveTextContent('We are confirming your payment…');
+    expect(screen.queryByTestId('premium-success')).not.toBeInTheDocument();
+    expect(screen.queryByText(/Payment successful/)).not.toBeInTheDocument();
+    await vi.waitFor(() => expect(callsTo(fetchMock, 'POST', '/functions/v1/check-subscription')).toHaveLength(1));
+
+    await vi.advanceTimersByTimeAsync(2_100);
+    await vi.waitFor(() => expect(callsTo(fetchMock, 'POST', '/functions/v1/check-subscription')).toHaveLength(2));
+    expect(screen.getByTestId('premium-confirming')).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/premium');
+
+    // The provider's event arrives: the next recheck confirms it.
+    confirmed = true;
+    await vi.advanceTimersByTimeAsync(2_100);
+    expect(await screen.findByTestId('premium-success')).toHaveTextContent('Payment successful! Welcome to Premium.');
+    await vi.advanceTimersByTimeAsync(1_000);
+    await vi.waitFor(() => expect(router.state.location.pathname).toBe('/dashboard'));
+  });
+
+  it('tells a member who tries to buy again what the server says', async () => {
+    stubApi({
+      'POST /functions/v1/check-subscription': () => json(free),
+      'POST /functions/v1/create-checkout': () => apiError(409, 'already_subscribed', 'You are already a Premium member.'),
+    });
+    const { user } = await openPremium();
+    await user.click(screen.getByRole('button', { name: 'Upgrade to Premium' }));
+    expect(await screen.findByText('You are already a Premium member.')).toBeInTheDocument();
   });
 
   it('says so when the checkout was cancelled', async () => {
@@ -204,6 +238,14 @@ describe('/checkout/sandbox/:id', { timeout: 20_000 }, () => {
     expect(screen.getByRole('button', { name: 'Pay $9.99 / month' })).toBeEnabled();
     expect(screen.getByRole('button', { name: 'Decline card' })).toBeEnabled();
     expect(screen.getByRole('button', { name: 'Cancel' })).toBeEnabled();
+  });
+
+  it('shows a promo checkout as the first month discounted, then the full price', async () => {
+    await openSandbox({
+      'GET /api/v1/billing/sandbox/cs_sandbox_1': () => json({ ...sandboxCheckout, amountCents: 899, renewalCents: 999 }),
+    });
+    expect(screen.getByTestId('sandbox-amount')).toHaveTextContent('$8.99 for the first month, then $9.99 / month');
+    expect(screen.getByRole('button', { name: 'Pay $8.99' })).toBeEnabled();
   });
 
   it('pays and goes to the success address the server gives', async () => {

@@ -65,6 +65,8 @@ mod m20261124_006200_opportunities;
 mod m20261124_006300_personality;
 mod m20261126_006400_partner_ledger;
 mod m20261126_006500_contact;
+mod m20261127_7200_one_purchase;
+mod m20261127_7201_contact_mail;
 
 /// Applies the migrations: `Migrator::up(&db, None)`.
 pub struct Migrator;
@@ -91,6 +93,8 @@ impl MigratorTrait for Migrator {
             Box::new(m20261124_006300_personality::Migration),
             Box::new(m20261126_006400_partner_ledger::Migration),
             Box::new(m20261126_006500_contact::Migration),
+            Box::new(m20261127_7200_one_purchase::Migration),
+            Box::new(m20261127_7201_contact_mail::Migration),
         ]
     }
 }
@@ -150,4 +154,6 @@ pub const TABLES: &[&str] = &[
     "contact_blocks",
     "message_reads",
     "contact_reports",
+    // billing: refunds owed for a thing paid twice
+    "billing_refunds",
 ];

@@ -218,6 +218,10 @@ pub trait PaymentProvider: Send + Sync + std::fmt::Debug {
         amount_cents: Option<i64>,
     ) -> Result<Refund, PaymentError>;
 
+    /// Ends a subscription now (no renewal, no proration): a subscription
+    /// bought twice is ended at once and its payment refunded.
+    async fn cancel_now(&self, subscription: &str) -> Result<SubscriptionState, PaymentError>;
+
     /// Cancels a subscription at the end of its period (`true`) or takes
     /// that back (`false`).
     async fn set_cancel_at_period_end(

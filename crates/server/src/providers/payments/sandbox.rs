@@ -170,18 +170,17 @@ impl Sandbox {
                 session["subscription"] = json!(subscription_id);
                 session["invoice"] = json!(invoice_id);
                 follow_up.push(("customer.subscription.created", subscription));
-                follow_up.push((
-                    "invoice.paid",
-                    invoice(
-                        &invoice_id,
-                        &subscription_id,
-                        amount,
-                        &currency,
-                        &metadata,
-                        now,
-                        period_end,
-                    ),
-                ));
+                let invoice = invoice(
+                    &invoice_id,
+                    &subscription_id,
+                    amount,
+                    &currency,
+                    &metadata,
+                    now,
+                    period_end,
+                );
+                insert_invoice_intent(&txn, &invoice).await?;
+                follow_up.push(("invoice.paid", invoice));
             }
             _ => {
                 let hold = session["capture_method"] == "manual";
@@ -325,6 +324,7 @@ impl Sandbox {
                     start,
                     end,
                 );
+                insert_invoice_intent(&txn, &invoice).await?;
                 emit(&txn, "invoice.paid", &invoice, now).await?;
                 emit(&txn, "customer.subscription.updated", &subscription, now).await?;
             }
@@ -441,6 +441,31 @@ async fn lock(db: &impl ConnectionTrait, id: &str) -> Result<(), sea_orm::DbErr>
         .exec(db)
         .await?;
     Ok(())
+}
+
+/// The PaymentIntent an invoice was paid with, stored as Stripe keeps it,
+/// so that the invoice can be refunded like any payment.
+async fn insert_invoice_intent(
+    db: &impl ConnectionTrait,
+    invoice: &Value,
+) -> Result<(), sea_orm::DbErr> {
+    let Some(id) = invoice["payment_intent"].as_str() else {
+        return Ok(());
+    };
+    let amount = invoice["amount_paid"].as_i64().unwrap_or_default();
+    let intent = json!({
+        "id": id,
+        "object": "payment_intent",
+        "status": "succeeded",
+        "amount": amount,
+        "amount_capturable": 0,
+        "amount_received": amount,
+        "currency": invoice["currency"],
+        "capture_method": "automatic",
+        "invoice": invoice["id"],
+        "metadata": invoice["subscription_details"]["metadata"],
+    });
+    insert(db, PAYMENT_INTENT, id, &intent).await
 }
 
 async fn insert(
@@ -640,6 +665,31 @@ impl PaymentProvider for Sandbox {
             status: "succeeded".to_owned(),
             amount,
         })
+    }
+
+    async fn cancel_now(&self, subscription: &str) -> Result<SubscriptionState, PaymentError> {
+        let txn = self.db.begin().await?;
+        lock(&txn, subscription).await?;
+        let object = find(&txn, SUBSCRIPTION, subscription)
+            .await?
+            .ok_or_else(|| {
+                PaymentError::Refused(format!("no such subscription: {subscription}"))
+            })?;
+        let mut data = object.data.clone();
+        if data["status"] == "canceled" {
+            return Err(PaymentError::Refused(
+                "the subscription is canceled already".to_owned(),
+            ));
+        }
+        let now = Utc::now();
+        data["status"] = json!("canceled");
+        data["canceled_at"] = json!(now.timestamp());
+        data["ended_at"] = json!(now.timestamp());
+        update(&txn, &object, &data).await?;
+        emit(&txn, "customer.subscription.deleted", &data, now).await?;
+        txn.commit().await?;
+        SubscriptionState::from_object(&data)
+            .ok_or_else(|| PaymentError::Unavailable("unexpected subscription object".to_owned()))
     }
 
     async fn set_cancel_at_period_end(

@@ -155,12 +155,23 @@ impl Stripe {
         form: &Form,
         idempotency_key: Option<&str>,
     ) -> Result<T, PaymentError> {
+        self.send(reqwest::Method::POST, path, form, idempotency_key)
+            .await
+    }
+
+    async fn send<T: DeserializeOwned>(
+        &self,
+        method: reqwest::Method,
+        path: &str,
+        form: &Form,
+        idempotency_key: Option<&str>,
+    ) -> Result<T, PaymentError> {
         let body = url::form_urlencoded::Serializer::new(String::new())
             .extend_pairs(form.iter())
             .finish();
         let mut request = self
             .client
-            .post(format!("{}{path}", self.base_url))
+            .request(method, format!("{}{path}", self.base_url))
             .bearer_auth(self.secret_key.expose())
             .header("Content-Type", "application/x-www-form-urlencoded")
             .body(body);
@@ -368,6 +379,22 @@ impl PaymentProvider for Stripe {
             amount_cents.map_or("full".to_owned(), |amount| amount.to_string())
         );
         self.post("/v1/refunds", &form, Some(&key)).await
+    }
+
+    async fn cancel_now(&self, subscription: &str) -> Result<SubscriptionState, PaymentError> {
+        // `DELETE /v1/subscriptions/{id}` cancels at once; a second call on
+        // a canceled subscription is refused by Stripe, and billing takes
+        // that as done.
+        let object: Value = self
+            .send(
+                reqwest::Method::DELETE,
+                &format!("/v1/subscriptions/{subscription}"),
+                &Form::new(),
+                None,
+            )
+            .await?;
+        SubscriptionState::from_object(&object)
+            .ok_or_else(|| PaymentError::Unavailable("unexpected subscription object".to_owned()))
     }
 
     async fn set_cancel_at_period_end(

@@ -65,6 +65,7 @@ async fn create_checkout_ignores_the_clients_price(backend: Backend) {
     assert_eq!(url, format!("/checkout/sandbox/{session}"));
     let page = ok(get(&app, &format!("/api/v1/billing/sandbox/{session}"), &buyer).await);
     assert_eq!(page["amountCents"], 999);
+    assert_eq!(page["renewalCents"], Value::Null, "no discount: one price");
     assert_eq!(page["currency"], "usd");
     assert_eq!(page["mode"], "subscription");
     assert_eq!(page["description"], "Premium Editing (monthly)");
@@ -154,8 +155,11 @@ async fn the_same_idempotency_key_returns_the_same_checkout(backend: Backend) {
     assert_eq!(other.status(), StatusCode::UNPROCESSABLE_ENTITY);
     let body: Value = other.json().await.unwrap();
     assert_eq!(body["code"], "idempotency_key_reused");
+    // Another key while that checkout is open: the same checkout (one open
+    // checkout per thing bought, so two tabs cannot pay twice).
     let fresh: Value = send("key-2", "subscription").await.json().await.unwrap();
-    assert_ne!(fresh["sessionId"], first["sessionId"]);
+    assert_eq!(fresh["sessionId"], first["sessionId"]);
+    assert_eq!(count(&app, "checkout_sessions").await, 1);
 }
 
 async fn paying_in_the_sandbox_grants_premium_through_the_events(backend: Backend) {
@@ -517,13 +521,9 @@ async fn the_sandbox_holds_captures_releases_and_refunds_through_events(backend:
     let held = sandbox.hold(&hold("h1")).await.unwrap();
     assert_eq!(held.status, "requires_capture");
     assert_eq!(
-        deliver_events(
-            &app.db,
-            &prettyscore_server::app::hooks::registry(&app.config),
-            &sandbox
-        )
-        .await
-        .unwrap(),
+        deliver_events(&app.db, &app.state.hooks, &sandbox)
+            .await
+            .unwrap(),
         1
     );
     assert_eq!(payments_of(&app, &fan).await[0]["status"], "held");
@@ -538,13 +538,9 @@ async fn the_sandbox_holds_captures_releases_and_refunds_through_events(backend:
         sandbox.refund(&held.id, Some(80_000)).await.is_err(),
         "no more than was paid"
     );
-    deliver_events(
-        &app.db,
-        &prettyscore_server::app::hooks::registry(&app.config),
-        &sandbox,
-    )
-    .await
-    .unwrap();
+    deliver_events(&app.db, &app.state.hooks, &sandbox)
+        .await
+        .unwrap();
     let payments = payments_of(&app, &fan).await;
     assert_eq!(payments.len(), 1);
     assert_eq!(payments[0]["status"], "partially_refunded");
@@ -556,13 +552,9 @@ async fn the_sandbox_holds_captures_releases_and_refunds_through_events(backend:
         "canceled"
     );
     assert!(sandbox.capture(&released.id).await.is_err());
-    deliver_events(
-        &app.db,
-        &prettyscore_server::app::hooks::registry(&app.config),
-        &sandbox,
-    )
-    .await
-    .unwrap();
+    deliver_events(&app.db, &app.state.hooks, &sandbox)
+        .await
+        .unwrap();
     let payments = payments_of(&app, &fan).await;
     assert_eq!(payments.len(), 2);
     assert!(
@@ -571,13 +563,9 @@ async fn the_sandbox_holds_captures_releases_and_refunds_through_events(backend:
     );
     // Delivering again changes nothing.
     assert_eq!(
-        deliver_events(
-            &app.db,
-            &prettyscore_server::app::hooks::registry(&app.config),
-            &sandbox
-        )
-        .await
-        .unwrap(),
+        deliver_events(&app.db, &app.state.hooks, &sandbox)
+            .await
+            .unwrap(),
         0
     );
 }

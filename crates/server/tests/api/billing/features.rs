@@ -95,9 +95,10 @@ async fn the_trial_is_used_once_under_eight_parallel_calls_and_across_browsers(b
     let replies = futures::future::join_all(calls).await;
     let activated: Vec<_> = replies.iter().filter(|r| r.0 == StatusCode::OK).collect();
     assert_eq!(activated.len(), 1, "{replies:?}");
+    // The words say what the trial gives: one completed quiz.
     assert_eq!(
         activated[0].1["message"],
-        "Trial activated! You can use this feature once."
+        "Trial activated! You can complete the personality test once."
     );
     for reply in replies.iter().filter(|r| r.0 != StatusCode::OK) {
         assert_error(reply, StatusCode::CONFLICT, "trial_used");
@@ -124,9 +125,16 @@ async fn the_trial_is_used_once_under_eight_parallel_calls_and_across_browsers(b
         "trial_used",
     );
     // Each feature has its own trial, and each user their own.
+    let hands = activate(&app, &other, "hands_scoring").await;
+    assert_eq!(hands.0, StatusCode::OK);
     assert_eq!(
-        activate(&app, &other, "hands_scoring").await.0,
-        StatusCode::OK
+        hands.1["message"],
+        "Trial activated! You can score one photo of your hands."
+    );
+    let editor = activate(&app, &other, "ai_editor").await;
+    assert_eq!(
+        editor.1["message"],
+        "Trial activated! You can use the AI editor until you save one edited photo."
     );
     let someone = sign_up(&app, "someone@example.com").await;
     assert_eq!(
@@ -201,7 +209,7 @@ async fn premium_members_score_feet_and_hands_without_limit(backend: Backend) {
 
 async fn the_ai_editor_gate_needs_premium_or_an_active_trial(backend: Backend) {
     let app = sandbox_app(backend).await;
-    let edit = |token: Option<String>| {
+    let edit_onto = |token: Option<String>, photo: Option<uuid::Uuid>| {
         let app = &app;
         async move {
             let mut request = app
@@ -211,6 +219,7 @@ async fn the_ai_editor_gate_needs_premium_or_an_active_trial(backend: Backend) {
                     "imageUrl": crate::edits::sample_data_url(),
                     "prompt": "Enhance",
                     "feature": "ai_editor",
+                    "photoId": photo,
                 }));
             if let Some(token) = token {
                 request = request.bearer_auth(token);
@@ -220,6 +229,7 @@ async fn the_ai_editor_gate_needs_premium_or_an_active_trial(backend: Backend) {
             (status, response.json::<Value>().await.unwrap())
         }
     };
+    let edit = |token: Option<String>| edit_onto(token, None);
     assert_error(&edit(None).await, StatusCode::UNAUTHORIZED, "not_signed_in");
     let user = sign_up(&app, "editor@example.com").await;
     assert_error(
@@ -233,7 +243,7 @@ async fn the_ai_editor_gate_needs_premium_or_an_active_trial(backend: Backend) {
     // The trial counts the free edits as usual.
     assert_eq!(trial.1["editsRemaining"], 4);
 
-    // The editor session ends an hour after the trial began.
+    // No clock ends it: an hour later the session goes on.
     sql(
         &app,
         "UPDATE feature_trials SET used_at = $1 WHERE user_id = $2",
@@ -243,6 +253,19 @@ async fn the_ai_editor_gate_needs_premium_or_an_active_trial(backend: Backend) {
         ],
     )
     .await;
+    let later = edit(Some(user.token.clone())).await;
+    assert_eq!(later.0, StatusCode::OK, "{}", later.1);
+    // The session ends when an edit is saved onto one of the user's photos.
+    let photo = crate::leaderboard::insert_photo(
+        &app,
+        user.id,
+        7.0,
+        chrono::Utc::now(),
+        crate::leaderboard::State::Private,
+    )
+    .await;
+    let saved = edit_onto(Some(user.token.clone()), Some(photo)).await;
+    assert_eq!(saved.0, StatusCode::OK, "{}", saved.1);
     assert_error(
         &edit(Some(user.token.clone())).await,
         StatusCode::FORBIDDEN,

@@ -6,6 +6,7 @@
 mod checkout;
 pub mod features;
 mod localstripe;
+mod once;
 mod stripe;
 mod webhook;
 
@@ -219,15 +220,58 @@ pub async fn sql(app: &TestApp, statement: &str, values: Vec<sea_orm::Value>) {
         .unwrap();
 }
 
-/// Opens a checkout for `kind` as `caller`.
+/// Opens a checkout for `kind` as `caller` (the detailed analysis for a
+/// new saved result of theirs).
 pub async fn checkout(app: &TestApp, caller: &Caller, kind: &str) -> Value {
     ok(post(
         app,
         "/functions/v1/create-checkout",
         caller,
-        json!({"userId": caller.id, "email": caller.email, "type": kind}),
+        json!({"userId": caller.id, "email": caller.email, "type": kind,
+               "metadata": purchase_metadata(app, caller, kind).await}),
     )
     .await)
+}
+
+/// The metadata a checkout of `kind` needs: a saved personality result of
+/// the caller's for the detailed analysis.
+pub async fn purchase_metadata(app: &TestApp, caller: &Caller, kind: &str) -> Value {
+    if kind == "personality_detailed" {
+        json!({"personality_result_id": personality_result(app, caller, 0).await})
+    } else {
+        json!({})
+    }
+}
+
+/// Saves a basic personality result for `caller` (answers picked by
+/// `seed`), as a finished quiz does; its id.
+pub async fn personality_result(app: &TestApp, caller: &Caller, seed: usize) -> Uuid {
+    use prettyscore_server::personality::{entity, quiz::QUESTIONS};
+    use sea_orm::{ActiveModelTrait, Set};
+    let answers: std::collections::BTreeMap<String, String> = (0..20)
+        .map(|i| {
+            (
+                i.to_string(),
+                QUESTIONS[i].options[(i + seed) % 3].value.to_owned(),
+            )
+        })
+        .collect();
+    entity::ActiveModel {
+        id: Set(Uuid::now_v7()),
+        user_id: Set(caller.id),
+        quiz_type: Set("basic".to_owned()),
+        answers: Set(json!(answers)),
+        score: Set(75),
+        personality_type: Set("Test".to_owned()),
+        analysis: Set("A basic analysis.".to_owned()),
+        paid: Set(false),
+        created_at: Set(chrono::Utc::now()),
+        payment_id: Set(None),
+    }
+    .insert(&app.db)
+    .await
+    .unwrap()
+    .id
 }
 
 /// The checkout row's id (our `checkout_id` metadata) for a provider session.

@@ -9,6 +9,27 @@ import { useSession } from '@/lib/session';
  * the card and decides; these hooks only send the user's choices.
  */
 export type ContactRequestForm = ApiSchemas['ContactRequestForm'];
+export type EntryContact = ApiSchemas['EntryContact'];
+
+/**
+ * GET /api/v1/contact-requests/with/{photoId}: what Contact on this entry
+ * does for the caller, as the server decides it: a new request (`none`),
+ * the request still waiting for the contestant (`waiting`), or the open
+ * chat (`chatting`).
+ */
+export function useEntryContact(photoId: string | null) {
+  const { session } = useSession();
+  const userId = session?.user.id ?? '';
+  return useQuery(
+    queryOptions({
+      queryKey: [...contactRequestKeys.all, 'with', userId, photoId ?? ''] as const,
+      queryFn: () => unwrap(api.GET('/api/v1/contact-requests/with/{photo_id}', { params: { path: { photo_id: photoId ?? '' } } })),
+      enabled: Boolean(userId && photoId),
+      retry: retryServerErrors,
+      staleTime: 0,
+    }),
+  );
+}
 export type { ContactRequest };
 
 /** POST /api/v1/contact-requests: 201 new, or 200 when an unpaid request to that contestant is refreshed. */

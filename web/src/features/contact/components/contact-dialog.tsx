@@ -1,14 +1,18 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { LoaderCircleIcon, LockIcon, SendIcon } from 'lucide-react';
+import { ClockIcon, LoaderCircleIcon, LockIcon, MessageCircleIcon, SendIcon } from 'lucide-react';
 import { useId, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
+import { Link } from 'react-router';
 import { toast } from 'sonner';
 import { z } from 'zod';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { Label } from '@/components/ui/label';
 import { Textarea } from '@/components/ui/textarea';
+import { messagesPathFor } from '@/config/paths';
 import { ApiError } from '@/lib/api-client';
+import { formatDate } from '@/lib/api/billing';
+import { useEntryContact } from '../api/contact-requests';
 import { useContactCheckout, type ContactTarget } from '../hooks/use-contact-checkout';
 import { CONTACT_MESSAGE_MAX, characterCount, contactErrorMessage, contactMessageSchema, messages } from '../utils/rules';
 
@@ -36,11 +40,68 @@ export function ContactDialog({ target, onClose }: ContactDialogProps) {
       {target ? (
         <DialogContent data-testid="contact-dialog">
           {/* Keyed by entry: a new entry starts with an empty message. */}
-          <ContactForm key={target.photoId} target={target} />
+          <ContactEntry key={target.photoId} target={target} />
         </DialogContent>
       ) : null}
     </Dialog>
   );
+}
+
+/**
+ * What the server says Contact does here: while a request to this
+ * contestant waits for an answer, or their chat is open, no second request
+ * (and no second fee) is offered; the chat opens instead.
+ */
+function ContactEntry({ target }: { target: ContactTarget }) {
+  const entry = useEntryContact(target.photoId);
+  if (entry.isPending) {
+    return (
+      <div role="status" className="flex items-center gap-2 py-6 text-muted-foreground">
+        <LoaderCircleIcon aria-hidden="true" className="size-5 animate-spin motion-reduce:animate-none" />
+        <DialogTitle className="text-base font-normal">Checking your requests to {target.name}…</DialogTitle>
+      </div>
+    );
+  }
+  const state = entry.data?.state;
+  const requestId = entry.data?.requestId;
+  if (state === 'chatting' && requestId) {
+    return (
+      <div className="grid gap-4" data-testid="contact-chatting">
+        <DialogHeader>
+          <DialogTitle>You are already chatting with {target.name}</DialogTitle>
+          <DialogDescription>{target.name} approved your request. Your conversation is open: no new request or fee is needed.</DialogDescription>
+        </DialogHeader>
+        <DialogFooter>
+          <Button asChild size="lg">
+            <Link to={messagesPathFor(requestId)}>
+              <MessageCircleIcon aria-hidden="true" />
+              Open chat
+            </Link>
+          </Button>
+        </DialogFooter>
+      </div>
+    );
+  }
+  if (state === 'waiting') {
+    const until = entry.data?.expiresAt;
+    return (
+      <div className="grid gap-4" data-testid="contact-waiting">
+        <DialogHeader>
+          <DialogTitle>Your request is waiting</DialogTitle>
+          <DialogDescription>
+            {target.name} has your paid request and has not answered yet.
+            {until ? ` If they do not answer by ${formatDate(until)}, the hold on your card is released.` : ''}
+          </DialogDescription>
+        </DialogHeader>
+        <p className="flex items-start gap-2 text-sm">
+          <ClockIcon aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-brand-600" />
+          <span>You will not be charged twice: one request per contestant at a time.</span>
+        </p>
+      </div>
+    );
+  }
+  // `none`, or the check failed: the form (the server refuses a second open request anyway).
+  return <ContactForm target={target} />;
 }
 
 function ContactForm({ target }: { target: ContactTarget }) {

@@ -4,11 +4,15 @@ import { toast } from 'sonner';
 import { Button } from '@/components/ui/button';
 import { paths } from '@/config/paths';
 import { ApiError } from '@/lib/api-client';
-import { formatMoney } from '@/lib/api/billing';
+import { formatDate, formatMoney } from '@/lib/api/billing';
 import { useMarkPayoutPaid, usePayablePartners, type PayablePartner } from '../api/partners';
 import { NO_UNPAID_MESSAGE, PAYOUT_SENT_MESSAGE, PAYOUTS_FAILED_MESSAGE } from '../utils/messages';
 
-/** /admin/payouts: partners with payable conversions, each with Mark as Paid. */
+/**
+ * /admin/payouts: partners with unpaid conversions: what is payable now
+ * (Mark as Paid), and what still waits out its refund window, with the date
+ * the first of it becomes payable.
+ */
 export function AdminPayouts() {
   const payable = usePayablePartners();
   return (
@@ -80,8 +84,17 @@ function PayableRow({ partner }: { partner: PayablePartner }) {
             {formatMoney(partner.payableCents)}
           </dd>
         </div>
+        {partner.pendingCount > 0 ? (
+          <div className="col-span-2 sm:col-span-1">
+            <dt className="text-muted-foreground">Pending</dt>
+            <dd className="font-semibold tabular-nums" data-testid="pending-amount">
+              {formatMoney(partner.pendingCents)} ({partner.pendingCount})
+              {partner.nextPayableAt ? <span className="block text-xs font-normal text-muted-foreground">payable on {formatDate(partner.nextPayableAt)}</span> : null}
+            </dd>
+          </div>
+        ) : null}
       </dl>
-      <Button onClick={pay} disabled={markPaid.isPending}>
+      <Button onClick={pay} disabled={markPaid.isPending || partner.payableCents <= 0}>
         <BanknoteIcon aria-hidden="true" />
         Mark as Paid
         <span className="sr-only"> for {partner.displayName}</span>

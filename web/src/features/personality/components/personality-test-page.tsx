@@ -16,6 +16,7 @@ import {
   ANALYZE_FAILED_MESSAGE,
   clearAnswers,
   DETAILED_FAILED_MESSAGE,
+  DETAILED_READY_MESSAGE,
   DETAILED_PRICE,
   isComplete,
   loadAnswers,
@@ -54,7 +55,7 @@ export function PersonalityTestPage() {
   const [answers, setAnswers] = useState<QuizAnswers>(arrival ?? {});
   const [phase, setPhase] = useState<Phase>(arrival ? 'analysing' : 'quiz');
   const [result, setResult] = useState<PersonalityResult | null>(null);
-  const checkoutKey = useRef<string | null>(null);
+  const checkoutKey = useRef<{ resultId: string; value: string } | null>(null);
   const started = useRef(false);
 
   /** Scores `given` on the server; the caller has set the phase to 'analysing'. */
@@ -65,6 +66,7 @@ export function PersonalityTestPage() {
         const saved = await analyze.mutateAsync({ answers: given, quizType });
         setResult(saved);
         setPhase('result');
+        if (quizType === 'detailed' && saved.paid) toast.success(DETAILED_READY_MESSAGE, { id: 'detailed-ready' });
         return;
       } catch (error) {
         if (error instanceof ApiError && error.status === 401) {
@@ -110,6 +112,7 @@ export function PersonalityTestPage() {
   };
 
   const buyDetailed = async () => {
+    if (!result) return;
     if (!session) {
       toast.error(SIGN_IN_MESSAGE);
       void navigate(signInPathFor(paths.personalityTest.path), { state: { returnTo: paths.personalityTest.path } });
@@ -119,8 +122,18 @@ export function PersonalityTestPage() {
     try {
       const { data } = await client.getSession();
       const current = data.session ?? session;
-      checkoutKey.current ??= newIdempotencyKey();
-      const { url } = await createCheckout({ userId: current.user.id, email: current.user.email, type: 'personality_detailed' }, checkoutKey.current);
+      // The purchase is for this saved result: one key per result, so a
+      // double click opens one checkout (the server refuses a second purchase).
+      if (checkoutKey.current?.resultId !== result.id) checkoutKey.current = { resultId: result.id, value: newIdempotencyKey() };
+      const { url } = await createCheckout(
+        {
+          userId: current.user.id,
+          email: current.user.email,
+          type: 'personality_detailed',
+          metadata: { personality_result_id: result.id },
+        },
+        checkoutKey.current.value,
+      );
       if (!url) throw new Error('No checkout URL returned');
       const inApp = appPathOf(url);
       if (inApp) void navigate(inApp);
@@ -164,7 +177,7 @@ export function PersonalityTestPage() {
     return (
       <Shell>
         <PersonalityResultView result={result} />
-        {result.quizType === 'basic' ? <DetailedOffer buying={phase === 'buying'} onBuy={() => void buyDetailed()} /> : null}
+        {!result.paid ? <DetailedOffer buying={phase === 'buying'} onBuy={() => void buyDetailed()} /> : null}
         <div>
           <Button variant="outline" onClick={retake}>
             <RotateCcwIcon aria-hidden="true" />

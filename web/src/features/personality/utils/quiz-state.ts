@@ -4,6 +4,8 @@ export const QUIZ_LENGTH = 20;
 export const SELECT_ANSWER_MESSAGE = 'Please select an answer';
 export const ANALYZE_FAILED_MESSAGE = 'Failed to analyze personality';
 export const DETAILED_FAILED_MESSAGE = 'Failed to get detailed analysis';
+/** After paying, once the server has the payment: the detailed analysis is shown. */
+export const DETAILED_READY_MESSAGE = 'Payment successful! Your detailed analysis is ready.';
 export const SIGN_IN_MESSAGE = 'Please log in to take the personality test';
 export const DETAILED_PRICE = '$4.99';
 

@@ -168,7 +168,7 @@ function PaymentRow({ payment }: { payment: Payment }) {
         <span className="font-semibold">{formatMoney(payment.amount_cents, payment.currency)}</span>
         <span className="text-sm text-muted-foreground">
           {STATUS_LABELS[payment.status] ?? payment.status}
-          {payment.refunded_cents > 0 && payment.status === 'partially_refunded'
+          {payment.refunded_cents > 0 && (payment.status === 'partially_refunded' || payment.status === 'refunded')
             ? ` (${formatMoney(payment.refunded_cents, payment.currency)} back)`
             : ''}
         </span>

@@ -10,11 +10,17 @@ import { Label } from '@/components/ui/label';
 import { paths } from '@/config/paths';
 import { billingKeys, formatDate, isPremium, useSubscription, type SubscriptionStatus } from '@/lib/api/billing';
 import { useUpgrade } from '../hooks/use-upgrade';
-import { PAYMENT_SUCCESS_MESSAGE } from '../utils/messages';
+import { CONFIRMING_PAYMENT_MESSAGE, PAYMENT_SUCCESS_MESSAGE } from '../utils/messages';
 import { PLAN_COMPARISON, PREMIUM_FEATURES, PREMIUM_PLAN_NAME, PREMIUM_PRICE_LABEL, planName } from '../utils/plan';
 
-/** After a successful checkout: the status is checked again after 2 s, and the dashboard follows 1 s later (spec, section 9). */
+/**
+ * Back from a checkout: the status is checked again every 2 s until the
+ * server confirms the subscription (spec, section 9: a recheck after 2 s),
+ * and the dashboard follows 1 s after the confirmation.
+ */
 export const SUCCESS_RECHECK_MS = 2_000;
+/** Rechecks before the page stops asking (a minute). */
+export const SUCCESS_RECHECKS = 30;
 export const SUCCESS_REDIRECT_MS = 1_000;
 export const CHECKOUT_CANCELED_MESSAGE = 'Checkout canceled. You were not charged.';
 /** Under the promo code field: a partner's code gives 10% off the first payment. */
@@ -30,7 +36,10 @@ export function PremiumPage() {
   const canceled = searchParams.get('canceled') === 'true';
   const subscription = useSubscription();
   const member = isPremium(subscription.data);
-  useSuccessReturn(success);
+  // Only the server's answer says the payment went through: the return
+  // address alone proves nothing.
+  const confirmed = success && member;
+  useSuccessReturn(success, confirmed);
 
   return (
     <div className="mx-auto w-full max-w-5xl px-4 py-10 sm:px-6 sm:py-14">
@@ -45,11 +54,19 @@ export function PremiumPage() {
         </p>
       </div>
 
-      {success ? (
+      {confirmed ? (
         <div role="status" className="mx-auto mt-8 flex max-w-2xl items-center gap-3 rounded-2xl border border-emerald-300 bg-emerald-50 p-4 text-emerald-950" data-testid="premium-success">
           <CircleCheckIcon aria-hidden="true" className="size-6 shrink-0 text-emerald-700" />
           <p className="font-semibold">
             {PAYMENT_SUCCESS_MESSAGE} <span className="font-normal">Taking you to your dashboard…</span>
+          </p>
+        </div>
+      ) : success ? (
+        <div role="status" className="mx-auto mt-8 flex max-w-2xl items-center gap-3 rounded-2xl border bg-muted p-4" data-testid="premium-confirming">
+          <LoaderCircleIcon aria-hidden="true" className="size-5 shrink-0 animate-spin text-muted-foreground motion-reduce:animate-none" />
+          <p className="font-semibold">
+            {CONFIRMING_PAYMENT_MESSAGE}{' '}
+            <span className="font-normal">Premium starts as soon as the payment provider confirms it; nothing is charged twice.</span>
           </p>
         </div>
       ) : null}
@@ -198,24 +215,31 @@ function Comparison() {
 }
 
 /**
- * Back from a successful checkout (?success=true): the success message, a
- * fresh check of the subscription after 2 s (the provider's event grants
- * premium, not this page), then the dashboard 1 s later.
+ * Back from a checkout (?success=true): until the server confirms the
+ * subscription (the provider's event grants premium, not this page), 'We
+ * are confirming your payment…' and a fresh check every 2 s; once it does,
+ * 'Payment successful!' and the dashboard 1 s later.
  */
-function useSuccessReturn(success: boolean) {
+function useSuccessReturn(success: boolean, confirmed: boolean) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   useEffect(() => {
-    if (!success) return;
-    toast.success(PAYMENT_SUCCESS_MESSAGE, { id: 'premium-success' });
-    let redirect: ReturnType<typeof setTimeout> | undefined;
-    const recheck = setTimeout(() => {
+    if (!success || confirmed) return;
+    let rechecks = 0;
+    const recheck = setInterval(() => {
+      rechecks += 1;
+      if (rechecks > SUCCESS_RECHECKS) {
+        clearInterval(recheck);
+        return;
+      }
       void queryClient.invalidateQueries({ queryKey: billingKeys.all });
-      redirect = setTimeout(() => void navigate(paths.dashboard.path), SUCCESS_REDIRECT_MS);
     }, SUCCESS_RECHECK_MS);
-    return () => {
-      clearTimeout(recheck);
-      if (redirect) clearTimeout(redirect);
-    };
-  }, [success, queryClient, navigate]);
+    return () => clearInterval(recheck);
+  }, [success, confirmed, queryClient]);
+  useEffect(() => {
+    if (!confirmed) return;
+    toast.success(PAYMENT_SUCCESS_MESSAGE, { id: 'premium-success' });
+    const redirect = setTimeout(() => void navigate(paths.dashboard.path), SUCCESS_REDIRECT_MS);
+    return () => clearTimeout(redirect);
+  }, [confirmed, navigate]);
 }

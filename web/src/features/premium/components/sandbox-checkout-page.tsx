@@ -13,10 +13,18 @@ export const SANDBOX_NOTICE = 'This is a test payment. No money moves and no car
 export const SANDBOX_LOAD_FAILED_MESSAGE = 'This checkout could not be found.';
 export const SANDBOX_ACTION_FAILED_MESSAGE = 'Something went wrong with this test payment. Please try again.';
 
-/** '$9.99 / month' for a subscription, '$4.99' for a one-time purchase. */
-export function priceLabel(checkout: Pick<SandboxCheckout, 'amountCents' | 'currency' | 'mode'>): string {
+/**
+ * '$9.99 / month' for a subscription, '$8.99 for the first month, then
+ * $9.99 / month' when a promo code discounts the first payment only, and
+ * '$4.99' for a one-time purchase.
+ */
+export function priceLabel(checkout: Pick<SandboxCheckout, 'amountCents' | 'currency' | 'mode'> & { renewalCents?: number | null }): string {
   const amount = formatMoney(checkout.amountCents, checkout.currency);
-  return checkout.mode === 'subscription' ? `${amount} / month` : amount;
+  if (checkout.mode !== 'subscription') return amount;
+  if (checkout.renewalCents != null && checkout.renewalCents !== checkout.amountCents) {
+    return `${amount} for the first month, then ${formatMoney(checkout.renewalCents, checkout.currency)} / month`;
+  }
+  return `${amount} / month`;
 }
 
 /**
@@ -88,7 +96,7 @@ export function SandboxCheckoutPage({ id }: { id: string }) {
               </div>
               <div className="flex items-baseline justify-between gap-4">
                 <dt className="text-muted-foreground">Amount</dt>
-                <dd className="text-right text-2xl font-extrabold" data-testid="sandbox-amount">
+                <dd className="text-right text-2xl font-extrabold text-balance" data-testid="sandbox-amount">
                   {priceLabel(checkout.data)}
                 </dd>
               </div>
@@ -115,7 +123,7 @@ export function SandboxCheckoutPage({ id }: { id: string }) {
                   ) : (
                     <CreditCardIcon aria-hidden="true" />
                   )}
-                  Pay {priceLabel(checkout.data)}
+                  Pay {checkout.data.renewalCents != null ? formatMoney(checkout.data.amountCents, checkout.data.currency) : priceLabel(checkout.data)}
                 </Button>
                 <div className="grid gap-3 sm:grid-cols-2">
                   <Button variant="outline" onClick={() => void act('decline')} disabled={action.isPending}>

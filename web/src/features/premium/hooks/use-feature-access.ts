@@ -25,7 +25,8 @@ export function gateState(access: FeatureAccess | undefined, trialActivated: boo
 /**
  * A gated feature's access (spec document 2, section 4): the server's check,
  * and activating the one free trial, which records the use, checks access
- * again and says 'Trial activated! You can use this feature once.'. The
+ * again and says, in the server's words, what the trial gives (e.g. 'Trial
+ * activated! You can score one photo of your feet.'). The
  * server's gated endpoints check again: this only decides what to show.
  */
 export function useFeatureAccess(feature: FeatureName) {
@@ -49,14 +50,17 @@ export function useFeatureAccess(feature: FeatureName) {
   else state = gateState(query.data, trialActivated) ?? 'checking';
 
   const activateTrial = async () => {
+    let message: string;
     try {
-      await record.mutateAsync();
+      // The server's words say what this feature's trial gives (one
+      // analysis, one completed quiz, one saved editor session).
+      message = (await record.mutateAsync()).message || TRIAL_ACTIVATED_MESSAGE;
     } catch {
       toast.error(TRIAL_FAILED_MESSAGE);
       return;
     }
     setActivatedFor(owner);
-    toast.success(TRIAL_ACTIVATED_MESSAGE);
+    toast.success(message);
   };
 
   return {

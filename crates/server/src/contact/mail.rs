@@ -1,0 +1,236 @@
+//! Telling the parties of a contact request, through the durable mail
+//! outbox (a mail that cannot be sent now is retried from `mail_outbox`,
+//! and queuing it never waits for SMTP):
+//!
+//! - the contestant, when the requester's hold is confirmed: who asked, the
+//!   fee, their 75 % share, the deadline to answer and a link. Queued in the
+//!   payment's transaction by [`ContactHooks`] (billing announces every
+//!   payment change through the hooks seam), once: `held_mailed_at` is set
+//!   by one conditional UPDATE;
+//! - the contestant again 24 hours before the hold expires unanswered
+//!   ([`remind_expiring`], run by the expiry job on every instance; each
+//!   request is claimed by a conditional UPDATE of `reminded_at`, so it is
+//!   reminded once);
+//! - the requester, when the contestant approves ([`tell_approved`]).
+
+use chrono::{DateTime, Duration, Utc};
+use sea_orm::sea_query::Expr;
+use sea_orm::{ColumnTrait, ConnectionTrait, DatabaseTransaction, DbErr, EntityTrait, QueryFilter};
+use uuid::Uuid;
+
+use super::{PENDING, entity, rules};
+use crate::billing::entity::payment;
+use crate::db::entities::users;
+use crate::http::AppState;
+use crate::http::hooks::Hooks;
+use crate::mail::{Mail, Mailer};
+
+/// How long before the hold expires the contestant is reminded.
+pub const REMIND_BEFORE: Duration = Duration::hours(24);
+
+/// `$950.00` from cents.
+fn money(cents: i64) -> String {
+    format!("${}.{:02}", cents / 100, cents % 100)
+}
+
+fn when(at: DateTime<Utc>) -> String {
+    at.format("%B %-d, %Y at %H:%M UTC").to_string()
+}
+
+async fn requester_name(db: &impl ConnectionTrait, id: Uuid) -> Result<String, DbErr> {
+    Ok(users::Entity::find_by_id(id)
+        .one(db)
+        .await?
+        .map(|user| rules::requester_name(&user.raw_user_meta_data))
+        .unwrap_or_else(|| rules::ANONYMOUS_NAME.to_owned()))
+}
+
+async fn email_of(db: &impl ConnectionTrait, id: Uuid) -> Result<Option<String>, DbErr> {
+    Ok(users::Entity::find_by_id(id)
+        .one(db)
+        .await?
+        .and_then(|user| user.email))
+}
+
+/// The mail to the contestant about a paid request waiting for them.
+fn waiting_mail(
+    to: String,
+    requester: &str,
+    row: &entity::Model,
+    deadline: DateTime<Utc>,
+    link: String,
+    reminder: bool,
+) -> Mail {
+    let (subject, opening) = if reminder {
+        (
+            format!("Reminder: {requester}'s contact request expires in 24 hours"),
+            format!(
+                "{requester}'s contact request is still waiting for your answer. If you do not answer by {}, it expires and the hold on their card is released.",
+                when(deadline)
+            ),
+        )
+    } else {
+        (
+            format!("{requester} paid to contact you on PrettyScore"),
+            format!("{requester} sent you a contact request and paid to reach you."),
+        )
+    };
+    let body_text = format!(
+        "Hi,\n\n{opening}\n\nTheir message: \"{message}\"\n\nFee: {fee}\nYour share if you approve (75 %): {share}\nAnswer by: {deadline}\n\nApprove to start a private chat and earn your share, or decline and they are not charged. If you do not answer by then, the request expires and they are not charged.\n\nAnswer here: {link}\n\nThe PrettyScore team\n",
+        message = row.message_preview,
+        fee = money(row.fee_amount_cents),
+        share = money(row.contestant_share_cents),
+        deadline = when(deadline),
+    );
+    Mail {
+        to,
+        subject,
+        body_text,
+        body_html: None,
+        kind: if reminder {
+            "contact_request_reminder"
+        } else {
+            "contact_request_received"
+        },
+        link: Some(link),
+    }
+}
+
+/// Listens to billing's payment changes: a confirmed hold mails the
+/// contestant once.
+pub struct ContactHooks {
+    pub mailer: Mailer,
+    /// The public address of the app, for the mail's link.
+    pub base_url: String,
+}
+
+#[async_trait::async_trait]
+impl Hooks for ContactHooks {
+    async fn payment_changed(
+        &self,
+        txn: &DatabaseTransaction,
+        payment_id: Uuid,
+    ) -> Result<(), DbErr> {
+        let Some(paid) = payment::Entity::find_by_id(payment_id).one(txn).await? else {
+            return Ok(());
+        };
+        let Some(request_id) = paid.contact_request_id else {
+            return Ok(());
+        };
+        if paid.status != "held" {
+            return Ok(());
+        }
+        let claimed = entity::Entity::update_many()
+            .col_expr(entity::Column::HeldMailedAt, Expr::value(Utc::now()))
+            .filter(entity::Column::Id.eq(request_id))
+            .filter(entity::Column::HeldMailedAt.is_null())
+            .filter(entity::Column::Status.eq(PENDING))
+            .exec(txn)
+            .await?;
+        if claimed.rows_affected != 1 {
+            return Ok(());
+        }
+        let Some(row) = entity::Entity::find_by_id(request_id).one(txn).await? else {
+            return Ok(());
+        };
+        let Some(to) = email_of(txn, row.contestant_id).await? else {
+            return Ok(());
+        };
+        let requester = requester_name(txn, row.requester_id).await?;
+        let deadline = rules::hold_expires_at(paid.created_at);
+        let link = format!(
+            "{}/contestant-requests",
+            self.base_url.trim_end_matches('/')
+        );
+        self.mailer
+            .send_in(
+                txn,
+                waiting_mail(to, &requester, &row, deadline, link, false),
+            )
+            .await?;
+        Ok(())
+    }
+}
+
+/// Reminds the contestant of every paid request that expires within
+/// [`REMIND_BEFORE`] of `now` and was not reminded; how many were reminded.
+pub async fn remind_expiring(state: &AppState, now: DateTime<Utc>) -> Result<usize, DbErr> {
+    let held = payment::Entity::find()
+        .filter(payment::Column::Status.eq("held"))
+        .filter(payment::Column::ContactRequestId.is_not_null())
+        .filter(
+            payment::Column::CreatedAt.lte(now + REMIND_BEFORE - Duration::days(rules::HOLD_DAYS)),
+        )
+        .all(&state.db)
+        .await?;
+    let mut reminded = 0;
+    for paid in held {
+        let Some(id) = paid.contact_request_id else {
+            continue;
+        };
+        let deadline = rules::hold_expires_at(paid.created_at);
+        if now >= deadline {
+            continue;
+        }
+        // The claim: of all instances, one reminds.
+        let claimed = entity::Entity::update_many()
+            .col_expr(entity::Column::RemindedAt, Expr::value(now))
+            .filter(entity::Column::Id.eq(id))
+            .filter(entity::Column::RemindedAt.is_null())
+            .filter(entity::Column::Status.eq(PENDING))
+            .filter(entity::Column::Paid.eq(true))
+            .exec(&state.db)
+            .await?;
+        if claimed.rows_affected != 1 {
+            continue;
+        }
+        let Some(row) = entity::Entity::find_by_id(id).one(&state.db).await? else {
+            continue;
+        };
+        let Some(to) = email_of(&state.db, row.contestant_id).await? else {
+            continue;
+        };
+        let requester = requester_name(&state.db, row.requester_id).await?;
+        let link = format!(
+            "{}/contestant-requests",
+            state.base_url.trim_end_matches('/')
+        );
+        state
+            .mailer
+            .send(waiting_mail(to, &requester, &row, deadline, link, true))
+            .await?;
+        reminded += 1;
+    }
+    Ok(reminded)
+}
+
+/// Mails the requester that the contestant approved: the chat is open.
+pub async fn tell_approved(state: &AppState, row: &entity::Model) {
+    let to = match email_of(&state.db, row.requester_id).await {
+        Ok(Some(to)) => to,
+        Ok(None) => return,
+        Err(err) => {
+            tracing::warn!(error = %err, "could not find the requester to mail");
+            return;
+        }
+    };
+    let link = format!(
+        "{}/messages/{}",
+        state.base_url.trim_end_matches('/'),
+        row.id
+    );
+    let mail = Mail {
+        to,
+        subject: "Your PrettyScore contact request was approved".to_owned(),
+        body_text: format!(
+            "Hi,\n\nGood news: the contestant approved your contact request. Your card was charged {fee}, and your private chat is open.\n\nStart chatting: {link}\n\nThe PrettyScore team\n",
+            fee = money(row.fee_amount_cents),
+        ),
+        body_html: None,
+        kind: "contact_request_approved",
+        link: Some(link),
+    };
+    if let Err(err) = state.mailer.send(mail).await {
+        tracing::warn!(error = %err, "could not queue the approved-request mail");
+    }
+}

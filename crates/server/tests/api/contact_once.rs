@@ -1,0 +1,266 @@
+//! Issue 23 for contact requests: no second request (and no second fee)
+//! while one with the same contestant is waiting or its chat is open, the
+//! Contact button told which; the contestant mailed when the hold is
+//! confirmed and reminded once 24 hours before it expires (two instances
+//! included), and the requester mailed on approval. Mail goes through the
+//! durable outbox.
+
+use chrono::{Duration, Utc};
+use prettyscore_server::contact::mail::remind_expiring;
+use reqwest::{Method, StatusCode};
+use serde_json::{Value, json};
+use uuid::Uuid;
+
+use crate::billing::{Caller, assert_error, call, count, get, ok, post, sandbox_app, sign_up, sql};
+use crate::helpers::{Backend, TestApp, on_both_databases, spawn_app_with};
+use crate::leaderboard::{State, insert_photo};
+
+on_both_databases!(
+    a_second_request_while_one_waits_or_chats_is_refused_and_contact_says_which,
+    the_contestant_is_mailed_once_when_paid_and_the_requester_on_approval,
+    the_contestant_is_reminded_once_a_day_before_the_hold_expires_across_instances
+);
+
+const REQUESTS: &str = "/api/v1/contact-requests";
+const MESSAGE: &str = "Hello! I love your photo, let's talk.";
+
+async fn entry(app: &TestApp, owner: Uuid) -> Uuid {
+    insert_photo(
+        app,
+        owner,
+        8.5,
+        Utc::now() - Duration::hours(1),
+        State::Listed,
+    )
+    .await
+}
+
+/// A request from `requester` to the entry, paid in the sandbox (the hold is
+/// confirmed); the request as the requester sees it.
+async fn paid_request(app: &TestApp, requester: &Caller, photo: Uuid) -> Value {
+    let (status, request) = post(
+        app,
+        REQUESTS,
+        requester,
+        json!({"photoId": photo, "message": MESSAGE}),
+    )
+    .await;
+    assert!(status.is_success(), "{status} {request}");
+    let opened = ok(post(
+        app,
+        "/functions/v1/create-checkout",
+        requester,
+        json!({"userId": requester.id, "type": "contact_request",
+               "metadata": {"contact_request_id": request["id"]}}),
+    )
+    .await);
+    let session = opened["sessionId"].as_str().unwrap();
+    ok(post(
+        app,
+        &format!("/api/v1/billing/sandbox/{session}/pay"),
+        requester,
+        json!({}),
+    )
+    .await);
+    request
+}
+
+fn with(photo: Uuid) -> String {
+    format!("{REQUESTS}/with/{photo}")
+}
+
+/// The outbox rows of `kind`: (to, subject, body).
+async fn mails(app: &TestApp, kind: &str) -> Vec<(String, String, String)> {
+    use prettyscore_server::mail::outbox;
+    use sea_orm::{ColumnTrait, EntityTrait, QueryFilter};
+    outbox::Entity::find()
+        .filter(outbox::Column::Kind.eq(kind))
+        .all(&app.db)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|row| (row.to_address, row.subject, row.body_text))
+        .collect()
+}
+
+async fn a_second_request_while_one_waits_or_chats_is_refused_and_contact_says_which(
+    backend: Backend,
+) {
+    let app = sandbox_app(backend).await;
+    let star = sign_up(&app, "star@example.com").await;
+    let fan = sign_up(&app, "fan@example.com").await;
+    let other = sign_up(&app, "other@example.com").await;
+    let admin = sign_up(&app, "admin@example.com").await;
+    prettyscore_server::admin::roles::grant_admin(&app.db, "admin@example.com")
+        .await
+        .unwrap();
+    let photo = entry(&app, star.id).await;
+
+    // Anonymous: 401; an unknown entry: 404.
+    let anonymous = call(&app, Method::GET, &with(photo), None, None).await;
+    assert_error(&anonymous, StatusCode::UNAUTHORIZED, "not_signed_in");
+    let unknown = get(&app, &with(Uuid::new_v4()), &fan).await;
+    assert_error(&unknown, StatusCode::NOT_FOUND, "not_found");
+    assert_eq!(ok(get(&app, &with(photo), &fan).await)["state"], "none");
+
+    let request = paid_request(&app, &fan, photo).await;
+    let id = request["id"].as_str().unwrap();
+    let waiting = ok(get(&app, &with(photo), &fan).await);
+    assert_eq!(waiting["state"], "waiting");
+    assert_eq!(waiting["requestId"], id);
+    assert!(waiting["expiresAt"].is_string(), "{waiting}");
+    let again = post(
+        &app,
+        REQUESTS,
+        &fan,
+        json!({"photoId": photo, "message": MESSAGE}),
+    )
+    .await;
+    assert_error(&again, StatusCode::CONFLICT, "request_open");
+
+    // Each caller sees only their own request: the owner of the entry,
+    // another user and an admin have none with it.
+    for caller in [&star, &other, &admin] {
+        let theirs = ok(get(&app, &with(photo), caller).await);
+        assert_eq!(theirs["state"], "none", "{theirs}");
+        assert_eq!(theirs["requestId"], Value::Null);
+    }
+
+    ok(post(&app, &format!("{REQUESTS}/{id}/approve"), &star, json!({})).await);
+    let chatting = ok(get(&app, &with(photo), &fan).await);
+    assert_eq!(chatting["state"], "chatting");
+    assert_eq!(chatting["requestId"], id);
+    // While the chat is open: no new request, so no second $1000 hold.
+    let again = post(
+        &app,
+        REQUESTS,
+        &fan,
+        json!({"photoId": photo, "message": MESSAGE}),
+    )
+    .await;
+    assert_error(&again, StatusCode::CONFLICT, "request_open");
+    assert!(
+        again.1["message"]
+            .as_str()
+            .unwrap()
+            .contains("already chatting"),
+        "{}",
+        again.1
+    );
+    assert_eq!(count(&app, "contact_requests").await, 1);
+    assert_eq!(count(&app, "payments").await, 1);
+
+    // Once the conversation is closed, a new request may be sent.
+    sql(
+        &app,
+        "UPDATE contact_requests SET closed_at = $1 WHERE id = $2",
+        vec![Utc::now().into(), Uuid::parse_str(id).unwrap().into()],
+    )
+    .await;
+    assert_eq!(ok(get(&app, &with(photo), &fan).await)["state"], "none");
+    let (status, _) = post(
+        &app,
+        REQUESTS,
+        &fan,
+        json!({"photoId": photo, "message": MESSAGE}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED);
+}
+
+async fn the_contestant_is_mailed_once_when_paid_and_the_requester_on_approval(backend: Backend) {
+    let app = sandbox_app(backend).await;
+    let star = sign_up(&app, "star@example.com").await;
+    let fan = sign_up(&app, "fan@example.com").await;
+    let photo = entry(&app, star.id).await;
+    // Unpaid: nobody is mailed.
+    let (status, _) = post(
+        &app,
+        REQUESTS,
+        &fan,
+        json!({"photoId": photo, "message": MESSAGE}),
+    )
+    .await;
+    assert!(status.is_success());
+    assert!(mails(&app, "contact_request_received").await.is_empty());
+
+    let request = paid_request(&app, &fan, photo).await;
+    // Delivering the events again (a redelivery, another instance) mails no one again.
+    prettyscore_server::billing::deliver_sandbox_events(&app.state).await;
+    let received = mails(&app, "contact_request_received").await;
+    assert_eq!(received.len(), 1, "{received:?}");
+    let (to, subject, body) = &received[0];
+    assert_eq!(to, "star@example.com");
+    assert!(subject.contains("paid to contact you"), "{subject}");
+    // Who asked (their chosen name, never their address), the fee, the
+    // 75 % share, the deadline and a link.
+    assert!(!body.contains("fan@example.com"), "{body}");
+    assert!(body.contains(MESSAGE), "{body}");
+    assert!(body.contains("Fee: $1000.00"), "{body}");
+    assert!(
+        body.contains("Your share if you approve (75 %): $750.00"),
+        "{body}"
+    );
+    let deadline = (Utc::now() + Duration::days(7))
+        .format("%B %-d, %Y")
+        .to_string();
+    assert!(body.contains(&deadline), "{deadline} in {body}");
+    assert!(body.contains("/contestant-requests"), "{body}");
+
+    let id = request["id"].as_str().unwrap();
+    ok(post(&app, &format!("{REQUESTS}/{id}/approve"), &star, json!({})).await);
+    let approved = mails(&app, "contact_request_approved").await;
+    assert_eq!(approved.len(), 1, "{approved:?}");
+    assert_eq!(approved[0].0, "fan@example.com");
+    assert!(
+        approved[0].2.contains(&format!("/messages/{id}")),
+        "{}",
+        approved[0].2
+    );
+    assert_eq!(mails(&app, "contact_request_received").await.len(), 1);
+}
+
+async fn the_contestant_is_reminded_once_a_day_before_the_hold_expires_across_instances(
+    backend: Backend,
+) {
+    let app = sandbox_app(backend).await;
+    let star = sign_up(&app, "star@example.com").await;
+    let fan = sign_up(&app, "fan@example.com").await;
+    let photo = entry(&app, star.id).await;
+    let request = paid_request(&app, &fan, photo).await;
+    let id = Uuid::parse_str(request["id"].as_str().unwrap()).unwrap();
+    // A second instance on the same database.
+    let url = app.config.database_url.clone();
+    let other = spawn_app_with(backend, move |config| config.database_url = url).await;
+
+    // Six days to go: no reminder yet.
+    assert_eq!(remind_expiring(&app.state, Utc::now()).await.unwrap(), 0);
+    // The hold was placed 6 days and 1 hour ago: it expires in 23 hours.
+    sql(
+        &app,
+        "UPDATE payments SET created_at = $1 WHERE contact_request_id = $2",
+        vec![
+            (Utc::now() - Duration::days(6) - Duration::hours(1)).into(),
+            id.into(),
+        ],
+    )
+    .await;
+    let now = Utc::now();
+    let runs = futures::future::join_all((0..8).map(|i| {
+        let state = if i % 2 == 0 { &app.state } else { &other.state };
+        remind_expiring(state, now)
+    }))
+    .await;
+    let reminded: usize = runs.into_iter().map(Result::unwrap).sum();
+    assert_eq!(reminded, 1);
+    let reminders = mails(&app, "contact_request_reminder").await;
+    assert_eq!(reminders.len(), 1, "{reminders:?}");
+    assert_eq!(reminders[0].0, "star@example.com");
+    assert!(
+        reminders[0].1.contains("expires in 24 hours"),
+        "{}",
+        reminders[0].1
+    );
+    // The next run (the next tick) reminds no one again.
+    assert_eq!(remind_expiring(&other.state, Utc::now()).await.unwrap(), 0);
+}
