@@ -13,6 +13,7 @@ mod billing;
 mod contact;
 mod dashboard;
 mod database;
+mod editor_save;
 mod edits;
 mod hardening;
 mod incomplete_images;
