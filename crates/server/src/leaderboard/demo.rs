@@ -34,7 +34,6 @@ pub static PORTRAITS: &[&[u8]] = &[
     include_bytes!("../../../../testdata/portraits/ew-dahlgren.jpg"),
     include_bytes!("../../../../testdata/portraits/antoine-claudet.jpg"),
     include_bytes!("../../../../testdata/portraits/alimehemet.jpg"),
-    include_bytes!("../../../../testdata/face/cameraman-gray.png"),
 ];
 
 /// Display names and bios of the sample contestants, in the order of
@@ -47,7 +46,6 @@ const PEOPLE: &[(&str, &str)] = &[
     ("Ravi", "Traveller, 42 countries so far."),
     ("Leo", "Film photographer. Coffee first."),
     ("Kai", "Collecting sunsets since 1999."),
-    ("Lev", "Night owl with a camera."),
 ];
 
 /// What the command did.
