@@ -11,6 +11,8 @@ import { z } from 'zod';
 export const DISPLAY_NAME_MAX = 50;
 
 /** Characters that draw nothing (spaces, zero-width, fillers, format marks). */
+// The same list as the server's `is_invisible`; some are combining marks, listed one by one on purpose.
+// eslint-disable-next-line no-misleading-character-class
 const INVISIBLE = /^[\s\p{Cc}\p{Cf}\u115F\u1160\u3164\uFFA0\u2800\u034F\u17B4\u17B5\u180B-\u180F\uFE00-\uFE0F]*$/u;
 /** Controls (a name is one line) and the bidi embeddings, overrides and isolates. */
 const REFUSED = /[\p{Cc}\u202A-\u202E\u2066-\u2069]/u;
