@@ -31,9 +31,10 @@ const fmt = (score: number) => `${score.toFixed(1)}/10`;
 
 test.describe('saving in the AI photo editor', () => {
   for (const viewport of viewports) {
-    test(`keeps the original and its score, and updates a photo from My Photos, at ${viewport.name}`, async ({ page, request }) => {
+    test(`keeps the original and its score, and updates a photo from My Photos, at ${viewport.name}`, async ({ page: first, browser, baseURL, request }) => {
       // Two editor sessions, two edits and two saves on a loaded machine.
       test.slow();
+      let page = first;
       await page.setViewportSize(viewport.size);
       const expected = await originalScore(request);
 
@@ -55,6 +56,9 @@ test.describe('saving in the AI photo editor', () => {
       await page.screenshot({ path: path.join(ARTIFACTS_DIR, 'screenshots', viewport.name, 'editor-saved.png'), fullPage: true, animations: 'disabled' });
 
       // A saved photo opened from My Photos, edited and saved: still one photo, its score kept.
+      // Another person on another device (the editor's free trial is per browser).
+      const context = await browser.newContext({ baseURL, viewport: viewport.size });
+      page = await context.newPage();
       const bob = await signUp(request);
       const photo = await savePhotoFile(request, bob, ASTRONAUT);
       expect(photo.score).toBe(expected);
@@ -82,6 +86,7 @@ test.describe('saving in the AI photo editor', () => {
       await expect(page.getByTestId('photo-card').getByText('Edited')).toBeVisible();
       expect(await seriousAxeViolations(page)).toEqual([]);
       await page.screenshot({ path: path.join(ARTIFACTS_DIR, 'screenshots', viewport.name, 'dashboard-after-editor-save.png'), fullPage: true, animations: 'disabled' });
+      await context.close();
     });
   }
 });
