@@ -8,7 +8,8 @@ export const testUser: User = {
   role: 'authenticated',
   email: 'ada@example.com',
   app_metadata: { provider: 'email', providers: ['email'] },
-  user_metadata: {},
+  // Named, as most signed-in users are; renderApp's `displayName: null` starts without.
+  user_metadata: { display_name: 'Ada' },
   identities: [],
   created_at: '2026-01-01T00:00:00Z',
 };
@@ -100,18 +101,25 @@ export function createFakeAuthClient(options: FakeAuthOptions = {}) {
       emit('SIGNED_IN');
       return { data: { user: session.user, session }, error: null };
     }),
-    signUp: vi.fn(async ({ email, password }: { email: string; password: string }) => {
+    signUp: vi.fn(async ({ email, password, options: signUpOptions }: { email: string; password: string; options?: { data?: object } }) => {
       if (email in accounts) {
         return { data: { user: null, session: null }, error: error('User already registered', 'user_already_exists', 422) };
       }
       accounts[email] = password;
-      session = testSession(userFor(email));
+      session = testSession({ ...userFor(email), user_metadata: { ...signUpOptions?.data } });
       emit('SIGNED_IN');
       return { data: { user: session.user, session }, error: null };
     }),
     resetPasswordForEmail: vi.fn(async () => ({ data: {}, error: null })),
     reauthenticate: vi.fn(async () => ({ data: { user: null, session: null }, error: null })),
-    updateUser: vi.fn(async () => ({ data: { user: session?.user ?? null }, error: null })),
+    // Like auth-js: `data` is merged into the user's metadata and USER_UPDATED is told.
+    updateUser: vi.fn(async (attributes: { data?: Record<string, unknown> } = {}) => {
+      if (session && attributes.data) {
+        session = { ...session, user: { ...session.user, user_metadata: { ...session.user.user_metadata, ...attributes.data } } };
+        emit('USER_UPDATED');
+      }
+      return { data: { user: session?.user ?? null }, error: null };
+    }),
     mfa: {
       getAuthenticatorAssuranceLevel: vi.fn(async () => ({
         data: {

@@ -5,7 +5,7 @@ import { createMemoryRouter, RouterProvider } from 'react-router';
 import { AppProvider } from '@/app/provider';
 import { routes } from '@/app/router';
 import { queryConfig } from '@/lib/query-client';
-import { createFakeAuthClient, testSession, type FakeAuthOptions } from './fake-auth-client';
+import { createFakeAuthClient, testSession, testUser, type FakeAuthOptions } from './fake-auth-client';
 
 type RenderAppOptions = {
   /** 'signed-in' starts with a session for testUser; the default is signed out. */
@@ -15,6 +15,8 @@ type RenderAppOptions = {
   auth?: Omit<FakeAuthOptions, 'session' | 'signOutError'>;
   /** Router state of the first entry. */
   state?: unknown;
+  /** The signed-in user's display name (user_metadata.display_name); null for none. Default 'Ada'. */
+  displayName?: string | null;
 };
 
 function entryWithState(url: string, state: unknown) {
@@ -23,11 +25,14 @@ function entryWithState(url: string, state: unknown) {
 }
 
 /** Renders the whole app (layout, providers, routes) at `url`. */
-export function renderApp(url = '/', { user = 'signed-out', signOutError = false, auth: authOptions, state }: RenderAppOptions = {},
+export function renderApp(
+  url = '/',
+  { user = 'signed-out', signOutError = false, auth: authOptions, state, displayName = 'Ada' }: RenderAppOptions = {},
 ) {
+  const metadata = displayName === null ? {} : { display_name: displayName };
   const auth = createFakeAuthClient({
     ...authOptions,
-    session: user === 'signed-in' ? testSession() : null,
+    session: user === 'signed-in' ? testSession({ ...testUser, user_metadata: metadata }) : null,
     signOutError,
   });
   const queryClient = new QueryClient({

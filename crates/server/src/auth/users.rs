@@ -134,6 +134,7 @@ pub async fn create(db: &impl ConnectionTrait, new: NewUser) -> AuthResult<users
         Some(Value::Object(map)) => Value::Object(strip_nulls(map)),
         _ => json!({}),
     };
+    let user_metadata = checked_user_metadata(&user_metadata)?;
     check_metadata_size(&user_metadata)?;
     check_metadata_size(&Value::Object(app_metadata.clone()))?;
     let user = users::ActiveModel {
@@ -252,9 +253,45 @@ pub fn check_metadata_size(metadata: &Value) -> AuthResult<()> {
     Ok(())
 }
 
-/// [`merge_metadata`], refused when the result is over the size limit.
+/// The metadata key of the name a person shows to others (contact
+/// requests, chats), as GoTrue apps keep it: `data.display_name`.
+pub const DISPLAY_NAME_KEY: &str = "display_name";
+
+/// User metadata as it is stored: a `display_name` in it must be a name of
+/// 1-50 visible characters (`http::text::check_display_name`), kept trimmed;
+/// `null` (which deletes it in a patch) passes. 422 `validation_failed`
+/// otherwise, in the user's words. Every other key is the app's own.
+pub fn checked_user_metadata(metadata: &Value) -> AuthResult<Value> {
+    let mut metadata = metadata.clone();
+    if let Some(value) = metadata
+        .as_object_mut()
+        .and_then(|map| map.get_mut(DISPLAY_NAME_KEY))
+    {
+        match value {
+            Value::Null => {}
+            Value::String(name) => {
+                let trimmed = crate::http::text::check_display_name("Display name", name)
+                    .map_err(|err| AuthError::unprocessable("validation_failed", err.message()))?
+                    .to_owned();
+                *name = trimmed;
+            }
+            _ => {
+                return Err(AuthError::unprocessable(
+                    "validation_failed",
+                    "Display name must be text",
+                ));
+            }
+        }
+    }
+    Ok(metadata)
+}
+
+/// [`merge_metadata`], refused when the result is over the size limit or
+/// the patch carries a display name that is not one
+/// ([`checked_user_metadata`]).
 pub fn merged_metadata(current: &Value, patch: &Value) -> AuthResult<Value> {
-    let merged = merge_metadata(current, patch);
+    let patch = checked_user_metadata(patch)?;
+    let merged = merge_metadata(current, &patch);
     check_metadata_size(&merged)?;
     Ok(merged)
 }

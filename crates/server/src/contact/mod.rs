@@ -232,7 +232,7 @@ async fn is_blocked(
         (status = 403, description = "`blocked`", body = ErrorBody),
         (status = 404, description = "`not_found`: the entry is not on the leaderboard", body = ErrorBody),
         (status = 409, description = "`request_open`", body = ErrorBody),
-        (status = 422, description = "`cannot_contact_self`, `validation_failed`", body = ErrorBody),
+        (status = 422, description = "`cannot_contact_self`, `display_name_required` (the requester has no display name yet), `validation_failed`", body = ErrorBody),
         (status = 429, description = "`rate_limited`", body = ErrorBody),
     ),
     security(("bearer" = [])))]
@@ -261,6 +261,19 @@ pub async fn create_contact_request(
             StatusCode::FORBIDDEN,
             ErrorCode::Blocked,
             "This contestant is not taking requests from you",
+        ));
+    }
+    // The contestant decides on a name, never an address: a requester
+    // without one sets it first (checked before the hourly count is spent).
+    let requester = users::Entity::find_by_id(user.user_id)
+        .one(&state.db)
+        .await?
+        .ok_or_else(|| ApiError::not_found("Account not found"))?;
+    if rules::chosen_name(&requester.raw_user_meta_data).is_none() {
+        return Err(ApiError::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            ErrorCode::DisplayNameRequired,
+            rules::NAME_REQUIRED,
         ));
     }
     let hits = rate_limit::count_hit(&state.db, &format!("contact:{}", user.user_id), 3600).await?;

@@ -32,17 +32,28 @@ pub fn hold_expires_at(held_at: DateTime<Utc>) -> DateTime<Utc> {
     held_at + Duration::days(HOLD_DAYS)
 }
 
-/// The name the contestant sees for a requester: their chosen name from the
-/// account's metadata, never their address.
-pub fn requester_name(user_metadata: &Value) -> String {
+/// The name a person chose, from the account's metadata: `display_name`
+/// (set at sign-up or on /account), else a `full_name` or `name` an invite
+/// or an import left there; `None` when there is none with a visible
+/// character.
+pub fn chosen_name(user_metadata: &Value) -> Option<String> {
     ["display_name", "full_name", "name"]
         .iter()
         .filter_map(|key| user_metadata.get(key).and_then(Value::as_str))
         .map(str::trim)
-        .find(|name| !name.is_empty())
+        .find(|name| !name.is_empty() && !name.chars().all(crate::http::text::is_invisible))
         .map(|name| name.chars().take(60).collect())
-        .unwrap_or_else(|| ANONYMOUS_NAME.to_owned())
 }
+
+/// The name the contestant sees for a requester: their chosen name from the
+/// account's metadata, never their address.
+pub fn requester_name(user_metadata: &Value) -> String {
+    chosen_name(user_metadata).unwrap_or_else(|| ANONYMOUS_NAME.to_owned())
+}
+
+/// Refused when a requester has no name: the user's words.
+pub const NAME_REQUIRED: &str =
+    "Please add a display name before contacting a contestant, so they know who is writing.";
 
 #[cfg(test)]
 mod tests {
@@ -78,6 +89,8 @@ mod tests {
             requester_name(&json!({"email": "ada@example.com"})),
             ANONYMOUS_NAME
         );
+        assert_eq!(chosen_name(&json!({"display_name": "\u{200B}"})), None);
+        assert_eq!(chosen_name(&json!({})), None);
     }
 
     #[test]

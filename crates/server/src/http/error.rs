@@ -166,6 +166,9 @@ error_codes! {
     NothingPayable = "nothing_payable",
     /// The caller tried to contact their own leaderboard entry.
     CannotContactSelf = "cannot_contact_self",
+    /// The requester has no display name yet (set it on /account or in the
+    /// Contact dialog, `PUT /auth/v1/user` with `data.display_name`).
+    DisplayNameRequired = "display_name_required",
     /// The requester has an open (unanswered) request with this contestant.
     RequestOpen = "request_open",
     /// The contestant blocked the requester.

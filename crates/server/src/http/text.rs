@@ -32,7 +32,13 @@ pub enum Problem {
     Bidi,
     /// No visible character at all (a name).
     Invisible,
+    /// A name longer than [`MAX_NAME_CHARS`].
+    TooLong,
 }
+
+/// The longest name a person shows to others (a display name), in
+/// characters after trimming.
+pub const MAX_NAME_CHARS: usize = 50;
 
 /// A refused text: which field, and why.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -61,6 +67,7 @@ impl TextError {
                 "{field} contains a text-direction override character, which is not allowed"
             ),
             Problem::Invisible => format!("{field} needs at least one visible character"),
+            Problem::TooLong => format!("{field} must be at most {MAX_NAME_CHARS} characters"),
         }
     }
 }
@@ -139,6 +146,21 @@ pub fn check_name(field: impl Into<Cow<'static, str>>, value: &str) -> Result<()
         return Err(TextError::new(field, Problem::Invisible));
     }
     Ok(())
+}
+
+/// A person's display name: trimmed, then 1-[`MAX_NAME_CHARS`] characters
+/// with a visible one, checked as [`check_name`]. Returns the trimmed name.
+pub fn check_display_name(
+    field: impl Into<Cow<'static, str>>,
+    value: &str,
+) -> Result<&str, TextError> {
+    let field = field.into();
+    let trimmed = value.trim();
+    check_name(field.clone(), trimmed)?;
+    if trimmed.chars().count() > MAX_NAME_CHARS {
+        return Err(TextError::new(field, Problem::TooLong));
+    }
+    Ok(trimmed)
 }
 
 /// A secret the user chose (a password): only NUL is refused, since no
@@ -278,6 +300,31 @@ mod tests {
         for visible in ["Ada", "李", "😀", "a\u{200B}"] {
             assert!(check_name("display_name", visible).is_ok(), "{visible:?}");
         }
+    }
+
+    #[test]
+    fn a_display_name_is_trimmed_and_one_to_fifty_characters() {
+        assert_eq!(check_display_name("Display name", "  Ada  "), Ok("Ada"));
+        assert_eq!(
+            check_display_name("Display name", &"é".repeat(50)).map(str::len),
+            Ok(100)
+        );
+        let err = check_display_name("Display name", &"a".repeat(51)).unwrap_err();
+        assert_eq!(err.problem, Problem::TooLong);
+        assert_eq!(err.message(), "Display name must be at most 50 characters");
+        for bad in ["", "   ", "\u{200B}"] {
+            assert_eq!(
+                check_display_name("Display name", bad).unwrap_err().problem,
+                Problem::Invisible,
+                "{bad:?}"
+            );
+        }
+        assert_eq!(
+            check_display_name("Display name", "A\u{202E}da")
+                .unwrap_err()
+                .problem,
+            Problem::Bidi
+        );
     }
 
     #[test]

@@ -1,10 +1,14 @@
 //! `prettyscore demo`: sample contestants and approved leaderboard entries for
 //! a fresh database, so a newcomer sees a living leaderboard.
 //!
-//! The photos are the project's own test faces (`testdata/face`, embedded in
-//! the binary at build time, so the command works from any directory), varied
-//! with the edit engine's styles and with crops, and each is really analysed:
-//! every score shown is one the server computed from the stored image. Demo
+//! The photos are public-domain and CC0 portraits from the project's test
+//! data (`testdata/face` and `testdata/portraits`, with their sources and
+//! licences in `testdata/README.md`; embedded in the binary at build time, so
+//! the command works from any directory): one portrait per contestant, each a
+//! different person, so a newcomer's first look at the community is not one
+//! face many times. Each is really analysed: every score shown is one the
+//! server computed from the stored image, and a portrait in which the
+//! analysis finds no face is left out. Demo
 //! users have no password (nobody can sign in as them) and an address under
 //! `demo.prettyscore.invalid`, a domain that can never receive mail.
 //!
@@ -12,8 +16,6 @@
 //! live site by accident, only when someone runs this command on an empty one.
 
 use chrono::{Duration, Utc};
-use image::GenericImageView;
-use prettyscore_imaging::{Operation, Style};
 use sea_orm::sea_query::{Alias, Query};
 use sea_orm::{ActiveModelTrait, ConnectionTrait, EntityTrait, PaginatorTrait, Set};
 use uuid::Uuid;
@@ -24,23 +26,26 @@ use crate::media;
 use crate::photos::{entity as photos, storage_prefix};
 use crate::storage::Storage;
 
-static ASTRONAUT: &[u8] = include_bytes!("../../../../testdata/face/astronaut-baseline.jpg");
-static CAMERAMAN: &[u8] = include_bytes!("../../../../testdata/face/cameraman-gray.png");
+/// The sample contestants' portraits, one person each.
+pub static PORTRAITS: &[&[u8]] = &[
+    include_bytes!("../../../../testdata/face/astronaut-baseline.jpg"),
+    include_bytes!("../../../../testdata/portraits/grace-hopper.jpg"),
+    include_bytes!("../../../../testdata/portraits/aksel-andersson.jpg"),
+    include_bytes!("../../../../testdata/portraits/ew-dahlgren.jpg"),
+    include_bytes!("../../../../testdata/portraits/antoine-claudet.jpg"),
+    include_bytes!("../../../../testdata/portraits/alimehemet.jpg"),
+];
 
-/// Display names and bios of the sample contestants.
+/// Display names and bios of the sample contestants, in the order of
+/// [`PORTRAITS`] (pseudonyms: the portraits' sitters are named only in
+/// `testdata/README.md`).
 const PEOPLE: &[(&str, &str)] = &[
     ("Nova", "Stargazer and weekend hiker."),
     ("Ada", "Engineer by day, painter by night."),
-    ("Leo", "Film photographer. Coffee first."),
-    ("Maya", "Dancer, dreamer, dog person."),
-    ("Sam", "Cyclist who never skips leg day."),
-    ("Iris", "Collecting sunsets since 1999."),
     ("Theo", "Chess, jazz and long walks."),
-    ("Luna", "Night owl with a camera."),
-    ("Kai", "Surfing whenever the tide allows."),
-    ("Zoe", "Bookworm and amateur baker."),
     ("Ravi", "Traveller, 42 countries so far."),
-    ("Mila", "Plant parent of 30 green friends."),
+    ("Leo", "Film photographer. Coffee first."),
+    ("Kai", "Collecting sunsets since 1999."),
 ];
 
 /// What the command did.
@@ -60,44 +65,6 @@ pub enum DemoError {
     Other(#[from] anyhow::Error),
 }
 
-/// The source images: each test face, as is, in every style, and cropped
-/// closer (a different framing scores differently).
-fn variants() -> Vec<Vec<u8>> {
-    let styles = [
-        Style::Warm,
-        Style::Vivid,
-        Style::Cinematic,
-        Style::Cool,
-        Style::Vintage,
-        Style::BlackAndWhite,
-    ];
-    let mut out = Vec::new();
-    for source in [ASTRONAUT, CAMERAMAN] {
-        out.push(source.to_vec());
-        for style in styles {
-            if let Ok(edited) = prettyscore_imaging::apply(source, &[Operation::Style { style }]) {
-                out.push(edited.jpeg);
-            }
-        }
-        if let Some(cropped) = crop_centre(source, 0.85) {
-            out.push(cropped);
-        }
-    }
-    out
-}
-
-fn crop_centre(bytes: &[u8], keep: f64) -> Option<Vec<u8>> {
-    let decoded = image::load_from_memory(bytes).ok()?;
-    let (w, h) = decoded.dimensions();
-    let (cw, ch) = ((w as f64 * keep) as u32, (h as f64 * keep) as u32);
-    let cropped = decoded
-        .crop_imm((w - cw) / 2, (h - ch) / 2, cw, ch)
-        .to_rgb8();
-    let mut out = std::io::Cursor::new(Vec::new());
-    cropped.write_to(&mut out, image::ImageFormat::Jpeg).ok()?;
-    Some(out.into_inner())
-}
-
 /// Fills a fresh database with sample users and approved entries.
 pub async fn seed(db: &impl ConnectionTrait, storage: &Storage) -> Result<Seeded, DemoError> {
     let existing = photos::Entity::find()
@@ -107,14 +74,15 @@ pub async fn seed(db: &impl ConnectionTrait, storage: &Storage) -> Result<Seeded
     if existing > 0 {
         return Err(DemoError::NotFresh);
     }
-    // Analysis and the edit engine are CPU work: off the async runtime.
+    // Analysis is CPU work: off the async runtime.
     let analysed = tokio::task::spawn_blocking(|| {
-        variants()
-            .into_iter()
-            .filter_map(|bytes| {
-                let stored = media::prepare_for_storage(&bytes).ok()?;
+        PORTRAITS
+            .iter()
+            .zip(PEOPLE)
+            .filter_map(|(bytes, person)| {
+                let stored = media::prepare_for_storage(bytes).ok()?;
                 let analysis = prettyscore_analysis::analyze_face(&stored.bytes).ok()?;
-                Some((stored, analysis))
+                Some((stored, analysis, person))
             })
             .collect::<Vec<_>>()
     })
@@ -124,9 +92,8 @@ pub async fn seed(db: &impl ConnectionTrait, storage: &Storage) -> Result<Seeded
     let now = Utc::now();
     let month = month_of(now);
     let mut entries = 0;
-    for (index, ((stored, analysis), (name, bio))) in
-        analysed.into_iter().zip(PEOPLE.iter()).enumerate()
-    {
+    let count = analysed.len();
+    for (index, (stored, analysis, (name, bio))) in analysed.into_iter().enumerate() {
         let user_id = Uuid::now_v7();
         let email = format!("{}@demo.prettyscore.invalid", name.to_lowercase());
         insert_user(db, user_id, &email, index % 3 == 0).await?;
@@ -141,7 +108,7 @@ pub async fn seed(db: &impl ConnectionTrait, storage: &Storage) -> Result<Seeded
             .await
             .map_err(anyhow::Error::from)?;
         // Spread over the last days, so ties are broken by age as in real life.
-        let created_at = now - Duration::hours(3 * (PEOPLE.len() - index) as i64);
+        let created_at = now - Duration::hours(3 * (count - index) as i64);
         let breakdown = serde_json::to_value(analysis.breakdown).map_err(anyhow::Error::from)?;
         let in_contest = index % 2 == 0;
         photos::ActiveModel {

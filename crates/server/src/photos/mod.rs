@@ -39,6 +39,7 @@ const SAVE_BODY_LIMIT: usize = 2 * MAX_UPLOAD_BYTES + 1024 * 1024;
 pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(save_photo, list_photos))
+        .routes(routes!(attach_edit))
         .layer(DefaultBodyLimit::max(SAVE_BODY_LIMIT))
         .routes(routes!(get_photo, update_photo, delete_photo))
         .routes(routes!(share::share_photo))
@@ -500,6 +501,90 @@ async fn edit_path(state: &AppState, photo: &entity::Model, url: &str) -> Result
         return Err(refused());
     }
     Ok(media::media_path(&media_ref.key))
+}
+
+/// The multipart body of an edit attached to a saved photo.
+#[derive(ToSchema)]
+#[allow(dead_code)]
+struct AttachEditForm {
+    /// The edited photo (JPEG, PNG, WebP, GIF or BMP, at most 10 MB), as
+    /// the AI Photo Editor made it from this photo.
+    #[schema(format = Binary, content_media_type = "application/octet-stream")]
+    image: String,
+}
+
+/// Attaches an edit to one of the user's saved photos (the AI Photo
+/// Editor's Save for a photo opened from My Photos): stored beside the
+/// original as its `edited_image_url`, EXIF and GPS data removed. The photo
+/// keeps its original and the score the server computed from it; nothing is
+/// scored again, so every photo type (face, feet, hands) takes an edit the
+/// same way, and the photo is updated, never duplicated.
+#[utoipa::path(put, path = "/photos/{id}/edited-image", tag = "photos",
+    params(("id" = Uuid, Path, description = "The photo's id")),
+    request_body(content = AttachEditForm, content_type = "multipart/form-data"),
+    responses(
+        (status = 200, description = "The photo with its new edit", body = Photo),
+        (status = 400, description = "`missing_image`, or not an image", body = ErrorBody),
+        (status = 401, description = "Not signed in", body = ErrorBody),
+        (status = 404, description = "No such photo of this user", body = ErrorBody),
+        (status = 413, description = "Over 10 MB", body = ErrorBody),
+        (status = 422, description = "`image_incomplete`: a cut-off or damaged image", body = ErrorBody),
+    ),
+    security(("bearer" = [])))]
+async fn attach_edit(
+    State(state): State<AppState>,
+    user: AuthUser,
+    id: Result<Path<Uuid>, axum::extract::rejection::PathRejection>,
+    multipart: Result<Multipart, MultipartRejection>,
+) -> Result<Json<Photo>, ApiError> {
+    let Path(id) = id?;
+    // The owner first: nobody else's body is read (or stored).
+    let row = own_photo(&state, &user, id).await?;
+    let mut form = upload::read_form(multipart?, &[]).await?;
+    let image = form.require_image()?;
+    let edit = state
+        .blocking
+        .run(move || media::prepare_for_storage(&image))
+        .await?
+        .map_err(analysis_error)?;
+    let key = format!(
+        "{}edits/{}.{}",
+        storage_prefix(row.user_id, row.id),
+        Uuid::new_v4(),
+        edit.extension
+    );
+    state
+        .storage
+        .put(&key, edit.bytes.into())
+        .await
+        .map_err(ApiError::internal)?;
+    let path = media::media_path(&key);
+    // One conditional UPDATE: a photo deleted meanwhile leaves no image behind.
+    let updated = entity::Entity::update_many()
+        .col_expr(
+            entity::Column::EditedImageUrl,
+            sea_orm::sea_query::Expr::value(path.clone()),
+        )
+        .col_expr(
+            entity::Column::UpdatedAt,
+            sea_orm::sea_query::Expr::value(Utc::now()),
+        )
+        .filter(entity::Column::Id.eq(row.id))
+        .filter(entity::Column::UserId.eq(user.user_id))
+        .exec(&state.db)
+        .await;
+    match updated {
+        Ok(done) if done.rows_affected == 1 => {}
+        outcome => {
+            let _ = state.storage.delete(&key).await;
+            return Err(match outcome {
+                Err(err) => err.into(),
+                Ok(_) => ApiError::not_found("Photo not found"),
+            });
+        }
+    }
+    let row = own_photo(&state, &user, id).await?;
+    Ok(Json(Photo::from_row(&state, row)))
 }
 
 /// Deletes one of the user's photos and its images.

@@ -10,7 +10,9 @@ use sea_orm::{ColumnTrait, EntityTrait, QueryFilter};
 use serde_json::{Value, json};
 use uuid::Uuid;
 
-use crate::billing::{Caller, assert_error, call, count, get, ok, post, sandbox_app, sign_up, sql};
+use crate::billing::{
+    Caller, assert_error, call, count, get, ok, post, sandbox_app, sign_up, sign_up_unnamed, sql,
+};
 use crate::helpers::{Backend, TestApp, on_both_databases};
 use crate::leaderboard::{State, insert_photo, insert_user};
 use crate::verification::admin;
@@ -98,7 +100,8 @@ on_both_databases!(
     the_expiry_job_releases_exactly_the_expired_holds,
     one_open_request_per_pair_and_a_block_ends_it_all,
     through_stripe_approval_captures_and_denial_cancels_the_intent,
-    a_report_blocks_the_requester_and_reaches_the_admins
+    a_report_blocks_the_requester_and_reaches_the_admins,
+    a_requester_needs_a_display_name_and_both_parties_see_it
 );
 
 async fn fees_follow_the_rank_now_and_nobody_contacts_themself(backend: Backend) {
@@ -682,4 +685,74 @@ async fn a_report_blocks_the_requester_and_reaches_the_admins(backend: Backend) 
         ok(get(&app, reports, &admin).await)[0]["status"],
         "resolved"
     );
+}
+
+async fn set_display_name(app: &TestApp, caller: &Caller, name: Value) -> (StatusCode, Value) {
+    call(
+        app,
+        Method::PUT,
+        "/auth/v1/user",
+        Some(&caller.token),
+        Some(json!({"data": {"display_name": name}})),
+    )
+    .await
+}
+
+/// The contestant decides on a name, never an address: a requester without
+/// a display name is refused (before the hourly count is spent) until they
+/// set one, and then both parties see the name they chose, as it is now, on
+/// the cards and in the chat's heading (`GET /contact-requests/{id}`).
+async fn a_requester_needs_a_display_name_and_both_parties_see_it(backend: Backend) {
+    let app = sandbox_app(backend).await;
+    let (star, photo) = contestant(&app, "star@example.com", 9.0).await;
+    let fan = sign_up_unnamed(&app, "fan@example.com").await;
+
+    for _ in 0..12 {
+        let refused = request(&app, &fan, photo).await;
+        assert_error(
+            &refused,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "display_name_required",
+        );
+        assert_eq!(
+            refused.1["message"],
+            "Please add a display name before contacting a contestant, so they know who is writing."
+        );
+    }
+    assert_eq!(count(&app, "contact_requests").await, 0);
+    // A blank name is no name.
+    let blank = set_display_name(&app, &fan, json!(" \u{200B}")).await;
+    assert_eq!(blank.0, StatusCode::UNPROCESSABLE_ENTITY, "{}", blank.1);
+    assert_error(
+        &request(&app, &fan, photo).await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "display_name_required",
+    );
+
+    ok(set_display_name(&app, &fan, json!("  Fan Fiction ")).await);
+    // Twelve refusals spent none of the ten requests an hour allows.
+    let sent = created(&app, &fan, photo).await;
+    assert_eq!(sent["requesterName"], "Fan Fiction");
+    assert_eq!(sent["contestantName"], "Entry 9");
+    pay(&app, &fan, &sent).await;
+
+    // A new name shows at once, to both parties, everywhere they see it.
+    ok(set_display_name(&app, &fan, json!("Fanny")).await);
+    let one = format!("{REQUESTS}/{}", sent["id"].as_str().unwrap());
+    let inbox = ok(get(&app, &format!("{REQUESTS}/received"), &star).await);
+    assert_eq!(inbox[0]["requesterName"], "Fanny", "{inbox}");
+    let outbox = ok(get(&app, &format!("{REQUESTS}/sent"), &fan).await);
+    assert_eq!(outbox[0]["requesterName"], "Fanny", "{outbox}");
+    for party in [&star, &fan] {
+        let heading = ok(get(&app, &one, party).await);
+        assert_eq!(heading["requesterName"], "Fanny");
+        assert_eq!(heading["contestantName"], "Entry 9");
+    }
+    // The address never shows.
+    assert!(!inbox.to_string().contains("fan@example.com"));
+
+    // Removing the name later does not unname the request: the fallback.
+    ok(set_display_name(&app, &fan, Value::Null).await);
+    let heading = ok(get(&app, &one, &star).await);
+    assert_eq!(heading["requesterName"], "A PrettyScore member");
 }

@@ -806,7 +806,9 @@ async fn demo_fills_a_fresh_database_with_analysed_approved_entries(backend: Bac
     let app = spawn(backend).await;
     let storage = prettyscore_server::storage::Storage::from_config(&app.config).unwrap();
     let seeded = demo::seed(&app.db, &storage).await.unwrap();
-    assert!(seeded.entries >= 8, "{seeded:?}");
+    // The analysis finds a face in every portrait: each is a contestant.
+    assert_eq!(seeded.entries, demo::PORTRAITS.len(), "{seeded:?}");
+    assert!(seeded.entries >= 6, "{seeded:?}");
     let (entries, _) = all_pages(&app, 100, None).await;
     assert_eq!(entries.len(), seeded.entries);
     let scores: Vec<f64> = entries
@@ -816,8 +818,38 @@ async fn demo_fills_a_fresh_database_with_analysed_approved_entries(backend: Bac
     assert!(scores.windows(2).all(|w| w[0] >= w[1]));
     assert!(
         scores.iter().any(|s| *s != scores[0]),
-        "styles and crops score differently: {scores:?}"
+        "different people score differently: {scores:?}"
     );
+    // Each contestant is a different person: a name and an image of their
+    // own, and no two images alike (not even a restyled or cropped copy).
+    let names: std::collections::HashSet<&str> = entries
+        .iter()
+        .map(|e| e["display_name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names.len(), entries.len(), "{names:?}");
+    let mut pictures: Vec<image::GrayImage> = Vec::new();
+    for entry in &entries {
+        let response = app.get(entry["image_url"].as_str().unwrap()).await;
+        assert_eq!(response.status(), StatusCode::OK);
+        let bytes = response.bytes().await.unwrap();
+        let small = image::load_from_memory(&bytes)
+            .unwrap()
+            .resize_exact(16, 16, image::imageops::FilterType::Triangle)
+            .to_luma8();
+        for other in &pictures {
+            let difference: u32 = small
+                .pixels()
+                .zip(other.pixels())
+                .map(|(a, b)| a.0[0].abs_diff(b.0[0]) as u32)
+                .sum();
+            // A mean difference under 12 levels of 255 per pixel would be one photo twice.
+            assert!(
+                difference > 12 * 256,
+                "two contestants share a photo ({difference})"
+            );
+        }
+        pictures.push(small);
+    }
     // Their images are really stored and public.
     let image = app.get(entries[0]["image_url"].as_str().unwrap()).await;
     assert_eq!(image.status(), StatusCode::OK);

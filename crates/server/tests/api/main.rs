@@ -14,6 +14,7 @@ mod contact;
 mod contact_once;
 mod dashboard;
 mod database;
+mod editor_save;
 mod edits;
 mod hardening;
 mod incomplete_images;

@@ -72,13 +72,15 @@ async fn partner(
     (caller, account)
 }
 
-/// Signs up through the API with the browser's referral cookie.
+/// Signs up through the API with the browser's referral cookie (and a
+/// display name, as anyone who sends a contact request needs one).
 async fn sign_up_referred(app: &TestApp, email: &str, code: &str) -> Caller {
+    let name = email.split('@').next().unwrap_or(email);
     let response = app
         .client
         .post(app.url("/auth/v1/signup"))
         .header("Cookie", format!("affiliate_code={code}"))
-        .json(&json!({"email": email, "password": PASSWORD}))
+        .json(&json!({"email": email, "password": PASSWORD, "data": {"display_name": name}}))
         .send()
         .await
         .unwrap();

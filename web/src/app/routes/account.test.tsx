@@ -9,8 +9,8 @@ const freePlan = {
   'GET /api/v1/billing/payments': () => json([]),
 };
 
-async function openAccount() {
-  const app = renderApp('/account', { user: 'signed-in' });
+async function openAccount(displayName: string | null = 'Ada') {
+  const app = renderApp('/account', { user: 'signed-in', displayName });
   await screen.findByRole('heading', { level: 1, name: 'My Account' }, { timeout: 10000 });
   return app;
 }
@@ -30,6 +30,40 @@ describe('My Account', () => {
     expect(screen.getByTestId('account-email')).toHaveTextContent('ada@example.com');
     expect(await screen.findByText('Off: no authenticator app is set up.')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Set Up Authenticator App' })).toBeEnabled();
+  });
+
+  it('asks for a display name and saves it to the user metadata, checked like the server checks it', async () => {
+    const { user, auth } = await openAccount(null);
+    expect(screen.getByText(/You need one before sending a contact request/)).toBeInTheDocument();
+    const field = screen.getByLabelText('Display name');
+    expect(field).toHaveValue('');
+    await user.click(screen.getByRole('button', { name: 'Save Display Name' }));
+    expect(await screen.findByText('Please enter a display name')).toBeInTheDocument();
+    await user.type(field, '\u200B\u200B');
+    await user.click(screen.getByRole('button', { name: 'Save Display Name' }));
+    expect(await screen.findByText('Display name needs at least one visible character')).toBeInTheDocument();
+    expect(auth.mocks.updateUser).not.toHaveBeenCalled();
+
+    await user.clear(field);
+    await user.type(field, ' Ada Lovelace ');
+    await user.click(screen.getByRole('button', { name: 'Save Display Name' }));
+    await waitFor(() => expect(auth.mocks.updateUser).toHaveBeenCalledWith({ data: { display_name: 'Ada Lovelace' } }));
+    expect(await screen.findByText('Display name saved!')).toBeInTheDocument();
+    // The session now carries it: the form shows it and says who sees it.
+    expect(await screen.findByText(/never your email/)).toBeInTheDocument();
+    expect(screen.getByLabelText('Display name')).toHaveValue('Ada Lovelace');
+  });
+
+  it("shows the server's words when it refuses the display name", async () => {
+    const { user, auth } = await openAccount(null);
+    auth.mocks.updateUser.mockResolvedValueOnce({
+      data: { user: null },
+      error: { name: 'AuthApiError', message: 'Display name contains a control character, which is not allowed' },
+    } as never);
+    await user.type(screen.getByLabelText('Display name'), 'Ada');
+    await user.click(screen.getByRole('button', { name: 'Save Display Name' }));
+    expect(await screen.findByText('Display name contains a control character, which is not allowed')).toBeInTheDocument();
+    expect(screen.getByLabelText('Display name')).toHaveAttribute('aria-invalid', 'true');
   });
 
   it('changes the password after checking its length and the repetition', async () => {

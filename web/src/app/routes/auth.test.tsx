@@ -73,6 +73,38 @@ describe('the auth page', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard'));
   });
 
+  it('signs up with a display name in the user metadata, or without one when left blank', async () => {
+    const { user, auth } = await openAuth();
+    await user.click(screen.getByRole('tab', { name: 'Sign Up' }));
+    const name = screen.getByLabelText('Display name (optional)');
+    await user.type(screen.getByLabelText('Email'), 'grace@example.com');
+    await user.type(screen.getByLabelText('Password'), 'secret123');
+    // The field takes at most 50 characters; one of only invisible characters is refused.
+    expect(name).toHaveAttribute('maxLength', '50');
+    await user.type(name, '\u200B\u200B');
+    await user.click(screen.getByRole('button', { name: 'Create Account' }));
+    expect(await screen.findByText('Display name needs at least one visible character')).toBeInTheDocument();
+    expect(name).toHaveAttribute('aria-invalid', 'true');
+    expect(auth.mocks.signUp).not.toHaveBeenCalled();
+
+    await user.clear(name);
+    await user.type(name, '  Grace Hopper ');
+    await user.click(screen.getByRole('button', { name: 'Create Account' }));
+    await waitFor(() => expect(auth.mocks.signUp).toHaveBeenCalledTimes(1));
+    expect(auth.mocks.signUp.mock.calls[0]![0].options).toMatchObject({ data: { display_name: 'Grace Hopper' } });
+  });
+
+  it('sends no display name when the optional field is left blank', async () => {
+    const { user, auth } = await openAuth();
+    await user.click(screen.getByRole('tab', { name: 'Sign Up' }));
+    await user.type(screen.getByLabelText('Email'), 'grace@example.com');
+    await user.type(screen.getByLabelText('Password'), 'secret123');
+    await user.type(screen.getByLabelText('Display name (optional)'), '   ');
+    await user.click(screen.getByRole('button', { name: 'Create Account' }));
+    await waitFor(() => expect(auth.mocks.signUp).toHaveBeenCalledTimes(1));
+    expect(auth.mocks.signUp.mock.calls[0]![0].options).not.toHaveProperty('data');
+  });
+
   it("shows the provider's message for a taken address and the fallback for an exception", async () => {
     const { user, auth } = await openAuth();
     await user.click(screen.getByRole('tab', { name: 'Sign Up' }));

@@ -60,8 +60,8 @@ beforeAll(async () => {
   await import('./contestant-requests');
 }, 30_000);
 
-async function openContactDialog() {
-  const app = renderApp('/leaderboard', { user: 'signed-in' });
+async function openContactDialog(displayName: string | null = 'Ada') {
+  const app = renderApp('/leaderboard', { user: 'signed-in', displayName });
   await app.user.click(await screen.findByRole('button', { name: 'Contact Eileen for $950' }, { timeout: 10_000 }));
   return { ...app, dialog: await screen.findByRole('dialog', { name: 'Contact Eileen' }) };
 }
@@ -131,6 +131,62 @@ describe('Contact on /leaderboard', { timeout: 20_000 }, () => {
       metadata: { contact_request_id: request().id, fee_amount: 950, rank: 2 },
     });
     expect(checkout!.headers.get('Idempotency-Key')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('asks a requester without a display name for one, saves it to the account, then sends', async () => {
+    const fetchMock = stubApi({
+      [LEADERBOARD]: () => json({ entries: [entry], next_cursor: null }),
+      'POST /api/v1/contact-requests': () => json(request({ requesterName: 'Sam Spade' }), 201),
+      'POST /functions/v1/create-checkout': () => json(CHECKOUT),
+      'GET /api/v1/billing/sandbox/cs_contact_1': () => json(SANDBOX),
+    });
+    const { dialog, user, auth, router } = await openContactDialog(null);
+    const name = within(dialog).getByLabelText('Your display name');
+    expect(within(dialog).getByText(/never your email/)).toBeInTheDocument();
+    await user.type(within(dialog).getByLabelText('Your message'), 'Hello Eileen, I love your photo!');
+    await user.click(within(dialog).getByRole('button', { name: 'Send and pay $950' }));
+    expect(await within(dialog).findByText('Please enter a display name')).toBeInTheDocument();
+    expect(name).toHaveAttribute('aria-invalid', 'true');
+    expect(auth.mocks.updateUser).not.toHaveBeenCalled();
+    expect(callsTo(fetchMock, 'POST', '/api/v1/contact-requests')).toHaveLength(0);
+
+    await user.type(name, ' Sam Spade ');
+    await user.click(within(dialog).getByRole('button', { name: 'Send and pay $950' }));
+    await vi.waitFor(() => expect(router.state.location.pathname).toBe('/checkout/sandbox/cs_contact_1'));
+    expect(auth.mocks.updateUser).toHaveBeenCalledWith({ data: { display_name: 'Sam Spade' } });
+    // The name was saved before the request was sent.
+    expect(auth.mocks.updateUser.mock.invocationCallOrder[0]).toBeLessThan(fetchMock.mock.invocationCallOrder.at(-1)!);
+    expect(callsTo(fetchMock, 'POST', '/api/v1/contact-requests')).toHaveLength(1);
+  });
+
+  it('asks for the name when the server says the requester has none, and does not ask a named requester', async () => {
+    const answers = [
+      () =>
+        apiError(
+          422,
+          'display_name_required',
+          'Please add a display name before contacting a contestant, so they know who is writing.',
+        ),
+      () => json(request(), 201),
+    ];
+    const fetchMock = stubApi({
+      [LEADERBOARD]: () => json({ entries: [entry], next_cursor: null }),
+      'POST /api/v1/contact-requests': () => answers.shift()!(),
+      'POST /functions/v1/create-checkout': () => json(CHECKOUT),
+      'GET /api/v1/billing/sandbox/cs_contact_1': () => json(SANDBOX),
+    });
+    const { dialog, user, auth, router } = await openContactDialog('Ada');
+    expect(within(dialog).queryByLabelText('Your display name')).not.toBeInTheDocument();
+    await user.type(within(dialog).getByLabelText('Your message'), 'Hello Eileen, I love your photo!');
+    await user.click(within(dialog).getByRole('button', { name: 'Send and pay $950' }));
+    expect(
+      await within(dialog).findByText('Please add a display name before contacting a contestant, so they know who is writing.'),
+    ).toBeInTheDocument();
+    await user.type(within(dialog).getByLabelText('Your display name'), 'Ada L.');
+    await user.click(within(dialog).getByRole('button', { name: 'Send and pay $950' }));
+    await vi.waitFor(() => expect(router.state.location.pathname).toBe('/checkout/sandbox/cs_contact_1'));
+    expect(auth.mocks.updateUser).toHaveBeenCalledWith({ data: { display_name: 'Ada L.' } });
+    expect(callsTo(fetchMock, 'POST', '/api/v1/contact-requests')).toHaveLength(2);
   });
 
   it('shows the server’s word for an open request, and the spec’s for a failure or a missing URL', async () => {

@@ -90,13 +90,51 @@ describe('My Photos', () => {
     expect(sorts).toEqual(['latest', 'rating']);
   });
 
+  it('shows feet and hands photos their own breakdown on the card and in the details, never face sub-scores', async () => {
+    const feet: Photo = {
+      ...photo('cccccccc-0000-0000-0000-000000000003', 8.4, '2024-07-01T10:00:00Z'),
+      photo_type: 'feet',
+      rating_label: 'Gorgeous',
+      breakdown: { toeSymmetry: 8.7, archQuality: 7.3, skinAppearance: 9.1, overallAesthetics: 8.2 },
+    };
+    const hands: Photo = {
+      ...photo('dddddddd-0000-0000-0000-000000000004', 7.6, '2024-08-01T10:00:00Z'),
+      photo_type: 'hands',
+      breakdown: { fingerProportions: 6.6, skinQuality: 7.7, nailAppearance: 8.3, overallAesthetics: 7.1 },
+    };
+    stubApi({ 'GET /api/v1/photos': () => json([hands, feet]), 'GET /api/v1/edits/quota': () => json(quota(5)) });
+    const { user } = renderApp('/dashboard', { user: 'signed-in' });
+    await screen.findByRole('heading', { name: 'My Photos (2)' }, { timeout: 5000 });
+    const [handsCard, feetCard] = screen.getAllByTestId('photo-card');
+    const terms = (element: HTMLElement) => within(element).getAllByRole('term').map((term) => term.textContent);
+    const values = (element: HTMLElement) => within(element).getAllByRole('definition').map((value) => value.textContent);
+    expect(terms(feetCard!)).toEqual(['Toe Symmetry', 'Arch Quality', 'Skin Appearance', 'Overall Aesthetics']);
+    expect(values(feetCard!)).toEqual(['8.7/10', '7.3/10', '9.1/10', '8.2/10']);
+    expect(terms(handsCard!)).toEqual(['Finger Proportions', 'Skin Quality', 'Nail Appearance', 'Overall Aesthetics']);
+    expect(values(handsCard!)).toEqual(['6.6/10', '7.7/10', '8.3/10', '7.1/10']);
+    expect(within(feetCard!).queryByText('Symmetry')).not.toBeInTheDocument();
+    expect(within(feetCard!).queryByText('Facial Harmony')).not.toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: /^Details of your 8\.4\/10 photo/ }));
+    const dialog = await screen.findByRole('dialog', { name: 'Photo Details' });
+    expect(terms(dialog)).toEqual(['Toe Symmetry', 'Arch Quality', 'Skin Appearance', 'Overall Aesthetics']);
+    expect(values(dialog)).toEqual(['8.7/10', '7.3/10', '9.1/10', '8.2/10']);
+    expect(within(dialog).queryByText('Facial Harmony')).not.toBeInTheDocument();
+  });
+
   it('opens a card in the editor with its photo', async () => {
     stubPhotos();
     const { user, router } = renderApp('/dashboard', { user: 'signed-in' });
     await screen.findByRole('heading', { name: 'My Photos (2)' }, { timeout: 5000 });
     await user.click(screen.getByRole('button', { name: /^Edit your 7\.2\/10 photo/ }));
     expect(router.state.location.pathname).toBe('/editor');
-    expect(router.state.location.state).toEqual({ image: '/media/b-edit.jpg', score: 7.2, ratingLabel: 'Very Pretty' });
+    expect(router.state.location.state).toEqual({
+      image: '/media/b-edit.jpg',
+      score: 7.2,
+      ratingLabel: 'Very Pretty',
+      photoId: newer.id,
+      photoType: 'face',
+    });
   });
 
   it('edits in the Photo Details dialog, then undoes (writing the image back) and redoes', async () => {

@@ -1,5 +1,5 @@
 import { fireEvent, screen, within } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { callsTo, json, quota, stubApi } from '@/testing/fake-api';
 import { renderApp } from '@/testing/render-app';
 
@@ -8,6 +8,35 @@ const edited = (url: string, editsRemaining: number | null = 4) =>
 
 /** The editor is gated by ai_editor: these tests are about the editor itself, so the server grants it. */
 const granted = () => json({ hasAccess: true, reason: 'granted', trialRemaining: 0 });
+
+/** What the editor asked the photos API to save (blobs can be read back here, not from jsdom's multipart bodies). */
+const sent = vi.hoisted(() => ({ saves: [] as { image: Blob; editedImage?: Blob; photoType?: string }[], attached: [] as { id: string; image: Blob }[] }));
+vi.mock('@/lib/api/photos', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('@/lib/api/photos')>();
+  const { useMutation } = await import('@tanstack/react-query');
+  return {
+    ...actual,
+    useSavePhoto: () =>
+      useMutation({
+        mutationFn: (input: Parameters<typeof actual.savePhoto>[0]) => {
+          sent.saves.push(input);
+          return actual.savePhoto(input);
+        },
+      }),
+    useAttachEdit: () =>
+      useMutation({
+        mutationFn: (input: Parameters<typeof actual.attachEdit>[0]) => {
+          sent.attached.push(input);
+          return actual.attachEdit(input);
+        },
+      }),
+  };
+});
+
+beforeEach(() => {
+  sent.saves.length = 0;
+  sent.attached.length = 0;
+});
 
 async function openEditor(state?: unknown) {
   const app = renderApp('/editor', { state, user: 'signed-in' });
@@ -80,6 +109,89 @@ describe('the /editor', () => {
     await user.click(screen.getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('Photo saved to your dashboard!')).toBeInTheDocument();
     expect(screen.getByTestId('editor-score')).toHaveTextContent('7.9/10 · Beautiful');
+  });
+
+  it('saves an edited new photo as its original, scored by the server, with the edit beside it', async () => {
+    const fetchMock = stubApi({
+      'GET /api/v1/edits/quota': () => json(quota(5)),
+      'POST /functions/v1/check-feature-access': granted,
+      'POST /functions/v1/edit-photo': () => edited('/media/tmp/enhanced.jpg'),
+      'GET /media/photo.jpg': () => new Response('original-jpeg', { headers: { 'Content-Type': 'image/jpeg' } }),
+      'GET /media/tmp/enhanced.jpg': () => new Response('edited-jpeg', { headers: { 'Content-Type': 'image/jpeg' } }),
+      'POST /api/v1/photos': () => json({ id: 'p1', score: 8.5, rating_label: 'Gorgeous' }, 201),
+    });
+    const { user } = await openEditor({ image: '/media/photo.jpg', score: 8.5, ratingLabel: 'Gorgeous' });
+    await user.click(screen.getByRole('button', { name: 'Enhance' }));
+    await screen.findByText('Photo enhanced! 4 free edits remaining.');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Photo saved to your dashboard!')).toBeInTheDocument();
+    const saves = callsTo(fetchMock, 'POST', '/api/v1/photos');
+    expect(saves).toHaveLength(1);
+    expect(await sent.saves[0]!.image.text()).toBe('original-jpeg');
+    expect(await sent.saves[0]!.editedImage!.text()).toBe('edited-jpeg');
+    // The score shown is the server's, of the original.
+    expect(screen.getByTestId('editor-score')).toHaveTextContent('8.5/10 · Gorgeous');
+  });
+
+  it('saves the photo as taken when the results page hands over an edit of it', async () => {
+    const fetchMock = stubApi({
+      'GET /api/v1/edits/quota': () => json(quota(5)),
+      'POST /functions/v1/check-feature-access': granted,
+      'GET /media/original.jpg': () => new Response('original-jpeg', { headers: { 'Content-Type': 'image/jpeg' } }),
+      'GET /media/tmp/retouched.jpg': () => new Response('edited-jpeg', { headers: { 'Content-Type': 'image/jpeg' } }),
+      'POST /api/v1/photos': () => json({ id: 'p1', score: 8.5, rating_label: 'Gorgeous' }, 201),
+    });
+    const { user } = await openEditor({
+      image: '/media/tmp/retouched.jpg',
+      originalImage: '/media/original.jpg',
+      analysis: { score: 8.5, ratingLabel: 'Gorgeous' },
+    });
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Photo saved to your dashboard!')).toBeInTheDocument();
+    expect(callsTo(fetchMock, 'POST', '/api/v1/photos')).toHaveLength(1);
+    expect(await sent.saves[0]!.image.text()).toBe('original-jpeg');
+    expect(await sent.saves[0]!.editedImage!.text()).toBe('edited-jpeg');
+  });
+
+  it('updates a photo opened from My Photos, whatever its type, instead of saving a copy', async () => {
+    const photoId = '00000000-0000-4000-8000-0000000000f1';
+    const fetchMock = stubApi({
+      'GET /api/v1/edits/quota': () => json(quota(5)),
+      'POST /functions/v1/check-feature-access': granted,
+      'POST /functions/v1/edit-photo': () => edited('/media/tmp/warm.jpg'),
+      'GET /media/tmp/warm.jpg': () => new Response('edited-jpeg', { headers: { 'Content-Type': 'image/jpeg' } }),
+      [`PUT /api/v1/photos/${photoId}/edited-image`]: () =>
+        json({ id: photoId, score: 7.4, rating_label: 'Beautiful', photo_type: 'hands', edited_image_url: '/media/p/edits/1.jpg' }),
+    });
+    const { user } = await openEditor({ image: '/media/hands.jpg', score: 7.4, ratingLabel: 'Beautiful', photoId, photoType: 'hands' });
+    // Nothing changed yet: Save sends nothing and keeps the photo as it is.
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Photo saved to your dashboard!')).toBeInTheDocument();
+    expect(callsTo(fetchMock, 'PUT', `/api/v1/photos/${photoId}/edited-image`)).toHaveLength(0);
+
+    await user.selectOptions(screen.getByLabelText('Style'), 'Warm');
+    await user.click(screen.getByRole('button', { name: 'Apply Style' }));
+    await screen.findByText('Photo edited! 4 free edits remaining.');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    await vi.waitFor(() => expect(callsTo(fetchMock, 'PUT', `/api/v1/photos/${photoId}/edited-image`)).toHaveLength(1));
+    expect(sent.attached.map((call) => call.id)).toEqual([photoId]);
+    expect(await sent.attached[0]!.image.text()).toBe('edited-jpeg');
+    expect(callsTo(fetchMock, 'POST', '/api/v1/photos')).toHaveLength(0);
+    expect(screen.getByTestId('editor-score')).toHaveTextContent('7.4/10 · Beautiful');
+  });
+
+  it('says why a save was refused', async () => {
+    stubApi({
+      'GET /api/v1/edits/quota': () => json(quota(5)),
+      'POST /functions/v1/check-feature-access': granted,
+      'GET /media/cup.jpg': () => new Response('jpeg', { headers: { 'Content-Type': 'image/jpeg' } }),
+      'POST /api/v1/photos': () =>
+        json({ code: 'no_face', message: 'No face detected. Please upload a clear photo showing your face.' }, 422),
+    });
+    const { user } = await openEditor({ image: '/media/cup.jpg' });
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Failed to save photo')).toBeInTheDocument();
+    expect(await screen.findByText('No face detected. Please upload a clear photo showing your face.')).toBeInTheDocument();
   });
 
   it('says Failed to edit photo when an edit fails, and opens the share dialog', async () => {

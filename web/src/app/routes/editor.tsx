@@ -8,15 +8,18 @@ import { readEditorHandoff } from '@/features/edits/utils/editor-handoff';
 import { SIGN_IN_TO_SAVE_MESSAGE } from '@/features/score/utils/leaderboard-entry';
 import { useChosenPhoto } from '@/features/upload/hooks/use-chosen-photo';
 import { useFileDrop } from '@/features/upload/hooks/use-file-drop';
-import { useSavePhoto } from '@/lib/api/photos';
+import { useAttachEdit, useSavePhoto } from '@/lib/api/photos';
+import { imageUrlToBlob } from '@/lib/image';
 import { useSession } from '@/lib/session';
 import { cn } from '@/lib/utils';
 
 /**
  * The AI Photo Editor. A photo arrives from the results page or My Photos
  * (navigation state), or is uploaded here; a new upload starts a fresh
- * history and clears the score. Saving stores a new photo, scored by the
- * server. The route is gated by the ai_editor feature (router.tsx).
+ * history and clears the score. Save follows /results' rule: the original
+ * is stored and scored by the server, the edit is attached to it. A photo
+ * opened from My Photos is updated (its edit attached, its score kept), not
+ * stored again. The route is gated by the ai_editor feature (router.tsx).
  */
 export default function EditorRoute() {
   const location = useLocation();
@@ -27,6 +30,7 @@ export default function EditorRoute() {
   const onError = useCallback((message: string) => toast.error(message), []);
   const photo = useChosenPhoto({ initial: handoff?.image ?? null, onError });
   const savePhoto = useSavePhoto();
+  const attachEdit = useAttachEdit();
   const { dragging, handlers } = useFileDrop((file) => void photo.choose(file));
   const fromHandoff = photo.image !== null && photo.image === handoff?.image;
 
@@ -51,8 +55,21 @@ export default function EditorRoute() {
         }}
         // Every edit here is an AI Editor edit: the server checks Premium or the trial again.
         feature="ai_editor"
-        save={async (image) => {
-          const saved = await savePhoto.mutateAsync({ image });
+        save={async ({ current, start }) => {
+          const handed = fromHandoff ? handoff : null;
+          if (handed?.photoId) {
+            // A saved photo: its edit is attached to it; nothing to send when nothing changed.
+            if (current === handed.image) return { score: handed.score ?? 0, label: handed.ratingLabel ?? '' };
+            const saved = await attachEdit.mutateAsync({ id: handed.photoId, image: await imageUrlToBlob(current) });
+            return { score: saved.score, label: saved.rating_label };
+          }
+          // A new photo: the original (the photo as taken) is stored and scored, the edit goes beside it.
+          const original = handed?.originalImage ?? start;
+          const saved = await savePhoto.mutateAsync({
+            image: await imageUrlToBlob(original),
+            editedImage: current === original ? undefined : await imageUrlToBlob(current),
+            photoType: handed?.photoType,
+          });
           return { score: saved.score, label: saved.rating_label };
         }}
       />

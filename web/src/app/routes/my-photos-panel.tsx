@@ -41,7 +41,14 @@ export function MyPhotosPanel({ embedded = false }: { embedded?: boolean }) {
         )
       }
       onOpenInEditor={(photo) => {
-        const state: EditorHandoff = { image: displayImage(photo), score: photo.score, ratingLabel: photo.rating_label };
+        // Save in the editor attaches the edit to this photo (any type) instead of storing a new one.
+        const state: EditorHandoff = {
+          image: displayImage(photo),
+          score: photo.score,
+          ratingLabel: photo.rating_label,
+          photoId: photo.id,
+          photoType: photo.photo_type === 'feet' || photo.photo_type === 'hands' ? photo.photo_type : 'face',
+        };
         void navigate(paths.editor.path, { state });
       }}
       renderEditor={(photo) => (

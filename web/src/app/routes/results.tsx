@@ -170,7 +170,8 @@ function Results({ result }: { result: ResultState }) {
         <nav aria-label="What next" className="grid gap-3 sm:grid-cols-2">
           <NextLink
             to={paths.editor.path}
-            state={{ image: edits.imageUrl, analysis }}
+            // The photo as taken goes along: the editor's Save stores (and scores) it, with the edit beside it.
+            state={{ image: edits.imageUrl, analysis, originalImage: image }}
             icon={WandSparklesIcon}
             title="Open in the Editor"
             text="Retouch your photo with AI tools."

@@ -78,6 +78,28 @@ export function useSavePhoto() {
   return useMutation({ mutationFn: savePhoto, onSuccess: invalidate });
 }
 
+/**
+ * PUT /api/v1/photos/{id}/edited-image: the AI Photo Editor's Save for a
+ * photo opened from My Photos. The edit is attached to the saved photo (its
+ * original and score stay as they are), so the photo is updated, not
+ * duplicated, whatever its type.
+ */
+export function attachEdit({ id, image }: { id: string; image: Blob }): Promise<Photo> {
+  return unwrap(
+    api.PUT('/api/v1/photos/{id}/edited-image', {
+      params: { path: { id } },
+      // A file field is typed as a binary string; toFormData sends the Blob.
+      body: { image: image as unknown as string },
+      bodySerializer: toFormData,
+    }),
+  );
+}
+
+export function useAttachEdit() {
+  const invalidate = useInvalidatePhotos();
+  return useMutation({ mutationFn: attachEdit, onSuccess: invalidate });
+}
+
 /** DELETE /api/v1/photos/{id}: the row and its images leave storage. */
 export async function deletePhoto(id: string): Promise<void> {
   const { response, error } = await api.DELETE('/api/v1/photos/{id}', { params: { path: { id } } });

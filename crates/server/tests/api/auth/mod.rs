@@ -6,6 +6,7 @@
 mod account;
 mod admin;
 mod compat;
+mod display_name;
 mod keys;
 mod mail_flows;
 mod mfa;
@@ -146,6 +147,18 @@ impl TestApp {
     pub async fn sign_up(&self, email: &str) -> Value {
         let reply = self
             .post("/signup", json!({"email": email, "password": PASSWORD}))
+            .await;
+        reply.assert_ok().clone()
+    }
+
+    /// Signs up with a display name in the user metadata (`data.display_name`,
+    /// as the web app's sign-up form sends it) and returns the token response.
+    pub async fn sign_up_named(&self, email: &str, display_name: &str) -> Value {
+        let reply = self
+            .post(
+                "/signup",
+                json!({"email": email, "password": PASSWORD, "data": {"display_name": display_name}}),
+            )
             .await;
         reply.assert_ok().clone()
     }

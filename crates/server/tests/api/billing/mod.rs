@@ -29,8 +29,19 @@ pub struct Caller {
     pub email: String,
 }
 
+/// Signs up with a display name (the address's local part), as anyone who
+/// writes to a contestant needs one; [`sign_up_unnamed`] for a user without.
 pub async fn sign_up(app: &TestApp, email: &str) -> Caller {
-    let tokens = app.sign_up(email).await;
+    let name = email.split('@').next().unwrap_or(email);
+    caller(app.sign_up_named(email, name).await, email)
+}
+
+/// Signs up without a display name.
+pub async fn sign_up_unnamed(app: &TestApp, email: &str) -> Caller {
+    caller(app.sign_up(email).await, email)
+}
+
+fn caller(tokens: Value, email: &str) -> Caller {
     let token = access(&tokens).to_owned();
     let id = claims(&token)["sub"].as_str().unwrap().parse().unwrap();
     Caller {

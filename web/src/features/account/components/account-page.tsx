@@ -2,12 +2,13 @@ import { MailIcon } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { ChangePasswordCard } from '@/features/account/components/change-password-card';
+import { DisplayNameCard } from '@/features/account/components/display-name-card';
 import { TwoFactorCard } from '@/features/account/components/two-factor-card';
 import { YourDataCard } from '@/features/account/components/your-data-card';
 import { useSession } from '@/lib/session';
 
 /**
- * My Account: email, password, two-factor authentication and the user's
+ * My Account: email, display name, password, two-factor authentication and the user's
  * data. `children` go after the email: the route puts other features' cards
  * there (the subscription and payments), since features never import each
  * other.
@@ -33,6 +34,7 @@ export function AccountPage({ children }: { children?: ReactNode }) {
           </p>
         </CardContent>
       </Card>
+      <DisplayNameCard />
       {children}
       <ChangePasswordCard />
       <TwoFactorCard />

@@ -7,7 +7,7 @@ import { paths } from '@/config/paths';
 import { CredentialsForm } from '@/features/auth/components/credentials-form';
 import { SecondFactorForm } from '@/features/auth/components/second-factor-form';
 import { authMessages, messageOf } from '@/features/auth/utils/auth-messages';
-import type { Credentials } from '@/features/auth/utils/auth-schema';
+import type { Credentials, SignUpValues } from '@/features/auth/utils/auth-schema';
 import { readLastLoginEmail, saveLastLoginEmail } from '@/features/auth/utils/last-login-email';
 import { afterSignInPath } from '@/features/auth/utils/return-to';
 import { needsSecondFactor } from '@/features/auth/utils/second-factor';
@@ -56,12 +56,16 @@ export function AuthPanel() {
     }
   };
 
-  const signUp = async ({ email, password }: Credentials) => {
+  const signUp = async ({ email, password, displayName }: SignUpValues) => {
     try {
       const { data, error } = await client.signUp({
         email,
         password,
-        options: { emailRedirectTo: `${window.location.origin}${paths.dashboard.path}` },
+        options: {
+          emailRedirectTo: `${window.location.origin}${paths.dashboard.path}`,
+          // Kept in the user's metadata, as GoTrue apps keep it; none when left blank.
+          ...(displayName ? { data: { display_name: displayName } } : {}),
+        },
       });
       if (error) {
         toast.error(messageOf(error, authMessages.signUpFailed));
@@ -117,6 +121,7 @@ export function AuthPanel() {
           submitLabel="Create Account"
           pendingLabel="Creating account..."
           autoCompletePassword="new-password"
+          askDisplayName
           onSubmit={signUp}
         />
       </TabsContent>

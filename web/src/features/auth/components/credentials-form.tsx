@@ -3,7 +3,8 @@ import { LoaderCircleIcon } from 'lucide-react';
 import { useForm } from 'react-hook-form';
 import { Button } from '@/components/ui/button';
 import { FormField } from '@/components/ui/form-field';
-import { credentialsSchema, type Credentials } from '@/features/auth/utils/auth-schema';
+import { credentialsSchema, signUpSchema, type SignUpValues } from '@/features/auth/utils/auth-schema';
+import { DISPLAY_NAME_MAX } from '@/lib/display-name';
 
 type CredentialsFormProps = {
   /** Distinguishes the two tabs' field ids. */
@@ -11,11 +12,17 @@ type CredentialsFormProps = {
   submitLabel: string;
   pendingLabel: string;
   defaultEmail?: string;
-  onSubmit: (values: Credentials) => Promise<void>;
+  /** `displayName` is '' unless `askDisplayName` shows its field. */
+  onSubmit: (values: SignUpValues) => Promise<void>;
   autoCompletePassword: 'current-password' | 'new-password';
+  /** Sign up: also the name shown to others, optional. */
+  askDisplayName?: boolean;
 };
 
-/** Email and password, both required; the password has at least 6 characters. */
+/**
+ * Email and password, both required; the password has at least 6
+ * characters. Signing up may add a display name (1-50 characters).
+ */
 export function CredentialsForm({
   idPrefix,
   submitLabel,
@@ -23,14 +30,16 @@ export function CredentialsForm({
   defaultEmail = '',
   onSubmit,
   autoCompletePassword,
+  askDisplayName = false,
 }: CredentialsFormProps) {
   const {
     register,
     handleSubmit,
     formState: { errors, isSubmitting },
-  } = useForm<Credentials>({
-    resolver: zodResolver(credentialsSchema),
-    defaultValues: { email: defaultEmail, password: '' },
+  } = useForm<SignUpValues>({
+    // Sign in has no name field: its schema leaves displayName out, and the default '' stays.
+    resolver: zodResolver(askDisplayName ? signUpSchema : credentialsSchema) as never,
+    defaultValues: { email: defaultEmail, password: '', displayName: '' },
   });
 
   return (
@@ -56,6 +65,26 @@ export function CredentialsForm({
         error={errors.password?.message}
         {...register('password')}
       />
+      {askDisplayName ? (
+        <div className="grid gap-1">
+          <FormField
+            id={`${idPrefix}-display-name`}
+            label="Display name (optional)"
+            autoComplete="nickname"
+            maxLength={DISPLAY_NAME_MAX}
+            placeholder="How others see you"
+            // FormField's own describedby (the error) is replaced by this prop: name both.
+            aria-describedby={errors.displayName ? `${idPrefix}-display-name-error` : `${idPrefix}-display-name-hint`}
+            error={errors.displayName?.message}
+            {...register('displayName')}
+          />
+          {errors.displayName ? null : (
+            <p id={`${idPrefix}-display-name-hint`} className="text-xs text-muted-foreground">
+              Shown to contestants you contact and in your chats, never your email. You can change it on My Account.
+            </p>
+          )}
+        </div>
+      ) : null}
       <Button type="submit" size="lg" className="mt-1 w-full" disabled={isSubmitting}>
         {isSubmitting ? <LoaderCircleIcon className="animate-spin" aria-hidden="true" /> : null}
         {isSubmitting ? pendingLabel : submitLabel}

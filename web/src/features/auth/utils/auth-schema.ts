@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { optionalDisplayNameField } from '@/lib/display-name';
 
 /** The server's rule (auth.password_min_length, floor 6). */
 export const PASSWORD_MIN_LENGTH = 6;
@@ -17,6 +18,10 @@ export const passwordField = z
 /** Sign in and sign up take the same fields: an email and a password of 6 or more characters. */
 export const credentialsSchema = z.object({ email: emailField, password: passwordField });
 export type Credentials = z.infer<typeof credentialsSchema>;
+
+/** Sign up may also take the name shown to others (optional; blank means none). */
+export const signUpSchema = credentialsSchema.extend({ displayName: optionalDisplayNameField });
+export type SignUpValues = z.infer<typeof signUpSchema>;
 
 export const emailSchema = z.object({ email: emailField });
 export type EmailForm = z.infer<typeof emailSchema>;

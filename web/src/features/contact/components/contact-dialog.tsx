@@ -7,17 +7,22 @@ import { toast } from 'sonner';
 import { z } from 'zod';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
+import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Textarea } from '@/components/ui/textarea';
 import { messagesPathFor } from '@/config/paths';
 import { ApiError } from '@/lib/api-client';
 import { formatDate } from '@/lib/api/billing';
 import { useEntryContact } from '../api/contact-requests';
+import { DISPLAY_NAME_MAX, displayNameField, displayNameOf } from '@/lib/display-name';
+import { useSession } from '@/lib/session';
 import { useContactCheckout, type ContactTarget } from '../hooks/use-contact-checkout';
 import { CONTACT_MESSAGE_MAX, characterCount, contactErrorMessage, contactMessageSchema, messages } from '../utils/rules';
 
-type FormInput = z.input<typeof contactMessageSchema>;
-type FormOutput = z.output<typeof contactMessageSchema>;
+/** Without a display name yet, the dialog asks for one beside the message. */
+const withNameSchema = contactMessageSchema.extend({ displayName: displayNameField });
+type FormInput = z.input<typeof withNameSchema>;
+type FormOutput = z.output<typeof withNameSchema>;
 
 type ContactDialogProps = {
   /** The entry to contact; null keeps the dialog closed. */
@@ -32,7 +37,9 @@ function dollars(amount: number): string {
 
 /**
  * Contact on the leaderboard: a message of 10-1000 characters with its
- * counter, the price, what happens to the card, then payment.
+ * counter, the price, what happens to the card, then payment. A requester
+ * without a display name (the contestant sees it, never the address) types
+ * one here too; it is saved to the account before the request is sent.
  */
 export function ContactDialog({ target, onClose }: ContactDialogProps) {
   return (
@@ -106,23 +113,40 @@ function ContactEntry({ target }: { target: ContactTarget }) {
 
 function ContactForm({ target }: { target: ContactTarget }) {
   const { start } = useContactCheckout();
+  const { session, client } = useSession();
   const [busy, setBusy] = useState(false);
+  // Asked once the dialog knows the user has none (or the server said so); kept while it is open.
+  const [askName, setAskName] = useState(() => displayNameOf(session?.user) === null);
   const form = useForm<FormInput, unknown, FormOutput>({
-    resolver: zodResolver(contactMessageSchema),
-    defaultValues: { message: '' },
+    resolver: zodResolver(askName ? withNameSchema : contactMessageSchema) as never,
+    defaultValues: { message: '', displayName: '' },
   });
-  const ids = { message: useId(), hint: useId(), notice: useId() };
+  const ids = { message: useId(), hint: useId(), notice: useId(), name: useId(), nameHint: useId() };
   const value = useWatch({ control: form.control, name: 'message' }) ?? '';
   const error = form.formState.errors.message?.message;
+  const nameError = form.formState.errors.displayName?.message;
 
-  const onSubmit = form.handleSubmit(async ({ message }) => {
+  const onSubmit = form.handleSubmit(async ({ message, displayName }) => {
     if (busy) return;
     setBusy(true);
     try {
+      if (askName) {
+        const { error: refused } = await client.updateUser({ data: { display_name: displayName } });
+        if (refused) {
+          setBusy(false);
+          form.setError('displayName', { message: refused.message || messages.processFailed }, { shouldFocus: true });
+          return;
+        }
+      }
       await start(target, message);
       // On success the browser is on its way to the checkout: stay busy.
     } catch (failure) {
       setBusy(false);
+      if (failure instanceof ApiError && failure.code === 'display_name_required') {
+        setAskName(true);
+        form.setError('displayName', { message: failure.message }, { shouldFocus: true });
+        return;
+      }
       if (failure instanceof ApiError && failure.code === 'validation_failed') {
         form.setError('message', { message: failure.message }, { shouldFocus: true });
         return;
@@ -139,6 +163,31 @@ function ContactForm({ target }: { target: ContactTarget }) {
           Send a message to the contestant at rank #{target.rank}. They read it and decide whether to chat with you.
         </DialogDescription>
       </DialogHeader>
+
+      {askName ? (
+        <div className="grid gap-1.5">
+          <Label htmlFor={ids.name}>Your display name</Label>
+          <Input
+            id={ids.name}
+            className="h-11"
+            autoComplete="nickname"
+            maxLength={DISPLAY_NAME_MAX}
+            placeholder="How the contestant sees you"
+            aria-required="true"
+            aria-invalid={nameError ? true : undefined}
+            aria-describedby={`${ids.nameHint}${nameError ? ` ${ids.name}-error` : ''}`}
+            {...form.register('displayName')}
+          />
+          <span id={ids.nameHint} className="text-xs text-muted-foreground">
+            The contestant sees this name, never your email. It is saved to your account (change it on My Account).
+          </span>
+          {nameError ? (
+            <p id={`${ids.name}-error`} role="alert" className="text-sm font-medium text-destructive">
+              {nameError}
+            </p>
+          ) : null}
+        </div>
+      ) : null}
 
       <div className="grid gap-1.5">
         <Label htmlFor={ids.message}>Your message</Label>

@@ -19,7 +19,8 @@ import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } f
 import { Label } from '@/components/ui/label';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { Textarea } from '@/components/ui/textarea';
-import { downloadImageUrl, imageUrlToBlob } from '@/lib/image';
+import { ApiError } from '@/lib/api-client';
+import { downloadImageUrl } from '@/lib/image';
 import { useEditPhoto } from '../api/edit-photo';
 import { useEditAllowance } from '../api/get-edits-quota';
 import type { Adjustments } from '../types';
@@ -45,6 +46,9 @@ export const SAVED = 'Photo saved to your dashboard!';
 
 export type SavedScore = { score: number; label: string };
 
+/** What Save hands to the page: the image shown now (sliders applied) and the one the history started from. */
+export type SaveImages = { current: string; start: string };
+
 type EditorWorkspaceProps = {
   /** The photo to edit (keyed by the route: a new upload remounts, resetting history and score). */
   image: string | null;
@@ -54,8 +58,12 @@ type EditorWorkspaceProps = {
   /** Signed in: saving is possible; otherwise onSignInToSave runs. */
   canSave: boolean;
   onSignInToSave: () => void;
-  /** Saves the image as a new photo; resolves to the server's score of it. */
-  save: (image: Blob) => Promise<SavedScore>;
+  /**
+   * Saves the photo (the page decides how: a new photo with its original
+   * scored and the edit attached, or the edit attached to a saved photo);
+   * resolves to the server's score of the saved photo.
+   */
+  save: (images: SaveImages) => Promise<SavedScore>;
   /** The gated feature these edits belong to: the server checks it on every edit (/editor: `ai_editor`). */
   feature?: 'ai_editor';
 };
@@ -148,11 +156,13 @@ export function EditorWorkspace({
     setPending('save');
     try {
       const url = await bake();
-      const saved = await save(await imageUrlToBlob(url));
+      const saved = await save({ current: url, start: originalEntry(history).imageUrl });
       setScore(saved);
       toast.success(SAVED);
-    } catch {
-      toast.error(SAVE_FAILED);
+    } catch (error) {
+      // The server's words say why (no face in a photo saved as a face, a locked feature…); a fault says nothing more.
+      const why = error instanceof ApiError && error.status < 500 ? error.message : undefined;
+      toast.error(SAVE_FAILED, why ? { description: why } : undefined);
     } finally {
       setPending(null);
     }

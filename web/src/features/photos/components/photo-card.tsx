@@ -2,7 +2,7 @@ import { InfoIcon } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import type { Photo } from '@/lib/api/photos';
 import { ListingStatus } from './listing-status';
-import { cardSubScores, displayImage, outOfTen, photoDate } from '../utils/photo-display';
+import { cardSubScores, subScoreColumns, displayImage, outOfTen, photoDate } from '../utils/photo-display';
 
 type PhotoCardProps = {
   photo: Photo;
@@ -11,9 +11,10 @@ type PhotoCardProps = {
   onDetails: (photo: Photo) => void;
 };
 
-/** A saved photo: square image, 'n/10' badge, label, date and three sub-scores. */
+/** A saved photo: square image, 'n/10' badge, label, date and its type's sub-scores. */
 export function PhotoCard({ photo, onOpen, onDetails }: PhotoCardProps) {
   const date = photoDate(photo.created_at);
+  const subScores = cardSubScores(photo);
   return (
     <li
       className="group relative overflow-hidden rounded-3xl border bg-card shadow-sm transition-shadow focus-within:ring-2 focus-within:ring-ring hover:shadow-lg"
@@ -38,8 +39,8 @@ export function PhotoCard({ photo, onOpen, onDetails }: PhotoCardProps) {
           <p className="font-bold text-brand-700">{photo.rating_label}</p>
           <p className="text-xs text-muted-foreground">{date}</p>
         </div>
-        <dl className="mt-3 grid grid-cols-3 gap-2 text-center">
-          {cardSubScores(photo).map((item) => (
+        <dl className={`mt-3 grid ${subScoreColumns(subScores.length)} gap-2 text-center`}>
+          {subScores.map((item) => (
             <div key={item.key} className="rounded-xl bg-muted px-1 py-2">
               <dt className="text-[0.7rem] leading-tight font-medium text-muted-foreground">{item.label}</dt>
               <dd className="text-sm font-bold">{outOfTen(item.value)}</dd>

@@ -17,7 +17,7 @@ import {
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { useDeletePhoto, useSharePhoto, type Photo } from '@/lib/api/photos';
-import { cardSubScores, displayImage, outOfTen, photoDate, photoFileBase, savedPhotoShareText } from '../utils/photo-display';
+import { cardSubScores, subScoreColumns, displayImage, outOfTen, photoDate, photoFileBase, savedPhotoShareText } from '../utils/photo-display';
 
 type PhotoDetailsDialogProps = {
   photo: Photo | null;
@@ -44,6 +44,7 @@ function DetailsBody({ photo, renderEditor, onDeleted }: { photo: Photo; renderE
   const share = useSharePhoto();
   const remove = useDeletePhoto();
   const image = displayImage(photo);
+  const subScores = cardSubScores(photo);
 
   function startShare() {
     if (share.data || share.isPending) return;
@@ -81,8 +82,8 @@ function DetailsBody({ photo, renderEditor, onDeleted }: { photo: Photo; renderE
         <div className="grid gap-5 sm:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]">
           <img src={image} alt="Your saved photo" className="aspect-square w-full rounded-2xl border object-cover" data-testid="details-image" />
           <div className="grid content-start gap-4">
-            <dl className="grid grid-cols-3 gap-2 text-center">
-              {cardSubScores(photo).map((item) => (
+            <dl className={`grid ${subScoreColumns(subScores.length)} gap-2 text-center`}>
+              {subScores.map((item) => (
                 <div key={item.key} className="rounded-xl bg-muted px-1 py-2">
                   <dt className="text-xs font-medium text-muted-foreground">{item.label}</dt>
                   <dd className="font-bold">{outOfTen(item.value)}</dd>

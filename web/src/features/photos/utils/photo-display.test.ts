@@ -17,6 +17,34 @@ describe('photo cards', () => {
     ]);
   });
 
+  it('show feet and hands photos their own breakdown, labelled as on their results pages', () => {
+    const feet = cardSubScores({
+      photo_type: 'feet',
+      breakdown: { toeSymmetry: 8.7, archQuality: 7.2, skinAppearance: 9, overallAesthetics: 8.1, symmetry: 0 },
+    });
+    expect(feet.map((s) => [s.label, s.value])).toEqual([
+      ['Toe Symmetry', 8.7],
+      ['Arch Quality', 7.2],
+      ['Skin Appearance', 9],
+      ['Overall Aesthetics', 8.1],
+    ]);
+    const hands = cardSubScores({
+      photo_type: 'hands',
+      breakdown: { fingerProportions: 6.5, skinQuality: 7.5, nailAppearance: 8, overallAesthetics: 7 },
+    });
+    expect(hands.map((s) => `${s.label} ${outOfTen(s.value)}`)).toEqual([
+      'Finger Proportions 6.5/10',
+      'Skin Quality 7.5/10',
+      'Nail Appearance 8.0/10',
+      'Overall Aesthetics 7.0/10',
+    ]);
+    expect(cardSubScores({ photo_type: 'face', breakdown: { symmetry: 8 } }).map((s) => s.label)).toEqual([
+      'Symmetry',
+      'Skin Quality',
+      'Facial Harmony',
+    ]);
+  });
+
   it('name downloads with an edited or original suffix', () => {
     expect(photoFileBase({ id: '0123456789abcdef' }, true)).toBe('prettyscore-01234567-edited');
     expect(photoFileBase({ id: '0123456789abcdef' }, false)).toBe('prettyscore-01234567-original');

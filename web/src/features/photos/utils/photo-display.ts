@@ -16,13 +16,40 @@ export function photoDate(iso: string): string {
   return Number.isNaN(date.getTime()) ? '' : date.toLocaleDateString(undefined, { dateStyle: 'medium' });
 }
 
-/** The three sub-scores a card shows (spec: symmetry, skin quality, facial harmony). */
-export function cardSubScores(photo: Pick<Photo, 'breakdown'>) {
-  return [
-    { key: 'symmetry', label: 'Symmetry', value: photo.breakdown.symmetry },
-    { key: 'skinQuality', label: 'Skin Quality', value: photo.breakdown.skinQuality },
-    { key: 'facialHarmony', label: 'Facial Harmony', value: photo.breakdown.facialHarmony },
-  ];
+/**
+ * Each photo type's breakdown as its results page labels it: a face card
+ * shows the spec's three (symmetry, skin quality, facial harmony); feet and
+ * hands show their own four, as /feet-results and /hands-results do.
+ */
+const SUB_SCORES: Record<string, { key: string; label: string }[]> = {
+  face: [
+    { key: 'symmetry', label: 'Symmetry' },
+    { key: 'skinQuality', label: 'Skin Quality' },
+    { key: 'facialHarmony', label: 'Facial Harmony' },
+  ],
+  feet: [
+    { key: 'toeSymmetry', label: 'Toe Symmetry' },
+    { key: 'archQuality', label: 'Arch Quality' },
+    { key: 'skinAppearance', label: 'Skin Appearance' },
+    { key: 'overallAesthetics', label: 'Overall Aesthetics' },
+  ],
+  hands: [
+    { key: 'fingerProportions', label: 'Finger Proportions' },
+    { key: 'skinQuality', label: 'Skin Quality' },
+    { key: 'nailAppearance', label: 'Nail Appearance' },
+    { key: 'overallAesthetics', label: 'Overall Aesthetics' },
+  ],
+};
+
+/** The sub-scores a card and the details dialog show, by the photo's type (face when unknown). */
+export function cardSubScores(photo: Pick<Photo, 'breakdown'> & { photo_type?: string }) {
+  const keys = SUB_SCORES[photo.photo_type ?? 'face'] ?? SUB_SCORES.face!;
+  return keys.map(({ key, label }) => ({ key, label, value: photo.breakdown[key] }));
+}
+
+/** The grid's columns: three face sub-scores in a row, four body ones in two rows. */
+export function subScoreColumns(count: number): string {
+  return count === 4 ? 'grid-cols-2' : 'grid-cols-3';
 }
 
 /** A download name with the spec's suffix: '-edited' or '-original' (the extension follows the type). */
