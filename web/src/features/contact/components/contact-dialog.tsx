@@ -13,9 +13,9 @@ import { Textarea } from '@/components/ui/textarea';
 import { messagesPathFor } from '@/config/paths';
 import { ApiError } from '@/lib/api-client';
 import { formatDate } from '@/lib/api/billing';
-import { useEntryContact } from '../api/contact-requests';
 import { DISPLAY_NAME_MAX, displayNameField, displayNameOf } from '@/lib/display-name';
 import { useSession } from '@/lib/session';
+import { useEntryContact } from '../api/contact-requests';
 import { useContactCheckout, type ContactTarget } from '../hooks/use-contact-checkout';
 import { CONTACT_MESSAGE_MAX, characterCount, contactErrorMessage, contactMessageSchema, messages } from '../utils/rules';
 
