@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { toast } from 'sonner';
 import { Button } from '@/components/ui/button';
+import { ConfirmButton } from '@/components/ui/confirm-button';
 import { paths } from '@/config/paths';
 import { ApiError } from '@/lib/api-client';
 import { formatMoney } from '@/lib/api/billing';
@@ -87,9 +88,9 @@ function PartnerRow({ partner }: { partner: AdminPartner }) {
   const busy = setStatus.isPending || setTier.isPending;
   const tierId = `tier-${partner.id}`;
 
-  const changeStatus = () => {
+  const changeStatus = async () => {
     if (!action) return;
-    setStatus.mutate(
+    await setStatus.mutateAsync(
       { id: partner.id, status: action.next },
       { onSuccess: (account) => toast.success(partnerStatusMessage(account.status)), onError: (error) => failed(error, 'Failed to update partner') },
     );
@@ -135,8 +136,20 @@ function PartnerRow({ partner }: { partner: AdminPartner }) {
       <td className="px-3 py-2.5 tabular-nums">{partner.totalConversions.toLocaleString('en-US')}</td>
       <td className="px-3 py-2.5 tabular-nums">{formatMoney(partner.totalEarnedCents)}</td>
       <td className="px-3 py-2.5">
-        {action ? (
-          <Button size="sm" variant={action.next === 'suspended' ? 'outline' : 'default'} disabled={busy} onClick={changeStatus}>
+        {action?.next === 'suspended' ? (
+          <ConfirmButton
+            disabled={busy}
+            title={`Suspend ${partner.displayName}?`}
+            description="Their referral link and promo code stop earning commission at once, and their portal shows the account as suspended. Earnings recorded so far stay; you can reactivate the account later."
+            confirmLabel="Suspend"
+            pendingLabel="Suspending..."
+            onConfirm={changeStatus}
+          >
+            {action.label}
+            <span className="sr-only"> {partner.displayName}</span>
+          </ConfirmButton>
+        ) : action ? (
+          <Button size="sm" disabled={busy} onClick={() => void changeStatus().catch(() => undefined)}>
             {action.label}
             <span className="sr-only"> {partner.displayName}</span>
           </Button>

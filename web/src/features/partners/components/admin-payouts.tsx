@@ -2,6 +2,7 @@ import { ArrowLeftIcon, BanknoteIcon } from 'lucide-react';
 import { Link } from 'react-router';
 import { toast } from 'sonner';
 import { Button } from '@/components/ui/button';
+import { ConfirmButton } from '@/components/ui/confirm-button';
 import { paths } from '@/config/paths';
 import { ApiError } from '@/lib/api-client';
 import { formatMoney } from '@/lib/api/billing';
@@ -53,7 +54,7 @@ export function AdminPayouts() {
 function PayableRow({ partner }: { partner: PayablePartner }) {
   const markPaid = useMarkPayoutPaid();
   const pay = () =>
-    markPaid.mutate(partner.partnerId, {
+    markPaid.mutateAsync(partner.partnerId, {
       onSuccess: () => toast.success(PAYOUT_SENT_MESSAGE),
       onError: (error) => toast.error(error instanceof ApiError && error.message ? error.message : 'Failed to mark payout as paid'),
     });
@@ -81,11 +82,21 @@ function PayableRow({ partner }: { partner: PayablePartner }) {
           </dd>
         </div>
       </dl>
-      <Button onClick={pay} disabled={markPaid.isPending}>
+      <ConfirmButton
+        variant="default"
+        size="default"
+        destructive={false}
+        disabled={markPaid.isPending}
+        title={`Mark ${partner.displayName}'s payout as paid?`}
+        description={`This records a payout of ${formatMoney(partner.payableCents)} for ${partner.payableCount} conversion${partner.payableCount === 1 ? '' : 's'} as sent to ${partner.displayName}. Those conversions are then paid and leave this list; it cannot be undone here, so send the money first.`}
+        confirmLabel="Mark as Paid"
+        pendingLabel="Marking as paid..."
+        onConfirm={pay}
+      >
         <BanknoteIcon aria-hidden="true" />
         Mark as Paid
         <span className="sr-only"> for {partner.displayName}</span>
-      </Button>
+      </ConfirmButton>
     </li>
   );
 }
