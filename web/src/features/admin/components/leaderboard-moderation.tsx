@@ -42,7 +42,7 @@ export function LeaderboardModeration() {
   const [status, setStatus] = useState<EntryStatus>('pending');
   const entries = useModerationEntries(status);
   return (
-    <div className="mx-auto flex w-full max-w-5xl flex-col gap-6 px-4 py-8 sm:px-6 sm:py-12">
+    <div className="mx-auto flex w-full max-w-5xl flex-col gap-6 px-4 py-8 sm:px-6 sm:py-12 wrap-anywhere">
       <h1 className="text-3xl font-extrabold tracking-tight">Leaderboard Moderation</h1>
       <div className="flex flex-wrap gap-2" role="group" aria-label="Entries by state">
         {TABS.map((tab) => (

@@ -26,7 +26,7 @@ export function AdminPartners() {
   const [filter, setFilter] = useState<PartnerStatusFilter>('all');
   const partners = useAdminPartners(filter);
   return (
-    <div className="mx-auto flex w-full max-w-6xl flex-col gap-6 px-4 py-8 sm:px-6 sm:py-12">
+    <div className="mx-auto flex w-full max-w-6xl flex-col gap-6 px-4 py-8 sm:px-6 sm:py-12 wrap-anywhere">
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h1 className="text-3xl font-extrabold tracking-tight">Partner Management</h1>
         <Button asChild variant="outline">
@@ -58,7 +58,10 @@ export function AdminPartners() {
       ) : partners.data.length === 0 ? (
         <p className="rounded-2xl border border-dashed p-8 text-center text-muted-foreground">{NO_PARTNERS_MESSAGE}</p>
       ) : (
-        <div className="overflow-x-auto rounded-2xl border bg-card shadow-sm" role="region" aria-label="Partners" tabIndex={0}>
+        // `relative`: the visually hidden labels in the rows are absolutely
+        // positioned; without a positioned ancestor inside the scroller they
+        // are placed against the page and widen it (by 416 px at 375 px).
+        <div className="relative overflow-x-auto rounded-2xl border bg-card shadow-sm" role="region" aria-label="Partners" tabIndex={0}>
           <table className="w-full min-w-[52rem] text-left text-sm">
             <thead className="bg-muted/50">
               <tr>

@@ -17,7 +17,7 @@ const STATUS_STYLE: Record<string, string> = {
 export function AdminVerification() {
   const requests = useVerificationRequests();
   return (
-    <div className="mx-auto flex w-full max-w-4xl flex-col gap-6 px-4 py-8 sm:px-6 sm:py-12">
+    <div className="mx-auto flex w-full max-w-4xl flex-col gap-6 px-4 py-8 sm:px-6 sm:py-12 wrap-anywhere">
       <h1 className="text-3xl font-extrabold tracking-tight">Verification Requests</h1>
       {requests.isPending ? (
         <p role="status">Loading requests...</p>
