@@ -62,7 +62,7 @@ export function AdminPartners() {
         // positioned; without a positioned ancestor inside the scroller they
         // are placed against the page and widen it (by 416 px at 375 px).
         <div className="relative overflow-x-auto rounded-2xl border bg-card shadow-sm" role="region" aria-label="Partners" tabIndex={0}>
-          <table className="w-full min-w-[52rem] text-left text-sm">
+          <table className="w-full min-w-[52rem] text-left text-sm wrap-normal">
             <thead className="bg-muted/50">
               <tr>
                 {['Partner', 'Code', 'Status', 'Tier', 'Clicks', 'Conv.', 'Earned', 'Actions'].map((column) => (
@@ -106,7 +106,7 @@ function PartnerRow({ partner }: { partner: AdminPartner }) {
 
   return (
     <tr className="border-t align-middle" data-testid="partner-row" data-partner-code={partner.code}>
-      <th scope="row" className="px-3 py-2.5 text-left font-normal">
+      <th scope="row" className="px-3 py-2.5 text-left font-normal wrap-anywhere">
         <span className="block font-semibold">{partner.displayName}</span>
         {partner.email ? <span className="block text-xs break-all text-muted-foreground">{partner.email}</span> : null}
       </th>
