@@ -106,7 +106,10 @@ describe('/partners/apply', { timeout: 20_000 }, () => {
     await vi.waitFor(() => expect(router.state.location.pathname).toBe('/partners/portal'));
     const [sent] = callsTo(fetchMock, 'POST', '/api/v1/partners');
     expect(await sent!.json()).toEqual({ displayName: 'Ada Partner', shortCode: 'ABC1', promoCode: 'ADA10' });
-    expect(await screen.findByText('Your application is under review')).toBeInTheDocument();
+    // The portal reads the new account from the server.
+    expect(await screen.findByText('Your application is under review', undefined, { timeout: 10_000 })).toBeInTheDocument();
+    // The success was said once, and not taken for an existing account.
+    expect(screen.queryByText('You already have a partner account')).toBeNull();
   });
 
   it('sends null codes when they are blank, and shows a taken code under its field', async () => {

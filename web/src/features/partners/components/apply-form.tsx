@@ -13,7 +13,7 @@ import { paths, signInPathFor } from '@/config/paths';
 import { ApiError } from '@/lib/api-client';
 import { normalizePromoCode } from '@/lib/checkout';
 import { useSession } from '@/lib/session';
-import { useApplyPartner, useMyPartnerPortal } from '../api/partners';
+import { useApplyPartner, usePartnerAccountCheck } from '../api/partners';
 import {
   AUTO_CODE_LENGTH,
   DISPLAY_NAME_MAX,
@@ -48,7 +48,7 @@ type FormOutput = z.output<typeof schema>;
  */
 export function PartnerApplyPage() {
   const { session } = useSession();
-  const mine = useMyPartnerPortal(session?.user.id ?? '');
+  const mine = usePartnerAccountCheck(session?.user.id ?? '');
   if (mine.isPending) return <PageLoader />;
   if (mine.data) return <AlreadyPartner />;
   return (
