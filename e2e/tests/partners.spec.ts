@@ -130,7 +130,7 @@ test('apply, approve at Pro, a referred sign-up buys Premium, the portal shows 2
   // It asks first, saying what will happen.
   const confirm = adminPage.getByRole('alertdialog', { name: `Mark ${name}'s payout as paid?` });
   await expect(confirm).toContainText('records a payout of $2.00 for 1 conversion');
-  await shoot(adminPage, 'admin-payouts-confirm');
+  await adminPage.screenshot({ path: path.join(ARTIFACTS_DIR, 'screenshots', '1280x800', 'admin-payouts-confirm.png'), animations: 'disabled' });
   await confirm.getByRole('button', { name: 'Mark as Paid' }).click();
   await expectToast(adminPage, 'Payout marked as sent');
   await expect(confirm).toBeHidden();
