@@ -97,20 +97,20 @@ async fn the_application_and_its_mail_use_the_accounts_verified_address(backend:
 
     // An account whose address is not confirmed is told to confirm it first.
     let bob = user(&app, "bob@example.com").await;
-    let unconfirm = sea_orm::sea_query::Query::update()
-        .table(sea_orm::sea_query::Alias::new("users"))
-        .value(
-            sea_orm::sea_query::Alias::new("email_confirmed_at"),
-            Option::<chrono::DateTime<chrono::Utc>>::None,
-        )
-        .and_where(
-            sea_orm::sea_query::Expr::col(sea_orm::sea_query::Alias::new("email"))
-                .eq("bob@example.com"),
-        )
-        .to_owned();
-    sea_orm::ConnectionTrait::execute(&app.db, &unconfirm)
-        .await
-        .unwrap();
+    {
+        use prettyscore_server::db::entities::users;
+        use sea_orm::sea_query::Expr;
+        use sea_orm::{ColumnTrait, QueryFilter};
+        users::Entity::update_many()
+            .col_expr(
+                users::Column::EmailConfirmedAt,
+                Expr::value(Option::<chrono::DateTime<chrono::Utc>>::None),
+            )
+            .filter(users::Column::Email.eq("bob@example.com"))
+            .exec(&app.db)
+            .await
+            .unwrap();
+    }
     let (status, error) = call(
         &app,
         Method::POST,
