@@ -13,7 +13,7 @@ async function expectNoSidewaysScroll(page: Page) {
     // For the failure message: the element that reaches furthest right.
     let widest = '';
     let right = root.clientWidth;
-    for (const element of document.body.querySelectorAll('*')) {
+    for (const element of Array.from(document.body.querySelectorAll('*'))) {
       const box = element.getBoundingClientRect();
       if (box.right > right + 0.5) {
         right = box.right;
