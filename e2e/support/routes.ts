@@ -38,6 +38,9 @@ export const appRoutes: AppRoute[] = [
   { name: 'admin-payouts', path: '/admin/payouts' },
   { name: 'request-verification', path: '/request-verification' },
   { name: 'admin-verification', path: '/admin/verification' },
+  { name: 'admin-leaderboard', path: '/admin/leaderboard' },
+  { name: 'admin-opportunities', path: '/admin/opportunities' },
+  { name: 'admin-audit', path: '/admin/audit' },
 ];
 
 /** A path no route matches: the app shows its not-found page. */

@@ -63,4 +63,67 @@ test.describe('the admin pages', () => {
       }
     });
   }
+
+  test.describe('the Admin links (side menu and account menu)', () => {
+    const adminLinks = [
+      ['Partner Management', '/admin/partners'],
+      ['Payouts', '/admin/payouts'],
+      ['Leaderboard Moderation', '/admin/leaderboard'],
+      ['Opportunity Applications', '/admin/opportunities'],
+      ['Verification Requests', '/admin/verification'],
+      ['Audit Log', '/admin/audit'],
+    ];
+
+    for (const viewport of viewports) {
+      test(`an admin finds every admin page in both menus at ${viewport.name}, with no serious axe violations`, async ({ page, request }) => {
+        const account = await signUp(request);
+        await grantAdmin(account.email);
+        await useSession(page, account);
+        await page.setViewportSize(viewport.size);
+        await page.goto('/how-it-works');
+        await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+
+        // The side menu: always shown on a desktop, a sheet behind the header button on a phone.
+        const phone = viewport.size.width < 768;
+        if (phone) await page.getByRole('button', { name: 'Toggle sidebar' }).click();
+        const menu = phone ? page.getByRole('dialog', { name: 'Site menu' }) : page.getByRole('navigation', { name: 'Site menu' });
+        const group = menu.getByRole('group', { name: 'Admin' });
+        await expect(group.getByRole('link')).toHaveText(adminLinks.map(([title]) => title));
+        for (const [title, href] of adminLinks) await expect(group.getByRole('link', { name: title })).toHaveAttribute('href', href!);
+        await page.screenshot({ path: path.join(ARTIFACTS_DIR, 'screenshots', viewport.name, 'admin-side-menu.png'), fullPage: false, animations: 'disabled' });
+        await group.getByRole('link', { name: 'Audit Log' }).click();
+        await expect(page).toHaveURL(/\/admin\/audit$/);
+        await expect(page.getByRole('heading', { level: 1, name: 'Admin Audit Log' })).toBeVisible();
+        // axe reads the page with the menus closed (an open Radix sheet or menu hides the rest
+        // of the page from assistive technology, which axe reports for the hidden part).
+        await page.waitForLoadState('networkidle');
+        expect(await seriousAxeViolations(page)).toEqual([]);
+
+        // The account menu.
+        await page.getByRole('button', { name: 'Open user menu' }).click();
+        const accountMenu = page.getByRole('menu');
+        const adminGroup = accountMenu.getByRole('group', { name: 'Admin' });
+        await expect(adminGroup.getByRole('menuitem')).toHaveText(adminLinks.map(([title]) => title));
+        await page.screenshot({ path: path.join(ARTIFACTS_DIR, 'screenshots', viewport.name, 'admin-account-menu.png'), fullPage: false, animations: 'disabled' });
+        await adminGroup.getByRole('menuitem', { name: 'Payouts' }).click();
+        await expect(page).toHaveURL(/\/admin\/payouts$/);
+        await expect(page.getByRole('heading', { level: 1, name: 'Payouts Management' })).toBeVisible();
+      });
+    }
+
+    test('a user who is not an admin sees no Admin links, and the check logs no refused request', async ({ page, request }) => {
+      // No allowedConsoleErrors here: a 403 on every page would fail this test.
+      const account = await signUp(request);
+      await useSession(page, account);
+      await page.setViewportSize(viewports[1]!.size);
+      const asked = page.waitForResponse((response) => response.url().endsWith('/api/v1/admin/role'));
+      await page.goto('/how-it-works');
+      expect(await (await asked).json()).toEqual({ admin: false });
+      await expect(page.getByRole('navigation', { name: 'Site menu' }).getByRole('group', { name: 'Account' })).toBeVisible();
+      await expect(page.getByRole('group', { name: 'Admin' })).toHaveCount(0);
+      await page.getByRole('button', { name: 'Open user menu' }).click();
+      await expect(page.getByRole('menu').getByRole('menuitem', { name: 'My Account' })).toBeVisible();
+      await expect(page.getByRole('menu').getByRole('menuitem', { name: 'Partner Management' })).toHaveCount(0);
+    });
+  });
 });

@@ -46,7 +46,9 @@ test.describe('opportunity applications', () => {
     await expect(page).toHaveURL(/\/auth\?returnTo=%2Fclaim-opportunities/);
     await submitCredentials(page, applicant.email, PASSWORD, 'Sign In');
     await expect(page).toHaveURL(/\/claim-opportunities$/);
+    // The account's address, shown and not typed: the confirmation goes there.
     await expect(page.getByLabel('Email')).toHaveValue(applicant.email);
+    await expect(page.getByLabel('Email')).toHaveAttribute('readonly', '');
 
     await fill(page, name);
     await page.getByLabel('Phone (optional)').fill('0044 20 7946');

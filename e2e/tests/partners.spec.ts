@@ -54,6 +54,11 @@ test('apply, approve at Pro, a referred sign-up buys Premium, the portal shows 2
   await expect(partnerPage.getByText('Your application is under review')).toBeVisible();
   await expect(partnerPage.getByTestId('referral-link')).toHaveValue(new RegExp(`/r/${code}$`));
   await expect(partnerPage.getByText('No conversions yet. Start sharing your referral link!')).toBeVisible();
+  // Opening the application again leads back to the portal, saying why.
+  await partnerPage.goto('/partners/apply');
+  await expectToast(partnerPage, 'You already have a partner account');
+  await expect(partnerPage).toHaveURL(/\/partners\/portal$/);
+  await expect(partnerPage.getByTestId('partner-status')).toHaveText('PENDING');
 
   // 2. An admin approves the application and sets the tier to Pro.
   const admin = await signUp(request);
@@ -122,7 +127,13 @@ test('apply, approve at Pro, a referred sign-up buys Premium, the portal shows 2
   await expect(payable.getByTestId('unpaid-amount')).toHaveText('$2.00');
   await shoot(adminPage, 'admin-payouts');
   await payable.getByRole('button', { name: 'Mark as Paid' }).click();
+  // It asks first, saying what will happen.
+  const confirm = adminPage.getByRole('alertdialog', { name: `Mark ${name}'s payout as paid?` });
+  await expect(confirm).toContainText('records a payout of $2.00 for 1 conversion');
+  await adminPage.screenshot({ path: path.join(ARTIFACTS_DIR, 'screenshots', '1280x800', 'admin-payouts-confirm.png'), animations: 'disabled' });
+  await confirm.getByRole('button', { name: 'Mark as Paid' }).click();
   await expectToast(adminPage, 'Payout marked as sent');
+  await expect(confirm).toBeHidden();
   await expect(payable).toHaveCount(0);
   await expect(adminPage.getByRole('link', { name: 'Back to Partners' })).toHaveAttribute('href', '/admin/partners');
 

@@ -5,18 +5,22 @@
 pub mod audit_page;
 pub mod roles;
 
+use axum::extract::State;
 use axum::http::StatusCode;
+use serde::Serialize;
+use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::http::AppState;
-use crate::http::error::ErrorBody;
-use crate::http::extract::AdminUser;
+use crate::http::error::{ApiError, ErrorBody};
+use crate::http::extract::{AdminUser, AuthUser, Json, is_admin};
 
 /// `/admin/…`, nested under `/api/v1`.
 pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(admin_access))
+        .routes(routes!(admin_role))
         .routes(routes!(audit_page::admin_audit))
 }
 
@@ -32,4 +36,28 @@ pub fn routes() -> OpenApiRouter<AppState> {
     security(("bearer" = [])))]
 async fn admin_access(_admin: AdminUser) -> StatusCode {
     StatusCode::NO_CONTENT
+}
+
+/// Whether the signed-in caller is an administrator, as a yes or no.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct AdminRole {
+    pub admin: bool,
+}
+
+/// The same decision as `/admin/access`, answered 200 for every signed-in
+/// user, so the web app can show or hide its Admin menu on every page
+/// without a refused request for each non-admin (the admin pages and every
+/// admin endpoint still check on their own).
+#[utoipa::path(get, path = "/admin/role", tag = "admin",
+    responses(
+        (status = 200, description = "Whether the caller is an administrator", body = AdminRole),
+        (status = 401, description = "`not_signed_in`", body = ErrorBody),
+    ),
+    security(("bearer" = [])))]
+async fn admin_role(
+    State(state): State<AppState>,
+    user: AuthUser,
+) -> Result<Json<AdminRole>, ApiError> {
+    let admin = is_admin(&state.db, user.user_id).await?;
+    Ok(Json(AdminRole { admin }))
 }

@@ -23,12 +23,13 @@ use utoipa_axum::routes;
 use uuid::Uuid;
 
 use crate::auth::audit;
+use crate::db::entities::users;
 use crate::http::AppState;
 use crate::http::error::{ApiError, ConstraintError, DbResultExt, ErrorBody, ErrorCode};
 use crate::http::extract::{AdminUser, AuthUser, ClientInfo, Json};
 use crate::http::user_data::UserData;
 use crate::mail::Mail;
-use rules::{Application, ApplicationForm};
+use rules::{Application, ApplicationForm, Email};
 
 /// The promise the form and the confirmation mail make.
 pub const CONTACT_WITHIN_HOURS: u32 = 48;
@@ -111,23 +112,56 @@ fn confirmation(application: &Application) -> Mail {
     }
 }
 
+pub const NOT_A_FORM: &str = "The application must be sent as one form (a JSON object with fullName, location and the other fields), not as a list or a single value";
+pub const NO_VERIFIED_EMAIL: &str =
+    "Please confirm your email address first: the team answers applications there";
+
+/// The caller's confirmed address: the application is answered there, so a
+/// typed address (possibly somebody else's) never gets our mail.
+async fn verified_email(state: &AppState, user: &AuthUser) -> Result<Email, ApiError> {
+    let account = users::Entity::find_by_id(user.user_id)
+        .one(&state.db)
+        .await?
+        .ok_or_else(|| ApiError::not_found("Account not found"))?;
+    match (account.email, account.email_confirmed_at) {
+        (Some(address), Some(_)) if !address.is_empty() => Ok(Email::of_account(&address)),
+        _ => Err(ApiError::invalid(NO_VERIFIED_EMAIL)),
+    }
+}
+
+/// The body as the form, with one clear message for anything that is not
+/// an object (serde would otherwise read an array field by field, in order).
+fn parse_form(body: Value) -> Result<ApplicationForm, ApiError> {
+    if !body.is_object() {
+        return Err(ApiError::invalid(NOT_A_FORM));
+    }
+    serde_json::from_value(body).map_err(|err| {
+        ApiError::invalid(format!(
+            "The request body has a missing or invalid field: {err}"
+        ))
+    })
+}
+
 /// Sends an application. One per user: a second one is a 409
-/// `already_applied`. The applicant gets a confirmation mail.
+/// `already_applied`. The applicant gets a confirmation mail at the
+/// account's verified address, which is also the address the application
+/// keeps (an `email` in the body is ignored).
 #[utoipa::path(post, path = "/opportunities/applications", tag = "opportunities",
     request_body = ApplicationForm,
     responses(
         (status = 201, description = "Received; team contact within 48 hours", body = ApplicationView),
         (status = 401, description = "`not_signed_in`", body = ErrorBody),
         (status = 409, description = "`already_applied`", body = ErrorBody),
-        (status = 422, description = "`validation_failed`: the first broken rule, in the form's words", body = ErrorBody),
+        (status = 422, description = "`validation_failed`: the first broken rule, in the form's words; a body that is not one JSON object; an account without a confirmed address", body = ErrorBody),
     ),
     security(("bearer" = [])))]
 pub async fn apply(
     State(state): State<AppState>,
     user: AuthUser,
-    Json(form): Json<ApplicationForm>,
+    Json(body): Json<Value>,
 ) -> Result<(StatusCode, Json<ApplicationView>), ApiError> {
-    let application = Application::parse(&form)?;
+    let form = parse_form(body)?;
+    let application = Application::parse(&form, verified_email(&state, &user).await?)?;
     let row = entity::ActiveModel {
         id: Set(Uuid::now_v7()),
         user_id: Set(user.user_id),

@@ -26,6 +26,8 @@ pub const INTERESTS: [&str; 6] = [
 #[serde(rename_all = "camelCase")]
 pub struct ApplicationForm {
     pub full_name: Option<String>,
+    /// Ignored: the application, and its confirmation mail, use the
+    /// account's verified address (a typed one could be anybody's).
     pub email: Option<String>,
     /// E.164, e.g. +14155552671; optional.
     pub phone: Option<String>,
@@ -128,6 +130,12 @@ impl Email {
         }
         Ok(Self(value.to_owned()))
     }
+
+    /// The account's own verified address, which the sign-up rules already
+    /// checked.
+    pub fn of_account(address: &str) -> Self {
+        Self(address.to_owned())
+    }
 }
 
 impl Phone {
@@ -203,10 +211,12 @@ fn parse_interests(raw: &[String]) -> Result<Vec<&'static str>, ApiError> {
 }
 
 impl Application {
-    /// The form's rules in its field order; the first broken one is the error.
-    pub fn parse(form: &ApplicationForm) -> Result<Self, ApiError> {
+    /// The form's rules in its field order; the first broken one is the
+    /// error. The address is the account's (`account_email`), never the
+    /// form's.
+    pub fn parse(form: &ApplicationForm, account_email: Email) -> Result<Self, ApiError> {
         let full_name = FullName::parse(form.full_name.as_deref())?;
-        let email = Email::parse(form.email.as_deref())?;
+        let email = account_email;
         let phone = Phone::parse(form.phone.as_deref())?;
         let instagram = Instagram::parse(form.instagram.as_deref())?;
         let location = Location::parse(form.location.as_deref())?;
@@ -235,6 +245,10 @@ mod tests {
         result.unwrap_err().message().to_owned()
     }
 
+    fn account() -> Email {
+        Email::of_account("ada@example.com")
+    }
+
     fn good() -> ApplicationForm {
         ApplicationForm {
             full_name: Some("Ada Lovelace".into()),
@@ -250,8 +264,18 @@ mod tests {
 
     #[test]
     fn a_good_form_is_parsed_and_normalised() {
-        let app = Application::parse(&good()).unwrap();
+        let app = Application::parse(&good(), account()).unwrap();
         assert_eq!(app.full_name.as_str(), "Ada Lovelace");
+        assert_eq!(app.email.as_str(), "ada@example.com");
+
+        let mut typed = good();
+        typed.email = Some("someone.else@example.com".into());
+        let app = Application::parse(&typed, account()).unwrap();
+        assert_eq!(
+            app.email.as_str(),
+            "ada@example.com",
+            "the account's address, not the typed one"
+        );
         assert_eq!(app.instagram.unwrap().as_str(), "ada.l_1815", "no @");
         assert_eq!(
             app.interests,
@@ -383,18 +407,21 @@ mod tests {
         form.agree_terms = false;
         form.phone = Some("12-34".into());
         assert_eq!(
-            message(Application::parse(&form)),
+            message(Application::parse(&form, account())),
             "Phone must be in E.164 format (e.g., +14155552671)"
         );
         form.phone = None;
-        assert_eq!(message(Application::parse(&form)), "Location is required");
+        assert_eq!(
+            message(Application::parse(&form, account())),
+            "Location is required"
+        );
         form.location = Some("Paris".into());
         assert_eq!(
-            message(Application::parse(&form)),
+            message(Application::parse(&form, account())),
             "You must agree to the terms"
         );
         form.agree_terms = true;
         form.interests = vec!["Astronaut".into()];
-        assert!(message(Application::parse(&form)).contains("not one of the interests"));
+        assert!(message(Application::parse(&form, account())).contains("not one of the interests"));
     }
 }

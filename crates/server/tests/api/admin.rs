@@ -74,8 +74,36 @@ async fn admin_grant_for_an_unknown_email_fails_clearly(backend: Backend) {
 
 on_both_databases!(
     admin_access_answers_204_for_admins_only,
-    admin_access_ends_when_the_role_is_revoked
+    admin_access_ends_when_the_role_is_revoked,
+    admin_role_says_yes_or_no_to_every_signed_in_user
 );
+
+/// The web app's Admin menu asks here on every page: a plain yes or no, so a
+/// non-admin's tab logs no refused request.
+async fn admin_role_says_yes_or_no_to_every_signed_in_user(backend: Backend) {
+    let app = spawn(backend).await;
+    let path = "/api/v1/admin/role";
+    let anonymous = app.call(reqwest::Method::GET, path, None, None).await;
+    assert_eq!(anonymous.status, 401);
+    assert_eq!(anonymous.body["code"], "not_signed_in");
+
+    let owner = app.sign_up("owner@example.com").await;
+    let other = app.sign_up("other@example.com").await;
+    let admin = app.sign_up("admin@example.com").await;
+    grant_admin(&app.db, "admin@example.com").await.unwrap();
+
+    for (who, expected) in [(&owner, false), (&other, false), (&admin, true)] {
+        let answer = app.get_as(access(who), path).await;
+        assert_eq!(answer.status, 200, "{:?}", answer.body);
+        assert_eq!(answer.body, json!({ "admin": expected }));
+    }
+
+    prettyscore_server::admin::roles::revoke_admin(&app.db, "admin@example.com")
+        .await
+        .unwrap();
+    let after = app.get_as(access(&admin), path).await;
+    assert_eq!(after.body, json!({ "admin": false }));
+}
 
 async fn admin_access_answers_204_for_admins_only(backend: Backend) {
     let app = spawn(backend).await;

@@ -60,6 +60,10 @@ describe('/admin/leaderboard', () => {
     expect(reject).toBeDisabled();
     await user.type(card.getByLabelText(/Reason for rejection/), 'Not you');
     await user.click(reject);
+    const confirm = await screen.findByRole('alertdialog', { name: 'Reject Astro?' });
+    expect(confirm).toHaveAccessibleDescription(/its owner sees it rejected with your reason: “Not you”/);
+    expect(callsTo(fetchMock, 'POST', '/api/v1/admin/leaderboard/entries/p1/reject')).toHaveLength(0);
+    await user.click(within(confirm).getByRole('button', { name: 'Reject' }));
     expect(await screen.findByText('Entry rejected')).toBeInTheDocument();
     const [rejection] = callsTo(fetchMock, 'POST', '/api/v1/admin/leaderboard/entries/p1/reject');
     expect(await rejection!.json()).toEqual({ reason: 'Not you' });

@@ -44,7 +44,11 @@ describe('/claim-opportunities', () => {
     const fetchMock = stubApi({ [`GET ${MINE}`]: notApplied, [`POST ${APPLY}`]: () => json(saved, 201) });
     const { user } = renderApp('/claim-opportunities', { user: 'signed-in' });
     const name = await screen.findByLabelText('Full name', {}, { timeout: 5000 });
-    expect(screen.getByLabelText('Email')).toHaveValue('ada@example.com');
+    // The account's address, shown, not typed: the confirmation goes there.
+    const email = screen.getByLabelText('Email');
+    expect(email).toHaveValue('ada@example.com');
+    expect(email).toHaveAttribute('readonly');
+    expect(email).toHaveAccessibleDescription(/Your account's address: the confirmation and our reply go there/);
 
     await user.type(screen.getByLabelText('Phone (optional)'), '12-34');
     await user.click(screen.getByRole('button', { name: 'Submit Application' }));
@@ -71,7 +75,6 @@ describe('/claim-opportunities', () => {
     const [sent] = callsTo(fetchMock, 'POST', APPLY);
     expect(await sent!.json()).toEqual({
       fullName: 'Ada Lovelace',
-      email: 'ada@example.com',
       phone: '+14155552671',
       location: 'London',
       interests: ['Fashion Modeling'],
@@ -107,6 +110,16 @@ describe('/claim-opportunities', () => {
     answer = () => apiError(500, 'internal_error', 'Something went wrong on our side. Please try again.');
     await user.click(screen.getByRole('button', { name: 'Submit Application' }));
     expect(await screen.findByText('Failed to submit application. Please try again.')).toBeInTheDocument();
+  });
+
+  it('says why when the server refuses for a reason about no field (an unconfirmed address)', async () => {
+    const message = 'Please confirm your email address first: the team answers applications there';
+    stubApi({ [`GET ${MINE}`]: notApplied, [`POST ${APPLY}`]: () => apiError(422, 'validation_failed', message) });
+    const { user } = renderApp('/claim-opportunities', { user: 'signed-in' });
+    await fillGoodForm(user);
+    await user.click(screen.getByRole('button', { name: 'Submit Application' }));
+    expect(await screen.findByText(message)).toBeInTheDocument();
+    expect(screen.getByLabelText('Full name')).not.toHaveAttribute('aria-invalid');
   });
 
   it('shows a contacted application as answered', async () => {

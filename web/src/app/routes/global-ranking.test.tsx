@@ -19,9 +19,9 @@ function photo(index: number) {
     is_verified: false,
     display_name: index === 0 ? 'Ada' : null,
     bio: null,
-    listing_status: null,
-    rejection_reason: null,
-    contest_month: null,
+    listing_status: null as string | null,
+    rejection_reason: null as string | null,
+    contest_month: null as string | null,
     created_at: '2026-11-01T00:00:00Z',
   };
 }
@@ -65,10 +65,38 @@ describe('/global-ranking', () => {
     await vi.waitFor(() => expect(router.state.location.pathname).toBe('/auth'), { timeout: 5000 });
   });
 
-  it('sends a user without photos to /upload', async () => {
+  it('sends a user without photos to /upload, saying why', async () => {
     stubContest([]);
     const { router } = renderApp('/global-ranking', { user: 'signed-in' });
     await vi.waitFor(() => expect(router.state.location.pathname).toBe('/upload'), { timeout: 5000 });
+    expect(await screen.findByText('Save a scored photo first to enter the contest.')).toBeInTheDocument();
+  });
+
+  it('shows a submitted entry as pending review at once, and entries of this month with where they stand', async () => {
+    const photos = Array.from({ length: 3 }, (_, i) => photo(i));
+    photos[2] = { ...photos[2]!, contest_month: '2026-11', listing_status: 'approved' };
+    stubContest(photos);
+    const { user } = renderApp('/global-ranking', { user: 'signed-in' });
+    const mine = await screen.findByRole('region', { name: 'Your entries this month' }, { timeout: 5000 });
+    expect(within(mine).getAllByTestId('my-entry').map((entry) => entry.dataset.status)).toEqual(['approved']);
+    expect(mine).toHaveTextContent('In the ranking');
+
+    await user.click(screen.getByRole('radio', { name: 'Photo scored 9.9/10, Gorgeous' }));
+    await user.click(screen.getByLabelText(/I am 18 years or older/));
+    await user.click(screen.getByLabelText(/original photo of myself/));
+    await user.click(screen.getByRole('button', { name: 'Submit to Global Ranking' }));
+    await vi.waitFor(() => expect(within(mine).getAllByTestId('my-entry').map((entry) => entry.dataset.status)).toEqual(['pending', 'approved']));
+    const pending = within(mine).getAllByTestId('my-entry')[0]!;
+    expect(pending).toHaveTextContent('9.9/10');
+    expect(pending).toHaveTextContent('Pending review');
+    expect(pending).toHaveTextContent(/verifies every entry before it is ranked/);
+  });
+
+  it('shows no entries section before the user has entered', async () => {
+    stubContest();
+    renderApp('/global-ranking', { user: 'signed-in' });
+    expect(await screen.findAllByRole('radio', {}, { timeout: 5000 })).toHaveLength(10);
+    expect(screen.queryByRole('region', { name: 'Your entries this month' })).toBeNull();
   });
 
   it('shows the prize, the rules, the top 10 photos, this month’s standings and the time left', async () => {

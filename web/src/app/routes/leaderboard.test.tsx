@@ -51,13 +51,39 @@ describe('/leaderboard', () => {
     expect(within(cards[1]!).getByRole('button', { name: 'Contact Person 2 for $950' })).toBeInTheDocument();
   });
 
-  it('sends a visitor who clicks Contact to sign in, and back here afterwards', async () => {
+  it('sends a visitor who clicks Contact to sign in, and back to that entry afterwards', async () => {
     stubApi({ [LEADERBOARD]: () => json({ entries: [entry(1)], next_cursor: null }) });
     const { user, router } = renderApp('/leaderboard');
     await user.click(await screen.findByRole('button', { name: 'Contact Person 1 for $1,000' }, { timeout: 5000 }));
     expect(await screen.findByText('Please sign in to contact contestants')).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/auth');
-    expect(router.state.location.search).toBe('?returnTo=%2Fleaderboard');
+    expect(new URLSearchParams(router.state.location.search).get('returnTo')).toBe(`/leaderboard?contactEntry=${entry(1).photo_id}`);
+  });
+
+  it('opens the Contact dialog of the entry named on the way back from signing in, even on a later page, once', async () => {
+    const fetchMock = stubApi({
+      [LEADERBOARD]: (request) =>
+        new URL(request.url).searchParams.get('after') === 'cursor-2'
+          ? json({ entries: [entry(21)], next_cursor: null })
+          : json({ entries: [entry(1)], next_cursor: 'cursor-2' }),
+    });
+    const { router, user } = renderApp(`/leaderboard?contactEntry=${entry(21).photo_id}`, { user: 'signed-in' });
+    const dialog = await screen.findByRole('dialog', { name: 'Contact Person 21' }, { timeout: 5000 });
+    expect(dialog).toBeInTheDocument();
+    // Once: closing the dialog drops the parameter, so a reload does not open it again.
+    await user.keyboard('{Escape}');
+    await vi.waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await vi.waitFor(() => expect(router.state.location.search).toBe(''));
+    expect(router.state.location.pathname).toBe('/leaderboard');
+    expect(callsTo(fetchMock, 'GET', '/api/v1/leaderboard').some((request) => new URL(request.url).searchParams.get('after') === 'cursor-2')).toBe(true);
+  });
+
+  it('says so when the entry named on the way back is no longer listed', async () => {
+    stubApi({ [LEADERBOARD]: () => json({ entries: [entry(1)], next_cursor: null }) });
+    const { router } = renderApp('/leaderboard?contactEntry=00000000-0000-0000-0000-000000000099', { user: 'signed-in' });
+    expect(await screen.findByText('This entry is no longer on the leaderboard.', {}, { timeout: 5000 })).toBeInTheDocument();
+    expect(screen.queryByRole('dialog')).toBeNull();
+    await vi.waitFor(() => expect(router.state.location.search).toBe(''));
   });
 
   it('says so when the leaderboard cannot be loaded', async () => {

@@ -1,5 +1,5 @@
 import { TrophyIcon } from 'lucide-react';
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { toast } from 'sonner';
 import { PageTitle } from '@/components/layout/page-title';
@@ -9,6 +9,7 @@ import type { ContactTarget } from '@/features/contact/hooks/use-contact-checkou
 import { checkoutReturn, messages as contactMessages } from '@/features/contact/utils/rules';
 import type { LeaderboardEntry } from '@/features/leaderboard/api/get-leaderboard';
 import { SIGN_IN_TO_CONTACT_MESSAGE } from '@/features/leaderboard/components/leaderboard-entry-card';
+import { useLeaderboardEntry } from '@/features/leaderboard/api/find-entry';
 import { LeaderboardList } from '@/features/leaderboard/components/leaderboard-list';
 import { ReportEntryButton } from '@/features/leaderboard/components/report-entry-button';
 import { useSession } from '@/lib/session';
@@ -18,11 +19,17 @@ function contactTargetOf(entry: LeaderboardEntry): ContactTarget {
   return { photoId: entry.photo_id, name: entry.display_name, rank: entry.rank, feeDollars: entry.contact_fee };
 }
 
+/** The query parameter that names the entry whose Contact dialog opens once signed in. */
+export const CONTACT_ENTRY_PARAM = 'contactEntry';
+
+export const ENTRY_GONE_MESSAGE = 'This entry is no longer on the leaderboard.';
+
 /**
  * Global Leaderboard: listed entries in the server's order, with ranks and
  * contact fees. Contact opens the contact feature's dialog (message, then
- * checkout) for a signed-in user; visitors are sent to sign in. The
- * checkout comes back here with ?contact=success or ?contact=canceled.
+ * checkout) for a signed-in user; visitors are sent to sign in, which comes
+ * back here with ?contactEntry={photo id}, and that entry's dialog opens.
+ * The checkout comes back here with ?contact=success or ?contact=canceled.
  */
 export default function LeaderboardRoute() {
   const { session } = useSession();
@@ -48,10 +55,42 @@ export default function LeaderboardRoute() {
     );
   }, [returned, setSearch]);
 
-  const signInFirst = (message: string) => {
+  const signInFirst = (message: string, returnTo = backHere) => {
     toast.error(message);
-    void navigate(signInPathFor(backHere));
+    void navigate(signInPathFor(returnTo));
   };
+
+  /** This page with ?contactEntry= set, for the way back from signing in. */
+  const backToContact = (entry: LeaderboardEntry) => {
+    const next = new URLSearchParams(location.search);
+    next.set(CONTACT_ENTRY_PARAM, entry.photo_id);
+    return `${location.pathname}?${next.toString()}`;
+  };
+
+  // Back from signing in: the entry, as the server lists it now, with its
+  // dialog open; the parameter goes once the dialog closes, so a reload after
+  // that does not open it again.
+  const contactEntryId = search.get(CONTACT_ENTRY_PARAM);
+  const wanted = useLeaderboardEntry(session ? contactEntryId : null);
+  const returnTarget = contactEntryId && wanted.data && !wanted.data.is_own ? contactTargetOf(wanted.data) : null;
+  const dropContactEntry = useCallback(
+    () =>
+      setSearch(
+        (current) => {
+          const next = new URLSearchParams(current);
+          next.delete(CONTACT_ENTRY_PARAM);
+          return next;
+        },
+        { replace: true },
+      ),
+    [setSearch],
+  );
+  const entryGone = Boolean(contactEntryId) && (wanted.data === null || wanted.isError);
+  const ownEntry = Boolean(contactEntryId) && Boolean(wanted.data?.is_own);
+  useEffect(() => {
+    if (entryGone) toast.error(ENTRY_GONE_MESSAGE, { id: 'contact-entry-gone' });
+    if (entryGone || ownEntry) dropContactEntry();
+  }, [entryGone, ownEntry, dropContactEntry]);
 
   return (
     <div className="mx-auto w-full max-w-3xl px-4 py-8 sm:px-6 sm:py-12">
@@ -65,7 +104,7 @@ export default function LeaderboardRoute() {
       </header>
       <LeaderboardList
         onContact={(entry) => {
-          if (!session) return signInFirst(SIGN_IN_TO_CONTACT_MESSAGE);
+          if (!session) return signInFirst(SIGN_IN_TO_CONTACT_MESSAGE, backToContact(entry));
           if (entry.is_own) return;
           setTarget(contactTargetOf(entry));
         }}
@@ -75,7 +114,13 @@ export default function LeaderboardRoute() {
           )
         }
       />
-      <ContactDialog target={session ? target : null} onClose={() => setTarget(null)} />
+      <ContactDialog
+        target={session ? (target ?? returnTarget) : null}
+        onClose={() => {
+          setTarget(null);
+          if (contactEntryId) dropContactEntry();
+        }}
+      />
     </div>
   );
 }

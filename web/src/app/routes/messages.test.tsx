@@ -117,7 +117,7 @@ describe('/messages/{requestId}', { timeout: 20_000 }, () => {
     expect(streams.map((request) => request.headers.get('Last-Event-ID'))).toEqual(['1', '2']);
   });
 
-  it('sends on Enter, puts a new line on Shift+Enter, keeps the text after a failure and retries with the same id', async () => {
+  it('sends on Enter, puts a new line on Shift+Enter, shows a failed message with Retry, and retries with the same id', async () => {
     let attempts = 0;
     const fetchMock = stubApi({
       [`GET ${BASE}`]: () => json(contact),
@@ -137,17 +137,62 @@ describe('/messages/{requestId}', { timeout: 20_000 }, () => {
     await user.type(input, 'Line one{Shift>}{Enter}{/Shift}line two');
     expect(input).toHaveValue('Line one\nline two');
     await user.type(input, '{Enter}');
+    // The box is free at once; the message waits in the list, marked.
+    expect(input).toHaveValue('');
     expect(await screen.findByText('Failed to send message')).toBeInTheDocument();
-    expect(input).toHaveValue('Line one\nline two');
-    await vi.waitFor(() => expect(screen.getByRole('button', { name: 'Send message' })).toBeEnabled());
-    await user.click(screen.getByRole('button', { name: 'Send message' }));
-    await vi.waitFor(() => expect(input).toHaveValue(''));
-    expect(within(screen.getByRole('log')).getByText(/line two/)).toBeInTheDocument();
+    const log = screen.getByRole('log');
+    const failed = within(log).getByTestId('outgoing-message');
+    expect(failed).toHaveAttribute('data-status', 'failed');
+    expect(failed).toHaveTextContent('Line one line two');
+    expect(within(failed).getByTestId('message-status')).toHaveTextContent('Not sent');
+    await user.click(within(failed).getByRole('button', { name: /^Retry/ }));
+    await vi.waitFor(() => expect(within(log).getAllByTestId('chat-message')).toHaveLength(1));
+    expect(within(log).queryByTestId('outgoing-message')).toBeNull();
+    expect(within(log).getByTestId('chat-message')).toHaveTextContent(/line two/);
     const sends = await Promise.all(callsTo(fetchMock, 'POST', `${BASE}/messages`).map((request) => request.json()));
     expect(sends).toHaveLength(2);
     expect(sends[0].content).toBe('Line one\nline two');
     expect(sends[0].id).toMatch(/^[0-9a-f-]{36}$/);
-    expect(sends[1].id).toBe(sends[0].id);
+    expect(sends[1]).toEqual(sends[0]);
+  });
+
+  it('clears the box at Enter and keeps "ok" and "thanks" typed quickly as two messages, in order, each shown at once as Sending…', async () => {
+    const answers: (() => void)[] = [];
+    let seq = 0;
+    const fetchMock = stubApi({
+      [`GET ${BASE}`]: () => json(contact),
+      [`GET ${BASE}/messages`]: () => json({ messages: [], myLastReadSeq: 0, otherLastReadSeq: 0 }),
+      [`GET ${BASE}/messages/stream`]: (request) => eventStream(request, []),
+      // A slow server: each send is answered only when the test says so.
+      [`POST ${BASE}/messages`]: async (request) => {
+        const body = (await request.json()) as { id: string; content: string };
+        await new Promise<void>((resolve) => answers.push(resolve));
+        seq += 1;
+        return json({ ...message(seq, true, body.content), id: body.id }, 201);
+      },
+    });
+    const { user } = renderApp(`/messages/${ID}`, { user: 'signed-in' });
+    const input = await screen.findByLabelText('Message', {}, { timeout: 10_000 });
+    await user.type(input, 'ok{Enter}');
+    expect(input).toHaveValue('');
+    await user.type(input, 'thanks{Enter}');
+    expect(input).toHaveValue('');
+    const log = screen.getByRole('log');
+    const outgoing = within(log).getAllByTestId('outgoing-message');
+    expect(outgoing.map((node) => within(node).getByTestId('message-content').textContent)).toEqual(['ok', 'thanks']);
+    expect(outgoing.map((node) => within(node).getByTestId('message-status').textContent)).toEqual(['Sending…', 'Sending…']);
+    // One at a time, in the order typed.
+    await vi.waitFor(() => expect(answers).toHaveLength(1));
+    expect(callsTo(fetchMock, 'POST', `${BASE}/messages`)).toHaveLength(1);
+    answers[0]!();
+    await vi.waitFor(() => expect(answers).toHaveLength(2));
+    answers[1]!();
+    await vi.waitFor(() => expect(within(log).getAllByTestId('chat-message')).toHaveLength(2));
+    expect(within(log).getAllByTestId('message-content').map((node) => node.textContent)).toEqual(['ok', 'thanks']);
+    expect(within(log).queryByTestId('outgoing-message')).toBeNull();
+    const sends = await Promise.all(callsTo(fetchMock, 'POST', `${BASE}/messages`).map((request) => request.json()));
+    expect(sends.map((body: { content: string }) => body.content)).toEqual(['ok', 'thanks']);
+    expect(new Set(sends.map((body: { id: string }) => body.id)).size).toBe(2);
   });
 
   it('shows a closed conversation as such, with the input off', async () => {

@@ -74,9 +74,14 @@ describe('/partners/apply', { timeout: 20_000 }, () => {
   });
 
   it('normalises the short code as it is typed, checks the form, sends it and opens the portal', async () => {
+    let applied = false;
     const fetchMock = stubApi({
-      'POST /api/v1/partners': () => json({ ...account, status: 'pending', tier: 'starter', commissionRate: 0.15 }, 201),
-      'GET /api/v1/partners/me': () => json(portal({ account: { ...account, status: 'pending' }, recent: [] })),
+      'POST /api/v1/partners': () => {
+        applied = true;
+        return json({ ...account, status: 'pending', tier: 'starter', commissionRate: 0.15 }, 201);
+      },
+      'GET /api/v1/partners/me': () =>
+        applied ? json(portal({ account: { ...account, status: 'pending' }, recent: [] })) : apiError(404, 'partner_not_found', 'No partner account'),
     });
     const { user, router } = renderApp('/partners/apply', { user: 'signed-in' });
     const shortCode = await screen.findByLabelText(/Custom Short Code/, undefined, { timeout: 10_000 });
@@ -101,7 +106,10 @@ describe('/partners/apply', { timeout: 20_000 }, () => {
     await vi.waitFor(() => expect(router.state.location.pathname).toBe('/partners/portal'));
     const [sent] = callsTo(fetchMock, 'POST', '/api/v1/partners');
     expect(await sent!.json()).toEqual({ displayName: 'Ada Partner', shortCode: 'ABC1', promoCode: 'ADA10' });
-    expect(await screen.findByText('Your application is under review')).toBeInTheDocument();
+    // The portal reads the new account from the server.
+    expect(await screen.findByText('Your application is under review', undefined, { timeout: 10_000 })).toBeInTheDocument();
+    // The success was said once, and not taken for an existing account.
+    expect(screen.queryByText('You already have a partner account')).toBeNull();
   });
 
   it('sends null codes when they are blank, and shows a taken code under its field', async () => {
@@ -117,10 +125,24 @@ describe('/partners/apply', { timeout: 20_000 }, () => {
     expect(await sent!.json()).toEqual({ displayName: 'Ada', shortCode: null, promoCode: null });
   });
 
-  it('sends an existing partner to the portal', async () => {
+  it('sends an existing partner who opens the page to the portal, saying why, without showing the form', async () => {
+    const fetchMock = stubApi({ 'GET /api/v1/partners/me': () => json(portal()) });
+    const { router } = renderApp('/partners/apply', { user: 'signed-in' });
+    expect(await screen.findByText('You already have a partner account', undefined, { timeout: 10_000 })).toBeInTheDocument();
+    await vi.waitFor(() => expect(router.state.location.pathname).toBe('/partners/portal'));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Partner Portal' })).toBeInTheDocument();
+    expect(screen.queryByRole('form', { name: 'Partner application' })).toBeNull();
+    expect(callsTo(fetchMock, 'POST', '/api/v1/partners')).toHaveLength(0);
+  });
+
+  it('sends a partner whose account was made meanwhile (the server says partner_exists) to the portal', async () => {
+    let exists = false;
     stubApi({
-      'POST /api/v1/partners': () => apiError(409, 'partner_exists', 'You already have a partner account'),
-      'GET /api/v1/partners/me': () => json(portal()),
+      'POST /api/v1/partners': () => {
+        exists = true;
+        return apiError(409, 'partner_exists', 'You already have a partner account');
+      },
+      'GET /api/v1/partners/me': () => (exists ? json(portal()) : apiError(404, 'partner_not_found', 'No partner account')),
     });
     const { user, router } = renderApp('/partners/apply', { user: 'signed-in' });
     await user.type(await screen.findByLabelText('Display Name', undefined, { timeout: 10_000 }), 'Ada');
@@ -301,6 +323,25 @@ describe('/admin/partners', { timeout: 20_000 }, () => {
     expect(within(suspended!).getByRole('button', { name: /Reactivate/ })).toBeInTheDocument();
   });
 
+  it('asks before suspending a partner, saying what will happen, and suspends only on confirmation', async () => {
+    const fetchMock = stubApi({
+      ...admin,
+      'GET /api/v1/admin/partners': () => json([{ ...adminPartner, status: 'approved' }]),
+      [`POST /api/v1/admin/partners/${adminPartner.id}/status`]: () => json({ ...adminPartner, status: 'suspended' }),
+    });
+    const { user } = renderApp('/admin/partners', { user: 'signed-in' });
+    const row = await screen.findByTestId('partner-row', undefined, { timeout: 10_000 });
+    await user.click(within(row).getByRole('button', { name: /Suspend/ }));
+    const confirm = await screen.findByRole('alertdialog', { name: `Suspend ${adminPartner.displayName}?` });
+    expect(confirm).toHaveAccessibleDescription(/stop earning commission/);
+    expect(callsTo(fetchMock, 'POST', `/api/v1/admin/partners/${adminPartner.id}/status`)).toHaveLength(0);
+    await user.click(within(confirm).getByRole('button', { name: 'Suspend' }));
+    expect(await screen.findByText('Partner suspended')).toBeInTheDocument();
+    await vi.waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
+    const [sent] = callsTo(fetchMock, 'POST', `/api/v1/admin/partners/${adminPartner.id}/status`);
+    expect(await sent!.json()).toEqual({ status: 'suspended' });
+  });
+
   it('says when there are none, or when they cannot be loaded', async () => {
     stubApi({ ...admin, 'GET /api/v1/admin/partners': () => json([]) });
     const first = renderApp('/admin/partners', { user: 'signed-in' });
@@ -330,6 +371,15 @@ describe('/admin/payouts', { timeout: 20_000 }, () => {
     expect(within(row).getByTestId('unpaid-amount')).toHaveTextContent('$4.00');
     expect(screen.getByRole('link', { name: 'Back to Partners' })).toHaveAttribute('href', '/admin/partners');
     await user.click(within(row).getByRole('button', { name: /Mark as Paid/ }));
+    // Nothing is sent until the admin confirms, in a dialog that says what will happen.
+    const confirm = await screen.findByRole('alertdialog', { name: "Mark Ada Partner's payout as paid?" });
+    expect(confirm).toHaveAccessibleDescription(/records a payout of \$4\.00 for 2 conversions as sent to Ada Partner/);
+    expect(callsTo(fetchMock, 'POST', '/api/v1/admin/payouts/p1')).toHaveLength(0);
+    await user.click(within(confirm).getByRole('button', { name: 'Cancel' }));
+    await vi.waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
+    expect(callsTo(fetchMock, 'POST', '/api/v1/admin/payouts/p1')).toHaveLength(0);
+    await user.click(within(row).getByRole('button', { name: /Mark as Paid/ }));
+    await user.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Mark as Paid' }));
     expect(await screen.findByText('Payout marked as sent')).toBeInTheDocument();
     expect(await screen.findByText('No unpaid conversions')).toBeInTheDocument();
     expect(callsTo(fetchMock, 'POST', '/api/v1/admin/payouts/p1')).toHaveLength(1);
@@ -360,6 +410,10 @@ describe('/admin/payouts', { timeout: 20_000 }, () => {
     const { user } = renderApp('/admin/payouts', { user: 'signed-in' });
     const row = await screen.findByRole('listitem', { name: 'Ada Partner' }, { timeout: 10_000 });
     await user.click(within(row).getByRole('button', { name: /Mark as Paid/ }));
+    const confirm = await screen.findByRole('alertdialog');
+    await user.click(within(confirm).getByRole('button', { name: 'Mark as Paid' }));
     expect(await screen.findByText('No unpaid conversions')).toBeInTheDocument();
+    // A refusal leaves the dialog open, for Cancel or another try.
+    expect(screen.getByRole('alertdialog')).toBeInTheDocument();
   });
 });

@@ -1,5 +1,6 @@
 import { screen, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { callsTo, json, stubApi } from '@/testing/fake-api';
 import { renderApp } from '@/testing/render-app';
 
 function accountGroup() {
@@ -89,6 +90,53 @@ describe('the shared layout', () => {
       expect(await screen.findByText('Failed to sign out')).toBeInTheDocument();
       expect(router.state.location.pathname).toBe('/how-it-works');
       expect(screen.getByRole('button', { name: 'Open user menu' })).toBeInTheDocument();
+    });
+  });
+
+  describe('for an administrator', () => {
+    const ROLE = '/api/v1/admin/role';
+
+    it('shows the Admin group in the side menu and the account menu when the server says so', async () => {
+      stubApi({ [`GET ${ROLE}`]: () => json({ admin: true }) });
+      const { user } = renderApp('/how-it-works', { user: 'signed-in' });
+      const group = await screen.findByRole('group', { name: 'Admin' }, { timeout: 5000 });
+      expect(within(group).getAllByRole('link').map((link) => link.getAttribute('href'))).toEqual([
+        '/admin/partners',
+        '/admin/payouts',
+        '/admin/leaderboard',
+        '/admin/opportunities',
+        '/admin/verification',
+        '/admin/audit',
+      ]);
+      await user.click(screen.getByRole('button', { name: 'Open user menu' }));
+      const menu = await screen.findByRole('menu');
+      const adminItems = within(within(menu).getByRole('group', { name: 'Admin' })).getAllByRole('menuitem');
+      expect(adminItems.map((item) => item.textContent)).toEqual([
+        'Partner Management',
+        'Payouts',
+        'Leaderboard Moderation',
+        'Opportunity Applications',
+        'Verification Requests',
+        'Audit Log',
+      ]);
+      expect(within(menu).getByRole('menuitem', { name: 'Audit Log' })).toHaveAttribute('href', '/admin/audit');
+    });
+
+    it('shows no Admin links to a user the server says is not an admin, nor to a visitor (who is not asked)', async () => {
+      const fetchMock = stubApi({ [`GET ${ROLE}`]: () => json({ admin: false }) });
+      const first = renderApp('/how-it-works', { user: 'signed-in' });
+      await vi.waitFor(() => expect(callsTo(fetchMock, 'GET', ROLE)).toHaveLength(1), { timeout: 5000 });
+      await screen.findByRole('button', { name: 'Open user menu' });
+      expect(screen.queryByRole('group', { name: 'Admin' })).toBeNull();
+      await first.user.click(screen.getByRole('button', { name: 'Open user menu' }));
+      expect(within(await screen.findByRole('menu')).queryByText('Partner Management')).toBeNull();
+      first.unmount();
+
+      const visitor = stubApi({ [`GET ${ROLE}`]: () => json({ admin: true }) });
+      renderApp('/how-it-works');
+      await within(screen.getByRole('banner')).findByRole('link', { name: 'Sign In' });
+      expect(screen.queryByRole('group', { name: 'Admin' })).toBeNull();
+      expect(callsTo(visitor, 'GET', ROLE)).toHaveLength(0);
     });
   });
 });

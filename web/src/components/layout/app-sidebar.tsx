@@ -11,13 +11,14 @@ import {
   SidebarMenuItem,
   useSidebar,
 } from '@/components/ui/sidebar';
+import { useShowAdminLinks } from '@/hooks/use-show-admin-links';
 import { useSession } from '@/lib/session';
 
 export function AppSidebar() {
   const { session } = useSession();
   const { pathname } = useLocation();
   const { isMobile, setOpenMobile } = useSidebar();
-  const groups = getSidebarGroups(session !== null);
+  const groups = getSidebarGroups(session !== null, useShowAdminLinks());
 
   return (
     <Sidebar

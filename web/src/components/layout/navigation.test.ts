@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { paths } from '@/config/paths';
 import { getSidebarGroups, getUserMenu } from './navigation';
 
 const titles = (items: { title: string }[]) => items.map((item) => item.title);
@@ -61,5 +62,32 @@ describe('the side menu', () => {
       expect.arrayContaining(['Premium', 'Editor', 'Personality Test', 'Feet Score', 'Hands Score']),
     );
     expect(titles(info!.items)).toEqual(expect.arrayContaining(['How It Works', 'Privacy Policy', 'Partners']));
+  });
+});
+
+describe('the Admin links', () => {
+  /** Every admin route of the app (a new one must be linked as soon as it is in config/paths.ts). */
+  const adminPaths = Object.values(paths)
+    .map((page) => page.path)
+    .filter((path) => path.startsWith('/admin'))
+    .sort();
+
+  it('add an Admin group, before Info, linking every admin page, only for a signed-in admin', () => {
+    expect(getSidebarGroups(true, true).map((group) => group.label)).toEqual(['Main', 'Premium', 'Account', 'Admin', 'Info']);
+    const admin = getSidebarGroups(true, true).find((group) => group.label === 'Admin');
+    expect(admin?.items.map((item) => item.to).sort()).toEqual(adminPaths);
+    expect(adminPaths).toHaveLength(6);
+    expect(getSidebarGroups(true, false).some((group) => group.label === 'Admin')).toBe(false);
+    expect(getSidebarGroups(false, true).some((group) => group.label === 'Admin')).toBe(false);
+  });
+
+  it('add an Admin group to the account menu, before Sign Out, only for an admin', () => {
+    const menu = getUserMenu(true, true);
+    if (menu.kind !== 'dropdown') throw new Error('expected the dropdown');
+    expect(menu.items.map((item) => item.title)).toEqual(['My Account', 'User Dashboard', 'My Photos', 'Premium', 'Admin', 'Sign Out']);
+    const group = menu.items.find((item) => item.kind === 'group');
+    expect(group?.kind === 'group' ? group.items.map((item) => item.to).sort() : []).toEqual(adminPaths);
+    const plain = getUserMenu(true, false);
+    expect(plain.kind === 'dropdown' ? plain.items.some((item) => item.kind === 'group') : true).toBe(false);
   });
 });

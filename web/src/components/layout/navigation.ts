@@ -3,7 +3,13 @@
  * functions, so the rules can be unit-tested without rendering anything.
  */
 import {
+  BadgeCheckIcon,
   BadgeDollarSignIcon,
+  BanknoteIcon,
+  BriefcaseIcon,
+  ListChecksIcon,
+  ScrollTextIcon,
+  UsersIcon,
   BrainIcon,
   CameraIcon,
   CrownIcon,
@@ -36,7 +42,7 @@ export type NavItem = {
 };
 
 export type NavGroup = {
-  label: 'Main' | 'Premium' | 'Account' | 'Info';
+  label: 'Main' | 'Premium' | 'Account' | 'Admin' | 'Info';
   items: NavItem[];
 };
 
@@ -87,22 +93,45 @@ const infoGroup: NavGroup = {
   ],
 };
 
-/** The side menu's four groups: Main, Premium, Account and Info. */
-export function getSidebarGroups(signedIn: boolean): NavGroup[] {
-  return [mainGroup, premiumGroup, signedIn ? signedInAccountGroup : signedOutAccountGroup, infoGroup];
+/** Every admin page, for administrators only (the server says who is one). */
+const adminGroup: NavGroup = {
+  label: 'Admin',
+  items: [
+    { title: 'Partner Management', to: paths.adminPartners.path, icon: UsersIcon },
+    { title: 'Payouts', to: paths.adminPayouts.path, icon: BanknoteIcon },
+    { title: 'Leaderboard Moderation', to: paths.adminLeaderboard.path, icon: ListChecksIcon },
+    { title: 'Opportunity Applications', to: paths.adminOpportunities.path, icon: BriefcaseIcon },
+    { title: 'Verification Requests', to: paths.adminVerification.path, icon: BadgeCheckIcon },
+    { title: 'Audit Log', to: paths.adminAudit.path, icon: ScrollTextIcon },
+  ],
+};
+
+/**
+ * The side menu's groups: Main, Premium, Account and Info, with Admin before
+ * Info when the server says the signed-in user is an administrator.
+ */
+export function getSidebarGroups(signedIn: boolean, isAdmin = false): NavGroup[] {
+  const account = signedIn ? signedInAccountGroup : signedOutAccountGroup;
+  return signedIn && isAdmin ? [mainGroup, premiumGroup, account, adminGroup, infoGroup] : [mainGroup, premiumGroup, account, infoGroup];
 }
 
-export type UserMenuItem =
-  | { kind: 'link'; title: string; to: string; icon: LucideIcon }
-  | { kind: 'sign-out'; title: 'Sign Out' };
+type MenuLink = { kind: 'link'; title: string; to: string; icon: LucideIcon };
+
+export type UserMenuItem = MenuLink | { kind: 'group'; title: 'Admin'; items: MenuLink[] } | { kind: 'sign-out'; title: 'Sign Out' };
 
 export type UserMenu =
   | { kind: 'sign-in-button'; title: 'Sign In'; to: string }
   | { kind: 'dropdown'; items: UserMenuItem[] };
 
-/** Signed out: a Sign In button. Signed in: a dropdown of account links and Sign Out. */
-export function getUserMenu(signedIn: boolean): UserMenu {
+/**
+ * Signed out: a Sign In button. Signed in: a dropdown of account links, the
+ * Admin group for an administrator, and Sign Out.
+ */
+export function getUserMenu(signedIn: boolean, isAdmin = false): UserMenu {
   if (!signedIn) return { kind: 'sign-in-button', title: 'Sign In', to: paths.auth.path };
+  const admin: UserMenuItem[] = isAdmin
+    ? [{ kind: 'group', title: 'Admin', items: adminGroup.items.map((item) => ({ kind: 'link', title: item.title, to: item.to, icon: item.icon })) }]
+    : [];
   return {
     kind: 'dropdown',
     items: [
@@ -110,6 +139,7 @@ export function getUserMenu(signedIn: boolean): UserMenu {
       { kind: 'link', title: 'User Dashboard', to: paths.userDashboard.path, icon: LayoutDashboardIcon },
       { kind: 'link', title: 'My Photos', to: paths.dashboard.path, icon: ImagesIcon },
       { kind: 'link', title: 'Premium', to: paths.premium.path, icon: CrownIcon },
+      ...admin,
       { kind: 'sign-out', title: 'Sign Out' },
     ],
   };

@@ -390,6 +390,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/admin/role": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The same decision as `/admin/access`, answered 200 for every signed-in
+         *     user, so the web app can show or hide its Admin menu on every page
+         *     without a refused request for each non-admin (the admin pages and every
+         *     admin endpoint still check on their own).
+         */
+        get: operations["admin_role"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/admin/verification/requests": {
         parameters: {
             query?: never;
@@ -1108,7 +1130,9 @@ export interface paths {
         put?: never;
         /**
          * Sends an application. One per user: a second one is a 409
-         *     `already_applied`. The applicant gets a confirmation mail.
+         *     `already_applied`. The applicant gets a confirmation mail at the
+         *     account's verified address, which is also the address the application
+         *     keeps (an `email` in the body is ignored).
          */
         post: operations["apply"];
         delete?: never;
@@ -1636,6 +1660,10 @@ export interface components {
             /** @description `open` or `resolved`. */
             status: string;
         };
+        /** @description Whether the signed-in caller is an administrator, as a yes or no. */
+        AdminRole: {
+            admin: boolean;
+        };
         AppConfig: {
             /** @description Where users write about privacy and their data. */
             contact_email: string;
@@ -1651,6 +1679,10 @@ export interface components {
             agreeTerms?: boolean;
             /** @description Up to 1000 characters; optional. */
             bio?: string | null;
+            /**
+             * @description Ignored: the application, and its confirmation mail, use the
+             *     account's verified address (a typed one could be anybody's).
+             */
             email?: string | null;
             fullName?: string | null;
             /** @description 1-30 letters, digits, dots or underscores, with an optional leading @; optional. */
@@ -4267,6 +4299,35 @@ export interface operations {
             };
         };
     };
+    admin_role: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Whether the caller is an administrator */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminRole"];
+                };
+            };
+            /** @description `not_signed_in` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     admin_requests: {
         parameters: {
             query?: never;
@@ -6646,7 +6707,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `validation_failed`: the first broken rule, in the form's words */
+            /** @description `validation_failed`: the first broken rule, in the form's words; a body that is not one JSON object; an account without a confirmed address */
             422: {
                 headers: {
                     [name: string]: unknown;

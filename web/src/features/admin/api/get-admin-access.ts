@@ -40,3 +40,4 @@ export function useAdminAccess() {
   const { session } = useSession();
   return useQuery({ ...adminAccessQueryOptions(session?.user.id ?? null), enabled: Boolean(session) });
 }
+

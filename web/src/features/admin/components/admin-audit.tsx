@@ -49,7 +49,7 @@ export function AdminAudit() {
   const audit = useAdminAudit();
   const entries = audit.data?.pages.flatMap((page) => page.entries) ?? [];
   return (
-    <div className="mx-auto flex w-full max-w-4xl flex-col gap-6 px-4 py-8 sm:px-6 sm:py-12">
+    <div className="mx-auto flex w-full max-w-4xl flex-col gap-6 px-4 py-8 sm:px-6 sm:py-12 wrap-anywhere">
       <h1 className="text-3xl font-extrabold tracking-tight">Admin Audit Log</h1>
       {audit.isPending ? (
         <p role="status">Loading the audit log...</p>

@@ -1,6 +1,7 @@
 import { useId, useState } from 'react';
 import { toast } from 'sonner';
 import { Button } from '@/components/ui/button';
+import { ConfirmButton } from '@/components/ui/confirm-button';
 import { Input } from '@/components/ui/input';
 import { ApiError } from '@/lib/api-client';
 import { useModerate, useModerationEntries, useReports, type EntryStatus, type ModerationAction, type ModerationEntry } from '../api/leaderboard-moderation';
@@ -23,12 +24,14 @@ const DONE: Record<ModerationAction['kind'], string> = {
 
 function useRun() {
   const moderate = useModerate();
-  const run = (action: ModerationAction) =>
-    moderate.mutate(action, {
-      onSuccess: () => toast.success(DONE[action.kind]),
-      onError: (error) => toast.error(error instanceof ApiError ? error.message : 'Failed to update entry'),
-    });
-  return { run, busy: moderate.isPending };
+  const options = (action: ModerationAction) => ({
+    onSuccess: () => toast.success(DONE[action.kind]),
+    onError: (error: unknown) => toast.error(error instanceof ApiError ? error.message : 'Failed to update entry'),
+  });
+  const run = (action: ModerationAction) => moderate.mutate(action, options(action));
+  /** For a confirmation dialog: settles once the server has answered. */
+  const runAsync = (action: ModerationAction) => moderate.mutateAsync(action, options(action));
+  return { run, runAsync, busy: moderate.isPending };
 }
 
 /**
@@ -39,7 +42,7 @@ export function LeaderboardModeration() {
   const [status, setStatus] = useState<EntryStatus>('pending');
   const entries = useModerationEntries(status);
   return (
-    <div className="mx-auto flex w-full max-w-5xl flex-col gap-6 px-4 py-8 sm:px-6 sm:py-12">
+    <div className="mx-auto flex w-full max-w-5xl flex-col gap-6 px-4 py-8 sm:px-6 sm:py-12 wrap-anywhere">
       <h1 className="text-3xl font-extrabold tracking-tight">Leaderboard Moderation</h1>
       <div className="flex flex-wrap gap-2" role="group" aria-label="Entries by state">
         {TABS.map((tab) => (
@@ -70,7 +73,8 @@ export function LeaderboardModeration() {
 }
 
 function ModerationCard({ entry }: { entry: ModerationEntry }) {
-  const { run, busy } = useRun();
+  const { run, runAsync, busy } = useRun();
+  const name = entry.display_name ?? 'this entry';
   const [reason, setReason] = useState('');
   const reasonId = useId();
   return (
@@ -103,9 +107,16 @@ function ModerationCard({ entry }: { entry: ModerationEntry }) {
                 </label>
                 <Input id={reasonId} value={reason} maxLength={500} onChange={(event) => setReason(event.target.value)} className="h-9 w-64" />
               </div>
-              <Button size="sm" variant="outline" disabled={busy || !reason.trim()} onClick={() => run({ kind: 'reject', id: entry.photo_id, reason })}>
+              <ConfirmButton
+                disabled={busy || !reason.trim()}
+                title={`Reject ${name}?`}
+                description={`The entry stays off the public leaderboard, and its owner sees it rejected with your reason: “${reason.trim()}”.`}
+                confirmLabel="Reject"
+                pendingLabel="Rejecting..."
+                onConfirm={() => runAsync({ kind: 'reject', id: entry.photo_id, reason })}
+              >
                 Reject
-              </Button>
+              </ConfirmButton>
             </>
           ) : null}
           {entry.status === 'approved' ? (
@@ -113,9 +124,16 @@ function ModerationCard({ entry }: { entry: ModerationEntry }) {
               <Button size="sm" variant="outline" disabled={busy} onClick={() => run({ kind: 'feature', id: entry.photo_id, featured: !entry.featured })}>
                 {entry.featured ? 'Unfeature' : 'Feature'}
               </Button>
-              <Button size="sm" variant="outline" disabled={busy} onClick={() => run({ kind: 'unlist', id: entry.photo_id })}>
+              <ConfirmButton
+                disabled={busy}
+                title={`Unlist ${name}?`}
+                description="The entry leaves the public leaderboard at once and nobody can contact its owner through it. You can approve it again from the Unlisted tab."
+                confirmLabel="Unlist"
+                pendingLabel="Unlisting..."
+                onConfirm={() => runAsync({ kind: 'unlist', id: entry.photo_id })}
+              >
                 Unlist
-              </Button>
+              </ConfirmButton>
             </>
           ) : null}
         </div>
@@ -126,7 +144,7 @@ function ModerationCard({ entry }: { entry: ModerationEntry }) {
 
 function Reports() {
   const reports = useReports();
-  const { run, busy } = useRun();
+  const { run, runAsync, busy } = useRun();
   return (
     <section aria-labelledby="reports-heading" className="flex flex-col gap-3">
       <h2 id="reports-heading" className="text-2xl font-bold">
@@ -154,9 +172,16 @@ function Reports() {
                 </p>
               </div>
               {report.entry.status === 'approved' ? (
-                <Button size="sm" variant="outline" disabled={busy} onClick={() => run({ kind: 'unlist', id: report.photo_id, reason: report.reason })}>
+                <ConfirmButton
+                  disabled={busy}
+                  title={`Unlist ${report.entry.display_name ?? 'this entry'}?`}
+                  description={`The reported entry leaves the public leaderboard at once, with the report’s reason: “${report.reason}”. You can approve it again from the Unlisted tab.`}
+                  confirmLabel="Unlist"
+                  pendingLabel="Unlisting..."
+                  onConfirm={() => runAsync({ kind: 'unlist', id: report.photo_id, reason: report.reason })}
+                >
                   Unlist entry
-                </Button>
+                </ConfirmButton>
               ) : null}
               <Button size="sm" variant="ghost" disabled={busy} onClick={() => run({ kind: 'resolve', reportId: report.id })}>
                 Resolve

@@ -6,12 +6,14 @@ import { Button } from '@/components/ui/button';
 import {
   DropdownMenu,
   DropdownMenuContent,
+  DropdownMenuGroup,
   DropdownMenuItem,
   DropdownMenuLabel,
   DropdownMenuSeparator,
   DropdownMenuTrigger,
 } from '@/components/ui/dropdown-menu';
 import { Skeleton } from '@/components/ui/skeleton';
+import { useShowAdminLinks } from '@/hooks/use-show-admin-links';
 import { useSignOut } from '@/features/auth/api/use-sign-out';
 import { useSession } from '@/lib/session';
 
@@ -22,12 +24,13 @@ function initialOf(email: string | undefined): string {
 export function UserMenu() {
   const { status, session } = useSession();
   const { signOut, pending } = useSignOut();
+  const isAdmin = useShowAdminLinks();
 
   if (status === 'loading') {
     return <Skeleton className="h-10 w-24 rounded-full" aria-hidden="true" />;
   }
 
-  const menu = getUserMenu(session !== null);
+  const menu = getUserMenu(session !== null, isAdmin);
 
   if (menu.kind === 'sign-in-button') {
     return (
@@ -62,7 +65,24 @@ export function UserMenu() {
         </DropdownMenuLabel>
         <DropdownMenuSeparator />
         {menu.items.map((item) =>
-          item.kind === 'link' ? (
+          item.kind === 'group' ? (
+            <Fragment key={item.title}>
+              <DropdownMenuSeparator />
+              <DropdownMenuGroup aria-labelledby="user-menu-admin">
+              <DropdownMenuLabel id="user-menu-admin" className="text-xs font-semibold text-muted-foreground">
+                {item.title}
+              </DropdownMenuLabel>
+              {item.items.map((link) => (
+                <DropdownMenuItem key={link.to} asChild>
+                  <Link to={link.to}>
+                    <link.icon aria-hidden="true" />
+                    {link.title}
+                  </Link>
+                </DropdownMenuItem>
+              ))}
+              </DropdownMenuGroup>
+            </Fragment>
+          ) : item.kind === 'link' ? (
             <DropdownMenuItem key={item.title} asChild>
               <Link to={item.to}>
                 <item.icon aria-hidden="true" />

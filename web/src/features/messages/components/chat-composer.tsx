@@ -1,4 +1,4 @@
-import { LoaderCircleIcon, SendIcon } from 'lucide-react';
+import { SendIcon } from 'lucide-react';
 import { useId } from 'react';
 import { Button } from '@/components/ui/button';
 import { Label } from '@/components/ui/label';
@@ -8,14 +8,17 @@ import { CHAT_MESSAGE_MAX, isSendKey } from '../utils/chat';
 type ChatComposerProps = {
   value: string;
   error: string | null;
-  sending: boolean;
   closed: boolean;
   onChange: (value: string) => void;
   onSend: () => void;
 };
 
-/** The message box: Enter sends, Shift+Enter is a new line; 1-5000 characters. */
-export function ChatComposer({ value, error, sending, closed, onChange, onSend }: ChatComposerProps) {
+/**
+ * The message box: Enter sends, Shift+Enter is a new line; 1-5000 characters.
+ * The box is emptied as soon as a message is taken (the list shows it as
+ * "Sending…"), so the next one can be typed at once.
+ */
+export function ChatComposer({ value, error, closed, onChange, onSend }: ChatComposerProps) {
   const ids = { input: useId(), hint: useId() };
   const nearLimit = value.length > CHAT_MESSAGE_MAX - 500;
   return (
@@ -48,8 +51,8 @@ export function ChatComposer({ value, error, sending, closed, onChange, onSend }
             }
           }}
         />
-        <Button type="submit" size="icon" className="size-11 shrink-0 rounded-xl" disabled={closed || sending || value.trim().length === 0} aria-label="Send message">
-          {sending ? <LoaderCircleIcon aria-hidden="true" className="animate-spin" /> : <SendIcon aria-hidden="true" />}
+        <Button type="submit" size="icon" className="size-11 shrink-0 rounded-xl" disabled={closed || value.trim().length === 0} aria-label="Send message">
+          <SendIcon aria-hidden="true" />
         </Button>
       </div>
       <div className="flex justify-between gap-3 text-xs text-muted-foreground">

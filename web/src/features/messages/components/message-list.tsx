@@ -1,9 +1,15 @@
+import { AlertCircleIcon, RotateCwIcon } from 'lucide-react';
 import { useEffect, useRef } from 'react';
+import { Button } from '@/components/ui/button';
 import { cn } from '@/lib/utils';
-import { messageTime, seenSeq, type ChatMessage } from '../utils/chat';
+import { chatMessages, messageTime, seenSeq, type ChatMessage, type OutgoingMessage } from '../utils/chat';
 
 type MessageListProps = {
   messages: ChatMessage[];
+  /** The user's messages on their way (or failed), after the stored ones. */
+  outbox?: OutgoingMessage[];
+  /** Sends a failed message again; absent when the conversation is closed. */
+  onRetry?: (id: string) => void;
   otherLastReadSeq: number;
   otherName: string;
 };
@@ -16,7 +22,7 @@ const STICK_PX = 120;
  * messages while the reader is at the bottom (and always for their own),
  * and leaves them alone while they scroll back through older ones.
  */
-export function MessageList({ messages, otherLastReadSeq, otherName }: MessageListProps) {
+export function MessageList({ messages, outbox = [], onRetry, otherLastReadSeq, otherName }: MessageListProps) {
   const box = useRef<HTMLDivElement>(null);
   const atBottom = useRef(true);
   const seen = seenSeq(messages, otherLastReadSeq);
@@ -27,6 +33,13 @@ export function MessageList({ messages, otherLastReadSeq, otherName }: MessageLi
     if (!element) return;
     if (atBottom.current || newest?.mine) element.scrollTop = element.scrollHeight;
   }, [newest?.seq, newest?.mine, seen]);
+
+  // The user's own new message is always brought into view.
+  const outgoing = outbox.length;
+  useEffect(() => {
+    const element = box.current;
+    if (element && outgoing > 0) element.scrollTop = element.scrollHeight;
+  }, [outgoing]);
 
   // The box shrinking (a banner below it, the phone's keyboard) keeps the newest message in view.
   useEffect(() => {
@@ -39,6 +52,10 @@ export function MessageList({ messages, otherLastReadSeq, otherName }: MessageLi
     return () => observer.disconnect();
   }, []);
 
+  // The box is `relative`, and so is each bubble: the visually hidden labels
+  // inside the messages are absolutely positioned, and without a positioned
+  // ancestor here they are placed against the page, below the box, so the
+  // page grew by the height of the whole conversation.
   return (
     <div
       ref={box}
@@ -46,21 +63,21 @@ export function MessageList({ messages, otherLastReadSeq, otherName }: MessageLi
       aria-label={`Messages with ${otherName}`}
       aria-live="polite"
       tabIndex={0}
-      className="flex min-h-0 flex-1 flex-col gap-2 overflow-y-auto p-3 outline-none focus-visible:ring-2 focus-visible:ring-ring sm:p-4"
+      className="relative flex min-h-0 flex-1 flex-col gap-2 overflow-y-auto p-3 outline-none focus-visible:ring-2 focus-visible:ring-ring sm:p-4"
       onScroll={(event) => {
         const element = event.currentTarget;
         atBottom.current = element.scrollHeight - element.scrollTop - element.clientHeight < STICK_PX;
       }}
       data-testid="message-list"
     >
-      {messages.length === 0 ? (
+      {messages.length === 0 && outbox.length === 0 ? (
         <p className="m-auto max-w-xs text-center text-sm text-muted-foreground">No messages yet. Say hello to {otherName}!</p>
       ) : (
         messages.map((message) => (
           <div key={message.seq} className={cn('flex flex-col gap-0.5', message.mine ? 'items-end' : 'items-start')} data-testid="chat-message" data-seq={message.seq} data-mine={message.mine}>
             <p
               className={cn(
-                'max-w-[85%] rounded-2xl px-3.5 py-2 text-sm break-words whitespace-pre-wrap sm:max-w-[75%]',
+                'relative max-w-[85%] rounded-2xl px-3.5 py-2 text-sm break-words whitespace-pre-wrap sm:max-w-[75%]',
                 message.mine ? 'rounded-br-md bg-brand-700 text-white' : 'rounded-bl-md bg-muted text-foreground',
               )}
             >
@@ -79,6 +96,35 @@ export function MessageList({ messages, otherLastReadSeq, otherName }: MessageLi
           </div>
         ))
       )}
+      {outbox.map((message) => (
+        <div key={message.id} className="flex flex-col items-end gap-0.5" data-testid="outgoing-message" data-status={message.status}>
+          <p
+            className={cn(
+              'relative max-w-[85%] rounded-2xl rounded-br-md px-3.5 py-2 text-sm break-words whitespace-pre-wrap sm:max-w-[75%]',
+              message.status === 'failed' ? 'border border-destructive bg-red-50 text-foreground' : 'bg-brand-700 text-white',
+            )}
+          >
+            <span className="sr-only">You: </span>
+            <span data-testid="message-content">{message.content}</span>
+          </p>
+          {message.status === 'sending' ? (
+            <span className="px-1 text-xs text-muted-foreground" data-testid="message-status">
+              {chatMessages.sending}
+            </span>
+          ) : (
+            <span className="flex items-center gap-1 px-1 text-xs font-semibold text-destructive" data-testid="message-status">
+              <AlertCircleIcon aria-hidden="true" className="size-3.5" />
+              {message.error ? `${chatMessages.notSent}: ${message.error}` : chatMessages.notSent}
+              {onRetry ? (
+                <Button type="button" variant="ghost" size="sm" className="h-7 px-2 text-xs text-destructive" onClick={() => onRetry(message.id)}>
+                  <RotateCwIcon aria-hidden="true" className="size-3.5" />
+                  Retry<span className="sr-only"> sending “{message.content.slice(0, 40)}”</span>
+                </Button>
+              ) : null}
+            </span>
+          )}
+        </div>
+      ))}
     </div>
   );
 }

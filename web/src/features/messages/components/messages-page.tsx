@@ -38,22 +38,20 @@ export function MessagesPage({ requestId }: { requestId: string }) {
   );
 
   const request = useContactRequest(requestId);
-  const chat = useConversation(requestId, { onRefused: leave });
+  const chat = useConversation(requestId, {
+    onRefused: leave,
+    onSendFailed: (error) =>
+      toast.error(chatMessages.sendFailed, {
+        id: 'message-send-failed',
+        description: error instanceof ApiError && error.code !== 'http_error' && error.status < 500 ? error.message : 'Your message is kept: press Retry beside it.',
+      }),
+  });
   useEffect(() => {
     if (request.error instanceof ApiError && request.error.status === 404) leave(request.error);
   }, [request.error, leave]);
 
   const other = request.data ? (request.data.role === 'contestant' ? request.data.requesterName : request.data.contestantName) : null;
   const closed = Boolean(request.data?.closed) || chat.closedBySend;
-
-  const send = () => {
-    chat.send().catch((error: unknown) => {
-      toast.error(chatMessages.sendFailed, {
-        id: 'message-send-failed',
-        description: error instanceof ApiError && error.code !== 'http_error' ? error.message : 'Your message is kept: try again.',
-      });
-    });
-  };
 
   let body;
   if (chat.first.isPending) {
@@ -76,7 +74,13 @@ export function MessagesPage({ requestId }: { requestId: string }) {
   } else {
     body = (
       <>
-        <MessageList messages={chat.messages} otherLastReadSeq={chat.otherLastReadSeq} otherName={other ?? 'them'} />
+        <MessageList
+          messages={chat.messages}
+          outbox={chat.outbox}
+          onRetry={closed ? undefined : chat.retry}
+          otherLastReadSeq={chat.otherLastReadSeq}
+          otherName={other ?? 'them'}
+        />
         {closed ? (
           <p role="status" className="flex items-center justify-center gap-2 border-t bg-muted px-4 py-2 text-sm font-semibold" data-testid="conversation-closed">
             <LockIcon aria-hidden="true" className="size-4" />
@@ -91,10 +95,9 @@ export function MessagesPage({ requestId }: { requestId: string }) {
         <ChatComposer
           value={chat.draft}
           error={chat.draftError}
-          sending={chat.sending}
           closed={closed}
           onChange={chat.changeDraft}
-          onSend={send}
+          onSend={() => void chat.send()}
         />
       </>
     );

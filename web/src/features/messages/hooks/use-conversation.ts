@@ -5,7 +5,7 @@ import { contactRequestKeys, retryServerErrors } from '@/lib/api/contact-request
 import { newIdempotencyKey } from '@/lib/checkout';
 import { useSession } from '@/lib/session';
 import { getAllMessages, getMessages, markRead, sendMessage, type MessagePage } from '../api/messages';
-import { chatMessageError, clientIdFor, lastSeq, lastTheirsSeq, mergeMessages, type ChatMessage } from '../utils/chat';
+import { chatMessageError, lastSeq, lastTheirsSeq, mergeMessages, type ChatMessage, type OutgoingMessage } from '../utils/chat';
 import { useMessageStream } from './use-message-stream';
 
 /** `ready` once the first page is merged: the stream resumes after its last message. */
@@ -58,10 +58,13 @@ function pageVisible(): boolean {
 /**
  * One conversation: its messages (loaded once, then merged from the stream,
  * the sends and a catch-up read, each seq once), the read marks, the
- * composer's text and sending. A failed send keeps the text and the client
- * id, so sending it again cannot post it twice.
+ * composer's text and the outbox of messages on their way. A failed send
+ * keeps the text and the client id, so sending it again cannot post it twice.
  */
-export function useConversation(requestId: string, { onRefused }: { onRefused: (error: ApiError) => void }) {
+export function useConversation(
+  requestId: string,
+  { onRefused, onSendFailed }: { onRefused: (error: ApiError) => void; onSendFailed?: (error: unknown) => void },
+) {
   const { session } = useSession();
   const userId = session?.user.id ?? '';
   const queryClient = useQueryClient();
@@ -85,8 +88,10 @@ export function useConversation(requestId: string, { onRefused }: { onRefused: (
   }, [first.data]);
 
   const refusedRef = useRef(onRefused);
+  const onSendFailedRef = useRef(onSendFailed);
   useEffect(() => {
     refusedRef.current = onRefused;
+    onSendFailedRef.current = onSendFailed;
   });
   useEffect(() => {
     if (first.error instanceof ApiError && (first.error.status === 403 || first.error.status === 404)) refusedRef.current(first.error);
@@ -151,45 +156,64 @@ export function useConversation(requestId: string, { onRefused }: { onRefused: (
       });
   }, [loaded, visible, newestTheirs, state.myLastReadSeq, requestId, queryClient, userId]);
 
-  // The composer.
+  // The composer and the outbox: a message leaves the box at Enter and shows
+  // at once as "Sending…", keyed by its client id; sends go one at a time, in
+  // the order typed, so "ok" Enter "thanks" Enter arrives as two messages in
+  // that order. A failed one stays, marked, with Retry (the same id, so the
+  // server stores it once even if the first try did reach it).
   const [draft, setDraft] = useState('');
   const [draftError, setDraftError] = useState<string | null>(null);
-  const [sending, setSending] = useState(false);
-  const pending = useRef<{ id: string; content: string } | null>(null);
+  const [outbox, setOutbox] = useState<OutgoingMessage[]>([]);
+  const queue = useRef<Promise<void>>(Promise.resolve());
 
   const changeDraft = (value: string) => {
     setDraft(value);
     if (draftError) setDraftError(null);
   };
 
-  const send = async (): Promise<'sent' | 'invalid' | 'failed'> => {
-    if (sending) return 'failed';
+  const deliver = (item: OutgoingMessage) => {
+    queue.current = queue.current.then(async () => {
+      try {
+        const message = await sendMessage(requestId, { id: item.id, content: item.content });
+        dispatch({ type: 'messages', messages: [message] });
+        setOutbox((list) => list.filter((entry) => entry.id !== item.id));
+      } catch (error) {
+        if (error instanceof ApiError && error.code === 'conversation_closed') setClosedBySend(true);
+        const reason = error instanceof ApiError && error.code !== 'http_error' && error.status < 500 ? error.message : null;
+        setOutbox((list) => list.map((entry) => (entry.id === item.id ? { ...entry, status: 'failed', error: reason } : entry)));
+        onSendFailedRef.current?.(error);
+      }
+    });
+    return queue.current;
+  };
+
+  /** Enter or the Send button: 'invalid' leaves the text in the box with the reason; 'queued' has taken it. */
+  const send = (): 'queued' | 'invalid' => {
     const content = draft;
     const problem = chatMessageError(content);
     if (problem) {
       setDraftError(problem);
       return 'invalid';
     }
-    const attempt = clientIdFor(pending.current, content, newIdempotencyKey);
-    pending.current = attempt;
-    setSending(true);
-    try {
-      const message = await sendMessage(requestId, { id: attempt.id, content });
-      dispatch({ type: 'messages', messages: [message] });
-      pending.current = null;
-      // Text typed while it was on its way stays.
-      setDraft((current) => (current === content ? '' : current));
-      return 'sent';
-    } catch (error) {
-      if (error instanceof ApiError) {
-        if (error.code === 'conversation_closed') setClosedBySend(true);
-        if (error.code === 'validation_failed') setDraftError(error.message);
-      }
-      throw error;
-    } finally {
-      setSending(false);
-    }
+    const item: OutgoingMessage = { id: newIdempotencyKey(), content, createdAt: new Date().toISOString(), status: 'sending', error: null };
+    setOutbox((list) => [...list, item]);
+    setDraft('');
+    setDraftError(null);
+    void deliver(item);
+    return 'queued';
   };
+
+  /** Sends a failed message again, with its id. */
+  const retry = (id: string) => {
+    const item = outbox.find((entry) => entry.id === id);
+    if (!item || item.status !== 'failed') return;
+    const again: OutgoingMessage = { ...item, status: 'sending', error: null };
+    setOutbox((list) => list.map((entry) => (entry.id === id ? again : entry)));
+    void deliver(again);
+  };
+
+  // A message the stream (or a catch-up read) brought back is stored: its outbox copy goes.
+  const pending = outbox.filter((entry) => !state.messages.some((message) => message.id === entry.id));
 
   return {
     first,
@@ -202,6 +226,7 @@ export function useConversation(requestId: string, { onRefused }: { onRefused: (
     draftError,
     changeDraft,
     send,
-    sending,
+    outbox: pending,
+    retry,
   };
 }

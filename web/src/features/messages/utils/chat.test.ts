@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import {
   parseReadMark,
   chatMessageError,
-  clientIdFor,
   isSendKey,
   lastSeq,
   lastTheirsSeq,
@@ -85,24 +84,6 @@ describe('isSendKey', () => {
     expect(isSendKey({ key: 'Enter', shiftKey: true })).toBe(false);
     expect(isSendKey({ key: 'Enter', shiftKey: false, isComposing: true })).toBe(false);
     expect(isSendKey({ key: 'a', shiftKey: false })).toBe(false);
-  });
-});
-
-describe('clientIdFor', () => {
-  let n = 0;
-  const fresh = () => `id-${++n}`;
-
-  it('gives a new message a new id', () => {
-    expect(clientIdFor(null, 'hello', fresh)).toEqual({ id: 'id-1', content: 'hello' });
-  });
-
-  it('reuses the failed attempt’s id when the same text is sent again', () => {
-    const failed = { id: 'id-7', content: 'hello' };
-    expect(clientIdFor(failed, 'hello', fresh)).toBe(failed);
-  });
-
-  it('gives edited text a new id', () => {
-    expect(clientIdFor({ id: 'id-7', content: 'hello' }, 'hello!', fresh).id).not.toBe('id-7');
   });
 });
 

@@ -8,12 +8,28 @@ import type { ApiSchemas } from '@/lib/api-client';
 
 export type ChatMessage = ApiSchemas['ChatMessage'];
 
+/**
+ * A message the user has sent that the server has not yet confirmed: shown
+ * at once, keyed by the client id the send API takes (the stored message
+ * comes back with the same id).
+ */
+export type OutgoingMessage = {
+  id: string;
+  content: string;
+  createdAt: string;
+  status: 'sending' | 'failed';
+  /** The server's reason, when it gave one the user can act on. */
+  error: string | null;
+};
+
 export const CHAT_MESSAGE_MAX = 5000;
 
 export const chatMessages = {
   empty: 'Message cannot be empty',
   tooLong: 'Message must be less than 5000 characters',
   sendFailed: 'Failed to send message',
+  sending: 'Sending…',
+  notSent: 'Not sent',
   notFound: 'Contact request not found',
   notApproved: 'This contact request is not approved',
   closed: 'This conversation is closed',
@@ -103,16 +119,6 @@ export function parseReadMark(data: string): number | null {
 /** Enter sends; Shift+Enter (and Enter while an input method composes text) is a new line. */
 export function isSendKey(event: { key: string; shiftKey: boolean; isComposing?: boolean; altKey?: boolean; ctrlKey?: boolean; metaKey?: boolean }): boolean {
   return event.key === 'Enter' && !event.shiftKey && !event.isComposing && !event.altKey;
-}
-
-/**
- * The client id a send goes with. A retry of the same text keeps the id of
- * the failed attempt, so the server stores it once even if the first try
- * did reach it; edited text is a new message with a new id.
- */
-export function clientIdFor(pending: { id: string; content: string } | null, content: string, fresh: () => string): { id: string; content: string } {
-  if (pending && pending.content === content) return pending;
-  return { id: fresh(), content };
 }
 
 /** '2:05 PM' today, 'Nov 3, 2:05 PM' on another day. */

@@ -14,7 +14,7 @@ export function AdminApplications() {
   const download = () =>
     downloadApplicationsCsv().catch((error: unknown) => toast.error(error instanceof ApiError ? error.message : 'Failed to download the CSV'));
   return (
-    <div className="mx-auto flex w-full max-w-5xl flex-col gap-6 px-4 py-8 sm:px-6 sm:py-12">
+    <div className="mx-auto flex w-full max-w-5xl flex-col gap-6 px-4 py-8 sm:px-6 sm:py-12 wrap-anywhere">
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h1 className="text-3xl font-extrabold tracking-tight">Opportunity Applications</h1>
         <Button variant="outline" onClick={() => void download()}>

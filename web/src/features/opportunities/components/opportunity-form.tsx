@@ -2,11 +2,14 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { LoaderCircleIcon, SendIcon } from 'lucide-react';
 import { useId } from 'react';
 import { useForm, type FieldErrors } from 'react-hook-form';
+import { Link } from 'react-router';
 import { toast } from 'sonner';
 import { Button } from '@/components/ui/button';
 import { FormField } from '@/components/ui/form-field';
+import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Textarea } from '@/components/ui/textarea';
+import { paths } from '@/config/paths';
 import { ApiError } from '@/lib/api-client';
 import { useSubmitApplication } from '../api/applications';
 import {
@@ -36,7 +39,7 @@ function firstError(errors: FieldErrors<ApplicationInput>): { field: Application
 
 type OpportunityFormProps = {
   userId: string;
-  /** Prefilled from the account. */
+  /** The account's address: the team answers there (the server takes it from the account). */
   email?: string;
   /** Called when the server answers that this user has applied before. */
   onAlreadyApplied: () => void;
@@ -47,11 +50,12 @@ export function OpportunityForm({ userId, email, onAlreadyApplied }: Opportunity
   const submit = useSubmitApplication(userId);
   const form = useForm<ApplicationInput, unknown, Application>({
     resolver: zodResolver(applicationSchema),
-    defaultValues: { ...EMPTY_APPLICATION, email: email ?? '' },
+    defaultValues: EMPTY_APPLICATION,
   });
   const ids = {
     fullName: useId(),
     email: useId(),
+    emailHint: useId(),
     phone: useId(),
     instagram: useId(),
     location: useId(),
@@ -75,8 +79,11 @@ export function OpportunityForm({ userId, email, onAlreadyApplied }: Opportunity
         } else if (error.status === 401) {
           toast.error(SIGN_IN_MESSAGE);
         } else if (error.code === 'validation_failed') {
-          // The server's rules are the same as the form's: show its word on its field.
-          form.setError(fieldOfMessage(error.message) ?? 'fullName', { message: error.message }, { shouldFocus: true });
+          // The server's rules are the same as the form's: show its word on its field
+          // (a reason that is about no field, such as an unconfirmed address, as a toast).
+          const field = fieldOfMessage(error.message);
+          if (field) form.setError(field, { message: error.message }, { shouldFocus: true });
+          else toast.error(error.message);
         } else {
           toast.error(SUBMIT_FAILED_MESSAGE);
         }
@@ -91,7 +98,17 @@ export function OpportunityForm({ userId, email, onAlreadyApplied }: Opportunity
     <form className="grid gap-5" onSubmit={(event) => void onSubmit(event)} noValidate aria-label="Opportunity application">
       <FormField id={ids.fullName} label="Full name" autoComplete="name" aria-required="true" error={errorOf('fullName')} {...form.register('fullName')} />
       <div className="grid gap-5 sm:grid-cols-2">
-        <FormField id={ids.email} label="Email" type="email" autoComplete="email" aria-required="true" error={errorOf('email')} {...form.register('email')} />
+        <div className="grid gap-1.5">
+          <Label htmlFor={ids.email}>Email</Label>
+          <Input id={ids.email} type="email" value={email ?? ''} readOnly aria-describedby={ids.emailHint} className="bg-muted" />
+          <p id={ids.emailHint} className="text-xs text-muted-foreground">
+            Your account&apos;s address: the confirmation and our reply go there. To use another, change it on{' '}
+            <Link to={paths.account.path} className="font-medium text-brand-700 underline">
+              My Account
+            </Link>
+            .
+          </p>
+        </div>
         <FormField
           id={ids.phone}
           label="Phone (optional)"

@@ -3,7 +3,6 @@ import { applicationSchema, EMPTY_APPLICATION, fieldOfMessage, type ApplicationI
 
 const good: ApplicationInput = {
   fullName: ' Ada Lovelace ',
-  email: 'ada@example.com',
   phone: '+14155552671',
   instagram: '@ada.l_1815',
   location: 'London',
@@ -29,8 +28,6 @@ describe('the opportunity application rules', () => {
   it.each([
     [{ fullName: '  ' }, 'Full name is required'],
     [{ fullName: 'x'.repeat(101) }, 'Full name must be less than 100 characters'],
-    [{ email: 'ada@' }, 'Invalid email address'],
-    [{ email: `${'a'.repeat(64)}@${'b'.repeat(60)}.${'c'.repeat(60)}.${'d'.repeat(60)}.${'e'.repeat(6)}.com` }, 'Email must be less than 255 characters'],
     [{ phone: '+0123' }, 'Phone must be in E.164 format (e.g., +14155552671)'],
     [{ phone: '+1234567890123456' }, 'Phone must be in E.164 format (e.g., +14155552671)'],
     [{ instagram: 'ada-l' }, 'Instagram handle must be 1-30 characters (letters, numbers, dots, underscores)'],
@@ -55,7 +52,6 @@ describe('the opportunity application rules', () => {
 
   it('maps server messages to their fields', () => {
     expect(fieldOfMessage('Phone must be in E.164 format (e.g., +14155552671)')).toBe('phone');
-    expect(fieldOfMessage('Invalid email address')).toBe('email');
     expect(fieldOfMessage('You must agree to the terms')).toBe('agreeTerms');
     expect(fieldOfMessage('Something else')).toBeUndefined();
   });

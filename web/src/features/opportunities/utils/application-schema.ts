@@ -24,7 +24,9 @@ const INSTAGRAM = /^@?[a-zA-Z0-9._]{1,30}$/;
 /**
  * The application form, with the spec's rules and exact messages; the server
  * (crates/server/src/opportunities/rules.rs) checks the same rules again.
- * Blank optional fields are sent as absent.
+ * Blank optional fields are sent as absent. There is no address to type: the
+ * team answers at the account's verified address, which the server takes
+ * from the account (a typed one could be anybody's).
  */
 export const applicationSchema = z.object({
   fullName: z
@@ -32,11 +34,6 @@ export const applicationSchema = z.object({
     .trim()
     .min(1, 'Full name is required')
     .refine((value) => chars(value) <= 100, { message: 'Full name must be less than 100 characters' }),
-  email: z
-    .string()
-    .trim()
-    .pipe(z.email({ message: 'Invalid email address' }))
-    .refine((value) => chars(value) <= 255, { message: 'Email must be less than 255 characters' }),
   phone: z
     .string()
     .trim()
@@ -67,12 +64,11 @@ export type ApplicationInput = z.input<typeof applicationSchema>;
 export type Application = z.output<typeof applicationSchema>;
 
 /** The fields in the form's order: the first one with an error is the one shown. */
-export const FIELD_ORDER = ['fullName', 'email', 'phone', 'instagram', 'location', 'bio', 'interests', 'agreeTerms'] as const;
+export const FIELD_ORDER = ['fullName', 'phone', 'instagram', 'location', 'bio', 'interests', 'agreeTerms'] as const;
 export type ApplicationField = (typeof FIELD_ORDER)[number];
 
 export const EMPTY_APPLICATION: ApplicationInput = {
   fullName: '',
-  email: '',
   phone: '',
   instagram: '',
   location: '',
@@ -85,7 +81,6 @@ export const EMPTY_APPLICATION: ApplicationInput = {
 export function fieldOfMessage(message: string): ApplicationField | undefined {
   const lower = message.toLowerCase();
   if (lower.startsWith('full name')) return 'fullName';
-  if (lower.includes('email')) return 'email';
   if (lower.startsWith('phone')) return 'phone';
   if (lower.startsWith('instagram')) return 'instagram';
   if (lower.startsWith('location')) return 'location';

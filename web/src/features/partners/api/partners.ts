@@ -21,6 +21,8 @@ export const partnerKeys = {
   all: ['partners'] as const,
   /** Per user: another account signing in on this tab never sees the last one's portal. */
   mine: (userId: string) => [...partnerKeys.all, 'mine', userId] as const,
+  /** The application page's one look, on opening, at whether the user is a partner already. */
+  accountCheck: (userId: string) => [...partnerKeys.all, 'account-check', userId] as const,
   leaderboard: () => [...partnerKeys.all, 'leaderboard'] as const,
   admin: ['admin', 'partners'] as const,
   adminList: (status: PartnerStatusFilter) => [...partnerKeys.admin, 'list', status] as const,
@@ -50,6 +52,23 @@ export function useMyPartnerPortal(userId: string) {
       queryFn: () => unwrap(api.GET('/api/v1/partners/me')),
       retry: retryServerErrors,
       staleTime: 0,
+    }),
+  );
+}
+
+/**
+ * Whether the user already has a partner account when /partners/apply opens
+ * (GET /api/v1/partners/me). Asked once per visit and never refreshed by the
+ * application itself: the form's own success leads to the portal.
+ */
+export function usePartnerAccountCheck(userId: string) {
+  return useQuery(
+    queryOptions({
+      queryKey: partnerKeys.accountCheck(userId),
+      queryFn: () => unwrap(api.GET('/api/v1/partners/me')),
+      retry: retryServerErrors,
+      staleTime: 0,
+      gcTime: 0,
     }),
   );
 }

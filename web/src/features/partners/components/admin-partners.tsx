@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { toast } from 'sonner';
 import { Button } from '@/components/ui/button';
+import { ConfirmButton } from '@/components/ui/confirm-button';
 import { paths } from '@/config/paths';
 import { ApiError } from '@/lib/api-client';
 import { formatMoney } from '@/lib/api/billing';
@@ -25,7 +26,7 @@ export function AdminPartners() {
   const [filter, setFilter] = useState<PartnerStatusFilter>('all');
   const partners = useAdminPartners(filter);
   return (
-    <div className="mx-auto flex w-full max-w-6xl flex-col gap-6 px-4 py-8 sm:px-6 sm:py-12">
+    <div className="mx-auto flex w-full max-w-6xl flex-col gap-6 px-4 py-8 sm:px-6 sm:py-12 wrap-anywhere">
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h1 className="text-3xl font-extrabold tracking-tight">Partner Management</h1>
         <Button asChild variant="outline">
@@ -57,8 +58,11 @@ export function AdminPartners() {
       ) : partners.data.length === 0 ? (
         <p className="rounded-2xl border border-dashed p-8 text-center text-muted-foreground">{NO_PARTNERS_MESSAGE}</p>
       ) : (
-        <div className="overflow-x-auto rounded-2xl border bg-card shadow-sm" role="region" aria-label="Partners" tabIndex={0}>
-          <table className="w-full min-w-[52rem] text-left text-sm">
+        // `relative`: the visually hidden labels in the rows are absolutely
+        // positioned; without a positioned ancestor inside the scroller they
+        // are placed against the page and widen it (by 416 px at 375 px).
+        <div className="relative overflow-x-auto rounded-2xl border bg-card shadow-sm" role="region" aria-label="Partners" tabIndex={0}>
+          <table className="w-full min-w-[52rem] text-left text-sm wrap-normal">
             <thead className="bg-muted/50">
               <tr>
                 {['Partner', 'Code', 'Status', 'Tier', 'Clicks', 'Conv.', 'Earned', 'Actions'].map((column) => (
@@ -87,9 +91,9 @@ function PartnerRow({ partner }: { partner: AdminPartner }) {
   const busy = setStatus.isPending || setTier.isPending;
   const tierId = `tier-${partner.id}`;
 
-  const changeStatus = () => {
+  const changeStatus = async () => {
     if (!action) return;
-    setStatus.mutate(
+    await setStatus.mutateAsync(
       { id: partner.id, status: action.next },
       { onSuccess: (account) => toast.success(partnerStatusMessage(account.status)), onError: (error) => failed(error, 'Failed to update partner') },
     );
@@ -102,7 +106,7 @@ function PartnerRow({ partner }: { partner: AdminPartner }) {
 
   return (
     <tr className="border-t align-middle" data-testid="partner-row" data-partner-code={partner.code}>
-      <th scope="row" className="px-3 py-2.5 text-left font-normal">
+      <th scope="row" className="px-3 py-2.5 text-left font-normal wrap-anywhere">
         <span className="block font-semibold">{partner.displayName}</span>
         {partner.email ? <span className="block text-xs break-all text-muted-foreground">{partner.email}</span> : null}
       </th>
@@ -135,8 +139,20 @@ function PartnerRow({ partner }: { partner: AdminPartner }) {
       <td className="px-3 py-2.5 tabular-nums">{partner.totalConversions.toLocaleString('en-US')}</td>
       <td className="px-3 py-2.5 tabular-nums">{formatMoney(partner.totalEarnedCents)}</td>
       <td className="px-3 py-2.5">
-        {action ? (
-          <Button size="sm" variant={action.next === 'suspended' ? 'outline' : 'default'} disabled={busy} onClick={changeStatus}>
+        {action?.next === 'suspended' ? (
+          <ConfirmButton
+            disabled={busy}
+            title={`Suspend ${partner.displayName}?`}
+            description="Their referral link and promo code stop earning commission at once, and their portal shows the account as suspended. Earnings recorded so far stay; you can reactivate the account later."
+            confirmLabel="Suspend"
+            pendingLabel="Suspending..."
+            onConfirm={changeStatus}
+          >
+            {action.label}
+            <span className="sr-only"> {partner.displayName}</span>
+          </ConfirmButton>
+        ) : action ? (
+          <Button size="sm" disabled={busy} onClick={() => void changeStatus().catch(() => undefined)}>
             {action.label}
             <span className="sr-only"> {partner.displayName}</span>
           </Button>

@@ -2,6 +2,7 @@ import { ArrowLeftIcon, BanknoteIcon } from 'lucide-react';
 import { Link } from 'react-router';
 import { toast } from 'sonner';
 import { Button } from '@/components/ui/button';
+import { ConfirmButton } from '@/components/ui/confirm-button';
 import { paths } from '@/config/paths';
 import { ApiError } from '@/lib/api-client';
 import { formatDate, formatMoney } from '@/lib/api/billing';
@@ -16,7 +17,7 @@ import { NO_UNPAID_MESSAGE, PAYOUT_SENT_MESSAGE, PAYOUTS_FAILED_MESSAGE } from '
 export function AdminPayouts() {
   const payable = usePayablePartners();
   return (
-    <div className="mx-auto flex w-full max-w-4xl flex-col gap-6 px-4 py-8 sm:px-6 sm:py-12">
+    <div className="mx-auto flex w-full max-w-4xl flex-col gap-6 px-4 py-8 sm:px-6 sm:py-12 wrap-anywhere">
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h1 className="text-3xl font-extrabold tracking-tight">Payouts Management</h1>
         <Button asChild variant="outline">
@@ -57,7 +58,7 @@ export function AdminPayouts() {
 function PayableRow({ partner }: { partner: PayablePartner }) {
   const markPaid = useMarkPayoutPaid();
   const pay = () =>
-    markPaid.mutate(partner.partnerId, {
+    markPaid.mutateAsync(partner.partnerId, {
       onSuccess: () => toast.success(PAYOUT_SENT_MESSAGE),
       onError: (error) => toast.error(error instanceof ApiError && error.message ? error.message : 'Failed to mark payout as paid'),
     });
@@ -94,11 +95,21 @@ function PayableRow({ partner }: { partner: PayablePartner }) {
           </div>
         ) : null}
       </dl>
-      <Button onClick={pay} disabled={markPaid.isPending || partner.payableCents <= 0}>
+      <ConfirmButton
+        variant="default"
+        size="default"
+        destructive={false}
+        disabled={markPaid.isPending || partner.payableCents <= 0}
+        title={`Mark ${partner.displayName}'s payout as paid?`}
+        description={`This records a payout of ${formatMoney(partner.payableCents)} for ${partner.payableCount} conversion${partner.payableCount === 1 ? '' : 's'} as sent to ${partner.displayName}. Those conversions are then paid and leave this list; it cannot be undone here, so send the money first.`}
+        confirmLabel="Mark as Paid"
+        pendingLabel="Marking as paid..."
+        onConfirm={pay}
+      >
         <BanknoteIcon aria-hidden="true" />
         Mark as Paid
         <span className="sr-only"> for {partner.displayName}</span>
-      </Button>
+      </ConfirmButton>
     </li>
   );
 }

@@ -1,10 +1,11 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { HandshakeIcon, LoaderCircleIcon } from 'lucide-react';
-import { useId, type ChangeEvent } from 'react';
+import { useEffect, useId, type ChangeEvent } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
-import { Link, useNavigate } from 'react-router';
+import { Link, Navigate, useNavigate } from 'react-router';
 import { toast } from 'sonner';
 import { z } from 'zod';
+import { PageLoader } from '@/components/layout/page-loader';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { FormField } from '@/components/ui/form-field';
@@ -12,7 +13,7 @@ import { paths, signInPathFor } from '@/config/paths';
 import { ApiError } from '@/lib/api-client';
 import { normalizePromoCode } from '@/lib/checkout';
 import { useSession } from '@/lib/session';
-import { useApplyPartner } from '../api/partners';
+import { useApplyPartner, usePartnerAccountCheck } from '../api/partners';
 import {
   AUTO_CODE_LENGTH,
   DISPLAY_NAME_MAX,
@@ -40,8 +41,16 @@ const schema = z.object({
 type FormInput = z.input<typeof schema>;
 type FormOutput = z.output<typeof schema>;
 
-/** /partners/apply (signed in): display name, custom short code, preferred promo code. */
+/**
+ * /partners/apply (signed in): display name, custom short code, preferred
+ * promo code. Someone who already has a partner account is sent to their
+ * portal, with a word why, instead of a form the server would refuse.
+ */
 export function PartnerApplyPage() {
+  const { session } = useSession();
+  const mine = usePartnerAccountCheck(session?.user.id ?? '');
+  if (mine.isPending) return <PageLoader />;
+  if (mine.data) return <AlreadyPartner />;
   return (
     <div className="mx-auto flex w-full max-w-2xl flex-col gap-6 px-4 py-8 sm:px-6 sm:py-12">
       <header className="flex items-center gap-3">
@@ -56,6 +65,14 @@ export function PartnerApplyPage() {
       <ApplyForm />
     </div>
   );
+}
+
+/** Says so once, then goes to the portal. */
+function AlreadyPartner() {
+  useEffect(() => {
+    toast.info(PARTNER_EXISTS_MESSAGE, { id: 'partner-exists' });
+  }, []);
+  return <Navigate to={paths.partnersPortal.path} replace />;
 }
 
 function ApplyForm() {

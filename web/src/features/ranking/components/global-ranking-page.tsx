@@ -8,13 +8,31 @@ import { Label } from '@/components/ui/label';
 import { VerifiedBadge } from '@/components/verified-badge';
 import { paths } from '@/config/paths';
 import { ApiError } from '@/lib/api-client';
-import { usePhotos } from '@/lib/api/photos';
+import { usePhotos, type Photo } from '@/lib/api/photos';
 import { useStandings, useSubmitEntry } from '../api/contest';
 import { timeLeft } from './time-left';
 
 export const SELECT_PHOTO_MESSAGE = 'Please select a photo to submit';
 export const SUBMIT_FAILED_MESSAGE = 'Failed to submit photo. Please try again.';
 export const ATTESTATION_MESSAGE = 'Please confirm that you are 18 or older and that the photo is an original photo of yourself';
+export const NO_PHOTOS_MESSAGE = 'Save a scored photo first to enter the contest.';
+
+/** How an entry of this month stands, in the owner's words. */
+const ENTRY_STATE: Record<string, { label: string; text: string; className: string }> = {
+  pending: {
+    label: 'Pending review',
+    text: 'Submitted. An admin verifies every entry before it is ranked; it joins the standings once approved.',
+    className: 'border-amber-200 bg-amber-50 text-amber-900',
+  },
+  approved: { label: 'In the ranking', text: 'Verified and ranked in this month’s standings.', className: 'border-emerald-200 bg-emerald-50 text-emerald-900' },
+  rejected: { label: 'Not accepted', text: 'An admin did not accept this entry.', className: 'border-red-200 bg-red-50 text-red-900' },
+  unlisted: { label: 'Unlisted', text: 'An admin took this entry off the leaderboard.', className: 'border-border bg-muted text-foreground' },
+};
+
+/** This month as the server names it (`YYYY-MM`, UTC), until the standings say. */
+function currentMonth(): string {
+  return new Date().toISOString().slice(0, 7);
+}
 
 /** How many of the user's photos the picker offers: their top 10 by score. */
 const PICKER_SIZE = 10;
@@ -29,12 +47,26 @@ export function GlobalRankingPage() {
   const [adult, setAdult] = useState(false);
   const [original, setOriginal] = useState(false);
   const submit = useSubmitEntry();
+  const standings = useStandings();
   const nameId = useId();
+  // The server's answer to the last submission, shown at once (the photo list catches up after).
+  const [entered, setEntered] = useState<Record<string, string>>({});
 
-  // Nothing to enter yet: the upload page first.
+  // Nothing to enter yet: the upload page first, saying why.
   useEffect(() => {
-    if (photos.data && photos.data.length === 0) void navigate(paths.upload.path, { replace: true });
+    if (photos.data && photos.data.length === 0) {
+      toast.info(NO_PHOTOS_MESSAGE, { id: 'global-ranking-no-photos' });
+      void navigate(paths.upload.path, { replace: true });
+    }
   }, [photos.data, navigate]);
+
+  const month = standings.data?.month ?? currentMonth();
+  // The user's entries of this month, each with where it stands.
+  const myEntries: { photo: Photo; status: string }[] = [];
+  for (const photo of photos.data ?? []) {
+    const status = entered[photo.id] ?? (photo.contest_month === month ? photo.listing_status : null);
+    if (status) myEntries.push({ photo, status });
+  }
 
   const choose = (id: string) => {
     setSelected(id);
@@ -54,7 +86,10 @@ export function GlobalRankingPage() {
         attest_original: original,
       },
       {
-        onSuccess: (entry) => toast.success(entry.message),
+        onSuccess: (entry) => {
+          toast.success(entry.message);
+          setEntered((current) => ({ ...current, [entry.photo_id]: entry.listing_status }));
+        },
         onError: (error) => toast.error(error instanceof ApiError && error.status === 422 ? error.message : SUBMIT_FAILED_MESSAGE),
       },
     );
@@ -86,6 +121,34 @@ export function GlobalRankingPage() {
           </div>
         ))}
       </section>
+
+      {myEntries.length > 0 ? (
+        <section aria-labelledby="my-entries-heading" className="flex flex-col gap-3 rounded-3xl border bg-card p-5 shadow-sm sm:p-8" data-testid="my-entries">
+          <h2 id="my-entries-heading" className="text-2xl font-bold">
+            Your entries this month
+          </h2>
+          <ul className="flex flex-col gap-3">
+            {myEntries.map(({ photo, status }) => {
+              const state = ENTRY_STATE[status] ?? ENTRY_STATE.pending!;
+              return (
+                <li key={photo.id} className="flex items-center gap-3" data-testid="my-entry" data-status={status}>
+                  <img src={photo.edited_image_url ?? photo.original_image_url} alt="" className="size-14 shrink-0 rounded-xl object-cover" />
+                  <div className="min-w-0">
+                    <p className="flex flex-wrap items-center gap-2 font-semibold">
+                      {photo.score.toFixed(1)}/10
+                      <span className={`rounded-full border px-2.5 py-0.5 text-xs font-semibold ${state.className}`}>{state.label}</span>
+                    </p>
+                    <p className="text-sm text-muted-foreground">
+                      {state.text}
+                      {status === 'rejected' && photo.rejection_reason ? ` Reason: ${photo.rejection_reason}` : null}
+                    </p>
+                  </div>
+                </li>
+              );
+            })}
+          </ul>
+        </section>
+      ) : null}
 
       <form onSubmit={onSubmit} className="flex flex-col gap-4 rounded-3xl border bg-card p-5 shadow-sm sm:p-8" aria-labelledby="pick-heading">
         <h2 id="pick-heading" className="text-2xl font-bold">

@@ -2,6 +2,7 @@ import { useId, useState } from 'react';
 import { toast } from 'sonner';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
+import { ConfirmButton } from '@/components/ui/confirm-button';
 import { Label } from '@/components/ui/label';
 import { Textarea } from '@/components/ui/textarea';
 import { useDecideVerification, useVerificationRequests, type VerificationRequest } from '../api/verification';
@@ -16,7 +17,7 @@ const STATUS_STYLE: Record<string, string> = {
 export function AdminVerification() {
   const requests = useVerificationRequests();
   return (
-    <div className="mx-auto flex w-full max-w-4xl flex-col gap-6 px-4 py-8 sm:px-6 sm:py-12">
+    <div className="mx-auto flex w-full max-w-4xl flex-col gap-6 px-4 py-8 sm:px-6 sm:py-12 wrap-anywhere">
       <h1 className="text-3xl font-extrabold tracking-tight">Verification Requests</h1>
       {requests.isPending ? (
         <p role="status">Loading requests...</p>
@@ -42,7 +43,7 @@ function RequestCard({ request }: { request: VerificationRequest }) {
   const [notes, setNotes] = useState('');
   const notesId = useId();
   const act = (approve: boolean) =>
-    decide.mutate(
+    decide.mutateAsync(
       { id: request.id, approve, adminNotes: notes },
       {
         onSuccess: () => toast.success(approve ? 'Verification request approved!' : 'Verification request rejected'),
@@ -81,12 +82,24 @@ function RequestCard({ request }: { request: VerificationRequest }) {
           <Label htmlFor={notesId}>Admin Notes</Label>
           <Textarea id={notesId} rows={2} value={notes} onChange={(event) => setNotes(event.target.value)} />
           <div className="flex flex-wrap gap-2">
-            <Button onClick={() => act(true)} disabled={decide.isPending}>
+            <Button onClick={() => void act(true).catch(() => undefined)} disabled={decide.isPending}>
               Approve
             </Button>
-            <Button variant="outline" onClick={() => act(false)} disabled={decide.isPending}>
+            <ConfirmButton
+              size="default"
+              disabled={decide.isPending}
+              title={`Reject ${request.fullName}'s request?`}
+              description={
+                notes.trim()
+                  ? `${request.fullName} gets no verification badge, and the request is closed with your notes: “${notes.trim()}”.`
+                  : `${request.fullName} gets no verification badge, and the request is closed without notes. Add notes first if you want to say why.`
+              }
+              confirmLabel="Reject"
+              pendingLabel="Rejecting..."
+              onConfirm={() => act(false)}
+            >
               Reject
-            </Button>
+            </ConfirmButton>
           </div>
         </div>
       ) : null}
