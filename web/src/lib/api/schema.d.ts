@@ -358,7 +358,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Partners with payable commissions, with what Mark as Paid would pay. */
+        /**
+         * Partners with unpaid commissions: what Mark as Paid would pay now, and
+         *     what is still in its refund window with the date the first of it
+         *     becomes payable.
+         */
         get: operations["admin_payouts"];
         put?: never;
         post?: never;
@@ -800,6 +804,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/contact-requests/with/{photo_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's open request to the contestant of a leaderboard entry:
+         *     whether Contact starts a new request, says the request is waiting, or
+         *     opens the existing chat.
+         */
+        get: operations["request_with_entry"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/contact-requests/{id}": {
         parameters: {
             query?: never;
@@ -972,8 +997,8 @@ export interface paths {
         /**
          * Enters one of the caller's photos in this month's contest. The photo is
          *     put forward for the leaderboard (public_listing) and waits for an admin,
-         *     unless it is approved already. Entering it again this month changes
-         *     nothing but the name and bio.
+         *     unless it is approved already with this same name and bio: a change to
+         *     either sends it back to review (off the leaderboard until approved).
          */
         post: operations["submit"];
         delete?: never;
@@ -1051,6 +1076,30 @@ export interface paths {
          *     Issues the `ps_device` cookie when the browser has none.
          */
         get: operations["edit_quota"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/events/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's own events as server-sent events: `event: unread` (the
+         *     badge's counts) first and whenever they change, `event: message` with
+         *     `id: <seq>` for each new message in their conversations, and `event:
+         *     request` when one of their contact requests arrives, is answered or
+         *     closed. With `Last-Event-ID` (or `?after=`), the messages after it
+         *     first; without it, from now on. It ends when the session ends.
+         */
+        get: operations["user_events"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1749,9 +1798,10 @@ export interface components {
             seq: number;
         };
         /**
-         * @description The spec's `metadata`. Only `contact_request_id` is read; the fee, rank
-         *     and plan name a client sends are ignored (the server prices), but stay
-         *     in the API so the spec's client can send them.
+         * @description The spec's `metadata`. Only `contact_request_id` and
+         *     `personality_result_id` are read; the fee, rank and plan name a client
+         *     sends are ignored (the server prices), but stay in the API so the spec's
+         *     client can send them.
          */
         CheckoutMetadata: {
             /**
@@ -1761,6 +1811,12 @@ export interface components {
             contact_request_id?: string | null;
             /** @description Ignored: the server computes the fee from the contestant's rank. */
             fee_amount?: Record<string, never> | null;
+            /**
+             * Format: uuid
+             * @description The caller's saved personality result the detailed analysis is for
+             *     (required with `type` `personality_detailed`).
+             */
+            personality_result_id?: string | null;
             /** @description Ignored. */
             plan_name?: string | null;
             /** @description Ignored: the rank stored with the contact request counts. */
@@ -2024,6 +2080,25 @@ export interface components {
          * @enum {string}
          */
         EngineKind: "builtin" | "generative";
+        /** @description What the Contact button of a leaderboard entry does for the caller. */
+        EntryContact: {
+            /**
+             * Format: date-time
+             * @description For `waiting`: when the hold is released if unanswered.
+             */
+            expiresAt: string | null;
+            /**
+             * Format: uuid
+             * @description The open request, for `waiting` and `chatting` (the conversation's id).
+             */
+            requestId: string | null;
+            /**
+             * @description `none` (a new request can be sent, or an unpaid one paid), `waiting`
+             *     (a paid request waits for the contestant's answer) or `chatting`
+             *     (approved: the conversation is open).
+             */
+            state: string;
+        };
         /** @description The JSON body of every error answered under `/api/` and `/functions/`. */
         ErrorBody: {
             /** @description Stable, machine-readable error code, e.g. `not_found`. */
@@ -2037,7 +2112,7 @@ export interface components {
          *     all, so the web app's generated types know each one.
          * @enum {string}
          */
-        ErrorCode: "not_found" | "method_not_allowed" | "unsupported_media_type" | "invalid_json" | "invalid_request" | "body_too_large" | "invalid_query" | "validation_failed" | "conflict" | "rate_limited" | "not_signed_in" | "insufficient_aal" | "reauthentication_needed" | "admin_only" | "invalid_upload" | "missing_image" | "too_large" | "not_an_image" | "image_incomplete" | "bad_dimensions" | "no_face" | "face_too_small" | "no_hand" | "not_feet" | "missing_prompt" | "invalid_image_url" | "unsupported_prompt" | "free_edits_used" | "provider_credits" | "edit_failed" | "forbidden" | "invalid_signature" | "idempotency_key_reused" | "checkout_in_progress" | "checkout_closed" | "card_declined" | "already_subscribed" | "payment_required" | "already_paid" | "no_subscription" | "payment_provider_failed" | "unknown_feature" | "trial_used" | "feature_locked" | "already_applied" | "already_requested" | "already_verified" | "partner_exists" | "partner_not_found" | "invalid_short_code" | "short_code_taken" | "promo_code_taken" | "invalid_promo_code" | "invalid_transition" | "nothing_payable" | "cannot_contact_self" | "display_name_required" | "request_open" | "blocked" | "already_decided" | "not_paid" | "not_approved" | "conversation_closed" | "server_busy" | "database_unavailable" | "internal_error";
+        ErrorCode: "not_found" | "method_not_allowed" | "unsupported_media_type" | "invalid_json" | "invalid_request" | "body_too_large" | "invalid_query" | "validation_failed" | "conflict" | "rate_limited" | "not_signed_in" | "insufficient_aal" | "reauthentication_needed" | "admin_only" | "invalid_upload" | "missing_image" | "too_large" | "not_an_image" | "image_incomplete" | "bad_dimensions" | "no_face" | "face_too_small" | "no_hand" | "not_feet" | "missing_prompt" | "invalid_image_url" | "unsupported_prompt" | "free_edits_used" | "provider_credits" | "edit_failed" | "forbidden" | "invalid_signature" | "idempotency_key_reused" | "checkout_in_progress" | "checkout_closed" | "card_declined" | "already_subscribed" | "already_purchased" | "payment_required" | "already_paid" | "no_subscription" | "payment_provider_failed" | "unknown_feature" | "trial_used" | "feature_locked" | "already_applied" | "already_requested" | "already_verified" | "partner_exists" | "partner_not_found" | "invalid_short_code" | "short_code_taken" | "promo_code_taken" | "invalid_promo_code" | "invalid_transition" | "nothing_payable" | "cannot_contact_self" | "display_name_required" | "request_open" | "blocked" | "already_decided" | "not_paid" | "not_approved" | "conversation_closed" | "server_busy" | "database_unavailable" | "internal_error";
         /** @description The result of a face analysis. */
         FaceAnalysis: {
             breakdown: components["schemas"]["FaceBreakdown"];
@@ -2394,6 +2469,27 @@ export interface components {
             /** @description Pass as `after` for the next page; null on the last page. */
             next_cursor?: string | null;
         };
+        /** @description A new message in one of the caller's conversations. */
+        MessageEvent: {
+            /**
+             * Format: uuid
+             * @description The conversation: the contact request's id.
+             */
+            contactRequestId: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: uuid */
+            id: string;
+            /** @description Sent by the caller (from another tab or device). */
+            mine: boolean;
+            /** Format: uuid */
+            senderId: string;
+            /**
+             * Format: int64
+             * @description The message's `seq`, also the event's id.
+             */
+            seq: number;
+        };
         MessagePage: {
             messages: components["schemas"]["ChatMessage"][];
             /**
@@ -2585,6 +2681,11 @@ export interface components {
         PayablePartner: {
             code: string;
             displayName: string;
+            /**
+             * Format: date-time
+             * @description When the first pending line becomes payable.
+             */
+            nextPayableAt: string | null;
             /** Format: uuid */
             partnerId: string;
             /**
@@ -2597,6 +2698,13 @@ export interface components {
              * @description Lines past the refund window, clawbacks included.
              */
             payableCount: number;
+            /** Format: int64 */
+            pendingCents: number;
+            /**
+             * Format: int64
+             * @description Unpaid lines still in their refund window.
+             */
+            pendingCount: number;
         };
         /** @description One of the caller's payments. */
         PaymentItem: {
@@ -2784,7 +2892,10 @@ export interface components {
         };
         /** @description A sandbox checkout, for its page. */
         SandboxCheckout: {
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description What this payment charges (the first month of a subscription).
+             */
             amountCents: number;
             /** @description Where Cancel leads (relative). */
             cancelUrl: string;
@@ -2799,6 +2910,12 @@ export interface components {
             mode: string;
             /** @description Says plainly that this is a test payment. */
             notice: string;
+            /**
+             * Format: int64
+             * @description What each later month of a subscription charges, when the first is
+             *     discounted (a promo code is for the first payment only).
+             */
+            renewalCents: number | null;
             /** @description `open`, `complete` or `expired`. */
             status: string;
             /** @description Where Pay leads (relative). */
@@ -2927,7 +3044,10 @@ export interface components {
         /** @description The answer of `record-feature-usage`. */
         TrialActivated: {
             access: components["schemas"]["FeatureAccess"];
-            /** @description 'Trial activated! You can use this feature once.' */
+            /**
+             * @description What the trial gives, e.g. 'Trial activated! You can score one photo
+             *     of your feet.'
+             */
             message: string;
         };
         UnreadSummary: {
@@ -4202,7 +4322,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Partners with unpaid conversions */
+            /** @description Partners with unpaid conversions, payable or pending */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4709,7 +4829,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `not_feet`, or `image_incomplete`: a cut-off or damaged photo */
+            /** @description `not_feet`: no feet found (too little bare skin, fur, a face or a hand), or `image_incomplete`: a cut-off or damaged photo */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5576,6 +5696,56 @@ export interface operations {
             };
             /** @description `not_signed_in` */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    request_with_entry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The leaderboard entry (a photo) */
+                photo_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What Contact does for the caller */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EntryContact"];
+                };
+            };
+            /** @description `not_signed_in` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: no such entry */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`: the path or query holds a control character */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6466,6 +6636,59 @@ export interface operations {
             };
             /** @description A bearer token was sent but is not valid */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    user_events: {
+        parameters: {
+            query?: {
+                /** @description Only messages after this `seq`. */
+                after?: number;
+            };
+            header?: {
+                /** @description The last message `seq` received */
+                "Last-Event-ID"?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description `text/event-stream`: `unread` (UnreadSummary), `message` (MessageEvent) and `request` (RequestEvent) events */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": components["schemas"]["MessageEvent"];
+                };
+            };
+            /** @description `invalid_query`: a query parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_signed_in` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`: the path or query holds a control character */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7663,7 +7886,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The contact request is not the caller's */
+            /** @description The contact request or personality result is not the caller's */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7672,7 +7895,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `already_subscribed`, `already_paid`, `checkout_in_progress` */
+            /** @description `already_subscribed`, `already_purchased`, `already_paid`, `checkout_in_progress` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7699,7 +7922,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `validation_failed`, `idempotency_key_reused` */
+            /** @description `validation_failed`, `idempotency_key_reused`, `invalid_promo_code` (also a partner's own code) */
             422: {
                 headers: {
                     [name: string]: unknown;
