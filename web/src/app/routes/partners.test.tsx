@@ -206,11 +206,16 @@ describe('/partners/portal', { timeout: 20_000 }, () => {
     expect(badge).toHaveAttribute('data-tone', 'red');
   });
 
-  it('sends a user without an account to the application, asking once', async () => {
+  it('sends a user without an account to the application, each page asking once', async () => {
     const fetchMock = stubApi({ 'GET /api/v1/partners/me': () => apiError(404, 'partner_not_found', 'No partner account') });
     const { router } = renderApp('/partners/portal', { user: 'signed-in' });
     await vi.waitFor(() => expect(router.state.location.pathname).toBe('/partners/apply'), { timeout: 10_000 });
-    expect(callsTo(fetchMock, 'GET', '/api/v1/partners/me')).toHaveLength(1);
+    // The portal asks once; the application page asks once for itself
+    // (its own is-a-partner-already check). A 404 is never asked again.
+    await screen.findByRole('heading', { name: 'Partner Application' }, { timeout: 10_000 });
+    await vi.waitFor(() => expect(callsTo(fetchMock, 'GET', '/api/v1/partners/me')).toHaveLength(2), { timeout: 10_000 });
+    expect(await screen.findByRole('button', { name: /submit/i }, { timeout: 10_000 })).toBeInTheDocument();
+    expect(callsTo(fetchMock, 'GET', '/api/v1/partners/me')).toHaveLength(2);
   });
 });
 
