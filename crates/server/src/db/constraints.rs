@@ -233,6 +233,17 @@ pub const UNIQUE_KEYS: &[UniqueKey] = &[
         "personality_results",
         &["payment_id"],
     ),
+    // m20261127_7200_one_purchase
+    key(
+        "checkout_sessions_open_purchase_key",
+        "checkout_sessions",
+        &["user_id", "purpose", "purchase_ref"],
+    ),
+    key(
+        "billing_refunds_target_key",
+        "billing_refunds",
+        &["provider", "kind", "target"],
+    ),
 ];
 
 /// The constraint `err` violated, if it is a constraint violation.
