@@ -472,8 +472,9 @@ pub struct EntryContact {
 pub async fn request_with_entry(
     State(state): State<AppState>,
     user: AuthUser,
-    Path(photo_id): Path<Uuid>,
+    photo_id: RequestId,
 ) -> Result<Json<EntryContact>, ApiError> {
+    let Path(photo_id) = photo_id?;
     let photo = photos::Entity::find_by_id(photo_id)
         .one(&state.db)
         .await?
