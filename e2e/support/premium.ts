@@ -7,7 +7,8 @@ import { expect, type APIRequestContext, type Page } from '@playwright/test';
 import { expectToast } from './edits';
 import type { TestAccount } from './score';
 
-export const TRIAL_ACTIVATED = 'Trial activated! You can use this feature once.';
+/** The start of every trial's toast; the rest says what that feature's trial gives. */
+export const TRIAL_ACTIVATED = 'Trial activated! You can ';
 
 /** On a gated page offering the free trial: uses it, then the page itself shows. */
 export async function useFreeTrial(page: Page) {

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { api, unwrap } from '@/lib/api-client';
-import { useSession } from '@/lib/session';
+import { servesApi, useSession } from '@/lib/session';
 
 /**
  * GET /api/v1/admin/role: whether the signed-in user is an administrator, as
@@ -14,14 +14,18 @@ export async function getAdminRole(signal?: AbortSignal): Promise<boolean> {
   return admin;
 }
 
-/** Whether to show the Admin links: only when the server says this user is an admin (never asked while signed out). */
+/**
+ * Whether to show the Admin links: only when the server says this user is an
+ * admin (never asked while signed out, nor by a session that still owes its
+ * second factor, which the server would refuse).
+ */
 export function useShowAdminLinks(): boolean {
   const { session } = useSession();
   const userId = session?.user.id ?? null;
   const role = useQuery({
     queryKey: ['admin', 'role', userId ?? 'anonymous'] as const,
     queryFn: ({ signal }) => getAdminRole(signal),
-    enabled: userId !== null,
+    enabled: session !== null && servesApi(session),
     retry: false,
   });
   return userId !== null && role.data === true;
