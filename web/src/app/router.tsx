@@ -136,13 +136,12 @@ export const routes: RouteObject[] = [
         ),
       },
       {
-        // The quiz is a Premium feature with one free trial; the detailed analysis is bought on its own.
+        // The quiz is a Premium feature with one free trial (gated in the route, around the quiz
+        // alone); a saved result and the detailed analysis, bought on its own, are always the user's.
         path: paths.personalityTest.path,
         element: (
           <RequireAuth message={PERSONALITY_SIGN_IN_MESSAGE}>
-            <FeatureGate feature="personality_test" title={paths.personalityTest.title}>
-              <PersonalityTest />
-            </FeatureGate>
+            <PersonalityTest />
           </RequireAuth>
         ),
       },

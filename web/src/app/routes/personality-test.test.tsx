@@ -145,6 +145,36 @@ describe('/personality-test', { timeout: 20_000 }, () => {
     expect(screen.queryByText('Payment successful! Your detailed analysis is ready.')).not.toBeInTheDocument();
   });
 
+  it('comes back from the checkout to the detailed analysis after the trial is used up', async () => {
+    window.sessionStorage.setItem('prettyscore.personality.answers', JSON.stringify(allA));
+    stubApi({
+      'POST /functions/v1/check-feature-access': () => json({ hasAccess: false, reason: 'trial_exceeded', trialRemaining: 0 }),
+      'GET /api/v1/personality/quiz': () => json(QUIZ),
+      'POST /functions/v1/personality-analysis': () => json(result('detailed', allA)),
+    });
+    renderApp('/personality-test?success=true', { user: 'signed-in' });
+    const analysis = await screen.findByTestId('personality-analysis', undefined, { timeout: 10_000 });
+    expect(within(analysis).getByRole('heading', { name: 'Your strengths' })).toBeInTheDocument();
+    expect(screen.queryByTestId('gate-premium')).not.toBeInTheDocument();
+  });
+
+  it('shows the latest saved result without the quiz, and gates only a retake', async () => {
+    stubApi({
+      'POST /functions/v1/check-feature-access': () => json({ hasAccess: false, reason: 'trial_exceeded', trialRemaining: 0 }),
+      'GET /api/v1/personality/quiz': () => json(QUIZ),
+      'GET /api/v1/personality/results': () => json([result('detailed', allA), result('basic', allA)]),
+    });
+    const { user } = renderApp('/personality-test', { user: 'signed-in' });
+    const analysis = await screen.findByTestId('personality-analysis', undefined, { timeout: 10_000 });
+    expect(within(analysis).getByRole('heading', { name: 'How you work with others' })).toBeInTheDocument();
+    expect(screen.queryByTestId('detailed-offer')).not.toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'Retake the Test' }));
+    const gate = await screen.findByTestId('gate-premium');
+    expect(gate).toHaveTextContent('You have used your free trial of the Personality Test.');
+    expect(screen.queryByTestId('quiz-question')).not.toBeInTheDocument();
+  });
+
   it('says the analysis failed and keeps the answers', async () => {
     window.sessionStorage.setItem('prettyscore.personality.answers', JSON.stringify(allA));
     stubApi({

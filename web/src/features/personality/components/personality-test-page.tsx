@@ -1,5 +1,5 @@
 import { BrainIcon, ChevronLeftIcon, ChevronRightIcon, LoaderCircleIcon, LockIcon, RotateCcwIcon, SparklesIcon } from 'lucide-react';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { toast } from 'sonner';
 import { PageLoader } from '@/components/layout/page-loader';
@@ -11,7 +11,7 @@ import { ApiError } from '@/lib/api-client';
 import { createCheckout } from '@/lib/api/billing';
 import { appPathOf, newIdempotencyKey } from '@/lib/checkout';
 import { useSession } from '@/lib/session';
-import { useAnalyzePersonality, useQuiz, type PersonalityResult, type QuizAnswers, type QuizQuestion, type QuizType } from '../api/personality';
+import { useAnalyzePersonality, usePersonalityResults, useQuiz, type PersonalityResult, type QuizAnswers, type QuizQuestion, type QuizType } from '../api/personality';
 import {
   ANALYZE_FAILED_MESSAGE,
   clearAnswers,
@@ -34,13 +34,23 @@ const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 type Phase = 'quiz' | 'analysing' | 'result' | 'buying';
 
+type PersonalityTestPageProps = {
+  /**
+   * Wraps the quiz itself: taking it is a Premium feature with one free
+   * trial (the app passes its feature gate). A result already taken, and a
+   * detailed analysis already bought, are the user's to see without it.
+   */
+  quizGate?: (quiz: ReactNode) => ReactNode;
+};
+
 /**
- * /personality-test (behind the personality_test gate): one question at a
- * time, the basic result, and the detailed analysis for $4.99. Returning
- * from the checkout with ?success=true shows the detailed analysis of the
- * quiz taken before it (the answers wait in session storage).
+ * /personality-test: one question at a time, the basic result, and the
+ * detailed analysis for $4.99. Returning from the checkout with
+ * ?success=true shows the detailed analysis of the quiz taken before it (the
+ * answers wait in session storage); otherwise a user with a saved result
+ * sees their latest one first, with the offer to retake.
  */
-export function PersonalityTestPage() {
+export function PersonalityTestPage({ quizGate = (quiz) => quiz }: PersonalityTestPageProps) {
   const quiz = useQuiz();
   const { session, client } = useSession();
   const navigate = useNavigate();
@@ -51,12 +61,26 @@ export function PersonalityTestPage() {
     const stored = loadAnswers();
     return stored && isComplete(stored) ? stored : null;
   });
+  // Without a quiz in this tab, the latest saved result (if it cannot be
+  // read, the quiz starts as for a first visit).
+  const saved = usePersonalityResults(arrival ? undefined : session?.user.id);
+  const [latestSeen, setLatestSeen] = useState(false);
   const [index, setIndex] = useState(arrival ? 19 : 0);
   const [answers, setAnswers] = useState<QuizAnswers>(arrival ?? {});
   const [phase, setPhase] = useState<Phase>(arrival ? 'analysing' : 'quiz');
   const [result, setResult] = useState<PersonalityResult | null>(null);
   const checkoutKey = useRef<{ resultId: string; value: string } | null>(null);
   const started = useRef(false);
+  // Once, when the saved results first arrive (state adjusted while rendering,
+  // as React advises, so the quiz never flashes before the result).
+  if (!latestSeen && !arrival && saved.data) {
+    setLatestSeen(true);
+    const latest = saved.data[0];
+    if (latest && phase === 'quiz' && Object.keys(answers).length === 0) {
+      setResult(latest);
+      setPhase('result');
+    }
+  }
 
   /** Scores `given` on the server; the caller has set the phase to 'analysing'. */
   const run = async (given: QuizAnswers, quizType: QuizType) => {
@@ -144,7 +168,7 @@ export function PersonalityTestPage() {
     }
   };
 
-  if (quiz.isPending) return <PageLoader />;
+  if (quiz.isPending || (!arrival && saved.isLoading)) return <PageLoader />;
   if (quiz.isError) {
     return (
       <Shell>
@@ -209,7 +233,7 @@ export function PersonalityTestPage() {
     }
   };
 
-  return (
+  return quizGate(
     <Shell>
       <QuestionCard
         question={question}
@@ -220,11 +244,11 @@ export function PersonalityTestPage() {
         onBack={() => setIndex(Math.max(0, index - 1))}
         onNext={advance}
       />
-    </Shell>
+    </Shell>,
   );
 }
 
-function Shell({ children }: { children: React.ReactNode }) {
+function Shell({ children }: { children: ReactNode }) {
   return (
     <div className="mx-auto flex w-full max-w-2xl flex-col gap-6 px-4 py-8 sm:px-6 sm:py-12">
       <header className="flex items-center gap-3">
