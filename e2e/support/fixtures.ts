@@ -52,42 +52,69 @@ export const test = base.extend<Fixtures>({
     { auto: true },
   ],
 
-  // A signed-in page keeps the user's event stream open (and a chat its
-  // conversation's), and a request that never finishes means Playwright's
-  // 'networkidle' never comes. Here 'networkidle' means what the walks
-  // want: the page has loaded and no other request has been in flight for
-  // 500 ms.
+  // Every page a test opens, through the fixture's context or a browser
+  // context of its own, waits for 'networkidle' without the app's streams.
   streamAwareIdle: [
-    async ({ page }, use) => {
-      const pending = new Set<unknown>();
-      const isStream = (url: string) => STREAM.test(new URL(url).pathname);
-      page.on('request', (request) => {
-        if (!isStream(request.url())) pending.add(request);
-      });
-      page.on('requestfinished', (request) => pending.delete(request));
-      page.on('requestfailed', (request) => pending.delete(request));
-      const original = page.waitForLoadState.bind(page);
-      page.waitForLoadState = async (state, options) => {
-        if (state !== 'networkidle') return original(state, options);
-        await original('load', options);
-        await expect
-          .poll(
-            async () => {
-              if (pending.size > 0) return false;
-              await page.waitForTimeout(IDLE_MS);
-              return pending.size === 0;
-            },
-            { timeout: options?.timeout ?? 30_000, intervals: [50] },
-          )
-          .toBe(true);
-      };
+    async ({ page, context }, use) => {
+      ignoreStreamsWhenIdle(page);
+      context.on('page', ignoreStreamsWhenIdle);
       await use();
     },
     { auto: true },
   ],
+
+  browser: [
+    async ({ browser }, use) => {
+      const newContext = browser.newContext.bind(browser);
+      browser.newContext = async (options) => {
+        const context = await newContext(options);
+        context.on('page', ignoreStreamsWhenIdle);
+        return context;
+      };
+      await use(browser);
+      browser.newContext = newContext;
+    },
+    { scope: 'worker' },
+  ],
 });
 
 export { expect };
+
+const idleAware = new WeakSet<Page>();
+
+/**
+ * A signed-in page keeps the user's event stream open (and a chat its
+ * conversation's), and a request that never finishes means Playwright's
+ * 'networkidle' never comes. On `page`, 'networkidle' then means what the
+ * walks want: the page has loaded and no other request has been in flight
+ * for 500 ms.
+ */
+function ignoreStreamsWhenIdle(page: Page) {
+  if (idleAware.has(page)) return;
+  idleAware.add(page);
+  const pending = new Set<unknown>();
+  const isStream = (url: string) => STREAM.test(new URL(url).pathname);
+  page.on('request', (request) => {
+    if (!isStream(request.url())) pending.add(request);
+  });
+  page.on('requestfinished', (request) => pending.delete(request));
+  page.on('requestfailed', (request) => pending.delete(request));
+  const original = page.waitForLoadState.bind(page);
+  page.waitForLoadState = async (state, options) => {
+    if (state !== 'networkidle') return original(state, options);
+    await original('load', options);
+    await expect
+      .poll(
+        async () => {
+          if (pending.size > 0) return false;
+          await page.waitForTimeout(IDLE_MS);
+          return pending.size === 0;
+        },
+        { timeout: options?.timeout ?? 30_000, intervals: [50] },
+      )
+      .toBe(true);
+  };
+}
 
 /**
  * Runs axe with the WCAG 2 A and AA rules; returns only serious and critical violations.
