@@ -74,12 +74,15 @@ test.describe('the leaderboard', () => {
       await expect(shown.getByTestId('entry-rank')).toHaveText(`#${entry.rank}`);
       await expect(shown.getByTestId('entry-score')).toHaveText(`${photo.score.toFixed(1)}/10`);
       await expect(shown.getByRole('button', { name: `Contact ${name} for $${entry.contact_fee.toLocaleString('en-US')}` })).toBeVisible();
+      // The photos load lazily: other walks' entries may put this one below the fold.
+      await shown.scrollIntoViewIfNeeded();
       await expect(shown.getByRole('img')).toHaveJSProperty('complete', true);
       await shoot(visitor, viewport.name, 'leaderboard-with-entries');
     }
     await visitor.getByTestId('leaderboard-entry').filter({ hasText: name }).getByRole('button', { name: /^Contact/ }).click();
     await expect(visitor.getByText('Please sign in to contact contestants')).toBeVisible();
-    await expect(visitor).toHaveURL(/\/auth\?returnTo=%2Fleaderboard$/);
+    // Signing in comes back to this entry with its Contact dialog open.
+    await expect(visitor).toHaveURL(`/auth?returnTo=${encodeURIComponent(`/leaderboard?contactEntry=${photo.id}`)}`);
 
     // The owner sees it listed, without a Contact button on their own entry.
     await ownerPage.goto('/leaderboard');
