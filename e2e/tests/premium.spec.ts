@@ -31,7 +31,13 @@ async function buyPremium(page: Page) {
 
 test.describe('Premium', () => {
   // A declined test card is the server's 402 `card_declined`; Chromium logs every non-2xx response it loads.
-  test.use({ allowedConsoleErrors: [/status of 402 \(Payment Required\).*\/api\/v1\/billing\/sandbox\/[^/]+\/decline/] });
+  // A second Pay of a paid checkout, and Upgrade while subscribed, are 409s.
+  test.use({
+    allowedConsoleErrors: [
+      /status of 402 \(Payment Required\).*\/api\/v1\/billing\/sandbox\/[^/]+\/decline/,
+      /status of 409 \(Conflict\).*(\/api\/v1\/billing\/sandbox\/[^/]+\/pay|\/functions\/v1\/create-checkout)/,
+    ],
+  });
 
   test('sign in, Upgrade, pay in the sandbox: Premium Member on the dashboard, and edits are unlimited', async ({ page, request }) => {
     // A long walk (checkout, the 3 s return, six edits) on a shared 2-core machine.
@@ -74,6 +80,42 @@ test.describe('Premium', () => {
     }
     await expectToast(page, 'Photo edited! You have unlimited edits.');
     await expect(page.getByTestId('out-of-edits')).toHaveCount(0);
+  });
+
+  test('two tabs: Upgrade in both opens one checkout, paid once; the second Pay and a later Upgrade say so', async ({ page, request }) => {
+    test.slow();
+    const account = await signUp(request);
+    await useSession(page, account);
+    const second = await page.context().newPage();
+    await upgradeToSandboxCheckout(page);
+    await upgradeToSandboxCheckout(second);
+    // One open checkout per user and thing: the second tab is offered the first tab's.
+    expect(new URL(second.url()).pathname).toBe(new URL(page.url()).pathname);
+
+    await page.getByRole('button', { name: 'Pay $9.99 / month' }).click();
+    await expect(page).toHaveURL(/\/premium\?success=true$/);
+    await second.getByRole('button', { name: 'Pay $9.99 / month' }).click();
+    await expect(second.getByRole('alert')).toHaveText('This checkout has been paid already.');
+    await expect(second.getByTestId('sandbox-closed')).toContainText('This checkout is already paid.');
+    await expect(second.getByRole('button', { name: 'Pay $9.99 / month' })).toHaveCount(0);
+
+    // A new Upgrade from a tab that still shows the offer is refused by the server.
+    await second.route('**/functions/v1/check-subscription', (route) =>
+      route.fulfill({
+        status: 200,
+        contentType: 'application/json',
+        body: JSON.stringify({ subscribed: false, plan: null, status: null, expires_at: null, cancel_at_period_end: false }),
+      }),
+    );
+    await second.goto('/premium');
+    await second.getByRole('button', { name: 'Upgrade to Premium' }).click();
+    await expectToast(second, 'You are already a Premium member.');
+    await expect(second).toHaveURL(/\/premium$/);
+    await second.unroute('**/functions/v1/check-subscription');
+
+    const paid = (await paymentsOf(request, account)).filter((payment) => payment.status === 'succeeded');
+    expect(paid.map((payment) => payment.amount_cents)).toEqual([999]);
+    expect(await subscriptionOf(request, account)).toMatchObject({ subscribed: true, plan: 'premium_editing' });
   });
 
   test('a declined card says so clearly and grants nothing', async ({ page, request }) => {
