@@ -49,5 +49,7 @@ export default defineConfig({
     setupFiles: ['./src/testing/setup-tests.ts'],
     include: ['src/**/*.test.{ts,tsx}', 'eslint-rules/**/*.test.ts'],
     restoreMocks: true,
+    // Only a test that hangs fails on time (see src/testing/setup-tests.ts).
+    testTimeout: 30_000,
   },
 });

@@ -1,7 +1,12 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { toast } from 'sonner';
 import { afterEach, vi } from 'vitest';
+
+// A findBy or waitFor waits for an event, not for a deadline: on a busy
+// machine (a Rust build beside the suite) a render can take over the default
+// second, so they wait up to 5 s, and a test up to 30 s (vite.config.ts).
+configure({ asyncUtilTimeout: 5_000 });
 
 // jsdom lacks the browser APIs below; Radix and the sidebar use them.
 if (typeof window.matchMedia !== 'function') {
