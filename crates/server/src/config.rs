@@ -510,7 +510,8 @@ impl Default for PasswordHashConfig {
 }
 
 /// Requests allowed per window, shared by every instance through the
-/// database. The defaults are GoTrue's.
+/// database. The defaults are GoTrue's, and `wrong_passwords_per_5min`,
+/// which GoTrue does not have.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct RateLimitConfig {
@@ -524,6 +525,11 @@ pub struct RateLimitConfig {
     pub anonymous_per_hour: u32,
     /// MFA challenge and verify per IP per minute.
     pub mfa_per_minute: u32,
+    /// Wrong passwords per IP per 5 minutes, over all accounts, before that
+    /// IP's password sign-ins wait for the window's end. (Per account, an IP
+    /// waits after 5 wrong passwords of its own, or after 1 once the account
+    /// drew 5 from anywhere; an IP without wrong passwords never waits.)
+    pub wrong_passwords_per_5min: u32,
     /// Mails sent per hour, for the whole deployment.
     pub emails_per_hour: u32,
     /// Seconds between two mails of one kind to one address.
@@ -538,6 +544,7 @@ impl Default for RateLimitConfig {
             mail_requests_per_5min: 30,
             anonymous_per_hour: 30,
             mfa_per_minute: 15,
+            wrong_passwords_per_5min: 30,
             emails_per_hour: 30,
             email_resend_gap_secs: 60,
         }

@@ -532,33 +532,50 @@ async fn password_grant(
     } else {
         return Err(AuthError::validation("missing email or phone"));
     };
-    // Per-account backoff, keyed on the address or phone as given (so an
-    // unknown one answers the same), whatever address the guesses come from.
+    // Wrong passwords are counted per account (keyed on the address or
+    // phone as given, so an unknown one answers the same), per account and
+    // client address, and per client address; `password::refusal` decides
+    // who waits, and never refuses an address that has not failed.
     let identifier = present(&body.email)
         .or(present(&body.phone))
         .unwrap_or_default()
         .to_lowercase();
-    let failures_key = format!(
-        "password-failures:{}",
-        otp::token_hash(&identifier, "password")
-    );
-    let failures =
-        crate::rate_limit::current_count(&state.db, &failures_key, password::FAILURE_WINDOW_SECS)
-            .await?;
-    if failures >= password::MAX_FAILURES {
-        return Err(AuthError::too_many(
-            "over_request_rate_limit",
-            "Too many wrong passwords for this account. Please try again in a few minutes.",
-        )
-        .with_retry_after(crate::rate_limit::window_remaining_secs(
-            password::FAILURE_WINDOW_SECS,
-        )));
+    let account = otp::token_hash(&identifier, "password");
+    let address = client.rate_key();
+    let keys = [
+        format!("password-failures:{account}"),
+        format!("password-failures:{account}:{address}"),
+        format!("password-failures-ip:{address}"),
+    ];
+    let window = password::FAILURE_WINDOW_SECS;
+    let mut counts = [0; 3];
+    for (count, key) in counts.iter_mut().zip(&keys) {
+        *count = crate::rate_limit::current_count(&state.db, key, window).await?;
+    }
+    let failures = password::RecentFailures {
+        account: counts[0],
+        account_from_address: counts[1],
+        address: counts[2],
+    };
+    let max_per_address = i64::from(state.config.auth.rate_limits.wrong_passwords_per_5min);
+    if let Some(refusal) = password::refusal(failures, max_per_address) {
+        let message = match refusal {
+            password::Refusal::Account => {
+                "Too many wrong passwords for this account. Please try again in a few minutes."
+            }
+            password::Refusal::Address => {
+                "Too many wrong passwords from this network. Please try again in a few minutes."
+            }
+        };
+        return Err(AuthError::too_many("over_request_rate_limit", message)
+            .with_retry_after(crate::rate_limit::window_remaining_secs(window)));
     }
     let hash = user.as_ref().and_then(|u| u.encrypted_password.clone());
     let matches = password::verify(password, hash, params).await?;
     let Some(user) = user.filter(|_| matches) else {
-        crate::rate_limit::count_hit(&state.db, &failures_key, password::FAILURE_WINDOW_SECS)
-            .await?;
+        for key in &keys {
+            crate::rate_limit::count_hit(&state.db, key, window).await?;
+        }
         return Err(AuthError::invalid_credentials());
     };
     if user.email.is_some() && user.email_confirmed_at.is_none() && present(&body.email).is_some() {
