@@ -510,8 +510,9 @@ impl Default for PasswordHashConfig {
 }
 
 /// Requests allowed per window, shared by every instance through the
-/// database. The defaults are GoTrue's, and `wrong_passwords_per_5min`,
-/// which GoTrue does not have.
+/// database. The defaults are GoTrue's, except for the mail limits (GoTrue
+/// counts 30 mails an hour for the deployment; here that is per client IP)
+/// and `wrong_passwords_per_5min`, which GoTrue does not have.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct RateLimitConfig {
@@ -530,7 +531,14 @@ pub struct RateLimitConfig {
     /// waits after 5 wrong passwords of its own, or after 1 once the account
     /// drew 5 from anywhere; an IP without wrong passwords never waits.)
     pub wrong_passwords_per_5min: u32,
-    /// Mails sent per hour, for the whole deployment.
+    /// Auth mails (confirmation, recovery, magic link, email change,
+    /// reauthentication) one client IP may have sent per hour.
+    pub emails_per_address_per_hour: u32,
+    /// Auth mails to one recipient that one client IP may have sent per hour.
+    pub emails_per_recipient_per_hour: u32,
+    /// Auth mails sent per hour by the whole deployment (invites included): a
+    /// safety cap far above normal traffic. GoTrue's 30 for the deployment let
+    /// one client stop everyone's mail.
     pub emails_per_hour: u32,
     /// Seconds between two mails of one kind to one address.
     pub email_resend_gap_secs: u64,
@@ -545,7 +553,9 @@ impl Default for RateLimitConfig {
             anonymous_per_hour: 30,
             mfa_per_minute: 15,
             wrong_passwords_per_5min: 30,
-            emails_per_hour: 30,
+            emails_per_address_per_hour: 30,
+            emails_per_recipient_per_hour: 10,
+            emails_per_hour: 10_000,
             email_resend_gap_secs: 60,
         }
     }

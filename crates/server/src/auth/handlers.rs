@@ -144,6 +144,10 @@ pub async fn signup(
     };
     limit_mail_requests(&state, &client).await?;
     let email = user_rules::normalise_email(email)?;
+    if !auth.autoconfirm {
+        // Counted before the lookup: the same for a taken address as a new one.
+        otp::limit_mail(&state, &client, &email).await?;
+    }
     let Some(password) = body.password.filter(|p| !p.is_empty()) else {
         return Err(AuthError::unprocessable(
             "validation_failed",
@@ -770,6 +774,14 @@ pub async fn update_user(
         // confirms it (and the current address is told and must confirm
         // too): a stolen session must not be able to take the account.
         otp::check_resend_gap(&state, user.email_change_sent_at)?;
+        otp::limit_mail(&state, &client, &new_email).await?;
+        if let Some(current) = user
+            .email
+            .as_deref()
+            .filter(|_| user.email_confirmed_at.is_some())
+        {
+            otp::limit_mail(&state, &client, current).await?;
+        }
         user = start_email_change(
             &state,
             &user,
@@ -856,8 +868,9 @@ pub async fn recover(
         return Err(AuthError::validation("Password recovery requires an email"));
     };
     let email = user_rules::normalise_email(email)?;
-    // The same gap, and the same 429, for unknown addresses as known ones.
+    // The same gap and limits, and the same 429, for unknown addresses as known ones.
     otp::claim_address_gap(&state, &email).await?;
+    otp::limit_mail(&state, &client, &email).await?;
     if let Some(user) = user_rules::find_by_email(&state.db, &email).await?
         && !user_rules::is_banned(&user)
     {
@@ -931,8 +944,9 @@ pub async fn otp(
     };
     let email = user_rules::normalise_email(email)?;
     let redirect_to = query.redirect_to.as_deref();
-    // The same gap, and the same 429, for unknown addresses as known ones.
+    // The same gap and limits, and the same 429, for unknown addresses as known ones.
     otp::claim_address_gap(&state, &email).await?;
+    otp::limit_mail(&state, &client, &email).await?;
     match user_rules::find_by_email(&state.db, &email).await? {
         Some(user) if user.email_confirmed_at.is_some() => {
             send_link(
@@ -1297,6 +1311,8 @@ pub async fn resend(
         body.code_challenge_method.as_deref(),
     )?;
     let redirect_to = query.redirect_to.as_deref();
+    // Counted before the lookup, so the limits answer alike for every address.
+    otp::limit_mail(&state, &client, &email).await?;
     if kind == "signup" {
         if let Some(user) = user_rules::find_by_email(&state.db, &email).await?
             && user.email_confirmed_at.is_none()
@@ -1308,6 +1324,7 @@ pub async fn resend(
         && let Some(new_email) = user.new_email.clone()
     {
         otp::check_resend_gap(&state, user.email_change_sent_at)?;
+        otp::limit_mail(&state, &client, &new_email).await?;
         start_email_change(&state, &user, &new_email, redirect_to, challenge.as_ref()).await?;
     }
     Ok(ok(json!({})))
@@ -1329,6 +1346,7 @@ pub async fn reauthenticate(
         ));
     };
     otp::check_resend_gap(&state, user.reauthentication_sent_at)?;
+    otp::limit_mail(&state, &client, &email).await?;
     let (code, _) = otp::issue(&state.db, user.id, otp::REAUTHENTICATION, &email).await?;
     otp::send_mail(&state, &email, MailKind::Reauthentication, &code, None).await?;
     let mut active: users::ActiveModel = user.into();
