@@ -510,7 +510,9 @@ impl Default for PasswordHashConfig {
 }
 
 /// Requests allowed per window, shared by every instance through the
-/// database. The defaults are GoTrue's.
+/// database. The defaults are GoTrue's, except for the mail limits (GoTrue
+/// counts 30 mails an hour for the deployment; here that is per client IP)
+/// and `wrong_passwords_per_5min`, which GoTrue does not have.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct RateLimitConfig {
@@ -524,7 +526,19 @@ pub struct RateLimitConfig {
     pub anonymous_per_hour: u32,
     /// MFA challenge and verify per IP per minute.
     pub mfa_per_minute: u32,
-    /// Mails sent per hour, for the whole deployment.
+    /// Wrong passwords per IP per 5 minutes, over all accounts, before that
+    /// IP's password sign-ins wait for the window's end. (Per account, an IP
+    /// waits after 5 wrong passwords of its own, or after 1 once the account
+    /// drew 5 from anywhere; an IP without wrong passwords never waits.)
+    pub wrong_passwords_per_5min: u32,
+    /// Auth mails (confirmation, recovery, magic link, email change,
+    /// reauthentication) one client IP may have sent per hour.
+    pub emails_per_address_per_hour: u32,
+    /// Auth mails to one recipient that one client IP may have sent per hour.
+    pub emails_per_recipient_per_hour: u32,
+    /// Auth mails sent per hour by the whole deployment (invites included): a
+    /// safety cap far above normal traffic. GoTrue's 30 for the deployment let
+    /// one client stop everyone's mail.
     pub emails_per_hour: u32,
     /// Seconds between two mails of one kind to one address.
     pub email_resend_gap_secs: u64,
@@ -538,7 +552,10 @@ impl Default for RateLimitConfig {
             mail_requests_per_5min: 30,
             anonymous_per_hour: 30,
             mfa_per_minute: 15,
-            emails_per_hour: 30,
+            wrong_passwords_per_5min: 30,
+            emails_per_address_per_hour: 30,
+            emails_per_recipient_per_hour: 10,
+            emails_per_hour: 10_000,
             email_resend_gap_secs: 60,
         }
     }

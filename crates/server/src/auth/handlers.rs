@@ -144,6 +144,10 @@ pub async fn signup(
     };
     limit_mail_requests(&state, &client).await?;
     let email = user_rules::normalise_email(email)?;
+    if !auth.autoconfirm {
+        // Counted before the lookup: the same for a taken address as a new one.
+        otp::limit_mail(&state, &client, &email).await?;
+    }
     let Some(password) = body.password.filter(|p| !p.is_empty()) else {
         return Err(AuthError::unprocessable(
             "validation_failed",
@@ -532,33 +536,50 @@ async fn password_grant(
     } else {
         return Err(AuthError::validation("missing email or phone"));
     };
-    // Per-account backoff, keyed on the address or phone as given (so an
-    // unknown one answers the same), whatever address the guesses come from.
+    // Wrong passwords are counted per account (keyed on the address or
+    // phone as given, so an unknown one answers the same), per account and
+    // client address, and per client address; `password::refusal` decides
+    // who waits, and never refuses an address that has not failed.
     let identifier = present(&body.email)
         .or(present(&body.phone))
         .unwrap_or_default()
         .to_lowercase();
-    let failures_key = format!(
-        "password-failures:{}",
-        otp::token_hash(&identifier, "password")
-    );
-    let failures =
-        crate::rate_limit::current_count(&state.db, &failures_key, password::FAILURE_WINDOW_SECS)
-            .await?;
-    if failures >= password::MAX_FAILURES {
-        return Err(AuthError::too_many(
-            "over_request_rate_limit",
-            "Too many wrong passwords for this account. Please try again in a few minutes.",
-        )
-        .with_retry_after(crate::rate_limit::window_remaining_secs(
-            password::FAILURE_WINDOW_SECS,
-        )));
+    let account = otp::token_hash(&identifier, "password");
+    let address = client.rate_key();
+    let keys = [
+        format!("password-failures:{account}"),
+        format!("password-failures:{account}:{address}"),
+        format!("password-failures-ip:{address}"),
+    ];
+    let window = password::FAILURE_WINDOW_SECS;
+    let mut counts = [0; 3];
+    for (count, key) in counts.iter_mut().zip(&keys) {
+        *count = crate::rate_limit::current_count(&state.db, key, window).await?;
+    }
+    let failures = password::RecentFailures {
+        account: counts[0],
+        account_from_address: counts[1],
+        address: counts[2],
+    };
+    let max_per_address = i64::from(state.config.auth.rate_limits.wrong_passwords_per_5min);
+    if let Some(refusal) = password::refusal(failures, max_per_address) {
+        let message = match refusal {
+            password::Refusal::Account => {
+                "Too many wrong passwords for this account. Please try again in a few minutes."
+            }
+            password::Refusal::Address => {
+                "Too many wrong passwords from this network. Please try again in a few minutes."
+            }
+        };
+        return Err(AuthError::too_many("over_request_rate_limit", message)
+            .with_retry_after(crate::rate_limit::window_remaining_secs(window)));
     }
     let hash = user.as_ref().and_then(|u| u.encrypted_password.clone());
     let matches = password::verify(password, hash, params).await?;
     let Some(user) = user.filter(|_| matches) else {
-        crate::rate_limit::count_hit(&state.db, &failures_key, password::FAILURE_WINDOW_SECS)
-            .await?;
+        for key in &keys {
+            crate::rate_limit::count_hit(&state.db, key, window).await?;
+        }
         return Err(AuthError::invalid_credentials());
     };
     if user.email.is_some() && user.email_confirmed_at.is_none() && present(&body.email).is_some() {
@@ -753,6 +774,14 @@ pub async fn update_user(
         // confirms it (and the current address is told and must confirm
         // too): a stolen session must not be able to take the account.
         otp::check_resend_gap(&state, user.email_change_sent_at)?;
+        otp::limit_mail(&state, &client, &new_email).await?;
+        if let Some(current) = user
+            .email
+            .as_deref()
+            .filter(|_| user.email_confirmed_at.is_some())
+        {
+            otp::limit_mail(&state, &client, current).await?;
+        }
         user = start_email_change(
             &state,
             &user,
@@ -839,8 +868,9 @@ pub async fn recover(
         return Err(AuthError::validation("Password recovery requires an email"));
     };
     let email = user_rules::normalise_email(email)?;
-    // The same gap, and the same 429, for unknown addresses as known ones.
+    // The same gap and limits, and the same 429, for unknown addresses as known ones.
     otp::claim_address_gap(&state, &email).await?;
+    otp::limit_mail(&state, &client, &email).await?;
     if let Some(user) = user_rules::find_by_email(&state.db, &email).await?
         && !user_rules::is_banned(&user)
     {
@@ -914,8 +944,9 @@ pub async fn otp(
     };
     let email = user_rules::normalise_email(email)?;
     let redirect_to = query.redirect_to.as_deref();
-    // The same gap, and the same 429, for unknown addresses as known ones.
+    // The same gap and limits, and the same 429, for unknown addresses as known ones.
     otp::claim_address_gap(&state, &email).await?;
+    otp::limit_mail(&state, &client, &email).await?;
     match user_rules::find_by_email(&state.db, &email).await? {
         Some(user) if user.email_confirmed_at.is_some() => {
             send_link(
@@ -1280,6 +1311,8 @@ pub async fn resend(
         body.code_challenge_method.as_deref(),
     )?;
     let redirect_to = query.redirect_to.as_deref();
+    // Counted before the lookup, so the limits answer alike for every address.
+    otp::limit_mail(&state, &client, &email).await?;
     if kind == "signup" {
         if let Some(user) = user_rules::find_by_email(&state.db, &email).await?
             && user.email_confirmed_at.is_none()
@@ -1291,6 +1324,7 @@ pub async fn resend(
         && let Some(new_email) = user.new_email.clone()
     {
         otp::check_resend_gap(&state, user.email_change_sent_at)?;
+        otp::limit_mail(&state, &client, &new_email).await?;
         start_email_change(&state, &user, &new_email, redirect_to, challenge.as_ref()).await?;
     }
     Ok(ok(json!({})))
@@ -1312,6 +1346,7 @@ pub async fn reauthenticate(
         ));
     };
     otp::check_resend_gap(&state, user.reauthentication_sent_at)?;
+    otp::limit_mail(&state, &client, &email).await?;
     let (code, _) = otp::issue(&state.db, user.id, otp::REAUTHENTICATION, &email).await?;
     otp::send_mail(&state, &email, MailKind::Reauthentication, &code, None).await?;
     let mut active: users::ActiveModel = user.into();

@@ -16,6 +16,7 @@ use super::error::{AuthError, AuthResult};
 use super::rate_limit;
 use crate::db::entities::one_time_tokens;
 use crate::http::AppState;
+use crate::http::extract::ClientInfo;
 use crate::mail::Mail;
 
 /// Wrong codes tried for an address before its live codes die.
@@ -255,7 +256,44 @@ pub fn action_link(
     )
 }
 
-/// Counts the mail against the deployment's hourly mail limit and queues it.
+fn over_email_limit() -> AuthError {
+    AuthError::too_many("over_email_send_rate_limit", "Email rate limit exceeded")
+}
+
+/// The hourly mail limits of one client: it gets `emails_per_address_per_hour`
+/// mails, and at most `emails_per_recipient_per_hour` of them to one
+/// recipient. The recipient's limit is counted per recipient and client
+/// address, so nobody can use up the mails another client (the recipient
+/// themself, say) asks for. Handlers call it before they look the recipient
+/// up (recover, otp, resend), so an unknown address is counted as a known one
+/// and a 429 does not tell them apart. The deployment's cap is
+/// [`send_mail`]'s.
+pub async fn limit_mail(state: &AppState, client: &ClientInfo, to: &str) -> AuthResult<()> {
+    let limits = state.config.auth.rate_limits;
+    let address = client.rate_key();
+    // The client's own budget first: a request it refuses counts nowhere else.
+    rate_limit::hit(
+        &state.db,
+        &format!("email-from:{address}"),
+        3600,
+        limits.emails_per_address_per_hour,
+        over_email_limit,
+    )
+    .await?;
+    let recipient = HEXLOWER.encode(&Sha256::digest(to.trim().to_lowercase().as_bytes()));
+    rate_limit::hit(
+        &state.db,
+        &format!("email-to:{recipient}:{address}"),
+        3600,
+        limits.emails_per_recipient_per_hour,
+        over_email_limit,
+    )
+    .await
+}
+
+/// Counts the mail against the deployment's hourly cap (`emails_per_hour`, a
+/// safety net far above normal traffic; each client's own limits are
+/// [`limit_mail`]'s) and queues it.
 pub async fn send_mail(
     state: &AppState,
     to: &str,
@@ -268,7 +306,7 @@ pub async fn send_mail(
         "email:all",
         3600,
         state.config.auth.rate_limits.emails_per_hour,
-        || AuthError::too_many("over_email_send_rate_limit", "Email rate limit exceeded"),
+        over_email_limit,
     )
     .await?;
     let (template, subject, intro) = kind.template();

@@ -9,11 +9,54 @@ use crate::config::PasswordHashConfig;
 
 pub const MAX_BYTES: usize = 72;
 
-/// Wrong passwords for one account within [`FAILURE_WINDOW_SECS`] before
-/// sign-ins to it wait for the window to end.
+/// Wrong passwords for one account within [`FAILURE_WINDOW_SECS`]: from one
+/// client address, before that address's sign-ins to the account wait for
+/// the window to end; from all addresses together, before every address that
+/// has failed on the account waits (see [`refusal`]).
 pub const MAX_FAILURES: i64 = 5;
-/// The window of [`MAX_FAILURES`]: 5 minutes, so at most 60 guesses an hour.
+/// The window of [`MAX_FAILURES`]: 5 minutes, so at most 60 guesses an hour
+/// from one address.
 pub const FAILURE_WINDOW_SECS: i64 = 300;
+
+/// Wrong passwords counted in the current window of [`FAILURE_WINDOW_SECS`].
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct RecentFailures {
+    /// For the account (the email or phone as given), from any address.
+    pub account: i64,
+    /// For the account, from the client's address.
+    pub account_from_address: i64,
+    /// From the client's address, for any account.
+    pub address: i64,
+}
+
+/// Why a password sign-in must wait.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Refusal {
+    /// This address failed too often on this account, or failed on an
+    /// account that many addresses are guessing at.
+    Account,
+    /// This address failed too often on any accounts.
+    Address,
+}
+
+/// Whether a password sign-in may be tried, before the password is checked.
+/// An address that has not failed on the account is never refused for the
+/// account's sake, so nobody can lock an owner out by guessing wrong; once
+/// [`MAX_FAILURES`] wrong passwords for the account came from anywhere, each
+/// address that has failed on it waits, so a crowd of addresses gets one
+/// guess each per window. An address with `max_per_address` wrong passwords
+/// across accounts waits too (one client guessing at many accounts).
+pub fn refusal(failures: RecentFailures, max_per_address: i64) -> Option<Refusal> {
+    if failures.account_from_address >= MAX_FAILURES
+        || (failures.account_from_address > 0 && failures.account >= MAX_FAILURES)
+    {
+        Some(Refusal::Account)
+    } else if failures.address >= max_per_address {
+        Some(Refusal::Address)
+    } else {
+        None
+    }
+}
 
 /// Checks a new password against the policy.
 pub fn check_policy(password: &str, min_length: usize) -> Result<(), AuthError> {
@@ -102,6 +145,27 @@ mod tests {
         );
         assert_eq!(check_policy("1234567", 3).map_err(|e| e.code), Ok(()));
         assert!(check_policy("12345", 3).is_err(), "the floor is 6");
+    }
+
+    #[test]
+    fn only_addresses_that_failed_wait() {
+        let failures = |account, account_from_address, address| RecentFailures {
+            account,
+            account_from_address,
+            address,
+        };
+        // A clean address tries, however many guesses the account drew.
+        assert_eq!(refusal(failures(0, 0, 0), 30), None);
+        assert_eq!(refusal(failures(500, 0, 0), 30), None);
+        // One address's own typos: five tries per window.
+        assert_eq!(refusal(failures(4, 4, 4), 30), None);
+        assert_eq!(refusal(failures(5, 5, 5), 30), Some(Refusal::Account));
+        // Many addresses guessing: each that failed on the account waits.
+        assert_eq!(refusal(failures(4, 1, 1), 30), None);
+        assert_eq!(refusal(failures(5, 1, 1), 30), Some(Refusal::Account));
+        // One address guessing at many accounts.
+        assert_eq!(refusal(failures(1, 0, 29), 30), None);
+        assert_eq!(refusal(failures(0, 0, 30), 30), Some(Refusal::Address));
     }
 
     #[tokio::test]

@@ -4,11 +4,31 @@
 //! rows), or, as the embedded default, only logged with its link and marked
 //! sent, so a newcomer can follow a reset or magic link from the log or from
 //! the development outbox view (`auth.dev_outbox`, served by `http::outbox`).
+//!
+//! Delivery by SMTP:
+//! - A worker claims a row before it sends it: one conditional UPDATE sets
+//!   `status = 'sending'` and a lease (`locked_until`, [`LEASE`]) and counts
+//!   the attempt, so one instance wins; the send is cut off at
+//!   [`SEND_TIMEOUT`], well inside the lease. A row still `sending` after its
+//!   lease belongs to a worker that stopped (a crash mid-send) and is claimed
+//!   again. Only a stop between the server's "250 queued" and the row's update
+//!   sends it twice, and then both copies carry the same `Message-ID`
+//!   (`<row id@sender's domain>`), so mail clients and providers can tell
+//!   (and many drop) the second.
+//! - A failed attempt waits 30 s x 2^attempts, at most [`MAX_BACKOFF`]
+//!   (an hour), and the message is given up (`failed`) only once it is
+//!   [`RETRY_FOR`] old (3 days).
+//! - When an attempt cannot reach the server at all, the round stops and the
+//!   worker probes the server (a connection and `NOOP`, no mail) each round
+//!   while messages wait; the first probe or send that gets through makes
+//!   every waiting message due at once, instead of at its next slot.
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU8, Ordering};
 use std::time::Duration;
 
 use anyhow::Context;
+use chrono::DateTime;
 use chrono::Utc;
 use lettre::message::{Mailbox, MultiPart, header::ContentType};
 use lettre::transport::smtp::authentication::Credentials;
@@ -80,9 +100,53 @@ pub struct Mailer {
     db: DatabaseConnection,
     transport: Transport,
     wake: Arc<Notify>,
+    /// What this instance last saw of the SMTP server: [`SMTP_UNKNOWN`],
+    /// [`SMTP_UP`] or [`SMTP_DOWN`]. Only a hint for when to retry; the
+    /// messages and their schedule are in the database.
+    smtp: Arc<AtomicU8>,
 }
 
-const MAX_ATTEMPTS: i32 = 8;
+/// How long a claimed message stays with its worker before another may claim it.
+pub const LEASE: Duration = Duration::from_secs(120);
+/// The longest one send may take (lettre's own timeout is per command).
+pub const SEND_TIMEOUT: Duration = Duration::from_secs(60);
+/// The longest wait between two attempts at one message.
+pub const MAX_BACKOFF: Duration = Duration::from_secs(3600);
+/// How long a message is retried before it is marked `failed`.
+pub const RETRY_FOR: Duration = Duration::from_secs(3 * 24 * 3600);
+
+const SMTP_UNKNOWN: u8 = 0;
+const SMTP_UP: u8 = 1;
+const SMTP_DOWN: u8 = 2;
+
+/// The wait after the `attempts`-th failed attempt: 30 s doubled per
+/// attempt, at most [`MAX_BACKOFF`].
+pub fn backoff(attempts: i32) -> Duration {
+    let doublings = attempts.clamp(0, 20) as u32;
+    Duration::from_secs(30 * 2_u64.pow(doublings)).min(MAX_BACKOFF)
+}
+
+/// `at` to whole microseconds, as both databases store it, so that a value
+/// written can be compared for equality later.
+fn to_micros(at: DateTime<Utc>) -> DateTime<Utc> {
+    DateTime::from_timestamp_micros(at.timestamp_micros()).unwrap_or(at)
+}
+
+/// A send that failed before any SMTP server answered: refused, unreachable,
+/// timed out, TLS. (A server that answered with an error is up.)
+fn is_unreachable(err: &lettre::transport::smtp::Error) -> bool {
+    !(err.is_response() || err.is_transient() || err.is_permanent() || err.is_client())
+}
+
+enum Failure {
+    /// The server could not be reached: it is down for every message.
+    Unreachable(anyhow::Error),
+    /// The server refused this message (an SMTP error answer).
+    Message(anyhow::Error),
+    /// The message cannot be built (say, an address that does not parse):
+    /// no retry will change that.
+    Invalid(anyhow::Error),
+}
 
 impl Mailer {
     pub fn from_config(db: DatabaseConnection, smtp: Option<&SmtpConfig>) -> anyhow::Result<Self> {
@@ -117,6 +181,7 @@ impl Mailer {
             db,
             transport,
             wake: Arc::new(Notify::new()),
+            smtp: Arc::new(AtomicU8::new(SMTP_UNKNOWN)),
         })
     }
 
@@ -186,80 +251,182 @@ impl Mailer {
         let Transport::Smtp { transport, from } = &self.transport else {
             return Ok(0);
         };
+        if self.smtp.load(Ordering::Relaxed) != SMTP_UP && self.has_waiting().await? {
+            let reachable = matches!(
+                tokio::time::timeout(SEND_TIMEOUT, transport.test_connection()).await,
+                Ok(Ok(true))
+            );
+            if reachable {
+                self.smtp_reachable().await?;
+            } else {
+                self.smtp.store(SMTP_DOWN, Ordering::Relaxed);
+            }
+        }
         let now = Utc::now();
         let due = outbox::Entity::find()
             .filter(
                 outbox::Column::Status
                     .eq("pending")
+                    .and(outbox::Column::NextAttemptAt.lte(now))
                     .or(outbox::Column::Status
                         .eq("sending")
                         .and(outbox::Column::LockedUntil.lt(now))),
             )
-            .filter(outbox::Column::NextAttemptAt.lte(now))
             .order_by_asc(outbox::Column::NextAttemptAt)
             .limit(20)
             .all(&self.db)
             .await?;
         let mut sent = 0;
         for row in due {
-            // Claim: only one instance wins the compare-and-set.
-            let claimed = outbox::Entity::update_many()
-                .col_expr(outbox::Column::Status, Expr::value("sending"))
-                .col_expr(
-                    outbox::Column::LockedUntil,
-                    Expr::value(now + chrono::Duration::seconds(60)),
-                )
-                .filter(outbox::Column::Id.eq(row.id))
-                .filter(outbox::Column::Status.eq(row.status.clone()))
-                .filter(outbox::Column::UpdatedAt.eq(row.updated_at))
-                .exec(&self.db)
-                .await?;
-            if claimed.rows_affected != 1 {
+            let Some(lease) = self.claim(&row).await? else {
                 continue;
+            };
+            if row.status == "sending" {
+                tracing::warn!(
+                    mail = %row.id,
+                    "a worker stopped while sending this mail; sending it again with the same Message-ID"
+                );
             }
             let result = match build_message(from, &row) {
-                Ok(message) => transport
-                    .send(message)
+                Ok(message) => match tokio::time::timeout(SEND_TIMEOUT, transport.send(message))
                     .await
-                    .map(|_| ())
-                    .map_err(anyhow::Error::from),
-                Err(err) => Err(err),
+                {
+                    Ok(Ok(_)) => Ok(()),
+                    Ok(Err(err)) if is_unreachable(&err) => Err(Failure::Unreachable(err.into())),
+                    Ok(Err(err)) => Err(Failure::Message(err.into())),
+                    Err(_) => Err(Failure::Unreachable(anyhow::anyhow!(
+                        "no answer within {} s",
+                        SEND_TIMEOUT.as_secs()
+                    ))),
+                },
+                Err(err) => Err(Failure::Invalid(err)),
             };
-            let attempts = row.attempts + 1;
-            let mut update = outbox::ActiveModel {
-                id: Set(row.id),
-                attempts: Set(attempts),
-                locked_until: Set(None),
-                updated_at: Set(Utc::now()),
-                ..Default::default()
-            };
+            let now = Utc::now();
+            let mut update = outbox::Entity::update_many()
+                .col_expr(
+                    outbox::Column::LockedUntil,
+                    Expr::value(None::<DateTime<Utc>>),
+                )
+                .col_expr(outbox::Column::UpdatedAt, Expr::value(now))
+                .filter(outbox::Column::Id.eq(row.id))
+                .filter(outbox::Column::Status.eq("sending"))
+                .filter(outbox::Column::LockedUntil.eq(lease));
+            let unreachable = matches!(result, Err(Failure::Unreachable(_)));
+            // An answer, even a refusal, shows the server is there.
+            let answered = matches!(result, Ok(()) | Err(Failure::Message(_)));
             match result {
                 Ok(()) => {
-                    update.status = Set("sent".into());
-                    update.sent_at = Set(Some(Utc::now()));
+                    update = update
+                        .col_expr(outbox::Column::Status, Expr::value("sent"))
+                        .col_expr(outbox::Column::SentAt, Expr::value(now));
                     sent += 1;
                 }
-                Err(err) => {
-                    tracing::warn!(error = %err, mail = %row.id, "mail delivery failed");
-                    let backoff = chrono::Duration::seconds(30 * 2_i64.pow(attempts as u32));
-                    update.status = Set(if attempts >= MAX_ATTEMPTS {
-                        "failed"
+                Err(failure) => {
+                    let (err, invalid) = match failure {
+                        Failure::Unreachable(err) | Failure::Message(err) => (err, false),
+                        Failure::Invalid(err) => (err, true),
+                    };
+                    let attempts = row.attempts + 1;
+                    let give_up = invalid
+                        || now - row.created_at
+                            >= chrono::Duration::from_std(RETRY_FOR).unwrap_or_default();
+                    if give_up {
+                        tracing::error!(error = %err, mail = %row.id, attempts, "mail given up");
                     } else {
-                        "pending"
+                        tracing::warn!(error = %err, mail = %row.id, attempts, "mail delivery failed");
                     }
-                    .into());
-                    update.last_error = Set(Some(err.to_string()));
-                    update.next_attempt_at = Set(Utc::now() + backoff);
+                    let next =
+                        now + chrono::Duration::from_std(backoff(attempts)).unwrap_or_default();
+                    update = update
+                        .col_expr(
+                            outbox::Column::Status,
+                            Expr::value(if give_up { "failed" } else { "pending" }),
+                        )
+                        .col_expr(outbox::Column::LastError, Expr::value(err.to_string()))
+                        .col_expr(outbox::Column::NextAttemptAt, Expr::value(next));
                 }
             }
-            update.update(&self.db).await?;
+            update.exec(&self.db).await?;
+            if unreachable {
+                // The rest would fail alike; the probe says when to go on.
+                self.smtp.store(SMTP_DOWN, Ordering::Relaxed);
+                break;
+            }
+            if answered && self.smtp.swap(SMTP_UP, Ordering::Relaxed) != SMTP_UP {
+                self.smtp_reachable().await?;
+            }
         }
         Ok(sent)
     }
+
+    /// Claims `row` for one attempt: one conditional UPDATE that only one
+    /// worker wins, even when several saw the row due. Returns the lease.
+    async fn claim(&self, row: &outbox::Model) -> Result<Option<DateTime<Utc>>, DbErr> {
+        let now = Utc::now();
+        let lease = to_micros(now + chrono::Duration::from_std(LEASE).unwrap_or_default());
+        let claimed = outbox::Entity::update_many()
+            .col_expr(outbox::Column::Status, Expr::value("sending"))
+            .col_expr(outbox::Column::LockedUntil, Expr::value(lease))
+            .col_expr(
+                outbox::Column::Attempts,
+                Expr::col(outbox::Column::Attempts).add(1),
+            )
+            .col_expr(outbox::Column::UpdatedAt, Expr::value(now))
+            .filter(outbox::Column::Id.eq(row.id))
+            .filter(
+                outbox::Column::Status
+                    .eq("pending")
+                    .and(outbox::Column::NextAttemptAt.lte(now))
+                    .or(outbox::Column::Status
+                        .eq("sending")
+                        .and(outbox::Column::LockedUntil.lt(now))),
+            )
+            .exec(&self.db)
+            .await?;
+        Ok((claimed.rows_affected == 1).then_some(lease))
+    }
+
+    /// Whether a message waits for its next attempt after a failed one.
+    async fn has_waiting(&self) -> Result<bool, DbErr> {
+        Ok(outbox::Entity::find()
+            .filter(outbox::Column::Status.eq("pending"))
+            .filter(outbox::Column::Attempts.gt(0))
+            .filter(outbox::Column::NextAttemptAt.gt(Utc::now()))
+            .limit(1)
+            .one(&self.db)
+            .await?
+            .is_some())
+    }
+
+    /// The SMTP server answered after this instance saw it down (or since it
+    /// started): every message waiting for a retry is due now.
+    async fn smtp_reachable(&self) -> Result<(), DbErr> {
+        self.smtp.store(SMTP_UP, Ordering::Relaxed);
+        let now = Utc::now();
+        let woken = outbox::Entity::update_many()
+            .col_expr(outbox::Column::NextAttemptAt, Expr::value(now))
+            .col_expr(outbox::Column::UpdatedAt, Expr::value(now))
+            .filter(outbox::Column::Status.eq("pending"))
+            .filter(outbox::Column::Attempts.gt(0))
+            .filter(outbox::Column::NextAttemptAt.gt(now))
+            .exec(&self.db)
+            .await?;
+        if woken.rows_affected > 0 {
+            tracing::info!(
+                mails = woken.rows_affected,
+                "the SMTP server answers again; retrying the waiting mail now"
+            );
+            self.wake.notify_one();
+        }
+        Ok(())
+    }
 }
 
+/// The message of `row`. Its `Message-ID` comes from the row id, so every
+/// attempt at one queued mail carries the same one.
 fn build_message(from: &Mailbox, row: &outbox::Model) -> anyhow::Result<Message> {
     let builder = Message::builder()
+        .message_id(Some(format!("<{}@{}>", row.id, from.email.domain())))
         .from(from.clone())
         .to(row.to_address.parse()?)
         .subject(row.subject.clone());
@@ -272,4 +439,20 @@ fn build_message(from: &Mailbox, row: &outbox::Model) -> anyhow::Result<Message>
             .header(ContentType::TEXT_PLAIN)
             .body(row.body_text.clone())?,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_backoff_doubles_up_to_an_hour() {
+        assert_eq!(backoff(1), Duration::from_secs(60));
+        assert_eq!(backoff(2), Duration::from_secs(120));
+        assert_eq!(backoff(6), Duration::from_secs(1920));
+        assert_eq!(backoff(7), MAX_BACKOFF);
+        assert_eq!(backoff(i32::MAX), MAX_BACKOFF);
+        // Three days at most an hour apart: dozens of tries, not eight.
+        assert!(RETRY_FOR.as_secs() / MAX_BACKOFF.as_secs() >= 72);
+    }
 }

@@ -91,6 +91,19 @@ impl TestApp {
         token: Option<&str>,
         body: Option<Value>,
     ) -> Reply {
+        self.call_from(None, method, path, token, body).await
+    }
+
+    /// [`TestApp::call`] as a client at `client_ip`, given by
+    /// `X-Forwarded-For` (the app must trust it: `auth.trust_x_forwarded_for`).
+    pub async fn call_from(
+        &self,
+        client_ip: Option<&str>,
+        method: Method,
+        path: &str,
+        token: Option<&str>,
+        body: Option<Value>,
+    ) -> Reply {
         let url = if path.starts_with("/api") {
             self.url(path)
         } else {
@@ -103,6 +116,9 @@ impl TestApp {
             .header("apikey", "anon");
         if let Some(token) = token {
             request = request.bearer_auth(token);
+        }
+        if let Some(ip) = client_ip {
+            request = request.header("x-forwarded-for", ip);
         }
         if let Some(body) = body {
             request = request.json(&body);
@@ -169,6 +185,24 @@ impl TestApp {
             json!({"email": email, "password": password}),
         )
         .await
+    }
+
+    /// A password sign-in from the client address `ip` (see [`TestApp::call_from`]).
+    pub async fn sign_in_from(&self, ip: &str, email: &str, password: &str) -> Reply {
+        self.call_from(
+            Some(ip),
+            Method::POST,
+            "/token?grant_type=password",
+            None,
+            Some(json!({"email": email, "password": password})),
+        )
+        .await
+    }
+
+    /// A POST from the client address `ip` (see [`TestApp::call_from`]).
+    pub async fn post_from(&self, ip: &str, path: &str, body: Value) -> Reply {
+        self.call_from(Some(ip), Method::POST, path, None, Some(body))
+            .await
     }
 
     pub async fn refresh(&self, refresh_token: &str) -> Reply {

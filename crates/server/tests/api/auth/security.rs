@@ -23,6 +23,9 @@ on_both_databases!(
     user_metadata_is_capped_at_16_kb,
     a_second_recover_within_a_minute_answers_the_same_for_unknown_addresses,
     wrong_passwords_back_off_per_account,
+    wrong_passwords_from_one_address_do_not_lock_the_owner_out,
+    many_addresses_guessing_at_one_account_get_one_guess_each,
+    one_address_guessing_at_many_accounts_waits,
     auth_cors_allows_only_the_site_and_the_allow_list,
     token_answers_and_signed_urls_are_not_cached,
     auth_json_endpoints_need_the_json_content_type,
@@ -533,6 +536,119 @@ async fn wrong_passwords_back_off_per_account(backend: Backend) {
     app.sign_in("nobody@example.com", "wrong-password")
         .await
         .assert_error(429, "over_request_rate_limit");
+}
+
+/// The `Retry-After` of a 429, checked to lie within the 5-minute window.
+#[track_caller]
+fn waits_for_the_window(reply: &Reply) {
+    reply.assert_error(429, "over_request_rate_limit");
+    let retry_after: u64 = reply.headers[header::RETRY_AFTER]
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!((1..=300).contains(&retry_after), "{retry_after}");
+}
+
+/// Issue 25, item 11: five wrong passwords from anyone used to lock the
+/// account's password sign-in for everyone, its owner included.
+async fn wrong_passwords_from_one_address_do_not_lock_the_owner_out(backend: Backend) {
+    let app = spawn_with(backend, |c: &mut Config| {
+        c.auth.trust_x_forwarded_for = true
+    })
+    .await;
+    app.sign_up("ada@example.com").await;
+    let attacker = "203.0.113.9";
+    for _ in 0..5 {
+        app.sign_in_from(attacker, "ada@example.com", "wrong-password")
+            .await
+            .assert_error(400, "invalid_credentials");
+    }
+    // The guessing address waits, even with the right password...
+    waits_for_the_window(
+        &app.sign_in_from(attacker, "ada@example.com", PASSWORD)
+            .await,
+    );
+    // ...and the owner, elsewhere, signs in.
+    app.sign_in_from("198.51.100.7", "ada@example.com", PASSWORD)
+        .await
+        .assert_ok();
+    // An IPv6 owner too (counted by /64, like every rate limit).
+    app.sign_in_from("2001:db8:7::1", "ada@example.com", PASSWORD)
+        .await
+        .assert_ok();
+}
+
+/// The per-account backoff stays: once an account drew five wrong passwords
+/// from anywhere, each address that failed on it waits, so a crowd of
+/// addresses gets one guess each per window; a clean address still signs in.
+async fn many_addresses_guessing_at_one_account_get_one_guess_each(backend: Backend) {
+    let app = spawn_with(backend, |c: &mut Config| {
+        c.auth.trust_x_forwarded_for = true
+    })
+    .await;
+    app.sign_up("ada@example.com").await;
+    let crowd = [
+        "203.0.113.1",
+        "203.0.113.2",
+        "203.0.113.3",
+        "203.0.113.4",
+        "203.0.113.5",
+    ];
+    for ip in crowd {
+        app.sign_in_from(ip, "ada@example.com", "wrong-password")
+            .await
+            .assert_error(400, "invalid_credentials");
+    }
+    for ip in crowd {
+        waits_for_the_window(&app.sign_in_from(ip, "ada@example.com", "guess-2").await);
+        waits_for_the_window(&app.sign_in_from(ip, "ada@example.com", PASSWORD).await);
+    }
+    // A new address: one wrong guess, then it waits like the others.
+    let newcomer = "203.0.113.6";
+    app.sign_in_from(newcomer, "ada@example.com", "wrong-password")
+        .await
+        .assert_error(400, "invalid_credentials");
+    waits_for_the_window(
+        &app.sign_in_from(newcomer, "ada@example.com", PASSWORD)
+            .await,
+    );
+    // The owner's address has not failed: in.
+    app.sign_in_from("198.51.100.7", "ada@example.com", PASSWORD)
+        .await
+        .assert_ok();
+    // Below five for the account, an address's typo does not stop it.
+    app.sign_up("bob@example.com").await;
+    let bob = "198.51.100.8";
+    app.sign_in_from(bob, "bob@example.com", "typo")
+        .await
+        .assert_error(400, "invalid_credentials");
+    app.sign_in_from(bob, "bob@example.com", PASSWORD)
+        .await
+        .assert_ok();
+}
+
+/// One address spreading its guesses over many accounts waits once it made
+/// `wrong_passwords_per_5min` (default 30) wrong guesses; other addresses do
+/// not.
+async fn one_address_guessing_at_many_accounts_waits(backend: Backend) {
+    let app = spawn_with(backend, |c: &mut Config| {
+        c.auth.trust_x_forwarded_for = true
+    })
+    .await;
+    app.sign_up("ada@example.com").await;
+    let sprayer = "203.0.113.9";
+    for n in 0..30 {
+        app.sign_in_from(sprayer, &format!("user{n}@example.com"), "wrong-password")
+            .await
+            .assert_error(400, "invalid_credentials");
+    }
+    let waiting = app.sign_in_from(sprayer, "ada@example.com", PASSWORD).await;
+    waits_for_the_window(&waiting);
+    assert!(waiting.message().contains("network"), "{:?}", waiting.body);
+    app.sign_in_from("198.51.100.7", "ada@example.com", PASSWORD)
+        .await
+        .assert_ok();
 }
 
 async fn auth_cors_allows_only_the_site_and_the_allow_list(backend: Backend) {

@@ -3,18 +3,29 @@
 use std::sync::{Arc, Mutex};
 
 use prettyscore_server::config::{SmtpConfig, SmtpSecurity};
-use prettyscore_server::mail::outbox;
-use sea_orm::EntityTrait;
+use prettyscore_server::mail::{Mailer, outbox};
+use sea_orm::{ActiveModelTrait, EntityTrait, Set};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::net::TcpListener;
 
 use super::*;
 use crate::helpers::eventually;
 
+on_both_databases!(
+    mail_is_retried_for_three_days_with_a_backoff_of_at_most_an_hour,
+    waiting_mail_goes_out_soon_after_the_smtp_server_is_back,
+    a_mail_left_sending_by_a_stopped_worker_is_sent_once_more_with_the_same_message_id
+);
+
 /// A minimal SMTP server that accepts every message and keeps its data.
 async fn smtp_sink() -> (u16, Arc<Mutex<Vec<String>>>) {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let port = listener.local_addr().unwrap().port();
+    (port, smtp_sink_on(listener))
+}
+
+/// [`smtp_sink`] on `listener`.
+fn smtp_sink_on(listener: TcpListener) -> Arc<Mutex<Vec<String>>> {
     let received = Arc::new(Mutex::new(Vec::new()));
     let store = Arc::clone(&received);
     tokio::spawn(async move {
@@ -53,7 +64,13 @@ async fn smtp_sink() -> (u16, Arc<Mutex<Vec<String>>>) {
             });
         }
     });
-    (port, received)
+    received
+}
+
+/// A port nobody listens on (for now).
+fn free_port() -> u16 {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.local_addr().unwrap().port()
 }
 
 fn smtp(port: u16) -> SmtpConfig {
@@ -107,11 +124,7 @@ async fn with_smtp_configured_mail_is_delivered_and_marked_sent() {
 
 #[tokio::test]
 async fn an_unreachable_smtp_server_leaves_the_mail_pending_for_a_retry() {
-    // A port nobody listens on.
-    let port = {
-        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-        listener.local_addr().unwrap().port()
-    };
+    let port = free_port();
     let app = spawn_with(crate::helpers::Backend::Sqlite, |c| {
         c.auth.smtp = Some(smtp(port))
     })
@@ -129,4 +142,150 @@ async fn an_unreachable_smtp_server_leaves_the_mail_pending_for_a_retry() {
     assert_eq!(row.status, "pending");
     assert!(row.last_error.is_some());
     assert!(row.next_attempt_at > chrono::Utc::now());
+}
+
+/// Moves the only outbox row, as a long outage or a crash would have left it.
+async fn set_mail(app: &TestApp, change: impl FnOnce(&mut outbox::ActiveModel)) {
+    let mut row: outbox::ActiveModel = only_mail(app).await.into();
+    change(&mut row);
+    row.update(&app.db).await.unwrap();
+}
+
+/// Issue 25, item 8: mail was dropped for good after 8 failed attempts
+/// (about 2 hours of outage). Now it is retried for 3 days, at most an hour
+/// apart.
+async fn mail_is_retried_for_three_days_with_a_backoff_of_at_most_an_hour(backend: Backend) {
+    let app = spawn_with(backend, |c| c.auth.smtp = Some(smtp(free_port()))).await;
+    app.sign_up("ada@example.com").await;
+    app.post("/recover", json!({"email": "ada@example.com"}))
+        .await
+        .assert_ok();
+    eventually("a first attempt", || async {
+        only_mail(&app).await.attempts == 1
+    })
+    .await;
+    let hour = chrono::Duration::hours(1);
+    // Two hours of outage, eight attempts: one more, and still pending.
+    // Then two days and 40 attempts (the doubling would be years by now).
+    for (age, attempts) in [
+        (chrono::Duration::hours(2), 8),
+        (chrono::Duration::days(2), 40),
+    ] {
+        let now = chrono::Utc::now();
+        set_mail(&app, |row| {
+            row.attempts = Set(attempts);
+            row.created_at = Set(now - age);
+            row.next_attempt_at = Set(now);
+        })
+        .await;
+        app.state.mailer.deliver_due().await.unwrap();
+        eventually("the next attempt", || async {
+            only_mail(&app).await.attempts == attempts + 1
+        })
+        .await;
+        let row = only_mail(&app).await;
+        assert_eq!(row.status, "pending", "{attempts} attempts over {age}");
+        assert!(row.next_attempt_at > now, "{row:?}");
+        assert!(row.next_attempt_at <= chrono::Utc::now() + hour, "{row:?}");
+    }
+    // Three days old: given up.
+    let now = chrono::Utc::now();
+    set_mail(&app, |row| {
+        row.created_at = Set(now - chrono::Duration::days(3) - chrono::Duration::minutes(1));
+        row.next_attempt_at = Set(now);
+    })
+    .await;
+    app.state.mailer.deliver_due().await.unwrap();
+    eventually("the mail to be given up", || async {
+        only_mail(&app).await.status == "failed"
+    })
+    .await;
+}
+
+/// Mail that failed while the server was down used to wait for its next
+/// slot (up to hours) after the server came back; now it goes within
+/// seconds.
+async fn waiting_mail_goes_out_soon_after_the_smtp_server_is_back(backend: Backend) {
+    let port = free_port();
+    let app = spawn_with(backend, |c| c.auth.smtp = Some(smtp(port))).await;
+    app.sign_up("ada@example.com").await;
+    app.post("/recover", json!({"email": "ada@example.com"}))
+        .await
+        .assert_ok();
+    eventually("a failed attempt", || async {
+        only_mail(&app).await.attempts == 1
+    })
+    .await;
+    let row = only_mail(&app).await;
+    assert_eq!(row.status, "pending");
+    assert!(row.next_attempt_at > chrono::Utc::now() + chrono::Duration::seconds(30));
+    // The server comes back on its port.
+    let received = smtp_sink_on(TcpListener::bind(("127.0.0.1", port)).await.unwrap());
+    eventually("the waiting mail to go out", || async {
+        !received.lock().unwrap().is_empty()
+    })
+    .await;
+    eventually("the row to be marked sent", || async {
+        only_mail(&app).await.status == "sent"
+    })
+    .await;
+    assert_eq!(received.lock().unwrap().len(), 1);
+}
+
+/// A worker that stopped mid-send (a crash) leaves its row `sending`. Once
+/// its lease is over the mail is sent again, by one worker however many
+/// look at once, and with the Message-ID of the first try, so the copy is
+/// recognisable. A row whose lease still runs is left to its worker.
+async fn a_mail_left_sending_by_a_stopped_worker_is_sent_once_more_with_the_same_message_id(
+    backend: Backend,
+) {
+    let (port, received) = smtp_sink().await;
+    let app = spawn_with(backend, |c| c.auth.smtp = Some(smtp(port))).await;
+    app.sign_up("ada@example.com").await;
+    app.post("/recover", json!({"email": "ada@example.com"}))
+        .await
+        .assert_ok();
+    eventually("the row to be marked sent", || async {
+        only_mail(&app).await.status == "sent"
+    })
+    .await;
+    let id = only_mail(&app).await.id;
+    let message_id = format!("Message-ID: <{id}@prettyscore.test>");
+    assert!(received.lock().unwrap()[0].contains(&message_id));
+
+    // Crashed while sending, lease still running: nobody touches it.
+    let now = chrono::Utc::now();
+    set_mail(&app, |row| {
+        row.status = Set("sending".into());
+        row.sent_at = Set(None);
+        row.locked_until = Set(Some(now + chrono::Duration::seconds(60)));
+    })
+    .await;
+    let workers: Vec<Mailer> = (0..3)
+        .map(|_| Mailer::from_config(app.db.clone(), Some(&smtp(port))).unwrap())
+        .collect();
+    for worker in &workers {
+        assert_eq!(worker.deliver_due().await.unwrap(), 0);
+    }
+    assert_eq!(received.lock().unwrap().len(), 1);
+
+    // The lease is over: three workers at once send it once.
+    set_mail(&app, |row| {
+        row.locked_until = Set(Some(chrono::Utc::now() - chrono::Duration::seconds(1)));
+    })
+    .await;
+    let (a, b, c) = tokio::join!(
+        workers[0].deliver_due(),
+        workers[1].deliver_due(),
+        workers[2].deliver_due()
+    );
+    // (The app's own worker may be the one that wins.)
+    assert!(a.unwrap() + b.unwrap() + c.unwrap() <= 1);
+    eventually("the row to be marked sent again", || async {
+        only_mail(&app).await.status == "sent"
+    })
+    .await;
+    let received = received.lock().unwrap();
+    assert_eq!(received.len(), 2);
+    assert!(received[1].contains(&message_id), "{}", received[1]);
 }
