@@ -30,12 +30,13 @@ async function buyPremium(page: Page) {
 }
 
 test.describe('Premium', () => {
-  // A declined test card is the server's 402 `card_declined`; Chromium logs every non-2xx response it loads.
-  // A second Pay of a paid checkout, and Upgrade while subscribed, are 409s.
+  // A declined test card is the server's 402 `card_declined`, and a second Pay
+  // of a paid checkout or an Upgrade while subscribed a 409; Chromium logs
+  // every non-2xx response it loads. (One pattern: test.use reads a
+  // two-element array as a value and its options.)
   test.use({
     allowedConsoleErrors: [
-      /status of 402 \(Payment Required\).*\/api\/v1\/billing\/sandbox\/[^/]+\/decline/,
-      /status of 409 \(Conflict\).*(\/api\/v1\/billing\/sandbox\/[^/]+\/pay|\/functions\/v1\/create-checkout)/,
+      /status of (402 \(Payment Required\).*\/api\/v1\/billing\/sandbox\/[^/]+\/decline|409 \(Conflict\).*(\/api\/v1\/billing\/sandbox\/[^/]+\/pay|\/functions\/v1\/create-checkout))/,
     ],
   });
 
