@@ -126,6 +126,18 @@ pub fn backoff(attempts: i32) -> Duration {
     Duration::from_secs(30 * 2_u64.pow(doublings)).min(MAX_BACKOFF)
 }
 
+/// A message a worker may take at `now`: pending and due, or left `sending`
+/// by a worker whose lease has run out. The round lists them and the claim
+/// takes one only if it still is.
+fn due(now: DateTime<Utc>) -> Expr {
+    outbox::Column::Status
+        .eq("pending")
+        .and(outbox::Column::NextAttemptAt.lte(now))
+        .or(outbox::Column::Status
+            .eq("sending")
+            .and(outbox::Column::LockedUntil.lt(now)))
+}
+
 /// `at` to whole microseconds, as both databases store it, so that a value
 /// written can be compared for equality later.
 fn to_micros(at: DateTime<Utc>) -> DateTime<Utc> {
@@ -263,21 +275,14 @@ impl Mailer {
             }
         }
         let now = Utc::now();
-        let due = outbox::Entity::find()
-            .filter(
-                outbox::Column::Status
-                    .eq("pending")
-                    .and(outbox::Column::NextAttemptAt.lte(now))
-                    .or(outbox::Column::Status
-                        .eq("sending")
-                        .and(outbox::Column::LockedUntil.lt(now))),
-            )
+        let rows = outbox::Entity::find()
+            .filter(due(now))
             .order_by_asc(outbox::Column::NextAttemptAt)
             .limit(20)
             .all(&self.db)
             .await?;
         let mut sent = 0;
-        for row in due {
+        for row in rows {
             let Some(lease) = self.claim(&row).await? else {
                 continue;
             };
@@ -373,14 +378,7 @@ impl Mailer {
             )
             .col_expr(outbox::Column::UpdatedAt, Expr::value(now))
             .filter(outbox::Column::Id.eq(row.id))
-            .filter(
-                outbox::Column::Status
-                    .eq("pending")
-                    .and(outbox::Column::NextAttemptAt.lte(now))
-                    .or(outbox::Column::Status
-                        .eq("sending")
-                        .and(outbox::Column::LockedUntil.lt(now))),
-            )
+            .filter(due(now))
             .exec(&self.db)
             .await?;
         Ok((claimed.rows_affected == 1).then_some(lease))
