@@ -7,12 +7,20 @@ export const ASTRONAUT = path.join(TESTDATA_DIR, 'face', 'astronaut.png');
 export const COFFEE = path.join(TESTDATA_DIR, 'noface', 'coffee.png');
 export const CAT = path.join(TESTDATA_DIR, 'pet', 'cat-chelsea.png');
 
-/** Holds an API call back for a moment so the analysing state can be seen. */
-export async function slowDown(page: Page, urlPattern: string, ms = 1200) {
+/**
+ * Holds requests to `urlPattern` until the test calls `release()` (a slow network, without a timer):
+ * a timer's window can close before a busy machine has checked the waiting state.
+ */
+export async function holdRequests(page: Page, urlPattern: string) {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
   await page.route(urlPattern, async (route) => {
-    await new Promise((resolve) => setTimeout(resolve, ms));
+    await released;
     await route.continue();
   });
+  return { release };
 }
 
 /** Picks the astronaut on /upload, asks for the score and waits for /results; returns the score shown. */

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { expect, seriousAxeViolations, test, viewports } from '../support/fixtures';
 import { ARTIFACTS_DIR } from '../support/paths';
-import { allowClipboard, CAT, download, pngSize, readClipboard, slowDown } from '../support/score';
+import { allowClipboard, CAT, download, pngSize, readClipboard, holdRequests } from '../support/score';
 
 const titles: Record<number, string> = {
   10: 'Absolutely Adorable!',
@@ -16,7 +16,7 @@ test('the pet flow: the cat from upload through analysis to its score, card and 
   baseURL,
 }) => {
   await allowClipboard(context, baseURL!);
-  await slowDown(page, '**/api/v1/analyses/pet');
+  const analysis = await holdRequests(page, '**/api/v1/analyses/pet');
   await page.goto('/pet-upload');
   await expect(page.getByRole('heading', { level: 1, name: 'Pet Cuteness Score' })).toBeVisible();
   await expect(page.getByText('Free for all users!')).toBeVisible();
@@ -29,8 +29,8 @@ test('the pet flow: the cat from upload through analysis to its score, card and 
   await page.getByRole('button', { name: "Get My Pet's Score!" }).click();
   await expect(page.getByRole('button', { name: 'Analyzing...' })).toBeDisabled();
   await expect(page.getByText("Analyzing Your Pet's Photo...")).toBeVisible();
-  // One look at all three lines: the analysis is held back only 1.2 s.
   await expect(page.getByTestId('pet-analysing').locator('li')).toHaveText(['Adorableness', 'Fur quality', 'Overall cuteness']);
+  analysis.release();
 
   await expect(page).toHaveURL(/\/pet-results$/, { timeout: 20_000 });
   const scoreText = (await page.getByTestId('pet-score').textContent())!;

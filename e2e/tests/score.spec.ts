@@ -11,18 +11,18 @@ import {
   COFFEE,
   download,
   holdExternalLinks,
+  holdRequests,
   pngSize,
   readClipboard,
   scoreAstronaut,
   signUp,
-  slowDown,
   stubSocialSites,
   useSession,
 } from '../support/score';
 
 test.describe('the face score', () => {
   test('upload the astronaut, see the analysing state and reach the results with a score', async ({ page }) => {
-    await slowDown(page, '**/api/v1/analyses/face');
+    const analysis = await holdRequests(page, '**/api/v1/analyses/face');
     await page.goto('/upload');
     await page.getByTestId('gallery-input').setInputFiles(ASTRONAUT);
     await expect(page.getByRole('img', { name: 'Preview of your photo' })).toBeVisible();
@@ -31,6 +31,7 @@ test.describe('the face score', () => {
     await expect(page.getByTestId('analysing')).toBeVisible();
     await expect(page.getByRole('button', { name: 'Analyzing...' })).toBeDisabled();
     await expect(page.getByRole('button', { name: 'From Gallery' })).toBeDisabled();
+    analysis.release();
 
     await expect(page).toHaveURL(/\/results$/, { timeout: 20_000 });
     await expect(page.getByTestId('score-value')).toHaveText(/^\d{1,2}\.\d$/);
