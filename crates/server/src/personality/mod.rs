@@ -93,7 +93,9 @@ pub struct PersonalityResult {
     pub score: i32,
     pub personality_type: String,
     pub analysis: String,
-    /// The five traits, 0 to 100 each.
+    /// 0 to 100 each: the five traits of a detailed (paid) result; the
+    /// leading trait alone for a basic one (the other four are part of what
+    /// the detailed analysis sells).
     pub traits: Vec<TraitScore>,
     pub paid: bool,
     pub answers: BTreeMap<String, String>,
@@ -106,7 +108,11 @@ impl From<entity::Model> for PersonalityResult {
             serde_json::from_value(row.answers).unwrap_or_default();
         // The traits are not stored: the model gives them again from the answers.
         let traits = Answers::parse(&answers)
-            .map(|a| model::profile(&a).traits)
+            .map(|a| model::profile(&a))
+            .map(|profile| match row.paid {
+                true => profile.traits,
+                false => vec![profile.leading_trait()],
+            })
             .unwrap_or_default();
         Self {
             id: row.id,

@@ -101,6 +101,18 @@ fn bounds(t: Trait) -> (i32, i32) {
     })
 }
 
+impl Profile {
+    /// The trait that leads (the one a basic result shows).
+    pub fn leading_trait(&self) -> TraitScore {
+        let lead = self.lead[0];
+        self.traits
+            .iter()
+            .find(|t| t.name == lead)
+            .cloned()
+            .expect("the lead is one of the traits")
+    }
+}
+
 pub fn profile(answers: &Answers) -> Profile {
     let traits: Vec<TraitScore> = TRAITS
         .iter()

@@ -32,7 +32,8 @@ function result(quizType: 'basic' | 'detailed', answers: Record<string, string>)
       quizType === 'basic'
         ? 'The Leader: You set the direction and make sure things get done.'
         : 'The Leader: You set the direction.\n\nYour strengths\n- Reliability\n- Speaking up\n\nHow you work with others\nYou drive the pace.',
-    traits: TRAITS,
+    // As the server answers: a basic result carries its leading trait only.
+    traits: quizType === 'basic' ? TRAITS.slice(0, 1) : TRAITS,
     paid: quizType === 'detailed',
     answers,
     createdAt: '2026-11-24T10:00:00Z',
@@ -81,6 +82,7 @@ describe('/personality-test', { timeout: 20_000 }, () => {
     expect(await screen.findByTestId('personality-type')).toHaveTextContent('The Leader');
     expect(screen.getByTestId('personality-score')).toHaveTextContent('90');
     expect(screen.getByRole('progressbar', { name: 'Social energy: 80 out of 100' })).toBeInTheDocument();
+    expect(screen.getByTestId('personality-traits-hint')).toHaveTextContent('The detailed analysis shows all five');
     const [sent] = callsTo(fetchMock, 'POST', '/functions/v1/personality-analysis');
     expect(await sent!.json()).toEqual({ answers: { ...allA, '0': 'b' }, quizType: 'basic' });
     expect(screen.getByTestId('detailed-offer')).toHaveTextContent('$4.99');
@@ -106,6 +108,8 @@ describe('/personality-test', { timeout: 20_000 }, () => {
     expect(within(analysis).getByRole('heading', { name: 'How you work with others' })).toBeInTheDocument();
     expect(within(analysis).getByText('Reliability')).toBeInTheDocument();
     expect(screen.getByText('Detailed analysis')).toBeInTheDocument();
+    expect(screen.getAllByRole('progressbar', { name: /out of 100$/ })).toHaveLength(5);
+    expect(screen.queryByTestId('personality-traits-hint')).not.toBeInTheDocument();
     expect(screen.queryByTestId('detailed-offer')).not.toBeInTheDocument();
     expect(asked).toBe(2);
     // A toast says the payment went through.

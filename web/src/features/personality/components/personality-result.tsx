@@ -4,7 +4,10 @@ import { Progress } from '@/components/ui/progress';
 import type { PersonalityResult } from '../api/personality';
 import { analysisBlocks } from '../utils/quiz-state';
 
-/** A saved result: score, type, the five traits and the analysis text. Also used for the dashboard's history. */
+/**
+ * A saved result: score, type, the traits and the analysis text. Also used for the dashboard's history.
+ * A basic result carries its leading trait only; the detailed analysis has all five.
+ */
 export function PersonalityResultView({ result }: { result: PersonalityResult }) {
   const blocks = analysisBlocks(result.analysis);
   return (
@@ -20,7 +23,7 @@ export function PersonalityResultView({ result }: { result: PersonalityResult })
         </p>
       </CardHeader>
       <CardContent className="grid gap-6">
-        <ul className="grid gap-3" aria-label="Your traits">
+        <ul className="grid gap-3" aria-label={result.paid ? 'Your traits' : 'Your leading trait'}>
           {result.traits.map((trait) => (
             <li key={trait.trait} className="grid gap-1">
               <div className="flex justify-between text-sm font-medium">
@@ -31,6 +34,11 @@ export function PersonalityResultView({ result }: { result: PersonalityResult })
             </li>
           ))}
         </ul>
+        {result.paid ? null : (
+          <p className="text-sm text-muted-foreground" data-testid="personality-traits-hint">
+            Your leading trait. The detailed analysis shows all five, with what each means for you.
+          </p>
+        )}
         <div className="grid gap-4 text-sm leading-relaxed" data-testid="personality-analysis">
           {blocks.map((block, i) => (
             <section key={i} className="grid gap-1.5">
