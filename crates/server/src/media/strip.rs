@@ -89,14 +89,16 @@ pub fn prepare_for_storage(bytes: &[u8]) -> Result<StoredImage, AnalysisError> {
 /// segments, JFIF (APP0), the ICC colour profile (APP2 `ICC_PROFILE`) and
 /// Adobe's colour transform (APP14) stay; EXIF and XMP (APP1), MPF's index of
 /// secondary images (APP2 `MPF`), IPTC (APP13), every other APPn and comments
-/// go. The image data is copied byte for byte. `None` if the markers are
-/// damaged. `bytes` ends at the primary image's EOI.
+/// go, also those between the scans of a progressive JPEG. The image data is
+/// copied byte for byte. `None` if the markers are damaged. `bytes` ends at
+/// the primary image's EOI.
 fn strip_jpeg(bytes: &[u8]) -> Option<Vec<u8>> {
     const APP0: u8 = 0xE0;
     const APP2: u8 = 0xE2;
     const APP14: u8 = 0xEE;
     const COM: u8 = 0xFE;
     const SOS: u8 = 0xDA;
+    const EOI: u8 = 0xD9;
     let keep = |marker: u8, segment: &[u8]| match marker {
         APP0 | APP14 => true,
         APP2 => segment
@@ -116,9 +118,22 @@ fn strip_jpeg(bytes: &[u8]) -> Option<Vec<u8>> {
             return None;
         }
         let marker = *bytes.get(at + 1)?;
-        if marker == 0xFF {
-            at += 1; // fill byte
-            continue;
+        match marker {
+            0xFF => {
+                at += 1; // fill byte
+                continue;
+            }
+            EOI => {
+                out.extend_from_slice(&bytes[at..at + 2]);
+                return Some(out);
+            }
+            // Markers without a length (TEM, restarts).
+            0x01 | 0xD0..=0xD7 => {
+                out.extend_from_slice(&bytes[at..at + 2]);
+                at += 2;
+                continue;
+            }
+            _ => {}
         }
         let length = usize::from(u16::from_be_bytes([
             *bytes.get(at + 2)?,
@@ -126,20 +141,43 @@ fn strip_jpeg(bytes: &[u8]) -> Option<Vec<u8>> {
         ]));
         let end = at.checked_add(2 + length)?;
         let segment = bytes.get(at..end)?;
-        if marker == SOS {
-            // Entropy-coded data and everything after it, up to the EOI, as it is.
-            out.extend_from_slice(&bytes[at..]);
-            return Some(out);
-        }
         if keep(marker, segment) {
             out.extend_from_slice(segment);
         }
         at = end;
+        if marker == SOS {
+            // The scan's entropy-coded data as it is; the next marker (another
+            // table, another scan, or metadata to drop) follows it.
+            let data_end = entropy_coded_end(bytes, at)?;
+            out.extend_from_slice(&bytes[at..data_end]);
+            at = data_end;
+        }
     }
 }
 
-/// A PNG without its text, time and EXIF chunks; image chunks are copied
-/// byte for byte (with their CRCs). `None` if the chunks are damaged.
+/// Where the entropy-coded data starting at `from` ends: at the first `0xFF`
+/// that is neither a stuffed zero nor a restart marker.
+fn entropy_coded_end(bytes: &[u8], mut from: usize) -> Option<usize> {
+    loop {
+        let ff = from + bytes.get(from..)?.iter().position(|&b| b == 0xFF)?;
+        match *bytes.get(ff + 1)? {
+            0x00 | 0xD0..=0xD7 => from = ff + 2,
+            0xFF => from = ff + 1, // fill bytes before a marker
+            _ => return Some(ff),
+        }
+    }
+}
+
+/// The PNG chunks a stored photo keeps: the image itself, its transparency
+/// and its colour. Everything else goes: text, time, EXIF, private and
+/// unknown chunks (which may carry anything), and APNG's extra frames.
+const PNG_KEPT: [&[u8; 4]; 12] = [
+    b"IHDR", b"PLTE", b"IDAT", b"IEND", b"tRNS", b"gAMA", b"cHRM", b"sRGB", b"iCCP", b"sBIT",
+    b"cICP", b"pHYs",
+];
+
+/// A PNG with only the chunks of [`PNG_KEPT`], copied byte for byte (with
+/// their CRCs). `None` if the chunks are damaged.
 fn strip_png(bytes: &[u8]) -> Option<Vec<u8>> {
     const SIGNATURE: &[u8] = b"\x89PNG\r\n\x1a\n";
     if bytes.get(..8)? != SIGNATURE {
@@ -153,7 +191,7 @@ fn strip_png(bytes: &[u8]) -> Option<Vec<u8>> {
         let kind = bytes.get(at + 4..at + 8)?;
         let end = at.checked_add(12 + length)?;
         let chunk = bytes.get(at..end)?;
-        if !matches!(kind, b"tEXt" | b"iTXt" | b"zTXt" | b"tIME" | b"eXIf") {
+        if PNG_KEPT.iter().any(|kept| kept.as_slice() == kind) {
             out.extend_from_slice(chunk);
         }
         at = end;
@@ -256,6 +294,132 @@ mod tests {
         assert!(
             !stored.bytes.windows(4).any(|w| w == b"tEXt"),
             "text removed"
+        );
+        assert_eq!(pixels(&stored.bytes), sample_rgb());
+    }
+
+    /// Issue 25, item 18: metadata after the first scan (where a progressive
+    /// JPEG has its other scans) was copied with the image data.
+    #[test]
+    fn metadata_between_and_after_the_scans_goes_too() {
+        let baseline = jpeg_with_exif(1);
+        let eoi = baseline.len() - 2;
+        let mut exif = b"Exif\0\0MM\0*\0\0\0\x08GPSLatitude ".to_vec();
+        exif.extend_from_slice(LOCATION);
+        let mut comment = b"at ".to_vec();
+        comment.extend_from_slice(LOCATION);
+        let upload = [
+            &baseline[..eoi],
+            &segment(0xE1, &exif),
+            &segment(0xFE, &comment),
+            &baseline[eoi..],
+        ]
+        .concat();
+        assert!(contains(&upload, LOCATION), "the fixture has a location");
+        let stored = prepare_for_storage(&upload).unwrap();
+        assert_eq!(stored.extension, "jpg");
+        assert!(!contains(&stored.bytes, LOCATION), "the location survived");
+        assert!(!contains(&stored.bytes, b"Exif"), "EXIF survived");
+        assert_eq!(
+            pixels(&stored.bytes),
+            pixels(&baseline),
+            "pixels kept exactly"
+        );
+    }
+
+    #[test]
+    fn metadata_between_the_scans_of_a_real_progressive_jpeg_goes() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../testdata/face/astronaut-progressive.jpg"
+        );
+        let progressive = std::fs::read(path).unwrap();
+        // In entropy-coded data 0xFF is followed by 0x00 or a restart: FF DA
+        // is always a scan's header.
+        let scans: Vec<usize> = progressive
+            .windows(2)
+            .enumerate()
+            .filter(|(_, m)| *m == [0xFF, 0xDA])
+            .map(|(at, _)| at)
+            .collect();
+        assert!(scans.len() > 1, "a progressive JPEG has several scans");
+        let mut exif = b"Exif\0\0MM\0*\0\0\0\x08GPSLatitude ".to_vec();
+        exif.extend_from_slice(LOCATION);
+        let third = scans[2];
+        let upload = [
+            &progressive[..third],
+            &segment(0xE1, &exif),
+            &progressive[third..],
+        ]
+        .concat();
+        let stored = prepare_for_storage(&upload).unwrap();
+        assert_eq!(stored.extension, "jpg");
+        assert!(!contains(&stored.bytes, LOCATION), "the location survived");
+        assert_eq!(
+            stored.bytes.len(),
+            progressive.len(),
+            "everything else is kept"
+        );
+        assert_eq!(pixels(&stored.bytes), pixels(&progressive));
+    }
+
+    #[test]
+    fn entropy_coded_data_ends_at_a_real_marker() {
+        // Stuffed zeros and restart markers belong to the data; fill bytes
+        // end it just before the marker.
+        let scan = [
+            0x12, 0xFF, 0x00, 0x34, 0xFF, 0xD3, 0x56, 0xFF, 0xFF, 0xE1, 0x00,
+        ];
+        assert_eq!(entropy_coded_end(&scan, 0), Some(8));
+        assert_eq!(entropy_coded_end(&[0x12, 0xFF, 0x00], 0), None);
+    }
+
+    /// Issue 25, item 18: private chunks (which can carry anything) survived.
+    #[test]
+    fn pngs_keep_only_their_image_and_colour_chunks() {
+        let mut png = Vec::new();
+        sample_rgb()
+            .write_to(&mut Cursor::new(&mut png), image::ImageFormat::Png)
+            .unwrap();
+        let ihdr_end = 8 + 12 + 13;
+        // PNG's CRC-32 (the decoder checks it on the chunks that are kept).
+        let crc = |bytes: &[u8]| {
+            let mut crc = u32::MAX;
+            for &byte in bytes {
+                crc ^= u32::from(byte);
+                for _ in 0..8 {
+                    crc = if crc & 1 == 1 {
+                        (crc >> 1) ^ 0xEDB8_8320
+                    } else {
+                        crc >> 1
+                    };
+                }
+            }
+            !crc
+        };
+        let chunk = |kind: &[u8], data: &[u8]| {
+            let mut out = (data.len() as u32).to_be_bytes().to_vec();
+            out.extend_from_slice(kind);
+            out.extend_from_slice(data);
+            out.extend_from_slice(&crc(&[kind, data].concat()).to_be_bytes());
+            out
+        };
+        let upload = [
+            &png[..ihdr_end],
+            &chunk(b"prIv", LOCATION),
+            &chunk(b"gAMA", &45455u32.to_be_bytes()),
+            &png[ihdr_end..],
+        ]
+        .concat();
+        let stored = prepare_for_storage(&upload).unwrap();
+        assert_eq!(stored.extension, "png");
+        assert!(
+            !contains(&stored.bytes, LOCATION),
+            "the private chunk survived"
+        );
+        assert!(
+            contains(&stored.bytes, b"gAMA"),
+            "colour information is kept"
         );
         assert_eq!(pixels(&stored.bytes), sample_rgb());
     }
