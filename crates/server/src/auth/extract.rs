@@ -115,8 +115,8 @@ impl FromRequestParts<AppState> for ServiceRole {
 /// Fields whose values are secrets: only NUL is refused in them.
 const SECRET_FIELDS: &[&str] = &["password", "current_password"];
 
-/// A JSON body; malformed bodies are GoTrue's `bad_json`, wrong field types
-/// `validation_failed`. An empty body reads as `{}`; a body that is not sent
+/// A JSON object body; malformed bodies (and any other JSON value) are
+/// GoTrue's `bad_json`, wrong field types `validation_failed`. An empty body reads as `{}`; a body that is not sent
 /// as `application/json` is refused with 415 (auth-js always sends it, and a
 /// form post from another site cannot). Every string passes
 /// [`crate::http::text`] (passwords only their NUL check) before any query.
@@ -168,6 +168,14 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for AuthJson<T> {
                 format!("Could not parse request body as JSON: {err}"),
             )
         })?;
+        // Every auth body is an object (GoTrue decodes into a struct); serde
+        // would read `[]` as a struct of defaults.
+        if !value.is_object() {
+            return Err(AuthError::bad_request(
+                "bad_json",
+                "Could not parse request body as JSON: expected an object",
+            ));
+        }
         crate::http::text::check_json(&value, SECRET_FIELDS)?;
         T::deserialize(value).map(Self).map_err(|err| {
             if err.is_data() {

@@ -106,6 +106,13 @@ async fn admins_create_list_read_update_and_delete_users(backend: Backend) {
     )
     .await
     .assert_error(400, "validation_failed");
+    // A body that is not an object is GoTrue's `bad_json` (issue 25, item
+    // 18: `[]` read as an update of nothing, answered 200).
+    for body in [json!([]), json!("x"), json!(null), json!(7)] {
+        app.put_as(&admin, &format!("/admin/users/{id}"), body.clone())
+            .await
+            .assert_error(400, "bad_json");
+    }
 
     app.call(
         reqwest::Method::DELETE,
