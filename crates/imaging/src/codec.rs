@@ -23,7 +23,7 @@ fn check_dims(w: u32, h: u32) -> Result<(), EditError> {
         return Err(EditError::Corrupt);
     }
     if w > MAX_SIDE || h > MAX_SIDE || w as u64 * h as u64 > MAX_PIXELS {
-        return Err(EditError::TooLarge);
+        return Err(EditError::BadDimensions);
     }
     Ok(())
 }
@@ -89,7 +89,7 @@ fn decode_jpeg(bytes: &[u8]) -> Result<(RgbImage, u16), EditError> {
 fn decode_other(bytes: &[u8], format: image::ImageFormat) -> Result<(RgbImage, u16), EditError> {
     use image::ImageDecoder;
     let map = |e: image::ImageError| match e {
-        image::ImageError::Limits(_) => EditError::TooLarge,
+        image::ImageError::Limits(_) => EditError::BadDimensions,
         image::ImageError::Unsupported(_) => EditError::NotAnImage,
         _ => EditError::Corrupt,
     };

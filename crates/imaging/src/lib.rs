@@ -133,6 +133,10 @@ pub enum EditError {
     NotAnImage,
     #[error("image too large")]
     TooLarge,
+    /// A small file declaring more pixels (or a longer side) than is
+    /// decoded: a pixel bomb, or a panorama out of reach.
+    #[error("image dimensions out of range")]
+    BadDimensions,
     /// Cut off (a dropped upload) or damaged.
     #[error("damaged or incomplete image")]
     Corrupt,
@@ -147,6 +151,7 @@ impl EditError {
         match self {
             Self::NotAnImage => "not_an_image",
             Self::TooLarge => "too_large",
+            Self::BadDimensions => "bad_dimensions",
             Self::Corrupt => "image_incomplete",
             Self::NoFace => "no_face",
         }
@@ -157,6 +162,10 @@ impl EditError {
         match self {
             Self::NotAnImage => "Please upload an image file",
             Self::TooLarge => "File too large! Please upload an image under 10MB.",
+            // The analyses' words for the same refusal.
+            Self::BadDimensions => {
+                prettyscore_analysis::AnalysisError::BadDimensions(0, 0).user_message()
+            }
             Self::Corrupt => prettyscore_analysis::IMAGE_INCOMPLETE,
             Self::NoFace => {
                 "We couldn't find a face to retouch. Try a front-facing, well-lit photo."

@@ -207,22 +207,23 @@ fn bad_uploads_get_the_right_error() {
     );
     assert_eq!(apply(&jpeg[..200], &[]).unwrap_err(), EditError::Corrupt);
 
-    // Decompression bombs: tiny files declaring huge images, refused from the header.
+    // Decompression bombs: tiny files declaring huge images, refused from the header
+    // as out-of-range dimensions (not as a file too large: the file is small).
     assert_eq!(
         apply(&png_declaring(100_000, 100_000), &[]).unwrap_err(),
-        EditError::TooLarge
+        EditError::BadDimensions
     );
     assert_eq!(
         apply(&png_declaring(10_000, 10_000), &[]).unwrap_err(),
-        EditError::TooLarge
+        EditError::BadDimensions
     );
     assert_eq!(
         apply(&jpeg_declaring(60_000, 60_000), &[]).unwrap_err(),
-        EditError::TooLarge
+        EditError::BadDimensions
     );
     assert_eq!(
         apply(&jpeg_declaring(15_000, 15_000), &[]).unwrap_err(),
-        EditError::TooLarge
+        EditError::BadDimensions
     );
 
     // More than 10 MB.

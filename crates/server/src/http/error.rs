@@ -219,6 +219,7 @@ impl From<&prettyscore_imaging::EditError> for ErrorCode {
         match err {
             E::NotAnImage => Self::NotAnImage,
             E::TooLarge => Self::TooLarge,
+            E::BadDimensions => Self::BadDimensions,
             E::Corrupt => Self::ImageIncomplete,
             E::NoFace => Self::NoFace,
         }
@@ -600,6 +601,7 @@ mod tests {
         for err in [
             EditError::NotAnImage,
             EditError::TooLarge,
+            EditError::BadDimensions,
             EditError::Corrupt,
             EditError::NoFace,
         ] {

@@ -24,6 +24,7 @@ on_both_databases!(
     a_prompt_the_engine_cannot_do_is_422_without_a_provider_and_costs_nothing,
     foreign_and_forged_image_urls_are_refused_without_fetching_anything,
     an_image_over_ten_megabytes_is_too_large,
+    a_small_file_declaring_too_many_pixels_is_refused_for_its_dimensions,
     too_many_edits_from_one_client_get_429,
     the_device_cookie_is_issued_by_the_server_and_forged_ones_are_replaced,
     slider_adjustments_alone_are_free_and_checked,
@@ -277,6 +278,30 @@ async fn an_image_over_ten_megabytes_is_too_large(backend: Backend) {
         )
         .await;
     reply.assert_error(StatusCode::BAD_REQUEST, "invalid_image_url");
+}
+
+/// Issue 25, item 18: a pixel bomb of a few kilobytes was answered 413
+/// "File too large! … under 10MB", which the user's file already is.
+async fn a_small_file_declaring_too_many_pixels_is_refused_for_its_dimensions(backend: Backend) {
+    let app = spawn(backend).await;
+    let mut jpeg = testdata("noface/rocket.jpg");
+    let sof = jpeg
+        .windows(2)
+        .position(|m| m == [0xFF, 0xC0] || m == [0xFF, 0xC2])
+        .expect("a frame header");
+    // SOF: marker, length, precision, then height and width.
+    jpeg[sof + 5..sof + 9].copy_from_slice(&[0x3A, 0x98, 0x3A, 0x98]); // 15,000 x 15,000
+    let reply = Browser::default()
+        .edit(
+            &app,
+            json!({"imageUrl": format!("data:image/jpeg;base64,{}", BASE64.encode(&jpeg)), "prompt": "Enhance"}),
+        )
+        .await;
+    reply.assert_error(StatusCode::BAD_REQUEST, "bad_dimensions");
+    assert_eq!(
+        reply.body["message"],
+        "This image's dimensions are not supported. Please upload a regular photo (up to 50 megapixels)."
+    );
 }
 
 async fn too_many_edits_from_one_client_get_429(backend: Backend) {
