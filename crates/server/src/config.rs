@@ -159,6 +159,10 @@ pub struct HttpConfig {
     /// bytes, counted by their declared size. A request that would pass it
     /// gets 503 `server_busy` with `Retry-After` before its body is read.
     pub max_body_bytes_in_flight: u64,
+    /// Of that room, what one client address may hold (at least one
+    /// largest upload); past it the address gets 429 `rate_limited`, so a
+    /// few slow uploads from one place leave room for everyone else.
+    pub max_body_bytes_in_flight_per_address: u64,
     /// A bearer token that may read `/metrics` (`Authorization: Bearer …`).
     /// Without it, `/metrics` answers only requests from a loopback address
     /// that came through no proxy (no `X-Forwarded-For` or `Forwarded`);
@@ -172,6 +176,7 @@ impl Default for HttpConfig {
             header_read_timeout_secs: 10,
             max_connections: 4096,
             max_body_bytes_in_flight: 128 * 1024 * 1024,
+            max_body_bytes_in_flight_per_address: 32 * 1024 * 1024,
             metrics_token: None,
         }
     }
@@ -222,12 +227,20 @@ pub struct PartnersConfig {
     /// Days a commission stays pending before it can be paid out: the
     /// refund window, so that a refunded sale is reversed, not clawed back.
     pub commission_hold_days: u32,
+    /// Referral-link clicks one client address may send a minute (429 beyond).
+    pub clicks_per_client_per_minute: u32,
+    /// Distinct visitors (browsers) one address may add to a partner's clicks
+    /// a day: several people behind one router count, a script changing its
+    /// User-Agent does not.
+    pub visitors_per_address_per_day: u32,
 }
 
 impl Default for PartnersConfig {
     fn default() -> Self {
         Self {
             commission_hold_days: 30,
+            clicks_per_client_per_minute: 30,
+            visitors_per_address_per_day: 10,
         }
     }
 }

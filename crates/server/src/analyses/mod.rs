@@ -20,8 +20,8 @@ use crate::features::{self, Feature};
 use crate::http::AppState;
 use crate::http::error::{ApiError, ErrorBody, ErrorCode};
 use crate::http::extract::{AuthUser, ClientInfo, Json};
+use crate::http::rate_limit;
 use crate::http::upload;
-use crate::rate_limit;
 
 pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -56,18 +56,16 @@ pub fn analysis_error(err: AnalysisError) -> ApiError {
 
 /// Refuses a client that sends more analyses than the configured rate.
 pub async fn limit_burst(state: &AppState, client: &ClientInfo) -> Result<(), ApiError> {
+    let key = format!("analysis:{}", client.rate_key());
     let limit = state.config.analysis.per_client_per_minute;
-    let hits =
-        rate_limit::count_hit(&state.db, &format!("analysis:{}", client.rate_key()), 60).await?;
-    if hits > i64::from(limit) {
-        return Err(ApiError::new(
-            StatusCode::TOO_MANY_REQUESTS,
-            ErrorCode::RateLimited,
-            "You're scoring photos very quickly. Please wait a minute and try again.",
-        )
-        .with_retry_after(rate_limit::window_remaining_secs(60)));
-    }
-    Ok(())
+    rate_limit::enforce(
+        &state.db,
+        &key,
+        60,
+        limit,
+        "You're scoring photos very quickly. Please wait a minute and try again.",
+    )
+    .await
 }
 
 /// Checks the client's rate, reads the upload and runs `analyze` in the pool.

@@ -408,7 +408,7 @@ async fn promo(
         .promo_code(&state.db, code, buyer)
         .await?
         .ok_or_else(|| invalid("This promo code is not valid"))?;
-    if promo.owner_id == buyer {
+    if promo.buyer_is_owner {
         return Err(invalid("You cannot use your own promo code."));
     }
     Ok(Some(promo))

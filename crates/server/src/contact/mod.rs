@@ -40,11 +40,11 @@ use crate::db::entities::users;
 use crate::http::AppState;
 use crate::http::error::{ApiError, ConstraintError, DbResultExt, ErrorBody, ErrorCode};
 use crate::http::extract::{AuthUser, Json};
+use crate::http::rate_limit;
 use crate::http::user_data::UserData;
 use crate::leaderboard::listing::rank_of;
 use crate::mail::Mail;
 use crate::photos::entity as photos;
-use crate::rate_limit;
 use entity::block;
 
 pub const PENDING: &str = "pending";
@@ -276,15 +276,15 @@ pub async fn create_contact_request(
             rules::NAME_REQUIRED,
         ));
     }
-    let hits = rate_limit::count_hit(&state.db, &format!("contact:{}", user.user_id), 3600).await?;
-    if hits > rules::REQUESTS_PER_HOUR {
-        return Err(ApiError::new(
-            StatusCode::TOO_MANY_REQUESTS,
-            ErrorCode::RateLimited,
-            "Too many contact requests. Please try again later.",
-        )
-        .with_retry_after(rate_limit::window_remaining_secs(3600)));
-    }
+    let key = format!("contact:{}", user.user_id);
+    rate_limit::enforce(
+        &state.db,
+        &key,
+        3600,
+        rules::REQUESTS_PER_HOUR,
+        "Too many contact requests. Please try again later.",
+    )
+    .await?;
     let fee = contact_fee_cents(rank);
     let (platform, contestant) = contact_fee_split(fee);
     let now = Utc::now();

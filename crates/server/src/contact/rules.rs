@@ -10,7 +10,7 @@ pub const MAX_MESSAGE_CHARS: usize = 1000;
 /// A paid request the contestant has not answered is released after this.
 pub const HOLD_DAYS: i64 = 7;
 /// Requests one user may start per hour.
-pub const REQUESTS_PER_HOUR: i64 = 10;
+pub const REQUESTS_PER_HOUR: u32 = 10;
 /// Shown when a requester has no name of their own.
 pub const ANONYMOUS_NAME: &str = "A PrettyScore member";
 

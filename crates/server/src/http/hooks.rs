@@ -26,8 +26,9 @@ pub struct Promo {
     pub code: String,
     pub percent_off: u8,
     pub partner_id: Uuid,
-    /// The partner's own account: they may not use their own code.
-    pub owner_id: Uuid,
+    /// Whether the buyer is the partner themself (their account, or an
+    /// address of theirs written another way): they may not use their own code.
+    pub buyer_is_owner: bool,
 }
 
 #[async_trait::async_trait]

@@ -11,6 +11,7 @@ pub mod health;
 pub mod hooks;
 pub mod metrics;
 pub mod outbox;
+pub mod rate_limit;
 pub mod recent_reads;
 pub mod security;
 pub mod server;
@@ -48,7 +49,9 @@ pub fn serve(routes: Router<AppState>, state: AppState) -> Router {
     let security = security::SecurityHeaders::for_public_url(state.config.public_url.as_deref());
     let budget = budget::BodyBudget::new(
         state.config.http.max_body_bytes_in_flight,
+        state.config.http.max_body_bytes_in_flight_per_address,
         BODY_LIMIT as u64,
+        state.config.auth.trust_x_forwarded_for,
     );
     let middleware = ServiceBuilder::new()
         .layer(SetSensitiveRequestHeadersLayer::new([

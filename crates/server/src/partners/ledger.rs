@@ -22,10 +22,10 @@ use sea_orm::{
 };
 use uuid::Uuid;
 
-use super::entity::{account, click, line};
+use super::entity::{account, line};
 use super::rules::{self, EARNING_MONTHS, PARENT_RATE};
 use crate::billing::entity::{checkout, payment};
-use crate::db::entities::profiles;
+use crate::db::entities::{profiles, users};
 
 pub const SALE: &str = "sale";
 pub const PARENT: &str = "parent";
@@ -55,6 +55,34 @@ async fn approved_partner(
         .filter(|partner| partner.status == APPROVED))
 }
 
+/// Whether `user` is `partner` themself: their account, or an address of
+/// theirs written another way (`+alias`, Gmail's dots), so that nobody earns
+/// a commission on their own purchase.
+pub async fn is_partner_themself(
+    db: &impl ConnectionTrait,
+    partner: &account::Model,
+    user: Uuid,
+) -> Result<bool, DbErr> {
+    if partner.user_id == user {
+        return Ok(true);
+    }
+    let accounts = users::Entity::find()
+        .filter(users::Column::Id.is_in([partner.user_id, user]))
+        .all(db)
+        .await?;
+    let address = |id: Uuid| {
+        accounts
+            .iter()
+            .find(|account| account.id == id)
+            .and_then(|account| account.email.as_deref())
+            .map(rules::comparable_email)
+    };
+    Ok(matches!(
+        (address(partner.user_id), address(user)),
+        (Some(own), Some(theirs)) if own == theirs
+    ))
+}
+
 /// The partner a payment is credited to: the promo code's partner for the
 /// sale it was entered on, otherwise the partner who referred the buyer,
 /// for payments in the first 12 months after they were referred. Never the
@@ -73,7 +101,7 @@ async fn crediting_partner(
             .and_then(|id| id.as_str())
             .and_then(|id| Uuid::parse_str(id).ok());
         if let Some(partner) = approved_partner(db, promo_partner).await?
-            && partner.user_id != buyer
+            && !is_partner_themself(db, &partner, buyer).await?
         {
             return Ok(Some(partner));
         }
@@ -88,9 +116,10 @@ async fn crediting_partner(
     if payment.created_at > earns_until {
         return Ok(None);
     }
-    Ok(approved_partner(db, profile.referred_by_partner)
-        .await?
-        .filter(|partner| partner.user_id != buyer))
+    match approved_partner(db, profile.referred_by_partner).await? {
+        Some(partner) if !is_partner_themself(db, &partner, buyer).await? => Ok(Some(partner)),
+        _ => Ok(None),
+    }
 }
 
 /// The approved partner who referred `partner`'s own account, if any.
@@ -308,7 +337,8 @@ pub async fn commission_sum(
     Ok(sum.unwrap_or(0))
 }
 
-/// Recomputes the partner's stored totals from the ledger and the clicks.
+/// Recomputes the partner's stored conversions and earnings from the ledger
+/// (clicks are a counter kept by the referral link).
 pub async fn refresh_totals(db: &impl ConnectionTrait, partner_id: Uuid) -> Result<(), DbErr> {
     let conversions = line::Entity::find()
         .filter(line::Column::PartnerId.eq(partner_id))
@@ -323,10 +353,6 @@ pub async fn refresh_totals(db: &impl ConnectionTrait, partner_id: Uuid) -> Resu
             .add(line::Column::Status.ne(REVERSED)),
     )
     .await?;
-    let clicks = click::Entity::find()
-        .filter(click::Column::PartnerId.eq(partner_id))
-        .count(db)
-        .await?;
     account::Entity::update_many()
         .col_expr(
             account::Column::TotalConversions,
@@ -336,7 +362,6 @@ pub async fn refresh_totals(db: &impl ConnectionTrait, partner_id: Uuid) -> Resu
             account::Column::TotalEarnedCents,
             Expr::value(earned.max(0)),
         )
-        .col_expr(account::Column::TotalClicks, Expr::value(clicks as i64))
         .col_expr(account::Column::UpdatedAt, Expr::value(Utc::now()))
         .filter(account::Column::Id.eq(partner_id))
         .exec(db)

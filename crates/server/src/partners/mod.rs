@@ -94,14 +94,16 @@ impl Hooks for PartnerHooks {
             .filter(account::Column::Status.eq(ledger::APPROVED))
             .one(db)
             .await?;
+        let Some(partner) = partner else {
+            return Ok(None);
+        };
         // A partner's own code is answered too: checkout tells them they
-        // cannot use it (`owner_id`).
-        let _ = buyer;
-        Ok(partner.map(|partner| Promo {
+        // cannot use it.
+        Ok(Some(Promo {
             code,
             percent_off: rules::PROMO_PERCENT_OFF,
             partner_id: partner.id,
-            owner_id: partner.user_id,
+            buyer_is_owner: ledger::is_partner_themself(db, &partner, buyer).await?,
         }))
     }
 }

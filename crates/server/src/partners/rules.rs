@@ -16,6 +16,9 @@ pub const PROMO_PERCENT_OFF: u8 = 10;
 pub const EARNING_MONTHS: u32 = 12;
 /// The referral cookie lives 60 days.
 pub const REFERRAL_COOKIE_DAYS: i64 = 60;
+/// The 429 for an address over its clicks a minute.
+pub const TOO_MANY_CLICKS: &str =
+    "Too many referral clicks from your network. Please wait a minute and try again.";
 /// The platform keeps 25 % of a contact fee; the partner earns on that share.
 pub const PLATFORM_SHARE_PERCENT: i64 = 25;
 

@@ -21,10 +21,10 @@ use uuid::Uuid;
 
 use super::{entity, own_photo};
 use crate::http::AppState;
-use crate::http::error::{ApiError, ErrorBody, ErrorCode};
+use crate::http::error::{ApiError, ErrorBody};
 use crate::http::extract::{AuthUser, ClientInfo, Json};
+use crate::http::rate_limit;
 use crate::media;
-use crate::rate_limit;
 
 /// The public pages, outside the API: `/s/{slug}` and its card.
 pub fn routes() -> axum::Router<AppState> {
@@ -179,15 +179,16 @@ pub async fn share_card(
     client: ClientInfo,
     Path(slug): Path<String>,
 ) -> Result<Response, ApiError> {
+    let key = format!("share-card:{}", client.rate_key());
     let limit = state.config.share.cards_per_client_per_minute;
-    let hits = rate_limit::count_hit(&state.db, &format!("share-card:{}", client.ip), 60).await?;
-    if hits > i64::from(limit) {
-        return Err(ApiError::new(
-            StatusCode::TOO_MANY_REQUESTS,
-            ErrorCode::RateLimited,
-            "Too many requests. Please wait a minute and try again.",
-        ));
-    }
+    rate_limit::enforce(
+        &state.db,
+        &key,
+        60,
+        limit,
+        "Too many requests. Please wait a minute and try again.",
+    )
+    .await?;
     let photo = shared_photo(&state, &slug).await?;
     let card = CardText::of(&photo);
     let key = card_key(&photo, &card);

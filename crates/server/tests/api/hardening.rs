@@ -16,6 +16,7 @@ on_both_databases!(
     a_client_over_its_rate_is_refused_before_it_sends_the_body,
     an_editor_over_its_rate_is_refused_before_it_sends_the_body,
     bodies_past_the_cap_in_flight_get_503_with_retry_after,
+    one_address_holds_only_its_share_of_the_bodies_in_flight,
     a_patch_body_over_the_limit_gets_413_in_the_error_shape,
 );
 
@@ -52,8 +53,17 @@ async fn read_answer(stream: &mut TcpStream, wait: Duration) -> Option<String> {
 /// The head of a multipart upload of `length` bytes, of which only the part
 /// header is sent.
 fn upload_head(path: &str, length: usize) -> Vec<u8> {
+    upload_head_from(path, length, None)
+}
+
+/// [`upload_head`] from the client address `from` (for a server that trusts
+/// `X-Forwarded-For`).
+fn upload_head_from(path: &str, length: usize, from: Option<&str>) -> Vec<u8> {
+    let forwarded = from
+        .map(|ip| format!("X-Forwarded-For: {ip}\r\n"))
+        .unwrap_or_default();
     format!(
-        "POST {path} HTTP/1.1\r\nHost: test\r\nContent-Type: multipart/form-data; boundary=XYZ\r\n\
+        "POST {path} HTTP/1.1\r\nHost: test\r\n{forwarded}Content-Type: multipart/form-data; boundary=XYZ\r\n\
          Content-Length: {length}\r\n\r\n\
          --XYZ\r\nContent-Disposition: form-data; name=\"image\"; filename=\"a.jpg\"\r\n\r\n"
     )
@@ -160,6 +170,70 @@ async fn bodies_past_the_cap_in_flight_get_503_with_retry_after(backend: Backend
     // Small requests are not held up meanwhile.
     assert_eq!(app.get("/healthz").await.status(), StatusCode::OK);
     drop(slow);
+}
+
+/// Issue 25, item 10: 18 slow uploads from one address reserved the whole
+/// room, and every other user's upload got 503.
+async fn one_address_holds_only_its_share_of_the_bodies_in_flight(backend: Backend) {
+    let app = spawn_app_with(backend, |config| {
+        config.auth.trust_x_forwarded_for = true;
+        config.http.max_body_bytes_in_flight = 64 * 1024 * 1024;
+        // The smallest share there is: one largest upload (11 MiB).
+        config.http.max_body_bytes_in_flight_per_address = 0;
+    })
+    .await;
+    let upload = |from| upload_head_from("/api/v1/analyses/pet", 6_000_000, Some(from));
+    // A slow upload of 6 MB holds most of 203.0.113.1's share...
+    let mut slow = connect(&app).await;
+    slow.write_all(&upload("203.0.113.1")).await.unwrap();
+    // ...so its second is refused before its body is read (once the first
+    // has reserved: try again until it has), though the room has 58 MiB left.
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    let refusal = loop {
+        let mut second = connect(&app).await;
+        second.write_all(&upload("203.0.113.1")).await.unwrap();
+        if let Some(answer) = read_answer(&mut second, Duration::from_secs(2)).await
+            && answer.starts_with("HTTP/1.1 429")
+        {
+            break answer;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "a second upload past the address's share was never refused"
+        );
+    };
+    assert!(refusal.contains("\"code\":\"rate_limited\""), "{refusal}");
+    assert!(
+        refusal
+            .to_ascii_lowercase()
+            .contains("\r\nretry-after: 5\r\n"),
+        "{refusal}"
+    );
+    // Another address is let in: the server waits for its body.
+    let mut other = connect(&app).await;
+    other.write_all(&upload("198.51.100.7")).await.unwrap();
+    assert_eq!(
+        read_answer(&mut other, Duration::from_secs(2)).await,
+        None,
+        "another address's upload is read, not refused"
+    );
+    // Once the slow upload is gone, its address has its share back.
+    drop(slow);
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let mut again = connect(&app).await;
+        again.write_all(&upload("203.0.113.1")).await.unwrap();
+        if read_answer(&mut again, Duration::from_secs(2))
+            .await
+            .is_none()
+        {
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the address never got its share back"
+        );
+    }
 }
 
 #[tokio::test]

@@ -16,7 +16,7 @@ use uuid::Uuid;
 
 use crate::auth::{PASSWORD, access, claims, spawn_with};
 use crate::billing::{Caller, assert_error, call, get, ok, post, sandbox_app, sign_up, sql};
-use crate::helpers::{Backend, TestApp, on_both_databases};
+use crate::helpers::{Backend, TestApp, in_one_window, on_both_databases};
 use crate::verification::admin;
 
 const APPLY: &str = "/api/v1/partners";
@@ -169,6 +169,7 @@ on_both_databases!(
     who_may_call_what,
     short_codes_promo_codes_and_one_account_per_user,
     clicks_count_once_a_day_and_the_first_link_keeps_the_cookie,
+    one_address_cannot_inflate_a_partners_clicks,
     sign_ups_are_attributed_once_and_never_to_the_partner_themself,
     each_tier_earns_its_rate_and_the_parent_earns_a_tenth,
     a_refund_reverses_before_payout_and_claws_back_after,
@@ -458,6 +459,52 @@ async fn clicks_count_once_a_day_and_the_first_link_keeps_the_cookie(backend: Ba
     assert_eq!(portal(&app, &owner).await["account"]["totalClicks"], 2);
 }
 
+/// Issue 25, item 13: a script changing its User-Agent counted a new click
+/// each time, without limit (40,000 rows from one address in 5.5 minutes).
+async fn one_address_cannot_inflate_a_partners_clicks(backend: Backend) {
+    in_one_window(60, move || {
+        one_address_cannot_inflate_a_partners_clicks_once(backend)
+    })
+    .await;
+}
+
+async fn one_address_cannot_inflate_a_partners_clicks_once(backend: Backend) {
+    let app = spawn_with(backend, |config| {
+        config.partners.visitors_per_address_per_day = 3;
+        config.partners.clicks_per_client_per_minute = 12;
+    })
+    .await;
+    let admin = admin(&app).await;
+    let (owner, _) = partner(&app, &admin, "inflated@example.com", "INFL", "starter").await;
+    // Three browsers behind one router are three visitors; the fourth and
+    // later agents of that address add nothing, but still get the cookie.
+    for agent in 0..12 {
+        let (body, cookie) = track(&app, "INFL", &format!("agent-{agent}"), None).await;
+        assert_eq!(body["success"], true, "agent {agent}");
+        assert!(cookie.is_some(), "agent {agent}");
+    }
+    assert_eq!(portal(&app, &owner).await["account"]["totalClicks"], 3);
+    // The 13th click of the minute is refused, and says when to come back.
+    let response = app
+        .client
+        .post(app.url(TRACK))
+        .header("User-Agent", "agent-13")
+        .json(&json!({"code": "INFL"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::TOO_MANY_REQUESTS);
+    let wait: u64 = response.headers()["retry-after"]
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!((1..=60).contains(&wait), "{wait}");
+    let body: Value = response.json().await.unwrap();
+    assert_eq!(body["code"], "rate_limited", "{body}");
+    assert_eq!(portal(&app, &owner).await["account"]["totalClicks"], 3);
+}
+
 async fn sign_ups_are_attributed_once_and_never_to_the_partner_themself(backend: Backend) {
     let app = sandbox_app(backend).await;
     let admin = admin(&app).await;
@@ -718,6 +765,18 @@ async fn a_promo_code_discounts_the_first_payment_and_credits_the_partner(backen
         "/functions/v1/create-checkout",
         &owner,
         json!({"userId": owner.id, "type": "subscription", "promoCode": "SAVE10"}),
+    )
+    .await;
+    assert_error(&own, StatusCode::UNPROCESSABLE_ENTITY, "invalid_promo_code");
+    assert_eq!(own.1["message"], "You cannot use your own promo code.");
+    // Nor from another address of theirs (issue 25, item 18: a `+alias`
+    // account earned its partner a commission on their own purchase).
+    let alias = sign_up(&app, "Promo+deals@example.com").await;
+    let own = post(
+        &app,
+        "/functions/v1/create-checkout",
+        &alias,
+        json!({"userId": alias.id, "type": "subscription", "promoCode": "SAVE10"}),
     )
     .await;
     assert_error(&own, StatusCode::UNPROCESSABLE_ENTITY, "invalid_promo_code");

@@ -4,8 +4,8 @@ use std::convert::Infallible;
 use std::net::SocketAddr;
 
 use axum::extract::{ConnectInfo, FromRequestParts};
-use axum::http::header;
 use axum::http::request::Parts;
+use axum::http::{Extensions, HeaderMap, header};
 
 use crate::http::AppState;
 
@@ -45,22 +45,9 @@ impl FromRequestParts<AppState> for ClientInfo {
     type Rejection = Infallible;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Infallible> {
-        let forwarded = state
-            .config
-            .auth
-            .trust_x_forwarded_for
-            .then(|| parts.headers.get("x-forwarded-for"))
-            .flatten()
-            .and_then(|value| value.to_str().ok())
-            .and_then(|value| value.split(',').next())
-            .map(|ip| ip.trim().to_owned())
-            .filter(|ip| !ip.is_empty());
-        let peer = parts
-            .extensions
-            .get::<ConnectInfo<SocketAddr>>()
-            .map(|info| info.0.ip().to_string());
+        let trust_forwarded = state.config.auth.trust_x_forwarded_for;
         Ok(Self {
-            ip: forwarded.or(peer).unwrap_or_else(|| "unknown".into()),
+            ip: client_ip(&parts.headers, &parts.extensions, trust_forwarded),
             user_agent: parts
                 .headers
                 .get(header::USER_AGENT)
@@ -68,6 +55,22 @@ impl FromRequestParts<AppState> for ClientInfo {
                 .map(str::to_owned),
         })
     }
+}
+
+/// The caller's address: the first of `X-Forwarded-For` behind a trusted
+/// proxy, else the connection's peer.
+pub fn client_ip(headers: &HeaderMap, extensions: &Extensions, trust_forwarded: bool) -> String {
+    let forwarded = trust_forwarded
+        .then(|| headers.get("x-forwarded-for"))
+        .flatten()
+        .and_then(|value| value.to_str().ok())
+        .and_then(|value| value.split(',').next())
+        .map(|ip| ip.trim().to_owned())
+        .filter(|ip| !ip.is_empty());
+    let peer = extensions
+        .get::<ConnectInfo<SocketAddr>>()
+        .map(|info| info.0.ip().to_string());
+    forwarded.or(peer).unwrap_or_else(|| "unknown".into())
 }
 
 #[cfg(test)]

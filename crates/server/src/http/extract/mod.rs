@@ -27,7 +27,7 @@ pub use caller::{
     AuthUser, Claims, FRESH_SIGN_IN_SECS, MaybeAuthUser, TokenRefusal, bearer_token,
     insufficient_aal, not_signed_in, verified_claims,
 };
-pub use client::ClientInfo;
+pub use client::{ClientInfo, client_ip, rate_key};
 pub use roles::{ADMIN_ROLE, AdminUser, admin_only, is_admin};
 pub use session_cache::{SESSION_CACHE_TTL, SessionCache, forget_recent_reads_after_writes};
 
