@@ -48,9 +48,12 @@ export default async function globalSetup() {
       PRETTYSCORE_AUTH__DEV_OUTBOX: 'true',
       // Every test edits and scores from 127.0.0.1: a per-client rate limit
       // must not stop the suite (tests/upload-speed.spec.ts alone scores
-      // about a hundred copies). The free-edit quota (5 per browser) stays.
+      // about a hundred copies), nor its signed-out edits a day. The free-edit
+      // quota (5 per browser) stays.
       PRETTYSCORE_EDITS__PER_CLIENT_PER_MINUTE: '1000',
+      PRETTYSCORE_EDITS__ANONYMOUS_PER_ADDRESS_PER_DAY: '100000',
       PRETTYSCORE_ANALYSIS__PER_CLIENT_PER_MINUTE: '1000',
+      PRETTYSCORE_PARTNERS__CLICKS_PER_CLIENT_PER_MINUTE: '1000',
       // The partner walk pays a commission out the day it is earned.
       PRETTYSCORE_PARTNERS__COMMISSION_HOLD_DAYS: '0',
       // Likewise the auth API's per-address limits: the suite signs up and

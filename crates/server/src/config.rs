@@ -118,6 +118,22 @@ pub struct S3Config {
     /// Plain-HTTP endpoints are refused unless this is set.
     #[serde(default)]
     pub allow_http: bool,
+    /// Seconds to open a connection to the endpoint.
+    #[serde(default = "default_s3_connect_timeout")]
+    pub connect_timeout_secs: u64,
+    /// Seconds one request (a 10 MB upload included) may take; a call tries
+    /// at most twice more within twice this, then the API answers 503
+    /// `storage_unavailable`.
+    #[serde(default = "default_s3_request_timeout")]
+    pub request_timeout_secs: u64,
+}
+
+fn default_s3_connect_timeout() -> u64 {
+    3
+}
+
+fn default_s3_request_timeout() -> u64 {
+    20
 }
 
 fn default_region() -> String {
@@ -256,9 +272,17 @@ pub struct EditsConfig {
     /// Edit requests one client (IP address) may send per minute before
     /// getting 429.
     pub per_client_per_minute: u32,
+    /// Free AI edits the browsers of one client address may make a day
+    /// while signed out (each browser also has its own `free_edits`): a
+    /// new cookie does not bring new edits, and a few people behind one
+    /// router still get theirs.
+    pub anonymous_per_address_per_day: u32,
     /// How long an edit result that is not attached to a saved photo stays
     /// in storage.
     pub temp_ttl_secs: u64,
+    /// The bytes temporary results may take in storage together; past it a
+    /// new one waits (503 `server_busy`) until the sweep frees room.
+    pub temp_budget_bytes: u64,
     /// How often each instance looks for expired temporary results.
     pub sweep_interval_secs: u64,
     /// An OpenAI-compatible image-edit API for the prompts the built-in
@@ -271,7 +295,9 @@ impl Default for EditsConfig {
         Self {
             free_edits: 5,
             per_client_per_minute: 20,
+            anonymous_per_address_per_day: 15,
             temp_ttl_secs: 24 * 3600,
+            temp_budget_bytes: 2 * 1024 * 1024 * 1024,
             sweep_interval_secs: 300,
             provider: ProviderConfig::default(),
         }

@@ -54,6 +54,17 @@ pub async fn count_hit(db: &DatabaseConnection, key: &str, window_secs: i64) -> 
     Ok(i64::from(value))
 }
 
+/// Whether this caller is the first, of every instance, to ask for `key` in
+/// the current window of `window_secs` seconds: a periodic job that must run
+/// once per window runs where this says true.
+pub async fn first_in_window(
+    db: &DatabaseConnection,
+    key: &str,
+    window_secs: i64,
+) -> Result<bool, DbErr> {
+    Ok(count_hit(db, key, window_secs).await? == 1)
+}
+
 /// The hits of `key` in the current window of `window_secs` seconds, without
 /// counting one.
 pub async fn current_count(

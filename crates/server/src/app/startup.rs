@@ -178,10 +178,48 @@ impl Application {
         crate::billing::spawn_sandbox_clock(self.state.clone());
         crate::contact::expiry::spawn_hold_expiry(self.state.clone());
         crate::billing::refunds::spawn_refund_worker(self.state.clone());
+        spawn_orphan_sweep(self.state.clone());
         self.state.notifier.spawn_listener(self.state.db.clone());
         let limits = http::server::ConnectionLimits::from_config(&self.state.config.http);
         http::server::serve(self.listener, self.router, limits, shutdown_signal()).await
     }
+}
+
+/// How often images without their row are looked for, and how old they must
+/// be: a save in progress writes its row within seconds of its images.
+const ORPHAN_SWEEP_EVERY: Duration = Duration::from_secs(3600);
+const ORPHAN_GRACE_SECS: i64 = 3600;
+
+/// Deletes stored images that no row points at (a crash between an image's
+/// write and its row's), once an hour on one instance: the first of them to
+/// claim the hour in the shared rate-limit table.
+fn spawn_orphan_sweep(state: AppState) {
+    tokio::spawn(async move {
+        let mut ticks = tokio::time::interval(ORPHAN_SWEEP_EVERY);
+        ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            ticks.tick().await;
+            let window = ORPHAN_SWEEP_EVERY.as_secs() as i64;
+            match crate::rate_limit::first_in_window(&state.db, "job:orphan-sweep", window).await {
+                Ok(true) => {}
+                Ok(false) => continue,
+                Err(err) => {
+                    tracing::warn!(error = %err, "could not claim the orphan sweep");
+                    continue;
+                }
+            }
+            let before = chrono::Utc::now() - chrono::Duration::seconds(ORPHAN_GRACE_SECS);
+            let photos = crate::photos::orphans::sweep_orphans(&state.db, &state.storage, before);
+            let edits = crate::edits::temp::sweep_orphans(&state.db, &state.storage, before);
+            match tokio::try_join!(photos, edits) {
+                Ok((0, 0)) => {}
+                Ok((photos, edits)) => {
+                    tracing::info!(photos, edits, "removed stored images without their row")
+                }
+                Err(err) => tracing::warn!(error = %err, "the orphan sweep failed"),
+            }
+        }
+    });
 }
 
 /// After a burst of analyses, hands their working buffers back once the pool

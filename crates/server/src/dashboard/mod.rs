@@ -109,7 +109,7 @@ async fn summary_of(
         .await?
         .unwrap_or_default();
     let FaceScores { best, average } = scores.with_count(face_photos);
-    let Json(free_edits) = quota_of(state, device, caller).await?;
+    let Json(free_edits) = quota_of(state, device, caller, None).await?;
     let personality = personality::Entity::find()
         .filter(personality::Column::UserId.eq(user.user_id))
         .order_by_desc(personality::Column::CreatedAt)

@@ -49,10 +49,6 @@ impl Device {
         }
     }
 
-    pub fn is_new(&self) -> bool {
-        self.issued.is_some()
-    }
-
     /// Adds the `Set-Cookie` header of a new id to the response.
     pub fn attach(&self, state: &AppState, mut response: Response) -> Response {
         if let Some(token) = &self.issued {

@@ -25,7 +25,7 @@ use bytes::Bytes;
 use chrono::Utc;
 use prettyscore_imaging::{Adjustments, Unsupported};
 use sea_orm::sea_query::Expr;
-use sea_orm::{ColumnTrait, EntityTrait, QueryFilter};
+use sea_orm::{ColumnTrait, DbErr, EntityTrait, QueryFilter};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
@@ -37,10 +37,10 @@ use crate::features::{self, Feature};
 use crate::http::AppState;
 use crate::http::error::{ApiError, ErrorBody, ErrorCode};
 use crate::http::extract::{ClientInfo, Json, not_signed_in};
+use crate::http::rate_limit;
 use crate::http::{text, upload};
 use crate::media;
 use crate::photos::{self, entity as photo_entity};
-use crate::rate_limit;
 use device::Device;
 use engine::{EngineKind, Plan, RATE_LIMITED};
 use source::{ImageSource, MAX_IMAGE_BYTES, SourceError};
@@ -51,6 +51,11 @@ const EDIT_BODY_LIMIT: usize = 15 * 1024 * 1024;
 const MAX_PROMPT_CHARS: usize = 1000;
 
 pub const MISSING_PROMPT: &str = "Please enter an editing instruction";
+/// When temporary results fill their storage budget (`edits.temp_budget_bytes`).
+const TEMP_BUDGET_USED: &str =
+    "Photo editing is very busy right now. Please try again in a few minutes.";
+const TEMP_BUDGET_RETRY_SECS: u64 = 60;
+
 pub const FREE_EDITS_USED: &str =
     "You've used all your free edits. Upgrade to Premium for unlimited edits!";
 const FOREIGN_IMAGE: &str = "Only photos you upload here can be edited: send the image itself or one of your PrettyScore image links.";
@@ -231,12 +236,20 @@ async fn edit(
     let user_id = user.map(|user| user.user_id);
     let premium = caller.premium_editing;
     let counted = (plan.is_ai_edit() || !prompt.is_empty()) && !premium;
+    // Signed out, the address's edits of the day are counted too (under a
+    // quota key of their own), so a fresh cookie brings no fresh edits.
+    let address = (counted && user_id.is_none()).then(|| address_key(client));
+    let per_address = state.config.edits.anonymous_per_address_per_day;
+    if let Some(address) = &address
+        && !quota::take(&state.db, address, None, per_address).await?
+    {
+        return Err(free_edits_used());
+    }
     if counted && !quota::take(&state.db, &device.id, user_id, limit).await? {
-        return Err(ApiError::new(
-            StatusCode::FORBIDDEN,
-            ErrorCode::FreeEditsUsed,
-            FREE_EDITS_USED,
-        ));
+        if let Some(address) = &address {
+            quota::give_back(&state.db, address).await?;
+        }
+        return Err(free_edits_used());
     }
 
     let finished = async {
@@ -253,8 +266,14 @@ async fn edit(
         Ok(done) => done,
         Err(err) => {
             // Only successful edits count.
-            if counted && let Err(give_back) = quota::give_back(&state.db, &device.id).await {
-                tracing::error!(error = %give_back, "could not give back a failed edit");
+            let taken = counted
+                .then_some(device.id.as_str())
+                .into_iter()
+                .chain(address.as_deref());
+            for key in taken {
+                if let Err(give_back) = quota::give_back(&state.db, key).await {
+                    tracing::error!(error = %give_back, "could not give back a failed edit");
+                }
             }
             return Err(err);
         }
@@ -267,7 +286,7 @@ async fn edit(
     let edits_remaining = if premium {
         None
     } else {
-        let used = quota::used(&state.db, &device.id, user_id).await?;
+        let used = used_edits(state, &device.id, user_id, Some(client)).await?;
         Some(limit.saturating_sub(used))
     };
     Ok(Json(EditPhotoResponse {
@@ -288,26 +307,25 @@ async fn edit(
     security((), ("bearer" = [])))]
 async fn edit_quota(
     State(state): State<AppState>,
+    client: ClientInfo,
     device: Device,
     caller: MaybePremium,
 ) -> Response {
-    let result = quota_of(&state, &device, &caller).await;
+    let result = quota_of(&state, &device, &caller, Some(&client)).await;
     device.attach(&state, result.into_response())
 }
 
-/// The caller's free edits on this device (the dashboard shows them too).
+/// The caller's free edits on this device (the dashboard shows them too);
+/// signed out, from `client`'s address too.
 pub async fn quota_of(
     state: &AppState,
     device: &Device,
     caller: &MaybePremium,
+    client: Option<&ClientInfo>,
 ) -> Result<Json<EditQuota>, ApiError> {
     let user_id = caller.user.as_ref().map(|user| user.user_id);
     let unlimited = caller.premium_editing;
-    let used = if device.is_new() && user_id.is_none() {
-        0
-    } else {
-        quota::used(&state.db, &device.id, user_id).await?
-    };
+    let used = used_edits(state, &device.id, user_id, client).await?;
     let usage = quota::Usage {
         limit: state.config.edits.free_edits,
         used,
@@ -322,19 +340,51 @@ pub async fn quota_of(
     }))
 }
 
+/// The quota key of the edits a signed-out client address made today.
+fn address_key(client: &ClientInfo) -> String {
+    format!("address:{}:{}", client.rate_key(), Utc::now().date_naive())
+}
+
+/// Free edits counted against this browser and user; signed out, also what
+/// the address has used of its day's allowance (`client`'s, when known).
+async fn used_edits(
+    state: &AppState,
+    device_id: &str,
+    user_id: Option<Uuid>,
+    client: Option<&ClientInfo>,
+) -> Result<u32, DbErr> {
+    let used = quota::used(&state.db, device_id, user_id).await?;
+    let (None, Some(client)) = (user_id, client) else {
+        return Ok(used);
+    };
+    let by_address = quota::used(&state.db, &address_key(client), None).await?;
+    let address_left = state
+        .config
+        .edits
+        .anonymous_per_address_per_day
+        .saturating_sub(by_address);
+    Ok(used.max(state.config.edits.free_edits.saturating_sub(address_left)))
+}
+
+fn free_edits_used() -> ApiError {
+    ApiError::new(
+        StatusCode::FORBIDDEN,
+        ErrorCode::FreeEditsUsed,
+        FREE_EDITS_USED,
+    )
+}
+
 /// The per-client rate (shared by every instance).
 async fn limit_rate(state: &AppState, client: &ClientInfo) -> Result<(), ApiError> {
-    let limit = state.config.edits.per_client_per_minute;
-    let hits = rate_limit::count_hit(&state.db, &format!("edit:{}", client.rate_key()), 60).await?;
-    if hits > i64::from(limit) {
-        return Err(ApiError::new(
-            StatusCode::TOO_MANY_REQUESTS,
-            ErrorCode::RateLimited,
-            RATE_LIMITED,
-        )
-        .with_retry_after(rate_limit::window_remaining_secs(60)));
-    }
-    Ok(())
+    let key = format!("edit:{}", client.rate_key());
+    rate_limit::enforce(
+        &state.db,
+        &key,
+        60,
+        state.config.edits.per_client_per_minute,
+        RATE_LIMITED,
+    )
+    .await
 }
 
 fn body_error(rejection: JsonRejection) -> ApiError {
@@ -424,9 +474,16 @@ async fn store_result(
     jpeg: Vec<u8>,
 ) -> Result<String, ApiError> {
     let Some(photo) = photo else {
-        let key = temp::store(state, user_id, jpeg)
-            .await
-            .map_err(ApiError::internal)?;
+        let key = match temp::store(state, user_id, jpeg).await {
+            Ok(key) => key,
+            Err(temp::StoreError::OverBudget) => {
+                return Err(
+                    ApiError::unavailable(ErrorCode::ServerBusy, TEMP_BUDGET_USED)
+                        .with_retry_after(TEMP_BUDGET_RETRY_SECS),
+                );
+            }
+            Err(temp::StoreError::Failed(err)) => return Err(ApiError::internal(err)),
+        };
         return Ok(media::signed_url(state, &media::media_path(&key)));
     };
     let key = format!(

@@ -46,17 +46,62 @@ pub mod media_object {
 
 use media_object::{ActiveModel, Column, Entity};
 
+/// Where temporary results are stored.
+const TEMP_FOLDER: &str = "tmp/edits";
+
 /// Rows looked at per round of a sweep.
 const SWEEP_BATCH: u64 = 100;
 
-/// Stores a temporary edit result and records when it expires. Returns its key.
+/// Why a temporary result was not stored.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// Temporary results already take `edits.temp_budget_bytes`.
+    #[error("temporary results are over their storage budget")]
+    OverBudget,
+    #[error(transparent)]
+    Failed(#[from] anyhow::Error),
+}
+
+impl From<DbErr> for StoreError {
+    fn from(err: DbErr) -> Self {
+        Self::Failed(err.into())
+    }
+}
+
+/// The bytes temporary results take now (rows that expire are theirs).
+async fn temp_bytes(db: &DatabaseConnection) -> Result<i64, DbErr> {
+    let total: Option<Option<i64>> = Entity::find()
+        .select_only()
+        .column_as(
+            Expr::cust("CAST(COALESCE(SUM(byte_size), 0) AS BIGINT)"),
+            "total",
+        )
+        .filter(Column::ExpiresAt.is_not_null())
+        .into_tuple()
+        .one(db)
+        .await?;
+    Ok(total.flatten().unwrap_or(0))
+}
+
+/// Stores a temporary edit result and records when it expires. Returns its
+/// key. Refused while temporary results fill their budget (several
+/// instances storing at once may pass it by a few results).
 pub async fn store(
     state: &AppState,
     user_id: Option<Uuid>,
     jpeg: Vec<u8>,
-) -> anyhow::Result<String> {
+) -> Result<String, StoreError> {
+    let size = i64::try_from(jpeg.len()).map_err(anyhow::Error::from)?;
+    let budget = i64::try_from(state.config.edits.temp_budget_bytes).unwrap_or(i64::MAX);
+    if temp_bytes(&state.db).await?.saturating_add(size) > budget {
+        tracing::warn!(
+            budget,
+            "temporary edit results are over their storage budget"
+        );
+        return Err(StoreError::OverBudget);
+    }
     let id = Uuid::new_v4();
-    let key = format!("tmp/edits/{id}.jpg");
+    let key = format!("{TEMP_FOLDER}/{id}.jpg");
     let now = Utc::now();
     let ttl = chrono::Duration::seconds(
         i64::try_from(state.config.edits.temp_ttl_secs).unwrap_or(i64::MAX / 1000),
@@ -66,7 +111,7 @@ pub async fn store(
         storage_key: Set(key.clone()),
         user_id: Set(user_id),
         content_type: Set("image/jpeg".to_owned()),
-        byte_size: Set(i64::try_from(jpeg.len())?),
+        byte_size: Set(size),
         sha256: Set(None),
         visibility: Set("private".to_owned()),
         expires_at: Set(Some(now + ttl)),
@@ -77,7 +122,7 @@ pub async fn store(
     row.insert(&state.db).await?;
     if let Err(err) = state.storage.put(&key, Bytes::from(jpeg)).await {
         let _ = Entity::delete_by_id(id).exec(&state.db).await;
-        return Err(err.into());
+        return Err(anyhow::Error::from(err).into());
     }
     Ok(key)
 }
@@ -113,6 +158,40 @@ pub async fn sweep_expired(
             removed += 1;
         }
     }
+}
+
+/// Deletes every temporary result written before `written_before` that has
+/// no row (a crash between a sweep's claim and its delete); returns how many
+/// went.
+pub async fn sweep_orphans(
+    db: &DatabaseConnection,
+    storage: &Storage,
+    written_before: DateTime<Utc>,
+) -> anyhow::Result<usize> {
+    let settled: Vec<String> = storage
+        .list_with_times(TEMP_FOLDER)
+        .await?
+        .into_iter()
+        .filter(|(_, written)| *written < written_before)
+        .map(|(key, _)| key)
+        .collect();
+    let mut removed = 0;
+    for keys in settled.chunks(SWEEP_BATCH as usize) {
+        let known: std::collections::HashSet<String> = Entity::find()
+            .select_only()
+            .column(Column::StorageKey)
+            .filter(Column::StorageKey.is_in(keys.iter().cloned()))
+            .into_tuple()
+            .all(db)
+            .await?
+            .into_iter()
+            .collect();
+        for key in keys.iter().filter(|key| !known.contains(*key)) {
+            storage.delete(key).await?;
+            removed += 1;
+        }
+    }
+    Ok(removed)
 }
 
 /// Restores a claimed row whose object could not be deleted.

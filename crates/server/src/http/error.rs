@@ -14,6 +14,7 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use crate::db::constraints::{ViolationKind, violated_constraint};
+use crate::storage::StorageError;
 
 /// Declares [`ErrorCode`]: each variant with the exact string clients see.
 macro_rules! error_codes {
@@ -187,6 +188,9 @@ error_codes! {
     ServerBusy = "server_busy",
     /// The database does not answer (`/readyz`).
     DatabaseUnavailable = "database_unavailable",
+    /// Object storage (the photos' images) failed or did not answer in
+    /// time; try again after `Retry-After` seconds.
+    StorageUnavailable = "storage_unavailable",
     /// An unexpected failure on our side; the cause is in the log.
     InternalError = "internal_error",
 }
@@ -307,6 +311,14 @@ impl ApiError {
         }) {
             return Self::database_unavailable(cause);
         }
+        if cause.chain().any(|err| {
+            err.downcast_ref::<StorageError>()
+                .is_some_and(StorageError::is_unavailable)
+        }) {
+            return Self::unavailable(ErrorCode::StorageUnavailable, STORAGE_UNAVAILABLE)
+                .with_retry_after(STORAGE_RETRY_AFTER_SECS)
+                .with_cause(cause);
+        }
         Self {
             cause: Some(cause),
             ..Self::new(
@@ -420,6 +432,11 @@ pub const DATABASE_UNAVAILABLE: &str =
 /// `Retry-After` of a `database_unavailable` answer: about what a restart
 /// or fail-over of PostgreSQL takes.
 pub const DATABASE_RETRY_AFTER_SECS: u64 = 5;
+
+/// What a request answered while object storage fails says.
+pub const STORAGE_UNAVAILABLE: &str =
+    "Photos can't be stored or read right now. Please try again in a moment.";
+pub const STORAGE_RETRY_AFTER_SECS: u64 = 10;
 
 /// What a violated constraint that no table names answers.
 pub const UNIQUE_FALLBACK: &str = "This already exists.";

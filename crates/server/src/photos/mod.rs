@@ -3,6 +3,7 @@
 //! score a client sends is ignored.
 
 pub mod entity;
+pub mod orphans;
 pub mod rules;
 pub mod share;
 
@@ -396,8 +397,16 @@ fn json_body(body: Bytes) -> Response {
 /// The storage folder of a photo's images: its original and every edit
 /// (`photos/<user>/<photo>/`).
 pub fn storage_prefix(user_id: Uuid, photo_id: Uuid) -> String {
-    format!("photos/{user_id}/{photo_id}/")
+    format!("{}{photo_id}/", user_prefix(user_id))
 }
+
+/// The storage folder of all of a user's photos (`photos/<user>/`).
+fn user_prefix(user_id: Uuid) -> String {
+    format!("{PHOTOS_FOLDER}/{user_id}/")
+}
+
+/// Where every saved photo's folder is.
+pub(crate) const PHOTOS_FOLDER: &str = "photos";
 
 /// The user's own photo, or 404 (also for someone else's).
 pub(crate) async fn own_photo(
@@ -643,12 +652,14 @@ impl UserData for SavedPhotos {
     }
 
     async fn delete(&self, state: &AppState, user_id: Uuid) -> anyhow::Result<()> {
-        Ok(delete_user_images(state, user_id).await?)
+        delete_user_images(state, user_id).await
     }
 }
 
-/// Deletes every image of a user's photos (account deletion).
-async fn delete_user_images(state: &AppState, user_id: Uuid) -> Result<(), sea_orm::DbErr> {
+/// Deletes every image of a user's photos (account deletion): those of their
+/// rows, and then everything under their folder, so that an image whose row
+/// was never written (a crash between the two) goes too.
+async fn delete_user_images(state: &AppState, user_id: Uuid) -> anyhow::Result<()> {
     let rows = entity::Entity::find()
         .filter(entity::Column::UserId.eq(user_id))
         .all(&state.db)
@@ -656,6 +667,7 @@ async fn delete_user_images(state: &AppState, user_id: Uuid) -> Result<(), sea_o
     for row in &rows {
         delete_images(state, row).await;
     }
+    state.storage.delete_prefix(&user_prefix(user_id)).await?;
     Ok(())
 }
 

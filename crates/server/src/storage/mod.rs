@@ -8,7 +8,7 @@ use futures::TryStreamExt;
 use object_store::aws::AmazonS3Builder;
 use object_store::local::LocalFileSystem;
 use object_store::path::Path as ObjectPath;
-use object_store::{ObjectStore, ObjectStoreExt, PutPayload};
+use object_store::{ClientOptions, ObjectStore, ObjectStoreExt, PutPayload, RetryConfig};
 
 use crate::config::{Config, StorageConfig};
 
@@ -16,7 +16,12 @@ use crate::config::{Config, StorageConfig};
 pub struct Storage {
     store: Arc<dyn ObjectStore>,
     backend: &'static str,
+    /// The longest one call may take, retries included.
+    deadline: std::time::Duration,
 }
+
+/// A local directory answers at once; this only bounds a stuck disk.
+const LOCAL_DEADLINE: std::time::Duration = std::time::Duration::from_secs(60);
 
 #[derive(Debug, thiserror::Error)]
 pub enum StorageError {
@@ -24,8 +29,18 @@ pub enum StorageError {
     InvalidKey(String),
     #[error("object storage failed: {0}")]
     Backend(#[from] object_store::Error),
+    #[error("object storage did not answer within {0:?}")]
+    TimedOut(std::time::Duration),
     #[error("could not prepare the media directory: {0}")]
     Io(#[from] std::io::Error),
+}
+
+impl StorageError {
+    /// Whether the storage service failed or did not answer (worth trying
+    /// again later), as opposed to a key we should never have asked for.
+    pub fn is_unavailable(&self) -> bool {
+        matches!(self, Self::Backend(_) | Self::TimedOut(_))
+    }
 }
 
 impl std::fmt::Debug for Storage {
@@ -48,13 +63,31 @@ impl Storage {
                 Ok(Self {
                     store: Arc::new(store),
                     backend: "local",
+                    deadline: LOCAL_DEADLINE,
                 })
             }
             StorageConfig::S3(s3) => {
+                // A hanging or refusing endpoint must not hold a request for
+                // minutes (object_store's defaults: 30 s a try, 10 retries
+                // within 3 minutes).
+                let request = std::time::Duration::from_secs(s3.request_timeout_secs.max(1));
+                let client = ClientOptions::new()
+                    .with_connect_timeout(std::time::Duration::from_secs(
+                        s3.connect_timeout_secs.max(1),
+                    ))
+                    .with_timeout(request)
+                    .with_allow_http(s3.allow_http);
+                let retry = RetryConfig {
+                    max_retries: 2,
+                    retry_timeout: request * 2,
+                    ..RetryConfig::default()
+                };
                 let mut builder = AmazonS3Builder::new()
                     .with_bucket_name(&s3.bucket)
                     .with_region(&s3.region)
-                    .with_allow_http(s3.allow_http);
+                    .with_allow_http(s3.allow_http)
+                    .with_client_options(client)
+                    .with_retry(retry);
                 if let Some(endpoint) = &s3.endpoint {
                     // S3-compatible services are usually addressed path-style.
                     builder = builder
@@ -70,6 +103,8 @@ impl Storage {
                 Ok(Self {
                     store: Arc::new(builder.build()?),
                     backend: "s3",
+                    // Three tries and their backoff, with room to spare.
+                    deadline: request * 4,
                 })
             }
         }
@@ -79,39 +114,68 @@ impl Storage {
         self.backend
     }
 
+    /// `call`, given up (`TimedOut`) past the deadline.
+    async fn within_deadline<T>(
+        &self,
+        call: impl std::future::Future<Output = Result<T, StorageError>>,
+    ) -> Result<T, StorageError> {
+        tokio::time::timeout(self.deadline, call)
+            .await
+            .unwrap_or(Err(StorageError::TimedOut(self.deadline)))
+    }
+
     pub async fn put(&self, key: &str, bytes: Bytes) -> Result<(), StorageError> {
-        self.store
-            .put(&object_path(key)?, PutPayload::from_bytes(bytes))
-            .await?;
-        Ok(())
+        let path = object_path(key)?;
+        self.within_deadline(async {
+            self.store.put(&path, PutPayload::from_bytes(bytes)).await?;
+            Ok(())
+        })
+        .await
     }
 
     /// The object's bytes, or `None` when there is no such object.
     pub async fn get(&self, key: &str) -> Result<Option<Bytes>, StorageError> {
-        match self.store.get(&object_path(key)?).await {
-            Ok(result) => Ok(Some(result.bytes().await?)),
-            Err(object_store::Error::NotFound { .. }) => Ok(None),
-            Err(err) => Err(err.into()),
-        }
+        let path = object_path(key)?;
+        self.within_deadline(async {
+            match self.store.get(&path).await {
+                Ok(result) => Ok(Some(result.bytes().await?)),
+                Err(object_store::Error::NotFound { .. }) => Ok(None),
+                Err(err) => Err(err.into()),
+            }
+        })
+        .await
     }
 
     /// Whether an object is stored under `key`.
     pub async fn exists(&self, key: &str) -> Result<bool, StorageError> {
-        match self.store.head(&object_path(key)?).await {
-            Ok(_) => Ok(true),
-            Err(object_store::Error::NotFound { .. }) => Ok(false),
-            Err(err) => Err(err.into()),
-        }
+        let path = object_path(key)?;
+        self.within_deadline(async {
+            match self.store.head(&path).await {
+                Ok(_) => Ok(true),
+                Err(object_store::Error::NotFound { .. }) => Ok(false),
+                Err(err) => Err(err.into()),
+            }
+        })
+        .await
     }
 
     /// The keys of every object under `prefix` (a folder: whole segments, so
     /// `photos/a` does not match `photos/ab/…`).
     pub async fn list(&self, prefix: &str) -> Result<Vec<String>, StorageError> {
+        let objects = self.list_with_times(prefix).await?;
+        Ok(objects.into_iter().map(|(key, _)| key).collect())
+    }
+
+    /// Every object under `prefix` with when it was last written.
+    pub async fn list_with_times(
+        &self,
+        prefix: &str,
+    ) -> Result<Vec<(String, chrono::DateTime<chrono::Utc>)>, StorageError> {
         let prefix = object_path(prefix.trim_end_matches('/'))?;
         let objects: Vec<_> = self.store.list(Some(&prefix)).try_collect().await?;
         Ok(objects
             .into_iter()
-            .map(|meta| meta.location.to_string())
+            .map(|meta| (meta.location.to_string(), meta.last_modified))
             .collect())
     }
 
@@ -126,10 +190,14 @@ impl Storage {
 
     /// Removes the object; removing a missing object is not an error.
     pub async fn delete(&self, key: &str) -> Result<(), StorageError> {
-        match self.store.delete(&object_path(key)?).await {
-            Ok(()) | Err(object_store::Error::NotFound { .. }) => Ok(()),
-            Err(err) => Err(err.into()),
-        }
+        let path = object_path(key)?;
+        self.within_deadline(async {
+            match self.store.delete(&path).await {
+                Ok(()) | Err(object_store::Error::NotFound { .. }) => Ok(()),
+                Err(err) => Err(err.into()),
+            }
+        })
+        .await
     }
 }
 

@@ -42,6 +42,8 @@ fn s3_config(endpoint: String, secret: &str) -> Config {
             access_key_id: Some(ACCESS_KEY.into()),
             secret_access_key: Some(Secret::new(secret)),
             allow_http: true,
+            connect_timeout_secs: 3,
+            request_timeout_secs: 20,
         }),
         ..Config::default()
     }
@@ -98,4 +100,68 @@ async fn s3_storage_with_wrong_keys_fails_instead_of_pretending() {
     let result = storage.put("a.jpg", Bytes::from_static(b"x")).await;
     assert!(result.is_err(), "a signature mismatch must be an error");
     assert!(!root.path().join("media/a.jpg").exists());
+}
+
+/// An endpoint that accepts connections and never answers.
+async fn spawn_hanging_endpoint() -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let endpoint = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move {
+        let mut held = Vec::new();
+        while let Ok((socket, _)) = listener.accept().await {
+            held.push(socket);
+        }
+    });
+    endpoint
+}
+
+/// An endpoint nobody listens on (connections are refused).
+async fn closed_endpoint() -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let endpoint = format!("http://{}", listener.local_addr().unwrap());
+    drop(listener);
+    endpoint
+}
+
+/// Issue 25, item 6: with the S3 endpoint hanging, uploads and media reads
+/// waited 150 s and more; refusing connections, uploads got 500.
+#[tokio::test]
+async fn storage_that_hangs_or_refuses_is_a_503_soon_and_saves_no_row() {
+    for endpoint in [spawn_hanging_endpoint().await, closed_endpoint().await] {
+        let app = crate::auth::spawn_with(crate::helpers::Backend::Sqlite, move |config| {
+            let StorageConfig::S3(mut s3) = s3_config(endpoint, SECRET_KEY).storage else {
+                unreachable!()
+            };
+            s3.connect_timeout_secs = 1;
+            s3.request_timeout_secs = 1;
+            config.storage = StorageConfig::S3(s3);
+        })
+        .await;
+        let token = crate::auth::access(&app.sign_up("ada@example.com").await).to_owned();
+        let response = app
+            .client
+            .post(app.url("/api/v1/photos"))
+            .bearer_auth(&token)
+            .multipart(crate::helpers::image_form(
+                crate::helpers::testdata("face/astronaut.png"),
+                "a.png",
+            ))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), reqwest::StatusCode::SERVICE_UNAVAILABLE);
+        assert_eq!(response.headers()["retry-after"], "10");
+        let body: serde_json::Value = response.json().await.unwrap();
+        assert_eq!(body["code"], "storage_unavailable", "{body}");
+        assert_eq!(
+            body["message"],
+            "Photos can't be stored or read right now. Please try again in a moment."
+        );
+        use sea_orm::{EntityTrait, PaginatorTrait};
+        let rows = prettyscore_server::photos::entity::Entity::find()
+            .count(&app.db)
+            .await
+            .unwrap();
+        assert_eq!(rows, 0, "no row for an image that was not stored");
+    }
 }

@@ -113,6 +113,7 @@ fn photos_with_trailers() -> [(&'static str, Vec<u8>); 2] {
 }
 
 on_both_databases!(
+    images_without_their_row_are_swept_after_a_grace_period,
     a_saved_photo_keeps_only_its_primary_image_and_no_trailer_with_a_location,
     saving_an_edited_result_keeps_the_original_scored_and_the_edit_beside_it,
     deleting_photos_and_accounts_leaves_no_empty_folders,
@@ -288,6 +289,13 @@ async fn deleting_photos_and_accounts_leaves_no_empty_folders(backend: Backend) 
 
     // A signed-in user's temporary edit, and a saved photo, then the account goes.
     save(&app, &token, form()).await;
+    // An image whose row was never written (a crash between the two).
+    let orphan = format!("photos/{user_id}/{}/original.jpg", uuid::Uuid::new_v4());
+    app.state
+        .storage
+        .put(&orphan, testdata("face/astronaut-baseline.jpg").into())
+        .await
+        .unwrap();
     let edit = app
         .client
         .post(app.url("/functions/v1/edit-photo"))
@@ -315,6 +323,70 @@ async fn deleting_photos_and_accounts_leaves_no_empty_folders(backend: Backend) 
         "no folder left"
     );
     assert!(media.is_dir(), "the media dir itself stays");
+}
+
+/// Issue 25, item 7: a kill -9 between an image's write and its row's insert
+/// left the image for good (2 rounds in 3), even after the account went.
+async fn images_without_their_row_are_swept_after_a_grace_period(backend: Backend) {
+    let app = spawn(backend).await;
+    let token = user(&app, "orphans@example.com").await;
+    let kept = save(
+        &app,
+        &token,
+        image_form(testdata("face/astronaut.png"), "a.png"),
+    )
+    .await;
+    let user_id = kept["user_id"].as_str().unwrap();
+    let storage = &app.state.storage;
+    let orphan = format!("photos/{user_id}/{}/original.jpg", uuid::Uuid::new_v4());
+    let temp_orphan = format!("tmp/edits/{}.jpg", uuid::Uuid::new_v4());
+    for key in [&orphan, &temp_orphan] {
+        storage
+            .put(key, testdata("face/astronaut-baseline.jpg").into())
+            .await
+            .unwrap();
+    }
+    // A temporary result with its row stays until it expires.
+    let edit = app
+        .client
+        .post(app.url("/functions/v1/edit-photo"))
+        .bearer_auth(&token)
+        .json(&json!({
+            "imageUrl": format!("data:image/jpeg;base64,{}", data_encoding::BASE64.encode(&testdata("face/astronaut-baseline.jpg"))),
+            "prompt": "Enhance",
+        }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(edit.status(), StatusCode::OK);
+    let db = &app.db;
+    let sweep = |before| async move {
+        let photos = prettyscore_server::photos::orphans::sweep_orphans(db, storage, before);
+        let edits = prettyscore_server::edits::temp::sweep_orphans(db, storage, before);
+        (photos.await.unwrap(), edits.await.unwrap())
+    };
+    let everything = || async {
+        storage.list("photos").await.unwrap().len() + storage.list("tmp").await.unwrap().len()
+    };
+    let before = everything().await;
+    // Within the grace period (written after `before`) nothing goes: a save
+    // in progress writes its row within seconds.
+    let an_hour_ago = chrono::Utc::now() - chrono::Duration::hours(1);
+    assert_eq!(sweep(an_hour_ago).await, (0, 0));
+    assert_eq!(everything().await, before);
+    // After it, the two orphans go and nothing else.
+    let later = chrono::Utc::now() + chrono::Duration::seconds(5);
+    assert_eq!(sweep(later).await, (1, 1));
+    assert!(!storage.exists(&orphan).await.unwrap());
+    assert!(!storage.exists(&temp_orphan).await.unwrap());
+    assert_eq!(everything().await, before - 2);
+    let original = kept["original_image_url"].as_str().unwrap();
+    assert_eq!(
+        get_any(&app, original).await.status(),
+        StatusCode::OK,
+        "the saved photo stays"
+    );
+    assert_eq!(sweep(later).await, (0, 0), "a second sweep finds nothing");
 }
 
 async fn shared_card_url(app: &TestApp, token: &str) -> (Value, String) {

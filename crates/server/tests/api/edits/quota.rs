@@ -27,7 +27,9 @@ on_both_databases!(
     premium_members_edit_without_limit,
     parallel_submits_never_take_more_than_five,
     parallel_submits_of_one_user_on_two_browsers_never_take_more_than_five,
-    failed_edits_give_their_free_edit_back
+    failed_edits_give_their_free_edit_back,
+    a_fresh_cookie_brings_no_edits_past_the_addresss_day,
+    temporary_results_past_their_budget_wait_and_cost_nothing
 );
 
 async fn a_browser_gets_five_free_edits_then_the_upgrade_message(backend: Backend) {
@@ -53,7 +55,8 @@ async fn a_browser_gets_five_free_edits_then_the_upgrade_message(backend: Backen
     );
 
     // A browser without the cookie is a new browser (documented: clearing
-    // cookies gives an anonymous browser a fresh allowance).
+    // cookies gives an anonymous browser a fresh allowance, within its
+    // address's day; see the test after the next ones).
     let mut fresh = Browser::default();
     assert_eq!(fresh.generative_edit(&app).await.ok()["editsRemaining"], 4);
 }
@@ -209,4 +212,78 @@ async fn failed_edits_give_their_free_edit_back(backend: Backend) {
         "each failure was given back, so none was refused"
     );
     assert_eq!(browser.quota(&app).await["remaining"], 5);
+}
+
+/// Issue 25, item 14: dropping the device cookie reset the signed-out quota
+/// without end (about 100 MB of stored results a minute from one address).
+async fn a_fresh_cookie_brings_no_edits_past_the_addresss_day(backend: Backend) {
+    let provider = provider_double().await;
+    let base_url = format!("{}/v1", provider.uri());
+    let app = spawn_with(backend, move |config| {
+        config.edits.provider.base_url = Some(base_url);
+        config.edits.provider.api_key = Some(Secret::new(API_KEY));
+        config.edits.provider.model = Some(MODEL.to_owned());
+        config.edits.anonymous_per_address_per_day = 7;
+    })
+    .await;
+    let mut first = Browser::default();
+    for _ in 0..5 {
+        first.generative_edit(&app).await.ok();
+    }
+    // A second browser of the address has the 2 edits left of its day, and
+    // says so before it edits.
+    let mut second = Browser::default();
+    assert_eq!(second.quota(&app).await["remaining"], 2);
+    assert_eq!(second.generative_edit(&app).await.ok()["editsRemaining"], 1);
+    assert_eq!(second.generative_edit(&app).await.ok()["editsRemaining"], 0);
+    let refused = second.generative_edit(&app).await;
+    refused.assert_error(StatusCode::FORBIDDEN, "free_edits_used");
+    assert_eq!(refused.body["message"], USED_UP);
+    Browser::default()
+        .generative_edit(&app)
+        .await
+        .assert_error(StatusCode::FORBIDDEN, "free_edits_used");
+    assert_eq!(provider.received_requests().await.unwrap().len(), 7);
+    // An account has its own five, whatever the address did signed out.
+    let (token, _) = sign_up(&app, "ada@example.com").await;
+    let mut signed_in = Browser::signed_in(&token);
+    assert_eq!(
+        signed_in.generative_edit(&app).await.ok()["editsRemaining"],
+        4
+    );
+}
+
+/// Issue 25, item 14: temporary results had no disk budget.
+async fn temporary_results_past_their_budget_wait_and_cost_nothing(backend: Backend) {
+    let provider = provider_double().await;
+    let base_url = format!("{}/v1", provider.uri());
+    let app = spawn_with(backend, move |config| {
+        config.edits.provider.base_url = Some(base_url);
+        config.edits.provider.api_key = Some(Secret::new(API_KEY));
+        config.edits.provider.model = Some(MODEL.to_owned());
+        config.edits.temp_budget_bytes = 1;
+    })
+    .await;
+    let mut browser = Browser::default();
+    let reply = browser.generative_edit(&app).await;
+    reply.assert_error(StatusCode::SERVICE_UNAVAILABLE, "server_busy");
+    assert_eq!(
+        reply.body["message"],
+        "Photo editing is very busy right now. Please try again in a few minutes."
+    );
+    // Nothing stored, and the free edit (browser and address) given back.
+    let stored = app
+        .db
+        .query_one_raw(Statement::from_string(
+            app.db.get_database_backend(),
+            "SELECT COUNT(*) AS n FROM media_objects",
+        ))
+        .await
+        .unwrap()
+        .unwrap()
+        .try_get_by_index::<i64>(0)
+        .unwrap();
+    assert_eq!(stored, 0);
+    assert_eq!(browser.quota(&app).await["remaining"], 5);
+    assert_eq!(Browser::default().quota(&app).await["remaining"], 5);
 }
