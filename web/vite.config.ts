@@ -2,7 +2,8 @@
 import { fileURLToPath, URL } from 'node:url';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { visualizer } from 'rollup-plugin-visualizer';
+import { defineConfig, type PluginOption } from 'vite';
 
 // Everything the Rust server answers: the JSON API, the auth API, the named
 // functions, media files and the health check. Only /auth/v1 goes to the
@@ -10,8 +11,21 @@ import { defineConfig } from 'vite';
 const SERVER = process.env.PRETTYSCORE_API_URL ?? 'http://127.0.0.1:8080';
 const proxied = ['/api', '/auth/v1', '/functions', '/media', '/healthz'];
 
+// `ANALYZE=1 npm run build` also writes bundle-stats.html beside this file (a
+// treemap of every chunk with gzipped sizes; ANALYZE=json writes the raw data
+// as bundle-stats.json), not into dist: the server embeds dist.
+const analyse: PluginOption[] = process.env.ANALYZE
+  ? [
+      visualizer(
+        process.env.ANALYZE === 'json'
+          ? { filename: 'bundle-stats.json', template: 'raw-data', gzipSize: true }
+          : { filename: 'bundle-stats.html', template: 'treemap', gzipSize: true },
+      ),
+    ]
+  : [];
+
 export default defineConfig({
-  plugins: [react(), tailwindcss()],
+  plugins: [react(), tailwindcss(), ...analyse],
   resolve: {
     alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
   },
