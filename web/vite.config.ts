@@ -41,17 +41,18 @@ export default defineConfig({
     rolldownOptions: {
       output: {
         // Libraries in their own long-lived chunks: the app's own code changes
-        // far more often, and each page is already a chunk of its own.
+        // far more often, and each page is already a chunk of its own. Only
+        // libraries that load as a whole, with one screen, get a group: a group
+        // collects every matching module of every page into one chunk, so a
+        // group of all Radix parts put the dialogs, tabs and menus of later
+        // screens into the home page's first load. Radix, sonner and the
+        // class-name helpers now split with the screens that use them.
         codeSplitting: {
           groups: [
             { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/ },
             { name: 'router', test: /node_modules[\\/](react-router|cookie|set-cookie-parser)[\\/]/ },
             { name: 'auth', test: /node_modules[\\/](@supabase|tslib)[\\/]/ },
             { name: 'query', test: /node_modules[\\/]@tanstack[\\/]/ },
-            {
-              name: 'ui',
-              test: /node_modules[\\/](radix-ui|@radix-ui|@floating-ui|react-remove-scroll|react-remove-scroll-bar|react-style-singleton|use-callback-ref|use-sidecar|aria-hidden|get-nonce|detect-node-es|sonner|tailwind-merge|clsx|class-variance-authority)[\\/]/,
-            },
           ],
         },
       },
