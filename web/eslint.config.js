@@ -20,4 +20,16 @@ export default tseslint.config(
     plugins: { prettyscore },
     rules: { 'prettyscore/no-cross-feature-imports': 'error' },
   },
+  {
+    // zod only through src/lib/zod.ts, which sets it up before any schema exists
+    // (zod then loads with the first screen that has a form, not with the home page).
+    files: ['src/**/*.{ts,tsx}'],
+    ignores: ['src/lib/zod.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: [{ name: 'zod', message: "Import { z } from '@/lib/zod': it configures zod before any schema is made." }] },
+      ],
+    },
+  },
 );
