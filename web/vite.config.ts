@@ -51,7 +51,9 @@ export default defineConfig({
           groups: [
             { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/ },
             { name: 'router', test: /node_modules[\\/](react-router|cookie|set-cookie-parser)[\\/]/ },
-            { name: 'auth', test: /node_modules[\\/](@supabase|tslib)[\\/]/ },
+            // auth-js alone (it has its own tslib under @supabase): tslib at the top is
+            // also Radix's, and a group with it was imported by the home page's bundle.
+            { name: 'auth', test: /node_modules[\\/]@supabase[\\/]/ },
             { name: 'query', test: /node_modules[\\/]@tanstack[\\/]/ },
           ],
         },
