@@ -7,6 +7,7 @@ import {
   whenAuthClientLoaded,
   type SessionClient,
 } from '@/lib/auth-client';
+import { whenIdle } from '@/lib/idle';
 
 export type SessionState = {
   /** 'loading' until the stored session has been read once. */
@@ -22,16 +23,6 @@ type SessionProviderProps = {
   /** Defaults to the app's auth client; tests pass a double. */
   client?: SessionClient;
 };
-
-/** Runs `task` when the browser is idle (or soon, where it cannot say); returns a cancel. */
-function whenIdle(task: () => void): () => void {
-  if (typeof window.requestIdleCallback === 'function') {
-    const id = window.requestIdleCallback(task, { timeout: 2000 });
-    return () => window.cancelIdleCallback(id);
-  }
-  const id = window.setTimeout(task, 200);
-  return () => window.clearTimeout(id);
-}
 
 /**
  * Reads the stored session once, then follows every auth event (sign in,
