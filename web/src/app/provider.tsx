@@ -1,6 +1,6 @@
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
-import { Toaster } from 'sonner';
+import { Toaster } from '@/components/ui/toaster';
 import type { SessionClient } from '@/lib/auth-client';
 import { createQueryClient } from '@/lib/query-client';
 import { SessionProvider } from '@/lib/session';
@@ -19,7 +19,7 @@ export function AppProvider({ children, queryClient: given, authClient }: AppPro
     <QueryClientProvider client={queryClient}>
       <SessionProvider client={authClient}>
         {children}
-        <Toaster position="top-center" richColors closeButton />
+        <Toaster />
       </SessionProvider>
     </QueryClientProvider>
   );

@@ -1,6 +1,6 @@
 import { DownloadIcon } from 'lucide-react';
 import { useState } from 'react';
-import { toast } from 'sonner';
+import { toast } from '@/lib/toast';
 import { Button, type ButtonProps } from '@/components/ui/button';
 import { canvasToPngBlob, downloadBlob } from '@/lib/image';
 

@@ -1,6 +1,6 @@
 import { LinkIcon, MailIcon, MessageSquareIcon, Share2Icon } from 'lucide-react';
 import { useId, useState, type ComponentType, type SVGProps } from 'react';
-import { toast } from 'sonner';
+import { toast } from '@/lib/toast';
 import { Button } from '@/components/ui/button';
 import { copyText } from '@/lib/image';
 import { cn } from '@/lib/utils';

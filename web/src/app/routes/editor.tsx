@@ -1,6 +1,6 @@
 import { useCallback, useRef } from 'react';
 import { useLocation, useNavigate } from 'react-router';
-import { toast } from 'sonner';
+import { toast } from '@/lib/toast';
 import { PageTitle } from '@/components/layout/page-title';
 import { paths, signInPathFor } from '@/config/paths';
 import { EditorWorkspace } from '@/features/edits/components/editor-workspace';

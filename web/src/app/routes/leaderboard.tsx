@@ -1,7 +1,7 @@
 import { TrophyIcon } from 'lucide-react';
 import { useCallback, useEffect, useState } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
-import { toast } from 'sonner';
+import { toast } from '@/lib/toast';
 import { PageTitle } from '@/components/layout/page-title';
 import { paths, signInPathFor } from '@/config/paths';
 import { ContactDialog } from '@/features/contact/components/contact-dialog';

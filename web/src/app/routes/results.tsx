@@ -1,7 +1,7 @@
 import { ArrowRightIcon, CrownIcon, HandshakeIcon, RotateCcwIcon, SparklesIcon, TrophyIcon, WandSparklesIcon } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { Link, Navigate, useLocation } from 'react-router';
-import { toast } from 'sonner';
+import { toast } from '@/lib/toast';
 import { DownloadPhotoButton, photoDownloadName } from '@/components/download-photo-button';
 import { PageTitle } from '@/components/layout/page-title';
 import { Button } from '@/components/ui/button';

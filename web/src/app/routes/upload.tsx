@@ -1,7 +1,7 @@
 import { CameraIcon, CheckIcon, ImageIcon, ImageUpIcon, LightbulbIcon, RefreshCwIcon, SparklesIcon } from 'lucide-react';
 import { useId, useRef, useState } from 'react';
 import { useLocation } from 'react-router';
-import { toast } from 'sonner';
+import { toast } from '@/lib/toast';
 import { PageTitle } from '@/components/layout/page-title';
 import { Button } from '@/components/ui/button';
 import { paths } from '@/config/paths';

@@ -1,7 +1,7 @@
 import { DownloadIcon, LoaderCircleIcon, Trash2Icon } from 'lucide-react';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { toast } from 'sonner';
+import { toast } from '@/lib/toast';
 import {
   AlertDialog,
   AlertDialogAction,

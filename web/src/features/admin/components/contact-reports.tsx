@@ -1,6 +1,6 @@
 import { CheckIcon } from 'lucide-react';
 import { useId } from 'react';
-import { toast } from 'sonner';
+import { toast } from '@/lib/toast';
 import { Button } from '@/components/ui/button';
 import { ApiError } from '@/lib/api-client';
 import { formatDate } from '@/lib/api/billing';

@@ -1,6 +1,6 @@
 import { useEffect, type ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
-import { toast } from 'sonner';
+import { toast } from '@/lib/toast';
 import { PageLoader } from '@/components/layout/page-loader';
 import { signInPathFor } from '@/config/paths';
 import { useAdminAccess } from '../api/get-admin-access';

@@ -1,7 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { LoaderCircleIcon, ShieldCheckIcon } from 'lucide-react';
 import { useForm } from 'react-hook-form';
-import { toast } from 'sonner';
+import { toast } from '@/lib/toast';
 import { Button } from '@/components/ui/button';
 import { FormField } from '@/components/ui/form-field';
 import { authMessages, messageOf } from '@/features/auth/utils/auth-messages';

@@ -1,6 +1,6 @@
 import { CheckIcon, LoaderCircleIcon, LogInIcon, RotateCcwIcon, SaveIcon } from 'lucide-react';
 import { Link, useLocation, useNavigate } from 'react-router';
-import { toast } from 'sonner';
+import { toast } from '@/lib/toast';
 import { Confetti, showsConfetti } from '@/components/confetti';
 import { DownloadCardButton } from '@/components/download-card-button';
 import { Button } from '@/components/ui/button';

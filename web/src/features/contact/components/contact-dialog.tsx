@@ -3,7 +3,7 @@ import { ClockIcon, LoaderCircleIcon, LockIcon, MessageCircleIcon, SendIcon } fr
 import { useId, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { Link } from 'react-router';
-import { toast } from 'sonner';
+import { toast } from '@/lib/toast';
 import { z } from '@/lib/zod';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';

@@ -1,6 +1,6 @@
 import { CheckIcon, MessageCircleIcon, XIcon } from 'lucide-react';
 import { Link } from 'react-router';
-import { toast } from 'sonner';
+import { toast } from '@/lib/toast';
 import { Button } from '@/components/ui/button';
 import { messagesPathFor } from '@/config/paths';
 import { ApiError } from '@/lib/api-client';

@@ -1,6 +1,6 @@
 import { useRef } from 'react';
 import { useNavigate } from 'react-router';
-import { toast } from 'sonner';
+import { toast } from '@/lib/toast';
 import { createCheckout, formatMoney, type CreateCheckoutRequest } from '@/lib/api/billing';
 import { appPathOf, newIdempotencyKey } from '@/lib/checkout';
 import { useSession } from '@/lib/session';

@@ -12,7 +12,7 @@ import {
   WandSparklesIcon,
 } from 'lucide-react';
 import { useId, useReducer, useState } from 'react';
-import { toast } from 'sonner';
+import { toast } from '@/lib/toast';
 import { SharePanel } from '@/components/share-panel';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';

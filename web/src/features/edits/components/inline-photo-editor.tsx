@@ -1,6 +1,6 @@
 import { DownloadIcon, LoaderCircleIcon, PencilIcon, Redo2Icon, Undo2Icon, WandSparklesIcon } from 'lucide-react';
 import { useId, useReducer, useState } from 'react';
-import { toast } from 'sonner';
+import { toast } from '@/lib/toast';
 import { photoDownloadName } from '@/components/download-photo-button';
 import { SharePanel } from '@/components/share-panel';
 import { Button } from '@/components/ui/button';

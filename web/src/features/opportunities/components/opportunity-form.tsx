@@ -3,7 +3,7 @@ import { LoaderCircleIcon, SendIcon } from 'lucide-react';
 import { useId } from 'react';
 import { useForm, type FieldErrors } from 'react-hook-form';
 import { Link } from 'react-router';
-import { toast } from 'sonner';
+import { toast } from '@/lib/toast';
 import { Button } from '@/components/ui/button';
 import { FormField } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';

@@ -1,6 +1,6 @@
 import { ArrowLeftIcon, BanknoteIcon } from 'lucide-react';
 import { Link } from 'react-router';
-import { toast } from 'sonner';
+import { toast } from '@/lib/toast';
 import { Button } from '@/components/ui/button';
 import { ConfirmButton } from '@/components/ui/confirm-button';
 import { paths } from '@/config/paths';

@@ -3,7 +3,7 @@ import { HandshakeIcon, LoaderCircleIcon } from 'lucide-react';
 import { useEffect, useId, type ChangeEvent } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { Link, Navigate, useNavigate } from 'react-router';
-import { toast } from 'sonner';
+import { toast } from '@/lib/toast';
 import { z } from '@/lib/zod';
 import { PageLoader } from '@/components/layout/page-loader';
 import { Button } from '@/components/ui/button';

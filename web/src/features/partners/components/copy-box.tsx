@@ -1,6 +1,6 @@
 import { CheckIcon, CopyIcon } from 'lucide-react';
 import { useId, useState } from 'react';
-import { toast } from 'sonner';
+import { toast } from '@/lib/toast';
 import { Button } from '@/components/ui/button';
 import { copyText } from '@/lib/image';
 import { COPY_FAILED_MESSAGE } from '@/lib/share';

@@ -1,6 +1,6 @@
 import { ArrowLeftIcon, LoaderCircleIcon, Share2Icon, Trash2Icon, WandSparklesIcon } from 'lucide-react';
 import { useState, type ReactNode } from 'react';
-import { toast } from 'sonner';
+import { toast } from '@/lib/toast';
 import { DownloadPhotoButton } from '@/components/download-photo-button';
 import { SharePanel } from '@/components/share-panel';
 import {

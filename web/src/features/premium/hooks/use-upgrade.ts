@@ -1,6 +1,6 @@
 import { useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { toast } from 'sonner';
+import { toast } from '@/lib/toast';
 import { paths, signInPathFor } from '@/config/paths';
 import { ApiError } from '@/lib/api-client';
 import { createCheckout, PREMIUM_PLAN } from '@/lib/api/billing';

@@ -1,6 +1,6 @@
 import { CheckIcon, LogInIcon, SaveIcon } from 'lucide-react';
 import { useRef } from 'react';
-import { toast } from 'sonner';
+import { toast } from '@/lib/toast';
 import { Button } from '@/components/ui/button';
 import { ApiError } from '@/lib/api-client';
 import { useSavePhoto, type Photo } from '@/lib/api/photos';

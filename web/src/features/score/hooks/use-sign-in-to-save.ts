@@ -1,5 +1,5 @@
 import { useNavigate } from 'react-router';
-import { toast } from 'sonner';
+import { toast } from '@/lib/toast';
 import { paths, signInPathFor } from '@/config/paths';
 import type { ResultState } from '../types';
 import { SIGN_IN_TO_SAVE_MESSAGE } from '../utils/leaderboard-entry';

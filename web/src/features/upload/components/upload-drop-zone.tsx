@@ -1,7 +1,7 @@
 import { ImageUpIcon, LoaderCircleIcon } from 'lucide-react';
 import { useId, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { toast } from 'sonner';
+import { toast } from '@/lib/toast';
 import { paths } from '@/config/paths';
 import { useFileDrop } from '@/features/upload/hooks/use-file-drop';
 import { acceptImageFile } from '@/features/upload/utils/accept-image-file';

@@ -1,6 +1,6 @@
 import { useCallback, useEffect } from 'react';
 import { useNavigate } from 'react-router';
-import { toast } from 'sonner';
+import { toast } from '@/lib/toast';
 import { analysisErrorMessage, useAnalyzePhoto, type AnalysisKind, type ScoredPhoto } from '@/lib/api/analyses';
 import { toUploadFile } from '@/lib/image';
 import { READ_FAILED_MESSAGE } from '../utils/validate-image-file';

@@ -3,7 +3,7 @@ import { BadgeCheckIcon, ClockIcon, LoaderCircleIcon, ShieldCheckIcon, XCircleIc
 import { useId } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
-import { toast } from 'sonner';
+import { toast } from '@/lib/toast';
 import { z } from '@/lib/zod';
 import { PageLoader } from '@/components/layout/page-loader';
 import { Button } from '@/components/ui/button';
