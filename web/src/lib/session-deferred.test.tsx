@@ -21,6 +21,8 @@ type FakeAuth = ReturnType<typeof import('@/testing/fake-auth-client').createFak
 
 async function renderWho() {
   const { SessionProvider, useSession } = await import('./session');
+  // As AppLayout does once the page is on screen: idle work may start.
+  (await import('./idle')).markPageShown();
   function Who() {
     const { status, session } = useSession();
     return <p>{status === 'loading' ? 'loading' : (session?.user.email ?? 'signed out')}</p>;
