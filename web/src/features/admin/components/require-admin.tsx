@@ -1,8 +1,8 @@
 import { useEffect, type ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
-import { toast } from '@/lib/toast';
 import { PageLoader } from '@/components/layout/page-loader';
 import { signInPathFor } from '@/config/paths';
+import { toast } from '@/lib/toast';
 import { useAdminAccess } from '../api/get-admin-access';
 import { ADMIN_CHECK_FAILED_MESSAGE, ADMIN_ONLY_MESSAGE } from '../utils/messages';
 
