@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Runs the whole test suite: web unit tests, Rust (SQLite, and PostgreSQL when
-# a server can be found or made; the Stripe adapter also against localstripe),
+# Runs the whole test suite: the home page's script budget, web unit tests,
+# Rust (SQLite, and PostgreSQL when a server can be found or made; the Stripe
+# adapter also against localstripe),
 # the API types drift check, the auth API driven by the official auth-js
 # client, schemathesis over the OpenAPI document, and the browser end-to-end
 # tests. Installs what the tests need when it is missing.
@@ -14,6 +15,10 @@ require_toolchains
 trap 'drop_test_databases; stop_throwaway_postgres; stop_localstripe' EXIT
 
 build_web
+# The home page's first load: every script and modulepreload of the built
+# index.html (which the release binary embeds), gzipped, at most 150 KB.
+say "Home page first-load budget"
+(cd "$ROOT/web" && npm run size --silent)
 say "Web unit tests"
 (cd "$ROOT/web" && npm run lint --silent && npm test --silent)
 

@@ -20,4 +20,26 @@ export default tseslint.config(
     plugins: { prettyscore },
     rules: { 'prettyscore/no-cross-feature-imports': 'error' },
   },
+  {
+    // Libraries that must not reach the home page's first load (npm run size):
+    // zod only through src/lib/zod.ts, which sets it up before any schema exists,
+    // and sonner only through src/lib/toast.ts, which loads it on the first toast.
+    files: ['src/**/*.{ts,tsx}'],
+    ignores: ['src/lib/zod.ts', 'src/lib/toast.ts', 'src/testing/setup-tests.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            { name: 'zod', message: "Import { z } from '@/lib/zod': it configures zod before any schema is made." },
+            {
+              name: 'sonner',
+              importNames: ['toast', 'Toaster'],
+              message: "Import { toast } from '@/lib/toast' (sonner loads on the first toast, not with the home page).",
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

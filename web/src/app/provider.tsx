@@ -1,7 +1,6 @@
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
-import { Toaster } from 'sonner';
-import { TooltipProvider } from '@/components/ui/tooltip';
+import { Toaster } from '@/components/ui/toaster';
 import type { SessionClient } from '@/lib/auth-client';
 import { createQueryClient } from '@/lib/query-client';
 import { SessionProvider } from '@/lib/session';
@@ -19,10 +18,8 @@ export function AppProvider({ children, queryClient: given, authClient }: AppPro
   return (
     <QueryClientProvider client={queryClient}>
       <SessionProvider client={authClient}>
-        <TooltipProvider>
-          {children}
-          <Toaster position="top-center" richColors closeButton />
-        </TooltipProvider>
+        {children}
+        <Toaster />
       </SessionProvider>
     </QueryClientProvider>
   );

@@ -2,12 +2,20 @@ import { lazy, type ReactNode } from 'react';
 import { createBrowserRouter, Outlet, ScrollRestoration, type RouteObject } from 'react-router';
 import { AppLayout } from '@/components/layout/app-layout';
 import { paths } from '@/config/paths';
-import { ADMIN_ACCESS_REQUIRED_MESSAGE, RequireAdmin } from '@/features/admin/components/require-admin';
+import { ADMIN_ACCESS_REQUIRED_MESSAGE } from '@/features/admin/utils/messages';
 import { RequireAuth } from '@/features/auth/components/require-auth';
 import { SIGN_IN_TO_APPLY_MESSAGE as PARTNER_SIGN_IN_MESSAGE } from '@/features/partners/utils/messages';
 import { SIGN_IN_MESSAGE as PERSONALITY_SIGN_IN_MESSAGE } from '@/features/personality/utils/quiz-state';
-import { FeatureGate } from '@/features/premium/components/feature-gate';
 import { RouteError } from './routes/route-error';
+
+// The guards of admin pages and of Premium pages are chunks of their own too:
+// the home page needs neither (only RequireAuth, small, stays in the bundle).
+const RequireAdmin = lazy(() =>
+  import('@/features/admin/components/require-admin').then((module) => ({ default: module.RequireAdmin })),
+);
+const FeatureGate = lazy(() =>
+  import('@/features/premium/components/feature-gate').then((module) => ({ default: module.FeatureGate })),
+);
 
 // Every page is its own chunk, so the first load only fetches the layout.
 const Landing = lazy(() => import('./routes/landing'));

@@ -1,8 +1,8 @@
 import { DownloadIcon } from 'lucide-react';
 import { useState } from 'react';
-import { toast } from 'sonner';
 import { Button, type ButtonProps } from '@/components/ui/button';
 import { canvasToPngBlob, downloadBlob } from '@/lib/image';
+import { toast } from '@/lib/toast';
 
 export const CARD_DOWNLOADED_MESSAGE = 'Result card downloaded!';
 export const CARD_DOWNLOAD_FAILED_MESSAGE = 'Failed to download. Please try again.';

@@ -1,8 +1,8 @@
 import { DownloadIcon, LoaderCircleIcon } from 'lucide-react';
 import { useState } from 'react';
-import { toast } from 'sonner';
 import { Button, type ButtonProps } from '@/components/ui/button';
 import { downloadImageUrl } from '@/lib/image';
+import { toast } from '@/lib/toast';
 
 /** The spec's messages of a photo download (document 1, section 8). */
 export const PHOTO_DOWNLOADED_MESSAGE = 'Photo downloaded!';

@@ -1,8 +1,8 @@
 import { LinkIcon, MailIcon, MessageSquareIcon, Share2Icon } from 'lucide-react';
 import { useId, useState, type ComponentType, type SVGProps } from 'react';
-import { toast } from 'sonner';
 import { Button } from '@/components/ui/button';
 import { copyText } from '@/lib/image';
+import { toast } from '@/lib/toast';
 import { cn } from '@/lib/utils';
 import {
   channelNames,

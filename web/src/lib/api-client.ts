@@ -1,6 +1,6 @@
 import createClient, { type Middleware } from 'openapi-fetch';
 import type { components, paths } from '@/lib/api/schema';
-import { getAuthClient } from '@/lib/auth-client';
+import { loadAuthClient, mayHaveSession } from '@/lib/auth-client';
 
 /** Schemas of the server's OpenAPI document (generated: scripts/gen-api-types.sh). */
 export type ApiSchemas = components['schemas'];
@@ -32,11 +32,13 @@ export const api = createClient<paths>({
 /**
  * Adds the signed-in user's access token to a request. auth-js's
  * getSession() refreshes a token that is about to expire, so the header is
- * always current; signed out, the request goes without one.
+ * always current; signed out, the request goes without one (and without
+ * loading auth-js, when there is certainly no session: see mayHaveSession).
  */
 async function withSessionToken(request: Request): Promise<Request> {
   if (request.headers.has('Authorization')) return request;
-  const { data } = await getAuthClient().getSession();
+  if (!mayHaveSession()) return request;
+  const { data } = await (await loadAuthClient()).getSession();
   const token = data.session?.access_token;
   if (token) request.headers.set('Authorization', `Bearer ${token}`);
   return request;

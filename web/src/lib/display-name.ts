@@ -1,5 +1,5 @@
 import type { User } from '@supabase/auth-js';
-import { z } from 'zod';
+import { z } from '@/lib/zod';
 
 /**
  * The name a person shows to others (contact requests, chats): kept in the

@@ -1,6 +1,13 @@
 import type { Session } from '@supabase/auth-js';
 import { createContext, use, useEffect, useMemo, useState, type ReactNode } from 'react';
-import { getAuthClient, type SessionClient } from '@/lib/auth-client';
+import {
+  getSessionClient,
+  loadAuthClient,
+  mayHaveSession,
+  whenAuthClientLoaded,
+  type SessionClient,
+} from '@/lib/auth-client';
+import { whenIdle } from '@/lib/idle';
 
 export type SessionState = {
   /** 'loading' until the stored session has been read once. */
@@ -20,38 +27,60 @@ type SessionProviderProps = {
 /**
  * Reads the stored session once, then follows every auth event (sign in,
  * sign out, token refresh, user update…) so the whole tree sees one session.
+ *
+ * With the app's own client and certainly no session (`mayHaveSession`: a
+ * first visit, or a signed-out one), the page is drawn signed out at once and
+ * auth-js (a chunk of its own) loads when the browser is idle, or sooner if
+ * anything asks for it (the sign-in form); then its events are followed, so a
+ * sign-in in another tab still shows here. Otherwise the session is read at
+ * once, and the header shows its placeholder until then, as it always did.
  */
 export function SessionProvider({ children, client: given }: SessionProviderProps) {
-  const client = useMemo(() => given ?? getAuthClient(), [given]);
-  const [state, setState] = useState<Pick<SessionState, 'status' | 'session'>>({
-    status: 'loading',
-    session: null,
-  });
+  const client = useMemo(() => given ?? getSessionClient(), [given]);
+  const [deferred] = useState(() => given === undefined && !mayHaveSession());
+  const [state, setState] = useState<Pick<SessionState, 'status' | 'session'>>(() =>
+    deferred ? { status: 'ready', session: null } : { status: 'loading', session: null },
+  );
 
   useEffect(() => {
     let active = true;
-    client
-      .getSession()
-      .then(({ data }) => {
-        if (active) setState({ status: 'ready', session: data.session });
-      })
-      .catch(() => {
-        // No readable session is the same as being signed out.
-        if (active) setState({ status: 'ready', session: null });
-      });
+    let unsubscribe: (() => void) | undefined;
 
-    // The callback must stay synchronous: auth-js holds a lock while it runs.
-    const {
-      data: { subscription },
-    } = client.onAuthStateChange((_event, session) => {
-      if (active) setState({ status: 'ready', session });
-    });
+    const follow = () => {
+      if (!active || unsubscribe) return;
+      client
+        .getSession()
+        .then(({ data }) => {
+          if (active) setState({ status: 'ready', session: data.session });
+        })
+        .catch(() => {
+          // No readable session is the same as being signed out.
+          if (active) setState({ status: 'ready', session: null });
+        });
+
+      // The callback must stay synchronous: auth-js holds a lock while it runs.
+      const {
+        data: { subscription },
+      } = client.onAuthStateChange((_event, session) => {
+        if (active) setState({ status: 'ready', session });
+      });
+      unsubscribe = () => subscription.unsubscribe();
+    };
+
+    let cancelIdle: (() => void) | undefined;
+    if (deferred) {
+      void whenAuthClientLoaded().then(follow);
+      cancelIdle = whenIdle(() => void loadAuthClient());
+    } else {
+      follow();
+    }
 
     return () => {
       active = false;
-      subscription.unsubscribe();
+      cancelIdle?.();
+      unsubscribe?.();
     };
-  }, [client]);
+  }, [client, deferred]);
 
   const value = useMemo(() => ({ ...state, client }), [state, client]);
   return <SessionContext value={value}>{children}</SessionContext>;

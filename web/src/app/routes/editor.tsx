@@ -1,6 +1,5 @@
 import { useCallback, useRef } from 'react';
 import { useLocation, useNavigate } from 'react-router';
-import { toast } from 'sonner';
 import { PageTitle } from '@/components/layout/page-title';
 import { paths, signInPathFor } from '@/config/paths';
 import { EditorWorkspace } from '@/features/edits/components/editor-workspace';
@@ -11,6 +10,7 @@ import { useFileDrop } from '@/features/upload/hooks/use-file-drop';
 import { useAttachEdit, useSavePhoto } from '@/lib/api/photos';
 import { imageUrlToBlob } from '@/lib/image';
 import { useSession } from '@/lib/session';
+import { toast } from '@/lib/toast';
 import { cn } from '@/lib/utils';
 
 /**

@@ -1,7 +1,6 @@
 import { TrophyIcon } from 'lucide-react';
 import { useCallback, useEffect, useState } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
-import { toast } from 'sonner';
 import { PageTitle } from '@/components/layout/page-title';
 import { paths, signInPathFor } from '@/config/paths';
 import { ContactDialog } from '@/features/contact/components/contact-dialog';
@@ -13,6 +12,7 @@ import { useLeaderboardEntry } from '@/features/leaderboard/api/find-entry';
 import { LeaderboardList } from '@/features/leaderboard/components/leaderboard-list';
 import { ReportEntryButton } from '@/features/leaderboard/components/report-entry-button';
 import { useSession } from '@/lib/session';
+import { toast } from '@/lib/toast';
 
 /** A leaderboard entry as the contact dialog needs it. */
 function contactTargetOf(entry: LeaderboardEntry): ContactTarget {

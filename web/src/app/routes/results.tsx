@@ -1,7 +1,6 @@
 import { ArrowRightIcon, CrownIcon, HandshakeIcon, RotateCcwIcon, SparklesIcon, TrophyIcon, WandSparklesIcon } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { Link, Navigate, useLocation } from 'react-router';
-import { toast } from 'sonner';
 import { DownloadPhotoButton, photoDownloadName } from '@/components/download-photo-button';
 import { PageTitle } from '@/components/layout/page-title';
 import { Button } from '@/components/ui/button';
@@ -27,6 +26,7 @@ import { faceShareText } from '@/features/score/utils/share';
 import { analysisErrorMessage, GENERIC_ANALYSIS_ERROR, useAnalyzePhoto } from '@/lib/api/analyses';
 import { useSharePhoto } from '@/lib/api/photos';
 import { imageUrlToBlob, loadImage } from '@/lib/image';
+import { toast } from '@/lib/toast';
 
 export default function ResultsRoute() {
   const location = useLocation();

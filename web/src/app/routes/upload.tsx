@@ -1,7 +1,6 @@
 import { CameraIcon, CheckIcon, ImageIcon, ImageUpIcon, LightbulbIcon, RefreshCwIcon, SparklesIcon } from 'lucide-react';
 import { useId, useRef, useState } from 'react';
 import { useLocation } from 'react-router';
-import { toast } from 'sonner';
 import { PageTitle } from '@/components/layout/page-title';
 import { Button } from '@/components/ui/button';
 import { paths } from '@/config/paths';
@@ -9,6 +8,7 @@ import { AnalysingCard } from '@/features/score/components/analysing-card';
 import { useFileDrop } from '@/features/upload/hooks/use-file-drop';
 import { useUploadAndScore } from '@/features/upload/hooks/use-upload-and-score';
 import { CAMERA_COMING_SOON_MESSAGE, supportsCameraCapture } from '@/features/upload/utils/validate-upload';
+import { toast } from '@/lib/toast';
 import { cn } from '@/lib/utils';
 
 const tips = ['Face the camera, eyes open', 'Soft, even light on your face', 'Only one face in the photo'];

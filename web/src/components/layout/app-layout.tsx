@@ -1,9 +1,10 @@
-import { Suspense, type ReactNode } from 'react';
+import { Suspense, useEffect, type ReactNode } from 'react';
 import { AppSidebar } from '@/components/layout/app-sidebar';
 import { Footer } from '@/components/layout/footer';
 import { Header } from '@/components/layout/header';
 import { PageLoader } from '@/components/layout/page-loader';
 import { SidebarProvider } from '@/components/ui/sidebar';
+import { markPageShown } from '@/lib/idle';
 
 /** Header on top, the side menu on the left, the page and the footer beside it. */
 export function AppLayout({ children }: { children: ReactNode }) {
@@ -20,11 +21,20 @@ export function AppLayout({ children }: { children: ReactNode }) {
         <AppSidebar />
         <div className="flex min-w-0 flex-1 flex-col">
           <main id="main" tabIndex={-1} className="flex-1 outline-none">
-            <Suspense fallback={<PageLoader />}>{children}</Suspense>
+            <Suspense fallback={<PageLoader />}>
+              {children}
+              <PageShown />
+            </Suspense>
           </main>
           <Footer />
         </div>
       </div>
     </SidebarProvider>
   );
+}
+
+/** Tells lib/idle.ts that a page's content is on screen (it renders once the Suspense around it has resolved). */
+function PageShown() {
+  useEffect(markPageShown, []);
+  return null;
 }

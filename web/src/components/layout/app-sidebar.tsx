@@ -1,7 +1,7 @@
+import { lazy, Suspense } from 'react';
 import { Link, useLocation } from 'react-router';
 import { Logo } from '@/components/layout/logo';
 import { getSidebarGroups } from '@/components/layout/navigation';
-import { ContactUnreadBadge } from '@/components/layout/unread-badge';
 import {
   Sidebar,
   SidebarGroup,
@@ -13,6 +13,11 @@ import {
 } from '@/components/ui/sidebar';
 import { useShowAdminLinks } from '@/hooks/use-show-admin-links';
 import { useSession } from '@/lib/session';
+
+// The count on Contact Requests, a signed-in user's link: loaded with it.
+const ContactUnreadBadge = lazy(() =>
+  import('@/components/layout/unread-badge').then((module) => ({ default: module.ContactUnreadBadge })),
+);
 
 export function AppSidebar() {
   const { session } = useSession();
@@ -46,7 +51,11 @@ export function AppSidebar() {
                       >
                         <item.icon aria-hidden="true" />
                         <span>{item.title}</span>
-                        {item.badge === 'contact-unread' ? <ContactUnreadBadge /> : null}
+                        {item.badge === 'contact-unread' ? (
+                          <Suspense fallback={null}>
+                            <ContactUnreadBadge />
+                          </Suspense>
+                        ) : null}
                       </Link>
                     </SidebarMenuButton>
                   </SidebarMenuItem>

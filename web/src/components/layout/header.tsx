@@ -1,10 +1,18 @@
+import { lazy, Suspense } from 'react';
 import { Logo } from '@/components/layout/logo';
-import { UnreadDot } from '@/components/layout/unread-badge';
 import { SidebarTrigger } from '@/components/ui/sidebar';
 import { UserMenu } from '@/features/auth/components/user-menu';
-import { UserEventsListener } from '@/features/messages/components/user-events-listener';
-import { PremiumHeaderBadge } from '@/features/premium/components/premium-header-badge';
 import { useSession } from '@/lib/session';
+
+// What only a signed-in user has (the unread dot, the event stream, the
+// member's crown) loads with the session, not with a first visit's page.
+const UnreadDot = lazy(() => import('@/components/layout/unread-badge').then((module) => ({ default: module.UnreadDot })));
+const UserEventsListener = lazy(() =>
+  import('@/features/messages/components/user-events-listener').then((module) => ({ default: module.UserEventsListener })),
+);
+const PremiumHeaderBadge = lazy(() =>
+  import('@/features/premium/components/premium-header-badge').then((module) => ({ default: module.PremiumHeaderBadge })),
+);
 
 export function Header() {
   const { session } = useSession();
@@ -13,12 +21,20 @@ export function Header() {
     <header className="sticky top-0 z-30 flex h-16 shrink-0 items-center gap-2 border-b border-border/70 bg-white/85 px-3 backdrop-blur-md supports-[backdrop-filter]:bg-white/75 sm:px-4">
       <span className="relative inline-flex">
         <SidebarTrigger />
-        {signedIn ? <UnreadDot /> : null}
-        {signedIn ? <UserEventsListener /> : null}
+        {signedIn ? (
+          <Suspense fallback={null}>
+            <UnreadDot />
+            <UserEventsListener />
+          </Suspense>
+        ) : null}
       </span>
       <Logo />
       <div className="ml-auto flex items-center">
-        <PremiumHeaderBadge />
+        {signedIn ? (
+          <Suspense fallback={null}>
+            <PremiumHeaderBadge />
+          </Suspense>
+        ) : null}
         <UserMenu />
       </div>
     </header>

@@ -8,6 +8,8 @@ import { PanelLeftIcon } from 'lucide-react';
 import { Slot } from 'radix-ui';
 import {
   createContext,
+  lazy,
+  Suspense,
   use,
   useCallback,
   useEffect,
@@ -18,10 +20,15 @@ import {
   type ReactNode,
 } from 'react';
 import { Button } from '@/components/ui/button';
-import { Sheet, SheetContent, SheetDescription, SheetTitle } from '@/components/ui/sheet';
-import { Tooltip, TooltipContent, TooltipTrigger } from '@/components/ui/tooltip';
 import { useIsMobile } from '@/hooks/use-is-mobile';
+import { whenIdle } from '@/lib/idle';
 import { cn } from '@/lib/utils';
+
+// The phone's sheet and the collapsed sidebar's tooltips are Radix Dialog and
+// Tooltip (with floating-ui): chunks of their own, loaded only where they show.
+const loadSidebarSheet = () => import('@/components/ui/sidebar-sheet');
+const SidebarSheet = lazy(loadSidebarSheet);
+const SidebarTooltip = lazy(() => import('@/components/ui/sidebar-tooltip'));
 
 export const SIDEBAR_COOKIE_NAME = 'sidebar_state';
 export const SIDEBAR_COOKIE_MAX_AGE = 60 * 60 * 24 * 7;
@@ -160,26 +167,30 @@ type SidebarProps = {
 export function Sidebar({ children, label, description, mobileHeader, className }: SidebarProps) {
   const { isMobile, state, openMobile, setOpenMobile } = useSidebar();
 
+  // The sheet's code is fetched once the page is idle, and at the latest on
+  // the first tap on the menu button; until it opens there is nothing to draw.
+  const [wanted, setWanted] = useState(openMobile);
+  if (openMobile && !wanted) setWanted(true);
+  useEffect(() => {
+    if (!isMobile || wanted) return;
+    return whenIdle(() => void loadSidebarSheet());
+  }, [isMobile, wanted]);
+
   if (isMobile) {
+    if (!wanted) return null;
     return (
-      <Sheet open={openMobile} onOpenChange={setOpenMobile}>
-        <SheetContent
-          side="left"
-          data-slot="sidebar"
-          data-mobile="true"
-          style={{ width: SIDEBAR_WIDTH_MOBILE } as CSSProperties}
-          className="max-w-[85vw] p-0"
+      <Suspense fallback={null}>
+        <SidebarSheet
+          open={openMobile}
+          onOpenChange={setOpenMobile}
+          width={SIDEBAR_WIDTH_MOBILE}
+          label={label}
+          description={description}
+          mobileHeader={mobileHeader}
         >
-          <div className="flex h-16 items-center border-b border-sidebar-border px-4 pr-14">
-            {mobileHeader}
-            <SheetTitle className={mobileHeader ? 'sr-only' : 'text-base'}>{label}</SheetTitle>
-            <SheetDescription className="sr-only">{description}</SheetDescription>
-          </div>
-          <nav aria-label={label} className="flex min-h-0 flex-1 flex-col overflow-y-auto">
-            {children}
-          </nav>
-        </SheetContent>
-      </Sheet>
+          {children}
+        </SidebarSheet>
+      </Suspense>
     );
   }
 
@@ -295,11 +306,8 @@ export function SidebarMenuButton({
 
   if (!tooltip || isMobile || state !== 'collapsed') return button;
   return (
-    <Tooltip>
-      <TooltipTrigger asChild>{button}</TooltipTrigger>
-      <TooltipContent side="right" align="center">
-        {tooltip}
-      </TooltipContent>
-    </Tooltip>
+    <Suspense fallback={button}>
+      <SidebarTooltip label={tooltip}>{button}</SidebarTooltip>
+    </Suspense>
   );
 }

@@ -1,12 +1,12 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { KeyRoundIcon, LoaderCircleIcon } from 'lucide-react';
 import { useForm } from 'react-hook-form';
-import { toast } from 'sonner';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { FormField } from '@/components/ui/form-field';
 import { changePasswordSchema, messageOf, type ChangePasswordForm } from '@/features/account/utils/account-schema';
 import { useSession } from '@/lib/session';
+import { toast } from '@/lib/toast';
 
 export function ChangePasswordCard() {
   const { client, session } = useSession();

@@ -2,7 +2,6 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { LoaderCircleIcon, ShieldCheckIcon, SmartphoneIcon, Trash2Icon } from 'lucide-react';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { toast } from 'sonner';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
@@ -21,6 +20,7 @@ import {
   totpCodeSchema,
   type TotpCodeForm,
 } from '@/features/account/utils/account-schema';
+import { toast } from '@/lib/toast';
 
 const NEEDS_AAL2 =
   'This needs a sign-in verified with your authenticator app. Sign out, sign in again with your code, then try again.';

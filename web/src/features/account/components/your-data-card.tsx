@@ -1,7 +1,6 @@
 import { DownloadIcon, LoaderCircleIcon, Trash2Icon } from 'lucide-react';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { toast } from 'sonner';
 import {
   AlertDialog,
   AlertDialogAction,
@@ -21,6 +20,7 @@ import { useExportAccount } from '@/features/account/api/export-account';
 import { DELETE_CONFIRMATION, messageOf } from '@/features/account/utils/account-schema';
 import { ApiError } from '@/lib/api-client';
 import { useSession } from '@/lib/session';
+import { toast } from '@/lib/toast';
 
 /** The server wants a fresh sign-in or the mailed code before deleting. */
 function needsReauthentication(error: unknown): boolean {

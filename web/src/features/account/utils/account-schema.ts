@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '@/lib/zod';
 
 /** The server's minimum (auth.password_min_length, floor 6). */
 export const PASSWORD_MIN_LENGTH = 6;

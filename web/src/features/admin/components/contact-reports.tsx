@@ -1,9 +1,9 @@
 import { CheckIcon } from 'lucide-react';
 import { useId } from 'react';
-import { toast } from 'sonner';
 import { Button } from '@/components/ui/button';
 import { ApiError } from '@/lib/api-client';
 import { formatDate } from '@/lib/api/billing';
+import { toast } from '@/lib/toast';
 import { cn } from '@/lib/utils';
 import { useContactReports, useResolveContactReport, type ContactReport } from '../api/contact-reports';
 

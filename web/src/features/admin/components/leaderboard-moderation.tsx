@@ -1,9 +1,9 @@
 import { useId, useState } from 'react';
-import { toast } from 'sonner';
 import { Button } from '@/components/ui/button';
 import { ConfirmButton } from '@/components/ui/confirm-button';
 import { Input } from '@/components/ui/input';
 import { ApiError } from '@/lib/api-client';
+import { toast } from '@/lib/toast';
 import { useModerate, useModerationEntries, useReports, type EntryStatus, type ModerationAction, type ModerationEntry } from '../api/leaderboard-moderation';
 import { ContactReports } from './contact-reports';
 

@@ -1,16 +1,11 @@
 import { useEffect, type ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
-import { toast } from 'sonner';
 import { PageLoader } from '@/components/layout/page-loader';
 import { signInPathFor } from '@/config/paths';
+import { toast } from '@/lib/toast';
 import { useAdminAccess } from '../api/get-admin-access';
+import { ADMIN_CHECK_FAILED_MESSAGE, ADMIN_ONLY_MESSAGE } from '../utils/messages';
 
-/** What a non-admin is told on the admin pages (spec document 2, section 6)… */
-export const ADMIN_ONLY_MESSAGE = 'Access denied: Admin only';
-/** …and on /admin/verification. */
-export const ADMIN_ACCESS_REQUIRED_MESSAGE = 'Admin access required';
-/** When the server gave no answer at all: nothing is shown, and the visitor is told why. */
-export const ADMIN_CHECK_FAILED_MESSAGE = 'We could not check your access. Please try again.';
 
 type RequireAdminProps = {
   children: ReactNode;

@@ -1,7 +1,7 @@
 import { useCallback, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { toast } from 'sonner';
 import { useSession } from '@/lib/session';
+import { toast } from '@/lib/toast';
 
 /**
  * Signs out everywhere (auth-js's default, global scope), then goes home.

@@ -1,6 +1,5 @@
 import { useEffect, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
-import { toast } from 'sonner';
 import { PageLoader } from '@/components/layout/page-loader';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { paths } from '@/config/paths';
@@ -12,6 +11,7 @@ import { readLastLoginEmail, saveLastLoginEmail } from '@/features/auth/utils/la
 import { afterSignInPath } from '@/features/auth/utils/return-to';
 import { needsSecondFactor } from '@/features/auth/utils/second-factor';
 import { useSession } from '@/lib/session';
+import { toast } from '@/lib/toast';
 
 /**
  * Sign In and Sign Up tabs. As soon as a session exists or appears (already

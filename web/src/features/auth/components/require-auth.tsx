@@ -1,12 +1,17 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import { lazy, useEffect, useState, type ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
-import { toast } from 'sonner';
 import { PageLoader } from '@/components/layout/page-loader';
 import { signInPathFor } from '@/config/paths';
-import { SecondFactorForm } from '@/features/auth/components/second-factor-form';
 import { authMessages } from '@/features/auth/utils/auth-messages';
 import { needsSecondFactor } from '@/features/auth/utils/second-factor';
 import { useSession } from '@/lib/session';
+import { toast } from '@/lib/toast';
+
+// The code step's form (react-hook-form, zod) loads only when a session needs
+// it: every guarded route imports this guard, and so does the home page's bundle.
+const SecondFactorForm = lazy(() =>
+  import('@/features/auth/components/second-factor-form').then((module) => ({ default: module.SecondFactorForm })),
+);
 
 /**
  * Shows its children only to a signed-in user. Anyone else goes to /auth,

@@ -3,7 +3,6 @@ import { LoaderCircleIcon, MailCheckIcon } from 'lucide-react';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
-import { toast } from 'sonner';
 import { PageLoader } from '@/components/layout/page-loader';
 import { Button } from '@/components/ui/button';
 import { FormField } from '@/components/ui/form-field';
@@ -17,6 +16,7 @@ import {
 } from '@/features/auth/utils/auth-schema';
 import { readLastLoginEmail } from '@/features/auth/utils/last-login-email';
 import { useSession } from '@/lib/session';
+import { toast } from '@/lib/toast';
 
 /** Step one: ask for a reset link. Same answer whether or not the address has an account. */
 function RequestResetForm() {

@@ -1,12 +1,12 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { LoaderCircleIcon, ShieldCheckIcon } from 'lucide-react';
 import { useForm } from 'react-hook-form';
-import { toast } from 'sonner';
 import { Button } from '@/components/ui/button';
 import { FormField } from '@/components/ui/form-field';
 import { authMessages, messageOf } from '@/features/auth/utils/auth-messages';
 import { totpCodeSchema, type TotpCodeForm } from '@/features/auth/utils/auth-schema';
 import { useSession } from '@/lib/session';
+import { toast } from '@/lib/toast';
 
 type SecondFactorFormProps = {
   onVerified: () => void;

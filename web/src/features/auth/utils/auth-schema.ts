@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '@/lib/zod';
 import { optionalDisplayNameField } from '@/lib/display-name';
 
 /** The server's rule (auth.password_min_length, floor 6). */

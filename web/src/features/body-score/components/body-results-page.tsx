@@ -1,6 +1,5 @@
 import { CheckIcon, LoaderCircleIcon, LogInIcon, RotateCcwIcon, SaveIcon } from 'lucide-react';
 import { Link, useLocation, useNavigate } from 'react-router';
-import { toast } from 'sonner';
 import { Confetti, showsConfetti } from '@/components/confetti';
 import { DownloadCardButton } from '@/components/download-card-button';
 import { Button } from '@/components/ui/button';
@@ -9,6 +8,7 @@ import { ApiError } from '@/lib/api-client';
 import { useSavePhoto } from '@/lib/api/photos';
 import { dataUrlToBlob, loadImage } from '@/lib/image';
 import { useSession } from '@/lib/session';
+import { toast } from '@/lib/toast';
 import { BODY_KINDS, SAVE_FAILED_MESSAGE, SAVED_MESSAGE, SIGN_IN_TO_SAVE_MESSAGE, type BodyKind, type BodyResultState } from '../kinds';
 import { bodyCardFileName, drawBodyCard } from '../utils/body-card';
 

@@ -1,6 +1,5 @@
 import { BanIcon } from 'lucide-react';
 import { useState } from 'react';
-import { toast } from 'sonner';
 import {
   AlertDialog,
   AlertDialogAction,
@@ -14,6 +13,7 @@ import {
 } from '@/components/ui/alert-dialog';
 import { Button } from '@/components/ui/button';
 import { ApiError } from '@/lib/api-client';
+import { toast } from '@/lib/toast';
 import { useBlockRequester, type ContactRequest } from '../api/contact-requests';
 import { messages } from '../utils/rules';
 

@@ -3,8 +3,8 @@ import { ClockIcon, LoaderCircleIcon, LockIcon, MessageCircleIcon, SendIcon } fr
 import { useId, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { Link } from 'react-router';
-import { toast } from 'sonner';
-import { z } from 'zod';
+import { toast } from '@/lib/toast';
+import { z } from '@/lib/zod';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { Input } from '@/components/ui/input';

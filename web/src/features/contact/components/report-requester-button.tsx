@@ -2,8 +2,8 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { FlagIcon, LoaderCircleIcon } from 'lucide-react';
 import { useId, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
-import { toast } from 'sonner';
-import { z } from 'zod';
+import { toast } from '@/lib/toast';
+import { z } from '@/lib/zod';
 import { Button } from '@/components/ui/button';
 import {
   Dialog,

@@ -1,10 +1,10 @@
 import { CheckIcon, MessageCircleIcon, XIcon } from 'lucide-react';
 import { Link } from 'react-router';
-import { toast } from 'sonner';
 import { Button } from '@/components/ui/button';
 import { messagesPathFor } from '@/config/paths';
 import { ApiError } from '@/lib/api-client';
 import { formatDate, formatMoney } from '@/lib/api/billing';
+import { toast } from '@/lib/toast';
 import { cn } from '@/lib/utils';
 import { useDecideRequest, type ContactRequest } from '../api/contact-requests';
 import { messages, sentState } from '../utils/rules';

@@ -1,9 +1,9 @@
 import { useRef } from 'react';
 import { useNavigate } from 'react-router';
-import { toast } from 'sonner';
 import { createCheckout, formatMoney, type CreateCheckoutRequest } from '@/lib/api/billing';
 import { appPathOf, newIdempotencyKey } from '@/lib/checkout';
 import { useSession } from '@/lib/session';
+import { toast } from '@/lib/toast';
 import { useCreateContactRequest, type ContactRequest } from '../api/contact-requests';
 import { messages } from '../utils/rules';
 

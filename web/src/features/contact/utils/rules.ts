@@ -3,7 +3,7 @@
  * checkout's return, and what each request's state means to each party.
  * Pure, so they are tested alone.
  */
-import { z } from 'zod';
+import { z } from '@/lib/zod';
 import type { ContactRequest } from '@/lib/api/contact-requests';
 
 export const CONTACT_MESSAGE_MIN = 10;

@@ -12,7 +12,6 @@ import {
   WandSparklesIcon,
 } from 'lucide-react';
 import { useId, useReducer, useState } from 'react';
-import { toast } from 'sonner';
 import { SharePanel } from '@/components/share-panel';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
@@ -21,6 +20,7 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { Textarea } from '@/components/ui/textarea';
 import { ApiError } from '@/lib/api-client';
 import { downloadImageUrl } from '@/lib/image';
+import { toast } from '@/lib/toast';
 import { useEditPhoto } from '../api/edit-photo';
 import { useEditAllowance } from '../api/get-edits-quota';
 import type { Adjustments } from '../types';

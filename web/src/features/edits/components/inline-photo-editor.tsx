@@ -1,6 +1,5 @@
 import { DownloadIcon, LoaderCircleIcon, PencilIcon, Redo2Icon, Undo2Icon, WandSparklesIcon } from 'lucide-react';
 import { useId, useReducer, useState } from 'react';
-import { toast } from 'sonner';
 import { photoDownloadName } from '@/components/download-photo-button';
 import { SharePanel } from '@/components/share-panel';
 import { Button } from '@/components/ui/button';
@@ -9,6 +8,7 @@ import { Label } from '@/components/ui/label';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { useUpdateEditedImage } from '@/lib/api/photos';
 import { downloadImageUrl } from '@/lib/image';
+import { toast } from '@/lib/toast';
 import { useEditPhoto } from '../api/edit-photo';
 import { useEditAllowance } from '../api/get-edits-quota';
 import { editErrorMessage, FREE_EDITS_USED_MESSAGE } from '../utils/edit-errors';

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { toast } from 'sonner';
+import { toast } from '@/lib/toast';
 import { useEditAllowance } from '../api/get-edits-quota';
 import { useEditPhoto } from '../api/edit-photo';
 import { editErrorMessage, FREE_EDITS_USED_MESSAGE, MISSING_PROMPT_MESSAGE, type EditKind } from '../utils/edit-errors';

@@ -1,11 +1,11 @@
 import { FlagIcon } from 'lucide-react';
 import { useId, useState, type FormEvent } from 'react';
-import { toast } from 'sonner';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { Label } from '@/components/ui/label';
 import { Textarea } from '@/components/ui/textarea';
 import { ApiError } from '@/lib/api-client';
+import { toast } from '@/lib/toast';
 import { useReportEntry } from '../api/report-entry';
 import type { LeaderboardEntry } from '../api/get-leaderboard';
 

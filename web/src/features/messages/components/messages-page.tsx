@@ -1,12 +1,12 @@
 import { ArrowLeftIcon, LoaderCircleIcon, LockIcon, MessageCircleIcon, WifiOffIcon } from 'lucide-react';
 import { useCallback, useEffect, useRef } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { toast } from 'sonner';
 import { PageTitle } from '@/components/layout/page-title';
 import { Button } from '@/components/ui/button';
 import { paths } from '@/config/paths';
 import { ApiError } from '@/lib/api-client';
 import { useContactRequest } from '@/lib/api/contact-requests';
+import { toast } from '@/lib/toast';
 import { useConversation } from '../hooks/use-conversation';
 import { chatMessages } from '../utils/chat';
 import { ChatComposer } from './chat-composer';

@@ -3,7 +3,7 @@
  * the composer's limits and keys, the 'Seen' mark and the error words.
  * Pure, so they are tested alone.
  */
-import { z } from 'zod';
+import { z } from '@/lib/zod';
 import type { ApiSchemas } from '@/lib/api-client';
 
 export type ChatMessage = ApiSchemas['ChatMessage'];

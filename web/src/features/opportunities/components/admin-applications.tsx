@@ -1,8 +1,8 @@
 import { DownloadIcon } from 'lucide-react';
-import { toast } from 'sonner';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { ApiError } from '@/lib/api-client';
+import { toast } from '@/lib/toast';
 import { downloadApplicationsCsv, useAdminApplications, useMarkContacted, type ApplicationView } from '../api/applications';
 import { CONTACT_WITHIN_HOURS } from '../utils/application-schema';
 

@@ -3,7 +3,6 @@ import { LoaderCircleIcon, SendIcon } from 'lucide-react';
 import { useId } from 'react';
 import { useForm, type FieldErrors } from 'react-hook-form';
 import { Link } from 'react-router';
-import { toast } from 'sonner';
 import { Button } from '@/components/ui/button';
 import { FormField } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
@@ -11,6 +10,7 @@ import { Label } from '@/components/ui/label';
 import { Textarea } from '@/components/ui/textarea';
 import { paths } from '@/config/paths';
 import { ApiError } from '@/lib/api-client';
+import { toast } from '@/lib/toast';
 import { useSubmitApplication } from '../api/applications';
 import {
   ALREADY_APPLIED_MESSAGE,

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '@/lib/zod';
 
 /** The six interest options (spec document 2), in the form's order. */
 export const INTEREST_OPTIONS = [

@@ -1,12 +1,12 @@
 import { WalletIcon } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { toast } from 'sonner';
 import { Button } from '@/components/ui/button';
 import { ConfirmButton } from '@/components/ui/confirm-button';
 import { paths } from '@/config/paths';
 import { ApiError } from '@/lib/api-client';
 import { formatMoney } from '@/lib/api/billing';
+import { toast } from '@/lib/toast';
 import { useAdminPartners, useSetPartnerStatus, useSetPartnerTier, type AdminPartner, type PartnerStatusFilter } from '../api/partners';
 import { NO_PARTNERS_MESSAGE, PARTNERS_FAILED_MESSAGE, partnerStatusMessage, tierUpdatedMessage } from '../utils/messages';
 import { ratePercent, statusAction, TIERS, type PartnerTier } from '../utils/rules';

@@ -1,11 +1,11 @@
 import { ArrowLeftIcon, BanknoteIcon } from 'lucide-react';
 import { Link } from 'react-router';
-import { toast } from 'sonner';
 import { Button } from '@/components/ui/button';
 import { ConfirmButton } from '@/components/ui/confirm-button';
 import { paths } from '@/config/paths';
 import { ApiError } from '@/lib/api-client';
 import { formatDate, formatMoney } from '@/lib/api/billing';
+import { toast } from '@/lib/toast';
 import { useMarkPayoutPaid, usePayablePartners, type PayablePartner } from '../api/partners';
 import { NO_UNPAID_MESSAGE, PAYOUT_SENT_MESSAGE, PAYOUTS_FAILED_MESSAGE } from '../utils/messages';
 

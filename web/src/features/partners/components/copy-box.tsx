@@ -1,9 +1,9 @@
 import { CheckIcon, CopyIcon } from 'lucide-react';
 import { useId, useState } from 'react';
-import { toast } from 'sonner';
 import { Button } from '@/components/ui/button';
 import { copyText } from '@/lib/image';
 import { COPY_FAILED_MESSAGE } from '@/lib/share';
+import { toast } from '@/lib/toast';
 
 type CopyBoxProps = {
   label: string;

@@ -1,7 +1,6 @@
 import { BrainIcon, ChevronLeftIcon, ChevronRightIcon, LoaderCircleIcon, LockIcon, RotateCcwIcon, SparklesIcon } from 'lucide-react';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import { toast } from 'sonner';
 import { PageLoader } from '@/components/layout/page-loader';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
@@ -11,6 +10,7 @@ import { ApiError } from '@/lib/api-client';
 import { createCheckout } from '@/lib/api/billing';
 import { appPathOf, newIdempotencyKey } from '@/lib/checkout';
 import { useSession } from '@/lib/session';
+import { toast } from '@/lib/toast';
 import { useAnalyzePersonality, usePersonalityResults, useQuiz, type PersonalityResult, type QuizAnswers, type QuizQuestion, type QuizType } from '../api/personality';
 import {
   ANALYZE_FAILED_MESSAGE,

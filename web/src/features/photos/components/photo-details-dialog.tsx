@@ -1,6 +1,5 @@
 import { ArrowLeftIcon, LoaderCircleIcon, Share2Icon, Trash2Icon, WandSparklesIcon } from 'lucide-react';
 import { useState, type ReactNode } from 'react';
-import { toast } from 'sonner';
 import { DownloadPhotoButton } from '@/components/download-photo-button';
 import { SharePanel } from '@/components/share-panel';
 import {
@@ -17,6 +16,7 @@ import {
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { useDeletePhoto, useSharePhoto, type Photo } from '@/lib/api/photos';
+import { toast } from '@/lib/toast';
 import { cardSubScores, subScoreColumns, displayImage, outOfTen, photoDate, photoFileBase, savedPhotoShareText } from '../utils/photo-display';
 
 type PhotoDetailsDialogProps = {

@@ -1,11 +1,11 @@
 import { CrownIcon, LoaderCircleIcon, ReceiptIcon } from 'lucide-react';
 import { Link } from 'react-router';
-import { toast } from 'sonner';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { paths } from '@/config/paths';
 import { ApiError } from '@/lib/api-client';
 import { formatDate, formatMoney, isPremium, useChangeRenewal, usePayments, useSubscription, type Payment } from '@/lib/api/billing';
+import { toast } from '@/lib/toast';
 import { planName } from '../utils/plan';
 
 export const RENEWAL_CHANGE_FAILED_MESSAGE = 'Failed to update your subscription. Please try again.';

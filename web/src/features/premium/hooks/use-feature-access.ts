@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
-import { toast } from 'sonner';
 import { useFeatureAccessQuery, useRecordFeatureUsage, type FeatureAccess, type FeatureName } from '@/lib/api/features';
 import { useSession } from '@/lib/session';
+import { toast } from '@/lib/toast';
 import { FEATURE_CHECK_FAILED_MESSAGE, TRIAL_ACTIVATED_MESSAGE, TRIAL_FAILED_MESSAGE } from '../utils/messages';
 
 /**

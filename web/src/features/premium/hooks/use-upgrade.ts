@@ -1,11 +1,11 @@
 import { useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { toast } from 'sonner';
 import { paths, signInPathFor } from '@/config/paths';
 import { ApiError } from '@/lib/api-client';
 import { createCheckout, PREMIUM_PLAN } from '@/lib/api/billing';
 import { useSession } from '@/lib/session';
 import { appPathOf, newIdempotencyKey, normalizePromoCode } from '@/lib/checkout';
+import { toast } from '@/lib/toast';
 import { CHECKOUT_FAILED_MESSAGE, NO_ACTIVE_SESSION_MESSAGE, SIGN_IN_TO_UPGRADE_MESSAGE } from '../utils/messages';
 
 /** The server's message for the user, or the spec's fallback. */

@@ -1,7 +1,6 @@
 import { CrownIcon, LoaderCircleIcon, TrophyIcon } from 'lucide-react';
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
-import { toast } from 'sonner';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
@@ -9,6 +8,7 @@ import { VerifiedBadge } from '@/components/verified-badge';
 import { paths } from '@/config/paths';
 import { ApiError } from '@/lib/api-client';
 import { usePhotos, type Photo } from '@/lib/api/photos';
+import { toast } from '@/lib/toast';
 import { useStandings, useSubmitEntry } from '../api/contest';
 import { timeLeft } from './time-left';
 

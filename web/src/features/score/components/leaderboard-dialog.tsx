@@ -2,7 +2,6 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { TrophyIcon } from 'lucide-react';
 import { useId } from 'react';
 import { useForm } from 'react-hook-form';
-import { toast } from 'sonner';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { Input } from '@/components/ui/input';
@@ -12,6 +11,7 @@ import { ApiError } from '@/lib/api-client';
 import { useSavePhoto } from '@/lib/api/photos';
 import { dataUrlToBlob } from '@/lib/image';
 import { useSession } from '@/lib/session';
+import { toast } from '@/lib/toast';
 import { useSignInToSave } from '../hooks/use-sign-in-to-save';
 import type { ResultState } from '../types';
 import {

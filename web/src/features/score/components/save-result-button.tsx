@@ -1,11 +1,11 @@
 import { CheckIcon, LogInIcon, SaveIcon } from 'lucide-react';
 import { useRef } from 'react';
-import { toast } from 'sonner';
 import { Button } from '@/components/ui/button';
 import { ApiError } from '@/lib/api-client';
 import { useSavePhoto, type Photo } from '@/lib/api/photos';
 import { imageUrlToBlob } from '@/lib/image';
 import { useSession } from '@/lib/session';
+import { toast } from '@/lib/toast';
 import { useSignInToSave } from '../hooks/use-sign-in-to-save';
 import type { ResultState } from '../types';
 import { PHOTO_SAVED_MESSAGE, SAVE_FAILED_MESSAGE } from '../utils/leaderboard-entry';

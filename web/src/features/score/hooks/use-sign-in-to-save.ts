@@ -1,6 +1,6 @@
 import { useNavigate } from 'react-router';
-import { toast } from 'sonner';
 import { paths, signInPathFor } from '@/config/paths';
+import { toast } from '@/lib/toast';
 import type { ResultState } from '../types';
 import { SIGN_IN_TO_SAVE_MESSAGE } from '../utils/leaderboard-entry';
 import { keepPendingResult } from '../utils/pending-result';

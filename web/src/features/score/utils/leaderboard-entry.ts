@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '@/lib/zod';
 
 export const DISPLAY_NAME_REQUIRED_MESSAGE = 'Please enter your display name';
 export const LEADERBOARD_QUEUED_MESSAGE = "You've been added to the leaderboard queue! Admins will verify your entry soon.";

@@ -1,10 +1,10 @@
 import { ImageUpIcon, LoaderCircleIcon } from 'lucide-react';
 import { useId, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { toast } from 'sonner';
 import { paths } from '@/config/paths';
 import { useFileDrop } from '@/features/upload/hooks/use-file-drop';
 import { acceptImageFile } from '@/features/upload/utils/accept-image-file';
+import { toast } from '@/lib/toast';
 import { cn } from '@/lib/utils';
 
 /** Pick or drop a photo; a valid one is kept for this tab and opens the upload page. */

@@ -2,10 +2,10 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, renderHook } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { MemoryRouter, useLocation } from 'react-router';
-import { toast } from 'sonner';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '@/lib/api-client';
 import type { AnalysisKind } from '@/lib/api/analyses';
+import { toast } from '@/lib/toast';
 import { useUploadAndScore } from './use-upload-and-score';
 
 // The upload is checked here at the module's edge: jsdom's Blob does not survive Node's multipart

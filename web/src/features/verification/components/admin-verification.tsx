@@ -1,10 +1,10 @@
 import { useId, useState } from 'react';
-import { toast } from 'sonner';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { ConfirmButton } from '@/components/ui/confirm-button';
 import { Label } from '@/components/ui/label';
 import { Textarea } from '@/components/ui/textarea';
+import { toast } from '@/lib/toast';
 import { useDecideVerification, useVerificationRequests, type VerificationRequest } from '../api/verification';
 
 const STATUS_STYLE: Record<string, string> = {

@@ -3,8 +3,8 @@ import { BadgeCheckIcon, ClockIcon, LoaderCircleIcon, ShieldCheckIcon, XCircleIc
 import { useId } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
-import { toast } from 'sonner';
-import { z } from 'zod';
+import { toast } from '@/lib/toast';
+import { z } from '@/lib/zod';
 import { PageLoader } from '@/components/layout/page-loader';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
