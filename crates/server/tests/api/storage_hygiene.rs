@@ -46,6 +46,23 @@ async fn bytes_of(app: &TestApp, url: &str) -> Vec<u8> {
     response.bytes().await.unwrap().to_vec()
 }
 
+/// A signed-in user's AI edit of an unsaved photo: its result is stored as
+/// a temporary image.
+async fn temporary_edit(app: &TestApp, token: &str) {
+    let edit = app
+        .client
+        .post(app.url("/functions/v1/edit-photo"))
+        .bearer_auth(token)
+        .json(&json!({
+            "imageUrl": format!("data:image/jpeg;base64,{}", data_encoding::BASE64.encode(&testdata("face/astronaut-baseline.jpg"))),
+            "prompt": "Enhance",
+        }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(edit.status(), StatusCode::OK);
+}
+
 fn edited_part(bytes: Vec<u8>) -> reqwest::multipart::Part {
     reqwest::multipart::Part::bytes(bytes).file_name("edited.jpg")
 }
@@ -296,18 +313,7 @@ async fn deleting_photos_and_accounts_leaves_no_empty_folders(backend: Backend) 
         .put(&orphan, testdata("face/astronaut-baseline.jpg").into())
         .await
         .unwrap();
-    let edit = app
-        .client
-        .post(app.url("/functions/v1/edit-photo"))
-        .bearer_auth(&token)
-        .json(&json!({
-            "imageUrl": format!("data:image/jpeg;base64,{}", data_encoding::BASE64.encode(&testdata("face/astronaut-baseline.jpg"))),
-            "prompt": "Enhance",
-        }))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(edit.status(), StatusCode::OK);
+    temporary_edit(&app, &token).await;
     assert!(media.join("tmp/edits").is_dir());
     let gone = app
         .client
@@ -347,18 +353,7 @@ async fn images_without_their_row_are_swept_after_a_grace_period(backend: Backen
             .unwrap();
     }
     // A temporary result with its row stays until it expires.
-    let edit = app
-        .client
-        .post(app.url("/functions/v1/edit-photo"))
-        .bearer_auth(&token)
-        .json(&json!({
-            "imageUrl": format!("data:image/jpeg;base64,{}", data_encoding::BASE64.encode(&testdata("face/astronaut-baseline.jpg"))),
-            "prompt": "Enhance",
-        }))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(edit.status(), StatusCode::OK);
+    temporary_edit(&app, &token).await;
     let db = &app.db;
     let sweep = |before| async move {
         let photos = prettyscore_server::photos::orphans::sweep_orphans(db, storage, before);

@@ -37,12 +37,22 @@ use crate::helpers::on_both_databases;
 
 /// The app with the generative provider pointed at `provider`.
 pub async fn spawn_with_provider(backend: Backend, provider: &MockServer) -> TestApp {
+    spawn_with_provider_and(backend, provider, |_| {}).await
+}
+
+/// [`spawn_with_provider`], with `customise`'s changes to the configuration.
+pub async fn spawn_with_provider_and(
+    backend: Backend,
+    provider: &MockServer,
+    customise: impl FnOnce(&mut prettyscore_server::config::Config),
+) -> TestApp {
     let base_url = format!("{}/v1", provider.uri());
     spawn_with(backend, move |config| {
         config.edits.provider.base_url = Some(base_url);
         config.edits.provider.api_key = Some(Secret::new(API_KEY));
         config.edits.provider.model = Some(MODEL.to_owned());
         config.edits.provider.timeout_secs = 5;
+        customise(config);
     })
     .await
 }

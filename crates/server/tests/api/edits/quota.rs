@@ -218,11 +218,7 @@ async fn failed_edits_give_their_free_edit_back(backend: Backend) {
 /// without end (about 100 MB of stored results a minute from one address).
 async fn a_fresh_cookie_brings_no_edits_past_the_addresss_day(backend: Backend) {
     let provider = provider_double().await;
-    let base_url = format!("{}/v1", provider.uri());
-    let app = spawn_with(backend, move |config| {
-        config.edits.provider.base_url = Some(base_url);
-        config.edits.provider.api_key = Some(Secret::new(API_KEY));
-        config.edits.provider.model = Some(MODEL.to_owned());
+    let app = spawn_with_provider_and(backend, &provider, |config| {
         config.edits.anonymous_per_address_per_day = 7;
     })
     .await;
@@ -256,11 +252,7 @@ async fn a_fresh_cookie_brings_no_edits_past_the_addresss_day(backend: Backend) 
 /// Issue 25, item 14: temporary results had no disk budget.
 async fn temporary_results_past_their_budget_wait_and_cost_nothing(backend: Backend) {
     let provider = provider_double().await;
-    let base_url = format!("{}/v1", provider.uri());
-    let app = spawn_with(backend, move |config| {
-        config.edits.provider.base_url = Some(base_url);
-        config.edits.provider.api_key = Some(Secret::new(API_KEY));
-        config.edits.provider.model = Some(MODEL.to_owned());
+    let app = spawn_with_provider_and(backend, &provider, |config| {
         config.edits.temp_budget_bytes = 1;
     })
     .await;
