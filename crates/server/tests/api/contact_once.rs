@@ -24,7 +24,7 @@ on_both_databases!(
 const REQUESTS: &str = "/api/v1/contact-requests";
 const MESSAGE: &str = "Hello! I love your photo, let's talk.";
 
-async fn entry(app: &TestApp, owner: Uuid) -> Uuid {
+pub(crate) async fn entry(app: &TestApp, owner: Uuid) -> Uuid {
     insert_photo(
         app,
         owner,
@@ -37,7 +37,7 @@ async fn entry(app: &TestApp, owner: Uuid) -> Uuid {
 
 /// A request from `requester` to the entry, paid in the sandbox (the hold is
 /// confirmed); the request as the requester sees it.
-async fn paid_request(app: &TestApp, requester: &Caller, photo: Uuid) -> Value {
+pub(crate) async fn paid_request(app: &TestApp, requester: &Caller, photo: Uuid) -> Value {
     let (status, request) = post(
         app,
         REQUESTS,
@@ -70,7 +70,7 @@ fn with(photo: Uuid) -> String {
 }
 
 /// The outbox rows of `kind`: (to, subject, body).
-async fn mails(app: &TestApp, kind: &str) -> Vec<(String, String, String)> {
+pub(crate) async fn mails(app: &TestApp, kind: &str) -> Vec<(String, String, String)> {
     use prettyscore_server::mail::outbox;
     use sea_orm::{ColumnTrait, EntityTrait, QueryFilter};
     outbox::Entity::find()

@@ -18,6 +18,7 @@ mod editor_save;
 mod edits;
 mod hardening;
 mod incomplete_images;
+mod jobs;
 mod leaderboard;
 mod messages;
 mod migrations;

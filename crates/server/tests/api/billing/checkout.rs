@@ -308,7 +308,7 @@ async fn cancelling_the_sandbox_checkout_grants_nothing(backend: Backend) {
     assert!(payments_of(&app, &buyer).await.is_empty());
 }
 
-async fn buy_premium(app: &TestApp, buyer: &Caller) -> String {
+pub(crate) async fn buy_premium(app: &TestApp, buyer: &Caller) -> String {
     let opened = checkout(app, buyer, "subscription").await;
     let session = opened["sessionId"].as_str().unwrap();
     ok(post(

@@ -3,7 +3,7 @@
 //! subscription's life, refunds and holds, the feature gates and their one
 //! trial, and the Stripe adapter against a wiremock double and localstripe.
 
-mod checkout;
+pub(crate) mod checkout;
 pub mod features;
 mod localstripe;
 mod once;
