@@ -186,8 +186,7 @@ async fn an_unanswered_contact_hold_is_released_once_across_instances(backend: B
 async fn a_refund_owed_is_settled_once_across_instances(backend: Backend) {
     use prettyscore_server::billing::refunds::{PAYMENT, owe, settle};
 
-    // The clocks (which settle after delivering events) stay out of the way;
-    // the refund worker's next tick is a minute off.
+    // The clocks (which settle after delivering events) stay out of the way.
     let app = crate::auth::spawn_with(backend, |config| {
         config.payments.stripe.webhook_secret = Some(prettyscore_server::config::Secret::new(
             crate::billing::WEBHOOK_SECRET,
@@ -227,7 +226,9 @@ async fn a_refund_owed_is_settled_once_across_instances(backend: Backend) {
     let runs =
         futures::future::join_all((0..RUNS).map(|i| settle(&either(i, &app, &other).state))).await;
     let settled: usize = runs.into_iter().map(Result::unwrap).sum();
-    assert_eq!(settled, 1);
+    // Each app's own refund worker may have come due meanwhile on a busy
+    // machine and done it: once in all is what counts (the claim below).
+    assert!(settled <= 1, "settled {settled} times");
     let owed = refund::Entity::find().all(&app.db).await.unwrap();
     assert_eq!(owed.len(), 1);
     assert!(owed[0].done_at.is_some(), "{:?}", owed[0]);
