@@ -285,6 +285,31 @@ describe('/contestant-requests', { timeout: 20_000 }, () => {
     expect(callsTo(fetchMock, 'POST', `/api/v1/contact-requests/${pending.id}/deny`)).toHaveLength(1);
   });
 
+  it('says the request was approved when the live update moves its card away before the answer arrives', async () => {
+    let answered = false;
+    let respond!: () => void;
+    stubApi({
+      'GET /api/v1/contact-requests/received': () => json([answered ? { ...pending, status: 'approved' } : pending]),
+      'GET /api/v1/contact-requests/sent': () => json([]),
+      [`POST /api/v1/contact-requests/${pending.id}/approve`]: async () => {
+        answered = true;
+        await new Promise<void>((resolve) => {
+          respond = resolve;
+        });
+        return json({ ...pending, status: 'approved' });
+      },
+    });
+    const { user, queryClient } = renderApp('/contestant-requests', { user: 'signed-in' });
+    const card = await screen.findByTestId('received-request', {}, { timeout: 10_000 });
+    await user.click(within(card).getByRole('button', { name: "Approve Sam's request" }));
+    await vi.waitFor(() => expect(answered).toBe(true));
+    // The event stream's update: the lists refetch and the pending card goes.
+    await queryClient.invalidateQueries();
+    await vi.waitFor(() => expect(screen.queryByRole('button', { name: "Approve Sam's request" })).not.toBeInTheDocument());
+    respond();
+    expect(await screen.findByText('Request approved! You can now chat.')).toBeInTheDocument();
+  });
+
   it('blocks a requester after a confirmation', async () => {
     const fetchMock = stubApi({
       'GET /api/v1/contact-requests/received': () => json([pending]),

@@ -22,15 +22,16 @@ export function BlockRequesterButton({ request }: { request: ContactRequest }) {
   const block = useBlockRequester();
   const [open, setOpen] = useState(false);
 
-  const confirm = () => {
-    block.mutate(request.id, {
-      onSuccess: () => {
-        toast.success(messages.blocked);
-        setOpen(false);
-      },
-      onError: (error) =>
-        toast.error(messages.blockFailed, error instanceof ApiError && error.code !== 'http_error' ? { description: error.message } : undefined),
-    });
+  // Awaited (see the request card's answer): the event stream may move the
+  // card away before the response arrives.
+  const confirm = async () => {
+    try {
+      await block.mutateAsync(request.id);
+      toast.success(messages.blocked);
+      setOpen(false);
+    } catch (error) {
+      toast.error(messages.blockFailed, error instanceof ApiError && error.code !== 'http_error' ? { description: error.message } : undefined);
+    }
   };
 
   return (
@@ -51,7 +52,7 @@ export function BlockRequesterButton({ request }: { request: ContactRequest }) {
         </AlertDialogHeader>
         <AlertDialogFooter>
           <AlertDialogCancel disabled={block.isPending}>Cancel</AlertDialogCancel>
-          <AlertDialogAction destructive onClick={confirm} disabled={block.isPending}>
+          <AlertDialogAction destructive onClick={() => void confirm()} disabled={block.isPending}>
             {block.isPending ? 'Blocking...' : 'Block'}
           </AlertDialogAction>
         </AlertDialogFooter>

@@ -43,17 +43,17 @@ export function ReceivedRequestCard({ request }: { request: ContactRequest }) {
   const pending = request.status === 'pending';
   const deciding = decide.isPending;
 
-  const answer = (approve: boolean) => {
-    decide.mutate(
-      { id: request.id, approve },
-      {
-        onSuccess: () => toast.success(approve ? messages.approved : messages.denied),
-        onError: (error) => {
-          const title = approve ? messages.approveFailed : messages.denyFailed;
-          toast.error(title, error instanceof ApiError && error.code !== 'http_error' ? { description: error.message } : undefined);
-        },
-      },
-    );
+  // Awaited rather than given callbacks: the live event stream can move this
+  // card away (refetching the lists) before the answer's own response
+  // arrives, and an unmounted caller's mutate callbacks never run.
+  const answer = async (approve: boolean) => {
+    try {
+      await decide.mutateAsync({ id: request.id, approve });
+      toast.success(approve ? messages.approved : messages.denied);
+    } catch (error) {
+      const title = approve ? messages.approveFailed : messages.denyFailed;
+      toast.error(title, error instanceof ApiError && error.code !== 'http_error' ? { description: error.message } : undefined);
+    }
   };
 
   return (
@@ -74,11 +74,11 @@ export function ReceivedRequestCard({ request }: { request: ContactRequest }) {
       <div className="flex flex-wrap items-center gap-2">
         {pending ? (
           <>
-            <Button size="sm" onClick={() => answer(true)} disabled={deciding} aria-label={`Approve ${request.requesterName}'s request`}>
+            <Button size="sm" onClick={() => void answer(true)} disabled={deciding} aria-label={`Approve ${request.requesterName}'s request`}>
               <CheckIcon aria-hidden="true" />
               Approve
             </Button>
-            <Button variant="outline" size="sm" onClick={() => answer(false)} disabled={deciding} aria-label={`Deny ${request.requesterName}'s request`}>
+            <Button variant="outline" size="sm" onClick={() => void answer(false)} disabled={deciding} aria-label={`Deny ${request.requesterName}'s request`}>
               <XIcon aria-hidden="true" />
               Deny
             </Button>
