@@ -252,7 +252,9 @@ async fn the_contestant_is_reminded_once_a_day_before_the_hold_expires_across_in
     }))
     .await;
     let reminded: usize = runs.into_iter().map(Result::unwrap).sum();
-    assert_eq!(reminded, 1);
+    // An instance's own expiry job may have come due meanwhile on a busy
+    // machine and reminded first: one mail in all is what counts.
+    assert!(reminded <= 1, "reminded {reminded} times");
     let reminders = mails(&app, "contact_request_reminder").await;
     assert_eq!(reminders.len(), 1, "{reminders:?}");
     assert_eq!(reminders[0].0, "star@example.com");
