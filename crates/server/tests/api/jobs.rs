@@ -151,7 +151,9 @@ async fn an_unanswered_contact_hold_is_released_once_across_instances(backend: B
     )
     .await;
     let released: usize = runs.into_iter().map(Result::unwrap).sum();
-    assert_eq!(released, 1);
+    // An instance's own expiry job may have come due meanwhile on a busy
+    // machine and released it first: once in all is what counts (below).
+    assert!(released <= 1, "released {released} times");
 
     let row = contact_request::Entity::find_by_id(id)
         .one(&app.db)
