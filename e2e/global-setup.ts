@@ -46,6 +46,8 @@ export default async function globalSetup() {
       RUST_LOG: process.env.RUST_LOG ?? 'info',
       // Mail (password reset links) readable at GET /api/v1/dev/outbox, for tests/auth.spec.ts.
       PRETTYSCORE_AUTH__DEV_OUTBOX: 'true',
+      // Nothing to drain for: the teardown's SIGTERM stops it at once.
+      PRETTYSCORE_HTTP__DRAIN_SECS: '0',
       // Every test edits and scores from 127.0.0.1: a per-client rate limit
       // must not stop the suite (tests/upload-speed.spec.ts alone scores
       // about a hundred copies), nor its signed-out edits a day. The free-edit

@@ -40,4 +40,7 @@ if [[ -z "${DATABASE_URL:-}" && "${PRETTYSCORE_DEMO:-1}" != "0" && ! -e "$data_d
   "$SERVER_BIN" demo --data-dir "$data_dir" || say "demo data could not be added; starting without it"
 fi
 say "Starting PrettyScore (Ctrl-C stops it)"
+# Ctrl-C stops at once here; a deployment drains for http.drain_secs (5 s)
+# so that its load balancer moves traffic away first.
+export PRETTYSCORE_HTTP__DRAIN_SECS="${PRETTYSCORE_HTTP__DRAIN_SECS:-0}"
 exec "$SERVER_BIN" serve "$@"

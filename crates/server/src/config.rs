@@ -168,9 +168,26 @@ pub struct HttpConfig {
     /// A connection that has not sent a request's complete headers within
     /// this many seconds is closed (slowloris).
     pub header_read_timeout_secs: u64,
+    /// A request body that sends nothing for this many seconds while the
+    /// server reads it ends with 408 `body_timeout` and its connection is
+    /// closed (a POST's headers with no body held a connection for good).
+    pub body_read_timeout_secs: u64,
     /// Open connections this instance serves at once; further ones wait in
     /// the kernel's accept queue instead of using file descriptors.
     pub max_connections: usize,
+    /// Open connections one client address may hold; more are refused with
+    /// 429. Not applied when `auth.trust_x_forwarded_for` is on: every
+    /// connection then comes from the proxy, which caps them per client.
+    pub max_connections_per_address: usize,
+    /// After SIGTERM (or Ctrl-C), how many seconds the instance keeps
+    /// serving while `/readyz` answers 503 `shutting_down`, so that the load
+    /// balancer's health check sends traffic elsewhere before it stops
+    /// accepting. A second signal skips the rest.
+    pub drain_secs: u64,
+    /// Then how many seconds the requests in flight have to finish (open
+    /// event streams are closed at once with a reconnect hint) before the
+    /// process exits.
+    pub shutdown_grace_secs: u64,
     /// Request bodies (uploads, JSON) this instance buffers at once, in
     /// bytes, counted by their declared size. A request that would pass it
     /// gets 503 `server_busy` with `Retry-After` before its body is read.
@@ -190,7 +207,11 @@ impl Default for HttpConfig {
     fn default() -> Self {
         Self {
             header_read_timeout_secs: 10,
+            body_read_timeout_secs: 20,
             max_connections: 4096,
+            max_connections_per_address: 256,
+            drain_secs: 5,
+            shutdown_grace_secs: 10,
             max_body_bytes_in_flight: 128 * 1024 * 1024,
             max_body_bytes_in_flight_per_address: 32 * 1024 * 1024,
             metrics_token: None,

@@ -146,6 +146,7 @@ impl Application {
             notifier,
             web: Arc::new(web),
             metrics: http::metrics::recorder(),
+            draining: http::server::Draining::default(),
             base_url,
         };
         let router = super::router::router(state.clone());
@@ -172,7 +173,11 @@ impl Application {
     }
 
     /// Serves until the process is asked to stop (Ctrl-C or SIGTERM), then
-    /// finishes the requests in flight.
+    /// drains: `/readyz` answers 503 while requests are still served for
+    /// `http.drain_secs`; then the listener closes, open event streams end
+    /// with a reconnect hint, and the requests in flight have
+    /// `http.shutdown_grace_secs` to finish. A second signal skips the
+    /// drain.
     pub async fn run_until_stopped(self) -> std::io::Result<()> {
         crate::edits::temp::spawn_sweeper(self.state.clone());
         crate::billing::spawn_sandbox_clock(self.state.clone());
@@ -180,8 +185,29 @@ impl Application {
         crate::billing::refunds::spawn_refund_worker(self.state.clone());
         spawn_orphan_sweep(self.state.clone());
         self.state.notifier.spawn_listener(self.state.db.clone());
-        let limits = http::server::ConnectionLimits::from_config(&self.state.config.http);
-        http::server::serve(self.listener, self.router, limits, shutdown_signal()).await
+        let limits = http::server::ConnectionLimits::from_config(&self.state.config);
+        let drain = Duration::from_secs(self.state.config.http.drain_secs);
+        let draining = self.state.draining.clone();
+        let notifier = self.state.notifier.clone();
+        let stopped = async move {
+            let mut signals = StopSignals::new();
+            signals.next().await;
+            draining.start();
+            tracing::info!(
+                drain_secs = drain.as_secs(),
+                "stopping: /readyz answers 503 while the load balancer moves traffic away"
+            );
+            tokio::select! {
+                () = tokio::time::sleep(drain) => {}
+                () = signals.next() => tracing::info!("asked again: not waiting for the drain"),
+            }
+            notifier.close_streams();
+            tracing::info!("no longer accepting connections; finishing the requests in flight");
+        };
+        let draining = self.state.draining.clone();
+        http::server::serve(self.listener, self.router, limits, draining, stopped).await?;
+        tracing::info!("stopped");
+        Ok(())
     }
 }
 
@@ -247,26 +273,43 @@ fn spawn_idle_trim(blocking: BlockingPool) {
     });
 }
 
-async fn shutdown_signal() {
-    let ctrl_c = async {
-        let _ = tokio::signal::ctrl_c().await;
-    };
+/// Ctrl-C and SIGTERM, as many times as they come.
+struct StopSignals {
     #[cfg(unix)]
-    let terminate = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut signal) => {
-                signal.recv().await;
-            }
-            Err(_) => std::future::pending::<()>().await,
+    terminate: Option<tokio::signal::unix::Signal>,
+}
+
+impl StopSignals {
+    fn new() -> Self {
+        Self {
+            #[cfg(unix)]
+            terminate: tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+                .ok(),
         }
-    };
-    #[cfg(not(unix))]
-    let terminate = std::future::pending::<()>();
-    tokio::select! {
-        () = ctrl_c => {},
-        () = terminate => {},
     }
-    tracing::info!("shutting down");
+
+    async fn next(&mut self) {
+        let ctrl_c = async {
+            if tokio::signal::ctrl_c().await.is_err() {
+                std::future::pending::<()>().await;
+            }
+        };
+        #[cfg(unix)]
+        let terminate = async {
+            match self.terminate.as_mut() {
+                Some(signal) => {
+                    signal.recv().await;
+                }
+                None => std::future::pending::<()>().await,
+            }
+        };
+        #[cfg(not(unix))]
+        let terminate = std::future::pending::<()>();
+        tokio::select! {
+            () = ctrl_c => {},
+            () = terminate => {},
+        }
+    }
 }
 
 #[cfg(test)]

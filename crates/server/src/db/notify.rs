@@ -55,13 +55,30 @@ pub const MAX_STREAMS_PER_USER: usize = 10;
 struct StreamSlots {
     next: AtomicU64,
     open: Mutex<HashMap<Uuid, VecDeque<(u64, Arc<SlotState>)>>>,
+    /// The instance is stopping: every stream is closed, new ones at once.
+    stopping: AtomicBool,
 }
 
 #[derive(Default)]
 struct SlotState {
     closed: AtomicBool,
+    /// Closed because the instance is stopping (not by a newer stream).
+    stopping: AtomicBool,
     wake: tokio::sync::Notify,
 }
+
+impl SlotState {
+    fn close(&self, stopping: bool) {
+        self.stopping.store(stopping, Ordering::SeqCst);
+        self.closed.store(true, Ordering::SeqCst);
+        self.wake.notify_one();
+    }
+}
+
+/// How long a client should wait before it reconnects a stream that ended
+/// because its instance is stopping: long enough for the load balancer to
+/// have moved it elsewhere.
+pub const RECONNECT_AFTER_STOP: std::time::Duration = std::time::Duration::from_secs(1);
 
 /// One open stream's place among its user's; dropping it frees the place.
 pub struct StreamSlot {
@@ -69,9 +86,22 @@ pub struct StreamSlot {
     id: u64,
     state: Arc<SlotState>,
     slots: Arc<StreamSlots>,
+    /// Whether the stream has said goodbye (see [`Self::goodbye`]).
+    said_goodbye: bool,
 }
 
 impl StreamSlot {
+    /// Once, when the stream was closed because the instance is stopping:
+    /// the delay to tell the client to reconnect after (an SSE `retry:`),
+    /// before the stream ends.
+    pub fn goodbye(&mut self) -> Option<std::time::Duration> {
+        if self.said_goodbye || !self.state.stopping.load(Ordering::SeqCst) {
+            return None;
+        }
+        self.said_goodbye = true;
+        Some(RECONNECT_AFTER_STOP)
+    }
+
     /// Whether a newer stream of the same user took this one's place.
     pub fn is_closed(&self) -> bool {
         self.state.closed.load(Ordering::SeqCst)
@@ -129,9 +159,11 @@ impl Notifier {
         streams.push_back((id, state.clone()));
         while streams.len() > MAX_STREAMS_PER_USER {
             if let Some((_, oldest)) = streams.pop_front() {
-                oldest.closed.store(true, Ordering::SeqCst);
-                oldest.wake.notify_one();
+                oldest.close(false);
             }
+        }
+        if self.slots.stopping.load(Ordering::SeqCst) {
+            state.close(true);
         }
         drop(open);
         StreamSlot {
@@ -139,6 +171,17 @@ impl Notifier {
             id,
             state,
             slots: self.slots.clone(),
+            said_goodbye: false,
+        }
+    }
+
+    /// Closes every open stream, and every one opened from now on, with a
+    /// goodbye ([`StreamSlot::goodbye`]): the instance is stopping.
+    pub fn close_streams(&self) {
+        let open = self.slots.open.lock().expect("stream slots lock");
+        self.slots.stopping.store(true, Ordering::SeqCst);
+        for (_, state) in open.values().flatten() {
+            state.close(true);
         }
     }
 

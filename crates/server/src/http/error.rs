@@ -188,6 +188,11 @@ error_codes! {
     ServerBusy = "server_busy",
     /// The database does not answer (`/readyz`).
     DatabaseUnavailable = "database_unavailable",
+    /// The instance is shutting down (`/readyz` while it drains); the
+    /// others take its traffic.
+    ShuttingDown = "shutting_down",
+    /// The request body stopped arriving for `http.body_read_timeout_secs`.
+    BodyTimeout = "body_timeout",
     /// Object storage (the photos' images) failed or did not answer in
     /// time; try again after `Retry-After` seconds.
     StorageUnavailable = "storage_unavailable",
@@ -289,6 +294,15 @@ impl ApiError {
 
     pub fn unavailable(code: ErrorCode, message: impl Into<Cow<'static, str>>) -> Self {
         Self::new(StatusCode::SERVICE_UNAVAILABLE, code, message)
+    }
+
+    /// 408 `body_timeout`: the client stopped sending its request body.
+    pub fn body_stalled() -> Self {
+        Self::new(
+            StatusCode::REQUEST_TIMEOUT,
+            ErrorCode::BodyTimeout,
+            "The upload stopped arriving, so it was cancelled. Please check your connection and try again.",
+        )
     }
 
     /// 503 `database_unavailable` with `Retry-After`: the database cannot
@@ -525,6 +539,9 @@ impl From<JsonRejection> for ApiError {
                 ErrorCode::BodyTooLarge,
                 BODY_TOO_LARGE.to_owned(),
             ),
+            _ if crate::http::idle_body::is_stalled(&rejection) => {
+                return Self::body_stalled().with_cause(rejection);
+            }
             _ => (
                 StatusCode::BAD_REQUEST,
                 ErrorCode::InvalidRequest,

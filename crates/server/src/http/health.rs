@@ -42,13 +42,20 @@ async fn healthz() -> Json<Health> {
     Json(Health { status: "ok" })
 }
 
-/// The process can serve traffic: the database answers.
+/// The process can serve traffic: it is not shutting down and the database
+/// answers.
 #[utoipa::path(get, path = "/readyz", tag = "operations",
     responses(
         (status = 200, description = "Ready", body = Readiness),
-        (status = 503, description = "The database does not answer", body = ErrorBody),
+        (status = 503, description = "`shutting_down` (the instance drains before it stops) or `database_unavailable`", body = ErrorBody),
     ))]
 async fn readyz(State(state): State<AppState>) -> Result<Json<Readiness>, ApiError> {
+    if state.draining.is_draining() {
+        return Err(ApiError::unavailable(
+            ErrorCode::ShuttingDown,
+            "This instance is shutting down.",
+        ));
+    }
     db::ping(&state.db).await.map_err(|err| {
         ApiError::unavailable(
             ErrorCode::DatabaseUnavailable,

@@ -9,6 +9,7 @@ pub mod error;
 pub mod extract;
 pub mod health;
 pub mod hooks;
+pub mod idle_body;
 pub mod metrics;
 pub mod outbox;
 pub mod rate_limit;

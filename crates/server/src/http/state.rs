@@ -57,6 +57,8 @@ pub struct AppState {
     pub hooks: HookRegistry,
     pub web: Arc<WebApp>,
     pub metrics: PrometheusHandle,
+    /// Set when the instance has been told to stop: `/readyz` answers 503.
+    pub draining: super::server::Draining,
     /// The address users reach the app at (`public_url`, or the listening
     /// address), for absolute links such as share pages.
     pub base_url: String,

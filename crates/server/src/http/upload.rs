@@ -124,6 +124,9 @@ fn multipart_error(err: MultipartError) -> ApiError {
     if err.status() == StatusCode::PAYLOAD_TOO_LARGE {
         return too_large().with_cause(err);
     }
+    if crate::http::idle_body::is_stalled(&err) {
+        return ApiError::body_stalled().with_cause(err);
+    }
     ApiError::bad_request(
         ErrorCode::InvalidUpload,
         "The upload could not be read. Please choose the photo again.",

@@ -85,6 +85,8 @@ enum Item {
     Message(MessageEvent),
     Unread(UnreadSummary),
     Request(RequestEvent),
+    /// The instance is stopping: reconnect after this long (the last item).
+    Reconnect(std::time::Duration),
 }
 
 struct UserCursor {
@@ -173,7 +175,7 @@ impl UserCursor {
                 return Some(item);
             }
             if self.slot.is_closed() {
-                return None;
+                return self.slot.goodbye().map(Item::Reconnect);
             }
             if !super::session_live(&self.state.db, self.session, self.user)
                 .await
@@ -300,6 +302,7 @@ pub async fn user_events(
                 .json_data(&message),
             Item::Unread(unread) => Event::default().event("unread").json_data(&unread),
             Item::Request(request) => Event::default().event("request").json_data(&request),
+            Item::Reconnect(after) => Ok(super::stopping_event(after)),
         }
         .unwrap_or_else(|_| Event::default().comment("unserialisable event"));
         Some((Ok(event), cursor))

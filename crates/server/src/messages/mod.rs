@@ -423,6 +423,8 @@ enum Item {
     Message(ChatMessage),
     /// The other party has read up to this `seq` ('Seen').
     Read(i64),
+    /// The instance is stopping: reconnect after this long (the last item).
+    Reconnect(std::time::Duration),
 }
 
 struct Cursor {
@@ -458,7 +460,7 @@ impl Cursor {
             // everywhere after a password change too) stops the stream
             // before it delivers anything new.
             if self.slot.is_closed() {
-                return None;
+                return self.slot.goodbye().map(Item::Reconnect);
             }
             if !session_live(&self.state.db, self.session, self.viewer)
                 .await
@@ -513,6 +515,15 @@ impl Cursor {
             }
         }
     }
+}
+
+/// The last event of a stream whose instance is stopping: an SSE `retry:`
+/// (how long the client waits before it reconnects, to another instance)
+/// and a comment saying why.
+fn stopping_event(after: std::time::Duration) -> Event {
+    Event::default()
+        .retry(after)
+        .comment("this instance is stopping: reconnect")
 }
 
 /// The conversation as server-sent events: `event: message`, `id: <seq>`,
@@ -573,6 +584,7 @@ pub async fn message_stream(
             Item::Read(seq) => Event::default()
                 .event("read")
                 .json_data(serde_json::json!({ "seq": seq })),
+            Item::Reconnect(after) => Ok(stopping_event(after)),
         }
         .unwrap_or_else(|_| Event::default().comment("unserialisable event"));
         Some((Ok(event), cursor))

@@ -291,6 +291,150 @@ async fn connections_past_the_cap_wait_until_one_closes() {
 }
 
 #[tokio::test]
+async fn an_upload_whose_body_stops_coming_gets_408_and_is_closed() {
+    let app = spawn_app_with(Backend::Sqlite, |config| {
+        config.http.body_read_timeout_secs = 1;
+    })
+    .await;
+    let mut stream = connect(&app).await;
+    stream
+        .write_all(&upload_head("/api/v1/analyses/pet", 5_000_000))
+        .await
+        .unwrap();
+    let answer = read_answer(&mut stream, Duration::from_secs(30))
+        .await
+        .expect("an answer once the body stalled");
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+    assert!(answer.contains("\"code\":\"body_timeout\""), "{answer}");
+    let mut rest = Vec::new();
+    let closed = tokio::time::timeout(Duration::from_secs(10), stream.read_to_end(&mut rest)).await;
+    assert!(closed.is_ok(), "the stalled connection is still open");
+}
+
+#[tokio::test]
+async fn a_slow_but_steady_upload_is_not_cut_by_the_body_timeout() {
+    let app = spawn_app_with(Backend::Sqlite, |config| {
+        config.http.body_read_timeout_secs = 1;
+    })
+    .await;
+    // Ten pieces 400 ms apart: 4 s in all, never 1 s without data.
+    let tail = b"not an image\r\n--XYZ--\r\n";
+    let head = upload_head("/api/v1/analyses/pet", 0);
+    let part = String::from_utf8(head).unwrap();
+    let (headers, part_header) = part.split_once("\r\n\r\n").unwrap();
+    let body = [part_header.as_bytes(), tail.as_slice()].concat();
+    let headers = headers.replace(
+        "Content-Length: 0",
+        &format!("Content-Length: {}", body.len()),
+    );
+    let mut stream = connect(&app).await;
+    stream
+        .write_all(format!("{headers}\r\n\r\n").as_bytes())
+        .await
+        .unwrap();
+    for piece in body.chunks(body.len().div_ceil(10)) {
+        tokio::time::sleep(Duration::from_millis(400)).await;
+        stream.write_all(piece).await.unwrap();
+    }
+    let answer = read_answer(&mut stream, Duration::from_secs(30))
+        .await
+        .expect("an answer to the whole upload");
+    assert!(
+        answer.starts_with("HTTP/1.1 4") && !answer.starts_with("HTTP/1.1 408"),
+        "the upload was read to its end and judged (not an image): {answer}"
+    );
+    assert!(answer.contains("not_an_image"), "{answer}");
+}
+
+/// A raw connection to the test app from another loopback address
+/// (127.0.0.0/8 is all loopback on Linux).
+async fn connect_from(app: &TestApp, from: &str) -> TcpStream {
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket.bind(format!("{from}:0").parse().unwrap()).unwrap();
+    let address = app.address.trim_start_matches("http://");
+    socket
+        .connect(address.parse().unwrap())
+        .await
+        .expect("the app accepts")
+}
+
+#[cfg(target_os = "linux")]
+#[tokio::test]
+async fn one_address_holds_at_most_its_share_of_the_connections() {
+    let app = spawn_app_with(Backend::Sqlite, |config| {
+        config.http.max_connections_per_address = 4;
+        config.http.header_read_timeout_secs = 60;
+    })
+    .await;
+    let mut held = Vec::new();
+    for _ in 0..4 {
+        let mut stream = connect_from(&app, "127.0.0.2").await;
+        stream
+            .write_all(b"GET /healthz HTTP/1.1\r\nHost: test\r\n")
+            .await
+            .unwrap();
+        held.push(stream);
+    }
+    let mut fifth = connect_from(&app, "127.0.0.2").await;
+    let _ = fifth
+        .write_all(b"GET /healthz HTTP/1.1\r\nHost: test\r\n\r\n")
+        .await;
+    let answer = read_answer(&mut fifth, Duration::from_secs(10)).await;
+    assert!(
+        answer
+            .as_deref()
+            .is_some_and(|answer| !answer.contains("200 OK")),
+        "a fifth connection from one address was served: {answer:?}"
+    );
+    // Everyone else is served meanwhile.
+    assert_eq!(app.get("/healthz").await.status(), StatusCode::OK);
+    // A place freed is a place taken again.
+    drop(held.pop());
+    crate::helpers::eventually("a freed place taken again", || async {
+        let mut again = connect_from(&app, "127.0.0.2").await;
+        if again
+            .write_all(b"GET /healthz HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n")
+            .await
+            .is_err()
+        {
+            return false;
+        }
+        read_answer(&mut again, Duration::from_secs(5))
+            .await
+            .is_some_and(|answer| answer.starts_with("HTTP/1.1 200"))
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn behind_a_trusted_proxy_the_connections_are_not_capped_per_address() {
+    let app = spawn_app_with(Backend::Sqlite, |config| {
+        config.http.max_connections_per_address = 2;
+        config.http.header_read_timeout_secs = 60;
+        config.auth.trust_x_forwarded_for = true;
+    })
+    .await;
+    let mut held = Vec::new();
+    for _ in 0..4 {
+        let mut stream = connect(&app).await;
+        stream
+            .write_all(b"GET /healthz HTTP/1.1\r\nHost: test\r\n")
+            .await
+            .unwrap();
+        held.push(stream);
+    }
+    let mut proxied = connect(&app).await;
+    proxied
+        .write_all(b"GET /healthz HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n")
+        .await
+        .unwrap();
+    let answer = read_answer(&mut proxied, Duration::from_secs(10))
+        .await
+        .expect("served");
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+}
+
+#[tokio::test]
 async fn made_up_methods_are_counted_under_one_label() {
     // /readyz: the recorder is shared by every test of the process, and
     // another test reads the first /healthz line.

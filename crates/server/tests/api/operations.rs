@@ -415,3 +415,152 @@ async fn an_unreachable_database_answers_503_with_retry_after_and_recovers(backe
         );
     }
 }
+
+/// SIGTERM as an operator (or systemd) sends it to the binary: the instance
+/// first says it is leaving on `/readyz` while it keeps serving (each answer
+/// with `Connection: close`, so a proxy does not reuse the connection);
+/// after the drain period it stops accepting, its open event streams end
+/// with a reconnect hint, a request in flight still gets its answer, and
+/// the process exits 0.
+#[cfg(unix)]
+#[tokio::test]
+async fn sigterm_drains_finishes_what_is_in_flight_and_exits_0() {
+    use std::io::{BufRead, BufReader};
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_prettyscore"))
+        .args(["serve", "--bind", "127.0.0.1:0", "--data-dir"])
+        .arg(dir.path())
+        .env_remove("DATABASE_URL")
+        .env("PRETTYSCORE_HTTP__DRAIN_SECS", "3")
+        .env("PRETTYSCORE_HTTP__SHUTDOWN_GRACE_SECS", "30")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let line = BufReader::new(stdout).lines().next().unwrap().unwrap();
+    let url = line
+        .strip_prefix("PrettyScore listening on ")
+        .unwrap_or_else(|| panic!("unexpected first line: {line}"))
+        .to_owned();
+    let client = reqwest::Client::new();
+
+    // A signed-in user's event stream, open.
+    let session: Value = client
+        .post(format!("{url}/auth/v1/signup"))
+        .json(&serde_json::json!({"email": "drain@example.com", "password": "Drain-test-passw0rd"}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let token = session["access_token"]
+        .as_str()
+        .expect("a session")
+        .to_owned();
+    let mut events = client
+        .get(format!("{url}/api/v1/events/stream"))
+        .bearer_auth(&token)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(events.status(), StatusCode::OK);
+    let first = events.chunk().await.unwrap().expect("the first event");
+    assert!(String::from_utf8_lossy(&first).contains("unread"));
+
+    // An upload in flight: its headers and the start of its body.
+    let address = url.trim_start_matches("http://").to_owned();
+    let body = "--XYZ\r\nContent-Disposition: form-data; name=\"image\"; filename=\"a.jpg\"\r\n\r\nnot an image\r\n--XYZ--\r\n";
+    let mut upload = tokio::net::TcpStream::connect(&address).await.unwrap();
+    upload
+        .write_all(
+            format!(
+                "POST /api/v1/analyses/pet HTTP/1.1\r\nHost: test\r\nContent-Type: multipart/form-data; boundary=XYZ\r\nContent-Length: {}\r\n\r\n{}",
+                body.len(),
+                &body[..20]
+            )
+            .as_bytes(),
+        )
+        .await
+        .unwrap();
+
+    let status = std::process::Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+
+    // Draining: not ready, still serving, each answer closing its connection.
+    let mut drained = false;
+    for _ in 0..200 {
+        let ready = client.get(format!("{url}/readyz")).send().await.unwrap();
+        if ready.status() == StatusCode::SERVICE_UNAVAILABLE {
+            let body: Value = ready.json().await.unwrap();
+            assert_eq!(body["code"], "shutting_down");
+            drained = true;
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    assert!(drained, "/readyz never said the instance is shutting down");
+    let served = client
+        .get(format!("{url}/api/v1/app-config"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        served.status(),
+        StatusCode::OK,
+        "still serving while draining"
+    );
+    assert_eq!(
+        served
+            .headers()
+            .get("connection")
+            .map(|v| v.to_str().unwrap()),
+        Some("close")
+    );
+
+    // After the drain: the stream ends with a reconnect hint…
+    let mut rest = String::new();
+    while let Some(chunk) = events.chunk().await.unwrap() {
+        rest.push_str(&String::from_utf8_lossy(&chunk));
+    }
+    assert!(rest.contains("retry: 1000"), "no reconnect hint: {rest:?}");
+
+    // …new connections are refused…
+    let mut refused = false;
+    for _ in 0..200 {
+        if tokio::net::TcpStream::connect(&address).await.is_err() {
+            refused = true;
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(25)).await;
+    }
+    assert!(refused, "still accepting connections after the drain");
+
+    // …and the upload in flight is read to its end and answered.
+    upload.write_all(&body.as_bytes()[20..]).await.unwrap();
+    let mut answer = Vec::new();
+    upload.read_to_end(&mut answer).await.unwrap();
+    let answer = String::from_utf8_lossy(&answer);
+    assert!(answer.starts_with("HTTP/1.1 400"), "{answer}");
+    assert!(answer.contains("not_an_image"), "{answer}");
+
+    let mut exited = None;
+    for _ in 0..600 {
+        if let Some(status) = child.try_wait().unwrap() {
+            exited = Some(status);
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    let Some(status) = exited else {
+        child.kill().ok();
+        panic!("the process did not exit after the drain");
+    };
+    assert_eq!(status.code(), Some(0), "{status}");
+}
