@@ -136,6 +136,7 @@ impl Application {
                 sea_orm::DbBackend::Sqlite => RecentReads::standard(),
                 _ => RecentReads::off(),
             }),
+            public_answers: Arc::new(RecentReads::standard()),
             mailer,
             sms,
             image_edits,

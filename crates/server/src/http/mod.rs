@@ -16,6 +16,7 @@ pub mod rate_limit;
 pub mod recent_reads;
 pub mod security;
 pub mod server;
+pub mod shared_answer;
 pub mod spa;
 mod state;
 pub mod text;

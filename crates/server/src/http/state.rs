@@ -38,6 +38,11 @@ pub struct AppState {
     /// whose one instance sees every write; off on PostgreSQL, where another
     /// instance's write must show on the next read.
     pub user_lists: Arc<RecentReads<(uuid::Uuid, &'static str), bytes::Bytes>>,
+    /// Public answers every anonymous reader shares (the leaderboard's
+    /// pages), keyed by route and query, kept for [`RecentReads`]'s second
+    /// on either database: two instances differ for at most that long, and
+    /// this instance's own writes empty it at once.
+    pub public_answers: Arc<RecentReads<String, super::shared_answer::SharedAnswer>>,
     /// Outgoing mail (the outbox, delivered by SMTP when configured).
     pub mailer: Mailer,
     /// Text messages for phone sign-in, when `auth.sms.provider` names one

@@ -10,7 +10,7 @@ use std::collections::HashMap;
 
 use axum::body::Body;
 use axum::extract::{Path, State};
-use axum::http::{HeaderValue, header};
+use axum::http::{HeaderMap, HeaderValue, header};
 use axum::response::Response;
 use sea_orm::sea_query::{Expr, ExprTrait};
 use sea_orm::{
@@ -26,7 +26,8 @@ use crate::billing::rules::contact_fee_dollars;
 use crate::db::entities::profiles;
 use crate::http::AppState;
 use crate::http::error::{ApiError, ErrorBody};
-use crate::http::extract::{Json, MaybeAuthUser, Query};
+use crate::http::extract::{MaybeAuthUser, Query};
+use crate::http::shared_answer::SharedAnswer;
 use crate::media;
 use crate::photos::entity as photos;
 
@@ -222,18 +223,25 @@ pub(crate) async fn entries_of(
 }
 
 /// A page of the public leaderboard: score descending, the older entry
-/// first on ties. Open to everyone.
+/// first on ties. Open to everyone. The whole community reads it and it
+/// changes only when an entry is listed, decided on or removed, so a page
+/// is kept for a second ([`AppState::public_answers`]) and carries an
+/// `ETag` (`If-None-Match` gets 304) and, for anonymous readers,
+/// `Cache-Control: public, max-age=1`. A signed-in reader with an entry on
+/// the page gets one made for them (their entry's `is_own`).
 #[utoipa::path(get, path = "/leaderboard", tag = "leaderboard",
     params(PageQuery),
     responses(
         (status = 200, description = "A page of listed entries", body = LeaderboardPage),
+        (status = 304, description = "Not modified: the `If-None-Match` names this page"),
         (status = 400, description = "`invalid_query`: a malformed cursor or limit", body = ErrorBody),
     ))]
 pub async fn leaderboard(
     State(state): State<AppState>,
     MaybeAuthUser(caller): MaybeAuthUser,
     Query(query): Query<PageQuery>,
-) -> Result<Json<LeaderboardPage>, ApiError> {
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
     let limit = query.limit.unwrap_or(DEFAULT_PAGE_SIZE);
     if !(1..=MAX_PAGE_SIZE).contains(&limit) {
         return Err(ApiError::bad_request(
@@ -242,16 +250,37 @@ pub async fn leaderboard(
         ));
     }
     let after = query.after.as_deref().map(Cursor::decode).transpose()?;
+    let reader = caller.map(|caller| caller.user_id);
+    let key = format!(
+        "leaderboard?limit={limit}&after={}",
+        query.after.as_deref().unwrap_or_default()
+    );
+    if let Some(page) = state.public_answers.get(&key)
+        && page.serves(reader)
+    {
+        return Ok(page.respond(&headers, reader.is_none()));
+    }
+    let epoch = state.public_answers.epoch();
     // One more than asked tells whether another page follows.
     let mut rows = listed_after(&state.db, after.as_ref(), limit + 1, None).await?;
     let more = rows.len() as u64 > limit;
     rows.truncate(limit as usize);
-    let (entries, last) =
-        entries_of(&state, rows, after.as_ref(), caller.map(|c| c.user_id)).await?;
-    Ok(Json(LeaderboardPage {
+    let owners: Vec<Uuid> = rows.iter().map(|row| row.user_id).collect();
+    let (entries, last) = entries_of(&state, rows, after.as_ref(), None).await?;
+    let mut page = LeaderboardPage {
         entries,
         next_cursor: last.filter(|_| more).map(|cursor| cursor.encode()),
-    }))
+    };
+    let shared = SharedAnswer::json(&page, owners.clone()).map_err(ApiError::internal)?;
+    state.public_answers.put(key, epoch, shared.clone());
+    if shared.serves(reader) {
+        return Ok(shared.respond(&headers, reader.is_none()));
+    }
+    for (entry, owner) in page.entries.iter_mut().zip(&owners) {
+        entry.is_own = reader == Some(*owner);
+    }
+    let mine = SharedAnswer::json(&page, Vec::new()).map_err(ApiError::internal)?;
+    Ok(mine.respond(&headers, false))
 }
 
 /// A listed photo's image, for everyone and for caches (public, 10 minutes).

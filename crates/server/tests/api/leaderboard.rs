@@ -147,8 +147,82 @@ on_both_databases!(
     reports_go_to_the_admins_and_nobody_reports_their_own_entry,
     contest_entries_need_the_attestation_and_wait_for_moderation,
     a_finished_month_freezes_its_top_10_once,
-    demo_fills_a_fresh_database_with_analysed_approved_entries
+    demo_fills_a_fresh_database_with_analysed_approved_entries,
+    the_board_is_shared_for_a_second_with_an_etag_and_owners_see_their_own
 );
+
+/// A page every anonymous reader shares: an `ETag` that a second read with
+/// `If-None-Match` answers with 304, public caching for a second; a signed-in
+/// owner still finds their own entry marked, and a change made elsewhere
+/// (another instance, here the database directly) shows within the second.
+async fn the_board_is_shared_for_a_second_with_an_etag_and_owners_see_their_own(backend: Backend) {
+    let app = spawn(backend).await;
+    let (owner_token, owner) = user_token(&app, "owner@example.com").await;
+    let (reader_token, _) = user_token(&app, "reader@example.com").await;
+    let other = insert_user(&app).await;
+    let own = insert_photo(&app, owner, 8.0, t(1), State::Listed).await;
+    insert_photo(&app, other, 9.0, t(2), State::Listed).await;
+    let path = "/api/v1/leaderboard";
+
+    let anonymous = app.client.get(app.url(path)).send().await.unwrap();
+    assert_eq!(anonymous.status(), StatusCode::OK);
+    let headers = anonymous.headers().clone();
+    assert_eq!(headers["cache-control"], "public, max-age=1");
+    assert_eq!(headers["vary"], "Authorization");
+    let etag = headers["etag"].to_str().unwrap().to_owned();
+    let page: Value = anonymous.json().await.unwrap();
+    let entries = page["entries"].as_array().unwrap();
+    assert_eq!(entries.len(), 2);
+    assert!(
+        entries.iter().all(|entry| entry["is_own"] == false),
+        "{page}"
+    );
+
+    let again = app
+        .client
+        .get(app.url(path))
+        .header("if-none-match", &etag)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(again.status(), StatusCode::NOT_MODIFIED);
+    assert_eq!(again.headers()["etag"].to_str().unwrap(), etag);
+    assert!(again.bytes().await.unwrap().is_empty());
+
+    // The owner's view of the page the anonymous reader left in the cache.
+    let (status, mine) = get(&app, path, Some(&owner_token)).await;
+    assert_eq!(status, StatusCode::OK);
+    for entry in mine["entries"].as_array().unwrap() {
+        let is_own = entry["photo_id"] == json!(own.to_string());
+        assert_eq!(entry["is_own"], json!(is_own), "{mine}");
+    }
+    let (_, theirs) = get(&app, path, Some(&reader_token)).await;
+    assert!(
+        theirs["entries"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|entry| entry["is_own"] == false),
+        "{theirs}"
+    );
+
+    // Listed elsewhere: on the board within the second, with a new ETag.
+    let newcomer = insert_photo(&app, other, 9.5, t(3), State::Listed).await;
+    crate::helpers::eventually("the new entry on the shared board", || async {
+        let (_, page) = get(&app, path, None).await;
+        page["entries"][0]["photo_id"] == json!(newcomer.to_string())
+    })
+    .await;
+    let changed = app
+        .client
+        .get(app.url(path))
+        .header("if-none-match", &etag)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(changed.status(), StatusCode::OK);
+    assert_ne!(changed.headers()["etag"].to_str().unwrap(), etag);
+}
 
 async fn the_leaderboard_lists_approved_entries_by_score_then_age_in_keyset_pages(
     backend: Backend,

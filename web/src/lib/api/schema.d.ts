@@ -1117,7 +1117,12 @@ export interface paths {
         };
         /**
          * A page of the public leaderboard: score descending, the older entry
-         *     first on ties. Open to everyone.
+         *     first on ties. Open to everyone. The whole community reads it and it
+         *     changes only when an entry is listed, decided on or removed, so a page
+         *     is kept for a second ([`AppState::public_answers`]) and carries an
+         *     `ETag` (`If-None-Match` gets 304) and, for anonymous readers,
+         *     `Cache-Control: public, max-age=1`. A signed-in reader with an entry on
+         *     the page gets one made for them (their entry's `is_own`).
          */
         get: operations["leaderboard"];
         put?: never;
@@ -6729,6 +6734,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LeaderboardPage"];
                 };
+            };
+            /** @description Not modified: the `If-None-Match` names this page */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description `invalid_query`: a malformed cursor or limit */
             400: {

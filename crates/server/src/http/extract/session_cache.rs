@@ -69,6 +69,7 @@ pub async fn forget_recent_reads_after_writes(
     if writes {
         state.sessions.forget_all();
         state.user_lists.forget_all();
+        state.public_answers.forget_all();
         // Its transactions are over: the wake-ups they queued may go.
         state.notifier.flush_deferred();
     }
