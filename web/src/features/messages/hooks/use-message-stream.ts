@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { ApiError } from '@/lib/api-client';
 import { openMessageStream } from '../api/messages';
 import { parseChatMessage, parseReadMark, type ChatMessage } from '../utils/chat';
-import { readSseStream, reconnectDelay, SseParser } from '../utils/sse';
+import { pause, readSseStream, reconnectDelay, SseParser } from '../utils/sse';
 
 export type StreamStatus = 'connecting' | 'open' | 'reconnecting' | 'stopped';
 
@@ -18,19 +18,6 @@ type Options = {
   /** The server refused the stream for good (403, 404, 409): no more reconnects. */
   onRefused: (error: ApiError) => void;
 };
-
-/** Waits `ms`, or less if the signal aborts first. */
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
-}
 
 /** Refusals that another try would not change (a 401 is retried: the next try carries a refreshed token). */
 function isFinal(error: unknown): error is ApiError {
@@ -59,9 +46,9 @@ export function useMessageStream({ requestId, enabled, lastSeq, onMessage, onRea
     const run = async () => {
       let attempt = 0;
       while (!signal.aborted) {
+        const parser = new SseParser();
         try {
           const held = callbacks.current.lastSeq();
-          const parser = new SseParser();
           const body = await openMessageStream(requestId, held > 0 ? String(held) : null, signal);
           if (signal.aborted) return;
           setStatus('open');
@@ -91,7 +78,7 @@ export function useMessageStream({ requestId, enabled, lastSeq, onMessage, onRea
         if (signal.aborted) return;
         // One drop is quietly mended; say so once reconnecting takes longer.
         if (attempt > 0) setStatus('reconnecting');
-        await pause(reconnectDelay(attempt), signal);
+        await pause(reconnectDelay(attempt, parser.retryMs ?? undefined), signal);
         attempt += 1;
       }
     };

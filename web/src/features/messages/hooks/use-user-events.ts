@@ -4,22 +4,9 @@ import { ApiError } from '@/lib/api-client';
 import { contactRequestKeys, setUserEventsLive } from '@/lib/api/contact-requests';
 import { servesApi, useSession } from '@/lib/session';
 import { openUserEventStream, parseUnread } from '../api/user-events';
-import { readSseStream, reconnectDelay, SseParser } from '../utils/sse';
+import { pause, readSseStream, reconnectDelay, SseParser } from '../utils/sse';
 
 export type UserEventsStatus = 'off' | 'connecting' | 'open' | 'reconnecting' | 'stopped';
-
-/** Waits `ms`, or less if the signal aborts first. */
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
-}
 
 /** Refusals another try would not change (a 401 is retried: the next try carries a refreshed token). */
 function isFinal(error: unknown): error is ApiError {
@@ -89,7 +76,7 @@ export function useUserEvents(): UserEventsStatus {
         if (signal.aborted) return;
         setUserEventsLive(false);
         if (attempt > 0) setStatus('reconnecting');
-        await pause(reconnectDelay(attempt), signal);
+        await pause(reconnectDelay(attempt, parser.retryMs ?? undefined), signal);
         attempt += 1;
       }
     };

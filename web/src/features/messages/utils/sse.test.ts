@@ -73,9 +73,14 @@ describe('SseParser', () => {
     expect(parser.feed('event: read\ndata: {}\n\ndata: {}\n\n').map((event) => event.event)).toEqual(['read', 'message']);
   });
 
-  it('ignores retry and unknown fields', () => {
+  it('keeps the retry hint out of the events and ignores unknown fields', () => {
     const parser = new SseParser();
+    expect(parser.retryMs).toBeNull();
     expect(parser.feed('retry: 10\nfoo: bar\ndata: ok\n\n')).toEqual([{ event: 'message', id: null, data: 'ok' }]);
+    expect(parser.retryMs).toBe(10);
+    // Not all digits: ignored, as the standard says.
+    parser.feed('retry: 5s\n: this instance is stopping\n\n');
+    expect(parser.retryMs).toBe(10);
   });
 
   it('drops an event the stream ended in the middle of', () => {
@@ -117,5 +122,7 @@ describe('readSseStream', () => {
 describe('reconnectDelay', () => {
   it('backs off from 1 s, doubling, up to 10 s', () => {
     expect([0, 1, 2, 3, 4, 5, 20].map((attempt) => reconnectDelay(attempt))).toEqual([1000, 2000, 4000, 8000, 10000, 10000, 10000]);
+    // The server's hint sets the first delay; the backoff grows from it.
+    expect([0, 1].map((attempt) => reconnectDelay(attempt, 250))).toEqual([250, 500]);
   });
 });

@@ -25,10 +25,16 @@ export class SseParser {
   private eventType = '';
   private lastEventId: string | null = null;
   private sawData = false;
+  private retry: number | null = null;
 
   /** The id to resume from (sent as Last-Event-ID after a reconnect). */
   get lastId(): string | null {
     return this.lastEventId;
+  }
+
+  /** The server's `retry:` hint in ms (an instance that stops asks for a quick reconnect), or null. */
+  get retryMs(): number | null {
+    return this.retry;
   }
 
   feed(chunk: string): SseEvent[] {
@@ -101,8 +107,11 @@ export class SseParser {
       case 'id':
         if (!value.includes('\0')) this.lastEventId = value;
         break;
+      case 'retry':
+        // Only ASCII digits count (the standard); it sets the first reconnect's delay.
+        if (/^\d+$/.test(value)) this.retry = Number(value);
+        break;
       default:
-        // `retry` and unknown fields: ignored (reconnects follow our own backoff).
         break;
     }
     return null;
@@ -134,7 +143,20 @@ export async function readSseStream(
   }
 }
 
-/** Reconnect delays: 1 s, 2 s, 4 s, 8 s, then 10 s at most. */
+/** Waits `ms`, or less if the signal aborts first. */
+export function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+/** Reconnect delays: 1 s, 2 s, 4 s, 8 s, then 10 s at most (`first` from the server's `retry:` when it sent one). */
 export function reconnectDelay(attempt: number, first = 1_000, max = 10_000): number {
   return Math.min(max, first * 2 ** Math.max(0, attempt));
 }
