@@ -5,8 +5,11 @@
 #   GET /healthz                                  the hello-world baseline (no database)
 #   GET /api/v1/leaderboard                       page 1 (20 entries)
 #   GET /api/v1/leaderboard?after=<cursor>        page 100 and page 5000
-# and prints each one's p50, p99 and throughput as a share of the baseline's.
-# Figures, not a pass/fail test (the README keeps the last run's).
+# and prints each one's p50, p99 and throughput as a share of the baseline's;
+# then the same for page 1 on the embedded SQLite database with the demo
+# data. PROFILE=1 also records page 1 on PostgreSQL with perf and prints
+# where the server's time went. Figures, not a pass/fail test (the README
+# keeps the last run's).
 #
 #   scripts/load/leaderboard.sh                   the release binary if built, else the debug one
 #   ROWS=100000 DURATION=5s scripts/load/leaderboard.sh
@@ -106,18 +109,31 @@ SQL
 cat "$PLANS"
 if grep -q "Sort" "$PLANS"; then say "WARNING: a plan sorts"; else say "No sort in either plan"; fi
 
+# start_server <data dir> [DATABASE_URL]: sets SERVER_PID and URL.
+start_server() {
+  local data=$1 database=${2:-}
+  env -u DATABASE_URL ${database:+DATABASE_URL="$database"} RUST_LOG=warn PRETTYSCORE_HTTP__DRAIN_SECS=0 \
+    "$BIN" serve --bind 127.0.0.1:0 --data-dir "$data" >"$WORK/server.log" 2>&1 &
+  SERVER_PID=$!
+  URL=""
+  for _ in $(seq 1 300); do
+    URL="$(sed -n 's/.*PrettyScore listening on \(http[^ ]*\).*/\1/p' "$WORK/server.log" | head -n1)"
+    [[ -n "$URL" ]] && break
+    kill -0 "$SERVER_PID" 2>/dev/null || { cat "$WORK/server.log" >&2; die "the server stopped"; }
+    sleep 0.1
+  done
+  [[ -n "$URL" ]] || die "the server did not say where it listens"
+  URL="${URL%/}"
+}
+
+stop_server() {
+  kill "$SERVER_PID" 2>/dev/null || true
+  wait "$SERVER_PID" 2>/dev/null || true
+  SERVER_PID=""
+}
+
 say "Starting $BIN on $DB"
-DATABASE_URL="$PG/$DB" RUST_LOG=warn "$BIN" serve --bind 127.0.0.1:0 --data-dir "$WORK/data" >"$WORK/server.log" 2>&1 &
-SERVER_PID=$!
-URL=""
-for _ in $(seq 1 300); do
-  URL="$(sed -n 's/.*PrettyScore listening on \(http[^ ]*\).*/\1/p' "$WORK/server.log" | head -n1)"
-  [[ -n "$URL" ]] && break
-  kill -0 "$SERVER_PID" 2>/dev/null || { cat "$WORK/server.log" >&2; die "the server stopped"; }
-  sleep 0.1
-done
-[[ -n "$URL" ]] || die "the server did not say where it listens"
-URL="${URL%/}"
+start_server "$WORK/data" "$PG/$DB"
 
 for path in "/api/v1/leaderboard?limit=$PAGE_SIZE" "/api/v1/leaderboard?limit=$PAGE_SIZE&after=$PAGE_5000"; do
   curl -fsS "$URL$path" | grep -q '"rank"' || die "no entries at $path"
@@ -141,6 +157,34 @@ RESULTS="$WORK/results.txt"
   run page-100 "/api/v1/leaderboard?limit=$PAGE_SIZE&after=$PAGE_100"
   run page-5000 "/api/v1/leaderboard?limit=$PAGE_SIZE&after=$PAGE_5000"
 } >"$RESULTS"
-base="$(awk '$1 == "healthz" {print $2}' "$RESULTS")"
-printf '\n%-10s %12s %10s %10s %10s\n' "endpoint" "req/s" "p50" "p99" "of hello"
-awk -v base="$base" '{ printf "%-10s %12s %10s %10s %9.1f%%\n", $1, $2, $3, $4, 100 * $2 / base }' "$RESULTS"
+
+if [[ "${PROFILE:-0}" == "1" ]]; then
+  require_tool perf "Install it with: apt-get install linux-perf"
+  say "perf: page 1 on PostgreSQL, 10 s"
+  perf record -F 999 -o "$WORK/perf.data" -p "$SERVER_PID" -- sleep 10 >/dev/null 2>&1 &
+  perf_pid=$!
+  wrk -t"$THREADS" -c"$CONNECTIONS" -d10s "$URL/api/v1/leaderboard?limit=$PAGE_SIZE" >/dev/null
+  wait "$perf_pid" || true
+  say "Where the server's time went, by library"
+  perf report -i "$WORK/perf.data" --stdio --sort dso 2>/dev/null | grep -E '^ +[0-9]' | head -12 || true
+  say "…and by function (1 % or more)"
+  perf report -i "$WORK/perf.data" --stdio --sort dso,symbol --percent-limit 1 2>/dev/null \
+    | grep -E '^ +[0-9]' | sed -E 's/ +$//' | cut -c1-150 | head -40 || true
+fi
+stop_server
+
+say "The embedded SQLite database with the demo data"
+env -u DATABASE_URL RUST_LOG=warn "$BIN" demo --data-dir "$WORK/sqlite" >/dev/null
+start_server "$WORK/sqlite"
+curl -fsS "$URL/api/v1/leaderboard?limit=$PAGE_SIZE" | grep -q '"rank"' || die "no demo entries on SQLite"
+{
+  run healthz-sqlite "/healthz"
+  run page-1-sqlite "/api/v1/leaderboard?limit=$PAGE_SIZE"
+} >>"$RESULTS"
+stop_server
+
+printf '\n%-15s %12s %10s %10s %10s\n' "endpoint" "req/s" "p50" "p99" "of hello"
+awk '$1 == "healthz" { pg = $2 } $1 == "healthz-sqlite" { lite = $2 }
+     { rows[NR] = $0 }
+     END { for (i = 1; i <= NR; i++) { split(rows[i], f, " "); base = (f[1] ~ /sqlite/) ? lite : pg;
+           printf "%-15s %12s %10s %10s %9.1f%%\n", f[1], f[2], f[3], f[4], 100 * f[2] / base } }' "$RESULTS"
