@@ -18,7 +18,7 @@ pub mod mail;
 pub mod reports;
 pub mod rules;
 
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::StatusCode;
 use chrono::{DateTime, Utc};
 use sea_orm::sea_query::{Expr, OnConflict};
@@ -39,7 +39,7 @@ use crate::billing::{deliver_sandbox_events, provider_error};
 use crate::db::entities::users;
 use crate::http::AppState;
 use crate::http::error::{ApiError, ConstraintError, DbResultExt, ErrorBody, ErrorCode};
-use crate::http::extract::{AuthUser, Json};
+use crate::http::extract::{AuthUser, Json, Path};
 use crate::http::rate_limit;
 use crate::http::user_data::UserData;
 use crate::leaderboard::listing::rank_of;
@@ -399,8 +399,6 @@ pub async fn sent_requests(
     Ok(Json(present_all(&state.db, rows, user.user_id).await?))
 }
 
-pub(crate) type RequestId = Result<Path<Uuid>, axum::extract::rejection::PathRejection>;
-
 /// One request, for either of its parties.
 #[utoipa::path(get, path = "/contact-requests/{id}", tag = "contact",
     params(("id" = Uuid, Path, description = "The request's id")),
@@ -413,9 +411,8 @@ pub(crate) type RequestId = Result<Path<Uuid>, axum::extract::rejection::PathRej
 pub async fn contact_request(
     State(state): State<AppState>,
     user: AuthUser,
-    id: RequestId,
+    Path(id): Path<Uuid>,
 ) -> Result<Json<ContactRequest>, ApiError> {
-    let Path(id) = id?;
     let row = party_of(&state.db, id, user.user_id)
         .await?
         .ok_or_else(not_found)?;
@@ -472,9 +469,8 @@ pub struct EntryContact {
 pub async fn request_with_entry(
     State(state): State<AppState>,
     user: AuthUser,
-    photo_id: RequestId,
+    Path(photo_id): Path<Uuid>,
 ) -> Result<Json<EntryContact>, ApiError> {
-    let Path(photo_id) = photo_id?;
     let photo = photos::Entity::find_by_id(photo_id)
         .one(&state.db)
         .await?
@@ -576,9 +572,8 @@ pub async fn held_intent(db: &impl ConnectionTrait, id: Uuid) -> Result<Option<S
 pub async fn approve_contact_request(
     State(state): State<AppState>,
     user: AuthUser,
-    id: RequestId,
+    Path(id): Path<Uuid>,
 ) -> Result<Json<ContactRequest>, ApiError> {
-    let Path(id) = id?;
     decidable(&state, id, user.user_id).await?;
     let intent = held_intent(&state.db, id).await?.ok_or_else(|| {
         ApiError::conflict(
@@ -659,9 +654,8 @@ async fn tell_requester(state: &AppState, row: &entity::Model, why: &str) {
 pub async fn deny_contact_request(
     State(state): State<AppState>,
     user: AuthUser,
-    id: RequestId,
+    Path(id): Path<Uuid>,
 ) -> Result<Json<ContactRequest>, ApiError> {
-    let Path(id) = id?;
     let row = decidable(&state, id, user.user_id).await?;
     if !claim(&state.db, id, false, DENIED).await? {
         return Err(answered_already());
@@ -689,9 +683,8 @@ pub async fn deny_contact_request(
 pub async fn block_requester(
     State(state): State<AppState>,
     user: AuthUser,
-    id: RequestId,
+    Path(id): Path<Uuid>,
 ) -> Result<StatusCode, ApiError> {
-    let Path(id) = id?;
     let row = received(&state, id, user.user_id).await?;
     block(&state, user.user_id, row.requester_id).await?;
     Ok(StatusCode::NO_CONTENT)

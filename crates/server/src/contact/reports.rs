@@ -2,7 +2,7 @@
 //! goes to the admins, who see the request, the reason and the requester's
 //! address, and mark it resolved. One report per request.
 
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::StatusCode;
 use chrono::{DateTime, Utc};
 use sea_orm::sea_query::Expr;
@@ -14,12 +14,12 @@ use serde_json::json;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
-use super::{RequestId, block, entity, received, rules};
+use super::{block, entity, received, rules};
 use crate::auth::audit;
 use crate::db::entities::users;
 use crate::http::AppState;
 use crate::http::error::{ApiError, ConstraintError, DbResultExt, ErrorBody, ErrorCode};
-use crate::http::extract::{AdminUser, AuthUser, ClientInfo, Json};
+use crate::http::extract::{AdminUser, AuthUser, ClientInfo, Json, Path};
 use crate::leaderboard::rules::parse_reason;
 
 const CONSTRAINTS: &[ConstraintError] = &[ConstraintError::conflict(
@@ -96,10 +96,9 @@ pub struct ContactReport {
 pub async fn report_requester(
     State(state): State<AppState>,
     user: AuthUser,
-    id: RequestId,
+    Path(id): Path<Uuid>,
     Json(form): Json<ReportRequesterForm>,
 ) -> Result<StatusCode, ApiError> {
-    let Path(id) = id?;
     let reason = parse_reason(
         form.reason.as_deref(),
         "Please say why you are reporting this request",
@@ -183,9 +182,8 @@ pub async fn resolve_contact_report(
     State(state): State<AppState>,
     admin: AdminUser,
     client: ClientInfo,
-    id: RequestId,
+    Path(id): Path<Uuid>,
 ) -> Result<StatusCode, ApiError> {
-    let Path(id) = id?;
     report::Entity::find_by_id(id)
         .one(&state.db)
         .await?

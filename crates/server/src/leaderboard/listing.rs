@@ -9,7 +9,7 @@
 use std::collections::HashMap;
 
 use axum::body::Body;
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::{HeaderMap, HeaderValue, header};
 use axum::response::Response;
 use sea_orm::sea_query::{Expr, ExprTrait};
@@ -26,7 +26,7 @@ use crate::billing::rules::contact_fee_dollars;
 use crate::db::entities::profiles;
 use crate::http::AppState;
 use crate::http::error::{ApiError, ErrorBody};
-use crate::http::extract::{MaybeAuthUser, Query};
+use crate::http::extract::{MaybeAuthUser, Path, Query};
 use crate::http::shared_answer::SharedAnswer;
 use crate::media;
 use crate::photos::entity as photos;
@@ -293,9 +293,8 @@ pub async fn leaderboard(
     ))]
 pub async fn entry_image(
     State(state): State<AppState>,
-    id: Result<Path<Uuid>, axum::extract::rejection::PathRejection>,
+    Path(id): Path<Uuid>,
 ) -> Result<Response, ApiError> {
-    let Path(id) = id?;
     let not_listed = || ApiError::not_found("This entry is not on the leaderboard.");
     let photo = photos::Entity::find_by_id(id)
         .filter(listed())

@@ -6,7 +6,7 @@
 
 use std::collections::HashMap;
 
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::StatusCode;
 use chrono::{DateTime, Utc};
 use sea_orm::sea_query::Expr;
@@ -23,7 +23,7 @@ use crate::auth::audit;
 use crate::db::entities::users;
 use crate::http::AppState;
 use crate::http::error::{ApiError, ErrorBody, ErrorCode};
-use crate::http::extract::{AdminUser, AuthUser, ClientInfo, Json, Query};
+use crate::http::extract::{AdminUser, AuthUser, ClientInfo, Json, Path, Query};
 use crate::media;
 use crate::photos::entity as photos;
 
@@ -239,8 +239,6 @@ fn not_allowed(entry: &ModerationEntry, what: &str) -> ApiError {
     )
 }
 
-type EntryId = Result<Path<Uuid>, axum::extract::rejection::PathRejection>;
-
 /// Approves an entry: it is listed (is_verified) from now on. Approving an
 /// approved entry changes nothing.
 #[utoipa::path(post, path = "/admin/leaderboard/entries/{id}/approve", tag = "admin",
@@ -256,9 +254,8 @@ pub async fn approve(
     State(state): State<AppState>,
     admin: AdminUser,
     client: ClientInfo,
-    id: EntryId,
+    Path(id): Path<Uuid>,
 ) -> Result<Json<ModerationEntry>, ApiError> {
-    let Path(id) = id?;
     decide(
         &state,
         &admin,
@@ -296,10 +293,9 @@ pub async fn reject(
     State(state): State<AppState>,
     admin: AdminUser,
     client: ClientInfo,
-    id: EntryId,
+    Path(id): Path<Uuid>,
     Json(body): Json<ReasonBody>,
 ) -> Result<Json<ModerationEntry>, ApiError> {
-    let Path(id) = id?;
     let reason = parse_reason(
         body.reason.as_deref(),
         "Please enter a reason for the rejection",
@@ -339,10 +335,9 @@ pub async fn unlist(
     State(state): State<AppState>,
     admin: AdminUser,
     client: ClientInfo,
-    id: EntryId,
+    Path(id): Path<Uuid>,
     Json(body): Json<ReasonBody>,
 ) -> Result<Json<ModerationEntry>, ApiError> {
-    let Path(id) = id?;
     let reason = match body.reason.as_deref().map(str::trim) {
         None | Some("") => None,
         Some(raw) => Some(parse_reason(Some(raw), "")?),
@@ -386,10 +381,9 @@ pub async fn feature(
     State(state): State<AppState>,
     admin: AdminUser,
     client: ClientInfo,
-    id: EntryId,
+    Path(id): Path<Uuid>,
     Json(body): Json<FeatureBody>,
 ) -> Result<Json<ModerationEntry>, ApiError> {
-    let Path(id) = id?;
     let result = photos::Entity::update_many()
         .col_expr(photos::Column::Featured, Expr::value(body.featured))
         .col_expr(photos::Column::UpdatedAt, Expr::value(Utc::now()))
@@ -448,10 +442,9 @@ pub struct ReportReceipt {
 pub async fn report(
     State(state): State<AppState>,
     user: AuthUser,
-    id: EntryId,
+    Path(id): Path<Uuid>,
     Json(body): Json<ReportBody>,
 ) -> Result<(StatusCode, Json<ReportReceipt>), ApiError> {
-    let Path(id) = id?;
     let reason = parse_reason(
         body.reason.as_deref(),
         "Please tell us what is wrong with this entry",
@@ -549,9 +542,8 @@ pub async fn resolve_report(
     State(state): State<AppState>,
     admin: AdminUser,
     client: ClientInfo,
-    id: EntryId,
+    Path(id): Path<Uuid>,
 ) -> Result<StatusCode, ApiError> {
-    let Path(id) = id?;
     let exists = reports::Entity::find_by_id(id).count(&state.db).await? > 0;
     if !exists {
         return Err(ApiError::not_found("Report not found"));

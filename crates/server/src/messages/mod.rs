@@ -22,7 +22,7 @@ use std::collections::VecDeque;
 use std::convert::Infallible;
 use std::time::Duration;
 
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use chrono::{DateTime, Utc};
@@ -44,7 +44,7 @@ use crate::db::entities::sessions;
 use crate::db::notify::{StreamSlot, Wake};
 use crate::http::AppState;
 use crate::http::error::{ApiError, ErrorBody, ErrorCode};
-use crate::http::extract::{AuthUser, Json, Query};
+use crate::http::extract::{AuthUser, Json, Path, Query};
 use entity::read;
 
 pub const MAX_MESSAGE_CHARS: usize = 5000;
@@ -132,8 +132,6 @@ pub struct UnreadSummary {
     pub unread_messages: u64,
 }
 
-type RequestId = Result<Path<Uuid>, axum::extract::rejection::PathRejection>;
-
 /// The approved request `id` of which `user` is a party, or the spec's
 /// answer: 404 'Contact request not found', 403 'This contact request is
 /// not approved'.
@@ -196,10 +194,9 @@ async fn last_read(db: &impl ConnectionTrait, id: Uuid, user: Uuid) -> Result<i6
 pub async fn list_messages(
     State(state): State<AppState>,
     user: AuthUser,
-    id: RequestId,
+    Path(id): Path<Uuid>,
     Query(query): Query<After>,
 ) -> Result<Json<MessagePage>, ApiError> {
-    let Path(id) = id?;
     let row = conversation(&state, id, user.user_id).await?;
     let other = if row.requester_id == user.user_id {
         row.contestant_id
@@ -235,10 +232,9 @@ pub async fn list_messages(
 pub async fn send_message(
     State(state): State<AppState>,
     user: AuthUser,
-    id: RequestId,
+    Path(id): Path<Uuid>,
     Json(form): Json<SendMessageForm>,
 ) -> Result<(StatusCode, Json<ChatMessage>), ApiError> {
-    let Path(id) = id?;
     if form.content.trim().is_empty() {
         return Err(ApiError::invalid("Message cannot be empty"));
     }
@@ -351,10 +347,9 @@ pub(crate) async fn lock_parties(
 pub async fn mark_read(
     State(state): State<AppState>,
     user: AuthUser,
-    id: RequestId,
+    Path(id): Path<Uuid>,
     Json(form): Json<ReadForm>,
 ) -> Result<StatusCode, ApiError> {
-    let Path(id) = id?;
     conversation(&state, id, user.user_id).await?;
     let newest = entity::Entity::find()
         .filter(entity::Column::ContactRequestId.eq(id))
@@ -549,11 +544,10 @@ fn stopping_event(after: std::time::Duration) -> Event {
 pub async fn message_stream(
     State(state): State<AppState>,
     user: AuthUser,
-    id: RequestId,
+    Path(id): Path<Uuid>,
     headers: HeaderMap,
     Query(query): Query<After>,
 ) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiError> {
-    let Path(id) = id?;
     let row = conversation(&state, id, user.user_id).await?;
     if row.closed_at.is_some() {
         return Err(closed());

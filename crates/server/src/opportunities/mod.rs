@@ -7,7 +7,7 @@ pub mod entity;
 pub mod export;
 pub mod rules;
 
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::{StatusCode, header};
 use axum::response::IntoResponse;
 use chrono::{DateTime, Utc};
@@ -26,7 +26,7 @@ use crate::auth::audit;
 use crate::db::entities::users;
 use crate::http::AppState;
 use crate::http::error::{ApiError, ConstraintError, DbResultExt, ErrorBody, ErrorCode};
-use crate::http::extract::{AdminUser, AuthUser, ClientInfo, Json};
+use crate::http::extract::{AdminUser, AuthUser, ClientInfo, Json, Path};
 use crate::http::user_data::UserData;
 use crate::mail::Mail;
 use rules::{Application, ApplicationForm, Email};
@@ -257,8 +257,6 @@ pub async fn admin_csv(
     ))
 }
 
-type ApplicationId = Result<Path<Uuid>, axum::extract::rejection::PathRejection>;
-
 /// Marks an application answered. The first mark counts: marking it again
 /// keeps the first time and writes no second audit record.
 #[utoipa::path(post, path = "/admin/opportunities/{id}/contacted", tag = "admin",
@@ -274,9 +272,8 @@ pub async fn mark_contacted(
     State(state): State<AppState>,
     admin: AdminUser,
     client: ClientInfo,
-    id: ApplicationId,
+    Path(id): Path<Uuid>,
 ) -> Result<Json<ApplicationView>, ApiError> {
-    let Path(id) = id?;
     let now = Utc::now();
     let marked = entity::Entity::update_many()
         .col_expr(entity::Column::ContactedAt, Expr::value(now))

@@ -3,7 +3,7 @@
 //! UPDATE, so it applies once, and goes to the audit log with the state
 //! before and after.
 
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::StatusCode;
 use chrono::{Datelike, NaiveDate, Utc};
 use sea_orm::sea_query::Expr;
@@ -24,12 +24,10 @@ use crate::auth::audit;
 use crate::db::entities::users;
 use crate::http::AppState;
 use crate::http::error::{ApiError, ErrorBody, ErrorCode};
-use crate::http::extract::{AdminUser, ClientInfo, Json, Query};
+use crate::http::extract::{AdminUser, ClientInfo, Json, Path, Query};
 
 /// The most partners the admin page lists.
 const ADMIN_PAGE: u64 = 500;
-
-type PartnerId = Result<Path<Uuid>, axum::extract::rejection::PathRejection>;
 
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
@@ -165,10 +163,9 @@ pub async fn set_partner_status(
     State(state): State<AppState>,
     admin: AdminUser,
     client: ClientInfo,
-    id: PartnerId,
+    Path(id): Path<Uuid>,
     Json(form): Json<PartnerStatusForm>,
 ) -> Result<Json<PartnerAccount>, ApiError> {
-    let Path(id) = id?;
     let from: &[&str] = match form.status.as_str() {
         "approved" => &["pending", "suspended"],
         "suspended" => &["approved"],
@@ -227,10 +224,9 @@ pub async fn set_partner_tier(
     State(state): State<AppState>,
     admin: AdminUser,
     client: ClientInfo,
-    id: PartnerId,
+    Path(id): Path<Uuid>,
     Json(form): Json<PartnerTierForm>,
 ) -> Result<Json<PartnerAccount>, ApiError> {
-    let Path(id) = id?;
     let Some(rate) = rules::tier_rate(&form.tier) else {
         return Err(ApiError::invalid("Tier must be starter, pro or elite"));
     };
@@ -362,9 +358,8 @@ pub async fn mark_payout_paid(
     State(state): State<AppState>,
     admin: AdminUser,
     client: ClientInfo,
-    id: PartnerId,
+    Path(id): Path<Uuid>,
 ) -> Result<(StatusCode, Json<PartnerPayout>), ApiError> {
-    let Path(id) = id?;
     let partner = account::Entity::find_by_id(id)
         .one(&state.db)
         .await?

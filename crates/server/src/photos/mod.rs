@@ -8,7 +8,7 @@ pub mod rules;
 pub mod share;
 
 use axum::extract::multipart::MultipartRejection;
-use axum::extract::{DefaultBodyLimit, Multipart, Path, Query, State};
+use axum::extract::{DefaultBodyLimit, Multipart, Query, State};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use bytes::Bytes;
@@ -27,7 +27,7 @@ use crate::analyses::{analysis_error, limit_burst};
 use crate::features::{self, Feature, SaveRight};
 use crate::http::AppState;
 use crate::http::error::{ApiError, ErrorBody, ErrorCode};
-use crate::http::extract::{AuthUser, ClientInfo, Json};
+use crate::http::extract::{AuthUser, ClientInfo, Json, Path};
 use crate::http::upload;
 use crate::http::user_data::UserData;
 use crate::media;
@@ -433,9 +433,8 @@ pub(crate) async fn own_photo(
 async fn get_photo(
     State(state): State<AppState>,
     user: AuthUser,
-    id: Result<Path<Uuid>, axum::extract::rejection::PathRejection>,
+    Path(id): Path<Uuid>,
 ) -> Result<Json<Photo>, ApiError> {
-    let Path(id) = id?;
     let row = own_photo(&state, &user, id).await?;
     Ok(Json(Photo::from_row(&state, row)))
 }
@@ -466,10 +465,9 @@ pub struct PhotoUpdate {
 async fn update_photo(
     State(state): State<AppState>,
     user: AuthUser,
-    id: Result<Path<Uuid>, axum::extract::rejection::PathRejection>,
+    Path(id): Path<Uuid>,
     Json(update): Json<PhotoUpdate>,
 ) -> Result<Json<Photo>, ApiError> {
-    let Path(id) = id?;
     let row = own_photo(&state, &user, id).await?;
     let edited = match update.edited_image_url.as_deref() {
         None => None,
@@ -543,10 +541,9 @@ struct AttachEditForm {
 async fn attach_edit(
     State(state): State<AppState>,
     user: AuthUser,
-    id: Result<Path<Uuid>, axum::extract::rejection::PathRejection>,
+    Path(id): Path<Uuid>,
     multipart: Result<Multipart, MultipartRejection>,
 ) -> Result<Json<Photo>, ApiError> {
-    let Path(id) = id?;
     // The owner first: nobody else's body is read (or stored).
     let row = own_photo(&state, &user, id).await?;
     let mut form = upload::read_form(multipart?, &[]).await?;
@@ -608,9 +605,8 @@ async fn attach_edit(
 async fn delete_photo(
     State(state): State<AppState>,
     user: AuthUser,
-    id: Result<Path<Uuid>, axum::extract::rejection::PathRejection>,
+    Path(id): Path<Uuid>,
 ) -> Result<StatusCode, ApiError> {
-    let Path(id) = id?;
     let row = own_photo(&state, &user, id).await?;
     entity::Entity::delete_by_id(row.id).exec(&state.db).await?;
     delete_images(&state, &row).await;

@@ -8,7 +8,7 @@ use std::sync::OnceLock;
 
 use ab_glyph::{Font, FontRef, PxScale, ScaleFont};
 use axum::body::Body;
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
 use bytes::Bytes;
@@ -22,7 +22,7 @@ use uuid::Uuid;
 use super::{entity, own_photo};
 use crate::http::AppState;
 use crate::http::error::{ApiError, ErrorBody};
-use crate::http::extract::{AuthUser, ClientInfo, Json};
+use crate::http::extract::{AuthUser, ClientInfo, Json, Path};
 use crate::http::rate_limit;
 use crate::media;
 
@@ -72,9 +72,8 @@ fn share_link(state: &AppState, slug: &str) -> ShareLink {
 pub async fn share_photo(
     State(state): State<AppState>,
     user: AuthUser,
-    id: Result<Path<Uuid>, axum::extract::rejection::PathRejection>,
+    Path(id): Path<Uuid>,
 ) -> Result<Json<ShareLink>, ApiError> {
-    let Path(id) = id?;
     let row = own_photo(&state, &user, id).await?;
     if let Some(slug) = &row.share_slug {
         return Ok(Json(share_link(&state, slug)));

@@ -8,7 +8,7 @@
 pub mod entity;
 pub mod rules;
 
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::StatusCode;
 use chrono::{DateTime, Utc};
 use sea_orm::sea_query::Expr;
@@ -27,7 +27,7 @@ use crate::auth::audit;
 use crate::db::entities::profiles;
 use crate::http::AppState;
 use crate::http::error::{ApiError, ConstraintError, DbResultExt, ErrorBody, ErrorCode};
-use crate::http::extract::{AdminUser, AuthUser, ClientInfo, Json};
+use crate::http::extract::{AdminUser, AuthUser, ClientInfo, Json, Path};
 use crate::http::user_data::UserData;
 use rules::{VerificationForm, VerificationRequestForm, parse_notes};
 
@@ -204,8 +204,6 @@ pub struct VerificationDecision {
     pub admin_notes: Option<String>,
 }
 
-type RequestId = Result<Path<Uuid>, axum::extract::rejection::PathRejection>;
-
 /// Applies an admin's decision to a pending request; the request as it
 /// stands, or 409 if it was decided before.
 async fn decide(
@@ -281,10 +279,9 @@ pub async fn approve_request(
     State(state): State<AppState>,
     admin: AdminUser,
     client: ClientInfo,
-    id: RequestId,
+    Path(id): Path<Uuid>,
     Json(body): Json<VerificationDecision>,
 ) -> Result<Json<VerificationRequest>, ApiError> {
-    let Path(id) = id?;
     let notes = parse_notes(body.admin_notes.as_deref())?;
     Ok(Json(
         decide(&state, &admin, &client, id, APPROVED, notes).await?,
@@ -307,10 +304,9 @@ pub async fn reject_request(
     State(state): State<AppState>,
     admin: AdminUser,
     client: ClientInfo,
-    id: RequestId,
+    Path(id): Path<Uuid>,
     Json(body): Json<VerificationDecision>,
 ) -> Result<Json<VerificationRequest>, ApiError> {
-    let Path(id) = id?;
     let notes = parse_notes(body.admin_notes.as_deref())?;
     Ok(Json(
         decide(&state, &admin, &client, id, REJECTED, notes).await?,

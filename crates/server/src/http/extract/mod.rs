@@ -53,6 +53,12 @@ impl<T: serde::de::DeserializeOwned, S: Send + Sync> FromRequest<S> for Json<T> 
     }
 }
 
+/// `axum::extract::Path`, but a malformed id is our 404 in the error shape
+/// (axum's is plain text), like an id that names nothing.
+#[derive(Debug, Clone, Copy, Default, FromRequestParts)]
+#[from_request(via(axum::extract::Path), rejection(ApiError))]
+pub struct Path<T>(pub T);
+
 /// `axum::extract::Query`, but an invalid query gets our error shape.
 #[derive(Debug, Clone, Copy, Default, FromRequestParts)]
 #[from_request(via(axum::extract::Query), rejection(ApiError))]
