@@ -1,5 +1,5 @@
-//! The command line: `serve` (the default), `migrate`, `admin grant|revoke`,
-//! `openapi`, `demo` and `contest freeze`.
+//! The command line: `serve` (the default), `migrate`, `backup`,
+//! `admin grant|revoke`, `openapi`, `demo` and `contest freeze`.
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -39,6 +39,13 @@ pub enum Command {
     Serve,
     /// Apply pending database migrations and exit.
     Migrate,
+    /// Copy the SQLite database to PATH while the server keeps serving (an
+    /// online backup; PATH must not exist and is made private). On
+    /// PostgreSQL it prints the pg_dump command to use instead.
+    Backup {
+        /// The file to write, e.g. /var/backups/prettyscore-2026-11-28.sqlite.
+        path: PathBuf,
+    },
     /// Manage administrators.
     Admin {
         #[command(subcommand)]
@@ -95,6 +102,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
     match command {
         Command::Serve => serve(config).await,
         Command::Migrate => migrate(config).await,
+        Command::Backup { path } => backup(config, path).await,
         Command::Admin { action } => admin(config, action).await,
         Command::Auth { action } => {
             let connection = connect(&config).await?;
@@ -126,6 +134,19 @@ async fn migrate(config: Config) -> anyhow::Result<()> {
     println!(
         "Applied {} migration(s); {after} of {known} applied, the database is up to date.",
         after - before
+    );
+    Ok(())
+}
+
+async fn backup(config: Config, path: PathBuf) -> anyhow::Result<()> {
+    let started = std::time::Instant::now();
+    let done = db::backup::backup_sqlite(&config.database_url(), &path).await?;
+    println!(
+        "Backed up {} to {} ({} bytes) in {:.1} s.",
+        done.source.display(),
+        path.display(),
+        done.bytes,
+        started.elapsed().as_secs_f64()
     );
     Ok(())
 }

@@ -9,6 +9,7 @@ mod helpers;
 mod admin;
 mod analyses;
 mod auth;
+mod backup;
 mod billing;
 mod contact;
 mod contact_once;
