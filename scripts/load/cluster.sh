@@ -220,7 +220,14 @@ touch "$WORK/outage.stop"
 wait "$LOAD_PID" || true
 LOAD_PID=""
 cat "$WORK/outage.out"
-SUMMARY+=("outage|database reads: $(sed -n 's/^  database reads while it was down[^:]*: //p' "$WORK/outage.out"); $(sed -n 's/^  \(200 again [0-9.]* s\).*/\1/p' "$WORK/outage.out") after it was back")
+LIVE="$(python3 - "http://127.0.0.1:$STATS_PORT/stats;csv" <<'EOF' || echo '?'
+import sys, urllib.request
+rows = [r.split(",") for r in urllib.request.urlopen(sys.argv[1], timeout=2).read().decode().splitlines()]
+print(next(r[7] for r in rows if r[0] == "prettyscore_live" and r[1] == "BACKEND"))
+EOF
+)"
+echo "  requests HAProxy sent to prettyscore_live (no instance ready): $LIVE"
+SUMMARY+=("outage|database reads: $(sed -n 's/^  database reads while it was down[^:]*: //p' "$WORK/outage.out"); $(sed -n 's/^  \(200 again [0-9.]* s\).*/\1/p' "$WORK/outage.out") after it was back; $LIVE requests answered by the live-only backend")
 
 echo
 say "rolling restart: SIGTERM each instance in turn under steady load through the proxy"
