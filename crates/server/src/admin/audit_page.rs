@@ -1,6 +1,6 @@
 //! `/admin/audit`: administrators' decisions on the admin pages, newest
 //! first, from the audit log (entries of `log_type` `admin`, written by
-//! `auth::audit::record_admin`): who, what, when, and what it was applied to
+//! `http::extract::AdminAction`): who, what, when, and what it was applied to
 //! with the state before and after.
 
 use axum::extract::State;
@@ -12,7 +12,7 @@ use serde_json::Value;
 use utoipa::{IntoParams, ToSchema};
 use uuid::Uuid;
 
-use crate::auth::audit::ADMIN_LOG_TYPE;
+use crate::db::audit::ADMIN_LOG_TYPE;
 use crate::db::entities::audit_log_entries;
 use crate::http::AppState;
 use crate::http::error::{ApiError, ErrorBody};

@@ -204,7 +204,7 @@ pub async fn delete_account(
 pub async fn remove_user(state: &AppState, user_id: Uuid) -> anyhow::Result<()> {
     state.user_data.delete(state, user_id).await?;
     users::Entity::delete_by_id(user_id).exec(&state.db).await?;
-    super::audit::record(
+    crate::db::audit::record(
         &state.db,
         "user_deleted",
         Some(user_id),

@@ -610,7 +610,7 @@ pub async fn logout(
 ) -> AuthResult<Response> {
     let scope = Scope::parse(query.scope.as_deref())?;
     sessions::sign_out(&state.db, bearer.user.id, bearer.session_id(), scope).await?;
-    super::audit::record(
+    crate::db::audit::record(
         &state.db,
         "logout",
         Some(bearer.user.id),
@@ -753,7 +753,7 @@ pub async fn update_user(
         user = active.update(&state.db).await?;
         // A password change signs out every other session.
         sessions::sign_out(&state.db, user.id, bearer.session_id(), Scope::Others).await?;
-        super::audit::record(
+        crate::db::audit::record(
             &state.db,
             "user_updated_password",
             Some(user.id),
@@ -874,7 +874,7 @@ pub async fn recover(
     if let Some(user) = user_rules::find_by_email(&state.db, &email).await?
         && !user_rules::is_banned(&user)
     {
-        super::audit::record(
+        crate::db::audit::record(
             &state.db,
             "user_recovery_requested",
             Some(user.id),

@@ -363,7 +363,7 @@ pub async fn verify(
     session_rules::add_amr(&txn, session.id, "totp").await?;
     let response = session_rules::reissue(&state, &txn, &bearer.user, &session).await?;
     txn.commit().await?;
-    super::audit::record(
+    crate::db::audit::record(
         &state.db,
         "mfa_code_login",
         Some(bearer.user.id),
@@ -388,7 +388,7 @@ pub async fn unenroll(
         ));
     }
     delete_factor(&state, &factor).await?;
-    super::audit::record(
+    crate::db::audit::record(
         &state.db,
         "factor_unenrolled",
         Some(bearer.user.id),

@@ -14,7 +14,6 @@
 
 pub mod account;
 pub mod admin;
-pub mod audit;
 pub mod cli;
 pub mod error;
 pub mod extract;

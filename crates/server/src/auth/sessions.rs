@@ -118,7 +118,7 @@ pub async fn sign_in(
     let user = super::users::touch_sign_in(&txn, user).await?;
     let response = token_response(state, &txn, &user, &session, &refresh_token).await?;
     txn.commit().await?;
-    super::audit::record(
+    crate::db::audit::record(
         &state.db,
         "login",
         Some(user.id),
@@ -263,7 +263,7 @@ pub async fn refresh(state: &AppState, token: &str) -> AuthResult<Value> {
                 .exec(&txn)
                 .await?;
             txn.commit().await?;
-            super::audit::record(
+            crate::db::audit::record(
                 &state.db,
                 "token_revoked",
                 Some(user.id),

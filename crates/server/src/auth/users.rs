@@ -196,7 +196,7 @@ pub async fn create(db: &impl ConnectionTrait, new: NewUser) -> AuthResult<users
         .insert(db)
         .await?;
     }
-    super::audit::record(
+    crate::db::audit::record(
         db,
         "user_signedup",
         Some(id),

@@ -15,11 +15,10 @@ use utoipa::ToSchema;
 use uuid::Uuid;
 
 use super::{block, entity, received, rules};
-use crate::auth::audit;
 use crate::db::entities::users;
 use crate::http::AppState;
 use crate::http::error::{ApiError, ConstraintError, DbResultExt, ErrorBody, ErrorCode};
-use crate::http::extract::{AdminUser, AuthUser, ClientInfo, Json, Path};
+use crate::http::extract::{AdminAction, AdminUser, AuthUser, Json, Path};
 use crate::leaderboard::rules::parse_reason;
 
 const CONSTRAINTS: &[ConstraintError] = &[ConstraintError::conflict(
@@ -180,8 +179,7 @@ pub async fn admin_contact_reports(
     security(("bearer" = [])))]
 pub async fn resolve_contact_report(
     State(state): State<AppState>,
-    admin: AdminUser,
-    client: ClientInfo,
+    admin: AdminAction,
     Path(id): Path<Uuid>,
 ) -> Result<StatusCode, ApiError> {
     report::Entity::find_by_id(id)
@@ -202,14 +200,12 @@ pub async fn resolve_contact_report(
             "This report was resolved already.",
         ));
     }
-    audit::record_admin(
-        &state.db,
-        "contact_report_resolved",
-        admin.0.user_id,
-        admin.0.email.as_deref(),
-        &client.ip,
-        json!({ "report_id": id, "before": "open", "after": "resolved" }),
-    )
-    .await;
+    admin
+        .record(
+            &state.db,
+            "contact_report_resolved",
+            json!({ "report_id": id, "before": "open", "after": "resolved" }),
+        )
+        .await;
     Ok(StatusCode::NO_CONTENT)
 }

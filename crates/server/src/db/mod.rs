@@ -1,6 +1,7 @@
 //! The database: SQLite by default, PostgreSQL in production, one query layer
 //! (sea-orm) and one set of migrations for both.
 
+pub mod audit;
 pub mod backup;
 pub mod constraints;
 pub mod entities;

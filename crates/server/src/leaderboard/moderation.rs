@@ -19,11 +19,10 @@ use uuid::Uuid;
 use super::listing::listed;
 use super::reports;
 use super::rules::parse_reason;
-use crate::auth::audit;
 use crate::db::entities::users;
 use crate::http::AppState;
 use crate::http::error::{ApiError, ErrorBody, ErrorCode};
-use crate::http::extract::{AdminUser, AuthUser, ClientInfo, Json, Path, Query};
+use crate::http::extract::{AdminAction, AdminUser, AuthUser, Json, Path, Query};
 use crate::media;
 use crate::photos::entity as photos;
 
@@ -185,8 +184,7 @@ pub async fn admin_entries(
 /// An admin's decision, applied only from the states listed in `from`.
 async fn decide(
     state: &AppState,
-    admin: &AdminUser,
-    client: &ClientInfo,
+    admin: &AdminAction,
     id: Uuid,
     from: &[&str],
     to: &str,
@@ -202,7 +200,7 @@ async fn decide(
     let mut update = photos::Entity::update_many()
         .col_expr(photos::Column::ListingStatus, Expr::value(to))
         .col_expr(photos::Column::IsVerified, Expr::value(listed))
-        .col_expr(photos::Column::ReviewedBy, Expr::value(admin.0.user_id))
+        .col_expr(photos::Column::ReviewedBy, Expr::value(admin.user_id()))
         .col_expr(photos::Column::ReviewedAt, Expr::value(now))
         .col_expr(photos::Column::UpdatedAt, Expr::value(now))
         .col_expr(photos::Column::RejectionReason, Expr::value(reason.clone()))
@@ -219,15 +217,13 @@ async fn decide(
         .await?;
     let changed = result.rows_affected > 0;
     if changed {
-        audit::record_admin(
-            &state.db,
-            action,
-            admin.0.user_id,
-            admin.0.email.as_deref(),
-            &client.ip,
-            json!({ "photo_id": id, "reason": reason, "before": before, "after": to }),
-        )
-        .await;
+        admin
+            .record(
+                &state.db,
+                action,
+                json!({ "photo_id": id, "reason": reason, "before": before, "after": to }),
+            )
+            .await;
     }
     Ok(changed)
 }
@@ -252,14 +248,12 @@ fn not_allowed(entry: &ModerationEntry, what: &str) -> ApiError {
     security(("bearer" = [])))]
 pub async fn approve(
     State(state): State<AppState>,
-    admin: AdminUser,
-    client: ClientInfo,
+    admin: AdminAction,
     Path(id): Path<Uuid>,
 ) -> Result<Json<ModerationEntry>, ApiError> {
     decide(
         &state,
         &admin,
-        &client,
         id,
         &[PENDING, REJECTED, UNLISTED],
         APPROVED,
@@ -291,8 +285,7 @@ pub struct ReasonBody {
     security(("bearer" = [])))]
 pub async fn reject(
     State(state): State<AppState>,
-    admin: AdminUser,
-    client: ClientInfo,
+    admin: AdminAction,
     Path(id): Path<Uuid>,
     Json(body): Json<ReasonBody>,
 ) -> Result<Json<ModerationEntry>, ApiError> {
@@ -303,7 +296,6 @@ pub async fn reject(
     let changed = decide(
         &state,
         &admin,
-        &client,
         id,
         &[PENDING],
         REJECTED,
@@ -333,8 +325,7 @@ pub async fn reject(
     security(("bearer" = [])))]
 pub async fn unlist(
     State(state): State<AppState>,
-    admin: AdminUser,
-    client: ClientInfo,
+    admin: AdminAction,
     Path(id): Path<Uuid>,
     Json(body): Json<ReasonBody>,
 ) -> Result<Json<ModerationEntry>, ApiError> {
@@ -345,7 +336,6 @@ pub async fn unlist(
     let changed = decide(
         &state,
         &admin,
-        &client,
         id,
         &[APPROVED],
         UNLISTED,
@@ -379,8 +369,7 @@ pub struct FeatureBody {
     security(("bearer" = [])))]
 pub async fn feature(
     State(state): State<AppState>,
-    admin: AdminUser,
-    client: ClientInfo,
+    admin: AdminAction,
     Path(id): Path<Uuid>,
     Json(body): Json<FeatureBody>,
 ) -> Result<Json<ModerationEntry>, ApiError> {
@@ -402,14 +391,7 @@ pub async fn feature(
         } else {
             "leaderboard_entry_unfeatured"
         };
-        audit::record_admin(
-            &state.db,
-            action,
-            admin.0.user_id,
-            admin.0.email.as_deref(),
-            &client.ip,
-            json!({ "photo_id": id, "before": { "featured": !body.featured }, "after": { "featured": body.featured } }),
-        )
+        admin.record(&state.db, action, json!({ "photo_id": id, "before": { "featured": !body.featured }, "after": { "featured": body.featured } }))
         .await;
     }
     Ok(Json(entry))
@@ -540,8 +522,7 @@ pub async fn admin_reports(
     security(("bearer" = [])))]
 pub async fn resolve_report(
     State(state): State<AppState>,
-    admin: AdminUser,
-    client: ClientInfo,
+    admin: AdminAction,
     Path(id): Path<Uuid>,
 ) -> Result<StatusCode, ApiError> {
     let exists = reports::Entity::find_by_id(id).count(&state.db).await? > 0;
@@ -550,22 +531,20 @@ pub async fn resolve_report(
     }
     let result = reports::Entity::update_many()
         .col_expr(reports::Column::Status, Expr::value("resolved"))
-        .col_expr(reports::Column::ResolvedBy, Expr::value(admin.0.user_id))
+        .col_expr(reports::Column::ResolvedBy, Expr::value(admin.user_id()))
         .col_expr(reports::Column::ResolvedAt, Expr::value(Utc::now()))
         .filter(reports::Column::Id.eq(id))
         .filter(reports::Column::Status.eq("open"))
         .exec(&state.db)
         .await?;
     if result.rows_affected > 0 {
-        audit::record_admin(
-            &state.db,
-            "leaderboard_report_resolved",
-            admin.0.user_id,
-            admin.0.email.as_deref(),
-            &client.ip,
-            json!({ "report_id": id, "before": "open", "after": "resolved" }),
-        )
-        .await;
+        admin
+            .record(
+                &state.db,
+                "leaderboard_report_resolved",
+                json!({ "report_id": id, "before": "open", "after": "resolved" }),
+            )
+            .await;
     }
     Ok(StatusCode::NO_CONTENT)
 }

@@ -22,11 +22,10 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 use uuid::Uuid;
 
-use crate::auth::audit;
 use crate::db::entities::users;
 use crate::http::AppState;
 use crate::http::error::{ApiError, ConstraintError, DbResultExt, ErrorBody, ErrorCode};
-use crate::http::extract::{AdminUser, AuthUser, ClientInfo, Json, Path};
+use crate::http::extract::{AdminAction, AdminUser, AuthUser, Json, Path};
 use crate::http::user_data::UserData;
 use crate::mail::Mail;
 use rules::{Application, ApplicationForm, Email};
@@ -270,8 +269,7 @@ pub async fn admin_csv(
     security(("bearer" = [])))]
 pub async fn mark_contacted(
     State(state): State<AppState>,
-    admin: AdminUser,
-    client: ClientInfo,
+    admin: AdminAction,
     Path(id): Path<Uuid>,
 ) -> Result<Json<ApplicationView>, ApiError> {
     let now = Utc::now();
@@ -282,14 +280,7 @@ pub async fn mark_contacted(
         .exec(&state.db)
         .await?;
     if marked.rows_affected > 0 {
-        audit::record_admin(
-            &state.db,
-            "opportunity_application_contacted",
-            admin.0.user_id,
-            admin.0.email.as_deref(),
-            &client.ip,
-            json!({ "application_id": id, "before": { "contacted_at": null }, "after": { "contacted_at": now } }),
-        )
+        admin.record(&state.db, "opportunity_application_contacted", json!({ "application_id": id, "before": { "contacted_at": null }, "after": { "contacted_at": now } }))
         .await;
     }
     entity::Entity::find_by_id(id)

@@ -20,11 +20,10 @@ use super::apply::PartnerAccount;
 use super::entity::{account, line, payout};
 use super::ledger::{self, PAID, UNPAID};
 use super::rules;
-use crate::auth::audit;
 use crate::db::entities::users;
 use crate::http::AppState;
 use crate::http::error::{ApiError, ErrorBody, ErrorCode};
-use crate::http::extract::{AdminUser, ClientInfo, Json, Path, Query};
+use crate::http::extract::{AdminAction, AdminUser, Json, Path, Query};
 
 /// The most partners the admin page lists.
 const ADMIN_PAGE: u64 = 500;
@@ -161,8 +160,7 @@ pub async fn admin_partners(
     security(("bearer" = [])))]
 pub async fn set_partner_status(
     State(state): State<AppState>,
-    admin: AdminUser,
-    client: ClientInfo,
+    admin: AdminAction,
     Path(id): Path<Uuid>,
     Json(form): Json<PartnerStatusForm>,
 ) -> Result<Json<PartnerAccount>, ApiError> {
@@ -192,15 +190,13 @@ pub async fn set_partner_status(
             format!("This partner is {} already.", before.status),
         ));
     }
-    audit::record_admin(
-        &state.db,
-        "partner_status_changed",
-        admin.0.user_id,
-        admin.0.email.as_deref(),
-        &client.ip,
-        json!({ "partner_id": id, "before": before.status, "after": form.status }),
-    )
-    .await;
+    admin
+        .record(
+            &state.db,
+            "partner_status_changed",
+            json!({ "partner_id": id, "before": before.status, "after": form.status }),
+        )
+        .await;
     let after = account::Entity::find_by_id(id)
         .one(&state.db)
         .await?
@@ -222,8 +218,7 @@ pub async fn set_partner_status(
     security(("bearer" = [])))]
 pub async fn set_partner_tier(
     State(state): State<AppState>,
-    admin: AdminUser,
-    client: ClientInfo,
+    admin: AdminAction,
     Path(id): Path<Uuid>,
     Json(form): Json<PartnerTierForm>,
 ) -> Result<Json<PartnerAccount>, ApiError> {
@@ -239,19 +234,17 @@ pub async fn set_partner_tier(
     active.commission_rate = Set(rate);
     active.updated_at = Set(Utc::now());
     let after = active.update(&state.db).await?;
-    audit::record_admin(
-        &state.db,
-        "partner_tier_changed",
-        admin.0.user_id,
-        admin.0.email.as_deref(),
-        &client.ip,
-        json!({
-            "partner_id": id,
-            "before": { "tier": before.tier, "commission_rate": before.commission_rate },
-            "after": { "tier": after.tier, "commission_rate": after.commission_rate },
-        }),
-    )
-    .await;
+    admin
+        .record(
+            &state.db,
+            "partner_tier_changed",
+            json!({
+                "partner_id": id,
+                "before": { "tier": before.tier, "commission_rate": before.commission_rate },
+                "after": { "tier": after.tier, "commission_rate": after.commission_rate },
+            }),
+        )
+        .await;
     Ok(Json(after.into()))
 }
 
@@ -356,8 +349,7 @@ pub async fn admin_payouts(
     security(("bearer" = [])))]
 pub async fn mark_payout_paid(
     State(state): State<AppState>,
-    admin: AdminUser,
-    client: ClientInfo,
+    admin: AdminAction,
     Path(id): Path<Uuid>,
 ) -> Result<(StatusCode, Json<PartnerPayout>), ApiError> {
     let partner = account::Entity::find_by_id(id)
@@ -408,21 +400,19 @@ pub async fn mark_payout_paid(
     active.total_amount_cents = Set(total);
     let row = active.update(&txn).await?;
     txn.commit().await?;
-    audit::record_admin(
-        &state.db,
-        "partner_payout_sent",
-        admin.0.user_id,
-        admin.0.email.as_deref(),
-        &client.ip,
-        json!({
-            "partner_id": id,
-            "partner": partner.display_name,
-            "payout_id": payout_id,
-            "before": { "payable_cents": total },
-            "after": { "paid_cents": total, "status": "sent" },
-        }),
-    )
-    .await;
+    admin
+        .record(
+            &state.db,
+            "partner_payout_sent",
+            json!({
+                "partner_id": id,
+                "partner": partner.display_name,
+                "payout_id": payout_id,
+                "before": { "payable_cents": total },
+                "after": { "paid_cents": total, "status": "sent" },
+            }),
+        )
+        .await;
     Ok((
         StatusCode::CREATED,
         Json(PartnerPayout {

@@ -23,11 +23,10 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 use uuid::Uuid;
 
-use crate::auth::audit;
 use crate::db::entities::profiles;
 use crate::http::AppState;
 use crate::http::error::{ApiError, ConstraintError, DbResultExt, ErrorBody, ErrorCode};
-use crate::http::extract::{AdminUser, AuthUser, ClientInfo, Json, Path};
+use crate::http::extract::{AdminAction, AdminUser, AuthUser, Json, Path};
 use crate::http::user_data::UserData;
 use rules::{VerificationForm, VerificationRequestForm, parse_notes};
 
@@ -208,8 +207,7 @@ pub struct VerificationDecision {
 /// stands, or 409 if it was decided before.
 async fn decide(
     state: &AppState,
-    admin: &AdminUser,
-    client: &ClientInfo,
+    admin: &AdminAction,
     id: Uuid,
     to: &'static str,
     notes: Option<String>,
@@ -219,7 +217,7 @@ async fn decide(
     let changed = entity::Entity::update_many()
         .col_expr(entity::Column::Status, Expr::value(to))
         .col_expr(entity::Column::AdminNotes, Expr::value(notes.clone()))
-        .col_expr(entity::Column::ReviewedBy, Expr::value(admin.0.user_id))
+        .col_expr(entity::Column::ReviewedBy, Expr::value(admin.user_id()))
         .col_expr(entity::Column::ReviewedAt, Expr::value(now))
         .col_expr(entity::Column::UpdatedAt, Expr::value(now))
         .filter(entity::Column::Id.eq(id))
@@ -247,18 +245,11 @@ async fn decide(
             .await?;
     }
     txn.commit().await?;
-    audit::record_admin(
-        &state.db,
-        if to == APPROVED {
+    admin.record(&state.db, if to == APPROVED {
             "verification_request_approved"
         } else {
             "verification_request_rejected"
-        },
-        admin.0.user_id,
-        admin.0.email.as_deref(),
-        &client.ip,
-        json!({ "request_id": id, "user_id": row.user_id, "before": PENDING, "after": to, "admin_notes": notes }),
-    )
+        }, json!({ "request_id": id, "user_id": row.user_id, "before": PENDING, "after": to, "admin_notes": notes }))
     .await;
     Ok(row.into())
 }
@@ -277,15 +268,12 @@ async fn decide(
     security(("bearer" = [])))]
 pub async fn approve_request(
     State(state): State<AppState>,
-    admin: AdminUser,
-    client: ClientInfo,
+    admin: AdminAction,
     Path(id): Path<Uuid>,
     Json(body): Json<VerificationDecision>,
 ) -> Result<Json<VerificationRequest>, ApiError> {
     let notes = parse_notes(body.admin_notes.as_deref())?;
-    Ok(Json(
-        decide(&state, &admin, &client, id, APPROVED, notes).await?,
-    ))
+    Ok(Json(decide(&state, &admin, id, APPROVED, notes).await?))
 }
 
 /// Rejects a pending request.
@@ -302,15 +290,12 @@ pub async fn approve_request(
     security(("bearer" = [])))]
 pub async fn reject_request(
     State(state): State<AppState>,
-    admin: AdminUser,
-    client: ClientInfo,
+    admin: AdminAction,
     Path(id): Path<Uuid>,
     Json(body): Json<VerificationDecision>,
 ) -> Result<Json<VerificationRequest>, ApiError> {
     let notes = parse_notes(body.admin_notes.as_deref())?;
-    Ok(Json(
-        decide(&state, &admin, &client, id, REJECTED, notes).await?,
-    ))
+    Ok(Json(decide(&state, &admin, id, REJECTED, notes).await?))
 }
 
 /// The user's request, in their export (deleted with the account by cascade).

@@ -213,7 +213,7 @@ mod audit_page {
     //! `/admin/audit`: administrators' decisions only, newest first, in
     //! pages, with before and after; for admins only.
 
-    use prettyscore_server::auth::audit::{record, record_admin};
+    use prettyscore_server::db::audit::{record, record_admin};
     use reqwest::{Method, StatusCode};
     use serde_json::json;
 

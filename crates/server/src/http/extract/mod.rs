@@ -28,7 +28,7 @@ pub use caller::{
     insufficient_aal, not_signed_in, verified_claims,
 };
 pub use client::{ClientInfo, client_ip, rate_key};
-pub use roles::{ADMIN_ROLE, AdminUser, admin_only, is_admin};
+pub use roles::{ADMIN_ROLE, AdminAction, AdminUser, admin_only, is_admin};
 pub use session_cache::{SESSION_CACHE_TTL, SessionCache, forget_recent_reads_after_writes};
 
 use super::error::ApiError;

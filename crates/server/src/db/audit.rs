@@ -1,5 +1,7 @@
-//! The security audit log (`audit_log_entries`), in GoTrue's payload shape.
-//! Writing it never fails a request: a failure is logged and dropped.
+//! The security audit log (`audit_log_entries`), in GoTrue's payload shape:
+//! the auth API's events and the administrators' decisions (written through
+//! `http::extract::AdminAction`). Writing it never fails a request: a
+//! failure is logged and dropped.
 
 use chrono::Utc;
 use sea_orm::{ActiveModelTrait, ConnectionTrait, Set};
