@@ -75,16 +75,21 @@ def main():
         assert response.status == 200, response.status
         ready.set()
         data = None
+        kind = "message"
         while len(arrived_at) < count:
             line = response.readline()
             if not line:
                 break
             line = line.decode().rstrip("\n")
-            if line.startswith("data:"):
+            if line.startswith("event:"):
+                kind = line[6:].strip()
+            elif line.startswith("data:"):
                 data = json.loads(line[5:].strip())
-            elif line == "" and data is not None:
-                arrived_at[data["id"]] = time.perf_counter()
-                data = None
+            elif line == "":
+                # Only messages are timed; `read` marks ({"seq": n}) are not.
+                if kind == "message" and data is not None:
+                    arrived_at[data["id"]] = time.perf_counter()
+                data, kind = None, "message"
         done.set()
 
     threading.Thread(target=listen, daemon=True).start()

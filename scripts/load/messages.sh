@@ -39,10 +39,11 @@ say "Creating $DB and applying the migrations with $BIN"
 psql -q "$PG/postgres" -c "CREATE DATABASE \"$DB\"" >/dev/null
 DATABASE_URL="$PG/$DB" RUST_LOG=warn "$BIN" migrate --data-dir "$WORK/one" >/dev/null
 
-# Starts an instance; prints its address.
+# Starts an instance and sets URL to its address. (In this shell, not in a
+# $(…) subshell, which would lose the PIDS that cleanup kills.)
 start() {
   local name=$1 log="$WORK/$1.log" url=""
-  DATABASE_URL="$PG/$DB" RUST_LOG=warn PRETTYSCORE_AUTH__RATE_LIMITS__TOKEN_PER_5MIN=1000 \
+  DATABASE_URL="$PG/$DB" RUST_LOG=warn PRETTYSCORE_AUTH__RATE_LIMITS__TOKEN_PER_5MIN=1000 PRETTYSCORE_HTTP__DRAIN_SECS=0 \
     "$BIN" serve --bind 127.0.0.1:0 --data-dir "$WORK/$name" >"$log" 2>&1 &
   PIDS+=($!)
   for _ in $(seq 1 300); do
@@ -51,10 +52,12 @@ start() {
     sleep 0.1
   done
   [[ -n "$url" ]] || { cat "$log" >&2; die "instance $name did not start"; }
-  echo "${url%/}"
+  URL="${url%/}"
 }
-ONE="$(start one)"
-TWO="$(start two)"
+start one
+ONE="$URL"
+start two
+TWO="$URL"
 say "Instance 1 at $ONE, instance 2 at $TWO"
 
 python3 "$ROOT/scripts/load/message_latency.py" "$ONE" "$TWO" "$PG/$DB" "$MESSAGES"

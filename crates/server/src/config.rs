@@ -1,6 +1,6 @@
 //! Configuration in layers: built-in defaults, then an optional TOML file,
 //! then `PRETTYSCORE_*` environment variables (nested keys joined with `__`,
-//! e.g. `PRETTYSCORE_STORAGE__S3__BUCKET`) and `DATABASE_URL`, then command-line
+//! e.g. `PRETTYSCORE_STORAGE__BUCKET`) and `DATABASE_URL`, then command-line
 //! flags. Nothing here is global: every `Config` value is built explicitly, so
 //! tests boot the app with their own configuration.
 

@@ -369,7 +369,20 @@ impl std::fmt::Display for ApiError {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        if self.status.is_server_error() {
+        if self.status == StatusCode::SERVICE_UNAVAILABLE {
+            // Expected states with their own answer (an outage, a full
+            // instance, a drain): a load balancer's health check would
+            // otherwise log an error every second while they last.
+            match (&self.cause, self.code) {
+                (_, ErrorCode::ShuttingDown) => {
+                    tracing::debug!(code = self.code.as_str(), "request refused")
+                }
+                (Some(cause), _) => {
+                    tracing::warn!(code = self.code.as_str(), error = ?cause, "request refused")
+                }
+                (None, _) => tracing::warn!(code = self.code.as_str(), "request refused"),
+            }
+        } else if self.status.is_server_error() {
             match &self.cause {
                 Some(cause) => {
                     tracing::error!(code = self.code.as_str(), error = ?cause, "request failed")

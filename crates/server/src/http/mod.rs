@@ -33,6 +33,7 @@ use axum::http::{HeaderName, Method, Uri};
 use axum::response::Response;
 use tower::ServiceBuilder;
 use tower_http::catch_panic::CatchPanicLayer;
+use tower_http::classify::ServerErrorsFailureClass;
 use tower_http::compression::CompressionLayer;
 use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
 use tower_http::sensitive_headers::SetSensitiveRequestHeadersLayer;
@@ -85,6 +86,22 @@ pub fn serve(routes: Router<AppState>, state: AppState) -> Router {
                             status = response.status().as_u16(),
                             latency_ms = latency.as_millis() as u64,
                             "response"
+                        );
+                    },
+                )
+                // A 503 is an expected state that its error already logged
+                // (at warn); other server errors (a panic's 500) say so here.
+                .on_failure(
+                    |class: ServerErrorsFailureClass, latency: Duration, _span: &tracing::Span| {
+                        if matches!(class, ServerErrorsFailureClass::StatusCode(status)
+                            if status == axum::http::StatusCode::SERVICE_UNAVAILABLE)
+                        {
+                            return;
+                        }
+                        tracing::error!(
+                            classification = %class,
+                            latency_ms = latency.as_millis() as u64,
+                            "response failed"
                         );
                     },
                 ),
