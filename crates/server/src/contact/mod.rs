@@ -692,11 +692,11 @@ pub async fn block_requester(
 
 /// Request `id` as its contestant sees it (404 for anyone else).
 async fn received(state: &AppState, id: Uuid, contestant: Uuid) -> Result<entity::Model, ApiError> {
-    Ok(entity::Entity::find_by_id(id)
+    entity::Entity::find_by_id(id)
         .one(&state.db)
         .await?
         .filter(|row| row.contestant_id == contestant && visible_to_contestant(row))
-        .ok_or_else(not_found)?)
+        .ok_or_else(not_found)
 }
 
 /// Blocks `requester` for `contestant`: no more requests, open ones denied

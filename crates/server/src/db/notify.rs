@@ -50,11 +50,14 @@ impl Wake {
 /// One user opening thousands held every connection slot (issue 25).
 pub const MAX_STREAMS_PER_USER: usize = 10;
 
+/// Each user's open streams, oldest first, by their ids.
+type OpenStreams = HashMap<Uuid, VecDeque<(u64, Arc<SlotState>)>>;
+
 /// The open streams of each user on this instance.
 #[derive(Default)]
 struct StreamSlots {
     next: AtomicU64,
-    open: Mutex<HashMap<Uuid, VecDeque<(u64, Arc<SlotState>)>>>,
+    open: Mutex<OpenStreams>,
     /// The instance is stopping: every stream is closed, new ones at once.
     stopping: AtomicBool,
 }

@@ -51,11 +51,11 @@ async fn approved_by_code(
     if code.len() < 3 {
         return Ok(None);
     }
-    Ok(account::Entity::find()
+    account::Entity::find()
         .filter(account::Column::Code.eq(code))
         .filter(account::Column::Status.eq(APPROVED))
         .one(db)
-        .await?)
+        .await
 }
 
 /// Counts a click on a partner's referral link, at most once per visitor

@@ -134,7 +134,7 @@ pub fn profile(answers: &Answers) -> Profile {
         .collect();
     let mut order: Vec<&TraitScore> = traits.iter().collect();
     // Stable: on a tie the earlier trait leads.
-    order.sort_by(|a, b| b.score.cmp(&a.score));
+    order.sort_by_key(|t| std::cmp::Reverse(t.score));
     let lead = [order[0].name, order[1].name];
     let mean = (f64::from(order[0].score) + f64::from(order[1].score)) / 2.0;
     let score = (60.0 + 0.4 * mean).round() as u8;

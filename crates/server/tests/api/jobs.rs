@@ -52,7 +52,7 @@ async fn second_instance(app: &TestApp) -> TestApp {
 
 /// The first instance for even `i`, the second for odd.
 fn either<'a>(i: usize, a: &'a TestApp, b: &'a TestApp) -> &'a TestApp {
-    if i % 2 == 0 { a } else { b }
+    if i.is_multiple_of(2) { a } else { b }
 }
 
 async fn sandbox_events_of(app: &TestApp, kind: &str) -> u64 {
