@@ -386,6 +386,12 @@ pub struct PaymentsConfig {
     /// deployment). Off, such a server refuses to start: a public site on
     /// the sandbox gives everything away for free.
     pub allow_test_payments: bool,
+    /// Days a captured contact fee waits before the contestant's share is
+    /// sent to their payout account: the refund window.
+    pub payout_window_days: u32,
+    /// How often each instance looks for shares to send (and transfers to
+    /// take back after a refund or dispute).
+    pub payout_interval_secs: u64,
 }
 
 impl Default for PaymentsConfig {
@@ -395,6 +401,8 @@ impl Default for PaymentsConfig {
             stripe: StripeConfig::default(),
             sandbox_renewal_interval_secs: 60,
             allow_test_payments: false,
+            payout_window_days: 7,
+            payout_interval_secs: 60,
         }
     }
 }

@@ -184,6 +184,7 @@ impl Application {
         crate::billing::spawn_sandbox_clock(self.state.clone());
         crate::contact::expiry::spawn_hold_expiry(self.state.clone());
         crate::billing::refunds::spawn_refund_worker(self.state.clone());
+        crate::billing::payouts::spawn_transfer_worker(self.state.clone());
         spawn_orphan_sweep(self.state.clone());
         self.state.notifier.spawn_listener(self.state.db.clone());
         let limits = http::server::ConnectionLimits::from_config(&self.state.config);

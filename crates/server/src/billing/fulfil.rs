@@ -177,6 +177,10 @@ impl Context<'_> {
             "invoice.paid" | "invoice.payment_succeeded" => self.invoice_paid(object).await,
             "invoice.payment_failed" => self.invoice_failed(object).await,
             "charge.refunded" => self.charge_refunded(object).await,
+            "charge.dispute.created" => self.dispute_created(object).await,
+            "account.updated" => {
+                super::payouts::account_updated(self.txn, self.provider, object).await
+            }
             "payment_intent.amount_capturable_updated" => self.intent(object, "held").await,
             "payment_intent.succeeded" => self.intent(object, "succeeded").await,
             "payment_intent.canceled" => self.intent(object, "canceled").await,
@@ -703,7 +707,7 @@ impl Context<'_> {
         active.status = Set(status.to_owned());
         active.updated_at = Set(Utc::now());
         active.update(self.txn).await?;
-        self.hooks.payment_changed(self.txn, payment_id).await?;
+        self.payment_changed(payment_id).await?;
         if full {
             self.contact_payment(contact_request_id, false, "refunded")
                 .await?;
@@ -834,7 +838,35 @@ impl Context<'_> {
             }
         };
         self.one_purchase(&saved).await?;
-        self.hooks.payment_changed(self.txn, saved.id).await
+        self.payment_changed(saved.id).await
+    }
+
+    /// Billing's own ledger of what the payment earns its payee, then the
+    /// listeners (the partner ledger, mails, wake-ups).
+    async fn payment_changed(&self, payment_id: Uuid) -> Result<(), DbErr> {
+        super::payouts::ledger::reconcile(self.txn, self.hooks, payment_id).await?;
+        self.hooks.payment_changed(self.txn, payment_id).await
+    }
+
+    /// A dispute opened on a payment: the payee's share of it is owed back
+    /// (canceled before it is sent, reversed after). Partner commissions
+    /// follow the refund that a lost dispute brings.
+    async fn dispute_created(&self, dispute: &Value) -> Result<(), DbErr> {
+        let Some(intent) = id_of(dispute, "/payment_intent") else {
+            return Ok(());
+        };
+        let found = payment::Entity::find()
+            .filter(payment::Column::Provider.eq(self.provider))
+            .filter(payment::Column::ProviderPaymentIntentId.eq(intent))
+            .one(self.txn)
+            .await?;
+        match found {
+            Some(paid) => super::payouts::ledger::take_back(self.txn, paid.id).await,
+            None => {
+                tracing::warn!(dispute = ?text(dispute, "/id"), "a dispute of a payment we do not know");
+                Ok(())
+            }
+        }
     }
 }
 

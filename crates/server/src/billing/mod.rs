@@ -9,6 +9,8 @@
 //!   [`fulfil`], the only code that grants anything.
 //! - My Account: `GET /api/v1/billing/subscription`, `…/payments`,
 //!   `POST …/subscription/cancel` and `…/resume`.
+//! - [`payouts`]: what the app owes its users (a contestant's 75 %), sent
+//!   to their payout account after the refund window.
 //! - The premium entitlement, as an extractor: a handler that takes a
 //!   [`MaybePremium`] knows whether the caller has premium editing without
 //!   an `if` of its own.
@@ -17,6 +19,7 @@ pub mod account;
 mod checkout;
 pub mod entity;
 pub mod fulfil;
+pub mod payouts;
 pub mod refunds;
 pub mod rules;
 pub mod sandbox;
@@ -57,6 +60,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(sandbox::sandbox_pay))
         .routes(routes!(sandbox::sandbox_decline))
         .routes(routes!(sandbox::sandbox_cancel))
+        .merge(payouts::routes())
 }
 
 /// `/functions/v1/create-checkout` and `/functions/v1/check-subscription`.

@@ -20,9 +20,10 @@ use uuid::Uuid;
 
 use super::{PENDING, entity, rules};
 use crate::billing::entity::payment;
+use crate::billing::rules::Purchase;
 use crate::db::entities::users;
 use crate::http::AppState;
-use crate::http::hooks::Hooks;
+use crate::http::hooks::{Hooks, Payee};
 use crate::mail::{Mail, Mailer};
 
 /// How long before the hold expires the contestant is reminded.
@@ -97,7 +98,8 @@ fn waiting_mail(
 }
 
 /// Listens to billing's payment changes: a confirmed hold mails the
-/// contestant once.
+/// contestant once. Tells billing whose share a contact fee is (the
+/// contestant's 75 %, fixed when the request was made).
 pub struct ContactHooks {
     pub mailer: Mailer,
     /// The public address of the app, for the mail's link.
@@ -106,6 +108,26 @@ pub struct ContactHooks {
 
 #[async_trait::async_trait]
 impl Hooks for ContactHooks {
+    async fn payee(
+        &self,
+        txn: &DatabaseTransaction,
+        purpose: &str,
+        reference: Uuid,
+    ) -> Result<Option<Payee>, DbErr> {
+        if purpose != Purchase::ContactRequest.as_str() {
+            return Ok(None);
+        }
+        let Some(row) = entity::Entity::find_by_id(reference).one(txn).await? else {
+            return Ok(None);
+        };
+        let requester = requester_name(txn, row.requester_id).await?;
+        Ok(Some(Payee {
+            user_id: row.contestant_id,
+            share_cents: row.contestant_share_cents,
+            description: format!("Contact request from {requester}"),
+        }))
+    }
+
     async fn payment_changed(
         &self,
         txn: &DatabaseTransaction,

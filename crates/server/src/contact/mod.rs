@@ -739,20 +739,6 @@ async fn block(state: &AppState, contestant: Uuid, requester: Uuid) -> Result<()
     Ok(())
 }
 
-/// The contestant's earnings: their 75 % of every approved request whose
-/// payment was captured and not refunded. Paying them out is a later step.
-pub async fn earnings_cents(db: &impl ConnectionTrait, contestant: Uuid) -> Result<i64, DbErr> {
-    Ok(entity::Entity::find()
-        .filter(entity::Column::ContestantId.eq(contestant))
-        .filter(entity::Column::Status.eq(APPROVED))
-        .filter(entity::Column::PaymentStatus.eq("paid"))
-        .all(db)
-        .await?
-        .iter()
-        .map(|row| row.contestant_share_cents)
-        .sum())
-}
-
 /// The user's requests, sent and received, in their export (deleted with the
 /// account by cascade).
 pub struct ContactRequests;

@@ -15,8 +15,7 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::billing::MaybePremium;
-use crate::contact;
+use crate::billing::{self, MaybePremium};
 use crate::edits::device::Device;
 use crate::edits::{EditQuota, quota_of};
 use crate::http::AppState;
@@ -53,8 +52,9 @@ pub struct DashboardSummary {
     pub premium: bool,
     /// The verification badge.
     pub verified: bool,
-    /// The contestant's share of approved contact requests, in cents (paid
-    /// out later).
+    /// The contestant's share of approved contact requests that were charged
+    /// and not refunded, in cents: sent or waiting for the refund window
+    /// (`/api/v1/payouts/earnings` has each line).
     pub contact_earnings_cents: i64,
 }
 
@@ -123,7 +123,8 @@ async fn summary_of(
             created_at: row.created_at,
         });
     let verified = verification::is_verified(&state.db, user.user_id).await?;
-    let contact_earnings_cents = contact::earnings_cents(&state.db, user.user_id).await?;
+    let contact_earnings_cents =
+        billing::payouts::ledger::earned_cents(&state.db, user.user_id).await?;
     Ok(Json(DashboardSummary {
         photos_saved,
         face_photos,

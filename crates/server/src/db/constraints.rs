@@ -244,6 +244,22 @@ pub const UNIQUE_KEYS: &[UniqueKey] = &[
         "billing_refunds",
         &["provider", "kind", "target"],
     ),
+    // m20261128_7300_payouts
+    key(
+        "payout_accounts_user_provider_key",
+        "payout_accounts",
+        &["user_id", "provider"],
+    ),
+    key(
+        "payout_accounts_provider_account_key",
+        "payout_accounts",
+        &["provider", "account_id"],
+    ),
+    key(
+        "earning_lines_payment_key",
+        "earning_lines",
+        &["payment_id"],
+    ),
 ];
 
 /// The constraint `err` violated, if it is a constraint violation.

@@ -165,6 +165,13 @@ error_codes! {
     InvalidTransition = "invalid_transition",
     /// The partner has no payable commissions to pay out.
     NothingPayable = "nothing_payable",
+    /// A payout account is for someone with something to be paid: earnings
+    /// from a contact request, or an approved partner account.
+    NoEarnings = "no_earnings",
+    /// The caller's payout account is connected already.
+    AlreadyConnected = "already_connected",
+    /// The payee has no connected payout account to send money to.
+    NoPayoutAccount = "no_payout_account",
     /// The caller tried to contact their own leaderboard entry.
     CannotContactSelf = "cannot_contact_self",
     /// The requester has no display name yet (set it on /account or in the

@@ -31,6 +31,16 @@ pub struct Promo {
     pub buyer_is_owner: bool,
 }
 
+/// Who a payment earns for, and how much of it is theirs: the contestant's
+/// 75 % of a contact fee.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Payee {
+    pub user_id: Uuid,
+    pub share_cents: i64,
+    /// What the payee sees on their earnings page.
+    pub description: String,
+}
+
 #[async_trait::async_trait]
 pub trait Hooks: Send + Sync {
     async fn signed_up(
@@ -73,6 +83,24 @@ pub trait Hooks: Send + Sync {
         _buyer: Uuid,
     ) -> Result<Option<Promo>, DbErr> {
         Ok(None)
+    }
+
+    /// Who a payment for `purpose` under `reference` (a contact request's
+    /// id) earns for, if anyone: `None` when this listener does not sell it.
+    async fn payee(
+        &self,
+        _txn: &DatabaseTransaction,
+        _purpose: &str,
+        _reference: Uuid,
+    ) -> Result<Option<Payee>, DbErr> {
+        Ok(None)
+    }
+
+    /// Whether `user` is paid by this listener's domain outside the
+    /// payments ledger (an approved partner), and so may open a payout
+    /// account before their first ledger line.
+    async fn receives_payouts(&self, _db: &DatabaseConnection, _user: Uuid) -> Result<bool, DbErr> {
+        Ok(false)
     }
 }
 
@@ -136,5 +164,34 @@ impl HookRegistry {
             }
         }
         Ok(None)
+    }
+
+    /// The first listener's payee for a payment.
+    pub async fn payee(
+        &self,
+        txn: &DatabaseTransaction,
+        purpose: &str,
+        reference: Uuid,
+    ) -> Result<Option<Payee>, DbErr> {
+        for hook in self.0.iter() {
+            if let Some(payee) = hook.payee(txn, purpose, reference).await? {
+                return Ok(Some(payee));
+            }
+        }
+        Ok(None)
+    }
+
+    /// Whether any listener pays `user` (see [`Hooks::receives_payouts`]).
+    pub async fn receives_payouts(
+        &self,
+        db: &DatabaseConnection,
+        user: Uuid,
+    ) -> Result<bool, DbErr> {
+        for hook in self.0.iter() {
+            if hook.receives_payouts(db, user).await? {
+                return Ok(true);
+            }
+        }
+        Ok(false)
     }
 }

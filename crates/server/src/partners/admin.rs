@@ -20,10 +20,13 @@ use super::apply::PartnerAccount;
 use super::entity::{account, line, payout};
 use super::ledger::{self, PAID, UNPAID};
 use super::rules;
+use crate::billing::payouts::{self, PayoutError};
+use crate::billing::provider_error;
 use crate::db::entities::users;
 use crate::http::AppState;
 use crate::http::error::{ApiError, ErrorBody, ErrorCode};
 use crate::http::extract::{AdminAction, AdminUser, Json, Path, Query};
+use crate::providers::payments::PaymentError;
 
 /// The most partners the admin page lists.
 const ADMIN_PAGE: u64 = 500;
@@ -73,6 +76,13 @@ pub struct PayablePartner {
     /// When the first pending line becomes payable.
     #[schema(required = true)]
     pub next_payable_at: Option<chrono::DateTime<Utc>>,
+    /// `onboarding` or `enabled` when the partner has a payout account for
+    /// Pay through Stripe.
+    #[schema(required = true)]
+    pub payout_account: Option<String>,
+    /// A Pay through Stripe whose transfer is not confirmed yet (the
+    /// provider did not answer): pressing it again sends the same transfer.
+    pub unconfirmed_transfer_cents: i64,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -86,6 +96,27 @@ pub struct PartnerPayout {
     /// `sent`.
     pub status: String,
     pub created_at: chrono::DateTime<Utc>,
+    /// `manual` (Mark as Paid) or `stripe` (Pay through Stripe).
+    pub method: String,
+    /// The provider's transfer, for `stripe`.
+    #[schema(required = true)]
+    pub transfer_id: Option<String>,
+}
+
+impl From<payout::Model> for PartnerPayout {
+    fn from(row: payout::Model) -> Self {
+        Self {
+            id: row.id,
+            partner_id: row.partner_id.unwrap_or_default(),
+            period_start: row.period_start,
+            period_end: row.period_end,
+            total_amount_cents: row.total_amount_cents,
+            status: row.status,
+            created_at: row.created_at,
+            method: row.method,
+            transfer_id: row.transfer_id,
+        }
+    }
 }
 
 fn not_found() -> ApiError {
@@ -305,32 +336,66 @@ pub async fn admin_payouts(
         entry.1 += cents;
         entry.2 = entry.2.min(at);
     }
-    let ids: Vec<Uuid> = by_partner.keys().chain(pending.keys()).copied().collect();
+    // And transfers sent through Stripe that it has not confirmed.
+    let mut unconfirmed: std::collections::HashMap<Uuid, i64> = std::collections::HashMap::new();
+    for row in unconfirmed_payouts(&state.db, None).await? {
+        if let Some(partner) = row.partner_id {
+            *unconfirmed.entry(partner).or_default() += row.total_amount_cents;
+        }
+    }
+    let ids: Vec<Uuid> = by_partner
+        .keys()
+        .chain(pending.keys())
+        .chain(unconfirmed.keys())
+        .copied()
+        .collect();
     let partners = account::Entity::find()
         .filter(account::Column::Id.is_in(ids))
         .order_by_asc(account::Column::DisplayName)
         .all(&state.db)
         .await?;
-    Ok(Json(
-        partners
-            .into_iter()
-            .filter_map(|partner| {
-                let (count, cents) = by_partner.get(&partner.id).copied().unwrap_or((0, 0));
-                let waiting = pending.get(&partner.id).copied();
-                let pending_cents = waiting.map_or(0, |w| w.1);
-                (cents > 0 || pending_cents > 0).then(|| PayablePartner {
-                    partner_id: partner.id,
-                    display_name: partner.display_name,
-                    code: partner.code,
-                    payable_count: if cents > 0 { count.max(0) as u64 } else { 0 },
-                    payable_cents: cents.max(0),
-                    pending_count: waiting.map_or(0, |w| w.0),
-                    pending_cents,
-                    next_payable_at: waiting.map(|w| w.2),
-                })
-            })
-            .collect(),
-    ))
+    let provider = state.payments.provider.name();
+    let mut rows = Vec::with_capacity(partners.len());
+    for partner in partners {
+        let (count, cents) = by_partner.get(&partner.id).copied().unwrap_or((0, 0));
+        let waiting = pending.get(&partner.id).copied();
+        let pending_cents = waiting.map_or(0, |w| w.1);
+        let unconfirmed_cents = unconfirmed.get(&partner.id).copied().unwrap_or(0);
+        if cents <= 0 && pending_cents <= 0 && unconfirmed_cents <= 0 {
+            continue;
+        }
+        let payout_account = payouts::account_of(&state.db, provider, partner.user_id)
+            .await?
+            .map(|found| found.status);
+        rows.push(PayablePartner {
+            partner_id: partner.id,
+            display_name: partner.display_name,
+            code: partner.code,
+            payable_count: if cents > 0 { count.max(0) as u64 } else { 0 },
+            payable_cents: cents.max(0),
+            pending_count: waiting.map_or(0, |w| w.0),
+            pending_cents,
+            next_payable_at: waiting.map(|w| w.2),
+            payout_account,
+            unconfirmed_transfer_cents: unconfirmed_cents,
+        });
+    }
+    Ok(Json(rows))
+}
+
+/// Pay through Stripe payouts whose transfer is not confirmed, of one
+/// partner or all.
+async fn unconfirmed_payouts(
+    db: &impl sea_orm::ConnectionTrait,
+    partner: Option<Uuid>,
+) -> Result<Vec<payout::Model>, sea_orm::DbErr> {
+    let mut query = payout::Entity::find()
+        .filter(payout::Column::Method.eq(STRIPE))
+        .filter(payout::Column::TransferId.is_null());
+    if let Some(partner) = partner {
+        query = query.filter(payout::Column::PartnerId.eq(partner));
+    }
+    query.order_by_asc(payout::Column::CreatedAt).all(db).await
 }
 
 /// Mark as Paid: pays exactly this partner's payable lines (clawbacks
@@ -356,6 +421,129 @@ pub async fn mark_payout_paid(
         .one(&state.db)
         .await?
         .ok_or_else(not_found)?;
+    let row = claim_payable(&state, id, MANUAL).await?;
+    record_sent(&state, &admin, &partner, &row).await;
+    Ok((StatusCode::CREATED, Json(row.into())))
+}
+
+/// Pay through Stripe: the same payable lines as Mark as Paid, sent to the
+/// partner's connected payout account as one transfer whose idempotency key
+/// is the payout's id. When the provider does not answer, the payout stays
+/// unconfirmed and pressing again sends the same transfer (never a second);
+/// when it refuses, nothing is marked paid.
+#[utoipa::path(post, path = "/admin/payouts/{id}/transfer", tag = "admin",
+    params(("id" = Uuid, Path, description = "The partner's id")),
+    responses(
+        (status = 201, description = "Sent through the payment provider", body = PartnerPayout),
+        (status = 401, description = "`not_signed_in`", body = ErrorBody),
+        (status = 403, description = "`admin_only`", body = ErrorBody),
+        (status = 404, description = "`partner_not_found`", body = ErrorBody),
+        (status = 409, description = "`nothing_payable`, `no_payout_account`, or `conflict`: a transfer to this partner is being sent", body = ErrorBody),
+        (status = 502, description = "`payment_provider_failed`", body = ErrorBody),
+    ),
+    security(("bearer" = [])))]
+pub async fn pay_through_stripe(
+    State(state): State<AppState>,
+    admin: AdminAction,
+    Path(id): Path<Uuid>,
+) -> Result<(StatusCode, Json<PartnerPayout>), ApiError> {
+    let partner = account::Entity::find_by_id(id)
+        .one(&state.db)
+        .await?
+        .ok_or_else(not_found)?;
+    let row = match claim_unconfirmed(&state, id).await? {
+        Some(row) => row,
+        None => {
+            let connected =
+                payouts::account_of(&state.db, state.payments.provider.name(), partner.user_id)
+                    .await?
+                    .is_some_and(|found| found.status == payouts::entity::ENABLED);
+            if !connected {
+                return Err(no_payout_account());
+            }
+            claim_payable(&state, id, STRIPE).await?
+        }
+    };
+    let metadata = std::collections::BTreeMap::from([
+        ("partner_id".to_owned(), id.to_string()),
+        ("partner_payout_id".to_owned(), row.id.to_string()),
+    ]);
+    let sent = payouts::pay_user(
+        &state,
+        partner.user_id,
+        row.total_amount_cents,
+        &row.id.to_string(),
+        metadata,
+    )
+    .await;
+    match sent {
+        Ok(transfer) => {
+            payout::Entity::update_many()
+                .col_expr(payout::Column::TransferId, Expr::value(transfer.id.clone()))
+                .col_expr(
+                    payout::Column::ClaimedAt,
+                    Expr::value(Option::<chrono::DateTime<Utc>>::None),
+                )
+                .filter(payout::Column::Id.eq(row.id))
+                .exec(&state.db)
+                .await?;
+            let row = payout::Model {
+                transfer_id: Some(transfer.id),
+                claimed_at: None,
+                ..row
+            };
+            record_sent(&state, &admin, &partner, &row).await;
+            Ok((StatusCode::CREATED, Json(row.into())))
+        }
+        // No answer: it may have been sent. Kept unconfirmed, to be sent
+        // again with the same key.
+        Err(PayoutError::Provider(
+            err @ (PaymentError::Unavailable(_) | PaymentError::Database(_)),
+        )) => {
+            payout::Entity::update_many()
+                .col_expr(
+                    payout::Column::ClaimedAt,
+                    Expr::value(Option::<chrono::DateTime<Utc>>::None),
+                )
+                .filter(payout::Column::Id.eq(row.id))
+                .exec(&state.db)
+                .await?;
+            Err(provider_error(
+                err,
+                "Stripe did not confirm the transfer. Nothing is lost: press Pay through Stripe again to send the same transfer.",
+            ))
+        }
+        // A clear no: nothing was sent, and nothing is marked paid.
+        Err(refused) => {
+            undo_payout(&state, row.id).await?;
+            match refused {
+                PayoutError::NoAccount => Err(no_payout_account()),
+                PayoutError::Provider(err) => Err(provider_error(
+                    err,
+                    "Stripe refused the transfer; nothing was marked paid.",
+                )),
+            }
+        }
+    }
+}
+
+const MANUAL: &str = "manual";
+const STRIPE: &str = "stripe";
+
+fn no_payout_account() -> ApiError {
+    ApiError::conflict(
+        ErrorCode::NoPayoutAccount,
+        "This partner has not connected a payout account.",
+    )
+}
+
+/// Moves this partner's payable lines onto a new payout, in one
+/// transaction; `nothing_payable` when they come to nothing.
+async fn claim_payable(
+    state: &AppState,
+    id: Uuid,
+    method: &str,
+) -> Result<payout::Model, ApiError> {
     let now = Utc::now();
     let nothing = || ApiError::conflict(ErrorCode::NothingPayable, "No unpaid conversions");
     let mine = || payable(now).add(line::Column::PartnerId.eq(id));
@@ -373,6 +561,9 @@ pub async fn mark_payout_paid(
         total_amount_cents: Set(0),
         status: Set("sent".to_owned()),
         created_at: Set(now),
+        method: Set(method.to_owned()),
+        transfer_id: Set(None),
+        claimed_at: Set((method == STRIPE).then_some(now)),
     }
     .insert(&txn)
     .await?;
@@ -400,29 +591,83 @@ pub async fn mark_payout_paid(
     active.total_amount_cents = Set(total);
     let row = active.update(&txn).await?;
     txn.commit().await?;
+    Ok(row)
+}
+
+/// The partner's unconfirmed Pay through Stripe payout, claimed for this
+/// request; `conflict` while another request sends it.
+async fn claim_unconfirmed(state: &AppState, id: Uuid) -> Result<Option<payout::Model>, ApiError> {
+    let Some(row) = unconfirmed_payouts(&state.db, Some(id))
+        .await?
+        .into_iter()
+        .next()
+    else {
+        return Ok(None);
+    };
+    let now = Utc::now();
+    let claimed = payout::Entity::update_many()
+        .col_expr(payout::Column::ClaimedAt, Expr::value(now))
+        .filter(payout::Column::Id.eq(row.id))
+        .filter(payout::Column::TransferId.is_null())
+        .filter(
+            Condition::any()
+                .add(payout::Column::ClaimedAt.is_null())
+                .add(payout::Column::ClaimedAt.lt(now - PAYOUT_CLAIM_TIMEOUT)),
+        )
+        .exec(&state.db)
+        .await?;
+    if claimed.rows_affected != 1 {
+        return Err(ApiError::conflict(
+            ErrorCode::Conflict,
+            "A transfer to this partner is being sent. Please wait a moment.",
+        ));
+    }
+    Ok(Some(payout::Model {
+        claimed_at: Some(now),
+        ..row
+    }))
+}
+
+/// Longer than a provider call can take: a claim older than this is of a
+/// request that died.
+const PAYOUT_CLAIM_TIMEOUT: chrono::Duration = chrono::Duration::minutes(2);
+
+/// A payout the provider refused: its lines are payable again and the
+/// payout row goes.
+async fn undo_payout(state: &AppState, payout_id: Uuid) -> Result<(), ApiError> {
+    let txn = state.db.begin().await?;
+    line::Entity::update_many()
+        .col_expr(line::Column::Status, Expr::value(UNPAID))
+        .col_expr(line::Column::PayoutId, Expr::value(Option::<Uuid>::None))
+        .col_expr(line::Column::UpdatedAt, Expr::value(Utc::now()))
+        .filter(line::Column::PayoutId.eq(payout_id))
+        .filter(line::Column::Status.eq(PAID))
+        .exec(&txn)
+        .await?;
+    payout::Entity::delete_by_id(payout_id).exec(&txn).await?;
+    txn.commit().await?;
+    Ok(())
+}
+
+async fn record_sent(
+    state: &AppState,
+    admin: &AdminAction,
+    partner: &account::Model,
+    row: &payout::Model,
+) {
     admin
         .record(
             &state.db,
             "partner_payout_sent",
             json!({
-                "partner_id": id,
+                "partner_id": partner.id,
                 "partner": partner.display_name,
-                "payout_id": payout_id,
-                "before": { "payable_cents": total },
-                "after": { "paid_cents": total, "status": "sent" },
+                "payout_id": row.id,
+                "method": row.method,
+                "transfer_id": row.transfer_id,
+                "before": { "payable_cents": row.total_amount_cents },
+                "after": { "paid_cents": row.total_amount_cents, "status": "sent" },
             }),
         )
         .await;
-    Ok((
-        StatusCode::CREATED,
-        Json(PartnerPayout {
-            id: row.id,
-            partner_id: id,
-            period_start: row.period_start,
-            period_end: row.period_end,
-            total_amount_cents: row.total_amount_cents,
-            status: row.status,
-            created_at: row.created_at,
-        }),
-    ))
 }

@@ -90,7 +90,7 @@ pub mod click {
     impl ActiveModelBehavior for ActiveModel {}
 }
 
-/// `partner_payouts`: one per Mark as Paid.
+/// `partner_payouts`: one per Mark as Paid or Pay through Stripe.
 pub mod payout {
     use sea_orm::entity::prelude::*;
 
@@ -106,6 +106,14 @@ pub mod payout {
         /// `sent`.
         pub status: String,
         pub created_at: DateTimeUtc,
+        /// `manual` (Mark as Paid) or `stripe` (Pay through Stripe),
+        /// `m20261128_7300_payouts`.
+        pub method: String,
+        /// The provider's transfer; a `stripe` payout without one is not
+        /// confirmed yet.
+        pub transfer_id: Option<String>,
+        /// While a Pay through Stripe request sends it.
+        pub claimed_at: Option<DateTimeUtc>,
     }
 
     #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

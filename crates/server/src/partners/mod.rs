@@ -20,8 +20,8 @@ pub mod referral;
 pub mod rules;
 
 use sea_orm::{
-    ColumnTrait, DatabaseConnection, DatabaseTransaction, DbErr, EntityTrait, QueryFilter,
-    QueryOrder,
+    ColumnTrait, DatabaseConnection, DatabaseTransaction, DbErr, EntityTrait, PaginatorTrait,
+    QueryFilter, QueryOrder,
 };
 use serde_json::{Value, json};
 use utoipa_axum::router::OpenApiRouter;
@@ -44,6 +44,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(admin::set_partner_tier))
         .routes(routes!(admin::admin_payouts))
         .routes(routes!(admin::mark_payout_paid))
+        .routes(routes!(admin::pay_through_stripe))
 }
 
 /// `/functions/v1/track-referral`.
@@ -105,6 +106,17 @@ impl Hooks for PartnerHooks {
             partner_id: partner.id,
             buyer_is_owner: ledger::is_partner_themself(db, &partner, buyer).await?,
         }))
+    }
+
+    /// An approved partner may connect a payout account for "Pay through
+    /// Stripe" before they have earned anything.
+    async fn receives_payouts(&self, db: &DatabaseConnection, user: Uuid) -> Result<bool, DbErr> {
+        let approved = account::Entity::find()
+            .filter(account::Column::UserId.eq(user))
+            .filter(account::Column::Status.eq(ledger::APPROVED))
+            .count(db)
+            .await?;
+        Ok(approved > 0)
     }
 }
 

@@ -42,7 +42,7 @@ async fn request(app: &TestApp, requester: &Caller, photo: Uuid) -> (StatusCode,
     .await
 }
 
-async fn created(app: &TestApp, requester: &Caller, photo: Uuid) -> Value {
+pub(crate) async fn created(app: &TestApp, requester: &Caller, photo: Uuid) -> Value {
     let (status, body) = request(app, requester, photo).await;
     assert!(
         status == StatusCode::CREATED || status == StatusCode::OK,
@@ -52,7 +52,7 @@ async fn created(app: &TestApp, requester: &Caller, photo: Uuid) -> Value {
 }
 
 /// Pays for `request` in the sandbox: the hold is placed and confirmed.
-async fn pay(app: &TestApp, requester: &Caller, request: &Value) -> Value {
+pub(crate) async fn pay(app: &TestApp, requester: &Caller, request: &Value) -> Value {
     let opened = ok(post(
         app,
         "/functions/v1/create-checkout",
@@ -72,7 +72,7 @@ async fn pay(app: &TestApp, requester: &Caller, request: &Value) -> Value {
     opened
 }
 
-async fn payment_of(app: &TestApp, request: &Value) -> payment::Model {
+pub(crate) async fn payment_of(app: &TestApp, request: &Value) -> payment::Model {
     let id: Uuid = request["id"].as_str().unwrap().parse().unwrap();
     payment::Entity::find()
         .filter(payment::Column::ContactRequestId.eq(id))
@@ -82,12 +82,12 @@ async fn payment_of(app: &TestApp, request: &Value) -> payment::Model {
         .expect("a payment for the request")
 }
 
-fn path(request: &Value, action: &str) -> String {
+pub(crate) fn path(request: &Value, action: &str) -> String {
     format!("{REQUESTS}/{}/{action}", request["id"].as_str().unwrap())
 }
 
 /// A contestant (signed in) with one listed entry.
-async fn contestant(app: &TestApp, email: &str, score: f64) -> (Caller, Uuid) {
+pub(crate) async fn contestant(app: &TestApp, email: &str, score: f64) -> (Caller, Uuid) {
     let caller = sign_up(app, email).await;
     let photo = entry(app, caller.id, score).await;
     (caller, photo)
@@ -501,7 +501,12 @@ async fn one_open_request_per_pair_and_a_block_ends_it_all(backend: Backend) {
 }
 
 /// Confirms a hold through a Stripe event, as Stripe sends it.
-async fn hold_through_stripe(app: &TestApp, requester: &Caller, request: &Value, intent: &str) {
+pub(crate) async fn hold_through_stripe(
+    app: &TestApp,
+    requester: &Caller,
+    request: &Value,
+    intent: &str,
+) {
     use crate::billing::{deliver, event, now};
     let amount = request["feeCents"].as_i64().unwrap();
     deliver(

@@ -26,6 +26,7 @@ mod migrations;
 mod operations;
 mod opportunities;
 mod partners;
+mod payouts;
 mod personality;
 mod photos;
 mod saved_feet_and_hands;

@@ -174,6 +174,7 @@ on_both_databases!(
     each_tier_earns_its_rate_and_the_parent_earns_a_tenth,
     a_refund_reverses_before_payout_and_claws_back_after,
     mark_as_paid_pays_exactly_that_partners_payable_lines_once,
+    pay_through_stripe_sends_one_transfer_to_a_connected_partner,
     a_promo_code_discounts_the_first_payment_and_credits_the_partner,
     commissions_wait_out_the_refund_window,
     renewals_earn_for_twelve_months_and_a_promo_only_its_sale,
@@ -1032,5 +1033,109 @@ async fn sandbox_payments_earn_no_commission_on_a_public_server(backend: Backend
     assert_eq!(portal["recent"], json!([]));
     assert_eq!(portal["account"]["totalConversions"], 0);
     assert_eq!(portal["account"]["totalEarnedCents"], 0);
+    assert_totals_match_lines(&app).await;
+}
+
+async fn pay_through_stripe_sends_one_transfer_to_a_connected_partner(backend: Backend) {
+    let app = app_without_hold(backend).await;
+    let admin = admin(&app).await;
+    let (one_user, one) = partner(&app, &admin, "one@example.com", "ONE", "starter").await;
+    for email in ["a@example.com", "b@example.com"] {
+        let buyer = sign_up_referred(&app, email, "ONE").await;
+        buy(&app, &buyer, "subscription", None).await; // 999 × 15 % = 150
+    }
+    let transfer = format!("{PAYOUTS}/{}/transfer", one["id"].as_str().unwrap());
+    let listed = ok(get(&app, PAYOUTS, &admin).await);
+    assert_eq!(listed[0]["payoutAccount"], Value::Null);
+
+    // Who may: admins only; and only to a connected account.
+    let anonymous = crate::billing::call(
+        &app,
+        reqwest::Method::POST,
+        &transfer,
+        None,
+        Some(json!({})),
+    )
+    .await;
+    assert_error(&anonymous, StatusCode::UNAUTHORIZED, "not_signed_in");
+    assert_error(
+        &post(&app, &transfer, &one_user, json!({})).await,
+        StatusCode::FORBIDDEN,
+        "admin_only",
+    );
+    assert_error(
+        &post(&app, &transfer, &admin, json!({})).await,
+        StatusCode::CONFLICT,
+        "no_payout_account",
+    );
+    // An approved partner may connect before any contact earnings.
+    let link = ok(post(&app, "/api/v1/payouts/account", &one_user, json!({})).await);
+    let account = link["url"]
+        .as_str()
+        .unwrap()
+        .trim_start_matches("/payouts/sandbox/onboard/")
+        .to_owned();
+    assert_eq!(
+        ok(get(&app, PAYOUTS, &admin).await)[0]["payoutAccount"],
+        "onboarding"
+    );
+    assert_error(
+        &post(&app, &transfer, &admin, json!({})).await,
+        StatusCode::CONFLICT,
+        "no_payout_account",
+    );
+    ok(post(
+        &app,
+        &format!("/api/v1/payouts/sandbox/accounts/{account}/complete"),
+        &one_user,
+        json!({}),
+    )
+    .await);
+    assert_eq!(
+        ok(get(&app, PAYOUTS, &admin).await)[0]["payoutAccount"],
+        "enabled"
+    );
+
+    // Eight presses at once: one payout, one transfer.
+    let presses =
+        futures::future::join_all((0..8).map(|_| post(&app, &transfer, &admin, json!({})))).await;
+    let sent: Vec<&Value> = presses
+        .iter()
+        .filter(|(status, _)| *status == StatusCode::CREATED)
+        .map(|(_, body)| body)
+        .collect();
+    assert_eq!(sent.len(), 1, "{presses:?}");
+    for (status, body) in &presses {
+        if *status != StatusCode::CREATED {
+            assert_eq!(*status, StatusCode::CONFLICT, "{body}");
+            assert!(
+                body["code"] == "nothing_payable" || body["code"] == "conflict",
+                "{body}"
+            );
+        }
+    }
+    assert_eq!(sent[0]["totalAmountCents"], 300);
+    assert_eq!(sent[0]["method"], "stripe");
+    assert!(
+        sent[0]["transferId"]
+            .as_str()
+            .unwrap()
+            .starts_with("tr_sandbox_")
+    );
+    assert_eq!(
+        crate::billing::count(&app, "sandbox_objects WHERE kind = 'transfer'").await,
+        1
+    );
+    assert_eq!(crate::billing::count(&app, "partner_payouts").await, 1);
+    assert_eq!(
+        portal(&app, &one_user).await["totals"],
+        json!({"pendingCents": 0, "payableCents": 0, "paidCents": 300})
+    );
+    assert_eq!(ok(get(&app, PAYOUTS, &admin).await), json!([]));
+    let audit = ok(get(&app, "/api/v1/admin/audit", &admin).await).to_string();
+    assert!(
+        audit.contains("\"method\":\"stripe\"") || audit.contains("stripe"),
+        "{audit}"
+    );
     assert_totals_match_lines(&app).await;
 }

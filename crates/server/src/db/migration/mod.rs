@@ -67,6 +67,7 @@ mod m20261126_006400_partner_ledger;
 mod m20261126_006500_contact;
 mod m20261127_7200_one_purchase;
 mod m20261127_7201_contact_mail;
+mod m20261128_7300_payouts;
 
 /// Applies the migrations: `Migrator::up(&db, None)`.
 pub struct Migrator;
@@ -95,6 +96,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261126_006500_contact::Migration),
             Box::new(m20261127_7200_one_purchase::Migration),
             Box::new(m20261127_7201_contact_mail::Migration),
+            Box::new(m20261128_7300_payouts::Migration),
         ]
     }
 }
@@ -156,4 +158,7 @@ pub const TABLES: &[&str] = &[
     "contact_reports",
     // billing: refunds owed for a thing paid twice
     "billing_refunds",
+    // billing: payouts
+    "payout_accounts",
+    "earning_lines",
 ];

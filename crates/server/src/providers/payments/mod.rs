@@ -8,7 +8,8 @@
 //!   webhooks.
 //! - [`stripe::Stripe`]: a thin form-encoded client over the handful of
 //!   Stripe API calls used (Checkout Sessions, PaymentIntents with manual
-//!   capture, refunds, subscription updates). Stripe's events come back
+//!   capture, refunds, subscription updates, and for payouts Connect's
+//!   Express accounts, account links, transfers and transfer reversals). Stripe's events come back
 //!   through `POST /api/v1/billing/webhook`, checked with
 //!   [`stripe::verify_signature`].
 //!
@@ -172,6 +173,65 @@ pub struct EventData {
     pub object: Value,
 }
 
+/// An account that receives payouts (a Stripe Connect Express account).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConnectedAccount {
+    /// `acct_…`
+    pub id: String,
+    /// Stripe may send it transfers and pay them out: onboarding is done.
+    pub payouts_enabled: bool,
+    pub details_submitted: bool,
+}
+
+impl ConnectedAccount {
+    /// Reads a Stripe account object (also `account.updated`'s).
+    pub fn from_object(object: &Value) -> Option<Self> {
+        let flag = |key: &str| object.get(key).and_then(Value::as_bool).unwrap_or(false);
+        Some(Self {
+            id: object.get("id")?.as_str()?.to_owned(),
+            payouts_enabled: flag("payouts_enabled"),
+            details_submitted: flag("details_submitted"),
+        })
+    }
+
+    /// Onboarding is finished and money can be sent.
+    pub fn ready(&self) -> bool {
+        self.payouts_enabled && self.details_submitted
+    }
+}
+
+/// Money to send to a connected account.
+#[derive(Debug, Clone)]
+pub struct TransferRequest {
+    pub amount_cents: i64,
+    pub currency: String,
+    /// The connected account (`acct_…`).
+    pub destination: String,
+    /// Ties the transfer to what it pays for (a contact request, a payout).
+    pub transfer_group: String,
+    pub metadata: BTreeMap<String, String>,
+    /// Sent as `Idempotency-Key`: one transfer per ledger line or payout,
+    /// however often it is retried.
+    pub idempotency_key: String,
+}
+
+/// A transfer to a connected account, as far as we read it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Transfer {
+    /// `tr_…`
+    pub id: String,
+    pub amount: i64,
+    #[serde(default)]
+    pub amount_reversed: i64,
+}
+
+/// A transfer reversal (`trr_…`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Reversal {
+    pub id: String,
+    pub amount: i64,
+}
+
 #[derive(Debug, thiserror::Error)]
 pub enum PaymentError {
     /// The card or payment was declined.
@@ -229,6 +289,31 @@ pub trait PaymentProvider: Send + Sync + std::fmt::Debug {
         subscription: &str,
         cancel: bool,
     ) -> Result<SubscriptionState, PaymentError>;
+
+    /// Opens a payout account for `user_id` (an Express account that may
+    /// receive transfers); the key makes a retry open no second one.
+    async fn create_connected_account(
+        &self,
+        email: Option<&str>,
+        user_id: &str,
+        idempotency_key: &str,
+    ) -> Result<ConnectedAccount, PaymentError>;
+
+    /// Where the account's owner finishes (or continues) onboarding: the
+    /// provider's hosted page, which sends them back to `return_url`, or to
+    /// `refresh_url` when the link expired.
+    async fn onboarding_link(
+        &self,
+        account: &str,
+        refresh_url: &str,
+        return_url: &str,
+    ) -> Result<String, PaymentError>;
+
+    /// Sends money from the platform's balance to a connected account.
+    async fn transfer(&self, request: &TransferRequest) -> Result<Transfer, PaymentError>;
+
+    /// Takes a transfer back in full (a refund or dispute after payout).
+    async fn reverse_transfer(&self, transfer: &str) -> Result<Reversal, PaymentError>;
 }
 
 /// The configured provider, and the sandbox itself when it is the one (its

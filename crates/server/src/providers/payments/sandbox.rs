@@ -23,8 +23,8 @@ use sea_orm::{
 use serde_json::{Value, json};
 
 use super::{
-    CheckoutMode, CheckoutRequest, CheckoutSession, HoldRequest, PaymentError, PaymentIntent,
-    PaymentProvider, Refund, SubscriptionState,
+    CheckoutMode, CheckoutRequest, CheckoutSession, ConnectedAccount, HoldRequest, PaymentError,
+    PaymentIntent, PaymentProvider, Refund, Reversal, SubscriptionState, Transfer, TransferRequest,
 };
 
 pub mod objects {
@@ -72,6 +72,22 @@ pub mod events {
 const SESSION: &str = "checkout.session";
 const PAYMENT_INTENT: &str = "payment_intent";
 const SUBSCRIPTION: &str = "subscription";
+const ACCOUNT: &str = "account";
+const TRANSFER: &str = "transfer";
+
+/// The sandbox's onboarding page for a payout account.
+pub fn onboarding_url(account_id: &str) -> String {
+    format!("/payouts/sandbox/onboard/{account_id}")
+}
+
+/// An object id that is the same for the same idempotency key, so that a
+/// retried call finds what the first one made (as Stripe's keys do).
+fn keyed_id(prefix: &str, key: &str) -> String {
+    use sha2::Digest;
+    let digest = sha2::Sha256::digest(key.as_bytes());
+    let hex: String = digest[..12].iter().map(|b| format!("{b:02x}")).collect();
+    format!("{prefix}_sandbox_{hex}")
+}
 
 /// The sandbox's checkout page for a session.
 pub fn checkout_url(session_id: &str) -> String {
@@ -350,6 +366,32 @@ impl Sandbox {
         update(&txn, &object, &data).await?;
         txn.commit().await?;
         Ok(())
+    }
+
+    /// A payout account, as its test onboarding page shows it.
+    pub async fn account(&self, id: &str) -> Result<Option<Value>, PaymentError> {
+        Ok(find(&self.db, ACCOUNT, id).await?.map(|object| object.data))
+    }
+
+    /// The onboarding page's Finish button: the account may now receive
+    /// transfers, and `account.updated` says so, as Stripe's would.
+    pub async fn complete_onboarding(&self, id: &str) -> Result<Value, PaymentError> {
+        let txn = self.db.begin().await?;
+        lock(&txn, id).await?;
+        let object = find(&txn, ACCOUNT, id)
+            .await?
+            .ok_or_else(|| PaymentError::Refused(format!("no such account: {id}")))?;
+        let mut data = object.data.clone();
+        if data["payouts_enabled"] == json!(true) {
+            return Ok(data);
+        }
+        data["details_submitted"] = json!(true);
+        data["payouts_enabled"] = json!(true);
+        data["capabilities"] = json!({ "transfers": "active" });
+        update(&txn, &object, &data).await?;
+        emit(&txn, "account.updated", &data, Utc::now()).await?;
+        txn.commit().await?;
+        Ok(data)
     }
 
     async fn intent(
@@ -716,5 +758,110 @@ impl PaymentProvider for Sandbox {
         txn.commit().await?;
         SubscriptionState::from_object(&data)
             .ok_or_else(|| PaymentError::Unavailable("unexpected subscription object".to_owned()))
+    }
+
+    async fn create_connected_account(
+        &self,
+        email: Option<&str>,
+        user_id: &str,
+        idempotency_key: &str,
+    ) -> Result<ConnectedAccount, PaymentError> {
+        let id = keyed_id("acct", idempotency_key);
+        let account = match find(&self.db, ACCOUNT, &id).await? {
+            Some(found) => found.data,
+            None => {
+                let account = json!({
+                    "id": id,
+                    "object": "account",
+                    "type": "express",
+                    "email": email,
+                    "details_submitted": false,
+                    "payouts_enabled": false,
+                    "charges_enabled": false,
+                    "capabilities": { "transfers": "inactive" },
+                    "metadata": { "user_id": user_id },
+                });
+                if insert(&self.db, ACCOUNT, &id, &account).await.is_err() {
+                    // Made meanwhile by the same call retried.
+                    find(&self.db, ACCOUNT, &id)
+                        .await?
+                        .ok_or_else(conflict)?
+                        .data
+                } else {
+                    account
+                }
+            }
+        };
+        ConnectedAccount::from_object(&account)
+            .ok_or_else(|| PaymentError::Unavailable("unexpected account object".to_owned()))
+    }
+
+    async fn onboarding_link(
+        &self,
+        account: &str,
+        _refresh_url: &str,
+        _return_url: &str,
+    ) -> Result<String, PaymentError> {
+        if find(&self.db, ACCOUNT, account).await?.is_none() {
+            return Err(PaymentError::Refused(format!("no such account: {account}")));
+        }
+        Ok(onboarding_url(account))
+    }
+
+    async fn transfer(&self, request: &TransferRequest) -> Result<Transfer, PaymentError> {
+        let id = keyed_id("tr", &request.idempotency_key);
+        if let Some(found) = find(&self.db, TRANSFER, &id).await? {
+            return serde_json::from_value(found.data)
+                .map_err(|err| PaymentError::Unavailable(err.to_string()));
+        }
+        let ready = find(&self.db, ACCOUNT, &request.destination)
+            .await?
+            .and_then(|account| ConnectedAccount::from_object(&account.data))
+            .is_some_and(|account| account.ready());
+        if !ready {
+            return Err(PaymentError::Refused(format!(
+                "the account {} cannot receive transfers yet",
+                request.destination
+            )));
+        }
+        let transfer = json!({
+            "id": id,
+            "object": "transfer",
+            "amount": request.amount_cents,
+            "amount_reversed": 0,
+            "currency": request.currency,
+            "destination": request.destination,
+            "transfer_group": request.transfer_group,
+            "reversed": false,
+            "metadata": request.metadata,
+        });
+        if insert(&self.db, TRANSFER, &id, &transfer).await.is_err() {
+            let found = find(&self.db, TRANSFER, &id).await?.ok_or_else(conflict)?;
+            return serde_json::from_value(found.data)
+                .map_err(|err| PaymentError::Unavailable(err.to_string()));
+        }
+        serde_json::from_value(transfer).map_err(|err| PaymentError::Unavailable(err.to_string()))
+    }
+
+    async fn reverse_transfer(&self, transfer: &str) -> Result<Reversal, PaymentError> {
+        let txn = self.db.begin().await?;
+        lock(&txn, transfer).await?;
+        let object = find(&txn, TRANSFER, transfer)
+            .await?
+            .ok_or_else(|| PaymentError::Refused(format!("no such transfer: {transfer}")))?;
+        let mut data = object.data.clone();
+        // The same reversal again, as Stripe answers a retried key.
+        if let Some(reversal) = data.get("reversal").filter(|r| !r.is_null()) {
+            return serde_json::from_value(reversal.clone())
+                .map_err(|err| PaymentError::Unavailable(err.to_string()));
+        }
+        let amount = data["amount"].as_i64().unwrap_or(0);
+        let reversal = json!({ "id": new_id("trr"), "object": "transfer_reversal", "amount": amount, "transfer": transfer });
+        data["amount_reversed"] = json!(amount);
+        data["reversed"] = json!(true);
+        data["reversal"] = reversal.clone();
+        update(&txn, &object, &data).await?;
+        txn.commit().await?;
+        serde_json::from_value(reversal).map_err(|err| PaymentError::Unavailable(err.to_string()))
     }
 }

@@ -14,8 +14,8 @@ use serde_json::Value;
 use sha2::Sha256;
 
 use super::{
-    CheckoutMode, CheckoutRequest, CheckoutSession, HoldRequest, PaymentError, PaymentIntent,
-    PaymentProvider, Refund, SubscriptionState,
+    CheckoutMode, CheckoutRequest, CheckoutSession, ConnectedAccount, HoldRequest, PaymentError,
+    PaymentIntent, PaymentProvider, Refund, Reversal, SubscriptionState, Transfer, TransferRequest,
 };
 use crate::config::{Secret, StripeConfig};
 
@@ -409,6 +409,70 @@ impl PaymentProvider for Stripe {
             .await?;
         SubscriptionState::from_object(&object)
             .ok_or_else(|| PaymentError::Unavailable("unexpected subscription object".to_owned()))
+    }
+
+    async fn create_connected_account(
+        &self,
+        email: Option<&str>,
+        user_id: &str,
+        idempotency_key: &str,
+    ) -> Result<ConnectedAccount, PaymentError> {
+        // An Express account that only receives transfers: Stripe hosts its
+        // onboarding and its dashboard.
+        let mut form = Form::new();
+        field(&mut form, "type", "express");
+        if let Some(email) = email {
+            field(&mut form, "email", email);
+        }
+        field(&mut form, "capabilities[transfers][requested]", "true");
+        field(&mut form, "metadata[user_id]", user_id);
+        let object: Value = self
+            .post("/v1/accounts", &form, Some(idempotency_key))
+            .await?;
+        ConnectedAccount::from_object(&object)
+            .ok_or_else(|| PaymentError::Unavailable("unexpected account object".to_owned()))
+    }
+
+    async fn onboarding_link(
+        &self,
+        account: &str,
+        refresh_url: &str,
+        return_url: &str,
+    ) -> Result<String, PaymentError> {
+        let mut form = Form::new();
+        field(&mut form, "account", account);
+        field(&mut form, "refresh_url", refresh_url);
+        field(&mut form, "return_url", return_url);
+        field(&mut form, "type", "account_onboarding");
+        #[derive(Deserialize)]
+        struct AccountLink {
+            url: String,
+        }
+        // A link is single-use and short-lived: each click makes a new one.
+        let link: AccountLink = self.post("/v1/account_links", &form, None).await?;
+        Ok(link.url)
+    }
+
+    async fn transfer(&self, request: &TransferRequest) -> Result<Transfer, PaymentError> {
+        let mut form = Form::new();
+        field(&mut form, "amount", request.amount_cents);
+        field(&mut form, "currency", &request.currency);
+        field(&mut form, "destination", &request.destination);
+        field(&mut form, "transfer_group", &request.transfer_group);
+        metadata(&mut form, "metadata", &request.metadata);
+        self.post("/v1/transfers", &form, Some(&request.idempotency_key))
+            .await
+    }
+
+    async fn reverse_transfer(&self, transfer: &str) -> Result<Reversal, PaymentError> {
+        // Without an amount Stripe reverses what is left of the transfer.
+        let key = format!("reverse-{transfer}");
+        self.post(
+            &format!("/v1/transfers/{transfer}/reversals"),
+            &Form::new(),
+            Some(&key),
+        )
+        .await
     }
 }
 
