@@ -73,13 +73,13 @@ export function SandboxOnboardingPage({ accountId }: { accountId: string }) {
           <CardContent className="grid gap-5">
             <dl className="grid gap-2">
               <div className="flex items-baseline justify-between gap-4">
-                <dt className="text-muted-foreground">Email</dt>
+                <dt className="shrink-0 text-muted-foreground">Email</dt>
                 <dd className="min-w-0 text-right font-semibold" data-testid="sandbox-onboarding-email">
                   {account.data.email ?? 'No email on file'}
                 </dd>
               </div>
               <div className="flex items-baseline justify-between gap-4">
-                <dt className="text-muted-foreground">Bank details</dt>
+                <dt className="shrink-0 text-muted-foreground">Bank details</dt>
                 <dd className="text-right">None needed for a test</dd>
               </div>
             </dl>
