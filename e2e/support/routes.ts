@@ -23,6 +23,8 @@ export const appRoutes: AppRoute[] = [
   { name: 'claim-opportunities', path: '/claim-opportunities' },
   { name: 'contestant-requests', path: '/contestant-requests' },
   { name: 'messages', path: '/messages/7b0e6f3a-2c1d-4e5f-9a8b-0c1d2e3f4a5b' },
+  { name: 'earnings', path: '/earnings' },
+  { name: 'payouts-sandbox-onboard', path: '/payouts/sandbox/onboard/acct_sample' },
   { name: 'feet-upload', path: '/feet-upload' },
   { name: 'feet-results', path: '/feet-results' },
   { name: 'hands-upload', path: '/hands-upload' },

@@ -155,7 +155,7 @@ test.describe('contact requests and messages', () => {
     await expect(received).not.toContainText(requester.email);
     await expect(received.getByTestId('request-share')).toBeVisible();
     await expect(received.getByTestId('request-expires')).toBeVisible();
-    await expect(a.getByTestId('payouts-note')).toContainText('Payouts of your earnings are coming soon');
+    await expect(a.getByTestId('payouts-note')).toContainText('sent to your payout account');
     for (const viewport of viewports) {
       await a.setViewportSize(viewport.size);
       await shoot(a, viewport.name, 'contestant-requests-pending');

@@ -89,7 +89,8 @@ for (const viewport of viewports) {
  * that data, pass axe.
  */
 test.describe('signed in as an admin, with the longest names', () => {
-  // Signed in, /messages/{sample id} and /partners/portal (no partner account) are refused by the server with 404.
+  // Signed in, /messages/{sample id}, /partners/portal (no partner account) and
+  // /payouts/sandbox/onboard/{sample id} (no such test account) are refused by the server with 404.
   test.use({ allowedConsoleErrors: [/status of 404/] });
   let admin: TestAccount;
   test.beforeAll(async ({ playwright }) => {

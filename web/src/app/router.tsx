@@ -37,6 +37,8 @@ const PersonalityTest = lazy(() => import('./routes/personality-test'));
 const ClaimOpportunities = lazy(() => import('./routes/claim-opportunities'));
 const ContestantRequests = lazy(() => import('./routes/contestant-requests'));
 const Messages = lazy(() => import('./routes/messages'));
+const Earnings = lazy(() => import('./routes/earnings'));
+const PayoutsSandboxOnboard = lazy(() => import('./routes/payouts-sandbox-onboard'));
 const FeetUpload = lazy(() => import('./routes/feet-upload'));
 const FeetResults = lazy(() => import('./routes/feet-results'));
 const HandsUpload = lazy(() => import('./routes/hands-upload'));
@@ -168,6 +170,23 @@ export const routes: RouteObject[] = [
         element: (
           <RequireAuth>
             <Messages />
+          </RequireAuth>
+        ),
+      },
+      {
+        // Earnings and the payout account are the user's own: sign in first, then back here.
+        path: paths.earnings.path,
+        element: (
+          <RequireAuth>
+            <Earnings />
+          </RequireAuth>
+        ),
+      },
+      {
+        path: paths.payoutsSandboxOnboard.path,
+        element: (
+          <RequireAuth>
+            <PayoutsSandboxOnboard />
           </RequireAuth>
         ),
       },

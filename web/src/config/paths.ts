@@ -87,6 +87,16 @@ export const paths = {
     title: 'Contact Requests',
     purpose: 'Requests from people who would like to contact you: approve or deny each one.',
   },
+  earnings: {
+    path: '/earnings',
+    title: 'Earnings',
+    purpose: 'Your share of approved contact fees: pending, available and paid, and the payout account it is sent to.',
+  },
+  payoutsSandboxOnboard: {
+    path: '/payouts/sandbox/onboard/:account',
+    title: 'Test Payout Account',
+    purpose: 'The built-in test payout account setup: nothing real is asked for. Finish test setup and go back to Earnings.',
+  },
   messages: {
     path: '/messages/:requestId',
     title: 'Messages',

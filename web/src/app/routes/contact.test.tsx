@@ -260,7 +260,8 @@ describe('/contestant-requests', { timeout: 20_000 }, () => {
     expect(within(card).getByTestId('request-fee')).toHaveTextContent('$950.00');
     expect(within(card).getByTestId('request-share')).toHaveTextContent('$712.50');
     expect(within(card).getByTestId('request-expires')).toHaveTextContent('December 3, 2026');
-    expect(screen.getByTestId('payouts-note')).toHaveTextContent('Payouts of your earnings are coming soon');
+    expect(screen.getByTestId('payouts-note')).toHaveTextContent('sent to your payout account');
+    expect(within(screen.getByTestId('payouts-note')).getByRole('link', { name: 'See your earnings' })).toHaveAttribute('href', '/earnings');
     expect(screen.getByRole('tab', { name: 'Pending (1)' })).toBeInTheDocument();
     expect(screen.getByRole('tab', { name: 'Approved (1)' })).toBeInTheDocument();
     expect(screen.getByRole('tab', { name: 'Sent (1)' })).toBeInTheDocument();

@@ -187,6 +187,40 @@ describe('/partners/portal', { timeout: 20_000 }, () => {
     expect(await screen.findByText('Promo code copied!')).toBeInTheDocument();
   });
 
+  it('has a Payouts card that connects a payout account the same way as /earnings', async () => {
+    const fetchMock = stubApi({
+      'GET /api/v1/partners/me': () => json(portal()),
+      'GET /api/v1/payouts/earnings': () =>
+        json({ account: null, canConnect: true, payoutWindowDays: 7, totals: { pendingCents: 0, availableCents: 0, paidCents: 0 }, lines: [] }),
+      'POST /api/v1/payouts/account': () => json({ url: '/payouts/sandbox/onboard/acct_sbx_9' }),
+    });
+    const { user, router } = renderApp('/partners/portal', { user: 'signed-in' });
+    const card = await screen.findByTestId('partner-payouts', undefined, { timeout: 10_000 });
+    expect(within(card).getByRole('heading', { name: 'Payouts' })).toBeInTheDocument();
+    expect(within(card).getByRole('link', { name: 'View earnings' })).toHaveAttribute('href', '/earnings');
+    await user.click(await within(card).findByRole('button', { name: 'Connect payout account' }));
+    await vi.waitFor(() => expect(router.state.location.pathname).toBe('/payouts/sandbox/onboard/acct_sbx_9'));
+    expect(callsTo(fetchMock, 'POST', '/api/v1/payouts/account')).toHaveLength(1);
+  });
+
+  it("says a partner's payout account is connected, with no button to connect it again", async () => {
+    stubApi({
+      'GET /api/v1/partners/me': () => json(portal()),
+      'GET /api/v1/payouts/earnings': () =>
+        json({
+          account: { status: 'enabled', connectedAt: '2026-11-23T10:00:00Z' },
+          canConnect: true,
+          payoutWindowDays: 7,
+          totals: { pendingCents: 0, availableCents: 0, paidCents: 0 },
+          lines: [],
+        }),
+    });
+    renderApp('/partners/portal', { user: 'signed-in' });
+    const card = await screen.findByTestId('partner-payouts', undefined, { timeout: 10_000 });
+    expect(await within(card).findByTestId('partner-payout-connected')).toHaveTextContent('Payout account connected');
+    expect(within(card).queryByRole('button')).toBeNull();
+  });
+
   it('says pending in yellow with the review text, and has no promo box without a code', async () => {
     stubApi({ 'GET /api/v1/partners/me': () => json(portal({ account: { ...account, status: 'pending', promoCode: null }, recent: [] })) });
     renderApp('/partners/portal', { user: 'signed-in' });
@@ -388,6 +422,88 @@ describe('/admin/payouts', { timeout: 20_000 }, () => {
     expect(await screen.findByText('Payout marked as sent')).toBeInTheDocument();
     expect(await screen.findByText('No unpaid conversions')).toBeInTheDocument();
     expect(callsTo(fetchMock, 'POST', '/api/v1/admin/payouts/p1')).toHaveLength(1);
+  });
+
+  it('pays a partner with a connected account through Stripe once, with both buttons disabled while it is sent', async () => {
+    let payable = [
+      { partnerId: 'p1', displayName: 'Ada Partner', code: 'ADA1', payableCount: 2, payableCents: 400, pendingCount: 0, pendingCents: 0, nextPayableAt: null, payoutAccount: 'enabled' },
+    ];
+    let answer: (response: Response) => void = () => {};
+    const fetchMock = stubApi({
+      ...admin,
+      'GET /api/v1/admin/payouts': () => json(payable),
+      'POST /api/v1/admin/payouts/p1/transfer': () => new Promise<Response>((resolve) => (answer = resolve)),
+    });
+    const { user } = renderApp('/admin/payouts', { user: 'signed-in' });
+    const row = await screen.findByRole('listitem', { name: 'Ada Partner' }, { timeout: 10_000 });
+    expect(within(row).getByTestId('payout-account-status')).toHaveTextContent('Payout account: connected');
+    const stripe = within(row).getByRole('button', { name: /^Pay through Stripe/ });
+    const markPaid = within(row).getByRole('button', { name: /^Mark as Paid/ });
+    await user.click(stripe);
+    const confirm = await screen.findByRole('alertdialog', { name: 'Pay Ada Partner through Stripe?' });
+    expect(confirm).toHaveAccessibleDescription(/sends \$4\.00 for 2 conversions to Ada Partner's connected payout account through Stripe/);
+    expect(callsTo(fetchMock, 'POST', '/api/v1/admin/payouts/p1/transfer')).toHaveLength(0);
+    await user.click(within(confirm).getByRole('button', { name: 'Pay through Stripe' }));
+    const sending = await within(confirm).findByRole('button', { name: 'Sending...' });
+    expect(sending).toBeDisabled();
+    expect(stripe).toBeDisabled();
+    expect(markPaid).toBeDisabled();
+    await user.click(sending);
+    expect(callsTo(fetchMock, 'POST', '/api/v1/admin/payouts/p1/transfer')).toHaveLength(1);
+    payable = [];
+    answer(
+      json(
+        { id: 'po1', partnerId: 'p1', periodStart: '2026-11-01', periodEnd: '2026-11-23', totalAmountCents: 400, status: 'sent', createdAt: '2026-11-23T10:00:00Z', method: 'stripe', transferId: 'tr_1' },
+        201,
+      ),
+    );
+    expect(await screen.findByText('Sent $4.00 to Ada Partner through Stripe')).toBeInTheDocument();
+    expect(await screen.findByText('No unpaid conversions')).toBeInTheDocument();
+    expect(callsTo(fetchMock, 'POST', '/api/v1/admin/payouts/p1/transfer')).toHaveLength(1);
+    expect(callsTo(fetchMock, 'POST', '/api/v1/admin/payouts/p1')).toHaveLength(0);
+  });
+
+  it('offers Pay through Stripe only to a connected account, and says each account state', async () => {
+    const row = { payableCount: 1, payableCents: 200, pendingCount: 0, pendingCents: 0, nextPayableAt: null };
+    stubApi({
+      ...admin,
+      'GET /api/v1/admin/payouts': () =>
+        json([
+          { ...row, partnerId: 'p1', displayName: 'Ada Partner', code: 'ADA1', payoutAccount: 'onboarding' },
+          { ...row, partnerId: 'p2', displayName: 'Bo Partner', code: 'BO1', payoutAccount: null },
+          { ...row, partnerId: 'p3', displayName: 'Cy Partner', code: 'CY1', payoutAccount: 'enabled', payableCents: 0, payableCount: 0, pendingCount: 1, pendingCents: 100 },
+        ]),
+    });
+    renderApp('/admin/payouts', { user: 'signed-in' });
+    const ada = await screen.findByRole('listitem', { name: 'Ada Partner' }, { timeout: 10_000 });
+    const bo = screen.getByRole('listitem', { name: 'Bo Partner' });
+    const cy = screen.getByRole('listitem', { name: 'Cy Partner' });
+    expect(within(ada).getByTestId('payout-account-status')).toHaveTextContent('Payout account: setting up');
+    expect(within(bo).getByTestId('payout-account-status')).toHaveTextContent('Payout account: not connected');
+    expect(within(cy).getByTestId('payout-account-status')).toHaveTextContent('Payout account: connected');
+    for (const item of [ada, bo, cy]) expect(within(item).queryByRole('button', { name: /Pay through Stripe/ })).toBeNull();
+    expect(within(ada).getByRole('button', { name: /Mark as Paid/ })).toBeEnabled();
+  });
+
+  it("says a failed Stripe payout in words and leaves the dialog for another try", async () => {
+    let answer = () => apiError(409, 'no_payout_account', 'This partner has not connected a payout account.');
+    stubApi({
+      ...admin,
+      'GET /api/v1/admin/payouts': () =>
+        json([{ partnerId: 'p1', displayName: 'Ada Partner', code: 'ADA1', payableCount: 1, payableCents: 200, pendingCount: 0, pendingCents: 0, nextPayableAt: null, payoutAccount: 'enabled' }]),
+      'POST /api/v1/admin/payouts/p1/transfer': () => answer(),
+    });
+    const { user } = renderApp('/admin/payouts', { user: 'signed-in' });
+    const row = await screen.findByRole('listitem', { name: 'Ada Partner' }, { timeout: 10_000 });
+    await user.click(within(row).getByRole('button', { name: /Pay through Stripe/ }));
+    const confirm = await screen.findByRole('alertdialog');
+    await user.click(within(confirm).getByRole('button', { name: 'Pay through Stripe' }));
+    expect(await screen.findByText('This partner has not connected a payout account.')).toBeInTheDocument();
+    expect(screen.getByRole('alertdialog')).toBeInTheDocument();
+    answer = () => apiError(502, 'payment_provider_failed', 'stripe: 500 from /v1/transfers');
+    await user.click(within(confirm).getByRole('button', { name: 'Pay through Stripe' }));
+    expect(await screen.findByText('Stripe did not accept the transfer. Nothing was marked as paid; press Pay through Stripe again to retry.')).toBeInTheDocument();
+    expect(screen.queryByText(/v1\/transfers/)).toBeNull();
   });
 
   it('shows money still in its refund window with the date it becomes payable, with nothing to mark as paid yet', async () => {

@@ -50,9 +50,9 @@ describe('/user-dashboard', { timeout: 20_000 }, () => {
     expect(screen.getByTestId('stat-personality')).toHaveTextContent('The Leader');
     expect(screen.getByTestId('stat-membership')).toHaveTextContent('Premium');
     const earnings = screen.getByRole('link', { name: /Contact earnings/ });
-    expect(earnings).toHaveAttribute('href', '/contestant-requests');
+    expect(earnings).toHaveAttribute('href', '/earnings');
     expect(earnings).toHaveTextContent('$1,234.50');
-    expect(earnings).toHaveTextContent('Your 75% of approved contact requests. Payouts are coming soon.');
+    expect(earnings).toHaveTextContent('Your 75% of approved contact requests. See what is paid out and when.');
     expect(screen.getByTestId('verified-badge')).toHaveTextContent('Verified');
     expect(screen.queryByRole('link', { name: 'Get Verified' })).toBeNull();
     const badge = await screen.findByTestId('premium-member-badge');

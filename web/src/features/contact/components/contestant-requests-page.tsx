@@ -81,8 +81,11 @@ export function ContestantRequestsPage() {
       <p role="note" className="flex items-start gap-3 rounded-2xl border border-brand-100 bg-brand-50 p-4 text-sm text-foreground" data-testid="payouts-note">
         <WalletIcon aria-hidden="true" className="mt-0.5 size-5 shrink-0 text-brand-700" />
         <span>
-          When you approve a request you earn 75% of its fee. {messages.payoutsLater} Requesters are only charged when you approve;
-          denying releases the hold on their card.
+          When you approve a request you earn 75% of its fee. {messages.payouts} Requesters are only charged when you approve;
+          denying releases the hold on their card.{' '}
+          <Link to={paths.earnings.path} className="font-semibold text-brand-700 underline underline-offset-4">
+            See your earnings
+          </Link>
         </span>
       </p>
 

@@ -31,7 +31,7 @@ export const messages = {
   reportFailed: 'Failed to report requester',
   reportReasonMissing: 'Please say why you are reporting this requester',
   reportReasonTooLong: 'The reason must be at most 500 characters',
-  payoutsLater: 'Payouts of your earnings are coming soon: your share is kept on your balance until then.',
+  payouts: 'Your share becomes payable once the refund window has passed and is then sent to your payout account.',
 } as const;
 
 /** The dialog's message: 10-1000 characters once trimmed (the server trims too). */

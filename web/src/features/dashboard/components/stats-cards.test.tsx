@@ -34,7 +34,7 @@ describe('StatsCards', () => {
     expect(within(card).getByText('Contact earnings')).toBeInTheDocument();
     expect(within(card).getByText('$712.50')).toBeInTheDocument();
     expect(within(card).getByText(CONTACT_EARNINGS_NOTE)).toBeInTheDocument();
-    expect(CONTACT_EARNINGS_NOTE).toBe('Your 75% of approved contact requests. Payouts are coming soon.');
+    expect(CONTACT_EARNINGS_NOTE).toBe('Your 75% of approved contact requests. See what is paid out and when.');
   });
 
   it('shows no earnings as $0.00 and thousands with a separator', () => {
@@ -45,10 +45,10 @@ describe('StatsCards', () => {
     expect(screen.getByTestId('stat-contact-earnings')).toHaveTextContent('$12,345.05');
   });
 
-  it('links the earnings card to the contact requests, named by its text', () => {
+  it('links the earnings card to /earnings, named by its text', () => {
     renderCards(summary({ contactEarningsCents: 950 }));
     const link = screen.getByRole('link', { name: /^Contact earnings \$9\.50 Your 75% of approved contact requests/ });
-    expect(link).toHaveAttribute('href', '/contestant-requests');
+    expect(link).toHaveAttribute('href', '/earnings');
     // The other stats stay plain cards.
     expect(screen.getAllByRole('link')).toHaveLength(1);
   });

@@ -6,7 +6,7 @@ import { formatMoney } from '@/lib/api/billing';
 import { cn } from '@/lib/utils';
 import type { DashboardSummary } from '../api/get-dashboard';
 
-export const CONTACT_EARNINGS_NOTE = 'Your 75% of approved contact requests. Payouts are coming soon.';
+export const CONTACT_EARNINGS_NOTE = 'Your 75% of approved contact requests. See what is paid out and when.';
 
 type StatCardProps = { icon: LucideIcon; label: string; value: ReactNode; detail?: ReactNode; testId: string; to?: string };
 
@@ -79,7 +79,7 @@ export function StatsCards({ summary }: { summary: DashboardSummary }) {
         value={formatMoney(summary.contactEarningsCents)}
         detail={CONTACT_EARNINGS_NOTE}
         testId="stat-contact-earnings"
-        to={paths.contestantRequests.path}
+        to={paths.earnings.path}
       />
     </div>
   );

@@ -1,4 +1,4 @@
-import { ArrowLeftIcon, BanknoteIcon } from 'lucide-react';
+import { ArrowLeftIcon, BanknoteIcon, LandmarkIcon } from 'lucide-react';
 import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { ConfirmButton } from '@/components/ui/confirm-button';
@@ -6,8 +6,29 @@ import { paths } from '@/config/paths';
 import { ApiError } from '@/lib/api-client';
 import { formatDate, formatMoney } from '@/lib/api/billing';
 import { toast } from '@/lib/toast';
-import { useMarkPayoutPaid, usePayablePartners, type PayablePartner } from '../api/partners';
-import { NO_UNPAID_MESSAGE, PAYOUT_SENT_MESSAGE, PAYOUTS_FAILED_MESSAGE } from '../utils/messages';
+import { cn } from '@/lib/utils';
+import { useMarkPayoutPaid, usePayablePartners, useTransferPayout, type PayablePartner } from '../api/partners';
+import {
+  NO_UNPAID_MESSAGE,
+  PAYOUT_SENT_MESSAGE,
+  PAYOUTS_FAILED_MESSAGE,
+  TRANSFER_FAILED_MESSAGE,
+  TRANSFER_PROVIDER_FAILED_MESSAGE,
+  transferSentMessage,
+} from '../utils/messages';
+import { payoutAccountLabel } from '../utils/rules';
+
+/** Refusals whose message the server words for the admin. */
+const SHOWN_TRANSFER_CODES = new Set(['nothing_payable', 'no_payout_account']);
+
+/** What a failed "Pay through Stripe" says. */
+export function transferErrorMessage(error: unknown): string {
+  if (error instanceof ApiError) {
+    if (SHOWN_TRANSFER_CODES.has(error.code) && error.message) return error.message;
+    if (error.code === 'payment_provider_failed') return TRANSFER_PROVIDER_FAILED_MESSAGE;
+  }
+  return TRANSFER_FAILED_MESSAGE;
+}
 
 /**
  * /admin/payouts: partners with unpaid conversions: what is payable now
@@ -32,8 +53,8 @@ export function AdminPayouts() {
           Partners with Unpaid Conversions
         </h2>
         <p className="text-sm text-muted-foreground">
-          Conversions become payable once their refund window (30 days unless configured otherwise) has passed. Mark as Paid records a payout for the period from the first of this month to
-          today.
+          Conversions become payable once their refund window (30 days unless configured otherwise) has passed. Pay through Stripe sends the payable amount to a partner’s connected
+          payout account; Mark as Paid only records a payout you sent another way. Either covers the period from the first of this month to today.
         </p>
         {payable.isPending ? (
           <p role="status">Loading payouts...</p>
@@ -55,8 +76,23 @@ export function AdminPayouts() {
   );
 }
 
+const ACCOUNT_TONE: Record<string, string> = {
+  enabled: 'text-emerald-800',
+  onboarding: 'text-amber-900',
+  none: 'text-muted-foreground',
+};
+
 function PayableRow({ partner }: { partner: PayablePartner }) {
   const markPaid = useMarkPayoutPaid();
+  const transfer = useTransferPayout();
+  // One payout at a time: while either is on its way, neither can be pressed again.
+  const busy = markPaid.isPending || transfer.isPending;
+  const canTransfer = partner.payoutAccount === 'enabled' && partner.payableCents > 0;
+  const sendThroughStripe = () =>
+    transfer.mutateAsync(partner.partnerId, {
+      onSuccess: (payout) => toast.success(transferSentMessage(formatMoney(payout.totalAmountCents), partner.displayName)),
+      onError: (error) => toast.error(transferErrorMessage(error)),
+    });
   const pay = () =>
     markPaid.mutateAsync(partner.partnerId, {
       onSuccess: () => toast.success(PAYOUT_SENT_MESSAGE),
@@ -71,6 +107,9 @@ function PayableRow({ partner }: { partner: PayablePartner }) {
       <div className="min-w-0">
         <p className="font-bold">{partner.displayName}</p>
         <p className="font-mono text-sm text-muted-foreground">{partner.code}</p>
+        <p className={cn('text-sm font-medium', ACCOUNT_TONE[partner.payoutAccount ?? 'none'])} data-testid="payout-account-status">
+          Payout account: {payoutAccountLabel(partner.payoutAccount)}
+        </p>
       </div>
       <dl className="grid grid-cols-2 gap-4 text-sm sm:flex sm:gap-6">
         <div>
@@ -95,21 +134,40 @@ function PayableRow({ partner }: { partner: PayablePartner }) {
           </div>
         ) : null}
       </dl>
-      <ConfirmButton
-        variant="default"
-        size="default"
-        destructive={false}
-        disabled={markPaid.isPending || partner.payableCents <= 0}
-        title={`Mark ${partner.displayName}'s payout as paid?`}
-        description={`This records a payout of ${formatMoney(partner.payableCents)} for ${partner.payableCount} conversion${partner.payableCount === 1 ? '' : 's'} as sent to ${partner.displayName}. Those conversions are then paid and leave this list; it cannot be undone here, so send the money first.`}
-        confirmLabel="Mark as Paid"
-        pendingLabel="Marking as paid..."
-        onConfirm={pay}
-      >
-        <BanknoteIcon aria-hidden="true" />
-        Mark as Paid
-        <span className="sr-only"> for {partner.displayName}</span>
-      </ConfirmButton>
+      <div className="flex flex-wrap gap-2 sm:justify-end">
+        {canTransfer ? (
+          <ConfirmButton
+            variant="default"
+            size="default"
+            destructive={false}
+            disabled={busy}
+            title={`Pay ${partner.displayName} through Stripe?`}
+            description={`This sends ${formatMoney(partner.payableCents)} for ${partner.payableCount} conversion${partner.payableCount === 1 ? '' : 's'} to ${partner.displayName}'s connected payout account through Stripe, and marks them paid.`}
+            confirmLabel="Pay through Stripe"
+            pendingLabel="Sending..."
+            onConfirm={sendThroughStripe}
+          >
+            <LandmarkIcon aria-hidden="true" />
+            Pay through Stripe
+            <span className="sr-only"> for {partner.displayName}</span>
+          </ConfirmButton>
+        ) : null}
+        <ConfirmButton
+          variant={canTransfer ? 'outline' : 'default'}
+          size="default"
+          destructive={false}
+          disabled={busy || partner.payableCents <= 0}
+          title={`Mark ${partner.displayName}'s payout as paid?`}
+          description={`This records a payout of ${formatMoney(partner.payableCents)} for ${partner.payableCount} conversion${partner.payableCount === 1 ? '' : 's'} as sent to ${partner.displayName}. Those conversions are then paid and leave this list; it cannot be undone here, so send the money first.`}
+          confirmLabel="Mark as Paid"
+          pendingLabel="Marking as paid..."
+          onConfirm={pay}
+        >
+          <BanknoteIcon aria-hidden="true" />
+          Mark as Paid
+          <span className="sr-only"> for {partner.displayName}</span>
+        </ConfirmButton>
+      </div>
     </li>
   );
 }

@@ -1,11 +1,13 @@
-import { ClockIcon, HandshakeIcon, MousePointerClickIcon, PercentIcon, ShoppingBagIcon, TrophyIcon, WalletIcon } from 'lucide-react';
+import { CircleCheckIcon, ClockIcon, HandshakeIcon, LandmarkIcon, MousePointerClickIcon, PercentIcon, ShoppingBagIcon, TrophyIcon, WalletIcon } from 'lucide-react';
 import type { ComponentType } from 'react';
 import { Link, Navigate } from 'react-router';
+import { ConnectPayoutAccountButton } from '@/components/connect-payout-account-button';
 import { PageLoader } from '@/components/layout/page-loader';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { paths } from '@/config/paths';
 import { formatDate, formatMoney } from '@/lib/api/billing';
+import { useEarnings } from '@/lib/api/payouts';
 import { useSession } from '@/lib/session';
 import { cn } from '@/lib/utils';
 import { isNoPartnerAccount, useMyPartnerPortal, type PartnerConversion, type PartnerPortal } from '../api/partners';
@@ -111,6 +113,8 @@ function Portal({ portal }: { portal: PartnerPortal }) {
         </dl>
       </section>
 
+      <PayoutsCard />
+
       <section aria-labelledby="recent-heading" className="grid gap-3">
         <h2 id="recent-heading" className="text-xl font-bold">
           Recent Conversions
@@ -124,6 +128,55 @@ function Portal({ portal }: { portal: PartnerPortal }) {
         )}
       </section>
     </>
+  );
+}
+
+/**
+ * Where the partner's money is sent: the same payout account as contact
+ * earnings (GET /api/v1/payouts/earnings says its state), connected the same
+ * way. Without the server's answer the button still shows: the server decides.
+ */
+function PayoutsCard() {
+  const earnings = useEarnings();
+  const account = earnings.data?.account ?? null;
+  const mayConnect = !earnings.data || account !== null || earnings.data.canConnect;
+
+  let status;
+  if (account?.status === 'enabled') {
+    status = (
+      <p className="flex items-center gap-2 font-semibold" data-testid="partner-payout-connected">
+        <CircleCheckIcon aria-hidden="true" className="size-5 shrink-0 text-emerald-700" />
+        Payout account connected
+      </p>
+    );
+  } else if (account?.status === 'onboarding') {
+    status = <p>Your payout account setup is not finished yet.</p>;
+  } else if (mayConnect) {
+    status = <p>Connect a payout account so your commissions can be sent to you.</p>;
+  } else {
+    status = <p className="text-muted-foreground">A payout account opens once your partner account is approved.</p>;
+  }
+
+  return (
+    <Card data-testid="partner-payouts">
+      <CardHeader className="pb-3 sm:pb-3">
+        <CardTitle className="flex items-center gap-2">
+          <LandmarkIcon aria-hidden="true" className="size-5 text-brand-600" />
+          Payouts
+        </CardTitle>
+      </CardHeader>
+      <CardContent className="grid gap-4">
+        {status}
+        <div className="flex flex-wrap items-start gap-3">
+          {account?.status !== 'enabled' && mayConnect ? (
+            <ConnectPayoutAccountButton label={account?.status === 'onboarding' ? 'Continue setup' : 'Connect payout account'} />
+          ) : null}
+          <Button asChild variant="outline">
+            <Link to={paths.earnings.path}>View earnings</Link>
+          </Button>
+        </div>
+      </CardContent>
+    </Card>
   );
 }
 

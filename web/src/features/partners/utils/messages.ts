@@ -16,7 +16,11 @@ export const NO_PARTNERS_MESSAGE = 'No partners found';
 export const PAYOUTS_FAILED_MESSAGE = 'Failed to load data';
 export const NO_UNPAID_MESSAGE = 'No unpaid conversions';
 export const PAYOUT_SENT_MESSAGE = 'Payout marked as sent';
+export const TRANSFER_FAILED_MESSAGE = 'Failed to send the payout through Stripe';
+export const TRANSFER_PROVIDER_FAILED_MESSAGE =
+  'Stripe did not accept the transfer. Nothing was marked as paid; press Pay through Stripe again to retry.';
 export const REDIRECTING_MESSAGE = 'Redirecting...';
 
 export const partnerStatusMessage = (status: string) => `Partner ${status}`;
+export const transferSentMessage = (amount: string, partner: string) => `Sent ${amount} to ${partner} through Stripe`;
 export const tierUpdatedMessage = (tier: string) => `Tier updated to ${tier}`;

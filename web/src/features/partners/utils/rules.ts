@@ -56,3 +56,10 @@ export function conversionKindLabel(kind: string): string {
 export function conversionStatusLabel(status: string): string {
   return status.charAt(0).toUpperCase() + status.slice(1);
 }
+
+/** The admin's word for a partner's payout account: 'connected', 'setting up' or 'not connected'. */
+export function payoutAccountLabel(state: 'onboarding' | 'enabled' | null | undefined): string {
+  if (state === 'enabled') return 'connected';
+  if (state === 'onboarding') return 'setting up';
+  return 'not connected';
+}
