@@ -58,6 +58,10 @@ export default async function globalSetup() {
       PRETTYSCORE_PARTNERS__CLICKS_PER_CLIENT_PER_MINUTE: '1000',
       // The partner walk pays a commission out the day it is earned.
       PRETTYSCORE_PARTNERS__COMMISSION_HOLD_DAYS: '0',
+      // A captured contact fee is payable at once and the transfer job runs
+      // every second, so payouts.spec.ts sees the contestant paid.
+      PRETTYSCORE_PAYMENTS__PAYOUT_WINDOW_DAYS: '0',
+      PRETTYSCORE_PAYMENTS__PAYOUT_INTERVAL_SECS: '1',
       // Likewise the auth API's per-address limits: the suite signs up and
       // signs in well over 30 accounts in five minutes from one address.
       PRETTYSCORE_AUTH__RATE_LIMITS__MAIL_REQUESTS_PER_5MIN: '10000',

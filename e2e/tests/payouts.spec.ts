@@ -9,13 +9,11 @@
  * told that a payout account opens with the first earnings. Screenshots of
  * /earnings and of the sandbox onboarding page at 375 and 1280 px, with axe.
  *
- * SERVER CONFIG THIS SPEC EXPECTS (global-setup.ts must start the server with
- * it; the names are the server's payout settings, adjust them to the config
- * keys it ends up with):
- *   - payout window 0 days: a captured fee is payable at once
- *     (e.g. PRETTYSCORE_PAYOUTS__WINDOW_DAYS=0; /earnings then says "payable 0 days after", checked below);
- *   - a short transfer job interval, a second or two, so the payable line is sent within the
- *     test's budget (e.g. PRETTYSCORE_PAYOUTS__TRANSFER_INTERVAL_SECS=1);
+ * The server config it needs is set by global-setup.ts:
+ *   - PRETTYSCORE_PAYMENTS__PAYOUT_WINDOW_DAYS=0: a captured fee is payable at
+ *     once (/earnings then says "payable 0 days after", checked below);
+ *   - PRETTYSCORE_PAYMENTS__PAYOUT_INTERVAL_SECS=1: the transfer job runs every
+ *     second, so the payable line is sent within the test's budget;
  *   - the embedded sandbox payment provider (the default).
  */
 import path from 'node:path';

@@ -76,10 +76,9 @@ pub struct PayablePartner {
     /// When the first pending line becomes payable.
     #[schema(required = true)]
     pub next_payable_at: Option<chrono::DateTime<Utc>>,
-    /// `onboarding` or `enabled` when the partner has a payout account for
-    /// Pay through Stripe.
+    /// The partner's payout account for Pay through Stripe, if any.
     #[schema(required = true)]
-    pub payout_account: Option<String>,
+    pub payout_account: Option<payouts::entity::AccountStatus>,
     /// A Pay through Stripe whose transfer is not confirmed yet (the
     /// provider did not answer): pressing it again sends the same transfer.
     pub unconfirmed_transfer_cents: i64,
@@ -366,7 +365,7 @@ pub async fn admin_payouts(
         }
         let payout_account = payouts::account_of(&state.db, provider, partner.user_id)
             .await?
-            .map(|found| found.status);
+            .map(|found| payouts::entity::AccountStatus::of(&found.status));
         rows.push(PayablePartner {
             partner_id: partner.id,
             display_name: partner.display_name,
@@ -548,6 +547,17 @@ async fn claim_payable(
     let nothing = || ApiError::conflict(ErrorCode::NothingPayable, "No unpaid conversions");
     let mine = || payable(now).add(line::Column::PartnerId.eq(id));
     let txn = state.db.begin().await?;
+    // Writes first, so that two payouts of one partner queue here (the row
+    // lock on PostgreSQL, the write lock on SQLite) instead of both reading
+    // the same lines; the second then finds them paid.
+    account::Entity::update_many()
+        .col_expr(
+            account::Column::UpdatedAt,
+            Expr::col(account::Column::UpdatedAt),
+        )
+        .filter(account::Column::Id.eq(id))
+        .exec(&txn)
+        .await?;
     if ledger::commission_sum(&txn, mine()).await? <= 0 {
         return Err(nothing());
     }

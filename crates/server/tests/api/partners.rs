@@ -175,6 +175,7 @@ on_both_databases!(
     a_refund_reverses_before_payout_and_claws_back_after,
     mark_as_paid_pays_exactly_that_partners_payable_lines_once,
     pay_through_stripe_sends_one_transfer_to_a_connected_partner,
+    pay_through_stripe_sends_an_unconfirmed_transfer_again_and_a_refused_one_pays_nothing,
     a_promo_code_discounts_the_first_payment_and_credits_the_partner,
     commissions_wait_out_the_refund_window,
     renewals_earn_for_twelve_months_and_a_promo_only_its_sale,
@@ -1138,4 +1139,165 @@ async fn pay_through_stripe_sends_one_transfer_to_a_connected_partner(backend: B
         "{audit}"
     );
     assert_totals_match_lines(&app).await;
+}
+
+/// A referred buyer's $4.99 purchase, as Stripe reports it.
+async fn stripe_purchase(app: &TestApp, buyer: &Caller, intent: &str) {
+    use crate::billing::{deliver, event, now};
+    let object = json!({"id": intent, "object": "payment_intent", "status": "succeeded",
+                        "amount": 499, "amount_received": 499, "currency": "usd",
+                        "metadata": {"user_id": buyer.id, "purpose": "personality_detailed"}});
+    deliver(
+        app,
+        &event(
+            &format!("evt_{intent}"),
+            "payment_intent.succeeded",
+            now(),
+            object,
+        ),
+    )
+    .await;
+}
+
+async fn pay_through_stripe_sends_an_unconfirmed_transfer_again_and_a_refused_one_pays_nothing(
+    backend: Backend,
+) {
+    use crate::billing::{deliver, event, now, stripe_app_with, stripe_double};
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use wiremock::matchers::{method, path as at};
+    use wiremock::{Mock, ResponseTemplate};
+    let stripe = stripe_double().await;
+    Mock::given(method("POST"))
+        .and(at("/v1/accounts"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!({
+            "id": "acct_1Partner", "object": "account", "type": "express",
+            "payouts_enabled": false, "details_submitted": false
+        })))
+        .mount(&stripe)
+        .await;
+    Mock::given(method("POST"))
+        .and(at("/v1/account_links"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!({
+            "object": "account_link", "url": "https://connect.stripe.com/setup/e/acct_1Partner/x"
+        })))
+        .mount(&stripe)
+        .await;
+    // No answer, then the same transfer accepted, then a refusal.
+    let calls = AtomicUsize::new(0);
+    Mock::given(method("POST"))
+        .and(at("/v1/transfers"))
+        .respond_with(
+            move |_: &wiremock::Request| match calls.fetch_add(1, Ordering::SeqCst) {
+                0 => ResponseTemplate::new(500).set_body_json(
+                    json!({"error": {"type": "api_error", "message": "An unknown error occurred"}}),
+                ),
+                1 => ResponseTemplate::new(200).set_body_json(json!({
+                    "id": "tr_1Partner", "object": "transfer", "amount": 75, "amount_reversed": 0,
+                    "currency": "usd", "destination": "acct_1Partner", "reversed": false
+                })),
+                _ => ResponseTemplate::new(400).set_body_json(json!({"error": {
+                "type": "invalid_request_error", "code": "balance_insufficient",
+                "message": "You have insufficient available funds in your Stripe account."}})),
+            },
+        )
+        .expect(3)
+        .mount(&stripe)
+        .await;
+    let app = stripe_app_with(backend, &stripe.uri(), |config| {
+        config.partners.commission_hold_days = 0;
+    })
+    .await;
+    let admin = admin(&app).await;
+    let (one_user, one) = partner(&app, &admin, "one@example.com", "ONE", "starter").await;
+    let buyer = sign_up_referred(&app, "a@example.com", "ONE").await;
+    stripe_purchase(&app, &buyer, "pi_first").await;
+    ok(post(&app, "/api/v1/payouts/account", &one_user, json!({})).await);
+    let ready = json!({"id": "acct_1Partner", "object": "account", "payouts_enabled": true, "details_submitted": true});
+    deliver(
+        &app,
+        &event("evt_partner_ready", "account.updated", now(), ready),
+    )
+    .await;
+    let owed = ok(get(&app, PAYOUTS, &admin).await)[0]["payableCents"]
+        .as_i64()
+        .unwrap();
+    assert!(owed > 0);
+
+    let transfer = format!("{PAYOUTS}/{}/transfer", one["id"].as_str().unwrap());
+    let unanswered = post(&app, &transfer, &admin, json!({})).await;
+    assert_error(
+        &unanswered,
+        StatusCode::BAD_GATEWAY,
+        "payment_provider_failed",
+    );
+    assert!(
+        unanswered.1["message"]
+            .as_str()
+            .unwrap()
+            .contains("press Pay through Stripe again")
+    );
+    let listed = ok(get(&app, PAYOUTS, &admin).await);
+    assert_eq!(listed[0]["unconfirmedTransferCents"], owed);
+    assert_eq!(listed[0]["payableCents"], 0);
+    // Mark as Paid cannot pay it a second time meanwhile.
+    assert_error(
+        &post(
+            &app,
+            &format!("{PAYOUTS}/{}", one["id"].as_str().unwrap()),
+            &admin,
+            json!({}),
+        )
+        .await,
+        StatusCode::CONFLICT,
+        "nothing_payable",
+    );
+    let (status, payout) = post(&app, &transfer, &admin, json!({})).await;
+    assert_eq!(status, StatusCode::CREATED, "{payout}");
+    assert_eq!(payout["transferId"], "tr_1Partner");
+    assert_eq!(payout["totalAmountCents"], owed);
+    let sent: Vec<_> = stripe
+        .received_requests()
+        .await
+        .unwrap()
+        .into_iter()
+        .filter(|r| r.url.path() == "/v1/transfers")
+        .collect();
+    let keys: Vec<_> = sent
+        .iter()
+        .map(|r| {
+            r.headers
+                .get("Idempotency-Key")
+                .unwrap()
+                .to_str()
+                .unwrap()
+                .to_owned()
+        })
+        .collect();
+    assert_eq!(keys[0], keys[1], "sent again with the same key");
+    assert_eq!(
+        keys[0],
+        format!("payout-{}", payout["id"].as_str().unwrap())
+    );
+    let form: std::collections::BTreeMap<String, String> =
+        url::form_urlencoded::parse(&sent[1].body)
+            .into_owned()
+            .collect();
+    assert_eq!(form["destination"], "acct_1Partner");
+    assert_eq!(form["amount"], owed.to_string());
+    assert_eq!(ok(get(&app, PAYOUTS, &admin).await), json!([]));
+
+    // Refused: nothing marked paid, the money payable again, no payout row.
+    let second = sign_up_referred(&app, "b@example.com", "ONE").await;
+    stripe_purchase(&app, &second, "pi_second").await;
+    assert_error(
+        &post(&app, &transfer, &admin, json!({})).await,
+        StatusCode::BAD_GATEWAY,
+        "payment_provider_failed",
+    );
+    let listed = ok(get(&app, PAYOUTS, &admin).await);
+    assert_eq!(listed[0]["payableCents"], owed);
+    assert_eq!(listed[0]["unconfirmedTransferCents"], 0);
+    assert_eq!(crate::billing::count(&app, "partner_payouts").await, 1);
+    assert_totals_match_lines(&app).await;
+    stripe.verify().await;
 }

@@ -500,10 +500,35 @@ describe('/admin/payouts', { timeout: 20_000 }, () => {
     await user.click(within(confirm).getByRole('button', { name: 'Pay through Stripe' }));
     expect(await screen.findByText('This partner has not connected a payout account.')).toBeInTheDocument();
     expect(screen.getByRole('alertdialog')).toBeInTheDocument();
-    answer = () => apiError(502, 'payment_provider_failed', 'stripe: 500 from /v1/transfers');
+    const unconfirmed = 'Stripe did not confirm the transfer. Nothing is lost: press Pay through Stripe again to send the same transfer.';
+    answer = () => apiError(502, 'payment_provider_failed', unconfirmed);
+    await user.click(within(confirm).getByRole('button', { name: 'Pay through Stripe' }));
+    expect(await screen.findByText(unconfirmed)).toBeInTheDocument();
+    answer = () => apiError(502, 'payment_provider_failed', '');
     await user.click(within(confirm).getByRole('button', { name: 'Pay through Stripe' }));
     expect(await screen.findByText('Stripe did not accept the transfer. Nothing was marked as paid; press Pay through Stripe again to retry.')).toBeInTheDocument();
-    expect(screen.queryByText(/v1\/transfers/)).toBeNull();
+  });
+
+  it('offers to send an unconfirmed Stripe transfer again, even with nothing new payable', async () => {
+    const fetchMock = stubApi({
+      ...admin,
+      'GET /api/v1/admin/payouts': () =>
+        json([
+          { partnerId: 'p1', displayName: 'Ada Partner', code: 'ADA1', payableCount: 0, payableCents: 0, pendingCount: 0, pendingCents: 0, nextPayableAt: null, payoutAccount: 'enabled', unconfirmedTransferCents: 450 },
+        ]),
+      'POST /api/v1/admin/payouts/p1/transfer': () =>
+        json({ id: 'po1', partnerId: 'p1', periodStart: '2026-11-01', periodEnd: '2026-11-28', totalAmountCents: 450, status: 'sent', createdAt: '2026-11-28T10:00:00Z', method: 'stripe', transferId: 'tr_1' }, 201),
+    });
+    const { user } = renderApp('/admin/payouts', { user: 'signed-in' });
+    const row = await screen.findByRole('listitem', { name: 'Ada Partner' }, { timeout: 10_000 });
+    expect(within(row).getByTestId('unconfirmed-amount')).toHaveTextContent('$4.50');
+    expect(within(row).getByRole('button', { name: /^Mark as Paid/ })).toBeDisabled();
+    await user.click(within(row).getByRole('button', { name: /^Pay through Stripe/ }));
+    const confirm = await screen.findByRole('alertdialog');
+    expect(confirm).toHaveAccessibleDescription(/unconfirmed transfer of \$4\.50 to Ada Partner again/);
+    await user.click(within(confirm).getByRole('button', { name: 'Pay through Stripe' }));
+    expect(await screen.findByText('Sent $4.50 to Ada Partner through Stripe')).toBeInTheDocument();
+    expect(callsTo(fetchMock, 'POST', '/api/v1/admin/payouts/p1/transfer')).toHaveLength(1);
   });
 
   it('shows money still in its refund window with the date it becomes payable, with nothing to mark as paid yet', async () => {

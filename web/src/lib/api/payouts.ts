@@ -1,5 +1,5 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { ApiError, apiErrorFrom, fetchWithSession } from '@/lib/api-client';
+import { api, ApiError, unwrap, type ApiSchemas } from '@/lib/api-client';
 import { useSession } from '@/lib/session';
 
 /**
@@ -12,18 +12,13 @@ import { useSession } from '@/lib/session';
  * The server decides everything (who may connect, what is payable, when it is
  * sent); these calls only mirror its answers.
  *
- * These paths are not in the generated schema yet: the types below are the
- * contract (notes/payouts-contract.md) written out by hand, and the calls go
- * through `fetchWithSession`. Once scripts/gen-api-types.sh picks the paths
- * up, the types become aliases of `ApiSchemas[...]` and the calls move to the
- * typed `api` client, so a contract change breaks the build.
+ * The types are the server's OpenAPI schemas, so a contract change breaks
+ * the build.
  */
 
+export type PayoutAccount = ApiSchemas['PayoutAccount'];
 export type PayoutAccountStatus = 'onboarding' | 'enabled';
-
-/** The caller's payout account; `connectedAt` is when it became enabled. */
-export type PayoutAccount = { status: PayoutAccountStatus; connectedAt: string | null };
-
+export type EarningsLine = ApiSchemas['EarningLine'];
 /**
  * Where one line of earnings stands:
  * - held: the requester's card hold is placed, waiting for the contestant's answer;
@@ -34,43 +29,15 @@ export type PayoutAccount = { status: PayoutAccountStatus; connectedAt: string |
  * - released: the hold was released (denied or expired), nothing earned;
  * - reversed: refunded or disputed after it was sent, the transfer taken back (`reversedAt`).
  */
-export type EarningsLineState = 'held' | 'captured' | 'payable' | 'transferred' | 'reversed' | 'canceled' | 'released';
-
-export type EarningsLine = {
-  id: string;
-  /** e.g. "Contact request from Alex". */
-  description: string;
-  /** What the requester paid (gross), in cents. */
-  feeCents: number;
-  /** The payee's share (75 %), in cents. */
-  amountCents: number;
-  state: EarningsLineState;
-  payableAt: string | null;
-  transferredAt: string | null;
-  reversedAt: string | null;
-  createdAt: string;
-};
-
+export type EarningsLineState = EarningsLine['state'];
 /** pending = held + captured still in the window; available = past the window, not yet sent; paid = sent. */
-export type EarningsTotals = { pendingCents: number; availableCents: number; paidCents: number };
-
+export type EarningsTotals = ApiSchemas['Totals'];
 /** GET /api/v1/payouts/earnings: always the caller's own. */
-export type Earnings = {
-  account: PayoutAccount | null;
-  /** The server's answer to "may this user open a payout account?" (has earnings, or is an approved partner). */
-  canConnect: boolean;
-  /** The refund window, in days, before a captured fee becomes payable. */
-  payoutWindowDays: number;
-  totals: EarningsTotals;
-  /** Newest first. */
-  lines: EarningsLine[];
-};
-
+export type Earnings = ApiSchemas['Earnings'];
 /** POST /api/v1/payouts/account: Stripe's hosted onboarding (absolute) or the sandbox's page (a path of this app). */
-export type ConnectPayoutAccountResponse = { url: string };
-
-/** GET/POST /api/v1/payouts/sandbox/accounts/{accountId}[/complete]: the embedded provider's test account. */
-export type SandboxPayoutAccount = { id: string; email: string | null; status: PayoutAccountStatus };
+export type ConnectPayoutAccountResponse = ApiSchemas['OnboardingLink'];
+/** GET/POST /api/v1/payouts/sandbox/accounts/{id}[/complete]: the embedded provider's test account. */
+export type SandboxPayoutAccount = ApiSchemas['SandboxAccount'];
 
 export const payoutKeys = {
   all: ['payouts'] as const,
@@ -85,15 +52,8 @@ function retryServerErrors(failureCount: number, error: unknown): boolean {
   return failureCount < 1;
 }
 
-/** A JSON call to a path the generated schema does not have yet; a failure is the server's `ApiError`. */
-async function call<T>(path: string, init?: RequestInit): Promise<T> {
-  const response = await fetchWithSession(path, init);
-  if (!response.ok) throw await apiErrorFrom(response);
-  return (await response.json()) as T;
-}
-
 export function getEarnings(signal?: AbortSignal): Promise<Earnings> {
-  return call<Earnings>('/api/v1/payouts/earnings', { signal });
+  return unwrap(api.GET('/api/v1/payouts/earnings', { signal }));
 }
 
 /** While the earnings page waits for a new payout account to be confirmed, it asks this often. */
@@ -126,7 +86,7 @@ export function useEarnings({ confirmingAccount = false }: { confirmingAccount?:
 
 /** POST /api/v1/payouts/account: opens (or continues) onboarding; 403 `no_earnings`, 409 `already_connected`. */
 export function connectPayoutAccount(): Promise<ConnectPayoutAccountResponse> {
-  return call<ConnectPayoutAccountResponse>('/api/v1/payouts/account', { method: 'POST' });
+  return unwrap(api.POST('/api/v1/payouts/account'));
 }
 
 export function useConnectPayoutAccount() {
@@ -139,7 +99,7 @@ export function useConnectPayoutAccount() {
 }
 
 export function getSandboxPayoutAccount(id: string, signal?: AbortSignal): Promise<SandboxPayoutAccount> {
-  return call<SandboxPayoutAccount>(`/api/v1/payouts/sandbox/accounts/${encodeURIComponent(id)}`, { signal });
+  return unwrap(api.GET('/api/v1/payouts/sandbox/accounts/{id}', { params: { path: { id } }, signal }));
 }
 
 /** The sandbox's test account (its owner only: 404 `not_found` for anyone else). */
@@ -154,7 +114,7 @@ export function useSandboxPayoutAccount(id: string) {
 
 /** "Finish test setup": the sandbox enables the account, as Stripe's onboarding would. */
 export function completeSandboxPayoutAccount(id: string): Promise<SandboxPayoutAccount> {
-  return call<SandboxPayoutAccount>(`/api/v1/payouts/sandbox/accounts/${encodeURIComponent(id)}/complete`, { method: 'POST' });
+  return unwrap(api.POST('/api/v1/payouts/sandbox/accounts/{id}/complete', { params: { path: { id } } }));
 }
 
 export function useCompleteSandboxPayoutAccount(id: string) {

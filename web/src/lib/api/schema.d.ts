@@ -394,6 +394,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/admin/payouts/{id}/transfer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pay through Stripe: the same payable lines as Mark as Paid, sent to the
+         *     partner's connected payout account as one transfer whose idempotency key
+         *     is the payout's id. When the provider does not answer, the payout stays
+         *     unconfirmed and pressing again sends the same transfer (never a second);
+         *     when it refuses, nothing is marked paid.
+         */
+        post: operations["pay_through_stripe"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/admin/role": {
         parameters: {
             query?: never;
@@ -1263,6 +1286,81 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/payouts/account": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Connect a payout account, or continue its onboarding: opens an Express
+         *     account at the provider the first time (once, however often it is
+         *     pressed) and answers where to finish setting it up.
+         */
+        post: operations["connect_account"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/payouts/earnings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's earnings: their payout account, their lines and totals. */
+        get: operations["earnings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/payouts/sandbox/accounts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The sandbox's test onboarding page: the caller's own account only. */
+        get: operations["sandbox_account"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/payouts/sandbox/accounts/{id}/complete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Finish test setup: the account may receive transfers, told through the
+         *     same `account.updated` event Stripe sends.
+         */
+        post: operations["sandbox_complete"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/personality/quiz": {
         parameters: {
             query?: never;
@@ -1650,6 +1748,11 @@ export interface components {
             user_id: string;
         };
         /**
+         * @description A payout account's state, as the API says it.
+         * @enum {string}
+         */
+        AccountStatus: "onboarding" | "enabled";
+        /**
          * @description The editor's manual sliders, with the semantics of the CSS filter functions the web
          *     editor previews them with: `brightness(b%) contrast(c%) saturate(s%) blur(px)`,
          *     applied in that order, each clamped to 0..1 like a browser does. Out-of-range values
@@ -1988,8 +2091,9 @@ export interface components {
             bestFaceScore: number | null;
             /**
              * Format: int64
-             * @description The contestant's share of approved contact requests, in cents (paid
-             *     out later).
+             * @description The contestant's share of approved contact requests that were charged
+             *     and not refunded, in cents: sent or waiting for the refund window
+             *     (`/api/v1/payouts/earnings` has each line).
              */
             contactEarningsCents: number;
             /**
@@ -2016,6 +2120,50 @@ export interface components {
              *     sign-in is more than 5 minutes old.
              */
             nonce?: string | null;
+        };
+        EarningLine: {
+            /**
+             * Format: int64
+             * @description The caller's share of it.
+             */
+            amountCents: number;
+            /** Format: date-time */
+            createdAt: string;
+            description: string;
+            /**
+             * Format: int64
+             * @description What the buyer paid.
+             */
+            feeCents: number;
+            /** Format: uuid */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When a captured line becomes payable.
+             */
+            payableAt: string | null;
+            /** Format: date-time */
+            reversedAt: string | null;
+            state: components["schemas"]["LineState"];
+            /** Format: date-time */
+            transferredAt: string | null;
+        };
+        Earnings: {
+            account: components["schemas"]["PayoutAccount"] | null;
+            /**
+             * @description The caller has something to be paid (earnings, or an approved
+             *     partner account), so they may connect a payout account.
+             */
+            canConnect: boolean;
+            /** @description Newest first. */
+            lines: components["schemas"]["EarningLine"][];
+            /**
+             * Format: int32
+             * @description Days between a charge and its share becoming payable.
+             */
+            payoutWindowDays: number;
+            /** @description The sums of `lines` by state. */
+            totals: components["schemas"]["Totals"];
         };
         /** @description The body of `edit-photo`. */
         EditPhotoRequest: {
@@ -2122,7 +2270,7 @@ export interface components {
          *     all, so the web app's generated types know each one.
          * @enum {string}
          */
-        ErrorCode: "not_found" | "method_not_allowed" | "unsupported_media_type" | "invalid_json" | "invalid_request" | "body_too_large" | "invalid_query" | "validation_failed" | "conflict" | "rate_limited" | "not_signed_in" | "insufficient_aal" | "reauthentication_needed" | "admin_only" | "invalid_upload" | "missing_image" | "too_large" | "not_an_image" | "image_incomplete" | "bad_dimensions" | "no_face" | "face_too_small" | "no_hand" | "not_feet" | "missing_prompt" | "invalid_image_url" | "unsupported_prompt" | "free_edits_used" | "provider_credits" | "edit_failed" | "forbidden" | "invalid_signature" | "idempotency_key_reused" | "checkout_in_progress" | "checkout_closed" | "card_declined" | "already_subscribed" | "already_purchased" | "payment_required" | "already_paid" | "no_subscription" | "payment_provider_failed" | "unknown_feature" | "trial_used" | "feature_locked" | "already_applied" | "already_requested" | "already_verified" | "partner_exists" | "partner_not_found" | "invalid_short_code" | "short_code_taken" | "promo_code_taken" | "invalid_promo_code" | "invalid_transition" | "nothing_payable" | "cannot_contact_self" | "display_name_required" | "request_open" | "blocked" | "already_decided" | "not_paid" | "not_approved" | "conversation_closed" | "server_busy" | "database_unavailable" | "shutting_down" | "body_timeout" | "storage_unavailable" | "internal_error";
+        ErrorCode: "not_found" | "method_not_allowed" | "unsupported_media_type" | "invalid_json" | "invalid_request" | "body_too_large" | "invalid_query" | "validation_failed" | "conflict" | "rate_limited" | "not_signed_in" | "insufficient_aal" | "reauthentication_needed" | "admin_only" | "invalid_upload" | "missing_image" | "too_large" | "not_an_image" | "image_incomplete" | "bad_dimensions" | "no_face" | "face_too_small" | "no_hand" | "not_feet" | "missing_prompt" | "invalid_image_url" | "unsupported_prompt" | "free_edits_used" | "provider_credits" | "edit_failed" | "forbidden" | "invalid_signature" | "idempotency_key_reused" | "checkout_in_progress" | "checkout_closed" | "card_declined" | "already_subscribed" | "already_purchased" | "payment_required" | "already_paid" | "no_subscription" | "payment_provider_failed" | "unknown_feature" | "trial_used" | "feature_locked" | "already_applied" | "already_requested" | "already_verified" | "partner_exists" | "partner_not_found" | "invalid_short_code" | "short_code_taken" | "promo_code_taken" | "invalid_promo_code" | "invalid_transition" | "nothing_payable" | "no_earnings" | "already_connected" | "no_payout_account" | "cannot_contact_self" | "display_name_required" | "request_open" | "blocked" | "already_decided" | "not_paid" | "not_approved" | "conversation_closed" | "server_busy" | "database_unavailable" | "shutting_down" | "body_timeout" | "storage_unavailable" | "internal_error";
         /** @description The result of a face analysis. */
         FaceAnalysis: {
             breakdown: components["schemas"]["FaceBreakdown"];
@@ -2479,6 +2627,12 @@ export interface components {
             /** @description Pass as `after` for the next page; null on the last page. */
             next_cursor?: string | null;
         };
+        /**
+         * @description What a line looks like to its payee: the stored state, with `captured`
+         *     split into waiting for the refund window and `payable`.
+         * @enum {string}
+         */
+        LineState: "held" | "captured" | "payable" | "transferred" | "released" | "canceled" | "reversed";
         /** @description A new message in one of the caller's conversations. */
         MessageEvent: {
             /**
@@ -2562,6 +2716,10 @@ export interface components {
             /** Format: float */
             y: number;
         };
+        OnboardingLink: {
+            /** @description The provider's onboarding page (absolute), or the sandbox's (relative). */
+            url: string;
+        };
         OutboxList: {
             /** @description Newest first, at most 50. */
             messages: components["schemas"]["OutboxMessage"][];
@@ -2636,6 +2794,8 @@ export interface components {
             createdAt: string;
             /** Format: uuid */
             id: string;
+            /** @description `manual` (Mark as Paid) or `stripe` (Pay through Stripe). */
+            method: string;
             /** Format: uuid */
             partnerId: string;
             /** Format: date */
@@ -2646,6 +2806,8 @@ export interface components {
             status: string;
             /** Format: int64 */
             totalAmountCents: number;
+            /** @description The provider's transfer, for `stripe`. */
+            transferId: string | null;
         };
         PartnerPortal: {
             account: components["schemas"]["PartnerAccount"];
@@ -2708,6 +2870,7 @@ export interface components {
              * @description Lines past the refund window, clawbacks included.
              */
             payableCount: number;
+            payoutAccount: components["schemas"]["AccountStatus"] | null;
             /** Format: int64 */
             pendingCents: number;
             /**
@@ -2715,6 +2878,12 @@ export interface components {
              * @description Unpaid lines still in their refund window.
              */
             pendingCount: number;
+            /**
+             * Format: int64
+             * @description A Pay through Stripe whose transfer is not confirmed yet (the
+             *     provider did not answer): pressing it again sends the same transfer.
+             */
+            unconfirmedTransferCents: number;
         };
         /** @description One of the caller's payments. */
         PaymentItem: {
@@ -2735,6 +2904,11 @@ export interface components {
              *     `partially_refunded`.
              */
             status: string;
+        };
+        PayoutAccount: {
+            /** Format: date-time */
+            connectedAt: string | null;
+            status: components["schemas"]["AccountStatus"];
         };
         PersonalityAnalysisRequest: {
             /** @description Question index ("0" to "19") to the chosen option's value. */
@@ -2904,6 +3078,13 @@ export interface components {
             /** @description Why (1-500 characters). */
             reason?: string | null;
         };
+        SandboxAccount: {
+            email: string | null;
+            id: string;
+            /** @description Said on the page: nothing real is asked for. */
+            notice: string;
+            status: components["schemas"]["AccountStatus"];
+        };
         /** @description A sandbox checkout, for its page. */
         SandboxCheckout: {
             /**
@@ -3035,6 +3216,27 @@ export interface components {
          * @enum {string}
          */
         Tier: "lovely" | "pretty" | "veryPretty" | "beautiful" | "gorgeous" | "absolutelyStunning" | "exceptional" | "eliteBeauty" | "worldsMostBeautiful";
+        /**
+         * @description The payee's totals, each the sum of the lines in its states: nothing is
+         *     counted twice and a line that ended owing nothing counts in none.
+         */
+        Totals: {
+            /**
+             * Format: int64
+             * @description Past the refund window, not sent yet.
+             */
+            availableCents: number;
+            /**
+             * Format: int64
+             * @description Sent to the payout account.
+             */
+            paidCents: number;
+            /**
+             * Format: int64
+             * @description Held, or captured and still in the refund window.
+             */
+            pendingCents: number;
+        };
         TrackReferralRequest: {
             /** @description The partner's short code from the link. */
             code: string;
@@ -4424,6 +4626,83 @@ export interface operations {
             };
             /** @description `validation_failed`: the path or query holds a control character */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    pay_through_stripe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The partner's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Sent through the payment provider */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerPayout"];
+                };
+            };
+            /** @description `not_signed_in` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `admin_only` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `partner_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `nothing_payable`, `no_payout_account`, or `conflict`: a transfer to this partner is being sent */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`: the path or query holds a control character */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `payment_provider_failed` */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7127,6 +7406,191 @@ export interface operations {
             };
             /** @description `partner_not_found`: the caller has no partner account */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    connect_account: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Go to `url` to finish onboarding */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OnboardingLink"];
+                };
+            };
+            /** @description `not_signed_in` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `no_earnings`: nothing to be paid yet */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `already_connected` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `payment_provider_failed` */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    earnings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller's earnings */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Earnings"];
+                };
+            };
+            /** @description `not_signed_in` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    sandbox_account: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The test account's id (acct_sandbox_…) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The test account */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxAccount"];
+                };
+            };
+            /** @description `not_signed_in` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such account of the caller's, or the sandbox is off */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`: the path or query holds a control character */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    sandbox_complete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The test account's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account is enabled */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxAccount"];
+                };
+            };
+            /** @description `not_signed_in` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such account of the caller's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`: the path or query holds a control character */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -33,6 +33,34 @@ pub enum LineStatus {
 pub const ONBOARDING: &str = "onboarding";
 pub const ENABLED: &str = "enabled";
 
+/// A payout account's state, as the API says it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum AccountStatus {
+    /// Onboarding is not finished: nothing can be sent yet.
+    Onboarding,
+    /// The provider may send it transfers.
+    Enabled,
+}
+
+impl AccountStatus {
+    pub fn of(stored: &str) -> Self {
+        if stored == ENABLED {
+            Self::Enabled
+        } else {
+            Self::Onboarding
+        }
+    }
+
+    pub fn ready(ready: bool) -> Self {
+        if ready {
+            Self::Enabled
+        } else {
+            Self::Onboarding
+        }
+    }
+}
+
 pub mod account {
     use sea_orm::entity::prelude::*;
 

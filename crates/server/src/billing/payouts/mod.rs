@@ -34,7 +34,7 @@ use crate::http::AppState;
 use crate::http::error::{ApiError, ErrorBody, ErrorCode};
 use crate::http::extract::{AuthUser, Json, Path};
 use crate::providers::payments::ConnectedAccount;
-use entity::{ENABLED, ONBOARDING, account};
+use entity::{AccountStatus, ENABLED, ONBOARDING, account};
 use ledger::{LineState, Totals};
 
 pub use transfers::{PayoutError, pay_user, spawn_transfer_worker};
@@ -56,9 +56,7 @@ const REFRESH_PATH: &str = "/earnings?onboarding=refresh";
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct PayoutAccount {
-    /// `onboarding` until the provider says it can receive transfers, then
-    /// `enabled`.
-    pub status: String,
+    pub status: AccountStatus,
     #[schema(required = true)]
     pub connected_at: Option<DateTime<Utc>>,
 }
@@ -110,8 +108,7 @@ pub struct SandboxAccount {
     pub id: String,
     #[schema(required = true)]
     pub email: Option<String>,
-    /// `onboarding` or `enabled`.
-    pub status: String,
+    pub status: AccountStatus,
     /// Said on the page: nothing real is asked for.
     pub notice: String,
 }
@@ -168,7 +165,7 @@ pub async fn earnings(
     let account = account_of(&state.db, state.payments.provider.name(), user.user_id)
         .await?
         .map(|row| PayoutAccount {
-            status: row.status,
+            status: AccountStatus::of(&row.status),
             connected_at: row.enabled_at,
         });
     let can_connect = !lines.is_empty()
@@ -286,11 +283,9 @@ async fn remember(
         created_at: Set(now),
         updated_at: Set(now),
     })
-    .on_conflict(
-        OnConflict::columns([account::Column::UserId, account::Column::Provider])
-            .do_nothing()
-            .to_owned(),
-    )
+    // Either unique key may be the one a simultaneous press hits first (the
+    // same user, and the same account at the provider): both mean "kept".
+    .on_conflict(OnConflict::new().do_nothing().to_owned())
     .exec_without_returning(db)
     .await?;
     Ok(())
@@ -355,7 +350,7 @@ fn sandbox_view(data: &Value) -> SandboxAccount {
     SandboxAccount {
         id: data["id"].as_str().unwrap_or_default().to_owned(),
         email: data["email"].as_str().map(str::to_owned),
-        status: if ready { ENABLED } else { ONBOARDING }.to_owned(),
+        status: AccountStatus::ready(ready),
         notice: SANDBOX_NOTICE.to_owned(),
     }
 }

@@ -1,5 +1,5 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, ApiError, apiErrorFrom, fetchWithSession, unwrap, type ApiSchemas } from '@/lib/api-client';
+import { api, ApiError, unwrap, type ApiSchemas } from '@/lib/api-client';
 
 /**
  * The partner programme's calls (issue 15). The server runs the programme:
@@ -13,15 +13,10 @@ export type PartnerTotals = ApiSchemas['PartnerTotals'];
 export type PartnerConversion = ApiSchemas['PartnerConversion'];
 export type PartnerStanding = ApiSchemas['PartnerStanding'];
 export type AdminPartner = ApiSchemas['AdminPartner'];
-/**
- * The payout contract (issue 23) adds `payoutAccount` to each row and
- * `method` / `transferId` to a payout. Until scripts/gen-api-types.sh picks
- * them up, they are written out here (notes/payouts-contract.md); a row from
- * an older server has no `payoutAccount`, which reads as not connected.
- */
+/** A payable row carries the partner's payout account state, `null` when none is connected. */
 export type PayoutAccountState = 'onboarding' | 'enabled';
-export type PayablePartner = ApiSchemas['PayablePartner'] & { payoutAccount?: PayoutAccountState | null };
-export type PartnerPayout = ApiSchemas['PartnerPayout'] & { method?: 'stripe' | 'manual'; transferId?: string | null };
+export type PayablePartner = ApiSchemas['PayablePartner'];
+export type PartnerPayout = ApiSchemas['PartnerPayout'];
 export type PartnerStatusFilter = 'all' | AdminPartner['status'];
 
 export const partnerKeys = {
@@ -154,12 +149,10 @@ export function useMarkPayoutPaid() {
  * partner's payable lines sent to their connected payout account (201 a
  * payout with method 'stripe'). 409 `nothing_payable` or `no_payout_account`;
  * 502 `payment_provider_failed` marks nothing paid, and pressing again
- * retries the same transfer. Not in the generated schema yet.
+ * retries the same transfer.
  */
-export async function transferPayout(partnerId: string): Promise<PartnerPayout> {
-  const response = await fetchWithSession(`/api/v1/admin/payouts/${encodeURIComponent(partnerId)}/transfer`, { method: 'POST' });
-  if (!response.ok) throw await apiErrorFrom(response);
-  return (await response.json()) as PartnerPayout;
+export function transferPayout(partnerId: string): Promise<PartnerPayout> {
+  return unwrap(api.POST('/api/v1/admin/payouts/{id}/transfer', { params: { path: { id: partnerId } } }));
 }
 
 export function useTransferPayout() {

@@ -25,7 +25,8 @@ const SHOWN_TRANSFER_CODES = new Set(['nothing_payable', 'no_payout_account']);
 export function transferErrorMessage(error: unknown): string {
   if (error instanceof ApiError) {
     if (SHOWN_TRANSFER_CODES.has(error.code) && error.message) return error.message;
-    if (error.code === 'payment_provider_failed') return TRANSFER_PROVIDER_FAILED_MESSAGE;
+    // The server says which: refused (nothing marked paid) or unconfirmed (press again, same transfer).
+    if (error.code === 'payment_provider_failed') return error.message || TRANSFER_PROVIDER_FAILED_MESSAGE;
   }
   return TRANSFER_FAILED_MESSAGE;
 }
@@ -87,7 +88,10 @@ function PayableRow({ partner }: { partner: PayablePartner }) {
   const transfer = useTransferPayout();
   // One payout at a time: while either is on its way, neither can be pressed again.
   const busy = markPaid.isPending || transfer.isPending;
-  const canTransfer = partner.payoutAccount === 'enabled' && partner.payableCents > 0;
+  // A transfer Stripe did not confirm is sent again (the same one, by its key) before anything new.
+  const unconfirmed = partner.unconfirmedTransferCents > 0;
+  const canTransfer = unconfirmed || (partner.payoutAccount === 'enabled' && partner.payableCents > 0);
+  const transferCents = unconfirmed ? partner.unconfirmedTransferCents : partner.payableCents;
   const sendThroughStripe = () =>
     transfer.mutateAsync(partner.partnerId, {
       onSuccess: (payout) => toast.success(transferSentMessage(formatMoney(payout.totalAmountCents), partner.displayName)),
@@ -124,6 +128,15 @@ function PayableRow({ partner }: { partner: PayablePartner }) {
             {formatMoney(partner.payableCents)}
           </dd>
         </div>
+        {unconfirmed ? (
+          <div className="col-span-2 sm:col-span-1">
+            <dt className="text-muted-foreground">Not confirmed by Stripe</dt>
+            <dd className="font-semibold tabular-nums text-amber-900" data-testid="unconfirmed-amount">
+              {formatMoney(partner.unconfirmedTransferCents)}
+              <span className="block text-xs font-normal text-muted-foreground">press Pay through Stripe to send the same transfer again</span>
+            </dd>
+          </div>
+        ) : null}
         {partner.pendingCount > 0 ? (
           <div className="col-span-2 sm:col-span-1">
             <dt className="text-muted-foreground">Pending</dt>
@@ -142,7 +155,11 @@ function PayableRow({ partner }: { partner: PayablePartner }) {
             destructive={false}
             disabled={busy}
             title={`Pay ${partner.displayName} through Stripe?`}
-            description={`This sends ${formatMoney(partner.payableCents)} for ${partner.payableCount} conversion${partner.payableCount === 1 ? '' : 's'} to ${partner.displayName}'s connected payout account through Stripe, and marks them paid.`}
+            description={
+              unconfirmed
+                ? `This sends the unconfirmed transfer of ${formatMoney(transferCents)} to ${partner.displayName} again. Stripe recognises it, so it is never paid twice.`
+                : `This sends ${formatMoney(transferCents)} for ${partner.payableCount} conversion${partner.payableCount === 1 ? '' : 's'} to ${partner.displayName}'s connected payout account through Stripe, and marks them paid.`
+            }
             confirmLabel="Pay through Stripe"
             pendingLabel="Sending..."
             onConfirm={sendThroughStripe}
