@@ -1,12 +1,15 @@
-//! Billing's share of a user's data: their subscriptions and payments in the
-//! account export. Deleting the account deletes the subscriptions (cascade);
-//! payments are kept without the user (`SET NULL`), as accounting history.
+//! Billing's share of a user's data: their subscriptions, payments, payout
+//! account and earnings in the account export. Deleting the account deletes
+//! the subscriptions, the payout account and the earnings lines (cascade;
+//! nothing more is sent to a deleted user); payments are kept without the
+//! user (`SET NULL`), as accounting history.
 
 use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QueryOrder};
 use serde_json::{Value, json};
 use uuid::Uuid;
 
 use super::entity::{self as subscriptions, payment};
+use super::payouts::entity as payout_entity;
 use super::subscription::payment_item;
 use crate::http::AppState;
 use crate::http::user_data::UserData;
@@ -45,9 +48,42 @@ impl UserData for BillingData {
             .into_iter()
             .map(payment_item)
             .collect::<Vec<_>>();
+        let payout_accounts: Vec<Value> = payout_entity::account::Entity::find()
+            .filter(payout_entity::account::Column::UserId.eq(user_id))
+            .all(&state.db)
+            .await?
+            .into_iter()
+            .map(|row| {
+                json!({
+                    "provider": row.provider,
+                    "account_id": row.account_id,
+                    "status": row.status,
+                    "enabled_at": row.enabled_at,
+                    "created_at": row.created_at,
+                })
+            })
+            .collect();
+        let earnings: Vec<Value> = super::payouts::ledger::lines_of(&state.db, user_id)
+            .await?
+            .into_iter()
+            .map(|row| {
+                json!({
+                    "description": row.description,
+                    "fee_cents": row.fee_cents,
+                    "amount_cents": row.amount_cents,
+                    "status": row.status,
+                    "captured_at": row.captured_at,
+                    "transferred_at": row.transferred_at,
+                    "reversed_at": row.reversed_at,
+                    "created_at": row.created_at,
+                })
+            })
+            .collect();
         Ok(Some(json!({
             "subscriptions": subscriptions,
             "payments": payments,
+            "payout_accounts": payout_accounts,
+            "earnings": earnings,
         })))
     }
 }

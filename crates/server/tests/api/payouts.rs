@@ -212,6 +212,12 @@ async fn a_contestant_is_paid_75_percent_once_after_the_window_and_a_late_refund
     assert_eq!(run_job(&app, 1).await, transfers::Run::default());
     // The fan's dashboard is untouched; the requester never sees a line.
     assert_eq!(earnings(&app, &fan).await["lines"], json!([]));
+    // The star's export holds the account and the line as it ended.
+    let export = ok(get(&app, "/api/v1/account/export", &star).await);
+    let billing = &export["sections"]["billing"];
+    assert_eq!(billing["payout_accounts"][0]["status"], "enabled");
+    assert_eq!(billing["earnings"][0]["status"], "reversed");
+    assert_eq!(billing["earnings"][0]["amount_cents"], share);
 }
 
 /// Delivers a `charge.dispute.created` for the request's payment, as
