@@ -256,9 +256,11 @@ describe('/partners/portal', { timeout: 20_000 }, () => {
 describe('/partners/leaderboard', { timeout: 20_000 }, () => {
   it('lists the top partners with the first highlighted', async () => {
     let answer: (response: Response) => void = () => {};
-    stubApi({ 'GET /api/v1/partners/leaderboard': () => new Promise<Response>((resolve) => (answer = resolve)) });
+    const fetchMock = stubApi({ 'GET /api/v1/partners/leaderboard': () => new Promise<Response>((resolve) => (answer = resolve)) });
     renderApp('/partners/leaderboard');
     expect(await screen.findByText('Loading leaderboard...', undefined, { timeout: 10_000 })).toBeInTheDocument();
+    // The loading state can show before the request leaves (a busy machine): answer it once it has.
+    await vi.waitFor(() => expect(callsTo(fetchMock, 'GET', '/api/v1/partners/leaderboard')).toHaveLength(1), { timeout: 10_000 });
     await act(async () =>
       answer(
         json([
