@@ -24,7 +24,7 @@ pub fn registry(
             sandbox_earns: !config.is_public(),
         }),
         Arc::new(personality::PersonalityHooks),
-        Arc::new(contact::mail::ContactHooks {
+        Arc::new(contact::hooks::ContactHooks {
             mailer: mailer.clone(),
             base_url: base_url.to_owned(),
         }),

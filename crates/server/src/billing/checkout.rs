@@ -6,10 +6,7 @@ use std::collections::BTreeMap;
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use chrono::Utc;
-use sea_orm::{
-    ActiveModelTrait, ActiveValue::Set, ColumnTrait, ConnectionTrait, DbBackend, EntityTrait,
-    QueryFilter, Statement,
-};
+use sea_orm::{ActiveModelTrait, ActiveValue::Set, ColumnTrait, EntityTrait, QueryFilter};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use utoipa::ToSchema;
@@ -21,7 +18,7 @@ use super::{deliver_sandbox_events, has_premium_editing, provider_error};
 use crate::http::AppState;
 use crate::http::error::{ApiError, ErrorBody, ErrorCode};
 use crate::http::extract::{AuthUser, Json};
-use crate::http::hooks::Promo;
+use crate::http::hooks::{Priced, Promo};
 use crate::providers::payments::{CheckoutMode, CheckoutRequest, discounted_cents};
 
 /// Stripe's limit for an `Idempotency-Key`.
@@ -186,11 +183,25 @@ pub async fn create_checkout(
             let id = contact_request_id.ok_or_else(|| {
                 ApiError::invalid("metadata.contact_request_id is required for a contact request.")
             })?;
-            let rank = contact_rank(&state, user.user_id, id).await?;
-            (
-                rules::contact_fee_cents(rank),
-                rules::contact_price_id(rank),
-            )
+            match state
+                .hooks
+                .price(&state.db, request.kind.as_str(), id, user.user_id)
+                .await?
+            {
+                Some(Priced::Price {
+                    amount_cents,
+                    price_id,
+                }) => (amount_cents, price_id),
+                Some(Priced::AlreadyPaid) => {
+                    return Err(ApiError::conflict(
+                        ErrorCode::AlreadyPaid,
+                        "This contact request has been paid for already.",
+                    ));
+                }
+                Some(Priced::NotFound) | None => {
+                    return Err(ApiError::not_found("Contact request not found"));
+                }
+            }
         }
     };
 
@@ -457,35 +468,4 @@ fn replay(
             "This checkout is still being opened. Please try again in a moment.",
         )),
     }
-}
-
-/// The rank stored with the caller's unpaid contact request.
-async fn contact_rank(state: &AppState, user_id: Uuid, id: Uuid) -> Result<u32, ApiError> {
-    let backend = state.db.get_database_backend();
-    let sql = match backend {
-        DbBackend::Postgres => {
-            "SELECT rank_at_request, payment_status FROM contact_requests WHERE id = $1 AND requester_id = $2"
-        }
-        _ => {
-            "SELECT rank_at_request, payment_status FROM contact_requests WHERE id = ? AND requester_id = ?"
-        }
-    };
-    let row = state
-        .db
-        .query_one_raw(Statement::from_sql_and_values(
-            backend,
-            sql,
-            [id.into(), user_id.into()],
-        ))
-        .await?
-        .ok_or_else(|| ApiError::not_found("Contact request not found"))?;
-    let rank: i32 = row.try_get("", "rank_at_request")?;
-    let status: String = row.try_get("", "payment_status")?;
-    if status != "pending_payment" {
-        return Err(ApiError::conflict(
-            ErrorCode::AlreadyPaid,
-            "This contact request has been paid for already.",
-        ));
-    }
-    Ok(u32::try_from(rank).unwrap_or(1))
 }

@@ -344,45 +344,15 @@ impl Context<'_> {
             .map(|user| user.id))
     }
 
-    /// A contact request id from an event, if that request still exists.
-    async fn contact_request(&self, id: Option<Uuid>) -> Result<Option<Uuid>, DbErr> {
+    /// What a payment for `purpose` bought (a contact request's id), if it
+    /// still exists: a payment only points at what does.
+    async fn reference(&self, purpose: Purchase, id: Option<Uuid>) -> Result<Option<Uuid>, DbErr> {
         let Some(id) = id else { return Ok(None) };
-        let found = self
-            .txn
-            .query_one_raw(sea_orm::Statement::from_sql_and_values(
-                self.txn.get_database_backend(),
-                match self.txn.get_database_backend() {
-                    sea_orm::DbBackend::Postgres => "SELECT id FROM contact_requests WHERE id = $1",
-                    _ => "SELECT id FROM contact_requests WHERE id = ?",
-                },
-                [id.into()],
-            ))
+        let exists = self
+            .hooks
+            .reference_exists(self.txn, purpose.as_str(), id)
             .await?;
-        Ok(found.map(|_| id))
-    }
-
-    /// Sets a contact request's payment state (`paid`, `payment_status`).
-    async fn contact_payment(
-        &self,
-        id: Option<Uuid>,
-        paid: bool,
-        status: &str,
-    ) -> Result<(), DbErr> {
-        let Some(id) = id else { return Ok(()) };
-        let postgres = self.txn.get_database_backend() == sea_orm::DbBackend::Postgres;
-        let sql = if postgres {
-            "UPDATE contact_requests SET paid = $1, payment_status = $2, updated_at = $3 WHERE id = $4"
-        } else {
-            "UPDATE contact_requests SET paid = ?, payment_status = ?, updated_at = ? WHERE id = ?"
-        };
-        self.txn
-            .execute_raw(sea_orm::Statement::from_sql_and_values(
-                self.txn.get_database_backend(),
-                sql,
-                [paid.into(), status.into(), Utc::now().into(), id.into()],
-            ))
-            .await?;
-        Ok(())
+        Ok(exists.then_some(id))
     }
 
     async fn find_checkout(&self, session: &Value) -> Result<Option<checkout::Model>, DbErr> {
@@ -434,7 +404,7 @@ impl Context<'_> {
                 .await?;
         }
         let contact_request_id = self
-            .contact_request(uuid_at(&found.metadata, "/contact_request_id"))
+            .reference(purpose, uuid_at(&found.metadata, "/contact_request_id"))
             .await?;
         // A hold is "unpaid" until captured: its PaymentIntent events say
         // when it is held.
@@ -700,19 +670,13 @@ impl Context<'_> {
         } else {
             "partially_refunded"
         };
-        let contact_request_id = row.contact_request_id;
         let payment_id = row.id;
         let mut active: payment::ActiveModel = row.into();
         active.refunded_cents = Set(refunded);
         active.status = Set(status.to_owned());
         active.updated_at = Set(Utc::now());
         active.update(self.txn).await?;
-        self.payment_changed(payment_id).await?;
-        if full {
-            self.contact_payment(contact_request_id, false, "refunded")
-                .await?;
-        }
-        Ok(())
+        self.payment_changed(payment_id).await
     }
 
     async fn intent(&self, intent: &Value, status: &'static str) -> Result<(), DbErr> {
@@ -721,7 +685,7 @@ impl Context<'_> {
             .unwrap_or(Purchase::ContactRequest);
         let user_id = self.user(uuid_at(intent, "/metadata/user_id")).await?;
         let contact_request_id = self
-            .contact_request(uuid_at(intent, "/metadata/contact_request_id"))
+            .reference(purpose, uuid_at(intent, "/metadata/contact_request_id"))
             .await?;
         let checkout_id = match uuid_at(intent, "/metadata/checkout_id") {
             Some(id) => checkout::Entity::find_by_id(id)
@@ -747,16 +711,7 @@ impl Context<'_> {
             subscription: None,
             purchase_ref: text(intent, "/metadata/purchase_ref").map(str::to_owned),
         })
-        .await?;
-        match status {
-            "held" | "succeeded" => self.contact_payment(contact_request_id, true, "paid").await,
-            // A released hold: the requester keeps their money.
-            "canceled" => {
-                self.contact_payment(contact_request_id, false, "refunded")
-                    .await
-            }
-            _ => Ok(()),
-        }
+        .await
     }
 
     /// Creates or advances the payment an event reports, found by its

@@ -19,6 +19,7 @@ pub mod account;
 mod checkout;
 pub mod entity;
 pub mod fulfil;
+pub mod holds;
 pub mod payouts;
 pub mod refunds;
 pub mod rules;

@@ -9,10 +9,10 @@
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
-use sea_orm::{ColumnTrait, DbErr, EntityTrait, QueryFilter};
+use sea_orm::{DbErr, EntityTrait};
 
 use super::{DENIED, PENDING, claim, entity, release_hold, tell_requester};
-use crate::billing::entity::payment;
+use crate::billing::holds;
 use crate::http::AppState;
 
 /// A denied request still held this long after the denial is released again.
@@ -24,20 +24,13 @@ const EVERY: Duration = Duration::from_secs(600);
 /// Releases every hold that `now` finds expired (or left after a failed
 /// release); how many requests it released.
 pub async fn release_expired(state: &AppState, now: DateTime<Utc>) -> Result<usize, DbErr> {
-    let held = payment::Entity::find()
-        .filter(payment::Column::Status.eq("held"))
-        .filter(payment::Column::ContactRequestId.is_not_null())
-        .all(&state.db)
-        .await?;
     let mut released = 0;
-    for payment in held {
-        let Some(id) = payment.contact_request_id else {
-            continue;
-        };
+    for hold in holds::held(&state.db, None).await? {
+        let id = hold.reference;
         let Some(request) = entity::Entity::find_by_id(id).one(&state.db).await? else {
             continue;
         };
-        let expired = now >= super::rules::hold_expires_at(payment.created_at);
+        let expired = now >= super::rules::hold_expires_at(hold.placed_at);
         let release = match request.status.as_str() {
             PENDING if expired => {
                 let claimed = claim(&state.db, id, false, DENIED).await?;

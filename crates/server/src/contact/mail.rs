@@ -20,10 +20,9 @@ use uuid::Uuid;
 
 use super::{PENDING, entity, rules};
 use crate::billing::entity::payment;
-use crate::billing::rules::Purchase;
+use crate::billing::holds;
 use crate::db::entities::users;
 use crate::http::AppState;
-use crate::http::hooks::{Hooks, Payee};
 use crate::mail::{Mail, Mailer};
 
 /// How long before the hold expires the contestant is reminded.
@@ -38,7 +37,7 @@ fn when(at: DateTime<Utc>) -> String {
     at.format("%B %-d, %Y at %H:%M UTC").to_string()
 }
 
-async fn requester_name(db: &impl ConnectionTrait, id: Uuid) -> Result<String, DbErr> {
+pub(super) async fn requester_name(db: &impl ConnectionTrait, id: Uuid) -> Result<String, DbErr> {
     Ok(users::Entity::find_by_id(id)
         .one(db)
         .await?
@@ -97,100 +96,56 @@ fn waiting_mail(
     }
 }
 
-/// Listens to billing's payment changes: a confirmed hold mails the
-/// contestant once. Tells billing whose share a contact fee is (the
-/// contestant's 75 %, fixed when the request was made).
-pub struct ContactHooks {
-    pub mailer: Mailer,
-    /// The public address of the app, for the mail's link.
-    pub base_url: String,
-}
-
-#[async_trait::async_trait]
-impl Hooks for ContactHooks {
-    async fn payee(
-        &self,
-        txn: &DatabaseTransaction,
-        purpose: &str,
-        reference: Uuid,
-    ) -> Result<Option<Payee>, DbErr> {
-        if purpose != Purchase::ContactRequest.as_str() {
-            return Ok(None);
-        }
-        let Some(row) = entity::Entity::find_by_id(reference).one(txn).await? else {
-            return Ok(None);
-        };
-        let requester = requester_name(txn, row.requester_id).await?;
-        Ok(Some(Payee {
-            user_id: row.contestant_id,
-            share_cents: row.contestant_share_cents,
-            description: format!("Contact request from {requester}"),
-        }))
+/// Mails the contestant, once, that the paid request `paid` is for waits
+/// for them (in the transaction that confirmed the hold, through the outbox).
+pub(super) async fn tell_held(
+    txn: &DatabaseTransaction,
+    mailer: &Mailer,
+    base_url: &str,
+    paid: &payment::Model,
+) -> Result<(), DbErr> {
+    let Some(request_id) = paid.contact_request_id else {
+        return Ok(());
+    };
+    if paid.status != "held" {
+        return Ok(());
     }
-
-    async fn payment_changed(
-        &self,
-        txn: &DatabaseTransaction,
-        payment_id: Uuid,
-    ) -> Result<(), DbErr> {
-        let Some(paid) = payment::Entity::find_by_id(payment_id).one(txn).await? else {
-            return Ok(());
-        };
-        let Some(request_id) = paid.contact_request_id else {
-            return Ok(());
-        };
-        if paid.status != "held" {
-            return Ok(());
-        }
-        let claimed = entity::Entity::update_many()
-            .col_expr(entity::Column::HeldMailedAt, Expr::value(Utc::now()))
-            .filter(entity::Column::Id.eq(request_id))
-            .filter(entity::Column::HeldMailedAt.is_null())
-            .filter(entity::Column::Status.eq(PENDING))
-            .exec(txn)
-            .await?;
-        if claimed.rows_affected != 1 {
-            return Ok(());
-        }
-        let Some(row) = entity::Entity::find_by_id(request_id).one(txn).await? else {
-            return Ok(());
-        };
-        let Some(to) = email_of(txn, row.contestant_id).await? else {
-            return Ok(());
-        };
-        let requester = requester_name(txn, row.requester_id).await?;
-        let deadline = rules::hold_expires_at(paid.created_at);
-        let link = format!(
-            "{}/contestant-requests",
-            self.base_url.trim_end_matches('/')
-        );
-        self.mailer
-            .send_in(
-                txn,
-                waiting_mail(to, &requester, &row, deadline, link, false),
-            )
-            .await?;
-        Ok(())
+    let claimed = entity::Entity::update_many()
+        .col_expr(entity::Column::HeldMailedAt, Expr::value(Utc::now()))
+        .filter(entity::Column::Id.eq(request_id))
+        .filter(entity::Column::HeldMailedAt.is_null())
+        .filter(entity::Column::Status.eq(PENDING))
+        .exec(txn)
+        .await?;
+    if claimed.rows_affected != 1 {
+        return Ok(());
     }
+    let Some(row) = entity::Entity::find_by_id(request_id).one(txn).await? else {
+        return Ok(());
+    };
+    let Some(to) = email_of(txn, row.contestant_id).await? else {
+        return Ok(());
+    };
+    let requester = requester_name(txn, row.requester_id).await?;
+    let deadline = rules::hold_expires_at(paid.created_at);
+    let link = format!("{}/contestant-requests", base_url.trim_end_matches('/'));
+    mailer
+        .send_in(
+            txn,
+            waiting_mail(to, &requester, &row, deadline, link, false),
+        )
+        .await?;
+    Ok(())
 }
 
 /// Reminds the contestant of every paid request that expires within
 /// [`REMIND_BEFORE`] of `now` and was not reminded; how many were reminded.
 pub async fn remind_expiring(state: &AppState, now: DateTime<Utc>) -> Result<usize, DbErr> {
-    let held = payment::Entity::find()
-        .filter(payment::Column::Status.eq("held"))
-        .filter(payment::Column::ContactRequestId.is_not_null())
-        .filter(
-            payment::Column::CreatedAt.lte(now + REMIND_BEFORE - Duration::days(rules::HOLD_DAYS)),
-        )
-        .all(&state.db)
-        .await?;
+    let due = now + REMIND_BEFORE - Duration::days(rules::HOLD_DAYS);
     let mut reminded = 0;
-    for paid in held {
-        let Some(id) = paid.contact_request_id else {
-            continue;
-        };
-        let deadline = rules::hold_expires_at(paid.created_at);
+    for hold in holds::held(&state.db, Some(due)).await? {
+        let id = hold.reference;
+        let deadline = rules::hold_expires_at(hold.placed_at);
         if now >= deadline {
             continue;
         }

@@ -14,6 +14,7 @@
 
 pub mod entity;
 pub mod expiry;
+pub mod hooks;
 pub mod mail;
 pub mod reports;
 pub mod rules;
@@ -33,9 +34,8 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 use uuid::Uuid;
 
-use crate::billing::entity::payment;
 use crate::billing::rules::{contact_fee_cents, contact_fee_split};
-use crate::billing::{deliver_sandbox_events, provider_error};
+use crate::billing::{holds, provider_error};
 use crate::db::entities::users;
 use crate::http::AppState;
 use crate::http::error::{ApiError, ConstraintError, DbResultExt, ErrorBody, ErrorCode};
@@ -45,6 +45,7 @@ use crate::http::user_data::UserData;
 use crate::leaderboard::listing::rank_of;
 use crate::mail::Mail;
 use crate::photos::entity as photos;
+use crate::providers::payments::PaymentError;
 use entity::block;
 
 pub const PENDING: &str = "pending";
@@ -125,12 +126,7 @@ async fn held_at(
     db: &impl ConnectionTrait,
     request_id: Uuid,
 ) -> Result<Option<DateTime<Utc>>, DbErr> {
-    Ok(payment::Entity::find()
-        .filter(payment::Column::ContactRequestId.eq(request_id))
-        .order_by_asc(payment::Column::CreatedAt)
-        .one(db)
-        .await?
-        .map(|payment| payment.created_at))
+    holds::placed_at(db, request_id).await
 }
 
 /// The request as `viewer` sees it.
@@ -312,7 +308,7 @@ pub async fn create_contact_request(
         Some(row) => {
             let mut active: entity::ActiveModel = row.into();
             active.paid = Set(false);
-            active.payment_status = Set("pending_payment".to_owned());
+            active.payment_status = Set(hooks::PENDING_PAYMENT.to_owned());
             active.photo_id = Set(Some(photo.id));
             active.rank_at_request = Set(rank as i32);
             active.fee_amount_cents = Set(fee);
@@ -334,7 +330,7 @@ pub async fn create_contact_request(
                 contestant_share_cents: Set(contestant),
                 message_preview: Set(message),
                 paid: Set(false),
-                payment_status: Set("pending_payment".to_owned()),
+                payment_status: Set(hooks::PENDING_PAYMENT.to_owned()),
                 status: Set(PENDING.to_owned()),
                 created_at: Set(now),
                 updated_at: Set(now),
@@ -547,16 +543,6 @@ async fn claim(
     Ok(update.exec(db).await?.rows_affected > 0)
 }
 
-/// The provider's id of the hold placed for request `id`, if one is held.
-pub async fn held_intent(db: &impl ConnectionTrait, id: Uuid) -> Result<Option<String>, DbErr> {
-    Ok(payment::Entity::find()
-        .filter(payment::Column::ContactRequestId.eq(id))
-        .filter(payment::Column::Status.eq("held"))
-        .one(db)
-        .await?
-        .and_then(|payment| payment.provider_payment_intent_id))
-}
-
 /// Approves a paid request: the hold is captured and the contestant's 75 %
 /// is theirs; the conversation opens.
 #[utoipa::path(post, path = "/contact-requests/{id}/approve", tag = "contact",
@@ -575,16 +561,20 @@ pub async fn approve_contact_request(
     Path(id): Path<Uuid>,
 ) -> Result<Json<ContactRequest>, ApiError> {
     decidable(&state, id, user.user_id).await?;
-    let intent = held_intent(&state.db, id).await?.ok_or_else(|| {
+    let not_paid = || {
         ApiError::conflict(
             ErrorCode::NotPaid,
             "This request's payment is not confirmed yet.",
         )
-    })?;
+    };
+    if !holds::is_held(&state.db, id).await? {
+        return Err(not_paid());
+    }
     if !claim(&state.db, id, true, APPROVED).await? {
         return Err(answered_already());
     }
-    if let Err(err) = state.payments.provider.capture(&intent).await {
+    let captured = holds::capture(&state, id).await;
+    if !matches!(captured, Ok(true)) {
         // Nothing was taken: the request waits for an answer again.
         entity::Entity::update_many()
             .col_expr(entity::Column::Status, Expr::value(PENDING))
@@ -592,9 +582,11 @@ pub async fn approve_contact_request(
             .filter(entity::Column::Status.eq(APPROVED))
             .exec(&state.db)
             .await?;
-        return Err(provider_error(err, "Failed to approve request"));
+        return Err(match captured {
+            Err(err) => provider_error(err, "Failed to approve request"),
+            Ok(_) => not_paid(),
+        });
     }
-    deliver_sandbox_events(&state).await;
     let row = entity::Entity::find_by_id(id)
         .one(&state.db)
         .await?
@@ -606,13 +598,14 @@ pub async fn approve_contact_request(
 /// Releases request `id`'s hold, if it has one; a failure is logged and left
 /// to the expiry job, which releases the holds of denied requests too.
 pub async fn release_hold(state: &AppState, id: Uuid) -> Result<(), DbErr> {
-    if let Some(intent) = held_intent(&state.db, id).await? {
-        if let Err(err) = state.payments.provider.release(&intent).await {
+    match holds::release(state, id).await {
+        Ok(_) => Ok(()),
+        Err(PaymentError::Database(err)) => Err(err),
+        Err(err) => {
             tracing::warn!(request = %id, error = %err, "could not release a contact hold; the expiry job retries");
+            Ok(())
         }
-        deliver_sandbox_events(state).await;
     }
-    Ok(())
 }
 
 /// Tells the requester their request was declined (in the app, the request

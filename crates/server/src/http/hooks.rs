@@ -1,6 +1,8 @@
 //! Events a lower domain announces and a higher one acts on, without the
 //! lower one naming it: a sign-up (auth) and a payment that changed
-//! (billing), and the promo codes checkout accepts. The partner programme
+//! (billing); and what billing asks of the domains that sell through it:
+//! the price, whether the thing bought exists, who earns from it, and the
+//! promo codes checkout accepts. The partner programme
 //! listens (registered in `app::hooks`); each hook runs inside the
 //! announcing domain's transaction, so its effect commits or rolls back with
 //! the event.
@@ -29,6 +31,20 @@ pub struct Promo {
     /// Whether the buyer is the partner themself (their account, or an
     /// address of theirs written another way): they may not use their own code.
     pub buyer_is_owner: bool,
+}
+
+/// What a higher domain charges for what it sells under a reference, as its
+/// own rules decide (the contact fee of the request's stored rank).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Priced {
+    Price {
+        amount_cents: i64,
+        price_id: String,
+    },
+    /// No such thing of the buyer's.
+    NotFound,
+    /// Paid for already.
+    AlreadyPaid,
 }
 
 /// Who a payment earns for, and how much of it is theirs: the contestant's
@@ -82,6 +98,30 @@ pub trait Hooks: Send + Sync {
         _code: &str,
         _buyer: Uuid,
     ) -> Result<Option<Promo>, DbErr> {
+        Ok(None)
+    }
+
+    /// What `buyer` pays for `purpose` under `reference`: `None` when this
+    /// listener does not sell `purpose`.
+    async fn price(
+        &self,
+        _db: &DatabaseConnection,
+        _purpose: &str,
+        _reference: Uuid,
+        _buyer: Uuid,
+    ) -> Result<Option<Priced>, DbErr> {
+        Ok(None)
+    }
+
+    /// Whether the thing a payment for `purpose` buys under `reference`
+    /// still exists (a payment only points at what exists): `None` when this
+    /// listener does not sell `purpose`.
+    async fn reference_exists(
+        &self,
+        _txn: &DatabaseTransaction,
+        _purpose: &str,
+        _reference: Uuid,
+    ) -> Result<Option<bool>, DbErr> {
         Ok(None)
     }
 
@@ -164,6 +204,37 @@ impl HookRegistry {
             }
         }
         Ok(None)
+    }
+
+    /// The first listener's price for `reference`.
+    pub async fn price(
+        &self,
+        db: &DatabaseConnection,
+        purpose: &str,
+        reference: Uuid,
+        buyer: Uuid,
+    ) -> Result<Option<Priced>, DbErr> {
+        for hook in self.0.iter() {
+            if let Some(priced) = hook.price(db, purpose, reference, buyer).await? {
+                return Ok(Some(priced));
+            }
+        }
+        Ok(None)
+    }
+
+    /// Whether a listener knows `reference` (false when none sells `purpose`).
+    pub async fn reference_exists(
+        &self,
+        txn: &DatabaseTransaction,
+        purpose: &str,
+        reference: Uuid,
+    ) -> Result<bool, DbErr> {
+        for hook in self.0.iter() {
+            if let Some(exists) = hook.reference_exists(txn, purpose, reference).await? {
+                return Ok(exists);
+            }
+        }
+        Ok(false)
     }
 
     /// The first listener's payee for a payment.
