@@ -55,9 +55,11 @@ describe('My Photos', () => {
 
   it('shows the loading text, then the empty state with its upload button', async () => {
     let answer: (response: Response) => void = () => {};
-    stubApi({ 'GET /api/v1/photos': () => new Promise<Response>((resolve) => (answer = resolve)) });
+    const fetchMock = stubApi({ 'GET /api/v1/photos': () => new Promise<Response>((resolve) => (answer = resolve)) });
     const { user, router } = renderApp('/dashboard', { user: 'signed-in' });
     expect(await screen.findByText('Loading your photos...', {}, { timeout: 5000 })).toBeInTheDocument();
+    // The loading text can show before the request leaves (a busy machine): answer it once it has.
+    await vi.waitFor(() => expect(callsTo(fetchMock, 'GET', '/api/v1/photos')).toHaveLength(1), { timeout: 10_000 });
     answer(json([]));
     expect(await screen.findByText("You haven't uploaded any photos yet")).toBeInTheDocument();
     expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('My Photos (0)');
