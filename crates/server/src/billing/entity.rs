@@ -90,8 +90,7 @@ pub mod payment {
         pub amount_cents: i64,
         pub refunded_cents: i64,
         pub currency: String,
-        /// `pending`, `held`, `succeeded`, `failed`, `canceled`, `refunded`,
-        /// `partially_refunded`.
+        /// A [`Status`], as its `as_str`.
         pub status: String,
         pub provider_payment_intent_id: Option<String>,
         pub provider_invoice_id: Option<String>,
@@ -107,6 +106,110 @@ pub mod payment {
     pub enum Relation {}
 
     impl ActiveModelBehavior for ActiveModel {}
+
+    impl Model {
+        /// The stored status; an unknown one reads as `Pending`.
+        pub fn state(&self) -> Status {
+            Status::parse(&self.status).unwrap_or(Status::Pending)
+        }
+    }
+
+    /// A payment's state, in the order it may move: an older provider event
+    /// never moves a payment back ([`Status::rank`]).
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub enum Status {
+        /// A checkout completed, the charge not confirmed yet.
+        Pending,
+        /// Authorised, not captured (a contact fee's hold).
+        Held,
+        Failed,
+        /// Charged.
+        Succeeded,
+        /// A hold released, or a payment that never went through.
+        Canceled,
+        PartiallyRefunded,
+        Refunded,
+    }
+
+    impl Status {
+        /// Charged and not refunded in full: what a purchase keeps.
+        pub const KEPT: [Self; 2] = [Self::Succeeded, Self::PartiallyRefunded];
+        /// Charged, whatever came back since: what earns a commission (a
+        /// refund then reverses it).
+        pub const CHARGED: [Self; 3] = [Self::Succeeded, Self::PartiallyRefunded, Self::Refunded];
+
+        pub const fn as_str(self) -> &'static str {
+            match self {
+                Self::Pending => "pending",
+                Self::Held => "held",
+                Self::Failed => "failed",
+                Self::Succeeded => "succeeded",
+                Self::Canceled => "canceled",
+                Self::PartiallyRefunded => "partially_refunded",
+                Self::Refunded => "refunded",
+            }
+        }
+
+        pub fn parse(value: &str) -> Option<Self> {
+            [
+                Self::Pending,
+                Self::Held,
+                Self::Failed,
+                Self::Succeeded,
+                Self::Canceled,
+                Self::PartiallyRefunded,
+                Self::Refunded,
+            ]
+            .into_iter()
+            .find(|status| status.as_str() == value)
+        }
+
+        /// How far along it is; a report replaces a status of lower or
+        /// equal rank only.
+        pub const fn rank(self) -> u8 {
+            match self {
+                Self::Pending => 0,
+                Self::Held | Self::Failed => 1,
+                Self::Succeeded | Self::Canceled => 2,
+                Self::PartiallyRefunded => 3,
+                Self::Refunded => 4,
+            }
+        }
+
+        pub fn is_kept(self) -> bool {
+            Self::KEPT.contains(&self)
+        }
+
+        /// The stored values of `statuses`, for a filter.
+        pub fn stored(statuses: &[Self]) -> Vec<&'static str> {
+            statuses.iter().map(|status| status.as_str()).collect()
+        }
+    }
+    #[cfg(test)]
+    mod tests {
+        use super::Status;
+
+        #[test]
+        fn every_status_reads_back_and_a_payment_only_moves_forward() {
+            for status in [
+                Status::Pending,
+                Status::Held,
+                Status::Failed,
+                Status::Succeeded,
+                Status::Canceled,
+                Status::PartiallyRefunded,
+                Status::Refunded,
+            ] {
+                assert_eq!(Status::parse(status.as_str()), Some(status));
+            }
+            assert_eq!(Status::parse("disputed"), None);
+            assert!(Status::Held.rank() < Status::Succeeded.rank());
+            assert!(Status::Succeeded.rank() < Status::PartiallyRefunded.rank());
+            assert!(Status::PartiallyRefunded.rank() < Status::Refunded.rank());
+            assert_eq!(Status::Succeeded.rank(), Status::Canceled.rank());
+            assert!(Status::Succeeded.is_kept() && !Status::Refunded.is_kept());
+        }
+    }
 }
 
 /// `processed_webhook_events` (`m20261121_000002_payments`): each provider

@@ -24,6 +24,7 @@ use serde_json::Value;
 use uuid::Uuid;
 
 use super::PREMIUM_EDITING;
+use super::entity::payment::Status as PaymentStatus;
 use super::entity::{self as subscription, checkout, payment, processed_event, refund};
 use super::refunds::{self, PAYMENT, SUBSCRIPTION};
 use super::rules::Purchase;
@@ -123,18 +124,6 @@ fn timestamp(object: &Value, pointer: &str) -> Option<DateTime<Utc>> {
         .and_then(|secs| DateTime::from_timestamp(secs, 0))
 }
 
-/// The order a payment's status moves in; it never moves back.
-fn rank(status: &str) -> u8 {
-    match status {
-        "pending" => 0,
-        "held" | "failed" => 1,
-        "succeeded" | "canceled" => 2,
-        "partially_refunded" => 3,
-        "refunded" => 4,
-        _ => 0,
-    }
-}
-
 const SUBSCRIPTION_STATUSES: &[&str] = &[
     "incomplete",
     "incomplete_expired",
@@ -156,7 +145,7 @@ struct PaymentReport<'v> {
     purpose: Purchase,
     amount_cents: i64,
     currency: String,
-    status: &'static str,
+    status: PaymentStatus,
     /// The subscription a subscription payment paid for.
     subscription: Option<&'v str>,
     /// The one thing bought (`premium`, a personality result's id).
@@ -181,10 +170,12 @@ impl Context<'_> {
             "account.updated" => {
                 super::payouts::account_updated(self.txn, self.provider, object).await
             }
-            "payment_intent.amount_capturable_updated" => self.intent(object, "held").await,
-            "payment_intent.succeeded" => self.intent(object, "succeeded").await,
-            "payment_intent.canceled" => self.intent(object, "canceled").await,
-            "payment_intent.payment_failed" => self.intent(object, "failed").await,
+            "payment_intent.amount_capturable_updated" => {
+                self.intent(object, PaymentStatus::Held).await
+            }
+            "payment_intent.succeeded" => self.intent(object, PaymentStatus::Succeeded).await,
+            "payment_intent.canceled" => self.intent(object, PaymentStatus::Canceled).await,
+            "payment_intent.payment_failed" => self.intent(object, PaymentStatus::Failed).await,
             other => {
                 tracing::debug!(event = other, "a payment event we do not act on");
                 Ok(())
@@ -302,9 +293,7 @@ impl Context<'_> {
         let (Some(reference), Some(user_id)) = (&paid.purchase_ref, paid.user_id) else {
             return Ok(());
         };
-        if paid.purpose != Purchase::PersonalityDetailed.as_str()
-            || !matches!(paid.status.as_str(), "succeeded" | "partially_refunded")
-        {
+        if paid.purpose != Purchase::PersonalityDetailed.as_str() || !paid.state().is_kept() {
             return Ok(());
         }
         self.lock_user(user_id).await?;
@@ -314,7 +303,7 @@ impl Context<'_> {
         let others = payment::Entity::find()
             .filter(payment::Column::Purpose.eq(paid.purpose.clone()))
             .filter(payment::Column::PurchaseRef.eq(reference.clone()))
-            .filter(payment::Column::Status.is_in(["succeeded", "partially_refunded"]))
+            .filter(payment::Column::Status.is_in(PaymentStatus::stored(&PaymentStatus::KEPT)))
             .filter(payment::Column::Id.ne(paid.id))
             .all(self.txn)
             .await?;
@@ -408,7 +397,11 @@ impl Context<'_> {
             .await?;
         // A hold is "unpaid" until captured: its PaymentIntent events say
         // when it is held.
-        let status = if paid { "succeeded" } else { "pending" };
+        let status = if paid {
+            PaymentStatus::Succeeded
+        } else {
+            PaymentStatus::Pending
+        };
         self.record_payment(PaymentReport {
             intent: id_of(session, "/payment_intent"),
             invoice: id_of(session, "/invoice"),
@@ -440,7 +433,7 @@ impl Context<'_> {
             purpose: Purchase::parse(&found.purpose).unwrap_or(Purchase::Subscription),
             amount_cents: found.amount_cents,
             currency: found.currency.clone(),
-            status: "failed",
+            status: PaymentStatus::Failed,
             subscription: id_of(session, "/subscription"),
             purchase_ref: found.purchase_ref.clone(),
         })
@@ -604,7 +597,7 @@ impl Context<'_> {
             purpose: Purchase::Subscription,
             amount_cents: amount(invoice, "/amount_paid"),
             currency: text(invoice, "/currency").unwrap_or("usd").to_owned(),
-            status: "succeeded",
+            status: PaymentStatus::Succeeded,
             subscription: invoice_subscription(invoice),
             purchase_ref: None,
         })
@@ -633,7 +626,7 @@ impl Context<'_> {
             purpose: Purchase::Subscription,
             amount_cents: amount(invoice, "/amount_due"),
             currency: text(invoice, "/currency").unwrap_or("usd").to_owned(),
-            status: "failed",
+            status: PaymentStatus::Failed,
             subscription: invoice_subscription(invoice),
             purchase_ref: None,
         })
@@ -666,20 +659,20 @@ impl Context<'_> {
         let charged = amount(charge, "/amount").max(row.amount_cents);
         let full = charge.get("refunded") == Some(&Value::Bool(true)) || refunded >= charged;
         let status = if full {
-            "refunded"
+            PaymentStatus::Refunded
         } else {
-            "partially_refunded"
+            PaymentStatus::PartiallyRefunded
         };
         let payment_id = row.id;
         let mut active: payment::ActiveModel = row.into();
         active.refunded_cents = Set(refunded);
-        active.status = Set(status.to_owned());
+        active.status = Set(status.as_str().to_owned());
         active.updated_at = Set(Utc::now());
         active.update(self.txn).await?;
         self.payment_changed(payment_id).await
     }
 
-    async fn intent(&self, intent: &Value, status: &'static str) -> Result<(), DbErr> {
+    async fn intent(&self, intent: &Value, status: PaymentStatus) -> Result<(), DbErr> {
         let purpose = text(intent, "/metadata/purpose")
             .and_then(Purchase::parse)
             .unwrap_or(Purchase::ContactRequest);
@@ -695,7 +688,9 @@ impl Context<'_> {
             None => None,
         };
         let amount_cents = match status {
-            "succeeded" => amount(intent, "/amount_received").max(amount(intent, "/amount")),
+            PaymentStatus::Succeeded => {
+                amount(intent, "/amount_received").max(amount(intent, "/amount"))
+            }
             _ => amount(intent, "/amount"),
         };
         self.record_payment(PaymentReport {
@@ -738,8 +733,8 @@ impl Context<'_> {
         let saved = match existing {
             Some(row) => {
                 let mut active: payment::ActiveModel = row.clone().into();
-                if rank(report.status) >= rank(&row.status) {
-                    active.status = Set(report.status.to_owned());
+                if report.status.rank() >= row.state().rank() {
+                    active.status = Set(report.status.as_str().to_owned());
                 }
                 if row.provider_payment_intent_id.is_none() && report.intent.is_some() {
                     active.provider_payment_intent_id = Set(report.intent.map(str::to_owned));
@@ -780,7 +775,7 @@ impl Context<'_> {
                     amount_cents: Set(report.amount_cents),
                     refunded_cents: Set(0),
                     currency: Set(report.currency),
-                    status: Set(report.status.to_owned()),
+                    status: Set(report.status.as_str().to_owned()),
                     provider_payment_intent_id: Set(report.intent.map(str::to_owned)),
                     provider_invoice_id: Set(report.invoice.map(str::to_owned)),
                     created_at: Set(now),

@@ -46,7 +46,7 @@ pub async fn held(
         .collect())
 }
 
-const HELD: &str = "held";
+const HELD: &str = payment::Status::Held.as_str();
 
 /// The provider's id of the hold placed for `reference`, if one is held.
 async fn held_intent(db: &impl ConnectionTrait, reference: Uuid) -> Result<Option<String>, DbErr> {

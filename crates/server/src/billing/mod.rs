@@ -98,7 +98,11 @@ pub async fn has_paid_for(
     let paid = entity::payment::Entity::find()
         .filter(entity::payment::Column::UserId.eq(user_id))
         .filter(entity::payment::Column::Purpose.eq(purpose.as_str()))
-        .filter(entity::payment::Column::Status.is_in(["succeeded", "partially_refunded"]))
+        .filter(
+            entity::payment::Column::Status.is_in(entity::payment::Status::stored(
+                &entity::payment::Status::KEPT,
+            )),
+        )
         .count(db)
         .await?;
     Ok(paid > 0)
@@ -114,7 +118,11 @@ pub async fn purchased(
     let paid = entity::payment::Entity::find()
         .filter(entity::payment::Column::Purpose.eq(purpose.as_str()))
         .filter(entity::payment::Column::PurchaseRef.eq(reference))
-        .filter(entity::payment::Column::Status.is_in(["succeeded", "partially_refunded"]))
+        .filter(
+            entity::payment::Column::Status.is_in(entity::payment::Status::stored(
+                &entity::payment::Status::KEPT,
+            )),
+        )
         .count(db)
         .await?;
     Ok(paid > 0)

@@ -24,6 +24,7 @@ use sea_orm::{
 };
 use uuid::Uuid;
 
+use super::entity::payment::Status;
 use super::entity::{payment, refund};
 use crate::http::AppState;
 use crate::providers::payments::{PaymentError, PaymentProvider};
@@ -213,9 +214,9 @@ async fn end_subscription(
         .await?;
     let mut refunded = false;
     for paid in payments {
-        match (paid.status.as_str(), &paid.provider_payment_intent_id) {
-            ("refunded", _) => refunded = true,
-            ("succeeded" | "partially_refunded", Some(intent)) => {
+        match (paid.state(), &paid.provider_payment_intent_id) {
+            (Status::Refunded, _) => refunded = true,
+            (Status::Succeeded | Status::PartiallyRefunded, Some(intent)) => {
                 done_before(provider.refund(intent, None).await.map(|_| ()))?;
                 refunded = true;
             }
@@ -240,9 +241,9 @@ async fn refund_payment(
     let Some(paid) = paid.await? else {
         return Ok(true);
     };
-    match (paid.status.as_str(), &paid.provider_payment_intent_id) {
-        ("refunded", _) => Ok(true),
-        ("succeeded" | "partially_refunded", Some(intent)) => {
+    match (paid.state(), &paid.provider_payment_intent_id) {
+        (Status::Refunded, _) => Ok(true),
+        (Status::Succeeded | Status::PartiallyRefunded, Some(intent)) => {
             done_before(provider.refund(intent, None).await.map(|_| ()))?;
             Ok(true)
         }

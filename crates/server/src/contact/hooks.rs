@@ -13,7 +13,7 @@ use sea_orm::{
 use uuid::Uuid;
 
 use super::{entity, mail};
-use crate::billing::entity::payment;
+use crate::billing::entity::payment::{self, Status};
 use crate::billing::rules::{Purchase, contact_fee_cents, contact_price_id};
 use crate::http::hooks::{Hooks, Payee, Priced};
 use crate::mail::Mailer;
@@ -107,9 +107,9 @@ impl Hooks for ContactHooks {
         };
         // A confirmed or captured hold is paid; a released hold and a
         // refund give the requester their money back.
-        let copied = match paid.status.as_str() {
-            "held" | "succeeded" => Some((true, "paid")),
-            "canceled" | "refunded" => Some((false, "refunded")),
+        let copied = match paid.state() {
+            Status::Held | Status::Succeeded => Some((true, "paid")),
+            Status::Canceled | Status::Refunded => Some((false, "refunded")),
             _ => None,
         };
         if let Some((is_paid, status)) = copied {

@@ -107,7 +107,7 @@ pub(super) async fn tell_held(
     let Some(request_id) = paid.contact_request_id else {
         return Ok(());
     };
-    if paid.status != "held" {
+    if paid.state() != payment::Status::Held {
         return Ok(());
     }
     let claimed = entity::Entity::update_many()

@@ -38,7 +38,7 @@ pub const APPROVED: &str = "approved";
 const SANDBOX: &str = "sandbox";
 
 /// Payment states that earn (a refunded one earns, and is then reversed).
-const EARNING: [&str; 3] = ["succeeded", "partially_refunded", "refunded"];
+const EARNING: [payment::Status; 3] = payment::Status::CHARGED;
 
 /// The checkout metadata key that names the partner whose promo code the
 /// buyer entered.
@@ -203,7 +203,7 @@ pub async fn reconcile(
     let Some(buyer) = payment.user_id else {
         return Ok(());
     };
-    if !EARNING.contains(&payment.status.as_str()) {
+    if !EARNING.contains(&payment.state()) {
         return Ok(());
     }
     let mut touched = BTreeSet::new();

@@ -286,7 +286,7 @@ async fn unused_payment(
     let paid = payment::Entity::find()
         .filter(payment::Column::UserId.eq(user_id))
         .filter(payment::Column::Purpose.eq(Purchase::PersonalityDetailed.as_str()))
-        .filter(payment::Column::Status.is_in(["succeeded", "partially_refunded"]))
+        .filter(payment::Column::Status.is_in(payment::Status::stored(&payment::Status::KEPT)))
         .filter(payment::Column::Id.is_not_in(used))
         .order_by_asc(payment::Column::CreatedAt)
         .one(db)
@@ -347,9 +347,7 @@ impl Hooks for PersonalityHooks {
         let Some(paid) = payment::Entity::find_by_id(payment_id).one(txn).await? else {
             return Ok(());
         };
-        if paid.purpose != Purchase::PersonalityDetailed.as_str()
-            || !matches!(paid.status.as_str(), "succeeded" | "partially_refunded")
-        {
+        if paid.purpose != Purchase::PersonalityDetailed.as_str() || !paid.state().is_kept() {
             return Ok(());
         }
         let Some(result_id) = paid

@@ -19,7 +19,7 @@ use utoipa::ToSchema;
 use uuid::Uuid;
 
 use super::entity::{LineStatus, line};
-use crate::billing::entity::payment;
+use crate::billing::entity::payment::{self, Status as PaymentStatus};
 use crate::http::hooks::HookRegistry;
 
 /// What a line looks like to its payee: the stored state, with `captured`
@@ -122,9 +122,9 @@ pub async fn reconcile(
         .one(txn)
         .await?;
     if existing.is_none() {
-        let status = match paid.status.as_str() {
-            "held" => LineStatus::Held,
-            "succeeded" => LineStatus::Captured,
+        let status = match paid.state() {
+            PaymentStatus::Held => LineStatus::Held,
+            PaymentStatus::Succeeded => LineStatus::Captured,
             // Nothing was ever earned: no line.
             _ => return Ok(()),
         };
@@ -162,8 +162,8 @@ pub async fn reconcile(
         .await?;
         return Ok(());
     }
-    match paid.status.as_str() {
-        "succeeded" => {
+    match paid.state() {
+        PaymentStatus::Succeeded => {
             move_line(
                 txn,
                 payment_id,
@@ -173,7 +173,7 @@ pub async fn reconcile(
             )
             .await
         }
-        "canceled" | "failed" => {
+        PaymentStatus::Canceled | PaymentStatus::Failed => {
             move_line(
                 txn,
                 payment_id,
@@ -183,7 +183,9 @@ pub async fn reconcile(
             )
             .await
         }
-        "refunded" | "partially_refunded" => take_back(txn, payment_id).await,
+        PaymentStatus::Refunded | PaymentStatus::PartiallyRefunded => {
+            take_back(txn, payment_id).await
+        }
         _ => Ok(()),
     }
 }
