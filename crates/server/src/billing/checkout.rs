@@ -13,13 +13,13 @@ use utoipa::ToSchema;
 use uuid::Uuid;
 
 use super::entity::checkout;
-use super::rules::{self, CURRENCY, Purchase};
+use super::rules::{CURRENCY, Purchase};
 use super::{deliver_sandbox_events, has_premium_editing, provider_error};
 use crate::http::AppState;
 use crate::http::error::{ApiError, ErrorBody, ErrorCode};
 use crate::http::extract::{AuthUser, Json};
 use crate::http::hooks::{Priced, Promo};
-use crate::providers::payments::{CheckoutMode, CheckoutRequest, discounted_cents};
+use crate::providers::payments::{CheckoutRequest, discounted_cents};
 
 /// Stripe's limit for an `Idempotency-Key`.
 const MAX_IDEMPOTENCY_KEY: usize = 255;
@@ -152,10 +152,7 @@ pub async fn create_checkout(
                 return Err(already_subscribed());
             }
             purchase_ref = Some(PREMIUM_REF.to_owned());
-            (
-                rules::PREMIUM_EDITING_CENTS,
-                "price_premium_editing".to_owned(),
-            )
+            fixed_price(request.kind)
         }
         Purchase::PersonalityDetailed => {
             let id = request.metadata.personality_result_id.ok_or_else(|| {
@@ -174,10 +171,7 @@ pub async fn create_checkout(
                 return Err(already_purchased());
             }
             purchase_ref = Some(id.to_string());
-            (
-                rules::PERSONALITY_DETAILED_CENTS,
-                "price_personality_detailed".to_owned(),
-            )
+            fixed_price(request.kind)
         }
         Purchase::ContactRequest => {
             let id = contact_request_id.ok_or_else(|| {
@@ -243,14 +237,14 @@ pub async fn create_checkout(
         checkout::Entity::update_many()
             .col_expr(
                 checkout::Column::Status,
-                sea_orm::sea_query::Expr::value("expired"),
+                sea_orm::sea_query::Expr::value(checkout::Status::Expired.as_str()),
             )
             .col_expr(
                 checkout::Column::UpdatedAt,
                 sea_orm::sea_query::Expr::value(now),
             )
             .filter(checkout::Column::Id.eq(open.id))
-            .filter(checkout::Column::Status.eq("open"))
+            .filter(checkout::Column::Status.eq(checkout::Status::Open.as_str()))
             .exec(&state.db)
             .await?;
     }
@@ -264,7 +258,7 @@ pub async fn create_checkout(
         price_id: Set(price_id),
         amount_cents: Set(charged_cents),
         currency: Set(CURRENCY.to_owned()),
-        status: Set("open".to_owned()),
+        status: Set(checkout::Status::Open.as_str().to_owned()),
         url: Set(None),
         metadata: Set(json!(metadata)),
         completed_at: Set(None),
@@ -290,17 +284,7 @@ pub async fn create_checkout(
         return Err(ApiError::from(err));
     }
 
-    let (success, cancel) = match request.kind {
-        Purchase::Subscription => ("/premium?success=true", "/premium?canceled=true"),
-        Purchase::PersonalityDetailed => (
-            "/personality-test?success=true",
-            "/personality-test?canceled=true",
-        ),
-        Purchase::ContactRequest => (
-            "/leaderboard?contact=success",
-            "/leaderboard?contact=canceled",
-        ),
-    };
+    let (success, cancel) = request.kind.returns();
     // Stripe needs absolute return addresses; the sandbox page is ours.
     let base = if provider.name() == "stripe" {
         state.base_url.trim_end_matches('/').to_owned()
@@ -308,11 +292,7 @@ pub async fn create_checkout(
         String::new()
     };
     let checkout_request = CheckoutRequest {
-        mode: match request.kind {
-            Purchase::Subscription => CheckoutMode::Subscription,
-            Purchase::PersonalityDetailed => CheckoutMode::Payment,
-            Purchase::ContactRequest => CheckoutMode::Hold,
-        },
+        mode: request.kind.mode(),
         amount_cents,
         currency: CURRENCY.to_owned(),
         product_name: request.kind.description().to_owned(),
@@ -360,6 +340,14 @@ pub async fn create_checkout(
 /// `purchase_ref` of the Premium subscription: one per user.
 pub const PREMIUM_REF: &str = "premium";
 
+/// A purchase with one price for everyone: its cents and price id.
+fn fixed_price(kind: Purchase) -> (i64, String) {
+    let (cents, price_id) = kind
+        .fixed_price()
+        .expect("subscriptions and detailed analyses have a fixed price");
+    (cents, price_id.to_owned())
+}
+
 fn already_subscribed() -> ApiError {
     ApiError::conflict(
         ErrorCode::AlreadySubscribed,
@@ -385,7 +373,7 @@ async fn open_checkout(
         .filter(checkout::Column::UserId.eq(user_id))
         .filter(checkout::Column::Purpose.eq(kind.as_str()))
         .filter(checkout::Column::PurchaseRef.eq(reference))
-        .filter(checkout::Column::Status.eq("open"))
+        .filter(checkout::Column::Status.eq(checkout::Status::Open.as_str()))
         .one(&db)
         .await?)
 }

@@ -11,7 +11,7 @@ pub struct Model {
     #[sea_orm(primary_key, auto_increment = false)]
     pub id: Uuid,
     pub user_id: Uuid,
-    /// Stripe's subscription states: `active`, `trialing`, `past_due`, `canceled`, …
+    /// Stripe's subscription states ([`Status`]): `active`, `trialing`, `past_due`, `canceled`, …
     pub status: String,
     /// `premium_editing` or `pay_per_view`.
     pub plan_type: String,
@@ -35,6 +35,21 @@ pub enum Relation {}
 
 impl ActiveModelBehavior for ActiveModel {}
 
+/// The stored status is the provider's.
+pub use crate::providers::payments::SubscriptionStatus as Status;
+
+impl Model {
+    /// The stored status (`None` for a value no provider sends).
+    pub fn state(&self) -> Option<Status> {
+        Status::parse(&self.status)
+    }
+
+    /// Active at the provider (its paid period may still have ended).
+    pub fn is_active(&self) -> bool {
+        self.state() == Some(Status::Active)
+    }
+}
+
 /// `checkout_sessions` (`m20261121_000002_payments`).
 pub mod checkout {
     use sea_orm::entity::prelude::*;
@@ -53,7 +68,7 @@ pub mod checkout {
         pub price_id: String,
         pub amount_cents: i64,
         pub currency: String,
-        /// `open`, `complete` or `expired`.
+        /// [`Status`]: `open`, `complete` or `expired`.
         pub status: String,
         pub url: Option<String>,
         pub metadata: Json,
@@ -70,6 +85,25 @@ pub mod checkout {
     pub enum Relation {}
 
     impl ActiveModelBehavior for ActiveModel {}
+
+    /// A checkout's state: open until paid (`Complete`) or given up
+    /// (`Expired`: it timed out, was cancelled, or a newer price replaced it).
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub enum Status {
+        Open,
+        Complete,
+        Expired,
+    }
+
+    impl Status {
+        pub const fn as_str(self) -> &'static str {
+            match self {
+                Self::Open => "open",
+                Self::Complete => "complete",
+                Self::Expired => "expired",
+            }
+        }
+    }
 }
 
 /// `payments` (`m20261123_002001_billing`).

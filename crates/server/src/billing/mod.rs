@@ -77,7 +77,7 @@ pub async fn has_premium_editing(db: &impl ConnectionTrait, user_id: Uuid) -> Re
     let active = entity::Entity::find()
         .filter(entity::Column::UserId.eq(user_id))
         .filter(entity::Column::PlanType.eq(PREMIUM_EDITING))
-        .filter(entity::Column::Status.eq("active"))
+        .filter(entity::Column::Status.eq(entity::Status::Active.as_str()))
         .filter(
             Condition::any()
                 .add(entity::Column::ExpiresAt.is_null())

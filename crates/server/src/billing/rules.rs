@@ -4,11 +4,16 @@
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+use crate::providers::payments::CheckoutMode;
+
 /// Premium Editing: $9.99 a month.
 pub const PREMIUM_EDITING_CENTS: i64 = 999;
 /// The detailed personality analysis: $4.99 once.
 pub const PERSONALITY_DETAILED_CENTS: i64 = 499;
 pub const CURRENCY: &str = "usd";
+/// The platform keeps 25 % of a contact fee; the contestant is paid the
+/// rest, and a partner earns on the platform's share.
+pub const PLATFORM_SHARE_PERCENT: i64 = 25;
 
 /// What a checkout buys (`type` of `create-checkout`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
@@ -41,6 +46,45 @@ impl Purchase {
         }
     }
 
+    /// The price of a purchase with one price for everyone, in cents, and
+    /// its price id; `None` for a contact request, priced by its seller
+    /// (contact, through the hooks) from the request's stored rank with
+    /// [`contact_fee_cents`].
+    pub fn fixed_price(self) -> Option<(i64, &'static str)> {
+        match self {
+            Self::Subscription => Some((PREMIUM_EDITING_CENTS, "price_premium_editing")),
+            Self::PersonalityDetailed => {
+                Some((PERSONALITY_DETAILED_CENTS, "price_personality_detailed"))
+            }
+            Self::ContactRequest => None,
+        }
+    }
+
+    /// How the provider takes the money: a subscription, one payment, or a
+    /// hold captured when the contestant approves.
+    pub fn mode(self) -> CheckoutMode {
+        match self {
+            Self::Subscription => CheckoutMode::Subscription,
+            Self::PersonalityDetailed => CheckoutMode::Payment,
+            Self::ContactRequest => CheckoutMode::Hold,
+        }
+    }
+
+    /// Where the buyer returns from the checkout: `(paid, gave up)`.
+    pub fn returns(self) -> (&'static str, &'static str) {
+        match self {
+            Self::Subscription => ("/premium?success=true", "/premium?canceled=true"),
+            Self::PersonalityDetailed => (
+                "/personality-test?success=true",
+                "/personality-test?canceled=true",
+            ),
+            Self::ContactRequest => (
+                "/leaderboard?contact=success",
+                "/leaderboard?contact=canceled",
+            ),
+        }
+    }
+
     /// What the buyer sees on the checkout page and in their payments.
     pub fn description(self) -> &'static str {
         match self {
@@ -65,10 +109,11 @@ pub fn contact_fee_cents(rank: u32) -> i64 {
     contact_fee_dollars(rank) * 100
 }
 
-/// 75 % of a contact fee goes to the contestant, 25 % to the platform:
-/// `(platform, contestant)` in cents, summing to the fee.
+/// 75 % of a contact fee goes to the contestant, 25 %
+/// ([`PLATFORM_SHARE_PERCENT`]) to the platform: `(platform, contestant)` in
+/// cents, summing to the fee (the platform's share rounds down).
 pub fn contact_fee_split(fee_cents: i64) -> (i64, i64) {
-    let platform = fee_cents / 4;
+    let platform = fee_cents * PLATFORM_SHARE_PERCENT / 100;
     (platform, fee_cents - platform)
 }
 

@@ -69,7 +69,7 @@ pub async fn current(
 }
 
 fn is_live(row: &subscriptions::Model, now: DateTime<Utc>) -> bool {
-    row.status == "active" && row.expires_at.is_none_or(|end| end > now)
+    row.is_active() && row.expires_at.is_none_or(|end| end > now)
 }
 
 fn status_of(row: Option<subscriptions::Model>) -> SubscriptionStatus {

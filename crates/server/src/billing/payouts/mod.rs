@@ -296,11 +296,8 @@ async fn remember(
 pub async fn account_updated(
     db: &impl ConnectionTrait,
     provider: &str,
-    object: &Value,
+    updated: &ConnectedAccount,
 ) -> Result<(), DbErr> {
-    let Some(updated) = ConnectedAccount::from_object(object) else {
-        return Ok(());
-    };
     let Some(row) = account::Entity::find()
         .filter(account::Column::Provider.eq(provider))
         .filter(account::Column::AccountId.eq(&updated.id))

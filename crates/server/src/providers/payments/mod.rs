@@ -16,6 +16,7 @@
 //! Fulfilment never trusts what these calls return to grant anything: rights
 //! come from events only. Amounts are whole cents.
 
+pub mod events;
 pub mod sandbox;
 pub mod stripe;
 
@@ -123,23 +124,70 @@ pub struct Refund {
     pub amount: i64,
 }
 
+/// A subscription's status at the provider: Stripe's states, which the
+/// `subscriptions` table stores as they are.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SubscriptionStatus {
+    Incomplete,
+    IncompleteExpired,
+    Trialing,
+    Active,
+    PastDue,
+    Canceled,
+    Unpaid,
+    Paused,
+}
+
+impl SubscriptionStatus {
+    const ALL: [Self; 8] = [
+        Self::Incomplete,
+        Self::IncompleteExpired,
+        Self::Trialing,
+        Self::Active,
+        Self::PastDue,
+        Self::Canceled,
+        Self::Unpaid,
+        Self::Paused,
+    ];
+
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Incomplete => "incomplete",
+            Self::IncompleteExpired => "incomplete_expired",
+            Self::Trialing => "trialing",
+            Self::Active => "active",
+            Self::PastDue => "past_due",
+            Self::Canceled => "canceled",
+            Self::Unpaid => "unpaid",
+            Self::Paused => "paused",
+        }
+    }
+
+    pub fn parse(value: &str) -> Option<Self> {
+        Self::ALL
+            .into_iter()
+            .find(|status| status.as_str() == value)
+    }
+}
+
 /// A subscription's state at the provider.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SubscriptionState {
     pub id: String,
-    pub status: String,
+    pub status: SubscriptionStatus,
     pub cancel_at_period_end: bool,
     /// Unix seconds.
     pub current_period_end: Option<i64>,
 }
 
 impl SubscriptionState {
-    /// Reads a Stripe subscription object. Since API version 2025-03-31 the
-    /// period end lives on the items, not on the subscription.
+    /// Reads a Stripe subscription object (`None` without an id or with a
+    /// status Stripe does not have). Since API version 2025-03-31 the period
+    /// end lives on the items, not on the subscription.
     pub fn from_object(object: &Value) -> Option<Self> {
         Some(Self {
             id: object.get("id")?.as_str()?.to_owned(),
-            status: object.get("status")?.as_str()?.to_owned(),
+            status: SubscriptionStatus::parse(object.get("status")?.as_str()?)?,
             cancel_at_period_end: object
                 .get("cancel_at_period_end")
                 .and_then(Value::as_bool)
