@@ -406,10 +406,17 @@ pub async fn invite(
 ) -> AuthResult<Response> {
     let email = user_rules::normalise_email(body.email.as_deref().unwrap_or_default())?;
     let user = invited_user(&state, &email, body.data).await?;
-    let (code, hash) = otp::issue(&state.db, user.id, otp::CONFIRMATION, &email).await?;
     let target = otp::redirect_target(&state, query.redirect_to.as_deref());
-    let link = otp::action_link(&state, &hash, MailKind::Invite, &target, false);
-    otp::send_mail(&state, &email, MailKind::Invite, &code, Some(link)).await?;
+    otp::mail_code_and_link(
+        &state,
+        user.id,
+        otp::CONFIRMATION,
+        &email,
+        MailKind::Invite,
+        &target,
+        false,
+    )
+    .await?;
     let mut active: users::ActiveModel = user.into();
     active.invited_at = Set(Some(Utc::now()));
     active.confirmation_sent_at = Set(Some(Utc::now()));

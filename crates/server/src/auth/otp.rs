@@ -291,6 +291,23 @@ pub async fn limit_mail(state: &AppState, client: &ClientInfo, to: &str) -> Auth
     .await
 }
 
+/// Issues a one-time code of `token_type` for the address `to` and mails it
+/// with its link to `target`: the one way a sign-up confirmation, an invite,
+/// a recovery or magic link and an email change reach a user.
+pub async fn mail_code_and_link(
+    state: &AppState,
+    user_id: Uuid,
+    token_type: &str,
+    to: &str,
+    kind: MailKind,
+    target: &str,
+    pkce: bool,
+) -> AuthResult<()> {
+    let (code, hash) = issue(&state.db, user_id, token_type, to).await?;
+    let link = action_link(state, &hash, kind, target, pkce);
+    send_mail(state, to, kind, &code, Some(link)).await
+}
+
 /// Counts the mail against the deployment's hourly cap (`emails_per_hour`, a
 /// safety net far above normal traffic; each client's own limits are
 /// [`limit_mail`]'s) and queues it.
