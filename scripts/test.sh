@@ -12,7 +12,11 @@ source "$ROOT/scripts/lib/chromium.sh"
 source "$ROOT/scripts/lib/localstripe.sh"
 
 require_toolchains
+require_rust_checkers
 trap 'drop_test_databases; stop_throwaway_postgres; stop_localstripe' EXIT
+
+say "Rust formatting"
+(cd "$ROOT" && cargo fmt --all -- --check)
 
 build_web
 # The home page's first load: every script and modulepreload of the built
@@ -28,6 +32,11 @@ drop_test_databases
 start_localstripe
 say "Rust tests"
 (cd "$ROOT" && cargo test --locked --workspace)
+
+# After the tests, so that a lint does not hide a failing test; the
+# workspace's lints are in Cargo.toml (`[workspace.lints]`).
+say "Rust lints (clippy, warnings are errors)"
+(cd "$ROOT" && cargo clippy --locked --workspace --all-targets -- -D warnings)
 
 say "API types drift check"
 "$ROOT/scripts/gen-api-types.sh" --check

@@ -28,6 +28,17 @@ require_toolchains() {
   require_tool npm "Install Node.js 20 or newer (it includes npm)"
 }
 
+# The test command checks formatting and lints: rustup's minimal profile
+# leaves out rustfmt and clippy, so add them when they are missing.
+require_rust_checkers() {
+  if cargo fmt --version >/dev/null 2>&1 && cargo clippy --version >/dev/null 2>&1; then
+    return 0
+  fi
+  require_tool rustup "Install rustfmt and clippy for your Rust toolchain"
+  say "Adding rustfmt and clippy to the Rust toolchain"
+  rustup component add rustfmt clippy
+}
+
 # Installs a folder's npm packages when package-lock.json changed since the
 # last install (npm ci always starts from scratch, which costs half a minute).
 npm_install() {
