@@ -12,6 +12,7 @@ pub mod providers;
 pub mod rate_limit;
 pub mod storage;
 pub mod tokens;
+pub mod values;
 
 // 2. The HTTP edge: state, errors, extractors, upload reader, health, metrics.
 pub mod http;

@@ -54,6 +54,7 @@ const SERVER: Layout<'static> = Layout {
         "tokens",
         "blocking",
         "rate_limit",
+        "values",
     ],
     http: &["http"],
     media: &["media"],

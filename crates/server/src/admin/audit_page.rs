@@ -15,7 +15,7 @@ use uuid::Uuid;
 use crate::db::audit::ADMIN_LOG_TYPE;
 use crate::db::entities::audit_log_entries;
 use crate::http::AppState;
-use crate::http::error::{ApiError, ErrorBody};
+use crate::http::error::{AdminErrors, ApiError};
 use crate::http::extract::{AdminUser, Json, Query};
 
 /// Entries per page.
@@ -58,8 +58,7 @@ pub struct AuditQuery {
     params(AuditQuery),
     responses(
         (status = 200, description = "A page of decisions", body = AdminAuditPage),
-        (status = 401, description = "`not_signed_in`", body = ErrorBody),
-        (status = 403, description = "`admin_only`", body = ErrorBody),
+        AdminErrors,
     ),
     security(("bearer" = [])))]
 pub async fn admin_audit(

@@ -13,7 +13,7 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::http::AppState;
-use crate::http::error::{ApiError, ErrorBody};
+use crate::http::error::{ApiError, ErrorBody, SignedInErrors};
 use crate::http::extract::{AdminUser, AuthUser, Json, is_admin};
 
 /// `/admin/…`, nested under `/api/v1`.
@@ -30,7 +30,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
 #[utoipa::path(get, path = "/admin/access", tag = "admin",
     responses(
         (status = 204, description = "The caller is an administrator"),
-        (status = 401, description = "`not_signed_in`", body = ErrorBody),
+        SignedInErrors,
         (status = 403, description = "`admin_only`: signed in, but not an administrator", body = ErrorBody),
     ),
     security(("bearer" = [])))]
@@ -51,7 +51,7 @@ pub struct AdminRole {
 #[utoipa::path(get, path = "/admin/role", tag = "admin",
     responses(
         (status = 200, description = "Whether the caller is an administrator", body = AdminRole),
-        (status = 401, description = "`not_signed_in`", body = ErrorBody),
+        SignedInErrors,
     ),
     security(("bearer" = [])))]
 async fn admin_role(

@@ -18,7 +18,7 @@ use utoipa_axum::routes;
 
 use crate::features::{self, Feature};
 use crate::http::AppState;
-use crate::http::error::{ApiError, ErrorBody, ErrorCode};
+use crate::http::error::{ApiError, ErrorBody, ErrorCode, SignedInErrors};
 use crate::http::extract::{AuthUser, ClientInfo, Json};
 use crate::http::rate_limit;
 use crate::http::upload;
@@ -153,7 +153,7 @@ async fn analyze_gated<T: Serialize + Send + 'static>(
     responses(
         (status = 200, description = "The score, label and breakdown", body = FeetAnalysis),
         (status = 400, description = "Not an image, or unsupported dimensions", body = ErrorBody),
-        (status = 401, description = "`not_signed_in`", body = ErrorBody),
+        SignedInErrors,
         (status = 403, description = "`feature_locked`: neither Premium nor an active trial", body = ErrorBody),
         (status = 413, description = "Over 10 MB", body = ErrorBody),
         (status = 422, description = "`not_feet`: no feet found (too little bare skin, fur, a face or a hand), or `image_incomplete`: a cut-off or damaged photo", body = ErrorBody),
@@ -183,7 +183,7 @@ async fn analyze_feet(
     responses(
         (status = 200, description = "The score, label and breakdown", body = HandsAnalysis),
         (status = 400, description = "Not an image, or unsupported dimensions", body = ErrorBody),
-        (status = 401, description = "`not_signed_in`", body = ErrorBody),
+        SignedInErrors,
         (status = 403, description = "`feature_locked`: neither Premium nor an active trial", body = ErrorBody),
         (status = 413, description = "Over 10 MB", body = ErrorBody),
         (status = 422, description = "`no_hand`, or `image_incomplete`: a cut-off or damaged photo", body = ErrorBody),

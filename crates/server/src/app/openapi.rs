@@ -102,7 +102,7 @@ fn complete_operation(operation: &mut Operation) {
         add("404", "`not_found`: no such resource");
     }
     if query || path {
-        // `http::text` refuses control and bidi-override characters in every
+        // `values::text` refuses control and bidi-override characters in every
         // path and query string before the handler runs.
         add(
             "422",

@@ -187,8 +187,8 @@ impl From<sea_orm::DbErr> for AuthError {
 
 /// A refused character (NUL, a control, a bidi override): 400
 /// `validation_failed`, before any query.
-impl From<crate::http::text::TextError> for AuthError {
-    fn from(err: crate::http::text::TextError) -> Self {
+impl From<crate::values::text::TextError> for AuthError {
+    fn from(err: crate::values::text::TextError) -> Self {
         Self::validation(err.message())
     }
 }

@@ -119,7 +119,7 @@ const SECRET_FIELDS: &[&str] = &["password", "current_password"];
 /// GoTrue's `bad_json`, wrong field types `validation_failed`. An empty body reads as `{}`; a body that is not sent
 /// as `application/json` is refused with 415 (auth-js always sends it, and a
 /// form post from another site cannot). Every string passes
-/// [`crate::http::text`] (passwords only their NUL check) before any query.
+/// [`crate::values::text`] (passwords only their NUL check) before any query.
 #[derive(Debug, Clone, Default)]
 pub struct AuthJson<T>(pub T);
 
@@ -176,7 +176,7 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for AuthJson<T> {
                 "Could not parse request body as JSON: expected an object",
             ));
         }
-        crate::http::text::check_json(&value, SECRET_FIELDS)?;
+        crate::values::text::check_json(&value, SECRET_FIELDS)?;
         T::deserialize(value).map(Self).map_err(|err| {
             if err.is_data() {
                 AuthError::validation(format!("Invalid request body: {err}"))

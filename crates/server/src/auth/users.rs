@@ -28,31 +28,7 @@ pub fn normalise_email(email: &str) -> AuthResult<String> {
     Ok(email.to_lowercase())
 }
 
-/// GoTrue's email syntax (`validateEmail` in `internal/api/mail.go`, which
-/// calls `checkmail.ValidateFormat`), the regular expression
-/// ``^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$``
-/// written out: a local part of those characters, one `@`, and a host of
-/// dot-separated labels of 1 to 63 letters, digits and inner hyphens. A host
-/// without a dot (`ada@localhost`) passes, as in GoTrue.
-pub fn is_valid_email(email: &str) -> bool {
-    let Some((local, host)) = email.split_once('@') else {
-        return false;
-    };
-    let local_ok = !local.is_empty()
-        && local
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b".!#$%&'*+/=?^_`{|}~-".contains(&b));
-    let label_ok = |label: &str| {
-        let bytes = label.as_bytes();
-        (1..=63).contains(&bytes.len())
-            && bytes[0].is_ascii_alphanumeric()
-            && bytes[bytes.len() - 1].is_ascii_alphanumeric()
-            && bytes
-                .iter()
-                .all(|b| b.is_ascii_alphanumeric() || *b == b'-')
-    };
-    local_ok && host.split('.').all(label_ok)
-}
+pub use crate::values::person::is_valid_email;
 
 /// E.164 without the plus sign, as GoTrue stores phones: its
 /// `validatePhone` drops a leading `+` and the spaces, then wants
@@ -258,7 +234,7 @@ pub fn check_metadata_size(metadata: &Value) -> AuthResult<()> {
 pub const DISPLAY_NAME_KEY: &str = "display_name";
 
 /// User metadata as it is stored: a `display_name` in it must be a name of
-/// 1-50 visible characters (`http::text::check_display_name`), kept trimmed;
+/// 1-50 visible characters (`values::text::check_display_name`), kept trimmed;
 /// `null` (which deletes it in a patch) passes. 422 `validation_failed`
 /// otherwise, in the user's words. Every other key is the app's own.
 pub fn checked_user_metadata(metadata: &Value) -> AuthResult<Value> {
@@ -270,7 +246,7 @@ pub fn checked_user_metadata(metadata: &Value) -> AuthResult<Value> {
         match value {
             Value::Null => {}
             Value::String(name) => {
-                let trimmed = crate::http::text::check_display_name("Display name", name)
+                let trimmed = crate::values::text::check_display_name("Display name", name)
                     .map_err(|err| AuthError::unprocessable("validation_failed", err.message()))?
                     .to_owned();
                 *name = trimmed;

@@ -16,7 +16,7 @@ use super::entity::checkout;
 use super::rules::{CURRENCY, Purchase};
 use super::{deliver_sandbox_events, has_premium_editing, provider_error};
 use crate::http::AppState;
-use crate::http::error::{ApiError, ErrorBody, ErrorCode};
+use crate::http::error::{ApiError, ErrorBody, ErrorCode, SignedInErrors};
 use crate::http::extract::{AuthUser, Json};
 use crate::http::hooks::{Priced, Promo};
 use crate::providers::payments::{CheckoutRequest, discounted_cents};
@@ -106,7 +106,7 @@ pub struct CreateCheckoutResponse {
     params(("Idempotency-Key" = Option<String>, Header, description = "Returns the same checkout for a retried request")),
     responses(
         (status = 200, description = "The checkout to redirect to", body = CreateCheckoutResponse),
-        (status = 401, description = "`not_signed_in`", body = ErrorBody),
+        SignedInErrors,
         (status = 403, description = "`forbidden`: `userId` is not the caller", body = ErrorBody),
         (status = 404, description = "The contact request or personality result is not the caller's", body = ErrorBody),
         (status = 409, description = "`already_subscribed`, `already_purchased`, `already_paid`, `checkout_in_progress`", body = ErrorBody),

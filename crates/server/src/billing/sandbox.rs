@@ -17,7 +17,7 @@ use super::entity::checkout;
 use super::fulfil::fulfil;
 use super::provider_error;
 use crate::http::AppState;
-use crate::http::error::{ApiError, ErrorBody, ErrorCode};
+use crate::http::error::{ApiError, ErrorBody, ErrorCode, SignedInErrors};
 use crate::http::extract::{AuthUser, Json};
 use crate::http::hooks::HookRegistry;
 use crate::providers::payments::Event;
@@ -178,7 +178,7 @@ fn closed(status: &str) -> ApiError {
     params(("id" = String, Path, description = "The sandbox checkout session id (cs_sandbox_…)")),
     responses(
         (status = 200, description = "The checkout", body = SandboxCheckout),
-        (status = 401, description = "`not_signed_in`", body = ErrorBody),
+        SignedInErrors,
         (status = 404, description = "No such checkout of the caller's, or the sandbox is off", body = ErrorBody),
     ),
     security(("bearer" = [])))]
@@ -218,7 +218,7 @@ pub async fn sandbox_checkout(
     params(("id" = String, Path, description = "The sandbox checkout session id")),
     responses(
         (status = 200, description = "Paid; go to `redirectUrl`", body = SandboxResult),
-        (status = 401, description = "`not_signed_in`", body = ErrorBody),
+        SignedInErrors,
         (status = 404, description = "No such checkout of the caller's", body = ErrorBody),
         (status = 409, description = "`checkout_closed`: paid or cancelled before", body = ErrorBody),
     ),
@@ -249,7 +249,7 @@ pub async fn sandbox_pay(
     params(("id" = String, Path, description = "The sandbox checkout session id")),
     responses(
         (status = 402, description = "`card_declined`: nothing charged or granted; the checkout stays open", body = ErrorBody),
-        (status = 401, description = "`not_signed_in`", body = ErrorBody),
+        SignedInErrors,
         (status = 404, description = "No such checkout of the caller's", body = ErrorBody),
         (status = 409, description = "`checkout_closed`", body = ErrorBody),
     ),
@@ -281,7 +281,7 @@ pub async fn sandbox_decline(
     params(("id" = String, Path, description = "The sandbox checkout session id")),
     responses(
         (status = 200, description = "Cancelled; go to `redirectUrl`", body = SandboxResult),
-        (status = 401, description = "`not_signed_in`", body = ErrorBody),
+        SignedInErrors,
         (status = 404, description = "No such checkout of the caller's", body = ErrorBody),
         (status = 409, description = "`checkout_closed`", body = ErrorBody),
     ),

@@ -13,7 +13,7 @@ use super::entity::{self as subscriptions, payment};
 use super::fulfil::apply_state;
 use super::{PREMIUM_EDITING, deliver_sandbox_events, provider_error};
 use crate::http::AppState;
-use crate::http::error::{ApiError, ErrorBody, ErrorCode};
+use crate::http::error::{ApiError, ErrorBody, ErrorCode, SignedInErrors};
 use crate::http::extract::{AuthUser, Json};
 
 /// The caller's Premium subscription.
@@ -97,7 +97,7 @@ fn status_of(row: Option<subscriptions::Model>) -> SubscriptionStatus {
 #[utoipa::path(post, path = "/check-subscription", tag = "billing",
     responses(
         (status = 200, description = "The caller's subscription", body = SubscriptionStatus),
-        (status = 401, description = "`not_signed_in`", body = ErrorBody),
+        SignedInErrors,
     ),
     security(("bearer" = [])))]
 pub async fn check_subscription(
@@ -111,7 +111,7 @@ pub async fn check_subscription(
 #[utoipa::path(get, path = "/billing/subscription", tag = "billing",
     responses(
         (status = 200, description = "The caller's subscription", body = SubscriptionStatus),
-        (status = 401, description = "`not_signed_in`", body = ErrorBody),
+        SignedInErrors,
     ),
     security(("bearer" = [])))]
 pub async fn my_subscription(
@@ -125,7 +125,7 @@ pub async fn my_subscription(
 #[utoipa::path(get, path = "/billing/payments", tag = "billing",
     responses(
         (status = 200, description = "The caller's payments", body = [PaymentItem]),
-        (status = 401, description = "`not_signed_in`", body = ErrorBody),
+        SignedInErrors,
     ),
     security(("bearer" = [])))]
 pub async fn my_payments(
@@ -158,7 +158,7 @@ pub(super) fn payment_item(row: payment::Model) -> PaymentItem {
 #[utoipa::path(post, path = "/billing/subscription/cancel", tag = "billing",
     responses(
         (status = 200, description = "The subscription, now ending at its period end", body = SubscriptionStatus),
-        (status = 401, description = "`not_signed_in`", body = ErrorBody),
+        SignedInErrors,
         (status = 404, description = "`no_subscription`", body = ErrorBody),
         (status = 502, description = "`payment_provider_failed`", body = ErrorBody),
     ),
@@ -174,7 +174,7 @@ pub async fn cancel_subscription(
 #[utoipa::path(post, path = "/billing/subscription/resume", tag = "billing",
     responses(
         (status = 200, description = "The subscription, renewing again", body = SubscriptionStatus),
-        (status = 401, description = "`not_signed_in`", body = ErrorBody),
+        SignedInErrors,
         (status = 404, description = "`no_subscription`", body = ErrorBody),
         (status = 502, description = "`payment_provider_failed`", body = ErrorBody),
     ),

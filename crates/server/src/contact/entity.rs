@@ -19,9 +19,10 @@ pub struct Model {
     pub message_preview: String,
     /// The hold is confirmed (set by billing's fulfilment).
     pub paid: bool,
-    /// `pending_payment`, `paid`, `failed` or `refunded`.
+    /// `pending_payment` before any payment, then the payment's
+    /// ([`crate::billing::entity::payment::Status`]).
     pub payment_status: String,
-    /// `pending`, `approved` or `denied`.
+    /// [`Status`]: `pending`, `approved` or `denied`.
     pub status: String,
     pub created_at: DateTimeUtc,
     pub updated_at: DateTimeUtc,
@@ -38,6 +39,18 @@ pub struct Model {
 pub enum Relation {}
 
 impl ActiveModelBehavior for ActiveModel {}
+
+crate::stored_enum! {
+    /// Where a request stands with its contestant. It starts pending; the
+    /// contestant approves (the hold is captured, the chat opens) or denies
+    /// (the hold is released), and an unanswered one is denied after seven
+    /// days.
+    pub enum Status {
+        Pending = "pending",
+        Approved = "approved",
+        Denied = "denied",
+    }
+}
 
 /// `contact_blocks`: a contestant no longer takes requests from a requester.
 pub mod block {

@@ -11,7 +11,7 @@ use std::time::Duration;
 use chrono::{DateTime, Utc};
 use sea_orm::{DbErr, EntityTrait};
 
-use super::{DENIED, PENDING, claim, entity, release_hold, tell_requester};
+use super::{Status, claim, entity, release_hold, tell_requester};
 use crate::billing::holds;
 use crate::http::AppState;
 
@@ -31,9 +31,9 @@ pub async fn release_expired(state: &AppState, now: DateTime<Utc>) -> Result<usi
             continue;
         };
         let expired = now >= super::rules::hold_expires_at(hold.placed_at);
-        let release = match request.status.as_str() {
-            PENDING if expired => {
-                let claimed = claim(&state.db, id, false, DENIED).await?;
+        let release = match Status::parse(&request.status) {
+            Some(Status::Pending) if expired => {
+                let claimed = claim(&state.db, id, false, Status::Denied).await?;
                 if claimed {
                     tell_requester(state, &request, "not answered within 7 days").await;
                 }
@@ -41,7 +41,7 @@ pub async fn release_expired(state: &AppState, now: DateTime<Utc>) -> Result<usi
             }
             // Released before, but the provider's event has not said so an
             // hour later: the release failed or was lost; try again.
-            DENIED => request.updated_at <= now - RETRY_AFTER,
+            Some(Status::Denied) => request.updated_at <= now - RETRY_AFTER,
             _ => false,
         };
         if release {

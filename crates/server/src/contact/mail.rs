@@ -18,7 +18,7 @@ use sea_orm::sea_query::Expr;
 use sea_orm::{ColumnTrait, ConnectionTrait, DatabaseTransaction, DbErr, EntityTrait, QueryFilter};
 use uuid::Uuid;
 
-use super::{PENDING, entity, rules};
+use super::{Status, entity, rules};
 use crate::billing::entity::payment;
 use crate::billing::holds;
 use crate::db::entities::users;
@@ -114,7 +114,7 @@ pub(super) async fn tell_held(
         .col_expr(entity::Column::HeldMailedAt, Expr::value(Utc::now()))
         .filter(entity::Column::Id.eq(request_id))
         .filter(entity::Column::HeldMailedAt.is_null())
-        .filter(entity::Column::Status.eq(PENDING))
+        .filter(entity::Column::Status.eq(Status::Pending))
         .exec(txn)
         .await?;
     if claimed.rows_affected != 1 {
@@ -154,7 +154,7 @@ pub async fn remind_expiring(state: &AppState, now: DateTime<Utc>) -> Result<usi
             .col_expr(entity::Column::RemindedAt, Expr::value(now))
             .filter(entity::Column::Id.eq(id))
             .filter(entity::Column::RemindedAt.is_null())
-            .filter(entity::Column::Status.eq(PENDING))
+            .filter(entity::Column::Status.eq(Status::Pending))
             .filter(entity::Column::Paid.eq(true))
             .exec(&state.db)
             .await?;

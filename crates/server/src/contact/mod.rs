@@ -38,7 +38,9 @@ use crate::billing::rules::{contact_fee_cents, contact_fee_split};
 use crate::billing::{holds, provider_error};
 use crate::db::entities::users;
 use crate::http::AppState;
-use crate::http::error::{ApiError, ConstraintError, DbResultExt, ErrorBody, ErrorCode};
+use crate::http::error::{
+    ApiError, ConstraintError, DbResultExt, ErrorBody, ErrorCode, SignedInErrors,
+};
 use crate::http::extract::{AuthUser, Json, Path};
 use crate::http::rate_limit;
 use crate::http::user_data::UserData;
@@ -48,9 +50,7 @@ use crate::photos::entity as photos;
 use crate::providers::payments::PaymentError;
 use entity::block;
 
-pub const PENDING: &str = "pending";
-pub const APPROVED: &str = "approved";
-pub const DENIED: &str = "denied";
+pub use entity::Status;
 
 /// Two requests to the same contestant sent at once: the second is refused.
 const OPEN_PAIR: &[ConstraintError] = &[ConstraintError::conflict(
@@ -140,7 +140,7 @@ async fn present(
         None => None,
     };
     let requester = users::Entity::find_by_id(row.requester_id).one(db).await?;
-    let expires_at = if row.status == PENDING && row.paid {
+    let expires_at = if row.status == Status::Pending && row.paid {
         held_at(db, row.id).await?.map(rules::hold_expires_at)
     } else {
         None
@@ -199,7 +199,7 @@ pub async fn party_of(
 }
 
 fn visible_to_contestant(row: &entity::Model) -> bool {
-    row.paid || row.status != PENDING
+    row.paid || row.status != Status::Pending
 }
 
 async fn is_blocked(
@@ -224,7 +224,7 @@ async fn is_blocked(
     responses(
         (status = 201, description = "Created; pay it with create-checkout type `contact_request`", body = ContactRequest),
         (status = 200, description = "The unpaid request to this contestant, updated to the current fee", body = ContactRequest),
-        (status = 401, description = "`not_signed_in`", body = ErrorBody),
+        SignedInErrors,
         (status = 403, description = "`blocked`", body = ErrorBody),
         (status = 404, description = "`not_found`: the entry is not on the leaderboard", body = ErrorBody),
         (status = 409, description = "`request_open`", body = ErrorBody),
@@ -237,7 +237,7 @@ pub async fn create_contact_request(
     user: AuthUser,
     Json(form): Json<ContactRequestForm>,
 ) -> Result<(StatusCode, Json<ContactRequest>), ApiError> {
-    let message = rules::parse_message(&form.message).map_err(ApiError::invalid)?;
+    let message = crate::values::message::contact_message(&form.message)?;
     let photo = photos::Entity::find_by_id(form.photo_id)
         .one(&state.db)
         .await?
@@ -287,7 +287,7 @@ pub async fn create_contact_request(
     let open = entity::Entity::find()
         .filter(entity::Column::RequesterId.eq(user.user_id))
         .filter(entity::Column::ContestantId.eq(photo.user_id))
-        .filter(entity::Column::Status.eq(PENDING))
+        .filter(entity::Column::Status.eq(Status::Pending))
         .one(&state.db)
         .await?;
     if open.is_none()
@@ -331,7 +331,7 @@ pub async fn create_contact_request(
                 message_preview: Set(message),
                 paid: Set(false),
                 payment_status: Set(hooks::PENDING_PAYMENT.to_owned()),
-                status: Set(PENDING.to_owned()),
+                status: Set(Status::Pending.into()),
                 created_at: Set(now),
                 updated_at: Set(now),
                 closed_at: Set(None),
@@ -352,7 +352,7 @@ pub async fn create_contact_request(
 #[utoipa::path(get, path = "/contact-requests/received", tag = "contact",
     responses(
         (status = 200, description = "The inbox", body = Vec<ContactRequest>),
-        (status = 401, description = "`not_signed_in`", body = ErrorBody),
+        SignedInErrors,
     ),
     security(("bearer" = [])))]
 pub async fn received_requests(
@@ -365,10 +365,10 @@ pub async fn received_requests(
             Condition::any()
                 .add(
                     Condition::all()
-                        .add(entity::Column::Status.eq(PENDING))
+                        .add(entity::Column::Status.eq(Status::Pending))
                         .add(entity::Column::Paid.eq(true)),
                 )
-                .add(entity::Column::Status.eq(APPROVED)),
+                .add(entity::Column::Status.eq(Status::Approved)),
         )
         .order_by_desc(entity::Column::CreatedAt)
         .all(&state.db)
@@ -380,7 +380,7 @@ pub async fn received_requests(
 #[utoipa::path(get, path = "/contact-requests/sent", tag = "contact",
     responses(
         (status = 200, description = "The caller's requests", body = Vec<ContactRequest>),
-        (status = 401, description = "`not_signed_in`", body = ErrorBody),
+        SignedInErrors,
     ),
     security(("bearer" = [])))]
 pub async fn sent_requests(
@@ -400,7 +400,7 @@ pub async fn sent_requests(
     params(("id" = Uuid, Path, description = "The request's id")),
     responses(
         (status = 200, description = "The request", body = ContactRequest),
-        (status = 401, description = "`not_signed_in`", body = ErrorBody),
+        SignedInErrors,
         (status = 404, description = "`not_found`: no such request of the caller's", body = ErrorBody),
     ),
     security(("bearer" = [])))]
@@ -428,7 +428,7 @@ async fn chatting(
     entity::Entity::find()
         .filter(entity::Column::RequesterId.eq(requester))
         .filter(entity::Column::ContestantId.eq(contestant))
-        .filter(entity::Column::Status.eq(APPROVED))
+        .filter(entity::Column::Status.eq(Status::Approved))
         .filter(entity::Column::ClosedAt.is_null())
         .order_by_desc(entity::Column::CreatedAt)
         .one(db)
@@ -458,7 +458,7 @@ pub struct EntryContact {
     params(("photo_id" = Uuid, Path, description = "The leaderboard entry (a photo)")),
     responses(
         (status = 200, description = "What Contact does for the caller", body = EntryContact),
-        (status = 401, description = "`not_signed_in`", body = ErrorBody),
+        SignedInErrors,
         (status = 404, description = "`not_found`: no such entry", body = ErrorBody),
     ),
     security(("bearer" = [])))]
@@ -481,7 +481,7 @@ pub async fn request_with_entry(
     let waiting = entity::Entity::find()
         .filter(entity::Column::RequesterId.eq(user.user_id))
         .filter(entity::Column::ContestantId.eq(photo.user_id))
-        .filter(entity::Column::Status.eq(PENDING))
+        .filter(entity::Column::Status.eq(Status::Pending))
         .filter(entity::Column::PaymentStatus.eq("paid"))
         .one(&state.db)
         .await?;
@@ -508,7 +508,7 @@ async fn decidable(
     contestant: Uuid,
 ) -> Result<entity::Model, ApiError> {
     let row = received(state, id, contestant).await?;
-    if row.status != PENDING {
+    if row.status != Status::Pending {
         return Err(ApiError::conflict(
             ErrorCode::AlreadyDecided,
             format!("This request was {} already.", row.status),
@@ -530,13 +530,13 @@ async fn claim(
     db: &impl ConnectionTrait,
     id: Uuid,
     from_paid: bool,
-    to: &str,
+    to: Status,
 ) -> Result<bool, DbErr> {
     let mut update = entity::Entity::update_many()
-        .col_expr(entity::Column::Status, Expr::value(to))
+        .col_expr(entity::Column::Status, Expr::value(to.as_str()))
         .col_expr(entity::Column::UpdatedAt, Expr::value(Utc::now()))
         .filter(entity::Column::Id.eq(id))
-        .filter(entity::Column::Status.eq(PENDING));
+        .filter(entity::Column::Status.eq(Status::Pending));
     if from_paid {
         update = update.filter(entity::Column::Paid.eq(true));
     }
@@ -549,7 +549,7 @@ async fn claim(
     params(("id" = Uuid, Path, description = "The request's id")),
     responses(
         (status = 200, description = "Approved", body = ContactRequest),
-        (status = 401, description = "`not_signed_in`", body = ErrorBody),
+        SignedInErrors,
         (status = 404, description = "`not_found`: not a request to the caller", body = ErrorBody),
         (status = 409, description = "`already_decided`, `not_paid`", body = ErrorBody),
         (status = 502, description = "`payment_provider_failed`: nothing changed", body = ErrorBody),
@@ -570,16 +570,19 @@ pub async fn approve_contact_request(
     if !holds::is_held(&state.db, id).await? {
         return Err(not_paid());
     }
-    if !claim(&state.db, id, true, APPROVED).await? {
+    if !claim(&state.db, id, true, Status::Approved).await? {
         return Err(answered_already());
     }
     let captured = holds::capture(&state, id).await;
     if !matches!(captured, Ok(true)) {
         // Nothing was taken: the request waits for an answer again.
         entity::Entity::update_many()
-            .col_expr(entity::Column::Status, Expr::value(PENDING))
+            .col_expr(
+                entity::Column::Status,
+                Expr::value(Status::Pending.as_str()),
+            )
             .filter(entity::Column::Id.eq(id))
-            .filter(entity::Column::Status.eq(APPROVED))
+            .filter(entity::Column::Status.eq(Status::Approved))
             .exec(&state.db)
             .await?;
         return Err(match captured {
@@ -639,7 +642,7 @@ async fn tell_requester(state: &AppState, row: &entity::Model, why: &str) {
     params(("id" = Uuid, Path, description = "The request's id")),
     responses(
         (status = 200, description = "Denied", body = ContactRequest),
-        (status = 401, description = "`not_signed_in`", body = ErrorBody),
+        SignedInErrors,
         (status = 404, description = "`not_found`: not a request to the caller", body = ErrorBody),
         (status = 409, description = "`already_decided`", body = ErrorBody),
     ),
@@ -650,7 +653,7 @@ pub async fn deny_contact_request(
     Path(id): Path<Uuid>,
 ) -> Result<Json<ContactRequest>, ApiError> {
     let row = decidable(&state, id, user.user_id).await?;
-    if !claim(&state.db, id, false, DENIED).await? {
+    if !claim(&state.db, id, false, Status::Denied).await? {
         return Err(answered_already());
     }
     release_hold(&state, id).await?;
@@ -669,7 +672,7 @@ pub async fn deny_contact_request(
     params(("id" = Uuid, Path, description = "A request from the requester to block")),
     responses(
         (status = 204, description = "Blocked"),
-        (status = 401, description = "`not_signed_in`", body = ErrorBody),
+        SignedInErrors,
         (status = 404, description = "`not_found`: not a request to the caller", body = ErrorBody),
     ),
     security(("bearer" = [])))]
@@ -715,11 +718,11 @@ async fn block(state: &AppState, contestant: Uuid, requester: Uuid) -> Result<()
     };
     let open = entity::Entity::find()
         .filter(between())
-        .filter(entity::Column::Status.eq(PENDING))
+        .filter(entity::Column::Status.eq(Status::Pending))
         .all(&state.db)
         .await?;
     for request in open {
-        if claim(&state.db, request.id, false, DENIED).await? {
+        if claim(&state.db, request.id, false, Status::Denied).await? {
             release_hold(state, request.id).await?;
         }
     }

@@ -17,9 +17,11 @@ use uuid::Uuid;
 use super::{block, entity, received, rules};
 use crate::db::entities::users;
 use crate::http::AppState;
-use crate::http::error::{ApiError, ConstraintError, DbResultExt, ErrorBody, ErrorCode};
+use crate::http::error::{
+    AdminErrors, ApiError, ConstraintError, DbResultExt, ErrorBody, ErrorCode, SignedInErrors,
+};
 use crate::http::extract::{AdminAction, AdminUser, AuthUser, Json, Path};
-use crate::leaderboard::rules::parse_reason;
+use crate::values::message::reason as parse_reason;
 
 const CONSTRAINTS: &[ConstraintError] = &[ConstraintError::conflict(
     "contact_reports_request_key",
@@ -86,7 +88,7 @@ pub struct ContactReport {
     request_body = ReportRequesterForm,
     responses(
         (status = 204, description = "Reported and blocked"),
-        (status = 401, description = "`not_signed_in`", body = ErrorBody),
+        SignedInErrors,
         (status = 404, description = "`not_found`: not a request to the caller", body = ErrorBody),
         (status = 409, description = "`conflict`: reported before", body = ErrorBody),
         (status = 422, description = "`validation_failed`: no reason", body = ErrorBody),
@@ -123,8 +125,7 @@ pub async fn report_requester(
 #[utoipa::path(get, path = "/admin/contact-reports", tag = "admin",
     responses(
         (status = 200, description = "The reports", body = Vec<ContactReport>),
-        (status = 401, description = "`not_signed_in`", body = ErrorBody),
-        (status = 403, description = "`admin_only`", body = ErrorBody),
+        AdminErrors,
     ),
     security(("bearer" = [])))]
 pub async fn admin_contact_reports(
@@ -171,8 +172,7 @@ pub async fn admin_contact_reports(
     params(("id" = Uuid, Path, description = "The report's id")),
     responses(
         (status = 204, description = "Resolved"),
-        (status = 401, description = "`not_signed_in`", body = ErrorBody),
-        (status = 403, description = "`admin_only`", body = ErrorBody),
+        AdminErrors,
         (status = 404, description = "`not_found`", body = ErrorBody),
         (status = 409, description = "`conflict`: resolved before", body = ErrorBody),
     ),

@@ -4,28 +4,13 @@
 use chrono::{DateTime, Duration, Utc};
 use serde_json::Value;
 
-/// The spec's contact message limits, in characters.
-pub const MIN_MESSAGE_CHARS: usize = 10;
-pub const MAX_MESSAGE_CHARS: usize = 1000;
+pub use crate::values::message::{MAX_MESSAGE_CHARS, MIN_MESSAGE_CHARS};
 /// A paid request the contestant has not answered is released after this.
 pub const HOLD_DAYS: i64 = 7;
 /// Requests one user may start per hour.
 pub const REQUESTS_PER_HOUR: u32 = 10;
 /// Shown when a requester has no name of their own.
 pub const ANONYMOUS_NAME: &str = "A PrettyScore member";
-
-/// The trimmed message, or the spec's message for a wrong length.
-pub fn parse_message(raw: &str) -> Result<String, &'static str> {
-    let message = raw.trim();
-    let chars = message.chars().count();
-    if chars < MIN_MESSAGE_CHARS {
-        return Err("Message must be at least 10 characters");
-    }
-    if chars > MAX_MESSAGE_CHARS {
-        return Err("Message must be less than 1000 characters");
-    }
-    Ok(message.to_owned())
-}
 
 /// When a hold placed at `held_at` is released unanswered.
 pub fn hold_expires_at(held_at: DateTime<Utc>) -> DateTime<Utc> {
@@ -41,7 +26,7 @@ pub fn chosen_name(user_metadata: &Value) -> Option<String> {
         .iter()
         .filter_map(|key| user_metadata.get(key).and_then(Value::as_str))
         .map(str::trim)
-        .find(|name| !name.is_empty() && !name.chars().all(crate::http::text::is_invisible))
+        .find(|name| !name.is_empty() && !name.chars().all(crate::values::text::is_invisible))
         .map(|name| name.chars().take(60).collect())
 }
 
@@ -59,20 +44,6 @@ pub const NAME_REQUIRED: &str =
 mod tests {
     use super::*;
     use serde_json::json;
-
-    #[test]
-    fn messages_are_ten_to_a_thousand_characters() {
-        assert_eq!(
-            parse_message("  too short "),
-            Err("Message must be at least 10 characters")
-        );
-        assert_eq!(parse_message(&"é".repeat(10)), Ok("é".repeat(10)));
-        assert_eq!(parse_message(&"a".repeat(1000)).map(|m| m.len()), Ok(1000));
-        assert_eq!(
-            parse_message(&"a".repeat(1001)),
-            Err("Message must be less than 1000 characters")
-        );
-    }
 
     #[test]
     fn the_name_comes_from_metadata_never_the_address() {

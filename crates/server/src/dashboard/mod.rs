@@ -19,7 +19,7 @@ use crate::billing::{self, MaybePremium};
 use crate::edits::device::Device;
 use crate::edits::{EditQuota, quota_of};
 use crate::http::AppState;
-use crate::http::error::{ApiError, ErrorBody};
+use crate::http::error::{ApiError, SignedInErrors};
 use crate::http::extract::{Json, not_signed_in};
 use crate::personality::entity as personality;
 use crate::photos::entity as photos;
@@ -78,7 +78,7 @@ struct FaceScores {
 #[utoipa::path(get, path = "/dashboard", tag = "dashboard",
     responses(
         (status = 200, description = "The stats cards", body = DashboardSummary),
-        (status = 401, description = "`not_signed_in`", body = ErrorBody),
+        SignedInErrors,
     ),
     security(("bearer" = [])))]
 pub async fn summary(

@@ -7,6 +7,7 @@ pub mod constraints;
 pub mod entities;
 pub mod migration;
 pub mod notify;
+pub mod stored;
 
 use std::time::Duration;
 

@@ -37,7 +37,7 @@ use uuid::Uuid;
 
 use crate::billing::has_premium_editing;
 use crate::http::AppState;
-use crate::http::error::{ApiError, ErrorBody, ErrorCode};
+use crate::http::error::{ApiError, ErrorBody, ErrorCode, SignedInErrors};
 use crate::http::extract::{AuthUser, Json};
 use crate::http::user_data::UserData;
 
@@ -321,7 +321,7 @@ pub fn trial_result_saved() -> ApiError {
     responses(
         (status = 200, description = "The caller's access", body = FeatureAccess),
         (status = 400, description = "`unknown_feature`", body = ErrorBody),
-        (status = 401, description = "`not_signed_in`", body = ErrorBody),
+        SignedInErrors,
     ),
     security(("bearer" = [])))]
 async fn check_feature_access(
@@ -341,7 +341,7 @@ async fn check_feature_access(
     responses(
         (status = 200, description = "The trial is active (or the caller is Premium)", body = TrialActivated),
         (status = 400, description = "`unknown_feature`", body = ErrorBody),
-        (status = 401, description = "`not_signed_in`", body = ErrorBody),
+        SignedInErrors,
         (status = 409, description = "`trial_used`: the trial was activated before", body = ErrorBody),
     ),
     security(("bearer" = [])))]

@@ -242,6 +242,26 @@ impl From<&prettyscore_imaging::EditError> for ErrorCode {
     }
 }
 
+/// The OpenAPI rows every signed-in endpoint shares: 401 `not_signed_in`.
+#[derive(utoipa::IntoResponses)]
+pub enum SignedInErrors {
+    /// `not_signed_in`
+    #[response(status = 401, description = "`not_signed_in`")]
+    NotSignedIn(ErrorBody),
+}
+
+/// The OpenAPI rows every admin endpoint shares: 401 `not_signed_in`, 403
+/// `admin_only`.
+#[derive(utoipa::IntoResponses)]
+pub enum AdminErrors {
+    /// `not_signed_in`
+    #[response(status = 401, description = "`not_signed_in`")]
+    NotSignedIn(ErrorBody),
+    /// `admin_only`
+    #[response(status = 403, description = "`admin_only`")]
+    AdminOnly(ErrorBody),
+}
+
 /// The JSON body of every error answered under `/api/` and `/functions/`.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct ErrorBody {
@@ -586,6 +606,26 @@ impl From<MultipartRejection> for ApiError {
 impl From<PathRejection> for ApiError {
     fn from(rejection: PathRejection) -> Self {
         Self::not_found("We couldn't find what you were looking for.").with_cause(rejection)
+    }
+}
+
+/// A refused value: 422 `validation_failed` with the rule's message; a
+/// link or query the app did not make, 400 `invalid_query`.
+impl From<crate::values::Invalid> for ApiError {
+    fn from(err: crate::values::Invalid) -> Self {
+        match err.kind() {
+            crate::values::Kind::Field => ApiError::invalid(err.message().to_owned()),
+            crate::values::Kind::Query => {
+                ApiError::bad_request(ErrorCode::InvalidQuery, err.message().to_owned())
+            }
+        }
+    }
+}
+
+/// A refused character: 422 `validation_failed` with the field and the reason.
+impl From<crate::values::text::TextError> for ApiError {
+    fn from(err: crate::values::text::TextError) -> Self {
+        ApiError::invalid(err.message())
     }
 }
 

@@ -97,7 +97,7 @@ pub async fn read_form_with_images(
                     format!("The field {name} is not text."),
                 )
             })?;
-            super::text::check_text(name.clone(), &value)?;
+            crate::values::text::check_text(name.clone(), &value)?;
             form.text.insert(name, value);
         }
     }

@@ -16,10 +16,10 @@ use utoipa::{IntoParams, ToSchema};
 use uuid::Uuid;
 
 use super::listing::{LeaderboardEntry, entries_of, listed_after};
-use super::moderation::{APPROVED, PENDING};
+use super::moderation::ListingStatus;
 use super::rules::{month_end, month_of, parse_month};
 use crate::http::AppState;
-use crate::http::error::{ApiError, ErrorBody};
+use crate::http::error::{ApiError, ErrorBody, SignedInErrors};
 use crate::http::extract::{AuthUser, Json, MaybeAuthUser, Query};
 use crate::photos::entity as photos;
 use crate::photos::rules::{DisplayName, parse_bio};
@@ -85,7 +85,7 @@ pub struct ContestEntry {
     request_body = ContestSubmission,
     responses(
         (status = 200, description = "Entered", body = ContestEntry),
-        (status = 401, description = "`not_signed_in`", body = ErrorBody),
+        SignedInErrors,
         (status = 404, description = "No such photo of this user", body = ErrorBody),
         (status = 422, description = "`validation_failed`: the attestation or a display name is missing", body = ErrorBody),
     ),
@@ -126,8 +126,12 @@ pub async fn submit(
     let approved = same_text
         && photo.is_verified
         && photo.public_listing
-        && photo.listing_status.as_deref() == Some(APPROVED);
-    let status = if approved { APPROVED } else { PENDING };
+        && photo.listing_status.as_deref() == Some(ListingStatus::Approved.as_str());
+    let status = if approved {
+        ListingStatus::Approved
+    } else {
+        ListingStatus::Pending
+    };
     let entered_at = match &photo.contest_month {
         Some(m) if *m == month => photo.contest_entered_at.unwrap_or(now),
         _ => now,
@@ -135,7 +139,7 @@ pub async fn submit(
     let mut change: photos::ActiveModel = photo.into();
     change.public_listing = Set(true);
     change.is_verified = Set(approved);
-    change.listing_status = Set(Some(status.to_owned()));
+    change.listing_status = Set(Some(status.into()));
     if !approved {
         change.rejection_reason = Set(None);
     }
@@ -150,7 +154,7 @@ pub async fn submit(
     Ok(Json(ContestEntry {
         photo_id: row.id,
         contest_month: month,
-        listing_status: status.to_owned(),
+        listing_status: status.into(),
         message: if approved {
             "Your photo is in this month's ranking!".to_owned()
         } else {

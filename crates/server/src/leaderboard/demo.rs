@@ -20,7 +20,7 @@ use sea_orm::sea_query::{Alias, Query};
 use sea_orm::{ActiveModelTrait, ConnectionTrait, EntityTrait, PaginatorTrait, Set};
 use uuid::Uuid;
 
-use super::moderation::APPROVED;
+use super::moderation::ListingStatus;
 use super::rules::month_of;
 use crate::media;
 use crate::photos::{entity as photos, storage_prefix};
@@ -126,7 +126,7 @@ pub async fn seed(db: &impl ConnectionTrait, storage: &Storage) -> Result<Seeded
             display_name: Set(Some((*name).to_owned())),
             bio: Set(Some((*bio).to_owned())),
             share_slug: Set(None),
-            listing_status: Set(Some(APPROVED.to_owned())),
+            listing_status: Set(Some(ListingStatus::Approved.into())),
             rejection_reason: Set(None),
             reviewed_by: Set(None),
             reviewed_at: Set(Some(created_at)),

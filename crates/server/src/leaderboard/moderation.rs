@@ -18,18 +18,15 @@ use uuid::Uuid;
 
 use super::listing::listed;
 use super::reports;
-use super::rules::parse_reason;
 use crate::db::entities::users;
 use crate::http::AppState;
-use crate::http::error::{ApiError, ErrorBody, ErrorCode};
+use crate::http::error::{AdminErrors, ApiError, ErrorBody, ErrorCode, SignedInErrors};
 use crate::http::extract::{AdminAction, AdminUser, AuthUser, Json, Path, Query};
 use crate::media;
 use crate::photos::entity as photos;
+use crate::values::message::reason as parse_reason;
 
-pub const PENDING: &str = "pending";
-pub const APPROVED: &str = "approved";
-pub const REJECTED: &str = "rejected";
-pub const UNLISTED: &str = "unlisted";
+pub use crate::photos::entity::ListingStatus;
 
 /// An entry as the moderators see it.
 #[derive(Debug, Clone, Serialize, ToSchema)]
@@ -134,10 +131,10 @@ pub enum StatusFilter {
 impl StatusFilter {
     fn as_str(self) -> &'static str {
         match self {
-            Self::Pending => PENDING,
-            Self::Approved => APPROVED,
-            Self::Rejected => REJECTED,
-            Self::Unlisted => UNLISTED,
+            Self::Pending => ListingStatus::Pending.as_str(),
+            Self::Approved => ListingStatus::Approved.as_str(),
+            Self::Rejected => ListingStatus::Rejected.as_str(),
+            Self::Unlisted => ListingStatus::Unlisted.as_str(),
         }
     }
 }
@@ -159,8 +156,7 @@ const ADMIN_PAGE: u64 = 200;
     params(EntriesQuery),
     responses(
         (status = 200, description = "Entries in that state", body = Vec<ModerationEntry>),
-        (status = 401, description = "`not_signed_in`", body = ErrorBody),
-        (status = 403, description = "`admin_only`", body = ErrorBody),
+        AdminErrors,
     ),
     security(("bearer" = [])))]
 pub async fn admin_entries(
@@ -186,19 +182,19 @@ async fn decide(
     state: &AppState,
     admin: &AdminAction,
     id: Uuid,
-    from: &[&str],
-    to: &str,
+    from: &[ListingStatus],
+    to: ListingStatus,
     reason: Option<String>,
     action: &str,
 ) -> Result<bool, ApiError> {
     let now = Utc::now();
-    let listed = to == APPROVED;
+    let listed = to == ListingStatus::Approved;
     let before = photos::Entity::find_by_id(id)
         .one(&state.db)
         .await?
         .and_then(|row| row.listing_status);
     let mut update = photos::Entity::update_many()
-        .col_expr(photos::Column::ListingStatus, Expr::value(to))
+        .col_expr(photos::Column::ListingStatus, Expr::value(to.as_str()))
         .col_expr(photos::Column::IsVerified, Expr::value(listed))
         .col_expr(photos::Column::ReviewedBy, Expr::value(admin.user_id()))
         .col_expr(photos::Column::ReviewedAt, Expr::value(now))
@@ -212,7 +208,7 @@ async fn decide(
     }
     let result = update
         .filter(photos::Column::Id.eq(id))
-        .filter(photos::Column::ListingStatus.is_in(from.iter().copied()))
+        .filter(photos::Column::ListingStatus.is_in(ListingStatus::stored(from)))
         .exec(&state.db)
         .await?;
     let changed = result.rows_affected > 0;
@@ -221,7 +217,7 @@ async fn decide(
             .record(
                 &state.db,
                 action,
-                json!({ "photo_id": id, "reason": reason, "before": before, "after": to }),
+                json!({ "photo_id": id, "reason": reason, "before": before, "after": to.as_str() }),
             )
             .await;
     }
@@ -241,8 +237,7 @@ fn not_allowed(entry: &ModerationEntry, what: &str) -> ApiError {
     params(("id" = Uuid, Path, description = "The entry's photo id")),
     responses(
         (status = 200, description = "The entry, approved", body = ModerationEntry),
-        (status = 401, description = "`not_signed_in`", body = ErrorBody),
-        (status = 403, description = "`admin_only`", body = ErrorBody),
+        AdminErrors,
         (status = 404, description = "No such entry", body = ErrorBody),
     ),
     security(("bearer" = [])))]
@@ -255,8 +250,12 @@ pub async fn approve(
         &state,
         &admin,
         id,
-        &[PENDING, REJECTED, UNLISTED],
-        APPROVED,
+        &[
+            ListingStatus::Pending,
+            ListingStatus::Rejected,
+            ListingStatus::Unlisted,
+        ],
+        ListingStatus::Approved,
         None,
         "leaderboard_entry_approved",
     )
@@ -276,8 +275,7 @@ pub struct ReasonBody {
     request_body = ReasonBody,
     responses(
         (status = 200, description = "The entry, rejected", body = ModerationEntry),
-        (status = 401, description = "`not_signed_in`", body = ErrorBody),
-        (status = 403, description = "`admin_only`", body = ErrorBody),
+        AdminErrors,
         (status = 404, description = "No such entry", body = ErrorBody),
         (status = 409, description = "`conflict`: not pending", body = ErrorBody),
         (status = 422, description = "`validation_failed`: no reason", body = ErrorBody),
@@ -297,14 +295,14 @@ pub async fn reject(
         &state,
         &admin,
         id,
-        &[PENDING],
-        REJECTED,
+        &[ListingStatus::Pending],
+        ListingStatus::Rejected,
         Some(reason),
         "leaderboard_entry_rejected",
     )
     .await?;
     let entry = moderation_entry(&state, id).await?;
-    if !changed && entry.status != REJECTED {
+    if !changed && entry.status != ListingStatus::Rejected {
         return Err(not_allowed(&entry, "rejected"));
     }
     Ok(Json(entry))
@@ -317,8 +315,7 @@ pub async fn reject(
     request_body = ReasonBody,
     responses(
         (status = 200, description = "The entry, unlisted", body = ModerationEntry),
-        (status = 401, description = "`not_signed_in`", body = ErrorBody),
-        (status = 403, description = "`admin_only`", body = ErrorBody),
+        AdminErrors,
         (status = 404, description = "No such entry", body = ErrorBody),
         (status = 409, description = "`conflict`: not approved", body = ErrorBody),
     ),
@@ -337,14 +334,14 @@ pub async fn unlist(
         &state,
         &admin,
         id,
-        &[APPROVED],
-        UNLISTED,
+        &[ListingStatus::Approved],
+        ListingStatus::Unlisted,
         reason,
         "leaderboard_entry_unlisted",
     )
     .await?;
     let entry = moderation_entry(&state, id).await?;
-    if !changed && entry.status != UNLISTED {
+    if !changed && entry.status != ListingStatus::Unlisted {
         return Err(not_allowed(&entry, "unlisted"));
     }
     Ok(Json(entry))
@@ -361,8 +358,7 @@ pub struct FeatureBody {
     request_body = FeatureBody,
     responses(
         (status = 200, description = "The entry", body = ModerationEntry),
-        (status = 401, description = "`not_signed_in`", body = ErrorBody),
-        (status = 403, description = "`admin_only`", body = ErrorBody),
+        AdminErrors,
         (status = 404, description = "No such entry", body = ErrorBody),
         (status = 409, description = "`conflict`: not approved", body = ErrorBody),
     ),
@@ -377,12 +373,12 @@ pub async fn feature(
         .col_expr(photos::Column::Featured, Expr::value(body.featured))
         .col_expr(photos::Column::UpdatedAt, Expr::value(Utc::now()))
         .filter(photos::Column::Id.eq(id))
-        .filter(photos::Column::ListingStatus.eq(APPROVED))
+        .filter(photos::Column::ListingStatus.eq(ListingStatus::Approved))
         .filter(photos::Column::Featured.ne(body.featured))
         .exec(&state.db)
         .await?;
     let entry = moderation_entry(&state, id).await?;
-    if entry.status != APPROVED {
+    if entry.status != ListingStatus::Approved {
         return Err(not_allowed(&entry, "featured"));
     }
     if result.rows_affected > 0 {
@@ -416,7 +412,7 @@ pub struct ReportReceipt {
     request_body = ReportBody,
     responses(
         (status = 201, description = "Reported", body = ReportReceipt),
-        (status = 401, description = "`not_signed_in`", body = ErrorBody),
+        SignedInErrors,
         (status = 404, description = "No listed entry with this id", body = ErrorBody),
         (status = 422, description = "`validation_failed`: no reason, or the caller's own entry", body = ErrorBody),
     ),
@@ -467,8 +463,7 @@ pub struct AdminReport {
 #[utoipa::path(get, path = "/admin/leaderboard/reports", tag = "admin",
     responses(
         (status = 200, description = "Open reports", body = Vec<AdminReport>),
-        (status = 401, description = "`not_signed_in`", body = ErrorBody),
-        (status = 403, description = "`admin_only`", body = ErrorBody),
+        AdminErrors,
     ),
     security(("bearer" = [])))]
 pub async fn admin_reports(
@@ -515,8 +510,7 @@ pub async fn admin_reports(
     params(("id" = Uuid, Path, description = "The report's id")),
     responses(
         (status = 204, description = "Resolved (or already resolved)"),
-        (status = 401, description = "`not_signed_in`", body = ErrorBody),
-        (status = 403, description = "`admin_only`", body = ErrorBody),
+        AdminErrors,
         (status = 404, description = "No such report", body = ErrorBody),
     ),
     security(("bearer" = [])))]

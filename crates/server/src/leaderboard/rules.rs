@@ -3,8 +3,7 @@
 use chrono::{DateTime, Datelike, NaiveDate, SecondsFormat, TimeZone, Utc};
 use uuid::Uuid;
 
-use crate::http::error::{ApiError, ErrorCode};
-use crate::http::text;
+use crate::values::Invalid;
 
 /// Where a leaderboard page ends: the last entry's sort key (score, created_at,
 /// id) and its rank, so the next page starts right after it with one index
@@ -36,12 +35,9 @@ impl Cursor {
         data_encoding::BASE64URL_NOPAD.encode(raw.as_bytes())
     }
 
-    pub fn decode(cursor: &str) -> Result<Self, ApiError> {
+    pub fn decode(cursor: &str) -> Result<Self, Invalid> {
         Self::parse(cursor).ok_or_else(|| {
-            ApiError::bad_request(
-                ErrorCode::InvalidQuery,
-                "This page link is invalid. Please start again from the first page.",
-            )
+            Invalid::query("This page link is invalid. Please start again from the first page.")
         })
     }
 
@@ -101,13 +97,8 @@ pub fn month_of(at: DateTime<Utc>) -> String {
 }
 
 /// A `YYYY-MM` month, checked.
-pub fn parse_month(raw: &str) -> Result<(i32, u32), ApiError> {
-    let invalid = || {
-        ApiError::bad_request(
-            ErrorCode::InvalidQuery,
-            "The month must look like 2026-11 (year and month).",
-        )
-    };
+pub fn parse_month(raw: &str) -> Result<(i32, u32), Invalid> {
+    let invalid = || Invalid::query("The month must look like 2026-11 (year and month).");
     let (year, month) = raw.trim().split_once('-').ok_or_else(invalid)?;
     if year.len() != 4 || month.len() != 2 {
         return Err(invalid());
@@ -121,7 +112,7 @@ pub fn parse_month(raw: &str) -> Result<(i32, u32), ApiError> {
 }
 
 /// The first instant after the month `YYYY-MM` (when its contest closes).
-pub fn month_end(raw: &str) -> Result<DateTime<Utc>, ApiError> {
+pub fn month_end(raw: &str) -> Result<DateTime<Utc>, Invalid> {
     let (year, month) = parse_month(raw)?;
     let (year, month) = if month == 12 {
         (year + 1, 1)
@@ -130,25 +121,6 @@ pub fn month_end(raw: &str) -> Result<DateTime<Utc>, ApiError> {
     };
     let date = NaiveDate::from_ymd_opt(year, month, 1).expect("a valid first of month");
     Ok(Utc.from_utc_datetime(&date.and_hms_opt(0, 0, 0).expect("midnight")))
-}
-
-/// Longest moderation reason or report.
-pub const MAX_REASON_CHARS: usize = 500;
-
-/// A required free-text reason (a rejection, a report): trimmed, 1 to 500
-/// characters, no control characters.
-pub fn parse_reason(raw: Option<&str>, missing: &'static str) -> Result<String, ApiError> {
-    let reason = raw.map(str::trim).unwrap_or_default();
-    if reason.is_empty() {
-        return Err(ApiError::invalid(missing));
-    }
-    text::check_text("Reason", reason)?;
-    if reason.chars().count() > MAX_REASON_CHARS {
-        return Err(ApiError::invalid(
-            "The reason must be at most 500 characters",
-        ));
-    }
-    Ok(reason.to_owned())
 }
 
 #[cfg(test)]

@@ -43,10 +43,10 @@ use uuid::Uuid;
 
 use super::{After, CATCH_UP, KEEP_ALIVE, PAGE, UnreadSummary, entity, resume_from, unread_of};
 use crate::billing::entity::payment;
-use crate::contact::{self, PENDING};
+use crate::contact::{self, Status};
 use crate::db::notify::{Notifier, StreamSlot, Wake};
 use crate::http::AppState;
-use crate::http::error::{ApiError, ErrorBody};
+use crate::http::error::{ApiError, SignedInErrors};
 use crate::http::extract::{AuthUser, Query};
 use crate::http::hooks::Hooks;
 
@@ -133,7 +133,7 @@ async fn requests_of(
                 Condition::all().add(Column::ContestantId.eq(user)).add(
                     Condition::any()
                         .add(Column::Paid.eq(true))
-                        .add(Column::Status.ne(PENDING)),
+                        .add(Column::Status.ne(Status::Pending)),
                 ),
             ),
         )
@@ -268,7 +268,7 @@ impl UserCursor {
     ),
     responses(
         (status = 200, description = "`text/event-stream`: `unread` (UnreadSummary), `message` (MessageEvent) and `request` (RequestEvent) events", content_type = "text/event-stream", body = MessageEvent),
-        (status = 401, description = "`not_signed_in`", body = ErrorBody),
+        SignedInErrors,
     ),
     security(("bearer" = [])))]
 pub async fn user_events(

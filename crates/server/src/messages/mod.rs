@@ -39,11 +39,11 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 use uuid::Uuid;
 
-use crate::contact::{self, APPROVED, PENDING};
+use crate::contact::{self, Status};
 use crate::db::entities::sessions;
 use crate::db::notify::{StreamSlot, Wake};
 use crate::http::AppState;
-use crate::http::error::{ApiError, ErrorBody, ErrorCode};
+use crate::http::error::{ApiError, ErrorBody, ErrorCode, SignedInErrors};
 use crate::http::extract::{AuthUser, Json, Path, Query};
 use entity::read;
 
@@ -143,7 +143,7 @@ async fn conversation(
     let row = contact::party_of(&state.db, id, user)
         .await?
         .ok_or_else(|| ApiError::not_found("Contact request not found"))?;
-    if row.status != APPROVED {
+    if row.status != Status::Approved {
         return Err(ApiError::new(
             StatusCode::FORBIDDEN,
             ErrorCode::NotApproved,
@@ -186,7 +186,7 @@ async fn last_read(db: &impl ConnectionTrait, id: Uuid, user: Uuid) -> Result<i6
     params(("id" = Uuid, Path, description = "The contact request's id"), After),
     responses(
         (status = 200, description = "Messages in order", body = MessagePage),
-        (status = 401, description = "`not_signed_in`", body = ErrorBody),
+        SignedInErrors,
         (status = 403, description = "`not_approved`", body = ErrorBody),
         (status = 404, description = "`not_found`", body = ErrorBody),
     ),
@@ -222,7 +222,7 @@ pub async fn list_messages(
     responses(
         (status = 201, description = "Stored and delivered", body = ChatMessage),
         (status = 200, description = "Sent before with this id", body = ChatMessage),
-        (status = 401, description = "`not_signed_in`", body = ErrorBody),
+        SignedInErrors,
         (status = 403, description = "`not_approved`", body = ErrorBody),
         (status = 404, description = "`not_found`", body = ErrorBody),
         (status = 409, description = "`conversation_closed`, or `conflict`: the id is another message's", body = ErrorBody),
@@ -339,7 +339,7 @@ pub(crate) async fn lock_parties(
     request_body = ReadForm,
     responses(
         (status = 204, description = "Marked"),
-        (status = 401, description = "`not_signed_in`", body = ErrorBody),
+        SignedInErrors,
         (status = 403, description = "`not_approved`", body = ErrorBody),
         (status = 404, description = "`not_found`", body = ErrorBody),
     ),
@@ -535,7 +535,7 @@ fn stopping_event(after: std::time::Duration) -> Event {
     ),
     responses(
         (status = 200, description = "`text/event-stream` of ChatMessage events", content_type = "text/event-stream", body = ChatMessage),
-        (status = 401, description = "`not_signed_in`", body = ErrorBody),
+        SignedInErrors,
         (status = 403, description = "`not_approved`", body = ErrorBody),
         (status = 404, description = "`not_found`", body = ErrorBody),
         (status = 409, description = "`conversation_closed`", body = ErrorBody),
@@ -591,7 +591,7 @@ pub async fn message_stream(
 #[utoipa::path(get, path = "/contact-requests/unread", tag = "messages",
     responses(
         (status = 200, description = "The counts", body = UnreadSummary),
-        (status = 401, description = "`not_signed_in`", body = ErrorBody),
+        SignedInErrors,
     ),
     security(("bearer" = [])))]
 pub async fn unread_summary(
@@ -608,7 +608,7 @@ pub(crate) async fn unread_of(
 ) -> Result<UnreadSummary, sea_orm::DbErr> {
     let awaiting = contact::entity::Entity::find()
         .filter(contact::entity::Column::ContestantId.eq(user))
-        .filter(contact::entity::Column::Status.eq(PENDING))
+        .filter(contact::entity::Column::Status.eq(Status::Pending))
         .filter(contact::entity::Column::Paid.eq(true))
         .count(db)
         .await?;

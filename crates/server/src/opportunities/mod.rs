@@ -24,7 +24,9 @@ use uuid::Uuid;
 
 use crate::db::entities::users;
 use crate::http::AppState;
-use crate::http::error::{ApiError, ConstraintError, DbResultExt, ErrorBody, ErrorCode};
+use crate::http::error::{
+    AdminErrors, ApiError, ConstraintError, DbResultExt, ErrorBody, ErrorCode, SignedInErrors,
+};
 use crate::http::extract::{AdminAction, AdminUser, AuthUser, Json, Path};
 use crate::http::user_data::UserData;
 use crate::mail::Mail;
@@ -149,7 +151,7 @@ fn parse_form(body: Value) -> Result<ApplicationForm, ApiError> {
     request_body = ApplicationForm,
     responses(
         (status = 201, description = "Received; team contact within 48 hours", body = ApplicationView),
-        (status = 401, description = "`not_signed_in`", body = ErrorBody),
+        SignedInErrors,
         (status = 409, description = "`already_applied`", body = ErrorBody),
         (status = 422, description = "`validation_failed`: the first broken rule, in the form's words; a body that is not one JSON object; an account without a confirmed address", body = ErrorBody),
     ),
@@ -192,7 +194,7 @@ pub async fn apply(
 #[utoipa::path(get, path = "/opportunities/applications/mine", tag = "opportunities",
     responses(
         (status = 200, description = "The caller's application", body = ApplicationView),
-        (status = 401, description = "`not_signed_in`", body = ErrorBody),
+        SignedInErrors,
         (status = 404, description = "No application yet", body = ErrorBody),
     ),
     security(("bearer" = [])))]
@@ -212,8 +214,7 @@ pub async fn my_application(
 #[utoipa::path(get, path = "/admin/opportunities", tag = "admin",
     responses(
         (status = 200, description = "The newest 500 applications", body = Vec<ApplicationView>),
-        (status = 401, description = "`not_signed_in`", body = ErrorBody),
-        (status = 403, description = "`admin_only`", body = ErrorBody),
+        AdminErrors,
     ),
     security(("bearer" = [])))]
 pub async fn admin_list(
@@ -234,8 +235,7 @@ fn newest_first() -> sea_orm::Select<entity::Entity> {
 #[utoipa::path(get, path = "/admin/opportunities.csv", tag = "admin",
     responses(
         (status = 200, description = "All applications", content_type = "text/csv", body = String),
-        (status = 401, description = "`not_signed_in`", body = ErrorBody),
-        (status = 403, description = "`admin_only`", body = ErrorBody),
+        AdminErrors,
     ),
     security(("bearer" = [])))]
 pub async fn admin_csv(
@@ -262,8 +262,7 @@ pub async fn admin_csv(
     params(("id" = Uuid, Path, description = "The application's id")),
     responses(
         (status = 200, description = "The application, contacted", body = ApplicationView),
-        (status = 401, description = "`not_signed_in`", body = ErrorBody),
-        (status = 403, description = "`admin_only`", body = ErrorBody),
+        AdminErrors,
         (status = 404, description = "No such application", body = ErrorBody),
     ),
     security(("bearer" = [])))]

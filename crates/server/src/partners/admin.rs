@@ -17,14 +17,15 @@ use utoipa::{IntoParams, ToSchema};
 use uuid::Uuid;
 
 use super::apply::PartnerAccount;
+use super::entity::account::Status as PartnerStatus;
 use super::entity::{account, line, payout};
-use super::ledger::{self, PAID, UNPAID};
+use super::ledger::{self, LineStatus};
 use super::rules;
 use crate::billing::payouts::{self, PayoutError};
 use crate::billing::provider_error;
 use crate::db::entities::users;
 use crate::http::AppState;
-use crate::http::error::{ApiError, ErrorBody, ErrorCode};
+use crate::http::error::{AdminErrors, ApiError, ErrorBody, ErrorCode};
 use crate::http::extract::{AdminAction, AdminUser, Json, Path, Query};
 use crate::providers::payments::PaymentError;
 
@@ -131,8 +132,7 @@ fn not_found() -> ApiError {
     params(PartnerFilter),
     responses(
         (status = 200, description = "The partners", body = Vec<AdminPartner>),
-        (status = 401, description = "`not_signed_in`", body = ErrorBody),
-        (status = 403, description = "`admin_only`", body = ErrorBody),
+        AdminErrors,
         (status = 422, description = "`validation_failed`: an unknown status", body = ErrorBody),
     ),
     security(("bearer" = [])))]
@@ -143,7 +143,7 @@ pub async fn admin_partners(
 ) -> Result<Json<Vec<AdminPartner>>, ApiError> {
     let mut query = account::Entity::find();
     if let Some(status) = filter.status.as_deref().filter(|status| !status.is_empty()) {
-        if !rules::STATUSES.contains(&status) {
+        if PartnerStatus::parse(status).is_none() {
             return Err(ApiError::invalid(
                 "Status must be pending, approved or suspended",
             ));
@@ -181,8 +181,7 @@ pub async fn admin_partners(
     request_body = PartnerStatusForm,
     responses(
         (status = 200, description = "Changed", body = PartnerAccount),
-        (status = 401, description = "`not_signed_in`", body = ErrorBody),
-        (status = 403, description = "`admin_only`", body = ErrorBody),
+        AdminErrors,
         (status = 404, description = "`partner_not_found`", body = ErrorBody),
         (status = 409, description = "`invalid_transition`: the partner is in that status already", body = ErrorBody),
         (status = 422, description = "`validation_failed`: an unknown status", body = ErrorBody),
@@ -194,9 +193,9 @@ pub async fn set_partner_status(
     Path(id): Path<Uuid>,
     Json(form): Json<PartnerStatusForm>,
 ) -> Result<Json<PartnerAccount>, ApiError> {
-    let from: &[&str] = match form.status.as_str() {
-        "approved" => &["pending", "suspended"],
-        "suspended" => &["approved"],
+    let from: &[PartnerStatus] = match PartnerStatus::parse(&form.status) {
+        Some(PartnerStatus::Approved) => &[PartnerStatus::Pending, PartnerStatus::Suspended],
+        Some(PartnerStatus::Suspended) => &[PartnerStatus::Approved],
         _ => {
             return Err(ApiError::invalid("Status must be approved or suspended"));
         }
@@ -209,7 +208,7 @@ pub async fn set_partner_status(
         .col_expr(account::Column::Status, Expr::value(form.status.clone()))
         .col_expr(account::Column::UpdatedAt, Expr::value(Utc::now()))
         .filter(account::Column::Id.eq(id))
-        .filter(account::Column::Status.is_in(from.iter().copied()))
+        .filter(account::Column::Status.is_in(PartnerStatus::stored(from)))
         .exec(&state.db)
         .await?
         .rows_affected
@@ -240,8 +239,7 @@ pub async fn set_partner_status(
     request_body = PartnerTierForm,
     responses(
         (status = 200, description = "Changed", body = PartnerAccount),
-        (status = 401, description = "`not_signed_in`", body = ErrorBody),
-        (status = 403, description = "`admin_only`", body = ErrorBody),
+        AdminErrors,
         (status = 404, description = "`partner_not_found`", body = ErrorBody),
         (status = 422, description = "`validation_failed`: an unknown tier", body = ErrorBody),
     ),
@@ -281,7 +279,7 @@ pub async fn set_partner_tier(
 /// The payable lines: unpaid and past the refund window.
 fn payable(now: chrono::DateTime<Utc>) -> Condition {
     Condition::all()
-        .add(line::Column::Status.eq(UNPAID))
+        .add(line::Column::Status.eq(LineStatus::Unpaid))
         .add(line::Column::PayableAt.lte(now))
 }
 
@@ -291,8 +289,7 @@ fn payable(now: chrono::DateTime<Utc>) -> Condition {
 #[utoipa::path(get, path = "/admin/payouts", tag = "admin",
     responses(
         (status = 200, description = "Partners with unpaid conversions, payable or pending", body = Vec<PayablePartner>),
-        (status = 401, description = "`not_signed_in`", body = ErrorBody),
-        (status = 403, description = "`admin_only`", body = ErrorBody),
+        AdminErrors,
     ),
     security(("bearer" = [])))]
 pub async fn admin_payouts(
@@ -322,7 +319,7 @@ pub async fn admin_payouts(
         .column(line::Column::PartnerId)
         .column(line::Column::CommissionCents)
         .column(line::Column::PayableAt)
-        .filter(line::Column::Status.eq(UNPAID))
+        .filter(line::Column::Status.eq(LineStatus::Unpaid))
         .filter(line::Column::PayableAt.gt(now))
         .into_tuple()
         .all(&state.db)
@@ -405,8 +402,7 @@ async fn unconfirmed_payouts(
     params(("id" = Uuid, Path, description = "The partner's id")),
     responses(
         (status = 201, description = "Payout marked as sent", body = PartnerPayout),
-        (status = 401, description = "`not_signed_in`", body = ErrorBody),
-        (status = 403, description = "`admin_only`", body = ErrorBody),
+        AdminErrors,
         (status = 404, description = "`partner_not_found`", body = ErrorBody),
         (status = 409, description = "`nothing_payable`", body = ErrorBody),
     ),
@@ -434,8 +430,7 @@ pub async fn mark_payout_paid(
     params(("id" = Uuid, Path, description = "The partner's id")),
     responses(
         (status = 201, description = "Sent through the payment provider", body = PartnerPayout),
-        (status = 401, description = "`not_signed_in`", body = ErrorBody),
-        (status = 403, description = "`admin_only`", body = ErrorBody),
+        AdminErrors,
         (status = 404, description = "`partner_not_found`", body = ErrorBody),
         (status = 409, description = "`nothing_payable`, `no_payout_account`, or `conflict`: a transfer to this partner is being sent", body = ErrorBody),
         (status = 502, description = "`payment_provider_failed`", body = ErrorBody),
@@ -456,7 +451,7 @@ pub async fn pay_through_stripe(
             let connected =
                 payouts::account_of(&state.db, state.payments.provider.name(), partner.user_id)
                     .await?
-                    .is_some_and(|found| found.status == payouts::entity::ENABLED);
+                    .is_some_and(|found| found.status == payouts::entity::AccountStatus::Enabled);
             if !connected {
                 return Err(no_payout_account());
             }
@@ -578,7 +573,7 @@ async fn claim_payable(
     .insert(&txn)
     .await?;
     line::Entity::update_many()
-        .col_expr(line::Column::Status, Expr::value(PAID))
+        .col_expr(line::Column::Status, Expr::value(LineStatus::Paid.as_str()))
         .col_expr(line::Column::PayoutId, Expr::value(payout_id))
         .col_expr(line::Column::UpdatedAt, Expr::value(now))
         .filter(mine())
@@ -647,11 +642,14 @@ const PAYOUT_CLAIM_TIMEOUT: chrono::Duration = chrono::Duration::minutes(2);
 async fn undo_payout(state: &AppState, payout_id: Uuid) -> Result<(), ApiError> {
     let txn = state.db.begin().await?;
     line::Entity::update_many()
-        .col_expr(line::Column::Status, Expr::value(UNPAID))
+        .col_expr(
+            line::Column::Status,
+            Expr::value(LineStatus::Unpaid.as_str()),
+        )
         .col_expr(line::Column::PayoutId, Expr::value(Option::<Uuid>::None))
         .col_expr(line::Column::UpdatedAt, Expr::value(Utc::now()))
         .filter(line::Column::PayoutId.eq(payout_id))
-        .filter(line::Column::Status.eq(PAID))
+        .filter(line::Column::Status.eq(LineStatus::Paid))
         .exec(&txn)
         .await?;
     payout::Entity::delete_by_id(payout_id).exec(&txn).await?;

@@ -13,13 +13,16 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use uuid::Uuid;
 
+use super::entity::account::Status as PartnerStatus;
 use super::entity::{account, line};
-use super::ledger::{self, APPROVED, PAID, REVERSED, UNPAID};
+use super::ledger::{self, LineStatus};
 use super::rules;
 use crate::http::AppState;
-use crate::http::error::{ApiError, ConstraintError, DbResultExt, ErrorBody, ErrorCode};
+use crate::http::error::{
+    ApiError, ConstraintError, DbResultExt, ErrorBody, ErrorCode, SignedInErrors,
+};
 use crate::http::extract::{AuthUser, Json};
-use crate::http::text;
+use crate::values::text;
 
 const CONSTRAINTS: &[ConstraintError] = &[
     ConstraintError::conflict(
@@ -118,9 +121,9 @@ pub struct PartnerConversion {
 
 /// What a line's status means to the partner now.
 fn shown_status(row: &line::Model, now: DateTime<Utc>) -> &'static str {
-    match row.status.as_str() {
-        PAID => "paid",
-        REVERSED => "reversed",
+    match LineStatus::parse(&row.status) {
+        Some(LineStatus::Paid) => "paid",
+        Some(LineStatus::Reversed) => "reversed",
         _ if row.payable_at <= now => "payable",
         _ => "pending",
     }
@@ -161,7 +164,7 @@ pub struct PartnerStanding {
     request_body = ApplyPartnerForm,
     responses(
         (status = 201, description = "Submitted", body = PartnerAccount),
-        (status = 401, description = "`not_signed_in`", body = ErrorBody),
+        SignedInErrors,
         (status = 409, description = "`partner_exists`, `short_code_taken`, `promo_code_taken`", body = ErrorBody),
         (status = 422, description = "`invalid_short_code`, `validation_failed`", body = ErrorBody),
     ),
@@ -185,10 +188,10 @@ pub async fn apply_partner(
         ApiError::new(
             StatusCode::UNPROCESSABLE_ENTITY,
             ErrorCode::InvalidShortCode,
-            message,
+            message.message().to_owned(),
         )
     })?;
-    let promo_code = rules::promo_code(form.promo_code.as_deref()).map_err(ApiError::invalid)?;
+    let promo_code = rules::promo_code(form.promo_code.as_deref())?;
     let now = Utc::now();
     let row = account::ActiveModel {
         id: Set(Uuid::now_v7()),
@@ -196,7 +199,7 @@ pub async fn apply_partner(
         display_name: Set(display_name.to_owned()),
         code: Set(code),
         promo_code: Set(promo_code),
-        status: Set("pending".to_owned()),
+        status: Set(PartnerStatus::Pending.into()),
         tier: Set("starter".to_owned()),
         commission_rate: Set(rules::TIERS[0].1),
         total_clicks: Set(0),
@@ -215,7 +218,7 @@ pub async fn apply_partner(
 #[utoipa::path(get, path = "/partners/me", tag = "partners",
     responses(
         (status = 200, description = "The portal", body = PartnerPortal),
-        (status = 401, description = "`not_signed_in`", body = ErrorBody),
+        SignedInErrors,
         (status = 404, description = "`partner_not_found`: the caller has no partner account", body = ErrorBody),
     ),
     security(("bearer" = [])))]
@@ -239,18 +242,22 @@ pub async fn partner_portal(
     let pending = ledger::commission_sum(
         &state.db,
         mine()
-            .add(line::Column::Status.eq(UNPAID))
+            .add(line::Column::Status.eq(LineStatus::Unpaid))
             .add(line::Column::PayableAt.gt(now)),
     )
     .await?;
     let payable = ledger::commission_sum(
         &state.db,
         mine()
-            .add(line::Column::Status.eq(UNPAID))
+            .add(line::Column::Status.eq(LineStatus::Unpaid))
             .add(line::Column::PayableAt.lte(now)),
     )
     .await?;
-    let paid = ledger::commission_sum(&state.db, mine().add(line::Column::Status.eq(PAID))).await?;
+    let paid = ledger::commission_sum(
+        &state.db,
+        mine().add(line::Column::Status.eq(LineStatus::Paid)),
+    )
+    .await?;
     let recent = line::Entity::find()
         .filter(line::Column::PartnerId.eq(account.id))
         .order_by_desc(line::Column::CreatedAt)
@@ -288,7 +295,7 @@ pub async fn partner_leaderboard(
     State(state): State<AppState>,
 ) -> Result<Json<Vec<PartnerStanding>>, ApiError> {
     let rows = account::Entity::find()
-        .filter(account::Column::Status.eq(APPROVED))
+        .filter(account::Column::Status.eq(PartnerStatus::Approved))
         .order_by_desc(account::Column::TotalEarnedCents)
         .order_by_asc(account::Column::CreatedAt)
         .limit(LEADERBOARD_SIZE)

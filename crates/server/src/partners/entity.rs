@@ -33,6 +33,16 @@ pub mod account {
     pub enum Relation {}
 
     impl ActiveModelBehavior for ActiveModel {}
+
+    crate::stored_enum! {
+        /// A partner's standing: applied, approved (their link and code
+        /// earn), or suspended by an admin.
+        pub enum Status {
+            Pending = "pending",
+            Approved = "approved",
+            Suspended = "suspended",
+        }
+    }
 }
 
 /// `partner_conversions`: the ledger, one line per (payment, partner, kind,
@@ -66,6 +76,27 @@ pub mod line {
     pub enum Relation {}
 
     impl ActiveModelBehavior for ActiveModel {}
+
+    crate::stored_enum! {
+        /// What a line earns for: a sale to a referred buyer, a share of a
+        /// partner one referred (`Parent`), or a take-back after a refund of
+        /// a line already paid out.
+        pub enum Kind {
+            Sale = "sale",
+            Parent = "parent",
+            Clawback = "clawback",
+        }
+    }
+
+    crate::stored_enum! {
+        /// Whether a line was paid out: unpaid, paid, or reversed (refunded
+        /// before it was paid).
+        pub enum Status {
+            Unpaid = "unpaid",
+            Paid = "paid",
+            Reversed = "reversed",
+        }
+    }
 }
 
 /// `partner_clicks`: one per partner, visitor and day.

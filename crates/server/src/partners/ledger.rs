@@ -27,13 +27,8 @@ use super::rules::{self, EARNING_MONTHS, PARENT_RATE};
 use crate::billing::entity::{checkout, payment};
 use crate::db::entities::{profiles, users};
 
-pub const SALE: &str = "sale";
-pub const PARENT: &str = "parent";
-pub const CLAWBACK: &str = "clawback";
-pub const UNPAID: &str = "unpaid";
-pub const PAID: &str = "paid";
-pub const REVERSED: &str = "reversed";
-pub const APPROVED: &str = "approved";
+pub use line::Kind;
+pub use line::Status as LineStatus;
 /// `payments.provider` of the embedded sandbox: no money moved.
 const SANDBOX: &str = "sandbox";
 
@@ -52,7 +47,7 @@ async fn approved_partner(
     Ok(account::Entity::find_by_id(id)
         .one(db)
         .await?
-        .filter(|partner| partner.status == APPROVED))
+        .filter(|partner| partner.status == account::Status::Approved))
 }
 
 /// Whether `user` is `partner` themself: their account, or an address of
@@ -140,7 +135,7 @@ async fn parent_of(
 
 struct NewLine {
     partner_id: Uuid,
-    kind: &'static str,
+    kind: Kind,
     amount_cents: i64,
     rate: f64,
     commission_cents: i64,
@@ -158,14 +153,14 @@ async fn insert_line(
     line::Entity::insert(line::ActiveModel {
         id: Set(Uuid::now_v7()),
         partner_id: Set(new.partner_id),
-        kind: Set(new.kind.to_owned()),
+        kind: Set(new.kind.into()),
         payment_id: Set(payment.id),
         referred_user_id: Set(payment.user_id),
         amount_cents: Set(new.amount_cents),
         rate: Set(new.rate),
         commission_cents: Set(new.commission_cents),
         refund_level_cents: Set(new.refund_level_cents),
-        status: Set(UNPAID.to_owned()),
+        status: Set(LineStatus::Unpaid.into()),
         payable_at: Set(new.payable_at),
         payout_id: Set(None),
         created_at: Set(now),
@@ -209,7 +204,7 @@ pub async fn reconcile(
     let mut touched = BTreeSet::new();
     let has_sale = line::Entity::find()
         .filter(line::Column::PaymentId.eq(payment.id))
-        .filter(line::Column::Kind.eq(SALE))
+        .filter(line::Column::Kind.eq(Kind::Sale))
         .count(db)
         .await?
         > 0;
@@ -222,7 +217,7 @@ pub async fn reconcile(
             &payment,
             NewLine {
                 partner_id: partner.id,
-                kind: SALE,
+                kind: Kind::Sale,
                 amount_cents: amount,
                 rate: partner.commission_rate,
                 commission_cents: commission,
@@ -238,7 +233,7 @@ pub async fn reconcile(
                 &payment,
                 NewLine {
                     partner_id: parent.id,
-                    kind: PARENT,
+                    kind: Kind::Parent,
                     amount_cents: commission,
                     rate: PARENT_RATE,
                     commission_cents: rules::commission(commission, PARENT_RATE),
@@ -269,24 +264,26 @@ async fn settle_refund(
         .all(db)
         .await?;
     let mut touched = Vec::new();
-    for earned in lines.iter().filter(|line| line.kind != CLAWBACK) {
+    for earned in lines.iter().filter(|line| line.kind != Kind::Clawback) {
         let original = rules::commission(earned.amount_cents, earned.rate);
         let target = rules::kept(original, payment.amount_cents, payment.refunded_cents);
-        match earned.status.as_str() {
-            UNPAID if target != earned.commission_cents => {
+        match LineStatus::parse(&earned.status) {
+            Some(LineStatus::Unpaid) if target != earned.commission_cents => {
                 let mut active: line::ActiveModel = earned.clone().into();
                 active.commission_cents = Set(target);
                 if target == 0 {
-                    active.status = Set(REVERSED.to_owned());
+                    active.status = Set(LineStatus::Reversed.into());
                 }
                 active.updated_at = Set(Utc::now());
                 active.update(db).await?;
                 touched.push(earned.partner_id);
             }
-            PAID => {
+            Some(LineStatus::Paid) => {
                 let clawed: i64 = lines
                     .iter()
-                    .filter(|line| line.kind == CLAWBACK && line.partner_id == earned.partner_id)
+                    .filter(|line| {
+                        line.kind == Kind::Clawback && line.partner_id == earned.partner_id
+                    })
                     .map(|line| line.commission_cents)
                     .sum();
                 let owed = target - (earned.commission_cents + clawed);
@@ -296,7 +293,7 @@ async fn settle_refund(
                         payment,
                         NewLine {
                             partner_id: earned.partner_id,
-                            kind: CLAWBACK,
+                            kind: Kind::Clawback,
                             amount_cents: earned.amount_cents,
                             rate: earned.rate,
                             commission_cents: owed,
@@ -342,15 +339,15 @@ pub async fn commission_sum(
 pub async fn refresh_totals(db: &impl ConnectionTrait, partner_id: Uuid) -> Result<(), DbErr> {
     let conversions = line::Entity::find()
         .filter(line::Column::PartnerId.eq(partner_id))
-        .filter(line::Column::Kind.eq(SALE))
-        .filter(line::Column::Status.ne(REVERSED))
+        .filter(line::Column::Kind.eq(Kind::Sale))
+        .filter(line::Column::Status.ne(LineStatus::Reversed))
         .count(db)
         .await?;
     let earned = commission_sum(
         db,
         sea_orm::Condition::all()
             .add(line::Column::PartnerId.eq(partner_id))
-            .add(line::Column::Status.ne(REVERSED)),
+            .add(line::Column::Status.ne(LineStatus::Reversed)),
     )
     .await?;
     account::Entity::update_many()

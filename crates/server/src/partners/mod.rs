@@ -92,7 +92,7 @@ impl Hooks for PartnerHooks {
         };
         let partner = account::Entity::find()
             .filter(account::Column::PromoCode.eq(code.clone()))
-            .filter(account::Column::Status.eq(ledger::APPROVED))
+            .filter(account::Column::Status.eq(entity::account::Status::Approved))
             .one(db)
             .await?;
         let Some(partner) = partner else {
@@ -113,7 +113,7 @@ impl Hooks for PartnerHooks {
     async fn receives_payouts(&self, db: &DatabaseConnection, user: Uuid) -> Result<bool, DbErr> {
         let approved = account::Entity::find()
             .filter(account::Column::UserId.eq(user))
-            .filter(account::Column::Status.eq(ledger::APPROVED))
+            .filter(account::Column::Status.eq(entity::account::Status::Approved))
             .count(db)
             .await?;
         Ok(approved > 0)

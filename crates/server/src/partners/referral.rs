@@ -19,8 +19,9 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use uuid::Uuid;
 
+use super::entity::account::Status as PartnerStatus;
 use super::entity::{account, click};
-use super::ledger::{self, APPROVED};
+use super::ledger;
 use super::rules::{self, REFERRAL_COOKIE_DAYS, TOO_MANY_CLICKS};
 use crate::db::entities::profiles;
 use crate::http::AppState;
@@ -53,7 +54,7 @@ async fn approved_by_code(
     }
     account::Entity::find()
         .filter(account::Column::Code.eq(code))
-        .filter(account::Column::Status.eq(APPROVED))
+        .filter(account::Column::Status.eq(PartnerStatus::Approved))
         .one(db)
         .await
 }

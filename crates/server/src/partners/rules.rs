@@ -3,7 +3,8 @@
 //! the cent once, on the sale, and every later figure (the parent's share,
 //! what a partial refund keeps) is derived from that stored figure.
 
-use rand::RngCore;
+use crate::billing::rules::{Purchase, contact_fee_split};
+pub use crate::values::codes::{SHORT_CODE_MESSAGE, normalise_code, promo_code, short_code};
 
 /// Tiers and their commission rates (spec: starter 15 %, pro 20 %, elite 30 %).
 pub const TIERS: [(&str, f64); 3] = [("starter", 0.15), ("pro", 0.20), ("elite", 0.30)];
@@ -19,12 +20,6 @@ pub const REFERRAL_COOKIE_DAYS: i64 = 60;
 /// The 429 for an address over its clicks a minute.
 pub const TOO_MANY_CLICKS: &str =
     "Too many referral clicks from your network. Please wait a minute and try again.";
-/// The platform keeps 25 % of a contact fee; the partner earns on that share.
-pub const PLATFORM_SHARE_PERCENT: i64 = 25;
-
-pub const STATUSES: [&str; 3] = ["pending", "approved", "suspended"];
-pub const SHORT_CODE_MESSAGE: &str = "Short code must be 3-10 alphanumeric characters";
-const CODE_ALPHABET: &[u8] = b"ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
 
 /// The rate of `tier`, if it is one.
 pub fn tier_rate(tier: &str) -> Option<f64> {
@@ -32,60 +27,6 @@ pub fn tier_rate(tier: &str) -> Option<f64> {
         .iter()
         .find(|(name, _)| *name == tier)
         .map(|(_, rate)| *rate)
-}
-
-/// The spec's normalisation of a typed code: upper case, letters and digits
-/// only, at most 10 characters.
-pub fn normalise_code(raw: &str) -> String {
-    raw.chars()
-        .filter(char::is_ascii_alphanumeric)
-        .map(|c| c.to_ascii_uppercase())
-        .take(10)
-        .collect()
-}
-
-/// The short code to store: the normalised one if given (3-10 characters),
-/// otherwise a random 5-character code.
-pub fn short_code(raw: Option<&str>) -> Result<String, &'static str> {
-    let typed = raw.map(str::trim).filter(|raw| !raw.is_empty());
-    match typed {
-        None => Ok(random_code()),
-        Some(raw) => {
-            let code = normalise_code(raw);
-            if (3..=10).contains(&code.len()) {
-                Ok(code)
-            } else {
-                Err(SHORT_CODE_MESSAGE)
-            }
-        }
-    }
-}
-
-/// A promo code to store: upper-cased and trimmed, `None` when blank.
-/// Letters, digits, `-` and `_`, at most 20.
-pub fn promo_code(raw: Option<&str>) -> Result<Option<String>, &'static str> {
-    let Some(code) = raw.map(str::trim).filter(|raw| !raw.is_empty()) else {
-        return Ok(None);
-    };
-    let code = code.to_uppercase();
-    if code.len() > 20
-        || !code
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
-    {
-        return Err("Promo code must be up to 20 letters, digits, - or _");
-    }
-    Ok(Some(code))
-}
-
-fn random_code() -> String {
-    // 32 symbols: each random byte's low five bits pick one, without bias.
-    let mut bytes = [0u8; 5];
-    rand::rngs::OsRng.fill_bytes(&mut bytes);
-    bytes
-        .iter()
-        .map(|byte| CODE_ALPHABET[usize::from(byte & 31)] as char)
-        .collect()
 }
 
 /// `amount × rate`, rounded half up to the cent (rates are whole basis points).
@@ -107,8 +48,8 @@ pub fn kept(commission_cents: i64, amount_cents: i64, refunded_cents: i64) -> i6
 /// The part of a payment a partner earns on: a contact fee's platform share,
 /// everything else whole.
 pub fn commissionable(purpose: &str, amount_cents: i64) -> i64 {
-    if purpose == "contact_request" {
-        amount_cents * PLATFORM_SHARE_PERCENT / 100
+    if purpose == Purchase::ContactRequest.as_str() {
+        contact_fee_split(amount_cents).0
     } else {
         amount_cents
     }
@@ -132,39 +73,6 @@ pub fn comparable_email(email: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn short_codes_are_normalised_and_bounded() {
-        assert_eq!(short_code(Some("ab-c")), Ok("ABC".to_owned()));
-        assert_eq!(
-            short_code(Some("  my code 2024 ")),
-            Ok("MYCODE2024".to_owned())
-        );
-        assert_eq!(
-            short_code(Some("abcdefghijkl")),
-            Ok("ABCDEFGHIJ".to_owned())
-        );
-        assert_eq!(short_code(Some("ab")), Err(SHORT_CODE_MESSAGE));
-        assert_eq!(short_code(Some("a-b!")), Err(SHORT_CODE_MESSAGE));
-        assert_eq!(short_code(Some("éé")), Err(SHORT_CODE_MESSAGE));
-        for blank in [None, Some(""), Some("   ")] {
-            let code = short_code(blank).unwrap();
-            assert_eq!(code.len(), 5);
-            assert!(
-                code.chars()
-                    .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit())
-            );
-        }
-    }
-
-    #[test]
-    fn promo_codes_are_upper_case_or_null() {
-        assert_eq!(promo_code(Some(" save10 ")), Ok(Some("SAVE10".to_owned())));
-        assert_eq!(promo_code(Some("  ")), Ok(None));
-        assert_eq!(promo_code(None), Ok(None));
-        assert!(promo_code(Some("no spaces")).is_err());
-        assert!(promo_code(Some(&"A".repeat(21))).is_err());
-    }
 
     #[test]
     fn commissions_round_half_up_once() {

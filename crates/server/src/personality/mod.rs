@@ -38,7 +38,7 @@ use crate::billing::rules::Purchase;
 use crate::db::constraints::violated_constraint;
 use crate::features::{self, Feature};
 use crate::http::AppState;
-use crate::http::error::{ApiError, ErrorBody, ErrorCode};
+use crate::http::error::{ApiError, ErrorBody, ErrorCode, SignedInErrors};
 use crate::http::extract::{AuthUser, Json};
 use crate::http::hooks::Hooks;
 use crate::http::user_data::UserData;
@@ -143,7 +143,7 @@ pub async fn questions() -> Json<Vec<quiz::QuizQuestion>> {
 #[utoipa::path(get, path = "/personality/results", tag = "personality",
     responses(
         (status = 200, description = "The caller's results", body = Vec<PersonalityResult>),
-        (status = 401, description = "`not_signed_in`", body = ErrorBody),
+        SignedInErrors,
     ),
     security(("bearer" = [])))]
 pub async fn results(
@@ -167,7 +167,7 @@ pub async fn results(
     request_body = PersonalityAnalysisRequest,
     responses(
         (status = 200, description = "The result, saved", body = PersonalityResult),
-        (status = 401, description = "`not_signed_in`", body = ErrorBody),
+        SignedInErrors,
         (status = 402, description = "`payment_required`: the detailed analysis was not paid for", body = ErrorBody),
         (status = 403, description = "`feature_locked`: no Premium and no active trial", body = ErrorBody),
         (status = 422, description = "`validation_failed`: not 20 known answers", body = ErrorBody),

@@ -22,7 +22,7 @@ pub struct Model {
     pub bio: Option<String>,
     /// Set once the owner shares the result: the public page is `/s/<slug>`.
     pub share_slug: Option<String>,
-    /// Where a leaderboard listing request stands: `pending`, `approved`
+    /// Where a leaderboard listing request stands ([`ListingStatus`]): `pending`, `approved`
     /// (is_verified), `rejected` (with `rejection_reason`) or `unlisted`;
     /// None for a photo never put forward (`m20261123_006001_leaderboard`).
     pub listing_status: Option<String>,
@@ -43,3 +43,15 @@ pub struct Model {
 pub enum Relation {}
 
 impl ActiveModelBehavior for ActiveModel {}
+
+crate::stored_enum! {
+    /// Where a photo put forward for the leaderboard stands: waiting for a
+    /// moderator, listed, refused (with a reason), or taken off after being
+    /// listed.
+    pub enum ListingStatus {
+        Pending = "pending",
+        Approved = "approved",
+        Rejected = "rejected",
+        Unlisted = "unlisted",
+    }
+}

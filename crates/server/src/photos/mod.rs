@@ -229,7 +229,9 @@ async fn save_photo(
         display_name: Set(listing.display_name),
         bio: Set(listing.bio),
         share_slug: Set(None),
-        listing_status: Set(listing.public_listing.then(|| "pending".to_owned())),
+        listing_status: Set(listing
+            .public_listing
+            .then(|| entity::ListingStatus::Pending.into())),
         rejection_reason: Set(None),
         reviewed_by: Set(None),
         reviewed_at: Set(None),

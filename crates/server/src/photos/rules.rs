@@ -1,64 +1,25 @@
 //! What a saved photo's user-given fields must look like, parsed once at the
 //! boundary.
 
-use crate::http::error::{ApiError, ErrorCode};
-use crate::http::text;
+use crate::values::Invalid;
+use crate::values::person::Bio;
 
-/// Longest display name shown on the leaderboard.
-pub const MAX_DISPLAY_NAME_CHARS: usize = 50;
-/// The spec's bio limit.
-pub const MAX_BIO_CHARS: usize = 1000;
-
-/// A trimmed, non-empty display name.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct DisplayName(String);
-
-impl DisplayName {
-    pub fn parse(raw: &str) -> Result<Self, ApiError> {
-        let trimmed = raw.trim();
-        if !trimmed.is_empty() {
-            text::check_name("Display name", trimmed)?;
-        }
-        if trimmed.is_empty() {
-            return Err(ApiError::invalid("Please enter your display name"));
-        }
-        if trimmed.chars().count() > MAX_DISPLAY_NAME_CHARS {
-            return Err(ApiError::invalid(format!(
-                "Display name must be at most {MAX_DISPLAY_NAME_CHARS} characters"
-            )));
-        }
-        Ok(Self(trimmed.to_owned()))
-    }
-
-    pub fn into_inner(self) -> String {
-        self.0
-    }
-}
+pub use crate::values::person::{DisplayName, MAX_BIO_CHARS, MAX_DISPLAY_NAME_CHARS};
 
 /// An optional bio: blank means none.
-pub fn parse_bio(raw: Option<&str>) -> Result<Option<String>, ApiError> {
-    let Some(bio) = raw.map(str::trim).filter(|bio| !bio.is_empty()) else {
-        return Ok(None);
-    };
-    text::check_text("Bio", bio)?;
-    if bio.chars().count() > MAX_BIO_CHARS {
-        return Err(ApiError::invalid("Bio must be less than 1000 characters"));
-    }
-    Ok(Some(bio.to_owned()))
+pub fn parse_bio(raw: Option<&str>) -> Result<Option<String>, Invalid> {
+    Ok(Bio::parse(raw)?.map(|bio| bio.as_str().to_owned()))
 }
 
 /// A form flag: "true"/"1"/"on" is set, absent or "false"/"0"/"off" is not.
-pub fn parse_flag(raw: Option<&str>) -> Result<bool, ApiError> {
+pub fn parse_flag(raw: Option<&str>) -> Result<bool, Invalid> {
     match raw
         .map(|value| value.trim().to_ascii_lowercase())
         .as_deref()
     {
         None | Some("" | "false" | "0" | "off") => Ok(false),
         Some("true" | "1" | "on") => Ok(true),
-        Some(_) => Err(ApiError::bad_request(
-            ErrorCode::ValidationFailed,
-            "public_listing must be true or false",
-        )),
+        Some(_) => Err(Invalid::new("public_listing must be true or false")),
     }
 }
 
@@ -75,7 +36,7 @@ impl Listing {
         public_listing: Option<&str>,
         display_name: Option<&str>,
         bio: Option<&str>,
-    ) -> Result<Self, ApiError> {
+    ) -> Result<Self, Invalid> {
         let public_listing = parse_flag(public_listing)?;
         let display_name = match display_name {
             Some(raw) if public_listing || !raw.trim().is_empty() => {
@@ -102,12 +63,12 @@ pub enum PhotoType {
 
 impl PhotoType {
     /// The form's `photo_type`; absent or blank is a face.
-    pub fn parse(raw: Option<&str>) -> Result<Self, ApiError> {
+    pub fn parse(raw: Option<&str>) -> Result<Self, Invalid> {
         match raw.map(str::trim).unwrap_or_default() {
             "" | "face" => Ok(Self::Face),
             "feet" => Ok(Self::Feet),
             "hands" => Ok(Self::Hands),
-            _ => Err(ApiError::invalid("photo_type must be face, feet or hands")),
+            _ => Err(Invalid::new("photo_type must be face, feet or hands")),
         }
     }
 
@@ -135,20 +96,6 @@ mod tests {
     }
 
     #[test]
-    fn display_names_are_trimmed_and_required() {
-        assert_eq!(DisplayName::parse("  Ada  ").unwrap().into_inner(), "Ada");
-        for blank in ["", "   ", "\t\n"] {
-            let err = DisplayName::parse(blank).unwrap_err();
-            assert_eq!(err.message(), "Please enter your display name");
-        }
-        assert!(DisplayName::parse(&"x".repeat(51)).is_err());
-        assert!(
-            DisplayName::parse(&"é".repeat(50)).is_ok(),
-            "characters, not bytes"
-        );
-    }
-
-    #[test]
     fn a_leaderboard_entry_needs_a_display_name_and_a_private_save_does_not() {
         assert!(Listing::parse(Some("true"), None, None).is_err());
         assert!(Listing::parse(Some("true"), Some("  "), None).is_err());
@@ -171,13 +118,13 @@ mod tests {
             "A\u{202E}da",
             "Ada\nLovelace",
         ] {
-            let err = DisplayName::parse(bad).unwrap_err();
+            let err = crate::http::error::ApiError::from(DisplayName::parse(bad).unwrap_err());
             assert_eq!(
                 err.status(),
                 axum::http::StatusCode::UNPROCESSABLE_ENTITY,
                 "{bad:?}"
             );
-            assert_eq!(err.code(), ErrorCode::ValidationFailed);
+            assert_eq!(err.code(), crate::http::error::ErrorCode::ValidationFailed);
         }
         assert!(parse_bio(Some("line\nline")).is_ok());
         assert!(parse_bio(Some("nul\u{0}")).is_err());

@@ -13,7 +13,7 @@ pub struct Model {
     pub reason: String,
     pub instagram_handle: Option<String>,
     pub other_social: Option<String>,
-    /// `pending`, `approved` or `rejected`.
+    /// [`Status`]: `pending`, `approved` or `rejected`.
     pub status: String,
     pub admin_notes: Option<String>,
     pub reviewed_by: Option<Uuid>,
@@ -26,3 +26,12 @@ pub struct Model {
 pub enum Relation {}
 
 impl ActiveModelBehavior for ActiveModel {}
+
+crate::stored_enum! {
+    /// Where a request stands: waiting for an admin, or decided once.
+    pub enum Status {
+        Pending = "pending",
+        Approved = "approved",
+        Rejected = "rejected",
+    }
+}

@@ -25,14 +25,14 @@ use uuid::Uuid;
 
 use crate::db::entities::profiles;
 use crate::http::AppState;
-use crate::http::error::{ApiError, ConstraintError, DbResultExt, ErrorBody, ErrorCode};
+use crate::http::error::{
+    AdminErrors, ApiError, ConstraintError, DbResultExt, ErrorBody, ErrorCode, SignedInErrors,
+};
 use crate::http::extract::{AdminAction, AdminUser, AuthUser, Json, Path};
 use crate::http::user_data::UserData;
 use rules::{VerificationForm, VerificationRequestForm, parse_notes};
 
-pub const PENDING: &str = "pending";
-pub const APPROVED: &str = "approved";
-pub const REJECTED: &str = "rejected";
+pub use entity::Status;
 
 const CONSTRAINTS: &[ConstraintError] = &[ConstraintError::conflict(
     "verification_requests_user_id_key",
@@ -119,7 +119,7 @@ async fn request_of(state: &AppState, user_id: Uuid) -> Result<Option<entity::Mo
     request_body = VerificationRequestForm,
     responses(
         (status = 201, description = "Submitted", body = VerificationRequest),
-        (status = 401, description = "`not_signed_in`", body = ErrorBody),
+        SignedInErrors,
         (status = 409, description = "`already_requested`, or `already_verified`", body = ErrorBody),
         (status = 422, description = "`validation_failed`: a missing name or reason, or a field too long", body = ErrorBody),
     ),
@@ -144,7 +144,7 @@ pub async fn request_verification(
         reason: Set(form.reason),
         instagram_handle: Set(form.instagram_handle),
         other_social: Set(form.other_social),
-        status: Set(PENDING.to_owned()),
+        status: Set(Status::Pending.into()),
         admin_notes: Set(None),
         reviewed_by: Set(None),
         reviewed_at: Set(None),
@@ -161,7 +161,7 @@ pub async fn request_verification(
 #[utoipa::path(get, path = "/verification/mine", tag = "verification",
     responses(
         (status = 200, description = "The caller's badge and request", body = MyVerification),
-        (status = 401, description = "`not_signed_in`", body = ErrorBody),
+        SignedInErrors,
     ),
     security(("bearer" = [])))]
 pub async fn my_verification(
@@ -178,8 +178,7 @@ pub async fn my_verification(
 #[utoipa::path(get, path = "/admin/verification/requests", tag = "admin",
     responses(
         (status = 200, description = "The requests", body = Vec<VerificationRequest>),
-        (status = 401, description = "`not_signed_in`", body = ErrorBody),
-        (status = 403, description = "`admin_only`", body = ErrorBody),
+        AdminErrors,
     ),
     security(("bearer" = [])))]
 pub async fn admin_requests(
@@ -209,19 +208,19 @@ async fn decide(
     state: &AppState,
     admin: &AdminAction,
     id: Uuid,
-    to: &'static str,
+    to: Status,
     notes: Option<String>,
 ) -> Result<VerificationRequest, ApiError> {
     let now = Utc::now();
     let txn = state.db.begin().await?;
     let changed = entity::Entity::update_many()
-        .col_expr(entity::Column::Status, Expr::value(to))
+        .col_expr(entity::Column::Status, Expr::value(to.as_str()))
         .col_expr(entity::Column::AdminNotes, Expr::value(notes.clone()))
         .col_expr(entity::Column::ReviewedBy, Expr::value(admin.user_id()))
         .col_expr(entity::Column::ReviewedAt, Expr::value(now))
         .col_expr(entity::Column::UpdatedAt, Expr::value(now))
         .filter(entity::Column::Id.eq(id))
-        .filter(entity::Column::Status.eq(PENDING))
+        .filter(entity::Column::Status.eq(Status::Pending))
         .exec(&txn)
         .await?
         .rows_affected
@@ -236,7 +235,7 @@ async fn decide(
             format!("This request was {} already.", row.status),
         ));
     }
-    if to == APPROVED {
+    if to == Status::Approved {
         profiles::Entity::update_many()
             .col_expr(profiles::Column::IsVerified, Expr::value(true))
             .col_expr(profiles::Column::UpdatedAt, Expr::value(now))
@@ -245,11 +244,11 @@ async fn decide(
             .await?;
     }
     txn.commit().await?;
-    admin.record(&state.db, if to == APPROVED {
+    admin.record(&state.db, if to == Status::Approved {
             "verification_request_approved"
         } else {
             "verification_request_rejected"
-        }, json!({ "request_id": id, "user_id": row.user_id, "before": PENDING, "after": to, "admin_notes": notes }))
+        }, json!({ "request_id": id, "user_id": row.user_id, "before": Status::Pending.as_str(), "after": to.as_str(), "admin_notes": notes }))
     .await;
     Ok(row.into())
 }
@@ -260,8 +259,7 @@ async fn decide(
     request_body = VerificationDecision,
     responses(
         (status = 200, description = "Approved", body = VerificationRequest),
-        (status = 401, description = "`not_signed_in`", body = ErrorBody),
-        (status = 403, description = "`admin_only`", body = ErrorBody),
+        AdminErrors,
         (status = 404, description = "No such request", body = ErrorBody),
         (status = 409, description = "`conflict`: decided before", body = ErrorBody),
     ),
@@ -273,7 +271,9 @@ pub async fn approve_request(
     Json(body): Json<VerificationDecision>,
 ) -> Result<Json<VerificationRequest>, ApiError> {
     let notes = parse_notes(body.admin_notes.as_deref())?;
-    Ok(Json(decide(&state, &admin, id, APPROVED, notes).await?))
+    Ok(Json(
+        decide(&state, &admin, id, Status::Approved, notes).await?,
+    ))
 }
 
 /// Rejects a pending request.
@@ -282,8 +282,7 @@ pub async fn approve_request(
     request_body = VerificationDecision,
     responses(
         (status = 200, description = "Rejected", body = VerificationRequest),
-        (status = 401, description = "`not_signed_in`", body = ErrorBody),
-        (status = 403, description = "`admin_only`", body = ErrorBody),
+        AdminErrors,
         (status = 404, description = "No such request", body = ErrorBody),
         (status = 409, description = "`conflict`: decided before", body = ErrorBody),
     ),
@@ -295,7 +294,9 @@ pub async fn reject_request(
     Json(body): Json<VerificationDecision>,
 ) -> Result<Json<VerificationRequest>, ApiError> {
     let notes = parse_notes(body.admin_notes.as_deref())?;
-    Ok(Json(decide(&state, &admin, id, REJECTED, notes).await?))
+    Ok(Json(
+        decide(&state, &admin, id, Status::Rejected, notes).await?,
+    ))
 }
 
 /// The user's request, in their export (deleted with the account by cascade).

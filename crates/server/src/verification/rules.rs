@@ -4,13 +4,12 @@
 use serde::Deserialize;
 use utoipa::ToSchema;
 
-use crate::http::error::ApiError;
-use crate::opportunities::rules::Instagram;
+use crate::values::Invalid;
+pub use crate::values::message::notes as parse_notes;
+use crate::values::person::{FullName, Instagram};
 
-pub const MAX_FULL_NAME_CHARS: usize = 100;
 pub const MAX_REASON_CHARS: usize = 1000;
 pub const MAX_OTHER_SOCIAL_CHARS: usize = 200;
-pub const MAX_NOTES_CHARS: usize = 1000;
 
 #[derive(Debug, Default, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -39,25 +38,22 @@ fn required(
     missing: &'static str,
     max: usize,
     too_long: &'static str,
-) -> Result<String, ApiError> {
+) -> Result<String, Invalid> {
     let value = raw.map(str::trim).unwrap_or_default();
     if value.is_empty() {
-        return Err(ApiError::invalid(missing));
+        return Err(Invalid::new(missing));
     }
     if value.chars().count() > max {
-        return Err(ApiError::invalid(too_long));
+        return Err(Invalid::new(too_long));
     }
     Ok(value.to_owned())
 }
 
 impl VerificationForm {
-    pub fn parse(form: &VerificationRequestForm) -> Result<Self, ApiError> {
-        let full_name = required(
-            form.full_name.as_deref(),
-            "Full name is required",
-            MAX_FULL_NAME_CHARS,
-            "Full name must be less than 100 characters",
-        )?;
+    pub fn parse(form: &VerificationRequestForm) -> Result<Self, Invalid> {
+        let full_name = FullName::parse(form.full_name.as_deref())?
+            .as_str()
+            .to_owned();
         let reason = required(
             form.reason.as_deref(),
             "Please tell us why you should be verified",
@@ -73,7 +69,7 @@ impl VerificationForm {
             .filter(|value| !value.is_empty())
             .map(|value| {
                 if value.chars().count() > MAX_OTHER_SOCIAL_CHARS {
-                    Err(ApiError::invalid(
+                    Err(Invalid::new(
                         "Other social media must be less than 200 characters",
                     ))
                 } else {
@@ -88,17 +84,6 @@ impl VerificationForm {
             other_social,
         })
     }
-}
-
-/// An admin's notes: optional, trimmed, at most 1000 characters.
-pub fn parse_notes(raw: Option<&str>) -> Result<Option<String>, ApiError> {
-    let notes = raw.map(str::trim).filter(|notes| !notes.is_empty());
-    if notes.is_some_and(|notes| notes.chars().count() > MAX_NOTES_CHARS) {
-        return Err(ApiError::invalid(
-            "Admin notes must be less than 1000 characters",
-        ));
-    }
-    Ok(notes.map(str::to_owned))
 }
 
 #[cfg(test)]

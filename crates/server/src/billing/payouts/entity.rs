@@ -29,27 +29,23 @@ pub enum LineStatus {
     Reversed,
 }
 
-/// `payout_accounts` statuses.
-pub const ONBOARDING: &str = "onboarding";
-pub const ENABLED: &str = "enabled";
-
-/// A payout account's state, as the API says it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum AccountStatus {
-    /// Onboarding is not finished: nothing can be sent yet.
-    Onboarding,
-    /// The provider may send it transfers.
-    Enabled,
+crate::stored_enum! {
+    /// A payout account's state (`payout_accounts.status`, and as the API
+    /// says it).
+    #[derive(Serialize, ToSchema)]
+    #[serde(rename_all = "snake_case")]
+    pub enum AccountStatus {
+        /// Onboarding is not finished: nothing can be sent yet.
+        Onboarding = "onboarding",
+        /// The provider may send it transfers.
+        Enabled = "enabled",
+    }
 }
 
 impl AccountStatus {
+    /// The stored state; anything else is not ready.
     pub fn of(stored: &str) -> Self {
-        if stored == ENABLED {
-            Self::Enabled
-        } else {
-            Self::Onboarding
-        }
+        Self::parse(stored).unwrap_or(Self::Onboarding)
     }
 
     pub fn ready(ready: bool) -> Self {

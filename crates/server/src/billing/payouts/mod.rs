@@ -31,10 +31,10 @@ use uuid::Uuid;
 use super::provider_error;
 use crate::db::entities::users;
 use crate::http::AppState;
-use crate::http::error::{ApiError, ErrorBody, ErrorCode};
+use crate::http::error::{ApiError, ErrorBody, ErrorCode, SignedInErrors};
 use crate::http::extract::{AuthUser, Json, Path};
 use crate::providers::payments::ConnectedAccount;
-use entity::{AccountStatus, ENABLED, ONBOARDING, account};
+use entity::{AccountStatus, account};
 use ledger::{LineState, Totals};
 
 pub use transfers::{PayoutError, pay_user, spawn_transfer_worker};
@@ -133,7 +133,7 @@ pub async fn account_of(
 #[utoipa::path(get, path = "/payouts/earnings", tag = "billing",
     responses(
         (status = 200, description = "The caller's earnings", body = Earnings),
-        (status = 401, description = "`not_signed_in`", body = ErrorBody),
+        SignedInErrors,
     ),
     security(("bearer" = [])))]
 pub async fn earnings(
@@ -188,7 +188,7 @@ pub async fn earnings(
 #[utoipa::path(post, path = "/payouts/account", tag = "billing",
     responses(
         (status = 200, description = "Go to `url` to finish onboarding", body = OnboardingLink),
-        (status = 401, description = "`not_signed_in`", body = ErrorBody),
+        SignedInErrors,
         (status = 403, description = "`no_earnings`: nothing to be paid yet", body = ErrorBody),
         (status = 409, description = "`already_connected`", body = ErrorBody),
         (status = 502, description = "`payment_provider_failed`", body = ErrorBody),
@@ -200,7 +200,10 @@ pub async fn connect_account(
 ) -> Result<Json<OnboardingLink>, ApiError> {
     let provider = state.payments.provider.clone();
     let existing = account_of(&state.db, provider.name(), user.user_id).await?;
-    if existing.as_ref().is_some_and(|row| row.status == ENABLED) {
+    if existing
+        .as_ref()
+        .is_some_and(|row| row.status == AccountStatus::Enabled)
+    {
         return Err(ApiError::conflict(
             ErrorCode::AlreadyConnected,
             "Your payout account is already connected.",
@@ -278,7 +281,7 @@ async fn remember(
         user_id: Set(user),
         provider: Set(provider.to_owned()),
         account_id: Set(opened.id.clone()),
-        status: Set(if ready { ENABLED } else { ONBOARDING }.to_owned()),
+        status: Set(AccountStatus::ready(ready).into()),
         enabled_at: Set(ready.then_some(now)),
         created_at: Set(now),
         updated_at: Set(now),
@@ -306,14 +309,14 @@ pub async fn account_updated(
     else {
         return Ok(());
     };
-    let status = if updated.ready() { ENABLED } else { ONBOARDING };
+    let status = AccountStatus::ready(updated.ready());
     if row.status == status {
         return Ok(());
     }
     let now = Utc::now();
     let mut active: account::ActiveModel = row.clone().into();
-    active.status = Set(status.to_owned());
-    if status == ENABLED && row.enabled_at.is_none() {
+    active.status = Set(status.into());
+    if status == AccountStatus::Enabled && row.enabled_at.is_none() {
         active.enabled_at = Set(Some(now));
     }
     active.updated_at = Set(now);
@@ -357,7 +360,7 @@ fn sandbox_view(data: &Value) -> SandboxAccount {
     params(("id" = String, Path, description = "The test account's id (acct_sandbox_…)")),
     responses(
         (status = 200, description = "The test account", body = SandboxAccount),
-        (status = 401, description = "`not_signed_in`", body = ErrorBody),
+        SignedInErrors,
         (status = 404, description = "No such account of the caller's, or the sandbox is off", body = ErrorBody),
     ),
     security(("bearer" = [])))]
@@ -381,7 +384,7 @@ pub async fn sandbox_account(
     params(("id" = String, Path, description = "The test account's id")),
     responses(
         (status = 200, description = "The account is enabled", body = SandboxAccount),
-        (status = 401, description = "`not_signed_in`", body = ErrorBody),
+        SignedInErrors,
         (status = 404, description = "No such account of the caller's", body = ErrorBody),
     ),
     security(("bearer" = [])))]

@@ -17,7 +17,7 @@ use sea_orm::sea_query::Expr;
 use sea_orm::{ColumnTrait, Condition, DbErr, EntityTrait, QueryFilter, QueryOrder, QuerySelect};
 use uuid::Uuid;
 
-use super::entity::{ENABLED, LineStatus, account, line};
+use super::entity::{AccountStatus, LineStatus, account, line};
 use crate::http::AppState;
 use crate::providers::payments::{PaymentError, Transfer, TransferRequest};
 
@@ -103,7 +103,7 @@ pub async fn run(state: &AppState) -> Result<Run, DbErr> {
         let Some(destination) = account::Entity::find()
             .filter(account::Column::UserId.eq(row.payee_id))
             .filter(account::Column::Provider.eq(provider))
-            .filter(account::Column::Status.eq(ENABLED))
+            .filter(account::Column::Status.eq(AccountStatus::Enabled))
             .one(&state.db)
             .await?
         else {
@@ -264,7 +264,7 @@ pub async fn pay_user(
     let account = account::Entity::find()
         .filter(account::Column::UserId.eq(user))
         .filter(account::Column::Provider.eq(state.payments.provider.name()))
-        .filter(account::Column::Status.eq(ENABLED))
+        .filter(account::Column::Status.eq(AccountStatus::Enabled))
         .one(&state.db)
         .await?
         .ok_or(PayoutError::NoAccount)?;

@@ -34,7 +34,7 @@ pub use session_cache::{SESSION_CACHE_TTL, SessionCache, forget_recent_reads_aft
 use super::error::ApiError;
 
 /// `axum::Json`, but malformed bodies get our error shape instead of plain
-/// text, and every string in the body passes [`crate::http::text`] (no NUL,
+/// text, and every string in the body passes [`crate::values::text`] (no NUL,
 /// control or bidi-override characters) before the handler runs.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Json<T>(pub T);
@@ -44,7 +44,7 @@ impl<T: serde::de::DeserializeOwned, S: Send + Sync> FromRequest<S> for Json<T> 
 
     async fn from_request(req: axum::extract::Request, state: &S) -> Result<Self, ApiError> {
         let axum::Json(value) = axum::Json::<serde_json::Value>::from_request(req, state).await?;
-        super::text::check_json(&value, &[])?;
+        crate::values::text::check_json(&value, &[])?;
         T::deserialize(value).map(Self).map_err(|err| {
             ApiError::invalid(format!(
                 "The request body has a missing or invalid field: {err}"
