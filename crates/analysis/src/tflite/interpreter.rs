@@ -1,15 +1,14 @@
 //! Running a loaded model: each operator's inputs handed to its kernel in the model's
 //! order, every tensor dropped (its buffer back to the arena) after its last reader.
 
-use super::arena::{self, alloc_overwritten, release};
-use super::kernels::apply;
+use super::arena::{self, release};
 use super::kernels::conv::{conv, transpose_conv};
 use super::kernels::depthwise::depthwise;
-use super::kernels::elementwise::{hard_swish, logistic};
-use super::kernels::matmul::matmul;
+use super::kernels::elementwise::{add_or_mul, hard_swish_all, logistic_all, prelu_all, relu_all};
+use super::kernels::matmul::dense;
 use super::kernels::pool::{maxpool, spatial_mean};
-use super::kernels::shape::resize_bilinear;
-use super::model::{Act, Model, Op};
+use super::kernels::shape::{concat, resize_bilinear, zero_pad};
+use super::model::{Model, Op};
 
 impl Model {
     /// The value of tensor `t`, moved out when op `n` is its last reader.
@@ -101,24 +100,7 @@ impl Model {
                     let mut va = self.owned(&mut vals, *a, n);
                     let vb = vals[*b].as_deref().expect("binary operand");
                     let mul = matches!(op, Op::Mul { .. });
-                    // `vb` is as long as `va` or one value per channel: either way it
-                    // repeats along `va` in chunks of its own length.
-                    for chunk in va.chunks_exact_mut(vb.len()) {
-                        if mul {
-                            for (p, q) in chunk.iter_mut().zip(vb) {
-                                *p *= q;
-                            }
-                        } else {
-                            for (p, q) in chunk.iter_mut().zip(vb) {
-                                *p += q;
-                            }
-                        }
-                    }
-                    if *act != Act::None {
-                        for p in va.iter_mut() {
-                            *p = apply(*p, *act);
-                        }
-                    }
+                    add_or_mul(&mut va, vb, mul, *act);
                     vals[*y] = Some(va);
                 }
                 Op::SpatialMean { x, y } => {
@@ -158,30 +140,16 @@ impl Model {
                 }
                 Op::Dense { x, y, w, b, act } => {
                     let src = vals[*x].as_deref().expect("dense input");
-                    let n_out = b.len();
-                    let k = w.len() / n_out;
-                    // Every output is written by `matmul`.
-                    let mut out = alloc_overwritten(src.len() / k * n_out);
-                    matmul(src, k, w, b, n_out, &mut out);
-                    if *act != Act::None {
-                        for o in out.iter_mut() {
-                            *o = apply(*o, *act);
-                        }
-                    }
-                    vals[*y] = Some(out);
+                    vals[*y] = Some(dense(src, w, b, *act));
                 }
                 Op::HardSwish { x, y } => {
                     let mut v = self.owned(&mut vals, *x, n);
-                    for e in v.iter_mut() {
-                        *e = hard_swish(*e);
-                    }
+                    hard_swish_all(&mut v);
                     vals[*y] = Some(v);
                 }
                 Op::Logistic { x, y } => {
                     let mut v = self.owned(&mut vals, *x, n);
-                    for e in v.iter_mut() {
-                        *e = logistic(*e);
-                    }
+                    logistic_all(&mut v);
                     vals[*y] = Some(v);
                 }
                 Op::MaxPool { x, y, p } => {
@@ -191,46 +159,17 @@ impl Model {
                     vals[*y] = Some(maxpool(src, (ih, iw, c), (oh, ow), *p));
                 }
                 Op::Pad { x, y, pad } => {
-                    let (ih, iw, ic) = self.hwc(*x);
-                    let (oh, ow, oc) = self.hwc(*y);
                     let src = vals[*x].as_deref().expect("pad input");
-                    // Every value is written below: zeros around the copied pixels.
-                    let mut out = alloc_overwritten(oh * ow * oc);
-                    for (r, orow) in out.chunks_exact_mut(ow * oc).enumerate() {
-                        if r < pad[0] || r >= pad[0] + ih {
-                            orow.fill(0.0);
-                            continue;
-                        }
-                        let srow = &src[(r - pad[0]) * iw * ic..(r - pad[0] + 1) * iw * ic];
-                        orow[..pad[2] * oc].fill(0.0);
-                        orow[(pad[2] + iw) * oc..].fill(0.0);
-                        for (d, sp) in orow[pad[2] * oc..(pad[2] + iw) * oc]
-                            .chunks_exact_mut(oc)
-                            .zip(srow.chunks_exact(ic))
-                        {
-                            d[..ic].copy_from_slice(sp);
-                            d[ic..].fill(0.0);
-                        }
-                    }
-                    vals[*y] = Some(out);
+                    vals[*y] = Some(zero_pad(src, self.hwc(*x), self.hwc(*y), pad));
                 }
                 Op::Relu { x, y } => {
                     let mut v = self.owned(&mut vals, *x, n);
-                    for e in v.iter_mut() {
-                        *e = e.max(0.0);
-                    }
+                    relu_all(&mut v);
                     vals[*y] = Some(v);
                 }
                 Op::Prelu { x, y, alpha } => {
                     let mut v = self.owned(&mut vals, *x, n);
-                    // Branch-free so it vectorises: max(v,0) + min(v,0)*a is exactly v for
-                    // v >= 0 and exactly v*a for v < 0.
-                    for row in v.chunks_exact_mut(alpha.len()) {
-                        for (e, &a) in row.iter_mut().zip(alpha) {
-                            let x = *e;
-                            *e = x.max(0.0) + x.min(0.0) * a;
-                        }
-                    }
+                    prelu_all(&mut v, alpha);
                     vals[*y] = Some(v);
                 }
                 Op::Alias { x, y } => {
@@ -242,14 +181,11 @@ impl Model {
                     outer,
                     chunks,
                 } => {
-                    let mut out = Vec::with_capacity(outer * chunks.iter().sum::<usize>());
-                    for r in 0..*outer {
-                        for (t, &wd) in xs.iter().zip(chunks) {
-                            let src = vals[*t].as_deref().expect("concat input");
-                            out.extend_from_slice(&src[r * wd..(r + 1) * wd]);
-                        }
-                    }
-                    vals[*y] = Some(out);
+                    let srcs: Vec<&[f32]> = xs
+                        .iter()
+                        .map(|t| vals[*t].as_deref().expect("concat input"))
+                        .collect();
+                    vals[*y] = Some(concat(&srcs, *outer, chunks));
                 }
             }
             for &t in &self.reads[n] {

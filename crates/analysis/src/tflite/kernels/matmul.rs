@@ -1,8 +1,27 @@
 //! The matrix product under CONV_2D and FULLY_CONNECTED: blocked so that several sums
 //! are in flight at once, each output still summed in ascending order.
 
+use super::super::arena::alloc_overwritten;
+use super::super::model::Act;
+use super::apply;
 #[cfg(target_arch = "x86_64")]
 use super::has_avx;
+
+/// FULLY_CONNECTED: every row of `src` times the [in][out] weights `w`, plus the bias,
+/// then the fused activation.
+pub(crate) fn dense(src: &[f32], w: &[f32], b: &[f32], act: Act) -> Vec<f32> {
+    let n_out = b.len();
+    let k = w.len() / n_out;
+    // Every output is written by `matmul`.
+    let mut out = alloc_overwritten(src.len() / k * n_out);
+    matmul(src, k, w, b, n_out, &mut out);
+    if act != Act::None {
+        for o in out.iter_mut() {
+            *o = apply(*o, act);
+        }
+    }
+    out
+}
 
 /// `out[p][o] = b[o] + sum_i x[p][i] * w[i][o]`, summed over `i` in ascending order for
 /// every output (the blocking below only changes which outputs are computed together,

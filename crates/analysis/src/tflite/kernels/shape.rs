@@ -1,5 +1,5 @@
-//! Operators that move values rather than combine them: RESIZE_BILINEAR (a weighted
-//! copy).
+//! Operators that mostly move values: PAD, CONCATENATION and RESIZE_BILINEAR (RESHAPE
+//! moves nothing and is left to the interpreter).
 
 use super::super::arena::alloc_overwritten;
 
@@ -53,6 +53,46 @@ pub(crate) fn resize_bilinear(
             for q in 0..c {
                 o[q] = p00[q] * w00 + p10[q] * w10 + p01[q] * w01 + p11[q] * w11;
             }
+        }
+    }
+    out
+}
+
+/// PAD: the input inside zeros, `pad` = (top, bottom, left, right, channels after).
+pub(crate) fn zero_pad(
+    src: &[f32],
+    (ih, iw, ic): (usize, usize, usize),
+    (oh, ow, oc): (usize, usize, usize),
+    pad: &[usize; 5],
+) -> Vec<f32> {
+    // Every value is written below: zeros around the copied pixels.
+    let mut out = alloc_overwritten(oh * ow * oc);
+    for (r, orow) in out.chunks_exact_mut(ow * oc).enumerate() {
+        if r < pad[0] || r >= pad[0] + ih {
+            orow.fill(0.0);
+            continue;
+        }
+        let srow = &src[(r - pad[0]) * iw * ic..(r - pad[0] + 1) * iw * ic];
+        orow[..pad[2] * oc].fill(0.0);
+        orow[(pad[2] + iw) * oc..].fill(0.0);
+        for (d, sp) in orow[pad[2] * oc..(pad[2] + iw) * oc]
+            .chunks_exact_mut(oc)
+            .zip(srow.chunks_exact(ic))
+        {
+            d[..ic].copy_from_slice(sp);
+            d[ic..].fill(0.0);
+        }
+    }
+    out
+}
+
+/// CONCATENATION: `outer` blocks, each the inputs' chunks (`chunks[i]` values of
+/// `srcs[i]`) in order.
+pub(crate) fn concat(srcs: &[&[f32]], outer: usize, chunks: &[usize]) -> Vec<f32> {
+    let mut out = Vec::with_capacity(outer * chunks.iter().sum::<usize>());
+    for r in 0..outer {
+        for (src, &wd) in srcs.iter().zip(chunks) {
+            out.extend_from_slice(&src[r * wd..(r + 1) * wd]);
         }
     }
     out
