@@ -3,7 +3,7 @@
 //! only computes.
 
 use super::fuse::fuse;
-use super::schema::{Buf, Table, f16_to_f32};
+use super::schema::{ModelTable, f16_to_f32, tensor_type};
 use super::{ModelError, err};
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -220,52 +220,49 @@ pub struct Model {
 impl Model {
     /// Parse a TFLite flatbuffer.
     pub fn parse(data: &[u8]) -> Result<Model, ModelError> {
-        let buf = Buf(data);
-        let root = Table::at(buf, buf.u32(0)? as usize)?;
-        // (builtin code, custom code): field 0 is the deprecated one-byte code, 3 the
-        // full one (whichever is larger), 1 the name of a custom operator.
+        let root = ModelTable::root(data)?;
         let codes: Vec<(i32, &[u8])> = root
-            .tables(1)?
+            .operator_codes()?
             .iter()
-            .map(|c| Ok(((c.i8_or(0, 0)? as i32).max(c.i32_or(3, 0)?), c.bytes(1)?)))
+            .map(|c| Ok((c.builtin_code()?, c.custom_code()?)))
             .collect::<Result<_, ModelError>>()?;
-        let buffers = root.tables(4)?;
-        let subgraphs = root.tables(2)?;
+        let buffers = root.buffers()?;
+        let subgraphs = root.subgraphs()?;
         let Some(sg) = subgraphs.first() else {
             return err("no subgraph");
         };
-        let tensors = sg.tables(0)?;
+        let tensors = sg.tensors()?;
 
         // Constant data (float32, or float16 to be dequantized), per tensor.
         let mut consts: Vec<Option<Vec<f32>>> = Vec::with_capacity(tensors.len());
         let mut ints: Vec<Option<Vec<i32>>> = Vec::with_capacity(tensors.len());
         let mut shapes = Vec::with_capacity(tensors.len());
         for t in &tensors {
-            let shape: Vec<usize> = t.i32s(0)?.iter().map(|&d| d.max(0) as usize).collect();
-            let ty = t.i8_or(1, 0)?;
-            let bi = t.i32_or(2, 0)? as usize;
+            let shape: Vec<usize> = t.shape()?.iter().map(|&d| d.max(0) as usize).collect();
+            let ty = t.tensor_type()?;
+            let bi = t.buffer()? as usize;
             let data = match buffers.get(bi) {
-                Some(b) => b.bytes(0)?,
+                Some(b) => b.data()?,
                 None => &[],
             };
             let (mut f, mut i) = (None, None);
             if !data.is_empty() {
                 match ty {
-                    0 => {
+                    tensor_type::FLOAT32 => {
                         f = Some(
                             data.chunks_exact(4)
                                 .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
                                 .collect(),
                         )
                     }
-                    1 => {
+                    tensor_type::FLOAT16 => {
                         f = Some(
                             data.chunks_exact(2)
                                 .map(|c| f16_to_f32(u16::from_le_bytes([c[0], c[1]])))
                                 .collect(),
                         )
                     }
-                    2 => {
+                    tensor_type::INT32 => {
                         i = Some(
                             data.chunks_exact(4)
                                 .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]))
@@ -288,13 +285,13 @@ impl Model {
         };
 
         let mut ops = Vec::new();
-        for op in sg.tables(3)? {
+        for op in sg.operators()? {
             let (code, custom) = *codes
-                .get(op.i32_or(0, 0)? as usize)
+                .get(op.opcode_index()? as usize)
                 .ok_or(ModelError("opcode".into()))?;
-            let ins: Vec<usize> = op.i32s(1)?.iter().map(|&v| v as usize).collect();
-            let outs: Vec<usize> = op.i32s(2)?.iter().map(|&v| v as usize).collect();
-            let opts = op.table(4)?;
+            let ins: Vec<usize> = op.inputs()?.iter().map(|&v| v as usize).collect();
+            let outs: Vec<usize> = op.outputs()?.iter().map(|&v| v as usize).collect();
+            let opts = op.builtin_options()?;
             let y = *outs.first().ok_or(ModelError("no output".into()))?;
             let x = *ins.first().ok_or(ModelError("no input".into()))?;
             let o = |i: usize, d: i32| -> Result<i32, ModelError> {
@@ -453,7 +450,7 @@ impl Model {
                 32 if custom == b"Convolution2DTransposeBias" => {
                     // Options: TfLiteTransposeConvParams as raw little-endian i32s
                     // (padding: 1 same, 2 valid; stride width; stride height).
-                    let raw = op.bytes(5)?;
+                    let raw = op.custom_options()?;
                     if raw.len() < 12 {
                         return err("transpose conv options");
                     }
@@ -557,8 +554,8 @@ impl Model {
                 c => return err(format!("unsupported operator {c}")),
             }
         }
-        let input = *sg.i32s(1)?.first().ok_or(ModelError("no input".into()))? as usize;
-        let outputs: Vec<usize> = sg.i32s(2)?.iter().map(|&v| v as usize).collect();
+        let input = *sg.inputs()?.first().ok_or(ModelError("no input".into()))? as usize;
+        let outputs: Vec<usize> = sg.outputs()?.iter().map(|&v| v as usize).collect();
         let ops = fuse(ops, &shapes, &outputs, input);
         let mut last_use = vec![0usize; shapes.len()];
         let mut all_reads = Vec::with_capacity(ops.len());

@@ -4,7 +4,7 @@
 use super::ModelError;
 
 #[derive(Clone, Copy)]
-pub(crate) struct Buf<'a>(pub(crate) &'a [u8]);
+struct Buf<'a>(&'a [u8]);
 
 impl<'a> Buf<'a> {
     fn u8(&self, p: usize) -> Result<u8, ModelError> {
@@ -20,7 +20,7 @@ impl<'a> Buf<'a> {
             .ok_or(ModelError("out of bounds".into()))?;
         Ok(u16::from_le_bytes([b[0], b[1]]))
     }
-    pub(crate) fn u32(&self, p: usize) -> Result<u32, ModelError> {
+    fn u32(&self, p: usize) -> Result<u32, ModelError> {
         let b = self
             .0
             .get(p..p + 4)
@@ -32,6 +32,8 @@ impl<'a> Buf<'a> {
     }
 }
 
+/// A table; read through the typed views below, except operator options, whose fields
+/// depend on the operator (model.rs reads them by number).
 #[derive(Clone, Copy)]
 pub(crate) struct Table<'a> {
     buf: Buf<'a>,
@@ -39,7 +41,7 @@ pub(crate) struct Table<'a> {
 }
 
 impl<'a> Table<'a> {
-    pub(crate) fn at(buf: Buf<'a>, pos: usize) -> Result<Self, ModelError> {
+    fn at(buf: Buf<'a>, pos: usize) -> Result<Self, ModelError> {
         Ok(Table { buf, pos })
     }
     /// Position of field `i`, or None when absent.
@@ -71,14 +73,14 @@ impl<'a> Table<'a> {
             None => None,
         })
     }
-    pub(crate) fn table(&self, i: usize) -> Result<Option<Table<'a>>, ModelError> {
+    fn table(&self, i: usize) -> Result<Option<Table<'a>>, ModelError> {
         match self.deref(i)? {
             Some(p) => Ok(Some(Table::at(self.buf, p)?)),
             None => Ok(None),
         }
     }
     /// A vector of tables.
-    pub(crate) fn tables(&self, i: usize) -> Result<Vec<Table<'a>>, ModelError> {
+    fn tables(&self, i: usize) -> Result<Vec<Table<'a>>, ModelError> {
         let Some(v) = self.deref(i)? else {
             return Ok(Vec::new());
         };
@@ -90,14 +92,14 @@ impl<'a> Table<'a> {
         }
         Ok(out)
     }
-    pub(crate) fn i32s(&self, i: usize) -> Result<Vec<i32>, ModelError> {
+    fn i32s(&self, i: usize) -> Result<Vec<i32>, ModelError> {
         let Some(v) = self.deref(i)? else {
             return Ok(Vec::new());
         };
         let n = self.buf.u32(v)? as usize;
         (0..n).map(|k| self.buf.i32(v + 4 + 4 * k)).collect()
     }
-    pub(crate) fn bytes(&self, i: usize) -> Result<&'a [u8], ModelError> {
+    fn bytes(&self, i: usize) -> Result<&'a [u8], ModelError> {
         let Some(v) = self.deref(i)? else {
             return Ok(&[]);
         };
@@ -106,6 +108,109 @@ impl<'a> Table<'a> {
             .0
             .get(v + 4..v + 4 + n)
             .ok_or(ModelError("bad vector".into()))
+    }
+}
+
+/// schema.fbs's `TensorType` values we read.
+pub(crate) mod tensor_type {
+    pub(crate) const FLOAT32: i8 = 0;
+    pub(crate) const FLOAT16: i8 = 1;
+    pub(crate) const INT32: i8 = 2;
+}
+
+// Views of schema.fbs's tables: one method per field we read, named as there (field
+// numbers count a union as two fields: its type, then its value).
+
+/// The root table (schema.fbs's `Model`).
+pub(crate) struct ModelTable<'a>(Table<'a>);
+pub(crate) struct OperatorCode<'a>(Table<'a>);
+pub(crate) struct SubGraph<'a>(Table<'a>);
+pub(crate) struct Tensor<'a>(Table<'a>);
+pub(crate) struct Operator<'a>(Table<'a>);
+pub(crate) struct Buffer<'a>(Table<'a>);
+
+fn views<'a, T>(tables: Vec<Table<'a>>, view: fn(Table<'a>) -> T) -> Vec<T> {
+    tables.into_iter().map(view).collect()
+}
+
+impl<'a> ModelTable<'a> {
+    pub(crate) fn root(data: &'a [u8]) -> Result<Self, ModelError> {
+        let buf = Buf(data);
+        Ok(ModelTable(Table::at(buf, buf.u32(0)? as usize)?))
+    }
+    pub(crate) fn operator_codes(&self) -> Result<Vec<OperatorCode<'a>>, ModelError> {
+        Ok(views(self.0.tables(1)?, OperatorCode))
+    }
+    pub(crate) fn subgraphs(&self) -> Result<Vec<SubGraph<'a>>, ModelError> {
+        Ok(views(self.0.tables(2)?, SubGraph))
+    }
+    pub(crate) fn buffers(&self) -> Result<Vec<Buffer<'a>>, ModelError> {
+        Ok(views(self.0.tables(4)?, Buffer))
+    }
+}
+
+impl<'a> OperatorCode<'a> {
+    /// The builtin code: the larger of the deprecated one-byte field and the full one.
+    pub(crate) fn builtin_code(&self) -> Result<i32, ModelError> {
+        Ok((self.0.i8_or(0, 0)? as i32).max(self.0.i32_or(3, 0)?))
+    }
+    /// The name of a custom operator.
+    pub(crate) fn custom_code(&self) -> Result<&'a [u8], ModelError> {
+        self.0.bytes(1)
+    }
+}
+
+impl<'a> SubGraph<'a> {
+    pub(crate) fn tensors(&self) -> Result<Vec<Tensor<'a>>, ModelError> {
+        Ok(views(self.0.tables(0)?, Tensor))
+    }
+    pub(crate) fn inputs(&self) -> Result<Vec<i32>, ModelError> {
+        self.0.i32s(1)
+    }
+    pub(crate) fn outputs(&self) -> Result<Vec<i32>, ModelError> {
+        self.0.i32s(2)
+    }
+    pub(crate) fn operators(&self) -> Result<Vec<Operator<'a>>, ModelError> {
+        Ok(views(self.0.tables(3)?, Operator))
+    }
+}
+
+impl Tensor<'_> {
+    pub(crate) fn shape(&self) -> Result<Vec<i32>, ModelError> {
+        self.0.i32s(0)
+    }
+    /// One of [`tensor_type`].
+    pub(crate) fn tensor_type(&self) -> Result<i8, ModelError> {
+        self.0.i8_or(1, 0)
+    }
+    /// Index into the model's buffers (0, an empty one, when not constant).
+    pub(crate) fn buffer(&self) -> Result<i32, ModelError> {
+        self.0.i32_or(2, 0)
+    }
+}
+
+impl<'a> Buffer<'a> {
+    pub(crate) fn data(&self) -> Result<&'a [u8], ModelError> {
+        self.0.bytes(0)
+    }
+}
+
+impl<'a> Operator<'a> {
+    /// Index into the model's operator codes.
+    pub(crate) fn opcode_index(&self) -> Result<i32, ModelError> {
+        self.0.i32_or(0, 0)
+    }
+    pub(crate) fn inputs(&self) -> Result<Vec<i32>, ModelError> {
+        self.0.i32s(1)
+    }
+    pub(crate) fn outputs(&self) -> Result<Vec<i32>, ModelError> {
+        self.0.i32s(2)
+    }
+    pub(crate) fn builtin_options(&self) -> Result<Option<Table<'a>>, ModelError> {
+        self.0.table(4)
+    }
+    pub(crate) fn custom_options(&self) -> Result<&'a [u8], ModelError> {
+        self.0.bytes(5)
     }
 }
 
