@@ -11,7 +11,8 @@
 //! ascending order), with plain multiply and add (no fused multiply-add, no threads), so
 //! the same input gives bit-identical output on every machine.
 //!
-//! Where things are: `schema` reads the flatbuffer; `model` turns it into our operator
+//! Where things are: `schema` reads the flatbuffer (`opcode` names its operator codes);
+//! `model` turns it into our operator
 //! list (weights rearranged, options checked) and `fuse` folds elementwise tails into the
 //! convolutions; `interpreter` runs that list over buffers from `arena`; `kernels` holds
 //! the arithmetic, one file per family of operators.
@@ -21,6 +22,7 @@ mod fuse;
 mod interpreter;
 mod kernels;
 mod model;
+mod opcode;
 mod schema;
 #[cfg(test)]
 mod tests;

@@ -3,6 +3,7 @@
 //! only computes.
 
 use super::fuse::fuse;
+use super::opcode::Opcode;
 use super::schema::{ModelTable, f16_to_f32, tensor_type};
 use super::{ModelError, err};
 
@@ -221,7 +222,7 @@ impl Model {
     /// Parse a TFLite flatbuffer.
     pub fn parse(data: &[u8]) -> Result<Model, ModelError> {
         let root = ModelTable::root(data)?;
-        let codes: Vec<(i32, &[u8])> = root
+        let codes: Vec<(Opcode, &[u8])> = root
             .operator_codes()?
             .iter()
             .map(|c| Ok((c.builtin_code()?, c.custom_code()?)))
@@ -307,15 +308,15 @@ impl Model {
                 }
             };
             match code {
-                // DEQUANTIZE: constant weights become float32 constants.
-                6 => {
+                // Constant weights become float32 constants.
+                Opcode::DEQUANTIZE => {
                     if let Some(c) = consts[x].clone() {
                         consts[y] = Some(c);
                     } else {
                         ops.push(Op::Alias { x, y });
                     }
                 }
-                3 => {
+                Opcode::CONV_2D => {
                     let wshape = &shapes[ins[1]];
                     let (oc, kh, kw, ic) = (wshape[0], wshape[1], wshape[2], wshape[3]);
                     let w = konst(&consts, ins[1])?;
@@ -349,7 +350,7 @@ impl Model {
                         epi: Epi::default(),
                     });
                 }
-                4 => {
+                Opcode::DEPTHWISE_CONV_2D => {
                     let wshape = &shapes[ins[1]];
                     let (kh, kw, c) = (wshape[1], wshape[2], wshape[3]);
                     if o(3, 1)? != 1 || shapes[x].get(3) != Some(&c) {
@@ -374,8 +375,8 @@ impl Model {
                         act: act(o8(4)?)?,
                     });
                 }
-                // ADD, MUL: the full-size operand first.
-                0 | 18 => {
+                // The full-size operand first.
+                Opcode::ADD | Opcode::MUL => {
                     let n = |t: usize| shapes[t].iter().product::<usize>();
                     let (a, b) = if n(ins[0]) >= n(ins[1]) {
                         (ins[0], ins[1])
@@ -389,22 +390,22 @@ impl Model {
                         return err("unsupported broadcast");
                     }
                     let act = act(o8(0)?)?;
-                    ops.push(if code == 0 {
+                    ops.push(if code == Opcode::ADD {
                         Op::Add { a, b, y, act }
                     } else {
                         Op::Mul { a, b, y, act }
                     });
                 }
-                // AVERAGE_POOL_2D over the whole input (the squeeze-and-excite blocks).
-                1 => {
+                // Over the whole input only (the squeeze-and-excite blocks).
+                Opcode::AVERAGE_POOL_2D => {
                     let (ih, iw) = (shapes[x][1], shapes[x][2]);
                     if o8(5)? != 0 || o(3, 0)? as usize != iw || o(4, 0)? as usize != ih {
                         return err("average pool that is not global");
                     }
                     ops.push(Op::SpatialMean { x, y });
                 }
-                // MEAN over height and width.
-                40 => {
+                // Over height and width only.
+                Opcode::MEAN => {
                     let axes = ints
                         .get(ins[1])
                         .and_then(|v| v.clone())
@@ -414,13 +415,13 @@ impl Model {
                     }
                     ops.push(Op::SpatialMean { x, y });
                 }
-                23 => ops.push(Op::Resize {
+                Opcode::RESIZE_BILINEAR => ops.push(Op::Resize {
                     x,
                     y,
                     align_corners: o8(2)? != 0,
                     half_pixel: o8(3)? != 0,
                 }),
-                9 => {
+                Opcode::FULLY_CONNECTED => {
                     let ws = &shapes[ins[1]];
                     let (oc, ic) = (ws[0], ws[1]);
                     if o8(1)? != 0 || shapes[x].iter().product::<usize>() % ic != 0 {
@@ -445,9 +446,9 @@ impl Model {
                         act: act(o8(0)?)?,
                     });
                 }
-                117 => ops.push(Op::HardSwish { x, y }),
-                14 => ops.push(Op::Logistic { x, y }),
-                32 if custom == b"Convolution2DTransposeBias" => {
+                Opcode::HARD_SWISH => ops.push(Op::HardSwish { x, y }),
+                Opcode::LOGISTIC => ops.push(Op::Logistic { x, y }),
+                Opcode::CUSTOM if custom == b"Convolution2DTransposeBias" => {
                     // Options: TfLiteTransposeConvParams as raw little-endian i32s
                     // (padding: 1 same, 2 valid; stride width; stride height).
                     let raw = op.custom_options()?;
@@ -481,7 +482,7 @@ impl Model {
                         same: padding == 1,
                     });
                 }
-                17 => {
+                Opcode::MAX_POOL_2D => {
                     if o8(5)? != 0 {
                         return err("pool activation");
                     }
@@ -497,7 +498,7 @@ impl Model {
                         },
                     })
                 }
-                34 => {
+                Opcode::PAD => {
                     let p = ints
                         .get(ins[1])
                         .and_then(|v| v.clone())
@@ -522,14 +523,14 @@ impl Model {
                         ],
                     });
                 }
-                19 => ops.push(Op::Relu { x, y }),
-                54 => ops.push(Op::Prelu {
+                Opcode::RELU => ops.push(Op::Relu { x, y }),
+                Opcode::PRELU => ops.push(Op::Prelu {
                     x,
                     y,
                     alpha: konst(&consts, ins[1])?,
                 }),
-                22 => ops.push(Op::Alias { x, y }),
-                2 => {
+                Opcode::RESHAPE => ops.push(Op::Alias { x, y }),
+                Opcode::CONCATENATION => {
                     let rank = shapes[y].len() as i32;
                     let mut axis = o(0, 0)?;
                     if axis < 0 {
@@ -550,6 +551,12 @@ impl Model {
                         outer,
                         chunks,
                     });
+                }
+                Opcode::CUSTOM => {
+                    return err(format!(
+                        "unsupported custom operator {}",
+                        String::from_utf8_lossy(custom)
+                    ));
                 }
                 c => return err(format!("unsupported operator {c}")),
             }

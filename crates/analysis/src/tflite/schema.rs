@@ -2,6 +2,7 @@
 //! fields our models use, every read bounds-checked so that a corrupt file is an error.
 
 use super::ModelError;
+use super::opcode::Opcode;
 
 #[derive(Clone, Copy)]
 struct Buf<'a>(&'a [u8]);
@@ -151,8 +152,10 @@ impl<'a> ModelTable<'a> {
 
 impl<'a> OperatorCode<'a> {
     /// The builtin code: the larger of the deprecated one-byte field and the full one.
-    pub(crate) fn builtin_code(&self) -> Result<i32, ModelError> {
-        Ok((self.0.i8_or(0, 0)? as i32).max(self.0.i32_or(3, 0)?))
+    pub(crate) fn builtin_code(&self) -> Result<Opcode, ModelError> {
+        Ok(Opcode(
+            (self.0.i8_or(0, 0)? as i32).max(self.0.i32_or(3, 0)?),
+        ))
     }
     /// The name of a custom operator.
     pub(crate) fn custom_code(&self) -> Result<&'a [u8], ModelError> {

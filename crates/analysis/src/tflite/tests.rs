@@ -1,6 +1,7 @@
 //! The kernels against plain loops and definitions, bit for bit where the kernel
-//! promises the same arithmetic.
+//! promises the same arithmetic; the loader's errors.
 
+use super::Model;
 use super::kernels::conv::transpose_conv;
 use super::kernels::depthwise::depthwise;
 use super::kernels::elementwise::{hard_swish, logistic};
@@ -184,4 +185,47 @@ fn half_floats_convert_exactly() {
     assert_eq!(f16_to_f32(0xc000), -2.0);
     assert_eq!(f16_to_f32(0x0001), 5.960_464_5e-8);
     assert_eq!(f16_to_f32(0x7bff), 65504.0);
+}
+
+/// An embedded model with its first operator code that has an explicit one-byte code
+/// changed to `code` (that field and the full one).
+fn with_opcode(code: u8) -> Vec<u8> {
+    let mut m = include_bytes!("../../../../models/face_detection_short_range.tflite").to_vec();
+    let u16_at = |m: &[u8], p: usize| u16::from_le_bytes([m[p], m[p + 1]]) as usize;
+    let u32_at = |m: &[u8], p: usize| u32::from_le_bytes(m[p..p + 4].try_into().unwrap()) as usize;
+    // Where field `i` of the table at `t` is, if present.
+    let field = |m: &[u8], t: usize, i: usize| {
+        let vt = (t as i64 - u32_at(m, t) as i32 as i64) as usize;
+        let off = if 4 + 2 * i + 2 <= u16_at(m, vt) {
+            u16_at(m, vt + 4 + 2 * i)
+        } else {
+            0
+        };
+        (off != 0).then_some(t + off)
+    };
+    let root = u32_at(&m, 0);
+    let at = field(&m, root, 1).expect("operator codes");
+    let codes = at + u32_at(&m, at);
+    for k in 0..u32_at(&m, codes) {
+        let p = codes + 4 + 4 * k;
+        let t = p + u32_at(&m, p);
+        if let Some(b) = field(&m, t, 0)
+            && m[b] != 0
+        {
+            m[b] = code;
+            if let Some(f) = field(&m, t, 3) {
+                m[f..f + 4].copy_from_slice(&(code as i32).to_le_bytes());
+            }
+            return m;
+        }
+    }
+    panic!("no operator code to change");
+}
+
+#[test]
+fn an_unsupported_operator_is_named_in_the_error() {
+    let e = Model::parse(&with_opcode(25))
+        .err()
+        .expect("SOFTMAX is not supported");
+    assert_eq!(e.to_string(), "model error: unsupported operator SOFTMAX");
 }
