@@ -1,0 +1,231 @@
+//! The kernels against plain loops and definitions, bit for bit where the kernel
+//! promises the same arithmetic; the loader's errors.
+
+use super::Model;
+use super::kernels::conv::transpose_conv;
+use super::kernels::depthwise::depthwise;
+use super::kernels::elementwise::{hard_swish, logistic};
+use super::kernels::matmul::{matmul, matmul_blocked};
+use super::kernels::pad_before;
+use super::kernels::pool::spatial_mean;
+use super::kernels::shape::resize_bilinear;
+use super::model::Act;
+use super::schema::f16_to_f32;
+
+/// The wide (AVX) and portable paths must agree bit for bit.
+#[test]
+fn matmul_paths_are_bit_identical() {
+    for n in [43, 45] {
+        matmul_paths_agree(37, 29, n);
+    }
+}
+
+/// Rows and outputs chosen to reach every block shape (8, 4 and 1 rows; 16, 8, 4
+/// and 1 outputs).
+fn matmul_paths_agree(rows: usize, k: usize, n: usize) {
+    let mut seed = 12345u32;
+    let mut rnd = || {
+        seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12345);
+        (seed >> 8) as f32 / (1u32 << 24) as f32 - 0.5
+    };
+    let x: Vec<f32> = (0..rows * k).map(|_| rnd()).collect();
+    let w: Vec<f32> = (0..k * n).map(|_| rnd()).collect();
+    let b: Vec<f32> = (0..n).map(|_| rnd()).collect();
+    let mut a = vec![0f32; rows * n];
+    let mut c = vec![0f32; rows * n];
+    matmul(&x, k, &w, &b, n, &mut a);
+    matmul_blocked::<8>(&x, k, &w, &b, n, &mut c);
+    let mut naive = vec![0f32; rows * n];
+    for p in 0..rows {
+        for o in 0..n {
+            let mut acc = b[o];
+            for i in 0..k {
+                acc += x[p * k + i] * w[i * n + o];
+            }
+            naive[p * n + o] = acc;
+        }
+    }
+    let bits = |v: &[f32]| v.iter().map(|f| f.to_bits()).collect::<Vec<_>>();
+    assert_eq!(bits(&a), bits(&c));
+    assert_eq!(bits(&a), bits(&naive));
+}
+
+/// The register-blocked depthwise kernel adds in the same order as a naive loop.
+#[test]
+fn depthwise_matches_a_naive_loop_bit_for_bit() {
+    let (ih, iw, ch) = (7usize, 15usize, 45usize);
+    let mut seed = 777u32;
+    let mut rnd = || {
+        seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12345);
+        (seed >> 8) as f32 / (1u32 << 24) as f32 - 0.5
+    };
+    let src: Vec<f32> = (0..ih * iw * ch).map(|_| rnd()).collect();
+    let w: Vec<f32> = (0..9 * ch).map(|_| rnd()).collect();
+    let b: Vec<f32> = (0..ch).map(|_| rnd()).collect();
+    for stride in [1, 2] {
+        let (oh, ow) = (ih.div_ceil(stride), iw.div_ceil(stride));
+        let got = depthwise(
+            &src,
+            (ih, iw, ch),
+            (oh, ow),
+            &w,
+            &b,
+            (3, 3),
+            (stride, stride),
+            true,
+            Act::None,
+        );
+        let pt = pad_before(ih, oh, 3, stride, true);
+        let pl = pad_before(iw, ow, 3, stride, true);
+        for r in 0..oh {
+            for c in 0..ow {
+                for q in 0..ch {
+                    let mut v = b[q];
+                    for a in 0..3 {
+                        for bb in 0..3 {
+                            let y = (r * stride + a) as isize - pt as isize;
+                            let x = (c * stride + bb) as isize - pl as isize;
+                            if y >= 0 && x >= 0 && y < ih as isize && x < iw as isize {
+                                v += src[(y as usize * iw + x as usize) * ch + q]
+                                    * w[(a * 3 + bb) * ch + q];
+                            }
+                        }
+                    }
+                    assert_eq!(v.to_bits(), got[(r * ow + c) * ch + q].to_bits());
+                }
+            }
+        }
+    }
+}
+
+/// TFLite's half-pixel bilinear resize: a two-pixel ramp doubled is the ramp sampled
+/// at the new pixel centres (edges clamped), in every channel and row.
+#[test]
+fn resize_bilinear_follows_tflite_half_pixel_centres() {
+    // 2 x 2 pixels, 2 channels: channel 0 a left-right ramp, channel 1 constant.
+    let src = [0.0, 5.0, 1.0, 5.0, 0.0, 5.0, 1.0, 5.0];
+    let out = resize_bilinear(&src, (2, 2, 2), (4, 4, 2), false, true);
+    for row in out.chunks_exact(8) {
+        let ch0: Vec<f32> = row.iter().step_by(2).copied().collect();
+        assert_eq!(ch0, [0.0, 0.25, 0.75, 1.0]);
+        assert!(row.iter().skip(1).step_by(2).all(|&v| v == 5.0));
+    }
+    // Align corners: the corners map onto the corners.
+    let out = resize_bilinear(&[0.0, 3.0], (1, 2, 1), (1, 4, 1), true, false);
+    assert_eq!(out, [0.0, 1.0, 2.0, 3.0]);
+}
+
+/// The gather-form transposed convolution equals the textbook scatter form (every
+/// input pixel spreads its kernel over the output), with overlapping taps.
+#[test]
+fn transpose_conv_matches_the_scatter_definition() {
+    let (ih, iw, ic, oc, k, s) = (3usize, 4usize, 2usize, 3usize, 3usize, 2usize);
+    let (oh, ow) = (ih * s, iw * s);
+    let mut seed = 99u32;
+    let mut rnd = || {
+        seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12345);
+        (seed >> 8) as f32 / (1u32 << 24) as f32 - 0.5
+    };
+    let src: Vec<f32> = (0..ih * iw * ic).map(|_| rnd()).collect();
+    let w: Vec<f32> = (0..oc * k * k * ic).map(|_| rnd()).collect();
+    let b: Vec<f32> = (0..oc).map(|_| rnd()).collect();
+    let got = transpose_conv(
+        &src,
+        (ih, iw, ic),
+        (oh, ow, oc),
+        &w,
+        &b,
+        (k, k),
+        (s, s),
+        true,
+    );
+    let pad = ((ih - 1) * s + k - oh) / 2;
+    let mut want = vec![0f64; oh * ow * oc];
+    for y in 0..ih {
+        for x in 0..iw {
+            for a in 0..k {
+                for c in 0..k {
+                    let (oy, ox) = (
+                        (y * s + a) as isize - pad as isize,
+                        (x * s + c) as isize - pad as isize,
+                    );
+                    if oy < 0 || ox < 0 || oy >= oh as isize || ox >= ow as isize {
+                        continue;
+                    }
+                    for o in 0..oc {
+                        for i in 0..ic {
+                            want[(oy as usize * ow + ox as usize) * oc + o] +=
+                                src[(y * iw + x) * ic + i] as f64
+                                    * w[((o * k + a) * k + c) * ic + i] as f64;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    for (i, (g, w)) in got.iter().zip(&want).enumerate() {
+        let w = w + b[i % oc] as f64;
+        assert!((*g as f64 - w).abs() < 1e-5, "{i}: {g} vs {w}");
+    }
+}
+
+#[test]
+fn spatial_mean_averages_each_channel() {
+    let src = [1.0, 10.0, 2.0, 20.0, 3.0, 30.0, 6.0, 60.0];
+    assert_eq!(spatial_mean(&src, 4, 2), [3.0, 30.0]);
+    assert_eq!(hard_swish(-4.0), 0.0);
+    assert_eq!(hard_swish(4.0), 4.0);
+    assert_eq!(hard_swish(1.0), 1.0 * 4.0 / 6.0);
+    assert_eq!(logistic(0.0), 0.5);
+}
+
+#[test]
+fn half_floats_convert_exactly() {
+    assert_eq!(f16_to_f32(0x3c00), 1.0);
+    assert_eq!(f16_to_f32(0xc000), -2.0);
+    assert_eq!(f16_to_f32(0x0001), 5.960_464_5e-8);
+    assert_eq!(f16_to_f32(0x7bff), 65504.0);
+}
+
+/// An embedded model with its first operator code that has an explicit one-byte code
+/// changed to `code` (that field and the full one).
+fn with_opcode(code: u8) -> Vec<u8> {
+    let mut m = include_bytes!("../../../../models/face_detection_short_range.tflite").to_vec();
+    let u16_at = |m: &[u8], p: usize| u16::from_le_bytes([m[p], m[p + 1]]) as usize;
+    let u32_at = |m: &[u8], p: usize| u32::from_le_bytes(m[p..p + 4].try_into().unwrap()) as usize;
+    // Where field `i` of the table at `t` is, if present.
+    let field = |m: &[u8], t: usize, i: usize| {
+        let vt = (t as i64 - u32_at(m, t) as i32 as i64) as usize;
+        let off = if 4 + 2 * i + 2 <= u16_at(m, vt) {
+            u16_at(m, vt + 4 + 2 * i)
+        } else {
+            0
+        };
+        (off != 0).then_some(t + off)
+    };
+    let root = u32_at(&m, 0);
+    let at = field(&m, root, 1).expect("operator codes");
+    let codes = at + u32_at(&m, at);
+    for k in 0..u32_at(&m, codes) {
+        let p = codes + 4 + 4 * k;
+        let t = p + u32_at(&m, p);
+        if let Some(b) = field(&m, t, 0)
+            && m[b] != 0
+        {
+            m[b] = code;
+            if let Some(f) = field(&m, t, 3) {
+                m[f..f + 4].copy_from_slice(&(code as i32).to_le_bytes());
+            }
+            return m;
+        }
+    }
+    panic!("no operator code to change");
+}
+
+#[test]
+fn an_unsupported_operator_is_named_in_the_error() {
+    let e = Model::parse(&with_opcode(25))
+        .err()
+        .expect("SOFTMAX is not supported");
+    assert_eq!(e.to_string(), "model error: unsupported operator SOFTMAX");
+}
