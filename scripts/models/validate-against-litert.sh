@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Checks the plain-Rust interpreter (crates/analysis/src/tflite.rs) against the reference
+# Checks the plain-Rust interpreter (crates/analysis/src/tflite/) against the reference
 # TFLite runtime (ai-edge-litert from PyPI, with its default XNNPACK delegate, which also
 # runs MediaPipe's custom Convolution2DTransposeBias) on the same inputs, made from the
 # test photos the way the analysis crate makes them. Prints the largest difference per
