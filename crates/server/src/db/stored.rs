@@ -95,7 +95,9 @@ mod tests {
             assert_eq!(Light::parse(light.as_str()), Some(*light));
         }
         assert_eq!(Light::parse("blue"), None);
-        assert!("red".to_owned() == Light::Red);
+        let stored: String = Light::Red.into();
+        assert!(stored == Light::Red);
+        assert!(stored != Light::Green);
         assert!("green" == Light::Green);
         assert_eq!(Light::stored(&[Light::Green]), vec!["green"]);
         assert_eq!(
