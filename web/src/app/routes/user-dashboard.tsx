@@ -6,13 +6,13 @@ import { Button } from '@/components/ui/button';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { VerifiedBadge } from '@/components/verified-badge';
 import { paths } from '@/config/paths';
-import { useSignOut } from '@/features/auth/api/use-sign-out';
-import { useDashboardSummary } from '@/features/dashboard/api/get-dashboard';
+import { useSignOut } from '@/features/auth/hooks/use-sign-out';
 import { StatsCards } from '@/features/dashboard/components/stats-cards';
 import { PersonalityHistory } from '@/features/personality/components/personality-history';
 import { SubscriptionCard } from '@/features/premium/components/billing-cards';
 import { PremiumMemberBanner } from '@/features/premium/components/premium-member-banner';
 import { useSession } from '@/lib/session';
+import { useDashboardSummary } from '@/resources/dashboard/get-dashboard';
 import { MyPhotosPanel } from './my-photos-panel';
 
 /**

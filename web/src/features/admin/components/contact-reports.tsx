@@ -2,10 +2,10 @@ import { CheckIcon } from 'lucide-react';
 import { useId } from 'react';
 import { Button } from '@/components/ui/button';
 import { ApiError } from '@/lib/api-client';
-import { formatDate } from '@/lib/api/billing';
 import { toast } from '@/lib/toast';
 import { cn } from '@/lib/utils';
-import { useContactReports, useResolveContactReport, type ContactReport } from '../api/contact-reports';
+import { formatDate } from '@/resources/billing/billing';
+import { useContactReports, useResolveContactReport, type ContactReport } from '@/resources/contact-requests/contact-reports';
 
 export const CONTACT_REPORT_RESOLVED_MESSAGE = 'Report marked resolved';
 export const CONTACT_REPORT_RESOLVE_FAILED_MESSAGE = 'Failed to resolve report';

@@ -4,7 +4,7 @@ import { ConfirmButton } from '@/components/ui/confirm-button';
 import { Input } from '@/components/ui/input';
 import { ApiError } from '@/lib/api-client';
 import { toast } from '@/lib/toast';
-import { useModerate, useModerationEntries, useReports, type EntryStatus, type ModerationAction, type ModerationEntry } from '../api/leaderboard-moderation';
+import { useModerate, useModerationEntries, useReports, type EntryStatus, type ModerationAction, type ModerationEntry } from '@/resources/leaderboard/leaderboard-moderation';
 import { ContactReports } from './contact-reports';
 
 const TABS: { status: EntryStatus; label: string }[] = [

@@ -21,9 +21,9 @@ import { Textarea } from '@/components/ui/textarea';
 import { ApiError } from '@/lib/api-client';
 import { downloadImageUrl } from '@/lib/image';
 import { toast } from '@/lib/toast';
-import { useEditPhoto } from '../api/edit-photo';
-import { useEditAllowance } from '../api/get-edits-quota';
-import type { Adjustments } from '../types';
+import { useEditPhoto } from '@/resources/edits/edit-photo';
+import { useEditAllowance } from '@/resources/edits/get-edits-quota';
+import type { Adjustments } from '@/resources/edits/types';
 import { adjustmentsFilter, DEFAULT_ADJUSTMENTS, isDefaultAdjustments } from '../utils/adjustments';
 import { editErrorMessage, FREE_EDITS_USED_MESSAGE, MISSING_PROMPT_MESSAGE, UPLOAD_FIRST_MESSAGE, type EditKind } from '../utils/edit-errors';
 import {

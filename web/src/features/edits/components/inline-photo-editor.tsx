@@ -6,11 +6,11 @@ import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
-import { useUpdateEditedImage } from '@/lib/api/photos';
 import { downloadImageUrl } from '@/lib/image';
 import { toast } from '@/lib/toast';
-import { useEditPhoto } from '../api/edit-photo';
-import { useEditAllowance } from '../api/get-edits-quota';
+import { useEditPhoto } from '@/resources/edits/edit-photo';
+import { useEditAllowance } from '@/resources/edits/get-edits-quota';
+import { useUpdateEditedImage } from '@/resources/photos/photos';
 import { editErrorMessage, FREE_EDITS_USED_MESSAGE } from '../utils/edit-errors';
 import {
   DASHBOARD_EDIT_SUCCESS,

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { toast } from '@/lib/toast';
-import { useEditAllowance } from '../api/get-edits-quota';
-import { useEditPhoto } from '../api/edit-photo';
+import { useEditPhoto } from '@/resources/edits/edit-photo';
+import { useEditAllowance } from '@/resources/edits/get-edits-quota';
 import { editErrorMessage, FREE_EDITS_USED_MESSAGE, MISSING_PROMPT_MESSAGE, type EditKind } from '../utils/edit-errors';
 import { ANALYZE_HINT, editSuccessMessage } from '../utils/edit-messages';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '@/lib/api-client';
-import { editErrorMessage, isQuotaError } from './edit-errors';
+import { editErrorMessage } from './edit-errors';
 
 describe('edit error messages', () => {
   it('maps a 429 and a message containing 429 to the rate limit message', () => {
@@ -36,10 +36,5 @@ describe('edit error messages', () => {
       'Failed to upscale photo. Please try again.',
     );
     expect(editErrorMessage(undefined)).toBe('Failed to edit photo. Please try again.');
-  });
-
-  it('recognises the quota refusal', () => {
-    expect(isQuotaError(new ApiError(403, 'free_edits_used', 'x'))).toBe(true);
-    expect(isQuotaError(new ApiError(429, 'rate_limited', 'x'))).toBe(false);
   });
 });

@@ -54,8 +54,3 @@ export function editErrorMessage(error: unknown, kind: EditKind = 'edit'): strin
   }
   return editFailedMessage(kind);
 }
-
-/** True when the server refused because the free edits are used up. */
-export function isQuotaError(error: unknown): boolean {
-  return error instanceof ApiError && (error.code === 'free_edits_used' || error.status === 403);
-}

@@ -1,10 +1,10 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
 import { ApiError } from '@/lib/api-client';
-import { contactRequestKeys, retryServerErrors } from '@/lib/api/contact-requests';
 import { newIdempotencyKey } from '@/lib/checkout';
 import { useSession } from '@/lib/session';
-import { getAllMessages, getMessages, markRead, sendMessage, type MessagePage } from '../api/messages';
+import { contactRequestKeys, retryServerErrors } from '@/resources/contact-requests/contact-requests';
+import { getAllMessages, getMessages, markRead, messageKeys, sendMessage, type MessagePage } from '@/resources/messages/messages';
 import { chatMessageError, lastSeq, lastTheirsSeq, mergeMessages, type ChatMessage, type OutgoingMessage } from '../utils/chat';
 import { useMessageStream } from './use-message-stream';
 
@@ -45,10 +45,6 @@ function reducer(state: State, action: Action): State {
  * catches up after a stream that dropped without saying so.
  */
 export const READ_MARKS_POLL_MS = 10_000;
-
-export const messageKeys = {
-  first: (userId: string, requestId: string) => ['messages', userId, requestId, 'first'] as const,
-};
 
 /** Whether the page is in front of the user (a hidden tab does not mark anything read). */
 function pageVisible(): boolean {

@@ -1,6 +1,6 @@
 import { screen, within } from '@testing-library/react';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { contactRequestKeys, type ContactRequest, UNREAD_POLL_MS } from '@/lib/api/contact-requests';
+import { contactRequestKeys, type ContactRequest, UNREAD_POLL_MS } from '@/resources/contact-requests/contact-requests';
 import { callsTo, json, stubApi } from '@/testing/fake-api';
 import { testUser } from '@/testing/fake-auth-client';
 import { renderApp } from '@/testing/render-app';

@@ -1,9 +1,9 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { ApiError } from '@/lib/api-client';
-import { contactRequestKeys, setUserEventsLive } from '@/lib/api/contact-requests';
 import { servesApi, useSession } from '@/lib/session';
-import { openUserEventStream, parseUnread } from '../api/user-events';
+import { contactRequestKeys, setUserEventsLive } from '@/resources/contact-requests/contact-requests';
+import { openUserEventStream, parseUnread } from '@/resources/messages/user-events';
 import { pause, readSseStream, reconnectDelay, SseParser } from '../utils/sse';
 
 export type UserEventsStatus = 'off' | 'connecting' | 'open' | 'reconnecting' | 'stopped';

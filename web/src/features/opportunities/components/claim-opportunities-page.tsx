@@ -5,7 +5,7 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { signInPathFor } from '@/config/paths';
 import { useSession } from '@/lib/session';
-import { useMyApplication, type ApplicationView } from '../api/applications';
+import { useMyApplication, type ApplicationView } from '@/resources/opportunities/applications';
 import { CONTACT_WITHIN_HOURS, SIGN_IN_MESSAGE } from '../utils/application-schema';
 import { OpportunityForm } from './opportunity-form';
 

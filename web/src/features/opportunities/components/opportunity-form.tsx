@@ -11,7 +11,7 @@ import { Textarea } from '@/components/ui/textarea';
 import { paths } from '@/config/paths';
 import { ApiError } from '@/lib/api-client';
 import { toast } from '@/lib/toast';
-import { useSubmitApplication } from '../api/applications';
+import { useSubmitApplication } from '@/resources/opportunities/applications';
 import {
   ALREADY_APPLIED_MESSAGE,
   APPLICATION_SENT_MESSAGE,

@@ -3,8 +3,6 @@ import { HandshakeIcon, LoaderCircleIcon } from 'lucide-react';
 import { useEffect, useId, type ChangeEvent } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { Link, Navigate, useNavigate } from 'react-router';
-import { toast } from '@/lib/toast';
-import { z } from '@/lib/zod';
 import { PageLoader } from '@/components/layout/page-loader';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
@@ -13,7 +11,9 @@ import { paths, signInPathFor } from '@/config/paths';
 import { ApiError } from '@/lib/api-client';
 import { normalizePromoCode } from '@/lib/checkout';
 import { useSession } from '@/lib/session';
-import { useApplyPartner, usePartnerAccountCheck } from '../api/partners';
+import { toast } from '@/lib/toast';
+import { z } from '@/lib/zod';
+import { useApplyPartner, usePartnerAccountCheck } from '@/resources/partners/partners';
 import {
   AUTO_CODE_LENGTH,
   DISPLAY_NAME_MAX,

@@ -3,8 +3,8 @@ import { Link, useNavigate } from 'react-router';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { paths } from '@/config/paths';
-import { formatDate } from '@/lib/api/billing';
-import { usePersonalityResults, type PersonalityResult } from '../api/personality';
+import { formatDate } from '@/resources/billing/billing';
+import { usePersonalityResults, type PersonalityResult } from '@/resources/personality/personality';
 import { DETAILED_PRICE, saveAnswers } from '../utils/quiz-state';
 import { PersonalityResultView } from './personality-result';
 

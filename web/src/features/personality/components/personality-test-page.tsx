@@ -7,11 +7,11 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { Progress } from '@/components/ui/progress';
 import { paths, signInPathFor } from '@/config/paths';
 import { ApiError } from '@/lib/api-client';
-import { createCheckout } from '@/lib/api/billing';
 import { appPathOf, newIdempotencyKey } from '@/lib/checkout';
 import { useSession } from '@/lib/session';
 import { toast } from '@/lib/toast';
-import { useAnalyzePersonality, usePersonalityResults, useQuiz, type PersonalityResult, type QuizAnswers, type QuizQuestion, type QuizType } from '../api/personality';
+import { createCheckout } from '@/resources/billing/billing';
+import { useAnalyzePersonality, usePersonalityResults, useQuiz, type PersonalityResult, type QuizAnswers, type QuizQuestion, type QuizType } from '@/resources/personality/personality';
 import {
   ANALYZE_FAILED_MESSAGE,
   clearAnswers,

@@ -1,7 +1,7 @@
 import { CrownIcon } from 'lucide-react';
 import { Link } from 'react-router';
 import { paths } from '@/config/paths';
-import { isPremium, useSubscription } from '@/lib/api/billing';
+import { isPremium, useSubscription } from '@/resources/billing/billing';
 
 /**
  * The header's crown for members. Being in the header, it checks the

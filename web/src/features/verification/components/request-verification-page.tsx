@@ -3,8 +3,6 @@ import { BadgeCheckIcon, ClockIcon, LoaderCircleIcon, ShieldCheckIcon, XCircleIc
 import { useId } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
-import { toast } from '@/lib/toast';
-import { z } from '@/lib/zod';
 import { PageLoader } from '@/components/layout/page-loader';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
@@ -13,9 +11,11 @@ import { Label } from '@/components/ui/label';
 import { Textarea } from '@/components/ui/textarea';
 import { paths } from '@/config/paths';
 import { ApiError } from '@/lib/api-client';
-import { formatDate } from '@/lib/api/billing';
 import { useSession } from '@/lib/session';
-import { useMyVerification, useRequestVerification, type VerificationRequest } from '../api/verification';
+import { toast } from '@/lib/toast';
+import { z } from '@/lib/zod';
+import { formatDate } from '@/resources/billing/billing';
+import { useMyVerification, useRequestVerification, type VerificationRequest } from '@/resources/verification/verification';
 
 export const SUBMITTED_MESSAGE = "Verification request submitted! We'll review it soon.";
 export const SUBMIT_FAILED_MESSAGE = 'Failed to submit verification request';

@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { VerifiedBadge } from '@/components/verified-badge';
 import { paths } from '@/config/paths';
 import { useSession } from '@/lib/session';
-import { useMyVerification } from '../api/verification';
+import { useMyVerification } from '@/resources/verification/verification';
 
 /** My Photos' verification line: the badge for verified users, Get Verified for the others. */
 export function VerificationStatus() {

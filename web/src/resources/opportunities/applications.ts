@@ -1,9 +1,10 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, api, apiErrorFrom, fetchWithSession, unwrap, type ApiSchemas } from '@/lib/api-client';
-import type { Application } from '../utils/application-schema';
 
 /** An application as its author and the admins see it. */
 export type ApplicationView = ApiSchemas['ApplicationView'];
+/** POST /api/v1/opportunities/applications' body (the form's schema mirrors the server's checks). */
+export type ApplicationForm = ApiSchemas['ApplicationForm'];
 
 export const applicationKeys = {
   mine: (userId: string) => ['opportunities', 'mine', userId] as const,
@@ -31,7 +32,7 @@ export function useMyApplication(userId: string | undefined) {
 }
 
 /** POST /api/v1/opportunities/applications: one per user (409 `already_applied` after that). */
-export function submitApplication(application: Application) {
+export function submitApplication(application: ApplicationForm) {
   return unwrap(api.POST('/api/v1/opportunities/applications', { body: application }));
 }
 

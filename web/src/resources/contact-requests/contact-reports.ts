@@ -1,6 +1,5 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, unwrap, type ApiSchemas } from '@/lib/api-client';
-import { noContent } from '@/lib/api/contact-requests';
+import { api, noContent, unwrap, type ApiSchemas } from '@/lib/api-client';
 
 /**
  * Reported requesters (contact requests): a contestant's report blocks the

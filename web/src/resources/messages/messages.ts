@@ -1,5 +1,4 @@
-import { api, ApiError, unwrap, type ApiSchemas } from '@/lib/api-client';
-import { noContent } from '@/lib/api/contact-requests';
+import { api, ApiError, noContent, unwrap, type ApiSchemas } from '@/lib/api-client';
 
 /**
  * The conversation of an approved contact request (issue 14). The database
@@ -9,7 +8,11 @@ import { noContent } from '@/lib/api/contact-requests';
  */
 export type MessagePage = ApiSchemas['MessagePage'];
 export type SendMessageForm = ApiSchemas['SendMessageForm'];
-export type { ChatMessage } from '../utils/chat';
+export type ChatMessage = ApiSchemas['ChatMessage'];
+
+export const messageKeys = {
+  first: (userId: string, requestId: string) => ['messages', userId, requestId, 'first'] as const,
+};
 
 /** GET …/messages?after={seq}: the messages after `after` (all of them from 0) and both read marks. */
 export function getMessages(requestId: string, after = 0): Promise<MessagePage> {

@@ -1,10 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api, unwrap } from '@/lib/api-client';
-import { photoKeys } from '@/lib/api/photos';
+import { api, ApiError, unwrap } from '@/lib/api-client';
 import { useSession } from '@/lib/session';
-import type { EditPhotoRequest, EditPhotoResponse, EditsQuota } from '../types';
-import { isQuotaError } from '../utils/edit-errors';
-import { mirrorEditsRemaining } from '../utils/quota-mirror';
+import { photoKeys } from '@/resources/photos/photos';
+import type { EditPhotoRequest, EditPhotoResponse, EditsQuota } from './types';
+import { mirrorEditsRemaining } from './quota-mirror';
 import { editKeys } from './get-edits-quota';
 
 /**
@@ -14,6 +13,11 @@ import { editKeys } from './get-edits-quota';
  */
 export async function editPhoto(request: EditPhotoRequest): Promise<EditPhotoResponse> {
   return unwrap(api.POST('/functions/v1/edit-photo', { body: request }));
+}
+
+/** True when the server refused because the free edits are used up. */
+export function isQuotaError(error: unknown): boolean {
+  return error instanceof ApiError && (error.code === 'free_edits_used' || error.status === 403);
 }
 
 /** An edit that keeps the quota (and its local mirror) in step with the server's answer. */

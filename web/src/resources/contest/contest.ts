@@ -1,7 +1,7 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap, type ApiSchemas } from '@/lib/api-client';
-import { photoKeys } from '@/lib/api/photos';
 import { useSession } from '@/lib/session';
+import { photoKeys } from '@/resources/photos/photos';
 
 export type Standings = ApiSchemas['Standings'];
 export type ContestSubmission = ApiSchemas['ContestSubmission'];

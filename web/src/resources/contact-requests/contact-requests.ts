@@ -1,13 +1,110 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, unwrap, type ApiSchemas } from '@/lib/api-client';
-import { contactRequestKeys, noContent, retryServerErrors, type ContactRequest } from '@/lib/api/contact-requests';
-import { useSession } from '@/lib/session';
+import { useSyncExternalStore } from 'react';
+import { api, ApiError, noContent, unwrap, type ApiSchemas } from '@/lib/api-client';
+import { servesApi, useSession } from '@/lib/session';
 
 /**
- * Contact requests (issue 14): asking a contestant, and the contestant's
- * answers. The server prices every request from the entry's rank, holds
- * the card and decides; these hooks only send the user's choices.
+ * The contact-request resource: the inbox and the requests the user sent
+ * (features/contact), the conversation's request (features/messages), the
+ * side menu's unread badge, and asking a contestant (issue 14). The server
+ * prices every request from the entry's rank, holds the card and decides;
+ * these hooks only send the user's choices.
  */
+export type ContactRequest = ApiSchemas['ContactRequest'];
+export type UnreadSummary = ApiSchemas['UnreadSummary'];
+
+export const contactRequestKeys = {
+  all: ['contact-requests'] as const,
+  /** Per user: another account signing in on this tab never sees the last one's inbox. */
+  received: (userId: string) => [...contactRequestKeys.all, 'received', userId] as const,
+  sent: (userId: string) => [...contactRequestKeys.all, 'sent', userId] as const,
+  one: (userId: string, id: string) => [...contactRequestKeys.all, 'one', userId, id] as const,
+  unread: (userId: string) => [...contactRequestKeys.all, 'unread', userId] as const,
+};
+
+/** A 4xx answer is the server's decision: asking again would not change it. */
+export function retryServerErrors(failureCount: number, error: unknown): boolean {
+  if (error instanceof ApiError && error.status >= 400 && error.status < 500) return false;
+  return failureCount < 1;
+}
+
+/** GET /api/v1/contact-requests/{id}: either party; 404 'Contact request not found' for anyone else. */
+export function getContactRequest(id: string): Promise<ContactRequest> {
+  return unwrap(api.GET('/api/v1/contact-requests/{id}', { params: { path: { id } } }));
+}
+
+export function useContactRequest(id: string) {
+  const { session } = useSession();
+  const userId = session?.user.id ?? '';
+  return useQuery(
+    queryOptions({
+      queryKey: contactRequestKeys.one(userId, id),
+      queryFn: () => getContactRequest(id),
+      enabled: Boolean(userId),
+      retry: retryServerErrors,
+    }),
+  );
+}
+
+/**
+ * The side menu's badge follows the user's event stream (features/messages
+ * sets the counts as they change); only while that stream is down does it
+ * ask every 30 s, and again whenever the window gets focus.
+ */
+export const UNREAD_POLL_MS = 30_000;
+
+let eventsLive = false;
+const liveListeners = new Set<() => void>();
+
+/** Whether the user's event stream is open in this tab (set by its listener). */
+export function setUserEventsLive(live: boolean) {
+  if (live === eventsLive) return;
+  eventsLive = live;
+  for (const listener of liveListeners) listener();
+}
+
+/** Whether the user's event stream is open: the badge needs no poll then. */
+export function useUserEventsLive(): boolean {
+  return useSyncExternalStore(
+    (listener) => {
+      liveListeners.add(listener);
+      return () => liveListeners.delete(listener);
+    },
+    () => eventsLive,
+    () => false,
+  );
+}
+
+/** GET /api/v1/contact-requests/unread: requests waiting for an answer and unread messages. */
+export function useUnreadSummary() {
+  const { session } = useSession();
+  const userId = session?.user.id ?? '';
+  const live = useUserEventsLive();
+  return useQuery(
+    queryOptions({
+      queryKey: contactRequestKeys.unread(userId),
+      queryFn: () => unwrap(api.GET('/api/v1/contact-requests/unread')),
+      enabled: session !== null && servesApi(session),
+      refetchInterval: live ? false : UNREAD_POLL_MS,
+      refetchOnWindowFocus: 'always',
+      retry: retryServerErrors,
+      staleTime: 0,
+    }),
+  );
+}
+
+/** The badge's number: requests to answer plus messages to read. */
+export function unreadCount(summary: UnreadSummary | undefined): number {
+  if (!summary) return 0;
+  return Math.max(0, summary.awaitingAnswer) + Math.max(0, summary.unreadMessages);
+}
+
+/** '9+' past nine, so the badge stays small; nothing at zero. */
+export function badgeLabel(count: number): string | null {
+  if (count <= 0) return null;
+  return count > 9 ? '9+' : String(count);
+}
+
 export type ContactRequestForm = ApiSchemas['ContactRequestForm'];
 export type EntryContact = ApiSchemas['EntryContact'];
 
@@ -30,7 +127,6 @@ export function useEntryContact(photoId: string | null) {
     }),
   );
 }
-export type { ContactRequest };
 
 /** POST /api/v1/contact-requests: 201 new, or 200 when an unpaid request to that contestant is refreshed. */
 export function useCreateContactRequest() {

@@ -1,8 +1,8 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api, unwrap } from '@/lib/api-client';
 import { useSession } from '@/lib/session';
-import type { EditsQuota } from '../types';
-import { mirrorEditsRemaining, outOfEdits, readMirroredEditsRemaining } from '../utils/quota-mirror';
+import type { EditsQuota } from './types';
+import { mirrorEditsRemaining, outOfEdits, readMirroredEditsRemaining } from './quota-mirror';
 
 export const editKeys = {
   all: ['edits'] as const,
