@@ -1,5 +1,6 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap, type ApiSchemas } from '@/lib/api-client';
+import { leaderboardKeys } from './get-leaderboard';
 
 /** An entry as the moderators see it (signed image URL, owner's email, open reports). */
 export type ModerationEntry = ApiSchemas['ModerationEntry'];
@@ -62,7 +63,7 @@ export function useModerate() {
     mutationFn: moderate,
     onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: moderationKeys.all });
-      void queryClient.invalidateQueries({ queryKey: ['leaderboard'] });
+      void queryClient.invalidateQueries({ queryKey: leaderboardKeys.all });
     },
   });
 }

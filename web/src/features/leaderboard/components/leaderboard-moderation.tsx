@@ -1,11 +1,10 @@
-import { useId, useState } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import { Button } from '@/components/ui/button';
 import { ConfirmButton } from '@/components/ui/confirm-button';
 import { Input } from '@/components/ui/input';
 import { ApiError } from '@/lib/api-client';
 import { toast } from '@/lib/toast';
 import { useModerate, useModerationEntries, useReports, type EntryStatus, type ModerationAction, type ModerationEntry } from '@/resources/leaderboard/leaderboard-moderation';
-import { ContactReports } from './contact-reports';
 
 const TABS: { status: EntryStatus; label: string }[] = [
   { status: 'pending', label: 'Pending' },
@@ -36,9 +35,11 @@ function useRun() {
 
 /**
  * Leaderboard moderation: pending entries to approve or reject, listed ones
- * to feature or unlist, reports of entries, and reported requesters.
+ * to feature or unlist, and reports of entries. `children` come after them on
+ * the page: the route puts the contact feature's reported requesters there
+ * (features never import each other).
  */
-export function LeaderboardModeration() {
+export function LeaderboardModeration({ children }: { children?: ReactNode }) {
   const [status, setStatus] = useState<EntryStatus>('pending');
   const entries = useModerationEntries(status);
   return (
@@ -67,7 +68,7 @@ export function LeaderboardModeration() {
         </ul>
       )}
       <Reports />
-      <ContactReports />
+      {children}
     </div>
   );
 }
