@@ -23,8 +23,7 @@ import { MyPhotosPanel } from './my-photos-panel';
  */
 export default function UserDashboardRoute() {
   const { session } = useSession();
-  const userId = session?.user.id;
-  const summary = useDashboardSummary(userId);
+  const summary = useDashboardSummary();
   const { signOut, pending } = useSignOut();
 
   return (
@@ -99,7 +98,7 @@ export default function UserDashboardRoute() {
         <TabsContent value="photos">
           <MyPhotosPanel embedded />
         </TabsContent>
-        <TabsContent value="personality">{userId ? <PersonalityHistory userId={userId} /> : null}</TabsContent>
+        <TabsContent value="personality">{session ? <PersonalityHistory /> : null}</TabsContent>
         <TabsContent value="premium" className="grid gap-4">
           <SubscriptionCard />
           {summary.data && !summary.data.premium ? (

@@ -15,7 +15,7 @@ export async function getAdminRole(signal?: AbortSignal): Promise<boolean> {
 }
 
 export const adminRoleKeys = {
-  role: (userId: string | null) => ['admin', 'role', userId ?? 'anonymous'] as const,
+  role: () => ['admin', 'role'] as const,
 };
 
 /**
@@ -27,7 +27,7 @@ export function useAdminRole() {
   const { session } = useSession();
   return useQuery(
     queryOptions({
-      queryKey: adminRoleKeys.role(session?.user.id ?? null),
+      queryKey: adminRoleKeys.role(),
       queryFn: ({ signal }) => getAdminRole(signal),
       enabled: session !== null && servesApi(session),
       retry: false,

@@ -13,7 +13,7 @@ export type AdminAccess = 'granted' | 'signed-out' | 'denied';
 
 export const adminKeys = {
   all: ['admin'] as const,
-  access: (userId: string | null) => [...adminKeys.all, 'access', userId ?? 'anonymous'] as const,
+  access: () => [...adminKeys.all, 'access'] as const,
 };
 
 /** Resolves to the server's answer; any other status (or no answer) throws an `ApiError`. */
@@ -25,9 +25,9 @@ export async function getAdminAccess(signal?: AbortSignal): Promise<AdminAccess>
   throw await apiErrorFrom(response);
 }
 
-export function adminAccessQueryOptions(userId: string | null) {
+export function adminAccessQueryOptions() {
   return queryOptions({
-    queryKey: adminKeys.access(userId),
+    queryKey: adminKeys.access(),
     queryFn: ({ signal }) => getAdminAccess(signal),
     // Asked again on every visit: a revoked role must not linger in the cache.
     staleTime: 0,
@@ -38,6 +38,6 @@ export function adminAccessQueryOptions(userId: string | null) {
 /** The server's answer for the signed-in user (not asked while signed out). */
 export function useAdminAccess() {
   const { session } = useSession();
-  return useQuery({ ...adminAccessQueryOptions(session?.user.id ?? null), enabled: Boolean(session) });
+  return useQuery({ ...adminAccessQueryOptions(), enabled: Boolean(session) });
 }
 

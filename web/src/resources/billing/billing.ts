@@ -6,8 +6,7 @@ import { servesApi, useSession } from '@/lib/session';
  * The billing resource: checkout, the premium subscription, the user's
  * payments and the embedded sandbox checkout. Several features touch it
  * (the premium page, the dashboard's badge, My Account, the sandbox checkout
- * page, the feature gates' offer), so it lives here: features never import
- * each other.
+ * page, the feature gates' offer).
  *
  * The server decides who is premium, from payments that really happened
  * (provider events); everything here only mirrors its answers.
@@ -36,9 +35,8 @@ export const PREMIUM_PRICE_CENTS = 999;
 
 export const billingKeys = {
   all: ['billing'] as const,
-  /** Per user: another account signing in on this tab must never see the last one's status. */
-  subscription: (userId: string | null) => [...billingKeys.all, 'subscription', userId ?? 'anonymous'] as const,
-  payments: (userId: string | null) => [...billingKeys.all, 'payments', userId ?? 'anonymous'] as const,
+  subscription: () => [...billingKeys.all, 'subscription'] as const,
+  payments: () => [...billingKeys.all, 'payments'] as const,
   sandbox: (id: string) => [...billingKeys.all, 'sandbox', id] as const,
 };
 
@@ -56,11 +54,11 @@ export function checkSubscription(): Promise<SubscriptionStatus> {
   return unwrap(api.POST('/functions/v1/check-subscription'));
 }
 
-export function subscriptionQueryOptions(userId: string | null) {
+export function subscriptionQueryOptions() {
   return queryOptions({
-    queryKey: billingKeys.subscription(userId),
+    queryKey: billingKeys.subscription(),
     queryFn: checkSubscription,
-    // Checked on every page load and whenever the signed-in user changes (the key is per user).
+    // Checked on every page load and whenever the signed-in user changes (SessionProvider empties the cache then).
     staleTime: 0,
   });
 }
@@ -75,7 +73,7 @@ export const SUBSCRIPTION_POLL_MS = 30_000;
 export function useSubscription({ poll = false }: { poll?: boolean } = {}) {
   const { session } = useSession();
   return useQuery({
-    ...subscriptionQueryOptions(session?.user.id ?? null),
+    ...subscriptionQueryOptions(),
     enabled: session !== null && servesApi(session),
     refetchInterval: poll ? SUBSCRIPTION_POLL_MS : false,
   });
@@ -93,8 +91,7 @@ export function listPayments(): Promise<Payment[]> {
 
 export function usePayments() {
   const { session } = useSession();
-  const userId = session?.user.id ?? null;
-  return useQuery({ queryKey: billingKeys.payments(userId), queryFn: listPayments, enabled: Boolean(session) });
+  return useQuery({ queryKey: billingKeys.payments(), queryFn: listPayments, enabled: Boolean(session) });
 }
 
 /** Cancel at the period's end, or resume a subscription that was going to end. */

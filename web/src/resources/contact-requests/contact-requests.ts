@@ -15,11 +15,14 @@ export type UnreadSummary = ApiSchemas['UnreadSummary'];
 
 export const contactRequestKeys = {
   all: ['contact-requests'] as const,
-  /** Per user: another account signing in on this tab never sees the last one's inbox. */
-  received: (userId: string) => [...contactRequestKeys.all, 'received', userId] as const,
-  sent: (userId: string) => [...contactRequestKeys.all, 'sent', userId] as const,
-  one: (userId: string, id: string) => [...contactRequestKeys.all, 'one', userId, id] as const,
-  unread: (userId: string) => [...contactRequestKeys.all, 'unread', userId] as const,
+  received: () => [...contactRequestKeys.all, 'received'] as const,
+  sent: () => [...contactRequestKeys.all, 'sent'] as const,
+  /** Every request read one at a time (the conversation's), for invalidating them together. */
+  ones: () => [...contactRequestKeys.all, 'one'] as const,
+  one: (id: string) => [...contactRequestKeys.ones(), id] as const,
+  unread: () => [...contactRequestKeys.all, 'unread'] as const,
+  /** What Contact on one leaderboard entry does for the caller. */
+  withEntry: (photoId: string | null) => [...contactRequestKeys.all, 'with', photoId ?? ''] as const,
 };
 
 /** A 4xx answer is the server's decision: asking again would not change it. */
@@ -35,12 +38,11 @@ export function getContactRequest(id: string): Promise<ContactRequest> {
 
 export function useContactRequest(id: string) {
   const { session } = useSession();
-  const userId = session?.user.id ?? '';
   return useQuery(
     queryOptions({
-      queryKey: contactRequestKeys.one(userId, id),
+      queryKey: contactRequestKeys.one(id),
       queryFn: () => getContactRequest(id),
-      enabled: Boolean(userId),
+      enabled: Boolean(session),
       retry: retryServerErrors,
     }),
   );
@@ -78,11 +80,10 @@ export function useUserEventsLive(): boolean {
 /** GET /api/v1/contact-requests/unread: requests waiting for an answer and unread messages. */
 export function useUnreadSummary() {
   const { session } = useSession();
-  const userId = session?.user.id ?? '';
   const live = useUserEventsLive();
   return useQuery(
     queryOptions({
-      queryKey: contactRequestKeys.unread(userId),
+      queryKey: contactRequestKeys.unread(),
       queryFn: () => unwrap(api.GET('/api/v1/contact-requests/unread')),
       enabled: session !== null && servesApi(session),
       refetchInterval: live ? false : UNREAD_POLL_MS,
@@ -116,12 +117,11 @@ export type EntryContact = ApiSchemas['EntryContact'];
  */
 export function useEntryContact(photoId: string | null) {
   const { session } = useSession();
-  const userId = session?.user.id ?? '';
   return useQuery(
     queryOptions({
-      queryKey: [...contactRequestKeys.all, 'with', userId, photoId ?? ''] as const,
+      queryKey: contactRequestKeys.withEntry(photoId),
       queryFn: () => unwrap(api.GET('/api/v1/contact-requests/with/{photo_id}', { params: { path: { photo_id: photoId ?? '' } } })),
-      enabled: Boolean(userId && photoId),
+      enabled: Boolean(session && photoId),
       retry: retryServerErrors,
       staleTime: 0,
     }),
@@ -142,12 +142,11 @@ export function useCreateContactRequest() {
 /** GET /api/v1/contact-requests/received: the contestant's inbox (paid pending, and approved). */
 export function useReceivedRequests() {
   const { session } = useSession();
-  const userId = session?.user.id ?? '';
   return useQuery(
     queryOptions({
-      queryKey: contactRequestKeys.received(userId),
+      queryKey: contactRequestKeys.received(),
       queryFn: () => unwrap(api.GET('/api/v1/contact-requests/received')),
-      enabled: Boolean(userId),
+      enabled: Boolean(session),
       retry: retryServerErrors,
       staleTime: 0,
     }),
@@ -157,12 +156,11 @@ export function useReceivedRequests() {
 /** GET /api/v1/contact-requests/sent: the user's own requests, any status. */
 export function useSentRequests() {
   const { session } = useSession();
-  const userId = session?.user.id ?? '';
   return useQuery(
     queryOptions({
-      queryKey: contactRequestKeys.sent(userId),
+      queryKey: contactRequestKeys.sent(),
       queryFn: () => unwrap(api.GET('/api/v1/contact-requests/sent')),
-      enabled: Boolean(userId),
+      enabled: Boolean(session),
       retry: retryServerErrors,
       staleTime: 0,
     }),

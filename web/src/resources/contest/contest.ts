@@ -1,6 +1,5 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap, type ApiSchemas } from '@/lib/api-client';
-import { useSession } from '@/lib/session';
 import { photoKeys } from '@/resources/photos/photos';
 
 export type Standings = ApiSchemas['Standings'];
@@ -8,7 +7,7 @@ export type ContestSubmission = ApiSchemas['ContestSubmission'];
 
 export const contestKeys = {
   all: ['contest'] as const,
-  standings: (userId: string | null) => [...contestKeys.all, 'standings', userId ?? 'anonymous'] as const,
+  standings: () => [...contestKeys.all, 'standings'] as const,
 };
 
 /** GET /api/v1/contest/standings: this month's listed entries in leaderboard order, and the time left. */
@@ -17,8 +16,7 @@ export function getStandings(): Promise<Standings> {
 }
 
 export function useStandings() {
-  const { session } = useSession();
-  return useQuery(queryOptions({ queryKey: contestKeys.standings(session?.user.id ?? null), queryFn: getStandings }));
+  return useQuery(queryOptions({ queryKey: contestKeys.standings(), queryFn: getStandings }));
 }
 
 /** POST /api/v1/contest/entries (signed in): one of the user's photos, with the attestation. */

@@ -1,19 +1,22 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api, unwrap, type ApiSchemas } from '@/lib/api-client';
+import { useSession } from '@/lib/session';
 
 /** GET /api/v1/dashboard: the stats cards, each number from the server. */
 export type DashboardSummary = ApiSchemas['DashboardSummary'];
 
 export const dashboardKeys = {
-  summary: (userId: string) => ['dashboard', userId] as const,
+  summary: () => ['dashboard'] as const,
 };
 
-export function useDashboardSummary(userId: string | undefined) {
+/** The signed-in user's numbers (not asked while signed out). */
+export function useDashboardSummary() {
+  const { session } = useSession();
   return useQuery(
     queryOptions({
-      queryKey: dashboardKeys.summary(userId ?? ''),
+      queryKey: dashboardKeys.summary(),
       queryFn: () => unwrap(api.GET('/api/v1/dashboard')),
-      enabled: Boolean(userId),
+      enabled: Boolean(session),
     }),
   );
 }

@@ -1,6 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, ApiError, unwrap } from '@/lib/api-client';
-import { useSession } from '@/lib/session';
 import { photoKeys } from '@/resources/photos/photos';
 import type { EditPhotoRequest, EditPhotoResponse, EditsQuota } from './types';
 import { mirrorEditsRemaining } from './quota-mirror';
@@ -23,8 +22,7 @@ export function isQuotaError(error: unknown): boolean {
 /** An edit that keeps the quota (and its local mirror) in step with the server's answer. */
 export function useEditPhoto() {
   const queryClient = useQueryClient();
-  const { session } = useSession();
-  const quotaKey = editKeys.quota(session?.user.id ?? null);
+  const quotaKey = editKeys.quota();
 
   const setRemaining = (remaining: number | null) => {
     mirrorEditsRemaining(remaining);

@@ -1,13 +1,12 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api, unwrap } from '@/lib/api-client';
-import { useSession } from '@/lib/session';
 import type { EditsQuota } from './types';
 import { mirrorEditsRemaining, outOfEdits, readMirroredEditsRemaining } from './quota-mirror';
 
 export const editKeys = {
   all: ['edits'] as const,
-  /** Per user: signing in or out changes whose edits are counted. */
-  quota: (userId: string | null) => [...editKeys.all, 'quota', userId ?? 'anonymous'] as const,
+  /** Signing in or out changes whose edits are counted: SessionProvider empties the cache then. */
+  quota: () => [...editKeys.all, 'quota'] as const,
 };
 
 /** GET /api/v1/edits/quota: the server's count for this device (and user), mirrored for display. */
@@ -17,8 +16,8 @@ export async function getEditsQuota(): Promise<EditsQuota> {
   return quota;
 }
 
-export function editsQuotaQueryOptions(userId: string | null) {
-  return queryOptions({ queryKey: editKeys.quota(userId), queryFn: getEditsQuota, staleTime: 30_000 });
+export function editsQuotaQueryOptions() {
+  return queryOptions({ queryKey: editKeys.quota(), queryFn: getEditsQuota, staleTime: 30_000 });
 }
 
 export type EditAllowance = {
@@ -33,8 +32,7 @@ export type EditAllowance = {
 
 /** What the edit buttons need: the server's count, or the mirrored one until it answers. */
 export function useEditAllowance(): EditAllowance {
-  const { session } = useSession();
-  const quota = useQuery(editsQuotaQueryOptions(session?.user.id ?? null));
+  const quota = useQuery(editsQuotaQueryOptions());
   const data = quota.data;
   const remaining = data ? (data.unlimited ? null : data.remaining) : readMirroredEditsRemaining();
   return {

@@ -23,7 +23,7 @@ export type TrialActivated = ApiSchemas['TrialActivated'];
 
 export const featureKeys = {
   all: ['features'] as const,
-  access: (userId: string | null, feature: FeatureName) => [...featureKeys.all, 'access', userId ?? 'anonymous', feature] as const,
+  access: (feature: FeatureName) => [...featureKeys.all, 'access', feature] as const,
 };
 
 export function checkFeatureAccess(feature: FeatureName): Promise<FeatureAccess> {
@@ -35,9 +35,9 @@ export function recordFeatureUsage(feature: FeatureName): Promise<TrialActivated
   return unwrap(api.POST('/functions/v1/record-feature-usage', { body: { featureName: feature } }));
 }
 
-export function featureAccessQueryOptions(userId: string | null, feature: FeatureName) {
+export function featureAccessQueryOptions(feature: FeatureName) {
   return queryOptions({
-    queryKey: featureKeys.access(userId, feature),
+    queryKey: featureKeys.access(feature),
     queryFn: () => checkFeatureAccess(feature),
     // Asked on every visit: a subscription or a used trial changes the answer.
     staleTime: 0,
@@ -47,7 +47,7 @@ export function featureAccessQueryOptions(userId: string | null, feature: Featur
 /** The server's answer for the signed-in user (not asked while signed out). */
 export function useFeatureAccessQuery(feature: FeatureName) {
   const { session } = useSession();
-  return useQuery({ ...featureAccessQueryOptions(session?.user.id ?? null, feature), enabled: Boolean(session) });
+  return useQuery({ ...featureAccessQueryOptions(feature), enabled: Boolean(session) });
 }
 
 export function useRecordFeatureUsage(feature: FeatureName) {

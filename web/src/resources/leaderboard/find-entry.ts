@@ -25,11 +25,10 @@ export async function findLeaderboardEntry(photoId: string): Promise<Leaderboard
 /** The entry with `photoId` (when given), for the signed-in viewer (is_own differs per viewer). */
 export function useLeaderboardEntry(photoId: string | null) {
   const { session } = useSession();
-  const userId = session?.user.id ?? null;
   return useQuery({
-    queryKey: [...leaderboardKeys.all, 'entry', userId ?? 'anonymous', photoId ?? ''] as const,
+    queryKey: leaderboardKeys.entry(photoId),
     queryFn: () => findLeaderboardEntry(photoId!),
-    enabled: Boolean(photoId) && userId !== null,
+    enabled: Boolean(photoId) && session !== null,
     staleTime: 0,
   });
 }

@@ -1,6 +1,5 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api, unwrap, type ApiSchemas } from '@/lib/api-client';
-import { useSession } from '@/lib/session';
 
 /** One listed entry: rank, public image, name, bio, score, badge and the server's contact fee in dollars. */
 export type LeaderboardEntry = ApiSchemas['LeaderboardEntry'];
@@ -10,8 +9,10 @@ export const LEADERBOARD_PAGE_SIZE = 20;
 
 export const leaderboardKeys = {
   all: ['leaderboard'] as const,
-  /** Per viewer (is_own differs) and per page cursor. */
-  page: (userId: string | null, after: string | null) => [...leaderboardKeys.all, 'page', userId ?? 'anonymous', after ?? 'first'] as const,
+  /** Per page cursor. Per viewer too (is_own differs): SessionProvider empties the cache when the viewer changes. */
+  page: (after: string | null) => [...leaderboardKeys.all, 'page', after ?? 'first'] as const,
+  /** One entry looked up for the signed-in viewer. */
+  entry: (photoId: string | null) => [...leaderboardKeys.all, 'entry', photoId ?? ''] as const,
 };
 
 /** GET /api/v1/leaderboard?after=…: one keyset page, in the server's order with its ranks and fees. */
@@ -24,10 +25,9 @@ export function getLeaderboardPage(after: string | null): Promise<LeaderboardPag
 }
 
 export function useLeaderboardPage(after: string | null) {
-  const { session } = useSession();
   return useQuery(
     queryOptions({
-      queryKey: leaderboardKeys.page(session?.user.id ?? null, after),
+      queryKey: leaderboardKeys.page(after),
       queryFn: () => getLeaderboardPage(after),
       placeholderData: keepPreviousData,
     }),

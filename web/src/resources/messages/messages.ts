@@ -11,7 +11,7 @@ export type SendMessageForm = ApiSchemas['SendMessageForm'];
 export type ChatMessage = ApiSchemas['ChatMessage'];
 
 export const messageKeys = {
-  first: (userId: string, requestId: string) => ['messages', userId, requestId, 'first'] as const,
+  first: (requestId: string) => ['messages', requestId, 'first'] as const,
 };
 
 /** GET …/messages?after={seq}: the messages after `after` (all of them from 0) and both read marks. */

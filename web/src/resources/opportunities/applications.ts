@@ -1,5 +1,6 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, api, apiErrorFrom, fetchWithSession, unwrap, type ApiSchemas } from '@/lib/api-client';
+import { useSession } from '@/lib/session';
 
 /** An application as its author and the admins see it. */
 export type ApplicationView = ApiSchemas['ApplicationView'];
@@ -7,7 +8,7 @@ export type ApplicationView = ApiSchemas['ApplicationView'];
 export type ApplicationForm = ApiSchemas['ApplicationForm'];
 
 export const applicationKeys = {
-  mine: (userId: string) => ['opportunities', 'mine', userId] as const,
+  mine: () => ['opportunities', 'mine'] as const,
   admin: () => ['admin', 'opportunities'] as const,
 };
 
@@ -21,12 +22,14 @@ export async function getMyApplication(): Promise<ApplicationView | null> {
   }
 }
 
-export function useMyApplication(userId: string | undefined) {
+/** The signed-in user's application (not asked while signed out). */
+export function useMyApplication() {
+  const { session } = useSession();
   return useQuery(
     queryOptions({
-      queryKey: applicationKeys.mine(userId ?? ''),
+      queryKey: applicationKeys.mine(),
       queryFn: getMyApplication,
-      enabled: Boolean(userId),
+      enabled: Boolean(session),
     }),
   );
 }
@@ -36,14 +39,14 @@ export function submitApplication(application: ApplicationForm) {
   return unwrap(api.POST('/api/v1/opportunities/applications', { body: application }));
 }
 
-export function useSubmitApplication(userId: string | undefined) {
+export function useSubmitApplication() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: submitApplication,
-    onSuccess: (saved) => queryClient.setQueryData(applicationKeys.mine(userId ?? ''), saved),
+    onSuccess: (saved) => queryClient.setQueryData(applicationKeys.mine(), saved),
     onError: (error) => {
       if (error instanceof ApiError && error.code === 'already_applied') {
-        void queryClient.invalidateQueries({ queryKey: applicationKeys.mine(userId ?? '') });
+        void queryClient.invalidateQueries({ queryKey: applicationKeys.mine() });
       }
     },
   });

@@ -21,10 +21,9 @@ export type PartnerStatusFilter = 'all' | AdminPartner['status'];
 
 export const partnerKeys = {
   all: ['partners'] as const,
-  /** Per user: another account signing in on this tab never sees the last one's portal. */
-  mine: (userId: string) => [...partnerKeys.all, 'mine', userId] as const,
+  mine: () => [...partnerKeys.all, 'mine'] as const,
   /** The application page's one look, on opening, at whether the user is a partner already. */
-  accountCheck: (userId: string) => [...partnerKeys.all, 'account-check', userId] as const,
+  accountCheck: () => [...partnerKeys.all, 'account-check'] as const,
   leaderboard: () => [...partnerKeys.all, 'leaderboard'] as const,
   admin: ['admin', 'partners'] as const,
   adminList: (status: PartnerStatusFilter) => [...partnerKeys.admin, 'list', status] as const,
@@ -38,19 +37,19 @@ function retryServerErrors(failureCount: number, error: unknown): boolean {
 }
 
 /** POST /api/v1/partners: the application; the account starts pending. */
-export function useApplyPartner(userId: string) {
+export function useApplyPartner() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (form: ApplyPartnerForm) => unwrap(api.POST('/api/v1/partners', { body: form })),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: partnerKeys.mine(userId) }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: partnerKeys.mine() }),
   });
 }
 
 /** GET /api/v1/partners/me: the account, its totals and the 10 newest lines; 404 `partner_not_found` without one. */
-export function useMyPartnerPortal(userId: string) {
+export function useMyPartnerPortal() {
   return useQuery(
     queryOptions({
-      queryKey: partnerKeys.mine(userId),
+      queryKey: partnerKeys.mine(),
       queryFn: () => unwrap(api.GET('/api/v1/partners/me')),
       retry: retryServerErrors,
       staleTime: 0,
@@ -63,10 +62,10 @@ export function useMyPartnerPortal(userId: string) {
  * (GET /api/v1/partners/me). Asked once per visit and never refreshed by the
  * application itself: the form's own success leads to the portal.
  */
-export function usePartnerAccountCheck(userId: string) {
+export function usePartnerAccountCheck() {
   return useQuery(
     queryOptions({
-      queryKey: partnerKeys.accountCheck(userId),
+      queryKey: partnerKeys.accountCheck(),
       queryFn: () => unwrap(api.GET('/api/v1/partners/me')),
       retry: retryServerErrors,
       staleTime: 0,

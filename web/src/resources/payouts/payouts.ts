@@ -6,8 +6,7 @@ import { useSession } from '@/lib/session';
  * The payouts resource (issue 23, items 5 and 6): the caller's earnings from
  * approved contact fees, the payout account they are sent to (Stripe Connect,
  * or the embedded sandbox's test accounts) and the sandbox's onboarding page.
- * The earnings page and the partner portal both connect an account, so the
- * module lives here: features never import each other.
+ * The earnings page and the partner portal both connect an account.
  *
  * The server decides everything (who may connect, what is payable, when it is
  * sent); these calls only mirror its answers.
@@ -41,8 +40,7 @@ export type SandboxPayoutAccount = ApiSchemas['SandboxAccount'];
 
 export const payoutKeys = {
   all: ['payouts'] as const,
-  /** Per user: another account signing in on this tab never sees the last one's earnings. */
-  earnings: (userId: string | null) => [...payoutKeys.all, 'earnings', userId ?? 'anonymous'] as const,
+  earnings: () => [...payoutKeys.all, 'earnings'] as const,
   sandboxAccount: (id: string) => [...payoutKeys.all, 'sandbox', id] as const,
 };
 
@@ -59,9 +57,9 @@ export function getEarnings(signal?: AbortSignal): Promise<Earnings> {
 /** While the earnings page waits for a new payout account to be confirmed, it asks this often. */
 export const ONBOARDING_CONFIRM_POLL_MS = 2_000;
 
-export function earningsQueryOptions(userId: string | null) {
+export function earningsQueryOptions() {
   return queryOptions({
-    queryKey: payoutKeys.earnings(userId),
+    queryKey: payoutKeys.earnings(),
     queryFn: ({ signal }) => getEarnings(signal),
     retry: retryServerErrors,
     staleTime: 0,
@@ -76,7 +74,7 @@ export function earningsQueryOptions(userId: string | null) {
 export function useEarnings({ confirmingAccount = false }: { confirmingAccount?: boolean } = {}) {
   const { session } = useSession();
   return useQuery({
-    ...earningsQueryOptions(session?.user.id ?? null),
+    ...earningsQueryOptions(),
     enabled: Boolean(session),
     refetchInterval: confirmingAccount
       ? (query) => (query.state.data?.account?.status === 'enabled' ? false : ONBOARDING_CONFIRM_POLL_MS)

@@ -1,5 +1,6 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap, type ApiSchemas } from '@/lib/api-client';
+import { useSession } from '@/lib/session';
 
 export type QuizQuestion = ApiSchemas['QuizQuestion'];
 export type PersonalityResult = ApiSchemas['PersonalityResult'];
@@ -9,7 +10,7 @@ export type QuizAnswers = Record<string, string>;
 
 export const personalityKeys = {
   quiz: ['personality', 'quiz'] as const,
-  results: (userId: string) => ['personality', 'results', userId] as const,
+  results: () => ['personality', 'results'] as const,
 };
 
 /** GET /api/v1/personality/quiz: the server's 20 questions, so the text and the scoring never drift apart. */
@@ -23,13 +24,14 @@ export function useQuiz() {
   );
 }
 
-/** GET /api/v1/personality/results: the user's results, newest first. */
-export function usePersonalityResults(userId: string | undefined) {
+/** GET /api/v1/personality/results: the user's results, newest first (not asked while signed out, nor while `enabled` is false). */
+export function usePersonalityResults({ enabled = true }: { enabled?: boolean } = {}) {
+  const { session } = useSession();
   return useQuery(
     queryOptions({
-      queryKey: personalityKeys.results(userId ?? ''),
+      queryKey: personalityKeys.results(),
       queryFn: () => unwrap(api.GET('/api/v1/personality/results')),
-      enabled: Boolean(userId),
+      enabled: enabled && Boolean(session),
     }),
   );
 }
@@ -44,10 +46,10 @@ export function analyzePersonality(answers: QuizAnswers, quizType: QuizType) {
   return unwrap(api.POST('/functions/v1/personality-analysis', { body: { answers, quizType } }));
 }
 
-export function useAnalyzePersonality(userId: string | undefined) {
+export function useAnalyzePersonality() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ answers, quizType }: { answers: QuizAnswers; quizType: QuizType }) => analyzePersonality(answers, quizType),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: personalityKeys.results(userId ?? '') }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: personalityKeys.results() }),
   });
 }

@@ -1,13 +1,11 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, ApiError, unwrap, type ApiSchemas } from '@/lib/api-client';
 import { toFormData } from '@/lib/form-data';
-import { useSession } from '@/lib/session';
 
 /**
  * The saved photos resource (`/api/v1/photos`): its query keys, fetchers and
  * hooks. Several features touch it (My Photos lists and deletes, the results
- * screen and the editor save, the AI editor writes edits), so it lives here
- * rather than in one of them: features never import each other.
+ * screen and the editor save, the AI editor writes edits).
  */
 
 /** A saved photo row, as the server sends it (snake_case, signed image URLs). */
@@ -17,9 +15,8 @@ export type ShareLink = ApiSchemas['ShareLink'];
 
 export const photoKeys = {
   all: ['photos'] as const,
-  /** Per user: another account signing in on this tab must not see the last one's list. */
-  lists: (userId: string | null) => [...photoKeys.all, 'list', userId ?? 'anonymous'] as const,
-  list: (userId: string | null, sort: PhotoSort) => [...photoKeys.lists(userId), sort] as const,
+  lists: () => [...photoKeys.all, 'list'] as const,
+  list: (sort: PhotoSort) => [...photoKeys.lists(), sort] as const,
 };
 
 /** GET /api/v1/photos?sort=latest|rating: the signed-in user's saved photos. */
@@ -27,13 +24,12 @@ export function listPhotos(sort: PhotoSort): Promise<Photo[]> {
   return unwrap(api.GET('/api/v1/photos', { params: { query: { sort } } }));
 }
 
-export function photosQueryOptions(userId: string | null, sort: PhotoSort) {
-  return queryOptions({ queryKey: photoKeys.list(userId, sort), queryFn: () => listPhotos(sort) });
+export function photosQueryOptions(sort: PhotoSort) {
+  return queryOptions({ queryKey: photoKeys.list(sort), queryFn: () => listPhotos(sort) });
 }
 
 export function usePhotos(sort: PhotoSort) {
-  const { session } = useSession();
-  return useQuery(photosQueryOptions(session?.user.id ?? null, sort));
+  return useQuery(photosQueryOptions(sort));
 }
 
 export type SavePhotoInput = {

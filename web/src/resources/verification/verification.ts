@@ -1,31 +1,33 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap, type ApiSchemas } from '@/lib/api-client';
+import { useSession } from '@/lib/session';
 
 export type VerificationRequest = ApiSchemas['VerificationRequest'];
 export type VerificationRequestForm = ApiSchemas['VerificationRequestForm'];
 
 export const verificationKeys = {
-  mine: (userId: string) => ['verification', 'mine', userId] as const,
+  mine: () => ['verification', 'mine'] as const,
   admin: () => ['admin', 'verification'] as const,
 };
 
-/** GET /api/v1/verification/mine: the badge and the request, if any. */
-export function useMyVerification(userId: string | undefined) {
+/** GET /api/v1/verification/mine: the badge and the request, if any (not asked while signed out). */
+export function useMyVerification() {
+  const { session } = useSession();
   return useQuery(
     queryOptions({
-      queryKey: verificationKeys.mine(userId ?? ''),
+      queryKey: verificationKeys.mine(),
       queryFn: () => unwrap(api.GET('/api/v1/verification/mine')),
-      enabled: Boolean(userId),
+      enabled: Boolean(session),
     }),
   );
 }
 
 /** POST /api/v1/verification/requests: once per user (409 `already_requested`). */
-export function useRequestVerification(userId: string | undefined) {
+export function useRequestVerification() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (form: VerificationRequestForm) => unwrap(api.POST('/api/v1/verification/requests', { body: form })),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: verificationKeys.mine(userId ?? '') }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: verificationKeys.mine() }),
   });
 }
 

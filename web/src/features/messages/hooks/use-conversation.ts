@@ -62,12 +62,11 @@ export function useConversation(
   { onRefused, onSendFailed }: { onRefused: (error: ApiError) => void; onSendFailed?: (error: unknown) => void },
 ) {
   const { session } = useSession();
-  const userId = session?.user.id ?? '';
   const queryClient = useQueryClient();
   const first = useQuery({
-    queryKey: messageKeys.first(userId, requestId),
+    queryKey: messageKeys.first(requestId),
     queryFn: () => getAllMessages(requestId),
-    enabled: Boolean(userId),
+    enabled: Boolean(session),
     retry: retryServerErrors,
     staleTime: Infinity,
     gcTime: 0,
@@ -144,13 +143,13 @@ export function useConversation(
     markRead(requestId, seq)
       .then(() => {
         dispatch({ type: 'read', seq });
-        void queryClient.invalidateQueries({ queryKey: contactRequestKeys.unread(userId) });
+        void queryClient.invalidateQueries({ queryKey: contactRequestKeys.unread() });
       })
       .catch(() => {
         // Marked again with the next message or visit.
         marking.current = 0;
       });
-  }, [loaded, visible, newestTheirs, state.myLastReadSeq, requestId, queryClient, userId]);
+  }, [loaded, visible, newestTheirs, state.myLastReadSeq, requestId, queryClient]);
 
   // The composer and the outbox: a message leaves the box at Enter and shows
   // at once as "Sending…", keyed by its client id; sends go one at a time, in

@@ -33,9 +33,9 @@ export function useUserEvents(): UserEventsStatus {
     const controller = new AbortController();
     const { signal } = controller;
     const lists = () => {
-      void queryClient.invalidateQueries({ queryKey: [...contactRequestKeys.all, 'received', userId] });
-      void queryClient.invalidateQueries({ queryKey: [...contactRequestKeys.all, 'sent', userId] });
-      void queryClient.invalidateQueries({ queryKey: [...contactRequestKeys.all, 'one', userId] });
+      void queryClient.invalidateQueries({ queryKey: contactRequestKeys.received() });
+      void queryClient.invalidateQueries({ queryKey: contactRequestKeys.sent() });
+      void queryClient.invalidateQueries({ queryKey: contactRequestKeys.ones() });
     };
 
     const run = async () => {
@@ -56,7 +56,7 @@ export function useUserEvents(): UserEventsStatus {
             (event) => {
               if (event.event === 'unread') {
                 const summary = parseUnread(event.data);
-                if (summary) queryClient.setQueryData(contactRequestKeys.unread(userId), summary);
+                if (summary) queryClient.setQueryData(contactRequestKeys.unread(), summary);
               } else if (event.event === 'request') {
                 lists();
               }

@@ -38,7 +38,6 @@ function firstError(errors: FieldErrors<ApplicationInput>): { field: Application
 }
 
 type OpportunityFormProps = {
-  userId: string;
   /** The account's address: the team answers there (the server takes it from the account). */
   email?: string;
   /** Called when the server answers that this user has applied before. */
@@ -46,8 +45,8 @@ type OpportunityFormProps = {
 };
 
 /** The application: the spec's fields, rules and messages; the server checks them again. */
-export function OpportunityForm({ userId, email, onAlreadyApplied }: OpportunityFormProps) {
-  const submit = useSubmitApplication(userId);
+export function OpportunityForm({ email, onAlreadyApplied }: OpportunityFormProps) {
+  const submit = useSubmitApplication();
   const form = useForm<ApplicationInput, unknown, Application>({
     resolver: zodResolver(applicationSchema),
     defaultValues: EMPTY_APPLICATION,

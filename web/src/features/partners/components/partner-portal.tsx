@@ -6,7 +6,6 @@ import { PageLoader } from '@/components/layout/page-loader';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { paths } from '@/config/paths';
-import { useSession } from '@/lib/session';
 import { cn } from '@/lib/utils';
 import { formatDate, formatMoney } from '@/resources/billing/billing';
 import { isNoPartnerAccount, useMyPartnerPortal, type PartnerConversion, type PartnerPortal } from '@/resources/partners/partners';
@@ -25,8 +24,7 @@ import { PartnerStatusBadge } from './status-badge';
 
 /** /partners/portal (signed in): the partner's account, link, codes, earnings and newest conversions. */
 export function PartnerPortalPage() {
-  const { session } = useSession();
-  const portal = useMyPartnerPortal(session?.user.id ?? '');
+  const portal = useMyPartnerPortal();
 
   let body;
   if (portal.isPending) body = <PageLoader />;

@@ -16,8 +16,8 @@ const sameAnswers = (a: PersonalityResult, b: PersonalityResult) => JSON.stringi
  * this tab's session storage and /personality-test shows that result with
  * the offer.
  */
-export function PersonalityHistory({ userId }: { userId: string }) {
-  const results = usePersonalityResults(userId);
+export function PersonalityHistory() {
+  const results = usePersonalityResults();
   const navigate = useNavigate();
   if (results.isPending) return <p role="status">Loading your results...</p>;
   if (results.isError) {

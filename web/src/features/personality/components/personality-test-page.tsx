@@ -55,7 +55,7 @@ export function PersonalityTestPage({ quizGate = (quiz) => quiz }: PersonalityTe
   const { session, client } = useSession();
   const navigate = useNavigate();
   const [search, setSearch] = useSearchParams();
-  const analyze = useAnalyzePersonality(session?.user.id);
+  const analyze = useAnalyzePersonality();
   // Back from the checkout or from signing in: the quiz taken before.
   const [arrival] = useState(() => {
     const stored = loadAnswers();
@@ -63,7 +63,7 @@ export function PersonalityTestPage({ quizGate = (quiz) => quiz }: PersonalityTe
   });
   // Without a quiz in this tab, the latest saved result (if it cannot be
   // read, the quiz starts as for a first visit).
-  const saved = usePersonalityResults(arrival ? undefined : session?.user.id);
+  const saved = usePersonalityResults({ enabled: !arrival });
   const [latestSeen, setLatestSeen] = useState(false);
   const [index, setIndex] = useState(arrival ? 19 : 0);
   const [answers, setAnswers] = useState<QuizAnswers>(arrival ?? {});
