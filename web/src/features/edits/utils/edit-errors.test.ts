@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '@/lib/api-client';
-import { editErrorMessage } from './edit-errors';
+import { editErrorMessage, editRefusal } from './edit-errors';
 
 describe('edit error messages', () => {
   it('maps a 429 and a message containing 429 to the rate limit message', () => {
@@ -36,5 +36,23 @@ describe('edit error messages', () => {
       'Failed to upscale photo. Please try again.',
     );
     expect(editErrorMessage(undefined)).toBe('Failed to edit photo. Please try again.');
+  });
+});
+
+describe('editRefusal', () => {
+  const ok = { busy: false, out: false, prompt: 'brighter' };
+
+  it('lets an edit start with a photo, free edits and an instruction', () => {
+    expect(editRefusal(ok)).toBeNull();
+    expect(editRefusal({ ...ok, hasImage: true })).toBeNull();
+  });
+
+  it('refuses in the editors\' order: busy (silently), no photo, no free edits, no instruction', () => {
+    expect(editRefusal({ busy: true, hasImage: false, out: true, prompt: '' })).toEqual({ message: null });
+    expect(editRefusal({ ...ok, hasImage: false, out: true, prompt: '' })).toEqual({ message: 'Please upload an image first' });
+    expect(editRefusal({ ...ok, out: true, prompt: '' })).toEqual({
+      message: "You've used all your free edits. Upgrade to Premium for unlimited edits!",
+    });
+    expect(editRefusal({ ...ok, prompt: '   ' })).toEqual({ message: 'Please enter an editing instruction' });
   });
 });
