@@ -15,10 +15,16 @@ export default tseslint.config(
     },
   },
   {
-    // Features never import each other (eslint-rules/feature-boundaries.js).
+    // Features never import each other; only src/resources/<resource> calls the
+    // API client, and resources sit below everything that uses them
+    // (eslint-rules/feature-boundaries.js).
     files: ['src/**/*.{ts,tsx}'],
     plugins: { prettyscore },
-    rules: { 'prettyscore/no-cross-feature-imports': 'error' },
+    rules: {
+      'prettyscore/no-cross-feature-imports': 'error',
+      'prettyscore/api-calls-only-in-resources': 'error',
+      'prettyscore/resources-below-features': 'error',
+    },
   },
   {
     // Libraries that must not reach the home page's first load (npm run size):

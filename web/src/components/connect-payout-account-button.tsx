@@ -3,8 +3,8 @@ import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { Button, type ButtonProps } from '@/components/ui/button';
 import { ApiError } from '@/lib/api-client';
-import { useConnectPayoutAccount } from '@/lib/api/payouts';
 import { appPathOf } from '@/lib/checkout';
+import { useConnectPayoutAccount } from '@/resources/payouts/payouts';
 
 export const CONNECT_FAILED_MESSAGE = 'We could not start your payout account setup. Please try again.';
 export const PROVIDER_FAILED_MESSAGE = 'Our payment provider did not answer. Nothing was changed; please try again in a moment.';

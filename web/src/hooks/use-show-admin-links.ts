@@ -1,32 +1,13 @@
-import { useQuery } from '@tanstack/react-query';
-import { api, unwrap } from '@/lib/api-client';
-import { servesApi, useSession } from '@/lib/session';
+import { useSession } from '@/lib/session';
+import { useAdminRole } from '@/resources/admin/admin-role';
 
 /**
- * GET /api/v1/admin/role: whether the signed-in user is an administrator, as
- * a plain yes or no (200 for every signed-in user, so a non-admin's tab logs
- * no refused request on every page). For the Admin links of the side menu
- * and the account menu only: the admin pages ask /api/v1/admin/access again
- * on every visit, and every admin endpoint checks on its own.
- */
-export async function getAdminRole(signal?: AbortSignal): Promise<boolean> {
-  const { admin } = await unwrap(api.GET('/api/v1/admin/role', { signal }));
-  return admin;
-}
-
-/**
- * Whether to show the Admin links: only when the server says this user is an
- * admin (never asked while signed out, nor by a session that still owes its
- * second factor, which the server would refuse).
+ * Whether to show the Admin links of the side menu and the account menu:
+ * only when the server says this user is an admin (GET /api/v1/admin/role).
+ * The admin pages ask /api/v1/admin/access again on every visit.
  */
 export function useShowAdminLinks(): boolean {
   const { session } = useSession();
-  const userId = session?.user.id ?? null;
-  const role = useQuery({
-    queryKey: ['admin', 'role', userId ?? 'anonymous'] as const,
-    queryFn: ({ signal }) => getAdminRole(signal),
-    enabled: session !== null && servesApi(session),
-    retry: false,
-  });
-  return userId !== null && role.data === true;
+  const role = useAdminRole();
+  return session !== null && role.data === true;
 }

@@ -91,3 +91,15 @@ export async function unwrap<T>(call: Promise<Result<T>>): Promise<T> {
   }
   throw new ApiError(response.status, code, message);
 }
+
+/** Resolves for a 2xx answer without a body (204), or throws the server's error as an `ApiError`. */
+export async function noContent(call: Promise<{ error?: unknown; response: Response }>): Promise<void> {
+  const { error, response } = await call;
+  if (response.ok) return;
+  const record = error && typeof error === 'object' ? (error as Record<string, unknown>) : {};
+  throw new ApiError(
+    response.status,
+    typeof record.code === 'string' ? record.code : 'http_error',
+    typeof record.message === 'string' ? record.message : `Request failed with status ${response.status}`,
+  );
+}

@@ -1,10 +1,9 @@
-import { CameraIcon, FootprintsIcon, HandIcon, ImageIcon, LoaderCircleIcon, RefreshCwIcon, SparklesIcon } from 'lucide-react';
-import { useRef } from 'react';
+import { FootprintsIcon, HandIcon, LoaderCircleIcon } from 'lucide-react';
 import { Button } from '@/components/ui/button';
+import { BODY_KINDS, type BodyKind } from '@/features/body-score/kinds';
+import { ChosenPhoto, PhotoFileInputs, PickPhotoButtons, usePhotoPicker } from '@/features/upload/components/photo-picker';
 import { useUploadAndScore } from '@/features/upload/hooks/use-upload-and-score';
 import { FEET_HANDS_UPLOAD_MESSAGES } from '@/features/upload/utils/validate-upload';
-import { cn } from '@/lib/utils';
-import { BODY_KINDS, type BodyKind } from '@/features/body-score/kinds';
 
 type BodyUploadPageProps = {
   kind: BodyKind;
@@ -19,8 +18,6 @@ type BodyUploadPageProps = {
  */
 export function BodyUploadPage({ kind, preloadResults }: BodyUploadPageProps) {
   const info = BODY_KINDS[kind];
-  const galleryRef = useRef<HTMLInputElement>(null);
-  const cameraRef = useRef<HTMLInputElement>(null);
   const { photo, analyzing, busy, getScore } = useUploadAndScore({
     kind,
     resultsPath: info.resultsPath,
@@ -28,13 +25,8 @@ export function BodyUploadPage({ kind, preloadResults }: BodyUploadPageProps) {
     preloadResults,
     messages: FEET_HANDS_UPLOAD_MESSAGES,
   });
+  const picker = usePhotoPicker((file) => void photo.choose(file));
   const Icon = kind === 'feet' ? FootprintsIcon : HandIcon;
-
-  function pick(input: HTMLInputElement) {
-    const file = input.files?.[0];
-    input.value = '';
-    void photo.choose(file);
-  }
 
   return (
     <div className="mx-auto w-full max-w-xl px-4 py-8 sm:px-6 sm:py-12">
@@ -48,30 +40,22 @@ export function BodyUploadPage({ kind, preloadResults }: BodyUploadPageProps) {
 
       <section aria-label={`The photo of ${info.subject}`} className="mt-8 rounded-3xl border bg-card p-4 shadow-sm sm:p-6">
         {photo.image ? (
-          <>
-            <img
-              src={photo.image}
-              alt={`Preview of ${info.subject}`}
-              className={cn('mx-auto max-h-[26rem] w-full rounded-2xl object-contain', busy && 'opacity-60')}
-              data-testid="body-preview"
-            />
-            {analyzing ? (
+          <ChosenPhoto
+            image={photo.image}
+            alt={`Preview of ${info.subject}`}
+            testId="body-preview"
+            busy={busy}
+            analyzing={analyzing}
+            analysingIndicator={
               <p role="status" className="mt-4 flex items-center justify-center gap-2 font-semibold">
                 <LoaderCircleIcon aria-hidden="true" className="size-5 animate-spin text-primary" />
                 Analyzing {info.subject}...
               </p>
-            ) : null}
-            <div className="mt-4 grid gap-2 sm:grid-cols-2">
-              <Button variant="outline" onClick={photo.clear} disabled={busy}>
-                <RefreshCwIcon aria-hidden="true" />
-                Change Photo
-              </Button>
-              <Button onClick={getScore} disabled={busy} aria-busy={analyzing}>
-                <SparklesIcon aria-hidden="true" />
-                {analyzing ? 'Analyzing...' : 'Get My Score'}
-              </Button>
-            </div>
-          </>
+            }
+            scoreLabel="Get My Score"
+            onChange={photo.clear}
+            onScore={getScore}
+          />
         ) : (
           <div className="grid gap-4 rounded-2xl border-2 border-dashed border-brand-200 p-6 text-center sm:p-10">
             <ul className="mx-auto grid gap-1 text-left text-sm text-muted-foreground">
@@ -79,38 +63,14 @@ export function BodyUploadPage({ kind, preloadResults }: BodyUploadPageProps) {
                 <li key={tip}>• {tip}</li>
               ))}
             </ul>
-            <div className="grid gap-2 sm:grid-cols-2">
-              <Button onClick={() => galleryRef.current?.click()} disabled={busy}>
-                <ImageIcon aria-hidden="true" />
-                Upload from Gallery
-              </Button>
-              <Button variant="outline" onClick={() => cameraRef.current?.click()} disabled={busy}>
-                <CameraIcon aria-hidden="true" />
-                Take a Photo
-              </Button>
-            </div>
+            <PickPhotoButtons picker={picker} disabled={busy} />
             <p className="text-xs text-muted-foreground">JPEG, PNG or WebP, up to 10MB.</p>
           </div>
         )}
-        <input
-          ref={galleryRef}
-          type="file"
-          accept="image/*"
-          className="hidden"
-          tabIndex={-1}
-          aria-label={`Choose a photo of ${info.subject}`}
-          onChange={(event) => pick(event.currentTarget)}
-          data-testid="body-gallery-input"
-        />
-        <input
-          ref={cameraRef}
-          type="file"
-          accept="image/*"
-          capture="environment"
-          className="hidden"
-          tabIndex={-1}
-          aria-label={`Take a photo of ${info.subject}`}
-          onChange={(event) => pick(event.currentTarget)}
+        <PhotoFileInputs
+          {...picker}
+          gallery={{ label: `Choose a photo of ${info.subject}`, testId: 'body-gallery-input' }}
+          camera={{ label: `Take a photo of ${info.subject}`, capture: 'environment' }}
         />
         {!photo.image ? (
           <div className="mt-4 text-center">

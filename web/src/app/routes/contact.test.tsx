@@ -1,7 +1,7 @@
 import { screen, within } from '@testing-library/react';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import type { LeaderboardEntry } from '@/features/leaderboard/api/get-leaderboard';
-import type { ContactRequest } from '@/lib/api/contact-requests';
+import type { ContactRequest } from '@/resources/contact-requests/contact-requests';
+import type { LeaderboardEntry } from '@/resources/leaderboard/get-leaderboard';
 import { apiError, callsTo, json, stubApi } from '@/testing/fake-api';
 import { renderApp } from '@/testing/render-app';
 

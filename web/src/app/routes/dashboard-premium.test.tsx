@@ -1,6 +1,6 @@
 import { act, screen, within } from '@testing-library/react';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import type { SubscriptionStatus } from '@/lib/api/billing';
+import type { SubscriptionStatus } from '@/resources/billing/billing';
 import { callsTo, json, quota, stubApi } from '@/testing/fake-api';
 import { renderApp } from '@/testing/render-app';
 

@@ -1,7 +1,7 @@
 import { screen, within } from '@testing-library/react';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { CONFIRM_FOR_MS } from '@/features/payouts/components/earnings-page';
-import { ONBOARDING_CONFIRM_POLL_MS, type Earnings, type EarningsLine } from '@/lib/api/payouts';
+import { ONBOARDING_CONFIRM_POLL_MS, type Earnings, type EarningsLine } from '@/resources/payouts/payouts';
 import { apiError, callsTo, json, stubApi } from '@/testing/fake-api';
 import { renderApp } from '@/testing/render-app';
 

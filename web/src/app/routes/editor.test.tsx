@@ -11,8 +11,8 @@ const granted = () => json({ hasAccess: true, reason: 'granted', trialRemaining:
 
 /** What the editor asked the photos API to save (blobs can be read back here, not from jsdom's multipart bodies). */
 const sent = vi.hoisted(() => ({ saves: [] as { image: Blob; editedImage?: Blob; photoType?: string }[], attached: [] as { id: string; image: Blob }[] }));
-vi.mock('@/lib/api/photos', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('@/lib/api/photos')>();
+vi.mock('@/resources/photos/photos', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('@/resources/photos/photos')>();
   const { useMutation } = await import('@tanstack/react-query');
   return {
     ...actual,

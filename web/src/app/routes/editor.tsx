@@ -7,11 +7,11 @@ import { readEditorHandoff } from '@/features/edits/utils/editor-handoff';
 import { SIGN_IN_TO_SAVE_MESSAGE } from '@/features/score/utils/leaderboard-entry';
 import { useChosenPhoto } from '@/features/upload/hooks/use-chosen-photo';
 import { useFileDrop } from '@/features/upload/hooks/use-file-drop';
-import { useAttachEdit, useSavePhoto } from '@/lib/api/photos';
 import { imageUrlToBlob } from '@/lib/image';
 import { useSession } from '@/lib/session';
 import { toast } from '@/lib/toast';
 import { cn } from '@/lib/utils';
+import { useAttachEdit, useSavePhoto } from '@/resources/photos/photos';
 
 /**
  * The AI Photo Editor. A photo arrives from the results page or My Photos

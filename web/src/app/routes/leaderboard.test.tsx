@@ -1,6 +1,6 @@
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import type { LeaderboardEntry } from '@/features/leaderboard/api/get-leaderboard';
+import type { LeaderboardEntry } from '@/resources/leaderboard/get-leaderboard';
 import { apiError, callsTo, json, stubApi } from '@/testing/fake-api';
 import { renderApp } from '@/testing/render-app';
 

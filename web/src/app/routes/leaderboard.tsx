@@ -6,13 +6,13 @@ import { paths, signInPathFor } from '@/config/paths';
 import { ContactDialog } from '@/features/contact/components/contact-dialog';
 import type { ContactTarget } from '@/features/contact/hooks/use-contact-checkout';
 import { checkoutReturn, messages as contactMessages } from '@/features/contact/utils/rules';
-import type { LeaderboardEntry } from '@/features/leaderboard/api/get-leaderboard';
 import { SIGN_IN_TO_CONTACT_MESSAGE } from '@/features/leaderboard/components/leaderboard-entry-card';
-import { useLeaderboardEntry } from '@/features/leaderboard/api/find-entry';
 import { LeaderboardList } from '@/features/leaderboard/components/leaderboard-list';
 import { ReportEntryButton } from '@/features/leaderboard/components/report-entry-button';
 import { useSession } from '@/lib/session';
 import { toast } from '@/lib/toast';
+import { useLeaderboardEntry } from '@/resources/leaderboard/find-entry';
+import type { LeaderboardEntry } from '@/resources/leaderboard/get-leaderboard';
 
 /** A leaderboard entry as the contact dialog needs it. */
 function contactTargetOf(entry: LeaderboardEntry): ContactTarget {

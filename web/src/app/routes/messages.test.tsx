@@ -1,6 +1,6 @@
 import { screen, within } from '@testing-library/react';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import type { ContactRequest } from '@/lib/api/contact-requests';
+import type { ContactRequest } from '@/resources/contact-requests/contact-requests';
 import { apiError, callsTo, json, stubApi } from '@/testing/fake-api';
 import { renderApp } from '@/testing/render-app';
 

@@ -2,7 +2,7 @@ import { LogOutIcon } from 'lucide-react';
 import { useNavigate } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { paths } from '@/config/paths';
-import { useSignOut } from '@/features/auth/api/use-sign-out';
+import { useSignOut } from '@/features/auth/hooks/use-sign-out';
 import { InlinePhotoEditor } from '@/features/edits/components/inline-photo-editor';
 import type { EditorHandoff } from '@/features/edits/utils/editor-handoff';
 import { MyPhotos } from '@/features/photos/components/my-photos';

@@ -1,30 +1,21 @@
-import { CameraIcon, ImageIcon, PawPrintIcon, RefreshCwIcon, SparklesIcon } from 'lucide-react';
-import { useRef } from 'react';
+import { PawPrintIcon } from 'lucide-react';
 import { PageTitle } from '@/components/layout/page-title';
-import { Button } from '@/components/ui/button';
 import { paths } from '@/config/paths';
 import { PetAnalysingCard } from '@/features/pet/components/pet-analysing-card';
+import { ChosenPhoto, PhotoFileInputs, PickPhotoButtons, usePhotoPicker } from '@/features/upload/components/photo-picker';
 import { useUploadAndScore } from '@/features/upload/hooks/use-upload-and-score';
-import { cn } from '@/lib/utils';
 
 // The results page's code, fetched while the user looks at the preview (router.tsx loads the same chunk).
 const preloadResults = () => import('./pet-results');
 
 export default function PetUploadRoute() {
-  const galleryRef = useRef<HTMLInputElement>(null);
-  const cameraRef = useRef<HTMLInputElement>(null);
   const { photo, analyzing, busy, getScore } = useUploadAndScore({
     kind: 'pet',
     resultsPath: paths.petResults.path,
     fileBase: 'pet',
     preloadResults,
   });
-
-  function pick(input: HTMLInputElement) {
-    const file = input.files?.[0];
-    input.value = '';
-    void photo.choose(file);
-  }
+  const picker = usePhotoPicker((file) => void photo.choose(file));
 
   return (
     <div className="mx-auto w-full max-w-xl px-4 py-8 sm:px-6 sm:py-12">
@@ -44,64 +35,31 @@ export default function PetUploadRoute() {
 
       <section aria-label="Your pet's photo" className="mt-8 rounded-3xl border bg-card p-4 shadow-sm sm:p-6">
         {photo.image ? (
-          <>
-            <img
-              src={photo.image}
-              alt="Preview of your pet's photo"
-              className={cn('mx-auto max-h-[26rem] w-full rounded-2xl object-contain', busy && 'opacity-60')}
-              data-testid="pet-preview"
-            />
-            {analyzing ? (
+          <ChosenPhoto
+            image={photo.image}
+            alt="Preview of your pet's photo"
+            testId="pet-preview"
+            busy={busy}
+            analyzing={analyzing}
+            analysingIndicator={
               <div className="mt-4">
                 <PetAnalysingCard />
               </div>
-            ) : null}
-            <div className="mt-4 grid gap-2 sm:grid-cols-2">
-              <Button variant="outline" onClick={photo.clear} disabled={busy}>
-                <RefreshCwIcon aria-hidden="true" />
-                Change Photo
-              </Button>
-              <Button onClick={getScore} disabled={busy} aria-busy={analyzing}>
-                <SparklesIcon aria-hidden="true" />
-                {analyzing ? 'Analyzing...' : "Get My Pet's Score!"}
-              </Button>
-            </div>
-          </>
+            }
+            scoreLabel="Get My Pet's Score!"
+            onChange={photo.clear}
+            onScore={getScore}
+          />
         ) : (
           <div className="grid gap-3 rounded-2xl border-2 border-dashed border-amber-300 p-6 text-center sm:p-10">
             <p className="text-muted-foreground">Show us your cat, dog, bunny or any other friend.</p>
-            <div className="grid gap-2 sm:grid-cols-2">
-              <Button onClick={() => galleryRef.current?.click()} disabled={busy}>
-                <ImageIcon aria-hidden="true" />
-                Upload from Gallery
-              </Button>
-              <Button variant="outline" onClick={() => cameraRef.current?.click()} disabled={busy}>
-                <CameraIcon aria-hidden="true" />
-                Take a Photo
-              </Button>
-            </div>
+            <PickPhotoButtons picker={picker} disabled={busy} />
           </div>
         )}
-        <input
-          ref={galleryRef}
-          type="file"
-          accept="image/*"
-          className="hidden"
-          tabIndex={-1}
-          aria-label="Choose a photo of your pet"
-          onChange={(event) => pick(event.currentTarget)}
-          data-testid="pet-gallery-input"
-        />
-        <input
-          ref={cameraRef}
-          type="file"
-          accept="image/*"
-          capture="environment"
-          className="hidden"
-          tabIndex={-1}
-          aria-label="Take a photo of your pet"
-          onChange={(event) => pick(event.currentTarget)}
-          data-testid="pet-camera-input"
+        <PhotoFileInputs
+          {...picker}
+          gallery={{ label: 'Choose a photo of your pet', testId: 'pet-gallery-input' }}
+          camera={{ label: 'Take a photo of your pet', testId: 'pet-camera-input', capture: 'environment' }}
         />
       </section>
       <p className="mt-4 text-center text-xs text-muted-foreground">

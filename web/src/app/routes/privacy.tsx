@@ -2,7 +2,7 @@ import { MailIcon } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { PageTitle } from '@/components/layout/page-title';
 import { Skeleton } from '@/components/ui/skeleton';
-import { useAppConfig } from '@/features/app-config/api/get-app-config';
+import { useAppConfig } from '@/resources/app-config/get-app-config';
 
 function formatToday(): string {
   return new Date().toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric' });

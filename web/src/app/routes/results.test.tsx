@@ -1,21 +1,21 @@
 import { act, screen, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { SAMPLE_IMAGE, sampleAnalysis } from '@/features/score/testing/sample-analysis';
-import type { FaceAnalysis } from '@/lib/api/analyses';
-import type { Photo } from '@/lib/api/photos';
-import { apiError, callsTo, json, quota, stubApi } from '@/testing/fake-api';
 import { PENDING_RESULT_KEY } from '@/features/score/utils/pending-result';
-import { renderApp } from '@/testing/render-app';
 import { ApiError } from '@/lib/api-client';
 import { dataUrlToBlob as dataUrlBlob } from '@/lib/image';
+import type { FaceAnalysis } from '@/resources/analyses/analyses';
+import type { Photo } from '@/resources/photos/photos';
+import { apiError, callsTo, json, quota, stubApi } from '@/testing/fake-api';
+import { renderApp } from '@/testing/render-app';
 
 const savePhoto = vi.fn<(input: unknown) => Promise<Photo>>();
 const sharePhoto = vi.fn<(id: string) => Promise<{ share_url: string; card_url: string }>>();
 
-vi.mock('@/lib/api/photos', async (importOriginal) => {
+vi.mock('@/resources/photos/photos', async (importOriginal) => {
   const { useMutation } = await import('@tanstack/react-query');
   return {
-    ...(await importOriginal<typeof import('@/lib/api/photos')>()),
+    ...(await importOriginal<typeof import('@/resources/photos/photos')>()),
     useSavePhoto: () => useMutation({ mutationFn: (input: unknown) => savePhoto(input) }),
     useSharePhoto: () => useMutation({ mutationFn: (id: string) => sharePhoto(id) }),
   };
@@ -23,10 +23,10 @@ vi.mock('@/lib/api/photos', async (importOriginal) => {
 
 const analyzeFace = vi.fn<(image: Blob) => Promise<FaceAnalysis>>();
 
-vi.mock('@/lib/api/analyses', async (importOriginal) => {
+vi.mock('@/resources/analyses/analyses', async (importOriginal) => {
   const { useMutation } = await import('@tanstack/react-query');
   return {
-    ...(await importOriginal<typeof import('@/lib/api/analyses')>()),
+    ...(await importOriginal<typeof import('@/resources/analyses/analyses')>()),
     useAnalyzePhoto: () => useMutation({ mutationFn: (image: Blob) => analyzeFace(image) }),
   };
 });

@@ -1,10 +1,11 @@
 import { CameraIcon, CheckIcon, ImageIcon, ImageUpIcon, LightbulbIcon, RefreshCwIcon, SparklesIcon } from 'lucide-react';
-import { useId, useRef, useState } from 'react';
+import { useId, useState } from 'react';
 import { useLocation } from 'react-router';
 import { PageTitle } from '@/components/layout/page-title';
 import { Button } from '@/components/ui/button';
 import { paths } from '@/config/paths';
 import { AnalysingCard } from '@/features/score/components/analysing-card';
+import { PhotoFileInputs, usePhotoPicker } from '@/features/upload/components/photo-picker';
 import { useFileDrop } from '@/features/upload/hooks/use-file-drop';
 import { useUploadAndScore } from '@/features/upload/hooks/use-upload-and-score';
 import { CAMERA_COMING_SOON_MESSAGE, supportsCameraCapture } from '@/features/upload/utils/validate-upload';
@@ -23,8 +24,6 @@ function initialImage(state: unknown): string | null {
 
 export default function UploadRoute() {
   const location = useLocation();
-  const galleryRef = useRef<HTMLInputElement>(null);
-  const cameraRef = useRef<HTMLInputElement>(null);
   const hintId = useId();
   const [canCapture] = useState(() => supportsCameraCapture());
   const { photo, analyzing, busy, getScore } = useUploadAndScore({
@@ -35,23 +34,17 @@ export default function UploadRoute() {
     remember: true,
     preloadResults,
   });
+  const picker = usePhotoPicker((file) => void photo.choose(file));
   const { dragging, handlers: dropHandlers } = useFileDrop((file) => {
     if (!busy) void photo.choose(file);
   });
-
-  function pick(input: HTMLInputElement | null) {
-    if (!input) return;
-    const file = input.files?.[0];
-    input.value = '';
-    void photo.choose(file);
-  }
 
   function takePhoto() {
     if (!canCapture) {
       toast.info(CAMERA_COMING_SOON_MESSAGE);
       return;
     }
-    cameraRef.current?.click();
+    picker.openCamera();
   }
 
   return (
@@ -84,7 +77,7 @@ export default function UploadRoute() {
           ) : (
             <button
               type="button"
-              onClick={() => galleryRef.current?.click()}
+              onClick={picker.openGallery}
               disabled={busy}
               aria-describedby={hintId}
               className="flex w-full cursor-pointer flex-col items-center gap-3 px-6 py-12 text-center outline-none focus-visible:ring-2 focus-visible:ring-ring sm:py-16"
@@ -110,7 +103,7 @@ export default function UploadRoute() {
         ) : null}
 
         <div className="mt-4 grid grid-cols-2 gap-2 sm:gap-3">
-          <Button variant="outline" onClick={() => galleryRef.current?.click()} disabled={busy}>
+          <Button variant="outline" onClick={picker.openGallery} disabled={busy}>
             <ImageIcon aria-hidden="true" />
             From Gallery
           </Button>
@@ -130,29 +123,11 @@ export default function UploadRoute() {
           </Button>
         </div>
 
-        <input
-          ref={galleryRef}
-          type="file"
-          accept="image/*"
-          className="hidden"
-          tabIndex={-1}
-          aria-label="Choose a photo from your gallery"
-          onChange={(event) => pick(event.currentTarget)}
-          data-testid="gallery-input"
+        <PhotoFileInputs
+          {...picker}
+          gallery={{ label: 'Choose a photo from your gallery', testId: 'gallery-input' }}
+          camera={canCapture ? { label: 'Take a photo with your camera', testId: 'camera-input', capture: 'user' } : undefined}
         />
-        {canCapture ? (
-          <input
-            ref={cameraRef}
-            type="file"
-            accept="image/*"
-            capture="user"
-            className="hidden"
-            tabIndex={-1}
-            aria-label="Take a photo with your camera"
-            onChange={(event) => pick(event.currentTarget)}
-            data-testid="camera-input"
-          />
-        ) : null}
       </section>
 
       <section aria-labelledby="tips-heading" className="mt-6 rounded-3xl bg-brand-50/60 p-5">

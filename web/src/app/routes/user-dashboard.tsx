@@ -6,13 +6,13 @@ import { Button } from '@/components/ui/button';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { VerifiedBadge } from '@/components/verified-badge';
 import { paths } from '@/config/paths';
-import { useSignOut } from '@/features/auth/api/use-sign-out';
-import { useDashboardSummary } from '@/features/dashboard/api/get-dashboard';
+import { useSignOut } from '@/features/auth/hooks/use-sign-out';
 import { StatsCards } from '@/features/dashboard/components/stats-cards';
 import { PersonalityHistory } from '@/features/personality/components/personality-history';
 import { SubscriptionCard } from '@/features/premium/components/billing-cards';
 import { PremiumMemberBanner } from '@/features/premium/components/premium-member-banner';
 import { useSession } from '@/lib/session';
+import { useDashboardSummary } from '@/resources/dashboard/get-dashboard';
 import { MyPhotosPanel } from './my-photos-panel';
 
 /**
@@ -23,8 +23,7 @@ import { MyPhotosPanel } from './my-photos-panel';
  */
 export default function UserDashboardRoute() {
   const { session } = useSession();
-  const userId = session?.user.id;
-  const summary = useDashboardSummary(userId);
+  const summary = useDashboardSummary();
   const { signOut, pending } = useSignOut();
 
   return (
@@ -99,7 +98,7 @@ export default function UserDashboardRoute() {
         <TabsContent value="photos">
           <MyPhotosPanel embedded />
         </TabsContent>
-        <TabsContent value="personality">{userId ? <PersonalityHistory userId={userId} /> : null}</TabsContent>
+        <TabsContent value="personality">{session ? <PersonalityHistory /> : null}</TabsContent>
         <TabsContent value="premium" className="grid gap-4">
           <SubscriptionCard />
           {summary.data && !summary.data.premium ? (

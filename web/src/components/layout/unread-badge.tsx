@@ -1,4 +1,4 @@
-import { badgeLabel, unreadCount, useUnreadSummary } from '@/lib/api/contact-requests';
+import { badgeLabel, unreadCount, useUnreadSummary } from '@/resources/contact-requests/contact-requests';
 
 /**
  * The side menu's count on Contact Requests: requests waiting for the

@@ -1,5 +1,5 @@
 import { paths } from '@/config/paths';
-import type { ScoredPhoto } from '@/lib/api/analyses';
+import type { ScoredPhoto } from '@/resources/analyses/analyses';
 
 /** Feet and hands share one flow; what differs is written here once. */
 export type BodyKind = 'feet' | 'hands';

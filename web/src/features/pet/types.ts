@@ -1,6 +1,6 @@
-import type { ScoredPhoto } from '@/lib/api/analyses';
+import type { ScoredPhoto } from '@/resources/analyses/analyses';
 
-export type { PetAnalysis } from '@/lib/api/analyses';
+export type { PetAnalysis } from '@/resources/analyses/analyses';
 
 /** What /pet-upload hands to /pet-results in navigation state. */
 export type PetResultState = ScoredPhoto<'pet'>;

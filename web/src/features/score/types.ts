@@ -1,7 +1,7 @@
 import type { ApiSchemas } from '@/lib/api-client';
-import type { FaceAnalysis, ScoredPhoto } from '@/lib/api/analyses';
+import type { FaceAnalysis, ScoredPhoto } from '@/resources/analyses/analyses';
 
-export type { FaceAnalysis } from '@/lib/api/analyses';
+export type { FaceAnalysis } from '@/resources/analyses/analyses';
 export type FaceBreakdown = ApiSchemas['FaceBreakdown'];
 export type KeyPoints = ApiSchemas['KeyPoints'];
 export type NormBox = ApiSchemas['NormBox'];

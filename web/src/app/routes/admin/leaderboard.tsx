@@ -1,12 +1,15 @@
 import { PageTitle } from '@/components/layout/page-title';
 import { paths } from '@/config/paths';
-import { LeaderboardModeration } from '@/features/admin/components/leaderboard-moderation';
+import { ContactReports } from '@/features/contact/components/contact-reports';
+import { LeaderboardModeration } from '@/features/leaderboard/components/leaderboard-moderation';
 
 export default function AdminLeaderboardRoute() {
   return (
     <>
       <PageTitle title={paths.adminLeaderboard.title} />
-      <LeaderboardModeration />
+      <LeaderboardModeration>
+        <ContactReports />
+      </LeaderboardModeration>
     </>
   );
 }

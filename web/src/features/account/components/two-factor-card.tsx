@@ -13,7 +13,7 @@ import {
   useUnenrollFactor,
   useVerifyFactor,
   type Enrollment,
-} from '@/features/account/api/factors';
+} from '@/resources/account/factors';
 import {
   isInsufficientAal,
   messageOf,

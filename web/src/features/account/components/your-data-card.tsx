@@ -15,12 +15,12 @@ import {
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { FormField } from '@/components/ui/form-field';
-import { useDeleteAccount } from '@/features/account/api/delete-account';
-import { useExportAccount } from '@/features/account/api/export-account';
 import { DELETE_CONFIRMATION, messageOf } from '@/features/account/utils/account-schema';
 import { ApiError } from '@/lib/api-client';
 import { useSession } from '@/lib/session';
 import { toast } from '@/lib/toast';
+import { useDeleteAccount } from '@/resources/account/delete-account';
+import { useExportAccount } from '@/resources/account/export-account';
 
 /** The server wants a fresh sign-in or the mailed code before deleting. */
 function needsReauthentication(error: unknown): boolean {

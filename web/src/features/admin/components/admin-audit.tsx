@@ -1,5 +1,5 @@
 import { Button } from '@/components/ui/button';
-import { useAdminAudit, type AdminAuditEntry } from '../api/admin-audit';
+import { useAdminAudit, type AdminAuditEntry } from '@/resources/admin/admin-audit';
 
 /** `verification_request_approved` → 'Verification request approved'. */
 export function actionLabel(action: string): string {

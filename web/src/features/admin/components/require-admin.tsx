@@ -3,7 +3,7 @@ import { Navigate, useLocation } from 'react-router';
 import { PageLoader } from '@/components/layout/page-loader';
 import { signInPathFor } from '@/config/paths';
 import { toast } from '@/lib/toast';
-import { useAdminAccess } from '../api/get-admin-access';
+import { useAdminAccess } from '@/resources/admin/get-admin-access';
 import { ADMIN_CHECK_FAILED_MESSAGE, ADMIN_ONLY_MESSAGE } from '../utils/messages';
 
 

@@ -12,7 +12,7 @@ import {
   DropdownMenuSeparator,
   DropdownMenuTrigger,
 } from '@/components/ui/dropdown-menu';
-import { useSignOut } from '@/features/auth/api/use-sign-out';
+import { useSignOut } from '@/features/auth/hooks/use-sign-out';
 
 function initialOf(email: string | undefined): string {
   return (email?.trim()[0] ?? '?').toUpperCase();

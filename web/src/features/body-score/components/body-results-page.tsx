@@ -5,10 +5,10 @@ import { DownloadCardButton } from '@/components/download-card-button';
 import { Button } from '@/components/ui/button';
 import { signInPathFor } from '@/config/paths';
 import { ApiError } from '@/lib/api-client';
-import { useSavePhoto } from '@/lib/api/photos';
 import { dataUrlToBlob, loadImage } from '@/lib/image';
 import { useSession } from '@/lib/session';
 import { toast } from '@/lib/toast';
+import { useSavePhoto } from '@/resources/photos/photos';
 import { BODY_KINDS, SAVE_FAILED_MESSAGE, SAVED_MESSAGE, SIGN_IN_TO_SAVE_MESSAGE, type BodyKind, type BodyResultState } from '../kinds';
 import { bodyCardFileName, drawBodyCard } from '../utils/body-card';
 

@@ -14,7 +14,7 @@ import {
 import { Button } from '@/components/ui/button';
 import { ApiError } from '@/lib/api-client';
 import { toast } from '@/lib/toast';
-import { useBlockRequester, type ContactRequest } from '../api/contact-requests';
+import { useBlockRequester, type ContactRequest } from '@/resources/contact-requests/contact-requests';
 import { messages } from '../utils/rules';
 
 /** Block, after a confirmation: no more requests from them, their open ones denied, the chat closed. */

@@ -3,8 +3,6 @@ import { ClockIcon, LoaderCircleIcon, LockIcon, MessageCircleIcon, SendIcon } fr
 import { useId, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { Link } from 'react-router';
-import { toast } from '@/lib/toast';
-import { z } from '@/lib/zod';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { Input } from '@/components/ui/input';
@@ -12,10 +10,12 @@ import { Label } from '@/components/ui/label';
 import { Textarea } from '@/components/ui/textarea';
 import { messagesPathFor } from '@/config/paths';
 import { ApiError } from '@/lib/api-client';
-import { formatDate } from '@/lib/api/billing';
 import { DISPLAY_NAME_MAX, displayNameField, displayNameOf } from '@/lib/display-name';
 import { useSession } from '@/lib/session';
-import { useEntryContact } from '../api/contact-requests';
+import { toast } from '@/lib/toast';
+import { z } from '@/lib/zod';
+import { formatDate } from '@/resources/billing/billing';
+import { useEntryContact } from '@/resources/contact-requests/contact-requests';
 import { useContactCheckout, type ContactTarget } from '../hooks/use-contact-checkout';
 import { CONTACT_MESSAGE_MAX, characterCount, contactErrorMessage, contactMessageSchema, messages } from '../utils/rules';
 

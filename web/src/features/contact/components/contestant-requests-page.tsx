@@ -5,7 +5,7 @@ import { PageTitle } from '@/components/layout/page-title';
 import { Button } from '@/components/ui/button';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { paths } from '@/config/paths';
-import { useReceivedRequests, useSentRequests, type ContactRequest } from '../api/contact-requests';
+import { useReceivedRequests, useSentRequests, type ContactRequest } from '@/resources/contact-requests/contact-requests';
 import { messages, splitReceived } from '../utils/rules';
 import { ReceivedRequestCard, SentRequestCard } from './request-cards';
 

@@ -2,9 +2,9 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { FlagIcon, LoaderCircleIcon } from 'lucide-react';
 import { useId, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
+import { Button } from '@/components/ui/button';
 import { toast } from '@/lib/toast';
 import { z } from '@/lib/zod';
-import { Button } from '@/components/ui/button';
 import {
   Dialog,
   DialogClose,
@@ -17,7 +17,7 @@ import {
 } from '@/components/ui/dialog';
 import { Label } from '@/components/ui/label';
 import { Textarea } from '@/components/ui/textarea';
-import { useReportRequester, type ContactRequest } from '../api/contact-requests';
+import { useReportRequester, type ContactRequest } from '@/resources/contact-requests/contact-requests';
 import { REPORT_REASON_MAX, characterCount, messages, reportErrorMessage, reportReasonSchema } from '../utils/rules';
 
 type FormInput = z.input<typeof reportReasonSchema>;

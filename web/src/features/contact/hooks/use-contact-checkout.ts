@@ -1,10 +1,10 @@
 import { useRef } from 'react';
 import { useNavigate } from 'react-router';
-import { createCheckout, formatMoney, type CreateCheckoutRequest } from '@/lib/api/billing';
 import { appPathOf, newIdempotencyKey } from '@/lib/checkout';
 import { useSession } from '@/lib/session';
 import { toast } from '@/lib/toast';
-import { useCreateContactRequest, type ContactRequest } from '../api/contact-requests';
+import { createCheckout, formatMoney, type CreateCheckoutRequest } from '@/resources/billing/billing';
+import { useCreateContactRequest, type ContactRequest } from '@/resources/contact-requests/contact-requests';
 import { messages } from '../utils/rules';
 
 /** Whom the user contacts: a leaderboard entry, as the page that lists it knows it. */

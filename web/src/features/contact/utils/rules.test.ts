@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '@/lib/api-client';
-import type { ContactRequest } from '@/lib/api/contact-requests';
+import type { ContactRequest } from '@/resources/contact-requests/contact-requests';
 import {
   characterCount,
   checkoutReturn,

@@ -4,7 +4,7 @@
  * Pure, so they are tested alone.
  */
 import { z } from '@/lib/zod';
-import type { ContactRequest } from '@/lib/api/contact-requests';
+import type { ContactRequest } from '@/resources/contact-requests/contact-requests';
 
 export const CONTACT_MESSAGE_MIN = 10;
 export const CONTACT_MESSAGE_MAX = 1000;

@@ -1,7 +1,7 @@
 import { render, screen, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { describe, expect, it } from 'vitest';
-import type { DashboardSummary } from '../api/get-dashboard';
+import type { DashboardSummary } from '@/resources/dashboard/get-dashboard';
 import { CONTACT_EARNINGS_NOTE, StatsCards } from './stats-cards';
 
 function summary(extra: Partial<DashboardSummary> = {}): DashboardSummary {

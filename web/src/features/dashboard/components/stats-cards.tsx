@@ -2,9 +2,9 @@ import { BrainIcon, CrownIcon, ImagesIcon, StarIcon, WalletIcon, WandSparklesIco
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { paths } from '@/config/paths';
-import { formatMoney } from '@/lib/api/billing';
 import { cn } from '@/lib/utils';
-import type { DashboardSummary } from '../api/get-dashboard';
+import { formatMoney } from '@/resources/billing/billing';
+import type { DashboardSummary } from '@/resources/dashboard/get-dashboard';
 
 export const CONTACT_EARNINGS_NOTE = 'Your 75% of approved contact requests. See what is paid out and when.';
 

@@ -1,7 +1,7 @@
 import { RotateCcwIcon } from 'lucide-react';
 import { useId } from 'react';
 import { Button } from '@/components/ui/button';
-import type { Adjustments } from '../types';
+import type { Adjustments } from '@/resources/edits/types';
 import { clampSlider, formatSlider, isDefaultAdjustments, sliders } from '../utils/adjustments';
 
 type AdjustmentSlidersProps = {

@@ -17,15 +17,14 @@ import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { Label } from '@/components/ui/label';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
-import { Textarea } from '@/components/ui/textarea';
 import { ApiError } from '@/lib/api-client';
 import { downloadImageUrl } from '@/lib/image';
 import { toast } from '@/lib/toast';
-import { useEditPhoto } from '../api/edit-photo';
-import { useEditAllowance } from '../api/get-edits-quota';
-import type { Adjustments } from '../types';
+import { useEditPhoto } from '@/resources/edits/edit-photo';
+import { useEditAllowance } from '@/resources/edits/get-edits-quota';
+import type { Adjustments } from '@/resources/edits/types';
 import { adjustmentsFilter, DEFAULT_ADJUSTMENTS, isDefaultAdjustments } from '../utils/adjustments';
-import { editErrorMessage, FREE_EDITS_USED_MESSAGE, MISSING_PROMPT_MESSAGE, UPLOAD_FIRST_MESSAGE, type EditKind } from '../utils/edit-errors';
+import { editErrorMessage, refuseEdit, type EditKind } from '../utils/edit-errors';
 import {
   DOWNLOAD_FAILED,
   editShareText,
@@ -39,6 +38,7 @@ import { canRedo, canUndo, currentEntry, historyReducer, isEdited, originalEntry
 import { editorBackgrounds, editorQuickEdits, editorStyles, promptKind } from '../utils/presets';
 import { AdjustmentSliders } from './adjustment-sliders';
 import { BeforeAfterSlider, BusyOverlay } from './before-after-slider';
+import { PendingIcon, PromptTextarea } from './edit-controls';
 import { EditsRemainingPill, OutOfEditsNotice } from './edits-remaining';
 
 export const SAVE_FAILED = 'Failed to save photo';
@@ -116,19 +116,7 @@ export function EditorWorkspace({
   }
 
   async function runEdit(label: string, text: string, kind: EditKind) {
-    if (busy) return;
-    if (!hasImage) {
-      toast.error(UPLOAD_FIRST_MESSAGE);
-      return;
-    }
-    if (allowance.out) {
-      toast.error(FREE_EDITS_USED_MESSAGE);
-      return;
-    }
-    if (!text.trim()) {
-      toast.error(MISSING_PROMPT_MESSAGE);
-      return;
-    }
+    if (refuseEdit({ busy, hasImage, out: allowance.out, prompt: text })) return;
     setPending(label);
     try {
       const base = await bake();
@@ -241,7 +229,7 @@ export function EditorWorkspace({
 
         <div className="grid grid-cols-3 gap-2">
           <Button onClick={() => void onSave()} disabled={busy}>
-            {pending === 'save' ? <LoaderCircleIcon aria-hidden="true" className="animate-spin" /> : <SaveIcon aria-hidden="true" />}
+            <PendingIcon pending={pending === 'save'}><SaveIcon aria-hidden="true" /></PendingIcon>
             Save
           </Button>
           <Button variant="outline" onClick={() => setShareOpen(true)} disabled={!hasImage}>
@@ -249,7 +237,7 @@ export function EditorWorkspace({
             Share
           </Button>
           <Button variant="outline" onClick={() => void onDownload()} disabled={busy}>
-            {pending === 'download' ? <LoaderCircleIcon aria-hidden="true" className="animate-spin" /> : <DownloadIcon aria-hidden="true" />}
+            <PendingIcon pending={pending === 'download'}><DownloadIcon aria-hidden="true" /></PendingIcon>
             Download
           </Button>
         </div>
@@ -282,7 +270,7 @@ export function EditorWorkspace({
             <div className="grid grid-cols-3 gap-2">
               {editorQuickEdits.map((quick) => (
                 <Button key={quick.label} variant="outline" size="sm" disabled={editDisabled} onClick={() => void runEdit(quick.label, quick.prompt, quick.kind)}>
-                  {pending === quick.label ? <LoaderCircleIcon aria-hidden="true" className="animate-spin" /> : null}
+                  <PendingIcon pending={pending === quick.label} />
                   {quick.label}
                 </Button>
               ))}
@@ -322,23 +310,18 @@ export function EditorWorkspace({
               }}
             >
               <Label htmlFor={`${ids}-prompt`}>Custom edit</Label>
-              <Textarea
+              <PromptTextarea
                 id={`${ids}-prompt`}
                 value={prompt}
                 rows={2}
                 maxLength={500}
                 onChange={(event) => setPrompt(event.target.value)}
-                onKeyDown={(event) => {
-                  if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
-                    event.preventDefault();
-                    void runEdit('Custom', prompt, promptKind(prompt));
-                  }
-                }}
+                onSubmitPrompt={() => void runEdit('Custom', prompt, promptKind(prompt))}
                 placeholder="e.g. warm the colours and sharpen"
                 disabled={allowance.out}
               />
               <Button type="submit" variant="secondary" disabled={editDisabled || prompt.trim().length === 0}>
-                {pending === 'Custom' ? <LoaderCircleIcon aria-hidden="true" className="animate-spin" /> : <WandSparklesIcon aria-hidden="true" />}
+                <PendingIcon pending={pending === 'Custom'}><WandSparklesIcon aria-hidden="true" /></PendingIcon>
                 Apply Custom Edit
               </Button>
             </form>
@@ -402,7 +385,7 @@ function ChoiceRow({
           ))}
         </select>
         <Button size="sm" variant="outline" disabled={disabled} onClick={onApply} aria-label={`Apply ${label}`}>
-          {pending ? <LoaderCircleIcon aria-hidden="true" className="animate-spin" /> : icon ?? <WandSparklesIcon aria-hidden="true" />}
+          <PendingIcon pending={pending}>{icon ?? <WandSparklesIcon aria-hidden="true" />}</PendingIcon>
           Apply
         </Button>
       </div>

@@ -2,7 +2,7 @@ import { CrownIcon, SparklesIcon } from 'lucide-react';
 import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { paths } from '@/config/paths';
-import type { EditAllowance } from '../api/get-edits-quota';
+import type { EditAllowance } from '@/resources/edits/get-edits-quota';
 import { OUT_OF_EDITS_MESSAGE } from '../utils/edit-errors';
 
 /** The free edits left as a small pill ('3 free edits left', 'Unlimited edits'). */

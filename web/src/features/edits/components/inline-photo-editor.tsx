@@ -1,4 +1,4 @@
-import { DownloadIcon, LoaderCircleIcon, PencilIcon, Redo2Icon, Undo2Icon, WandSparklesIcon } from 'lucide-react';
+import { DownloadIcon, PencilIcon, Redo2Icon, Undo2Icon, WandSparklesIcon } from 'lucide-react';
 import { useId, useReducer, useState } from 'react';
 import { photoDownloadName } from '@/components/download-photo-button';
 import { SharePanel } from '@/components/share-panel';
@@ -6,12 +6,12 @@ import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
-import { useUpdateEditedImage } from '@/lib/api/photos';
 import { downloadImageUrl } from '@/lib/image';
 import { toast } from '@/lib/toast';
-import { useEditPhoto } from '../api/edit-photo';
-import { useEditAllowance } from '../api/get-edits-quota';
-import { editErrorMessage, FREE_EDITS_USED_MESSAGE } from '../utils/edit-errors';
+import { useEditPhoto } from '@/resources/edits/edit-photo';
+import { useEditAllowance } from '@/resources/edits/get-edits-quota';
+import { useUpdateEditedImage } from '@/resources/photos/photos';
+import { editErrorMessage, refuseEdit } from '../utils/edit-errors';
 import {
   DASHBOARD_EDIT_SUCCESS,
   DOWNLOAD_FAILED,
@@ -26,6 +26,7 @@ import { downloadHdVersion } from '../utils/hd-download';
 import { canUndo, currentEntry, historyReducer, isEdited, lastPrompt, originalEntry, startHistory } from '../utils/history';
 import { builtInAlternatives, dashboardTabs, GENERATIVE_ONLY_NOTE, GENERATIVE_ONLY_REASON, type EditPreset } from '../utils/presets';
 import { BeforeAfterSlider, BusyOverlay } from './before-after-slider';
+import { PendingIcon } from './edit-controls';
 import { EditsRemainingPill, OutOfEditsNotice } from './edits-remaining';
 
 type InlinePhotoEditorProps = {
@@ -63,13 +64,8 @@ export function InlinePhotoEditor({ photoId, originalUrl, editedUrl, fileBase }:
   const edited = isEdited(history);
 
   function run(preset: Pick<EditPreset, 'prompt' | 'label'>) {
-    if (busy) return;
-    if (allowance.out) {
-      toast.error(FREE_EDITS_USED_MESSAGE);
-      return;
-    }
+    if (refuseEdit({ busy, out: allowance.out, prompt: preset.prompt })) return;
     const text = preset.prompt.trim();
-    if (!text) return;
     edit.mutate(
       { imageUrl: current.imageUrl, prompt: text, photoId },
       {
@@ -154,7 +150,7 @@ export function InlinePhotoEditor({ photoId, originalUrl, editedUrl, fileBase }:
         {allowance.out ? <OutOfEditsNotice /> : null}
         <div className="grid grid-cols-2 gap-2 sm:grid-cols-4">
           <Button variant="outline" onClick={() => void download('plain')} disabled={downloading !== null}>
-            {downloading === 'plain' ? <LoaderCircleIcon aria-hidden="true" className="animate-spin" /> : <DownloadIcon aria-hidden="true" />}
+            <PendingIcon pending={downloading === 'plain'}><DownloadIcon aria-hidden="true" /></PendingIcon>
             Download
           </Button>
           <Button variant="outline" onClick={undo} disabled={busy}>
@@ -171,7 +167,7 @@ export function InlinePhotoEditor({ photoId, originalUrl, editedUrl, fileBase }:
           </Button>
         </div>
         <Button onClick={() => void download('hd')} disabled={downloading !== null}>
-          {downloading === 'hd' ? <LoaderCircleIcon aria-hidden="true" className="animate-spin" /> : <DownloadIcon aria-hidden="true" />}
+          <PendingIcon pending={downloading === 'hd'}><DownloadIcon aria-hidden="true" /></PendingIcon>
           Download HD Version
         </Button>
         <SharePanel
@@ -268,7 +264,7 @@ export function InlinePhotoEditor({ photoId, originalUrl, editedUrl, fileBase }:
             disabled={allowance.out}
           />
           <Button type="submit" disabled={blank || busy || allowance.out}>
-            {edit.isPending ? <LoaderCircleIcon aria-hidden="true" className="animate-spin" /> : <WandSparklesIcon aria-hidden="true" />}
+            <PendingIcon pending={edit.isPending}><WandSparklesIcon aria-hidden="true" /></PendingIcon>
             Edit
           </Button>
         </div>

@@ -1,11 +1,11 @@
-import { LoaderCircleIcon, ScanFaceIcon, SparklesIcon, WandSparklesIcon } from 'lucide-react';
+import { ScanFaceIcon, SparklesIcon, WandSparklesIcon } from 'lucide-react';
 import { useId, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Label } from '@/components/ui/label';
-import { Textarea } from '@/components/ui/textarea';
 import type { ResultEdits } from '../hooks/use-result-edits';
 import { ANALYZE_HINT } from '../utils/edit-messages';
 import { promptKind, resultPresets } from '../utils/presets';
+import { PendingIcon, PromptTextarea } from './edit-controls';
 import { EditsRemainingPill, OutOfEditsNotice } from './edits-remaining';
 
 type ResultsEditCardProps = {
@@ -55,11 +55,9 @@ export function ResultsEditCard({ edits, onAnalyze, analyzing }: ResultsEditCard
               disabled={disabled}
               onClick={() => edits.apply(preset)}
             >
-              {pending === preset.label ? (
-                <LoaderCircleIcon aria-hidden="true" className="animate-spin" />
-              ) : (
+              <PendingIcon pending={pending === preset.label}>
                 <WandSparklesIcon aria-hidden="true" />
-              )}
+              </PendingIcon>
               {preset.label}
             </Button>
           </li>
@@ -77,23 +75,18 @@ export function ResultsEditCard({ edits, onAnalyze, analyzing }: ResultsEditCard
         <Label htmlFor={promptId} className="sr-only">
           Describe your edit
         </Label>
-        <Textarea
+        <PromptTextarea
           id={promptId}
           value={prompt}
           onChange={(event) => setPrompt(event.target.value)}
-          onKeyDown={(event) => {
-            if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
-              event.preventDefault();
-              submitCustom();
-            }
-          }}
+          onSubmitPrompt={submitCustom}
           placeholder="Describe your edit, e.g. make it brighter and blur the background"
           rows={2}
           maxLength={500}
           disabled={allowance.out}
         />
         <Button type="submit" variant="secondary" disabled={disabled} className="justify-self-start">
-          {pending === 'custom' ? <LoaderCircleIcon aria-hidden="true" className="animate-spin" /> : <WandSparklesIcon aria-hidden="true" />}
+          <PendingIcon pending={pending === 'custom'}><WandSparklesIcon aria-hidden="true" /></PendingIcon>
           {pending === 'custom' ? 'Editing...' : 'Apply Edit'}
         </Button>
       </form>
@@ -104,7 +97,7 @@ export function ResultsEditCard({ edits, onAnalyze, analyzing }: ResultsEditCard
             {edits.needsAnalyze ? ANALYZE_HINT : 'Want to know what your edited photo scores?'}
           </p>
           <Button onClick={onAnalyze} disabled={analyzing || busy} aria-busy={analyzing}>
-            {analyzing ? <LoaderCircleIcon aria-hidden="true" className="animate-spin" /> : <ScanFaceIcon aria-hidden="true" />}
+            <PendingIcon pending={analyzing}><ScanFaceIcon aria-hidden="true" /></PendingIcon>
             {analyzing ? 'Analyzing...' : 'Analyze'}
           </Button>
         </div>

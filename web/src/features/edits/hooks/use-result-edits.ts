@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { toast } from '@/lib/toast';
-import { useEditAllowance } from '../api/get-edits-quota';
-import { useEditPhoto } from '../api/edit-photo';
-import { editErrorMessage, FREE_EDITS_USED_MESSAGE, MISSING_PROMPT_MESSAGE, type EditKind } from '../utils/edit-errors';
+import { useEditPhoto } from '@/resources/edits/edit-photo';
+import { useEditAllowance } from '@/resources/edits/get-edits-quota';
+import { editErrorMessage, refuseEdit, type EditKind } from '../utils/edit-errors';
 import { ANALYZE_HINT, editSuccessMessage } from '../utils/edit-messages';
 
 export type EditRequest = { label: string; prompt: string; kind: EditKind };
@@ -25,15 +25,7 @@ export function useResultEdits(original: string, initial?: InitialEdits) {
   const busy = mutation.isPending;
 
   function apply({ label, prompt, kind }: EditRequest, onDone?: () => void) {
-    if (busy) return;
-    if (allowance.out) {
-      toast.error(FREE_EDITS_USED_MESSAGE);
-      return;
-    }
-    if (!prompt.trim()) {
-      toast.error(MISSING_PROMPT_MESSAGE);
-      return;
-    }
+    if (refuseEdit({ busy, out: allowance.out, prompt })) return;
     setPending(label);
     mutation.mutate(
       { imageUrl: current ?? original, prompt: prompt.trim() },

@@ -1,4 +1,4 @@
-import type { Adjustments } from '../types';
+import type { Adjustments } from '@/resources/edits/types';
 
 /**
  * The /editor's manual sliders (spec document 2): brightness, contrast and

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '@/lib/api-client';
-import { editErrorMessage, isQuotaError } from './edit-errors';
+import { editErrorMessage, editRefusal } from './edit-errors';
 
 describe('edit error messages', () => {
   it('maps a 429 and a message containing 429 to the rate limit message', () => {
@@ -37,9 +37,22 @@ describe('edit error messages', () => {
     );
     expect(editErrorMessage(undefined)).toBe('Failed to edit photo. Please try again.');
   });
+});
 
-  it('recognises the quota refusal', () => {
-    expect(isQuotaError(new ApiError(403, 'free_edits_used', 'x'))).toBe(true);
-    expect(isQuotaError(new ApiError(429, 'rate_limited', 'x'))).toBe(false);
+describe('editRefusal', () => {
+  const ok = { busy: false, out: false, prompt: 'brighter' };
+
+  it('lets an edit start with a photo, free edits and an instruction', () => {
+    expect(editRefusal(ok)).toBeNull();
+    expect(editRefusal({ ...ok, hasImage: true })).toBeNull();
+  });
+
+  it('refuses in the editors\' order: busy (silently), no photo, no free edits, no instruction', () => {
+    expect(editRefusal({ busy: true, hasImage: false, out: true, prompt: '' })).toEqual({ message: null });
+    expect(editRefusal({ ...ok, hasImage: false, out: true, prompt: '' })).toEqual({ message: 'Please upload an image first' });
+    expect(editRefusal({ ...ok, out: true, prompt: '' })).toEqual({
+      message: "You've used all your free edits. Upgrade to Premium for unlimited edits!",
+    });
+    expect(editRefusal({ ...ok, prompt: '   ' })).toEqual({ message: 'Please enter an editing instruction' });
   });
 });

@@ -1,4 +1,5 @@
 import { ApiError } from '@/lib/api-client';
+import { toast } from '@/lib/toast';
 import type { EditKind } from './presets';
 
 /**
@@ -55,7 +56,33 @@ export function editErrorMessage(error: unknown, kind: EditKind = 'edit'): strin
   return editFailedMessage(kind);
 }
 
-/** True when the server refused because the free edits are used up. */
-export function isQuotaError(error: unknown): boolean {
-  return error instanceof ApiError && (error.code === 'free_edits_used' || error.status === 403);
+type EditCheck = {
+  /** Another edit (or a save, a download) is running. */
+  busy: boolean;
+  /** There is a photo to edit (the /editor before an upload has none). */
+  hasImage?: boolean;
+  /** The free edits are used up. */
+  out: boolean;
+  /** The instruction the edit would send. */
+  prompt: string;
+};
+
+/**
+ * Why an edit must not start, checked the same way by all three editors
+ * before they spend one: another is running (nothing to say), no photo yet,
+ * no free edits left, no instruction. Null when it may start.
+ */
+export function editRefusal({ busy, hasImage = true, out, prompt }: EditCheck): { message: string | null } | null {
+  if (busy) return { message: null };
+  if (!hasImage) return { message: UPLOAD_FIRST_MESSAGE };
+  if (out) return { message: FREE_EDITS_USED_MESSAGE };
+  if (!prompt.trim()) return { message: MISSING_PROMPT_MESSAGE };
+  return null;
+}
+
+/** `editRefusal`, told to the user: true when the edit must not start. */
+export function refuseEdit(check: EditCheck): boolean {
+  const refusal = editRefusal(check);
+  if (refusal?.message) toast.error(refusal.message);
+  return refusal !== null;
 }

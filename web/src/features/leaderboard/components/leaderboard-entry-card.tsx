@@ -2,7 +2,7 @@ import { MailIcon, StarIcon } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Button } from '@/components/ui/button';
 import { VerifiedBadge } from '@/components/verified-badge';
-import type { LeaderboardEntry } from '../api/get-leaderboard';
+import type { LeaderboardEntry } from '@/resources/leaderboard/get-leaderboard';
 
 export const SIGN_IN_TO_CONTACT_MESSAGE = 'Please sign in to contact contestants';
 

@@ -3,7 +3,7 @@ import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { paths } from '@/config/paths';
-import { useLeaderboardPage, type LeaderboardEntry } from '../api/get-leaderboard';
+import { useLeaderboardPage, type LeaderboardEntry } from '@/resources/leaderboard/get-leaderboard';
 import { LeaderboardEntryCard } from './leaderboard-entry-card';
 
 export const LOAD_FAILED_MESSAGE = 'Failed to load leaderboard';

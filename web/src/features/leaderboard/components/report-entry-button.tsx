@@ -6,8 +6,8 @@ import { Label } from '@/components/ui/label';
 import { Textarea } from '@/components/ui/textarea';
 import { ApiError } from '@/lib/api-client';
 import { toast } from '@/lib/toast';
-import { useReportEntry } from '../api/report-entry';
-import type { LeaderboardEntry } from '../api/get-leaderboard';
+import type { LeaderboardEntry } from '@/resources/leaderboard/get-leaderboard';
+import { useReportEntry } from '@/resources/leaderboard/report-entry';
 
 export const REPORT_SENT_MESSAGE = 'Thank you. Our admins will review this entry.';
 export const REPORT_FAILED_MESSAGE = 'Failed to report entry. Please try again.';

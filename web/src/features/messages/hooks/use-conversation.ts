@@ -1,10 +1,10 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
 import { ApiError } from '@/lib/api-client';
-import { contactRequestKeys, retryServerErrors } from '@/lib/api/contact-requests';
 import { newIdempotencyKey } from '@/lib/checkout';
 import { useSession } from '@/lib/session';
-import { getAllMessages, getMessages, markRead, sendMessage, type MessagePage } from '../api/messages';
+import { contactRequestKeys, retryServerErrors } from '@/resources/contact-requests/contact-requests';
+import { getAllMessages, getMessages, markRead, messageKeys, sendMessage, type MessagePage } from '@/resources/messages/messages';
 import { chatMessageError, lastSeq, lastTheirsSeq, mergeMessages, type ChatMessage, type OutgoingMessage } from '../utils/chat';
 import { useMessageStream } from './use-message-stream';
 
@@ -46,10 +46,6 @@ function reducer(state: State, action: Action): State {
  */
 export const READ_MARKS_POLL_MS = 10_000;
 
-export const messageKeys = {
-  first: (userId: string, requestId: string) => ['messages', userId, requestId, 'first'] as const,
-};
-
 /** Whether the page is in front of the user (a hidden tab does not mark anything read). */
 function pageVisible(): boolean {
   return typeof document === 'undefined' || document.visibilityState !== 'hidden';
@@ -66,12 +62,11 @@ export function useConversation(
   { onRefused, onSendFailed }: { onRefused: (error: ApiError) => void; onSendFailed?: (error: unknown) => void },
 ) {
   const { session } = useSession();
-  const userId = session?.user.id ?? '';
   const queryClient = useQueryClient();
   const first = useQuery({
-    queryKey: messageKeys.first(userId, requestId),
+    queryKey: messageKeys.first(requestId),
     queryFn: () => getAllMessages(requestId),
-    enabled: Boolean(userId),
+    enabled: Boolean(session),
     retry: retryServerErrors,
     staleTime: Infinity,
     gcTime: 0,
@@ -148,13 +143,13 @@ export function useConversation(
     markRead(requestId, seq)
       .then(() => {
         dispatch({ type: 'read', seq });
-        void queryClient.invalidateQueries({ queryKey: contactRequestKeys.unread(userId) });
+        void queryClient.invalidateQueries({ queryKey: contactRequestKeys.unread() });
       })
       .catch(() => {
         // Marked again with the next message or visit.
         marking.current = 0;
       });
-  }, [loaded, visible, newestTheirs, state.myLastReadSeq, requestId, queryClient, userId]);
+  }, [loaded, visible, newestTheirs, state.myLastReadSeq, requestId, queryClient]);
 
   // The composer and the outbox: a message leaves the box at Enter and shows
   // at once as "Sending…", keyed by its client id; sends go one at a time, in

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { ApiError } from '@/lib/api-client';
-import { openMessageStream } from '../api/messages';
+import { openMessageStream } from '@/resources/messages/messages';
 import { parseChatMessage, parseReadMark, type ChatMessage } from '../utils/chat';
 import { pause, readSseStream, reconnectDelay, SseParser } from '../utils/sse';
 

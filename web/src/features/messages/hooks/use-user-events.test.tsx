@@ -1,8 +1,7 @@
 import { screen, within } from '@testing-library/react';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { contactRequestKeys, type ContactRequest, UNREAD_POLL_MS } from '@/lib/api/contact-requests';
+import { contactRequestKeys, type ContactRequest, UNREAD_POLL_MS } from '@/resources/contact-requests/contact-requests';
 import { callsTo, json, stubApi } from '@/testing/fake-api';
-import { testUser } from '@/testing/fake-auth-client';
 import { renderApp } from '@/testing/render-app';
 
 const EVENTS = '/api/v1/events/stream';
@@ -68,7 +67,7 @@ describe('the user’s event stream', { timeout: 20_000 }, () => {
     });
     const { queryClient } = renderApp('/contestant-requests', { user: 'signed-in' });
     await vi.waitFor(() => expect(callsTo(fetchMock, 'GET', EVENTS)).toHaveLength(1));
-    const unread = () => queryClient.getQueryCache().find({ queryKey: contactRequestKeys.unread(testUser.id) });
+    const unread = () => queryClient.getQueryCache().find({ queryKey: contactRequestKeys.unread() });
     // Open: the badge's query does not poll.
     await vi.waitFor(() => expect(unread()?.observers[0]?.options.refetchInterval).toBe(false));
     const asked = callsTo(fetchMock, 'GET', UNREAD).length;
@@ -99,7 +98,7 @@ describe('the user’s event stream', { timeout: 20_000 }, () => {
       [`GET ${UNREAD}`]: () => json({ awaitingAnswer: 0, unreadMessages: 0 }),
     });
     const { queryClient } = renderApp('/contestant-requests', { user: 'signed-in' });
-    const unread = () => queryClient.getQueryCache().find({ queryKey: contactRequestKeys.unread(testUser.id) });
+    const unread = () => queryClient.getQueryCache().find({ queryKey: contactRequestKeys.unread() });
     await vi.waitFor(() => expect(unread()?.observers[0]?.options.refetchInterval).toBe(false));
     first.send('message', { seq: 41, id: 'm41', contactRequestId: pending.id, senderId: 'her', mine: false, createdAt: pending.createdAt }, 41);
     first.end();

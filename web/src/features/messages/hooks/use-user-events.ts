@@ -1,9 +1,9 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { ApiError } from '@/lib/api-client';
-import { contactRequestKeys, setUserEventsLive } from '@/lib/api/contact-requests';
 import { servesApi, useSession } from '@/lib/session';
-import { openUserEventStream, parseUnread } from '../api/user-events';
+import { contactRequestKeys, setUserEventsLive } from '@/resources/contact-requests/contact-requests';
+import { openUserEventStream, parseUnread } from '@/resources/messages/user-events';
 import { pause, readSseStream, reconnectDelay, SseParser } from '../utils/sse';
 
 export type UserEventsStatus = 'off' | 'connecting' | 'open' | 'reconnecting' | 'stopped';
@@ -33,9 +33,9 @@ export function useUserEvents(): UserEventsStatus {
     const controller = new AbortController();
     const { signal } = controller;
     const lists = () => {
-      void queryClient.invalidateQueries({ queryKey: [...contactRequestKeys.all, 'received', userId] });
-      void queryClient.invalidateQueries({ queryKey: [...contactRequestKeys.all, 'sent', userId] });
-      void queryClient.invalidateQueries({ queryKey: [...contactRequestKeys.all, 'one', userId] });
+      void queryClient.invalidateQueries({ queryKey: contactRequestKeys.received() });
+      void queryClient.invalidateQueries({ queryKey: contactRequestKeys.sent() });
+      void queryClient.invalidateQueries({ queryKey: contactRequestKeys.ones() });
     };
 
     const run = async () => {
@@ -56,7 +56,7 @@ export function useUserEvents(): UserEventsStatus {
             (event) => {
               if (event.event === 'unread') {
                 const summary = parseUnread(event.data);
-                if (summary) queryClient.setQueryData(contactRequestKeys.unread(userId), summary);
+                if (summary) queryClient.setQueryData(contactRequestKeys.unread(), summary);
               } else if (event.event === 'request') {
                 lists();
               }

@@ -4,9 +4,9 @@
  * Pure, so they are tested alone.
  */
 import { z } from '@/lib/zod';
-import type { ApiSchemas } from '@/lib/api-client';
+import type { ChatMessage } from '@/resources/messages/messages';
 
-export type ChatMessage = ApiSchemas['ChatMessage'];
+export type { ChatMessage };
 
 /**
  * A message the user has sent that the server has not yet confirmed: shown

@@ -3,7 +3,7 @@ import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { ApiError } from '@/lib/api-client';
 import { toast } from '@/lib/toast';
-import { downloadApplicationsCsv, useAdminApplications, useMarkContacted, type ApplicationView } from '../api/applications';
+import { downloadApplicationsCsv, useAdminApplications, useMarkContacted, type ApplicationView } from '@/resources/opportunities/applications';
 import { CONTACT_WITHIN_HOURS } from '../utils/application-schema';
 
 const HOUR_MS = 3_600_000;

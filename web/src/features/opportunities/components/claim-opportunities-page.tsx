@@ -5,18 +5,17 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { signInPathFor } from '@/config/paths';
 import { useSession } from '@/lib/session';
-import { useMyApplication, type ApplicationView } from '../api/applications';
+import { useMyApplication, type ApplicationView } from '@/resources/opportunities/applications';
 import { CONTACT_WITHIN_HOURS, SIGN_IN_MESSAGE } from '../utils/application-schema';
 import { OpportunityForm } from './opportunity-form';
 
 /** /claim-opportunities: the application form; visitors are asked to sign in and come back. */
 export function ClaimOpportunitiesPage() {
   const { status, session } = useSession();
-  const userId = session?.user.id;
-  const mine = useMyApplication(userId);
+  const mine = useMyApplication();
 
   let body;
-  if (status === 'loading' || (userId && mine.isPending)) {
+  if (status === 'loading' || (session && mine.isPending)) {
     body = <PageLoader />;
   } else if (!session) {
     body = <SignInPrompt />;
@@ -30,7 +29,7 @@ export function ClaimOpportunitiesPage() {
           <CardDescription>One application per account. Fields marked optional can be left blank.</CardDescription>
         </CardHeader>
         <CardContent>
-          <OpportunityForm userId={session.user.id} email={session.user.email} onAlreadyApplied={() => void mine.refetch()} />
+          <OpportunityForm email={session.user.email} onAlreadyApplied={() => void mine.refetch()} />
         </CardContent>
       </Card>
     );

@@ -11,7 +11,7 @@ import { Textarea } from '@/components/ui/textarea';
 import { paths } from '@/config/paths';
 import { ApiError } from '@/lib/api-client';
 import { toast } from '@/lib/toast';
-import { useSubmitApplication } from '../api/applications';
+import { useSubmitApplication } from '@/resources/opportunities/applications';
 import {
   ALREADY_APPLIED_MESSAGE,
   APPLICATION_SENT_MESSAGE,
@@ -38,7 +38,6 @@ function firstError(errors: FieldErrors<ApplicationInput>): { field: Application
 }
 
 type OpportunityFormProps = {
-  userId: string;
   /** The account's address: the team answers there (the server takes it from the account). */
   email?: string;
   /** Called when the server answers that this user has applied before. */
@@ -46,8 +45,8 @@ type OpportunityFormProps = {
 };
 
 /** The application: the spec's fields, rules and messages; the server checks them again. */
-export function OpportunityForm({ userId, email, onAlreadyApplied }: OpportunityFormProps) {
-  const submit = useSubmitApplication(userId);
+export function OpportunityForm({ email, onAlreadyApplied }: OpportunityFormProps) {
+  const submit = useSubmitApplication();
   const form = useForm<ApplicationInput, unknown, Application>({
     resolver: zodResolver(applicationSchema),
     defaultValues: EMPTY_APPLICATION,

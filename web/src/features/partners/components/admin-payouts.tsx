@@ -4,10 +4,10 @@ import { Button } from '@/components/ui/button';
 import { ConfirmButton } from '@/components/ui/confirm-button';
 import { paths } from '@/config/paths';
 import { ApiError } from '@/lib/api-client';
-import { formatDate, formatMoney } from '@/lib/api/billing';
 import { toast } from '@/lib/toast';
 import { cn } from '@/lib/utils';
-import { useMarkPayoutPaid, usePayablePartners, useTransferPayout, type PayablePartner } from '../api/partners';
+import { formatDate, formatMoney } from '@/resources/billing/billing';
+import { useMarkPayoutPaid, usePayablePartners, useTransferPayout, type PayablePartner } from '@/resources/partners/partners';
 import {
   NO_UNPAID_MESSAGE,
   PAYOUT_SENT_MESSAGE,

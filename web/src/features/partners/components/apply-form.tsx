@@ -3,8 +3,6 @@ import { HandshakeIcon, LoaderCircleIcon } from 'lucide-react';
 import { useEffect, useId, type ChangeEvent } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { Link, Navigate, useNavigate } from 'react-router';
-import { toast } from '@/lib/toast';
-import { z } from '@/lib/zod';
 import { PageLoader } from '@/components/layout/page-loader';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
@@ -12,8 +10,9 @@ import { FormField } from '@/components/ui/form-field';
 import { paths, signInPathFor } from '@/config/paths';
 import { ApiError } from '@/lib/api-client';
 import { normalizePromoCode } from '@/lib/checkout';
-import { useSession } from '@/lib/session';
-import { useApplyPartner, usePartnerAccountCheck } from '../api/partners';
+import { toast } from '@/lib/toast';
+import { z } from '@/lib/zod';
+import { useApplyPartner, usePartnerAccountCheck } from '@/resources/partners/partners';
 import {
   AUTO_CODE_LENGTH,
   DISPLAY_NAME_MAX,
@@ -47,8 +46,7 @@ type FormOutput = z.output<typeof schema>;
  * portal, with a word why, instead of a form the server would refuse.
  */
 export function PartnerApplyPage() {
-  const { session } = useSession();
-  const mine = usePartnerAccountCheck(session?.user.id ?? '');
+  const mine = usePartnerAccountCheck();
   if (mine.isPending) return <PageLoader />;
   if (mine.data) return <AlreadyPartner />;
   return (
@@ -76,9 +74,8 @@ function AlreadyPartner() {
 }
 
 function ApplyForm() {
-  const { session } = useSession();
   const navigate = useNavigate();
-  const apply = useApplyPartner(session?.user.id ?? '');
+  const apply = useApplyPartner();
   const form = useForm<FormInput, unknown, FormOutput>({
     resolver: zodResolver(schema),
     defaultValues: { displayName: '', shortCode: '', promoCode: '' },

@@ -4,9 +4,9 @@ import { Link } from 'react-router';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { paths } from '@/config/paths';
-import { formatMoney } from '@/lib/api/billing';
 import { cn } from '@/lib/utils';
-import { usePartnerLeaderboard, type PartnerStanding } from '../api/partners';
+import { formatMoney } from '@/resources/billing/billing';
+import { usePartnerLeaderboard, type PartnerStanding } from '@/resources/partners/partners';
 import { LEADERBOARD_EMPTY_MESSAGE, LEADERBOARD_LOADING_MESSAGE } from '../utils/messages';
 import { tierName } from '../utils/rules';
 

@@ -6,11 +6,10 @@ import { PageLoader } from '@/components/layout/page-loader';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { paths } from '@/config/paths';
-import { formatDate, formatMoney } from '@/lib/api/billing';
-import { useEarnings } from '@/lib/api/payouts';
-import { useSession } from '@/lib/session';
 import { cn } from '@/lib/utils';
-import { isNoPartnerAccount, useMyPartnerPortal, type PartnerConversion, type PartnerPortal } from '../api/partners';
+import { formatDate, formatMoney } from '@/resources/billing/billing';
+import { isNoPartnerAccount, useMyPartnerPortal, type PartnerConversion, type PartnerPortal } from '@/resources/partners/partners';
+import { useEarnings } from '@/resources/payouts/payouts';
 import { referralLink } from '../utils/codes';
 import {
   NO_CONVERSIONS_MESSAGE,
@@ -25,8 +24,7 @@ import { PartnerStatusBadge } from './status-badge';
 
 /** /partners/portal (signed in): the partner's account, link, codes, earnings and newest conversions. */
 export function PartnerPortalPage() {
-  const { session } = useSession();
-  const portal = useMyPartnerPortal(session?.user.id ?? '');
+  const portal = useMyPartnerPortal();
 
   let body;
   if (portal.isPending) body = <PageLoader />;

@@ -1,7 +1,7 @@
 import { LoaderCircleIcon } from 'lucide-react';
 import { useEffect, useRef } from 'react';
 import { useNavigate } from 'react-router';
-import { trackReferral } from '../api/partners';
+import { trackReferral } from '@/resources/partners/partners';
 import { REDIRECTING_MESSAGE } from '../utils/messages';
 
 /** Long enough for a slow network; after it the visitor goes home anyway. */

@@ -6,10 +6,10 @@ import { PageLoader } from '@/components/layout/page-loader';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { paths } from '@/config/paths';
-import { formatDate, formatMoney } from '@/lib/api/billing';
-import { useEarnings, type Earnings, type EarningsLine, type PayoutAccount } from '@/lib/api/payouts';
 import { toast } from '@/lib/toast';
 import { cn } from '@/lib/utils';
+import { formatDate, formatMoney } from '@/resources/billing/billing';
+import { useEarnings, type Earnings, type EarningsLine, type PayoutAccount } from '@/resources/payouts/payouts';
 import { canReceive, earnsNothing, lineStateLabel, messages, onboardingReturn, payoutRule, STATE_TONE } from '../utils/rules';
 
 /**

@@ -5,7 +5,7 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { paths } from '@/config/paths';
 import { ApiError } from '@/lib/api-client';
-import { useCompleteSandboxPayoutAccount, useSandboxPayoutAccount } from '@/lib/api/payouts';
+import { useCompleteSandboxPayoutAccount, useSandboxPayoutAccount } from '@/resources/payouts/payouts';
 
 export const SANDBOX_ONBOARDING_NOTICE = 'Test payout account — no real bank details are asked for or stored.';
 export const SANDBOX_ACCOUNT_NOT_FOUND_MESSAGE = 'This test payout account could not be found. Start again from your Earnings page.';

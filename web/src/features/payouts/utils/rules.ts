@@ -2,8 +2,8 @@
  * The earnings page's words: what each line's state means to the person who
  * is paid, and the payout rule. Pure, so they are tested alone.
  */
-import { formatDate } from '@/lib/api/billing';
-import type { EarningsLine, EarningsLineState, PayoutAccount } from '@/lib/api/payouts';
+import { formatDate } from '@/resources/billing/billing';
+import type { EarningsLine, EarningsLineState, PayoutAccount } from '@/resources/payouts/payouts';
 
 export const messages = {
   loadFailed: 'Failed to load your earnings',

@@ -3,8 +3,8 @@ import { Link, useNavigate } from 'react-router';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { paths } from '@/config/paths';
-import { formatDate } from '@/lib/api/billing';
-import { usePersonalityResults, type PersonalityResult } from '../api/personality';
+import { formatDate } from '@/resources/billing/billing';
+import { usePersonalityResults, type PersonalityResult } from '@/resources/personality/personality';
 import { DETAILED_PRICE, saveAnswers } from '../utils/quiz-state';
 import { PersonalityResultView } from './personality-result';
 
@@ -16,8 +16,8 @@ const sameAnswers = (a: PersonalityResult, b: PersonalityResult) => JSON.stringi
  * this tab's session storage and /personality-test shows that result with
  * the offer.
  */
-export function PersonalityHistory({ userId }: { userId: string }) {
-  const results = usePersonalityResults(userId);
+export function PersonalityHistory() {
+  const results = usePersonalityResults();
   const navigate = useNavigate();
   if (results.isPending) return <p role="status">Loading your results...</p>;
   if (results.isError) {

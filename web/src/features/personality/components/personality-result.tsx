@@ -1,7 +1,7 @@
 import { Badge } from '@/components/ui/badge';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Progress } from '@/components/ui/progress';
-import type { PersonalityResult } from '../api/personality';
+import type { PersonalityResult } from '@/resources/personality/personality';
 import { analysisBlocks } from '../utils/quiz-state';
 
 /**

@@ -7,11 +7,11 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { Progress } from '@/components/ui/progress';
 import { paths, signInPathFor } from '@/config/paths';
 import { ApiError } from '@/lib/api-client';
-import { createCheckout } from '@/lib/api/billing';
 import { appPathOf, newIdempotencyKey } from '@/lib/checkout';
 import { useSession } from '@/lib/session';
 import { toast } from '@/lib/toast';
-import { useAnalyzePersonality, usePersonalityResults, useQuiz, type PersonalityResult, type QuizAnswers, type QuizQuestion, type QuizType } from '../api/personality';
+import { createCheckout } from '@/resources/billing/billing';
+import { useAnalyzePersonality, usePersonalityResults, useQuiz, type PersonalityResult, type QuizAnswers, type QuizQuestion, type QuizType } from '@/resources/personality/personality';
 import {
   ANALYZE_FAILED_MESSAGE,
   clearAnswers,
@@ -55,7 +55,7 @@ export function PersonalityTestPage({ quizGate = (quiz) => quiz }: PersonalityTe
   const { session, client } = useSession();
   const navigate = useNavigate();
   const [search, setSearch] = useSearchParams();
-  const analyze = useAnalyzePersonality(session?.user.id);
+  const analyze = useAnalyzePersonality();
   // Back from the checkout or from signing in: the quiz taken before.
   const [arrival] = useState(() => {
     const stored = loadAnswers();
@@ -63,7 +63,7 @@ export function PersonalityTestPage({ quizGate = (quiz) => quiz }: PersonalityTe
   });
   // Without a quiz in this tab, the latest saved result (if it cannot be
   // read, the quiz starts as for a first visit).
-  const saved = usePersonalityResults(arrival ? undefined : session?.user.id);
+  const saved = usePersonalityResults({ enabled: !arrival });
   const [latestSeen, setLatestSeen] = useState(false);
   const [index, setIndex] = useState(arrival ? 19 : 0);
   const [answers, setAnswers] = useState<QuizAnswers>(arrival ?? {});

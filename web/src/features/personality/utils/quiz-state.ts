@@ -1,4 +1,4 @@
-import type { QuizAnswers } from '../api/personality';
+import type { QuizAnswers } from '@/resources/personality/personality';
 
 export const QUIZ_LENGTH = 20;
 export const SELECT_ANSWER_MESSAGE = 'Please select an answer';

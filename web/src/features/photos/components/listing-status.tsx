@@ -1,4 +1,4 @@
-import type { Photo } from '@/lib/api/photos';
+import type { Photo } from '@/resources/photos/photos';
 
 export const PENDING_ENTRY_MESSAGE = 'Admins will verify your entry soon';
 

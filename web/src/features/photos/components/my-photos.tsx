@@ -3,7 +3,7 @@ import { useId, useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { paths } from '@/config/paths';
-import { usePhotos, type Photo, type PhotoSort } from '@/lib/api/photos';
+import { usePhotos, type Photo, type PhotoSort } from '@/resources/photos/photos';
 import { PhotoCard } from './photo-card';
 import { PhotoDetailsDialog } from './photo-details-dialog';
 

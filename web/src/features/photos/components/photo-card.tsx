@@ -1,6 +1,6 @@
 import { InfoIcon } from 'lucide-react';
 import { Button } from '@/components/ui/button';
-import type { Photo } from '@/lib/api/photos';
+import type { Photo } from '@/resources/photos/photos';
 import { ListingStatus } from './listing-status';
 import { cardSubScores, subScoreColumns, displayImage, outOfTen, photoDate } from '../utils/photo-display';
 

@@ -15,8 +15,8 @@ import {
 } from '@/components/ui/alert-dialog';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
-import { useDeletePhoto, useSharePhoto, type Photo } from '@/lib/api/photos';
 import { toast } from '@/lib/toast';
+import { useDeletePhoto, useSharePhoto, type Photo } from '@/resources/photos/photos';
 import { cardSubScores, subScoreColumns, displayImage, outOfTen, photoDate, photoFileBase, savedPhotoShareText } from '../utils/photo-display';
 
 type PhotoDetailsDialogProps = {

@@ -1,5 +1,5 @@
 import { photoDownloadName } from '@/components/download-photo-button';
-import type { Photo } from '@/lib/api/photos';
+import type { Photo } from '@/resources/photos/photos';
 
 /** The image a card shows: the latest edit if there is one, else the original. */
 export function displayImage(photo: Pick<Photo, 'edited_image_url' | 'original_image_url'>): string {

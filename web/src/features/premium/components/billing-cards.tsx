@@ -4,8 +4,8 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { paths } from '@/config/paths';
 import { ApiError } from '@/lib/api-client';
-import { formatDate, formatMoney, isPremium, useChangeRenewal, usePayments, useSubscription, type Payment } from '@/lib/api/billing';
 import { toast } from '@/lib/toast';
+import { formatDate, formatMoney, isPremium, useChangeRenewal, usePayments, useSubscription, type Payment } from '@/resources/billing/billing';
 import { planName } from '../utils/plan';
 
 export const RENEWAL_CHANGE_FAILED_MESSAGE = 'Failed to update your subscription. Please try again.';

@@ -5,7 +5,7 @@ import { PageLoader } from '@/components/layout/page-loader';
 import { PageTitle } from '@/components/layout/page-title';
 import { Button } from '@/components/ui/button';
 import { paths, signInPathFor } from '@/config/paths';
-import type { FeatureName } from '@/lib/api/features';
+import type { FeatureName } from '@/resources/feature-access/feature-access';
 import { useFeatureAccess } from '../hooks/use-feature-access';
 import { FEATURE_CHECK_FAILED_MESSAGE } from '../utils/messages';
 

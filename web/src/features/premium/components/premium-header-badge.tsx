@@ -1,12 +1,13 @@
 import { CrownIcon } from 'lucide-react';
 import { Link } from 'react-router';
 import { paths } from '@/config/paths';
-import { isPremium, useSubscription } from '@/lib/api/billing';
+import { isPremium, useSubscription } from '@/resources/billing/billing';
 
 /**
  * The header's crown for members. Being in the header, it checks the
  * subscription on every page load and whenever the signed-in user changes
- * (the query is per user), as the spec asks (document 2, section 4).
+ * (SessionProvider empties the cache then), as the spec asks (document 2,
+ * section 4).
  */
 export function PremiumHeaderBadge() {
   const subscription = useSubscription();

@@ -2,7 +2,7 @@ import { CrownIcon, FootprintsIcon, HandIcon } from 'lucide-react';
 import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { paths } from '@/config/paths';
-import { isPremium, useSubscription } from '@/lib/api/billing';
+import { isPremium, useSubscription } from '@/resources/billing/billing';
 
 /**
  * The dashboard's membership line. The subscription is checked when the

@@ -5,8 +5,8 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { paths } from '@/config/paths';
 import { ApiError } from '@/lib/api-client';
-import { formatMoney, useSandboxAction, useSandboxCheckout, type SandboxAction, type SandboxCheckout } from '@/lib/api/billing';
 import { appPathOf } from '@/lib/checkout';
+import { formatMoney, useSandboxAction, useSandboxCheckout, type SandboxAction, type SandboxCheckout } from '@/resources/billing/billing';
 import { CARD_DECLINED_MESSAGE } from '../utils/messages';
 
 export const SANDBOX_NOTICE = 'This is a test payment. No money moves and no card is charged.';

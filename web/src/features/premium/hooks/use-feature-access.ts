@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
-import { useFeatureAccessQuery, useRecordFeatureUsage, type FeatureAccess, type FeatureName } from '@/lib/api/features';
 import { useSession } from '@/lib/session';
 import { toast } from '@/lib/toast';
+import { useFeatureAccessQuery, useRecordFeatureUsage, type FeatureAccess, type FeatureName } from '@/resources/feature-access/feature-access';
 import { FEATURE_CHECK_FAILED_MESSAGE, TRIAL_ACTIVATED_MESSAGE, TRIAL_FAILED_MESSAGE } from '../utils/messages';
 
 /**

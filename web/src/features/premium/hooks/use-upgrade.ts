@@ -2,10 +2,10 @@ import { useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { paths, signInPathFor } from '@/config/paths';
 import { ApiError } from '@/lib/api-client';
-import { createCheckout, PREMIUM_PLAN } from '@/lib/api/billing';
-import { useSession } from '@/lib/session';
 import { appPathOf, newIdempotencyKey, normalizePromoCode } from '@/lib/checkout';
+import { useSession } from '@/lib/session';
 import { toast } from '@/lib/toast';
+import { createCheckout, PREMIUM_PLAN } from '@/resources/billing/billing';
 import { CHECKOUT_FAILED_MESSAGE, NO_ACTIVE_SESSION_MESSAGE, SIGN_IN_TO_UPGRADE_MESSAGE } from '../utils/messages';
 
 /** The server's message for the user, or the spec's fallback. */

@@ -7,9 +7,9 @@ import { Label } from '@/components/ui/label';
 import { VerifiedBadge } from '@/components/verified-badge';
 import { paths } from '@/config/paths';
 import { ApiError } from '@/lib/api-client';
-import { usePhotos, type Photo } from '@/lib/api/photos';
 import { toast } from '@/lib/toast';
-import { useStandings, useSubmitEntry } from '../api/contest';
+import { useStandings, useSubmitEntry } from '@/resources/contest/contest';
+import { usePhotos, type Photo } from '@/resources/photos/photos';
 import { timeLeft } from './time-left';
 
 export const SELECT_PHOTO_MESSAGE = 'Please select a photo to submit';

@@ -8,10 +8,10 @@ import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Textarea } from '@/components/ui/textarea';
 import { ApiError } from '@/lib/api-client';
-import { useSavePhoto } from '@/lib/api/photos';
 import { dataUrlToBlob } from '@/lib/image';
 import { useSession } from '@/lib/session';
 import { toast } from '@/lib/toast';
+import { useSavePhoto } from '@/resources/photos/photos';
 import { useSignInToSave } from '../hooks/use-sign-in-to-save';
 import type { ResultState } from '../types';
 import {

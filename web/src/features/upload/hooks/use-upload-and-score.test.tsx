@@ -4,18 +4,18 @@ import type { ReactNode } from 'react';
 import { MemoryRouter, useLocation } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '@/lib/api-client';
-import type { AnalysisKind } from '@/lib/api/analyses';
 import { toast } from '@/lib/toast';
+import type { AnalysisKind } from '@/resources/analyses/analyses';
 import { useUploadAndScore } from './use-upload-and-score';
 
 // The upload is checked here at the module's edge: jsdom's Blob does not survive Node's multipart
 // encoder, so a stubbed fetch would not see the bytes (analyses.test.ts checks the paths).
 const analyzePhoto = vi.fn<(kind: AnalysisKind, image: Blob) => Promise<unknown>>();
 
-vi.mock('@/lib/api/analyses', async (importOriginal) => {
+vi.mock('@/resources/analyses/analyses', async (importOriginal) => {
   const { useMutation } = await import('@tanstack/react-query');
   return {
-    ...(await importOriginal<typeof import('@/lib/api/analyses')>()),
+    ...(await importOriginal<typeof import('@/resources/analyses/analyses')>()),
     useAnalyzePhoto: (kind: AnalysisKind) => useMutation({ mutationFn: (image: Blob) => analyzePhoto(kind, image) }),
   };
 });

@@ -1,8 +1,8 @@
 import { useCallback, useEffect } from 'react';
 import { useNavigate } from 'react-router';
-import { analysisErrorMessage, useAnalyzePhoto, type AnalysisKind, type ScoredPhoto } from '@/lib/api/analyses';
 import { toUploadFile } from '@/lib/image';
 import { toast } from '@/lib/toast';
+import { analysisErrorMessage, useAnalyzePhoto, type AnalysisKind, type ScoredPhoto } from '@/resources/analyses/analyses';
 import { READ_FAILED_MESSAGE } from '../utils/validate-image-file';
 import { checkPhotoChosen, FACE_UPLOAD_MESSAGES, type UploadMessages } from '../utils/validate-upload';
 import { useChosenPhoto } from './use-chosen-photo';

@@ -5,7 +5,7 @@ import { ConfirmButton } from '@/components/ui/confirm-button';
 import { Label } from '@/components/ui/label';
 import { Textarea } from '@/components/ui/textarea';
 import { toast } from '@/lib/toast';
-import { useDecideVerification, useVerificationRequests, type VerificationRequest } from '../api/verification';
+import { useDecideVerification, useVerificationRequests, type VerificationRequest } from '@/resources/verification/verification';
 
 const STATUS_STYLE: Record<string, string> = {
   pending: 'border-amber-200 bg-amber-50 text-amber-800',

@@ -3,8 +3,6 @@ import { BadgeCheckIcon, ClockIcon, LoaderCircleIcon, ShieldCheckIcon, XCircleIc
 import { useId } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
-import { toast } from '@/lib/toast';
-import { z } from '@/lib/zod';
 import { PageLoader } from '@/components/layout/page-loader';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
@@ -13,9 +11,10 @@ import { Label } from '@/components/ui/label';
 import { Textarea } from '@/components/ui/textarea';
 import { paths } from '@/config/paths';
 import { ApiError } from '@/lib/api-client';
-import { formatDate } from '@/lib/api/billing';
-import { useSession } from '@/lib/session';
-import { useMyVerification, useRequestVerification, type VerificationRequest } from '../api/verification';
+import { toast } from '@/lib/toast';
+import { z } from '@/lib/zod';
+import { formatDate } from '@/resources/billing/billing';
+import { useMyVerification, useRequestVerification, type VerificationRequest } from '@/resources/verification/verification';
 
 export const SUBMITTED_MESSAGE = "Verification request submitted! We'll review it soon.";
 export const SUBMIT_FAILED_MESSAGE = 'Failed to submit verification request';
@@ -32,9 +31,7 @@ type FormOutput = z.output<typeof schema>;
 
 /** /request-verification (signed in): the badge, the request on file, or the form. */
 export function RequestVerificationPage() {
-  const { session } = useSession();
-  const userId = session?.user.id;
-  const mine = useMyVerification(userId);
+  const mine = useMyVerification();
 
   let body;
   if (mine.isPending) body = <PageLoader />;
@@ -58,7 +55,7 @@ export function RequestVerificationPage() {
       </Card>
     );
   else if (mine.data.request) body = <RequestStatus request={mine.data.request} />;
-  else body = <RequestForm userId={userId!} />;
+  else body = <RequestForm />;
 
   return (
     <div className="mx-auto flex w-full max-w-2xl flex-col gap-6 px-4 py-8 sm:px-6 sm:py-12">
@@ -99,8 +96,8 @@ function RequestStatus({ request }: { request: VerificationRequest }) {
   );
 }
 
-function RequestForm({ userId }: { userId: string }) {
-  const submit = useRequestVerification(userId);
+function RequestForm() {
+  const submit = useRequestVerification();
   const form = useForm<FormInput, unknown, FormOutput>({
     resolver: zodResolver(schema),
     defaultValues: { fullName: '', reason: '', instagramHandle: '', otherSocial: '' },

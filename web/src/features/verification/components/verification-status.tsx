@@ -2,13 +2,11 @@ import { ShieldCheckIcon } from 'lucide-react';
 import { Link } from 'react-router';
 import { VerifiedBadge } from '@/components/verified-badge';
 import { paths } from '@/config/paths';
-import { useSession } from '@/lib/session';
-import { useMyVerification } from '../api/verification';
+import { useMyVerification } from '@/resources/verification/verification';
 
 /** My Photos' verification line: the badge for verified users, Get Verified for the others. */
 export function VerificationStatus() {
-  const { session } = useSession();
-  const mine = useMyVerification(session?.user.id);
+  const mine = useMyVerification();
   if (!mine.data) return null;
   if (mine.data.verified) {
     return (

@@ -1,0 +1,196 @@
+import { useId, useState, type ReactNode } from 'react';
+import { Button } from '@/components/ui/button';
+import { ConfirmButton } from '@/components/ui/confirm-button';
+import { Input } from '@/components/ui/input';
+import { ApiError } from '@/lib/api-client';
+import { toast } from '@/lib/toast';
+import { useModerate, useModerationEntries, useReports, type EntryStatus, type ModerationAction, type ModerationEntry } from '@/resources/leaderboard/leaderboard-moderation';
+
+const TABS: { status: EntryStatus; label: string }[] = [
+  { status: 'pending', label: 'Pending' },
+  { status: 'approved', label: 'Listed' },
+  { status: 'rejected', label: 'Rejected' },
+  { status: 'unlisted', label: 'Unlisted' },
+];
+
+const DONE: Record<ModerationAction['kind'], string> = {
+  approve: 'Entry approved',
+  reject: 'Entry rejected',
+  unlist: 'Entry unlisted',
+  feature: 'Entry updated',
+  resolve: 'Report resolved',
+};
+
+function useRun() {
+  const moderate = useModerate();
+  const options = (action: ModerationAction) => ({
+    onSuccess: () => toast.success(DONE[action.kind]),
+    onError: (error: unknown) => toast.error(error instanceof ApiError ? error.message : 'Failed to update entry'),
+  });
+  const run = (action: ModerationAction) => moderate.mutate(action, options(action));
+  /** For a confirmation dialog: settles once the server has answered. */
+  const runAsync = (action: ModerationAction) => moderate.mutateAsync(action, options(action));
+  return { run, runAsync, busy: moderate.isPending };
+}
+
+/**
+ * Leaderboard moderation: pending entries to approve or reject, listed ones
+ * to feature or unlist, and reports of entries. `children` come after them on
+ * the page: the route puts the contact feature's reported requesters there
+ * (features never import each other).
+ */
+export function LeaderboardModeration({ children }: { children?: ReactNode }) {
+  const [status, setStatus] = useState<EntryStatus>('pending');
+  const entries = useModerationEntries(status);
+  return (
+    <div className="mx-auto flex w-full max-w-5xl flex-col gap-6 px-4 py-8 sm:px-6 sm:py-12 wrap-anywhere">
+      <h1 className="text-3xl font-extrabold tracking-tight">Leaderboard Moderation</h1>
+      <div className="flex flex-wrap gap-2" role="group" aria-label="Entries by state">
+        {TABS.map((tab) => (
+          <Button key={tab.status} variant={tab.status === status ? 'default' : 'outline'} aria-pressed={tab.status === status} onClick={() => setStatus(tab.status)}>
+            {tab.label}
+          </Button>
+        ))}
+      </div>
+      {entries.isPending ? (
+        <p role="status">Loading entries...</p>
+      ) : entries.isError ? (
+        <p role="alert" className="text-destructive">
+          Failed to load entries
+        </p>
+      ) : entries.data.length === 0 ? (
+        <p className="text-muted-foreground">No entries here.</p>
+      ) : (
+        <ul className="flex flex-col gap-3" aria-label="Entries">
+          {entries.data.map((entry) => (
+            <ModerationCard key={entry.photo_id} entry={entry} />
+          ))}
+        </ul>
+      )}
+      <Reports />
+      {children}
+    </div>
+  );
+}
+
+function ModerationCard({ entry }: { entry: ModerationEntry }) {
+  const { run, runAsync, busy } = useRun();
+  const name = entry.display_name ?? 'this entry';
+  const [reason, setReason] = useState('');
+  const reasonId = useId();
+  return (
+    <li className="flex flex-col gap-3 rounded-3xl border bg-card p-4 shadow-sm sm:flex-row" data-testid="moderation-entry">
+      <img src={entry.image_url} alt={`Entry of ${entry.display_name ?? 'a user'}`} className="size-32 shrink-0 rounded-2xl object-cover" />
+      <div className="flex min-w-0 flex-1 flex-col gap-1 text-sm">
+        <p className="text-base font-bold">
+          {entry.display_name ?? '(no name)'} · {entry.score.toFixed(1)}/10 {entry.rating_label}
+        </p>
+        <p>Owner: {entry.owner_email ?? entry.owner_id}</p>
+        {entry.bio ? <p className="text-muted-foreground">{entry.bio}</p> : null}
+        {entry.contest_month ? (
+          <p>
+            Contest {entry.contest_month}; 18+ {entry.attested_adult ? 'confirmed' : 'not confirmed'}, original {entry.attested_original ? 'confirmed' : 'not confirmed'}
+          </p>
+        ) : null}
+        {entry.open_reports > 0 ? <p className="font-semibold text-destructive">{entry.open_reports} open report(s)</p> : null}
+        {entry.rejection_reason ? <p>Reason: {entry.rejection_reason}</p> : null}
+        <div className="mt-2 flex flex-wrap items-end gap-2">
+          {entry.status !== 'approved' ? (
+            <Button size="sm" disabled={busy} onClick={() => run({ kind: 'approve', id: entry.photo_id })}>
+              Approve
+            </Button>
+          ) : null}
+          {entry.status === 'pending' ? (
+            <>
+              <div className="flex flex-col gap-1">
+                <label htmlFor={reasonId} className="text-xs font-semibold">
+                  Reason for rejection (shown to the owner)
+                </label>
+                <Input id={reasonId} value={reason} maxLength={500} onChange={(event) => setReason(event.target.value)} className="h-9 w-64" />
+              </div>
+              <ConfirmButton
+                disabled={busy || !reason.trim()}
+                title={`Reject ${name}?`}
+                description={`The entry stays off the public leaderboard, and its owner sees it rejected with your reason: “${reason.trim()}”.`}
+                confirmLabel="Reject"
+                pendingLabel="Rejecting..."
+                onConfirm={() => runAsync({ kind: 'reject', id: entry.photo_id, reason })}
+              >
+                Reject
+              </ConfirmButton>
+            </>
+          ) : null}
+          {entry.status === 'approved' ? (
+            <>
+              <Button size="sm" variant="outline" disabled={busy} onClick={() => run({ kind: 'feature', id: entry.photo_id, featured: !entry.featured })}>
+                {entry.featured ? 'Unfeature' : 'Feature'}
+              </Button>
+              <ConfirmButton
+                disabled={busy}
+                title={`Unlist ${name}?`}
+                description="The entry leaves the public leaderboard at once and nobody can contact its owner through it. You can approve it again from the Unlisted tab."
+                confirmLabel="Unlist"
+                pendingLabel="Unlisting..."
+                onConfirm={() => runAsync({ kind: 'unlist', id: entry.photo_id })}
+              >
+                Unlist
+              </ConfirmButton>
+            </>
+          ) : null}
+        </div>
+      </div>
+    </li>
+  );
+}
+
+function Reports() {
+  const reports = useReports();
+  const { run, runAsync, busy } = useRun();
+  return (
+    <section aria-labelledby="reports-heading" className="flex flex-col gap-3">
+      <h2 id="reports-heading" className="text-2xl font-bold">
+        Reports
+      </h2>
+      {reports.isPending ? (
+        <p role="status">Loading reports...</p>
+      ) : reports.isError ? (
+        <p role="alert" className="text-destructive">
+          Failed to load reports
+        </p>
+      ) : reports.data.length === 0 ? (
+        <p className="text-muted-foreground">No open reports.</p>
+      ) : (
+        <ul className="flex flex-col gap-2" aria-label="Open reports">
+          {reports.data.map((report) => (
+            <li key={report.id} className="flex flex-wrap items-center gap-3 rounded-2xl border bg-card p-3 text-sm">
+              <img src={report.entry.image_url} alt="" className="size-12 rounded-xl object-cover" />
+              <div className="min-w-0 flex-1">
+                <p className="font-semibold">
+                  {report.entry.display_name ?? '(no name)'} ({report.entry.status})
+                </p>
+                <p>
+                  “{report.reason}” — {report.reporter_email ?? 'a user'}
+                </p>
+              </div>
+              {report.entry.status === 'approved' ? (
+                <ConfirmButton
+                  disabled={busy}
+                  title={`Unlist ${report.entry.display_name ?? 'this entry'}?`}
+                  description={`The reported entry leaves the public leaderboard at once, with the report’s reason: “${report.reason}”. You can approve it again from the Unlisted tab.`}
+                  confirmLabel="Unlist"
+                  pendingLabel="Unlisting..."
+                  onConfirm={() => runAsync({ kind: 'unlist', id: report.photo_id, reason: report.reason })}
+                >
+                  Unlist entry
+                </ConfirmButton>
+              ) : null}
+              <Button size="sm" variant="ghost" disabled={busy} onClick={() => run({ kind: 'resolve', reportId: report.id })}>
+                Resolve
+              </Button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,69 @@
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api, unwrap, type ApiSchemas } from '@/lib/api-client';
+import { leaderboardKeys } from './get-leaderboard';
+
+/** An entry as the moderators see it (signed image URL, owner's email, open reports). */
+export type ModerationEntry = ApiSchemas['ModerationEntry'];
+export type AdminReport = ApiSchemas['AdminReport'];
+export type EntryStatus = 'pending' | 'approved' | 'rejected' | 'unlisted';
+
+export const moderationKeys = {
+  all: ['admin', 'leaderboard'] as const,
+  entries: (status: EntryStatus) => [...moderationKeys.all, 'entries', status] as const,
+  reports: () => [...moderationKeys.all, 'reports'] as const,
+};
+
+export function useModerationEntries(status: EntryStatus) {
+  return useQuery(
+    queryOptions({
+      queryKey: moderationKeys.entries(status),
+      queryFn: () => unwrap(api.GET('/api/v1/admin/leaderboard/entries', { params: { query: { status } } })),
+    }),
+  );
+}
+
+export function useReports() {
+  return useQuery(queryOptions({ queryKey: moderationKeys.reports(), queryFn: () => unwrap(api.GET('/api/v1/admin/leaderboard/reports')) }));
+}
+
+export type ModerationAction =
+  | { kind: 'approve'; id: string }
+  | { kind: 'reject'; id: string; reason: string }
+  | { kind: 'unlist'; id: string; reason?: string }
+  | { kind: 'feature'; id: string; featured: boolean }
+  | { kind: 'resolve'; reportId: string };
+
+/** POST to the admin endpoint of one decision. The server checks the role again and applies each decision once. */
+export async function moderate(action: ModerationAction): Promise<void> {
+  switch (action.kind) {
+    case 'approve':
+      await unwrap(api.POST('/api/v1/admin/leaderboard/entries/{id}/approve', { params: { path: { id: action.id } } }));
+      return;
+    case 'reject':
+      await unwrap(api.POST('/api/v1/admin/leaderboard/entries/{id}/reject', { params: { path: { id: action.id } }, body: { reason: action.reason } }));
+      return;
+    case 'unlist':
+      await unwrap(api.POST('/api/v1/admin/leaderboard/entries/{id}/unlist', { params: { path: { id: action.id } }, body: { reason: action.reason } }));
+      return;
+    case 'feature':
+      await unwrap(
+        api.POST('/api/v1/admin/leaderboard/entries/{id}/feature', { params: { path: { id: action.id } }, body: { featured: action.featured } }),
+      );
+      return;
+    case 'resolve': {
+      const { response } = await api.POST('/api/v1/admin/leaderboard/reports/{id}/resolve', { params: { path: { id: action.reportId } } });
+      if (!response.ok) throw new Error(`Request failed with status ${response.status}`);
+    }
+  }
+}
+
+export function useModerate() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: moderate,
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: moderationKeys.all });
+      void queryClient.invalidateQueries({ queryKey: leaderboardKeys.all });
+    },
+  });
+}
