@@ -4,7 +4,7 @@
 //! `PRETTYSCORE_TEST_POSTGRES` names a server; without one the PostgreSQL
 //! variant prints NOT RUN, and under CI it fails.
 
-mod helpers;
+mod harness;
 
 mod admin;
 mod analyses;

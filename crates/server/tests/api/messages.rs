@@ -10,10 +10,10 @@ use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 use uuid::Uuid;
 
-use crate::billing::{Caller, assert_error, call, get, ok, post, sandbox_app, sign_up};
-use crate::helpers::{Backend, TestApp, on_both_databases};
-use crate::leaderboard::{State, insert_photo};
-use crate::verification::admin;
+use crate::harness::{
+    Backend, Caller, Reply, State, TestApp, admin, call, get, insert_photo, on_both_databases,
+    post, sandbox_app, sign_up,
+};
 
 const REQUESTS: &str = "/api/v1/contact-requests";
 
@@ -23,7 +23,11 @@ async fn conversation(app: &TestApp, approve: bool) -> (Caller, Caller, String) 
     let star = sign_up(app, "star@example.com").await;
     let fan = sign_up(app, "fan@example.com").await;
     let photo = insert_photo(app, star.id, 9.0, chrono::Utc::now(), State::Listed).await;
-    let (status, request) = post(
+    let Reply {
+        status,
+        body: request,
+        ..
+    } = post(
         app,
         REQUESTS,
         &fan,
@@ -31,35 +35,32 @@ async fn conversation(app: &TestApp, approve: bool) -> (Caller, Caller, String) 
     )
     .await;
     assert_eq!(status, StatusCode::CREATED, "{request}");
-    let opened = ok(post(
+    let opened = post(
         app,
         "/functions/v1/create-checkout",
         &fan,
         json!({"userId": fan.id, "type": "contact_request", "metadata": {"contact_request_id": request["id"]}}),
     )
-    .await);
+    .await.ok();
     let session = opened["sessionId"].as_str().unwrap();
-    ok(post(
+    post(
         app,
         &format!("/api/v1/billing/sandbox/{session}/pay"),
         &fan,
         json!({}),
     )
-    .await);
+    .await
+    .ok();
     let id = request["id"].as_str().unwrap().to_owned();
     if approve {
-        ok(post(app, &format!("{REQUESTS}/{id}/approve"), &star, json!({})).await);
+        post(app, &format!("{REQUESTS}/{id}/approve"), &star, json!({}))
+            .await
+            .ok();
     }
     (star, fan, id)
 }
 
-async fn send(
-    app: &TestApp,
-    caller: &Caller,
-    id: &str,
-    client_id: Uuid,
-    content: &str,
-) -> (StatusCode, Value) {
+async fn send(app: &TestApp, caller: &Caller, id: &str, client_id: Uuid, content: &str) -> Reply {
     post(
         app,
         &format!("{REQUESTS}/{id}/messages"),
@@ -70,7 +71,7 @@ async fn send(
 }
 
 async fn say(app: &TestApp, caller: &Caller, id: &str, content: &str) -> Value {
-    let (status, body) = send(app, caller, id, Uuid::new_v4(), content).await;
+    let Reply { status, body, .. } = send(app, caller, id, Uuid::new_v4(), content).await;
     assert_eq!(status, StatusCode::CREATED, "{body}");
     body
 }
@@ -140,7 +141,8 @@ async fn watch_stream(
     .expect("the events arrive");
 }
 
-/// The first `n` message events (`(seq, data)`) after `last_event_id`.
+/// The first `n` message events (`(seq, data)`) after `last_event_id`;
+/// says `opened` at the stream's first event.
 async fn read_events(
     base: &str,
     token: &str,
@@ -193,11 +195,9 @@ async fn only_the_parties_of_an_approved_request_talk(backend: Backend) {
         (Method::GET, &stream),
         (Method::POST, &read),
     ] {
-        assert_error(
-            &call(&app, method.clone(), path, None, Some(body.clone())).await,
-            StatusCode::UNAUTHORIZED,
-            "not_signed_in",
-        );
+        call(&app, method.clone(), path, None, Some(body.clone()))
+            .await
+            .assert_error(StatusCode::UNAUTHORIZED, "not_signed_in");
         for stranger in [&other, &admin] {
             let reply = call(
                 &app,
@@ -207,8 +207,8 @@ async fn only_the_parties_of_an_approved_request_talk(backend: Backend) {
                 Some(body.clone()),
             )
             .await;
-            assert_error(&reply, StatusCode::NOT_FOUND, "not_found");
-            assert_eq!(reply.1["message"], "Contact request not found");
+            reply.assert_error(StatusCode::NOT_FOUND, "not_found");
+            assert_eq!(reply.body["message"], "Contact request not found");
         }
         // Paid but not approved yet: the parties are told so.
         for party in [&star, &fan] {
@@ -220,19 +220,22 @@ async fn only_the_parties_of_an_approved_request_talk(backend: Backend) {
                 Some(json!({"id": Uuid::new_v4(), "content": "hi", "seq": 0})),
             )
             .await;
-            assert_error(&reply, StatusCode::FORBIDDEN, "not_approved");
-            assert_eq!(reply.1["message"], "This contact request is not approved");
+            reply.assert_error(StatusCode::FORBIDDEN, "not_approved");
+            assert_eq!(
+                reply.body["message"],
+                "This contact request is not approved"
+            );
         }
     }
-    assert_error(
-        &call(&app, Method::GET, &format!("{REQUESTS}/unread"), None, None).await,
-        StatusCode::UNAUTHORIZED,
-        "not_signed_in",
-    );
-    ok(post(&app, &format!("{REQUESTS}/{id}/approve"), &star, json!({})).await);
+    call(&app, Method::GET, &format!("{REQUESTS}/unread"), None, None)
+        .await
+        .assert_error(StatusCode::UNAUTHORIZED, "not_signed_in");
+    post(&app, &format!("{REQUESTS}/{id}/approve"), &star, json!({}))
+        .await
+        .ok();
     say(&app, &fan, &id, "Hello star!").await;
     say(&app, &star, &id, "Hi fan!").await;
-    let page = ok(get(&app, &list, &fan).await);
+    let page = get(&app, &list, &fan).await.ok();
     let mine: Vec<bool> = page["messages"]
         .as_array()
         .unwrap()
@@ -242,37 +245,30 @@ async fn only_the_parties_of_an_approved_request_talk(backend: Backend) {
     assert_eq!(mine, [true, false]);
     // The limits, in the spec's words.
     let empty = send(&app, &fan, &id, Uuid::new_v4(), "   ").await;
-    assert_error(
-        &empty,
-        StatusCode::UNPROCESSABLE_ENTITY,
-        "validation_failed",
-    );
-    assert_eq!(empty.1["message"], "Message cannot be empty");
+    empty.assert_error(StatusCode::UNPROCESSABLE_ENTITY, "validation_failed");
+    assert_eq!(empty.body["message"], "Message cannot be empty");
     let long = send(&app, &fan, &id, Uuid::new_v4(), &"a".repeat(5001)).await;
     assert_eq!(
-        long.1["message"],
+        long.body["message"],
         "Message must be less than 5000 characters"
     );
     assert_eq!(
         send(&app, &fan, &id, Uuid::new_v4(), &"a".repeat(5000))
             .await
-            .0,
+            .status,
         StatusCode::CREATED
     );
-    assert_error(
-        &get(
-            &app,
-            &format!("{REQUESTS}/{}/messages", Uuid::now_v7()),
-            &fan,
-        )
-        .await,
-        StatusCode::NOT_FOUND,
-        "not_found",
-    );
+    get(
+        &app,
+        &format!("{REQUESTS}/{}/messages", Uuid::now_v7()),
+        &fan,
+    )
+    .await
+    .assert_error(StatusCode::NOT_FOUND, "not_found");
     // A cursor out of range is a JSON error like any other.
     for path in [&list, &stream] {
         let reply = get(&app, &format!("{path}?after=9223372036854775808"), &fan).await;
-        assert_error(&reply, StatusCode::BAD_REQUEST, "invalid_query");
+        reply.assert_error(StatusCode::BAD_REQUEST, "invalid_query");
     }
 }
 
@@ -281,18 +277,18 @@ async fn a_resent_message_is_stored_once(backend: Backend) {
     let (star, fan, id) = conversation(&app, true).await;
     let client_id = Uuid::new_v4();
     let first = send(&app, &fan, &id, client_id, "Are you there?").await;
-    assert_eq!(first.0, StatusCode::CREATED);
+    assert_eq!(first.status, StatusCode::CREATED);
     let again = send(&app, &fan, &id, client_id, "Are you there?").await;
-    assert_eq!(again.0, StatusCode::OK);
-    assert_eq!(again.1["seq"], first.1["seq"]);
-    let page = ok(get(&app, &format!("{REQUESTS}/{id}/messages"), &star).await);
+    assert_eq!(again.status, StatusCode::OK);
+    assert_eq!(again.body["seq"], first.body["seq"]);
+    let page = get(&app, &format!("{REQUESTS}/{id}/messages"), &star)
+        .await
+        .ok();
     assert_eq!(page["messages"].as_array().unwrap().len(), 1);
     // Another sender cannot reuse the id.
-    assert_error(
-        &send(&app, &star, &id, client_id, "mine now").await,
-        StatusCode::CONFLICT,
-        "conflict",
-    );
+    send(&app, &star, &id, client_id, "mine now")
+        .await
+        .assert_error(StatusCode::CONFLICT, "conflict");
 }
 
 async fn a_reconnect_replays_exactly_the_missed_messages(backend: Backend) {
@@ -312,7 +308,8 @@ async fn a_reconnect_replays_exactly_the_missed_messages(backend: Backend) {
     assert_eq!(got, seqs[2..]);
     assert_eq!(events[0].1["content"], "message 3");
     assert_eq!(events[0].1["mine"], false);
-    // From the start, and then a new one as it is stored.
+    // From the start, and then a new one as it is stored (once the stream
+    // is open).
     let reader = {
         let address = app.address.clone();
         let token = star.token.clone();
@@ -369,27 +366,31 @@ async fn read_marks_clear_the_unread_count(backend: Backend) {
     let (star, fan, id) = conversation(&app, false).await;
     let unread = format!("{REQUESTS}/unread");
     assert_eq!(
-        ok(get(&app, &unread, &star).await),
+        get(&app, &unread, &star).await.ok(),
         json!({"awaitingAnswer": 1, "unreadMessages": 0})
     );
-    ok(post(&app, &format!("{REQUESTS}/{id}/approve"), &star, json!({})).await);
+    post(&app, &format!("{REQUESTS}/{id}/approve"), &star, json!({}))
+        .await
+        .ok();
     say(&app, &fan, &id, "one").await;
     let last = say(&app, &fan, &id, "two").await["seq"].as_i64().unwrap();
     assert_eq!(
-        ok(get(&app, &unread, &star).await),
+        get(&app, &unread, &star).await.ok(),
         json!({"awaitingAnswer": 0, "unreadMessages": 2})
     );
-    assert_eq!(ok(get(&app, &unread, &fan).await)["unreadMessages"], 0);
+    assert_eq!(get(&app, &unread, &fan).await.ok()["unreadMessages"], 0);
     let read = format!("{REQUESTS}/{id}/messages/read");
     assert_eq!(
-        post(&app, &read, &star, json!({"seq": last})).await.0,
+        post(&app, &read, &star, json!({"seq": last})).await.status,
         StatusCode::NO_CONTENT
     );
-    assert_eq!(ok(get(&app, &unread, &star).await)["unreadMessages"], 0);
+    assert_eq!(get(&app, &unread, &star).await.ok()["unreadMessages"], 0);
     // Never backwards, never past the newest.
     post(&app, &read, &star, json!({"seq": 0})).await;
     post(&app, &read, &star, json!({"seq": last + 1000})).await;
-    let page = ok(get(&app, &format!("{REQUESTS}/{id}/messages"), &fan).await);
+    let page = get(&app, &format!("{REQUESTS}/{id}/messages"), &fan)
+        .await
+        .ok();
     assert_eq!(page["otherLastReadSeq"], last, "the sender sees 'Seen'");
     assert_eq!(page["myLastReadSeq"], 0);
 }
@@ -398,22 +399,21 @@ async fn a_block_closes_the_conversation_for_both(backend: Backend) {
     let app = sandbox_app(backend).await;
     let (star, fan, id) = conversation(&app, true).await;
     say(&app, &fan, &id, "before the block").await;
-    let (status, _) = post(&app, &format!("{REQUESTS}/{id}/block"), &star, json!({})).await;
+    let Reply { status, .. } =
+        post(&app, &format!("{REQUESTS}/{id}/block"), &star, json!({})).await;
     assert_eq!(status, StatusCode::NO_CONTENT);
     for party in [&star, &fan] {
-        assert_error(
-            &send(&app, party, &id, Uuid::new_v4(), "after").await,
-            StatusCode::CONFLICT,
-            "conversation_closed",
-        );
-        assert_error(
-            &get(&app, &format!("{REQUESTS}/{id}/messages/stream"), party).await,
-            StatusCode::CONFLICT,
-            "conversation_closed",
-        );
+        send(&app, party, &id, Uuid::new_v4(), "after")
+            .await
+            .assert_error(StatusCode::CONFLICT, "conversation_closed");
+        get(&app, &format!("{REQUESTS}/{id}/messages/stream"), party)
+            .await
+            .assert_error(StatusCode::CONFLICT, "conversation_closed");
         // The history stays readable.
         assert_eq!(
-            ok(get(&app, &format!("{REQUESTS}/{id}/messages"), party).await)["messages"]
+            get(&app, &format!("{REQUESTS}/{id}/messages"), party)
+                .await
+                .ok()["messages"]
                 .as_array()
                 .unwrap()
                 .len(),
@@ -449,7 +449,7 @@ async fn the_stream_says_when_the_other_party_has_read(backend: Backend) {
     tokio::time::sleep(Duration::from_millis(300)).await;
     let read = format!("{REQUESTS}/{id}/messages/read");
     assert_eq!(
-        post(&app, &read, &star, json!({"seq": seq})).await.0,
+        post(&app, &read, &star, json!({"seq": seq})).await.status,
         StatusCode::NO_CONTENT
     );
     watcher.await.unwrap();
@@ -680,8 +680,10 @@ async fn assert_the_stream_ends_with_its_session<F, Fut>(
 async fn a_stream_ends_when_its_session_signs_out(backend: Backend) {
     let app = sandbox_app(backend).await;
     let (star, fan, id) = conversation(&app, true).await;
-    let other_session = app.sign_in("star@example.com", crate::auth::PASSWORD).await;
-    let other_session = crate::auth::access(&other_session.body).to_owned();
+    let other_session = app
+        .sign_in("star@example.com", crate::harness::PASSWORD)
+        .await;
+    let other_session = crate::harness::access(&other_session.body).to_owned();
     let session = other_session.clone();
     assert_the_stream_ends_with_its_session(
         &app,
@@ -706,8 +708,10 @@ async fn a_stream_ends_when_its_session_signs_out(backend: Backend) {
 async fn a_password_change_ends_the_streams_of_the_other_sessions(backend: Backend) {
     let app = sandbox_app(backend).await;
     let (star, fan, id) = conversation(&app, true).await;
-    let other_session = app.sign_in("star@example.com", crate::auth::PASSWORD).await;
-    let other_session = crate::auth::access(&other_session.body).to_owned();
+    let other_session = app
+        .sign_in("star@example.com", crate::harness::PASSWORD)
+        .await;
+    let other_session = crate::harness::access(&other_session.body).to_owned();
     assert_the_stream_ends_with_its_session(
         &app,
         &fan,
@@ -830,11 +834,9 @@ async fn next_all(
 /// a stranger's stream never carries them; anonymous callers get 401.
 async fn the_users_event_stream_carries_their_own_events_only(backend: Backend) {
     let app = sandbox_app(backend).await;
-    assert_error(
-        &call(&app, Method::GET, EVENTS, None, None).await,
-        StatusCode::UNAUTHORIZED,
-        "not_signed_in",
-    );
+    call(&app, Method::GET, EVENTS, None, None)
+        .await
+        .assert_error(StatusCode::UNAUTHORIZED, "not_signed_in");
     let star = sign_up(&app, "star@example.com").await;
     let stranger = sign_up(&app, "stranger@example.com").await;
     let mut star_events = user_events(&app.address, &star.token, None).await;
@@ -851,7 +853,7 @@ async fn the_users_event_stream_carries_their_own_events_only(backend: Backend) 
     let mut fan_events = user_events(&app.address, &fan.token, None).await;
     next_named(&mut fan_events, "unread").await;
     let photo = insert_photo(&app, star.id, 9.0, chrono::Utc::now(), State::Listed).await;
-    let (_, request) = post(
+    let Reply { body: request, .. } = post(
         &app,
         REQUESTS,
         &fan,
@@ -859,21 +861,22 @@ async fn the_users_event_stream_carries_their_own_events_only(backend: Backend) 
     )
     .await;
     let id = request["id"].as_str().unwrap().to_owned();
-    let opened = ok(post(
+    let opened = post(
         &app,
         "/functions/v1/create-checkout",
         &fan,
         json!({"userId": fan.id, "type": "contact_request", "metadata": {"contact_request_id": id}}),
     )
-    .await);
+    .await.ok();
     let session = opened["sessionId"].as_str().unwrap();
-    ok(post(
+    post(
         &app,
         &format!("/api/v1/billing/sandbox/{session}/pay"),
         &fan,
         json!({}),
     )
-    .await);
+    .await
+    .ok();
     // Two notifications, in either order.
     let seen = next_all(
         &mut star_events,
@@ -890,7 +893,9 @@ async fn the_users_event_stream_carries_their_own_events_only(backend: Backend) 
 
     // Approved: both parties hear it, and the star's badge drops (two
     // notifications, which may arrive in either order).
-    ok(post(&app, &format!("{REQUESTS}/{id}/approve"), &star, json!({})).await);
+    post(&app, &format!("{REQUESTS}/{id}/approve"), &star, json!({}))
+        .await
+        .ok();
     next_all(
         &mut star_events,
         &[

@@ -1,6 +1,6 @@
 //! Health, readiness, metrics, the error shape, request ids and the API docs.
 
-use crate::helpers::{Backend, on_both_databases, spawn_app};
+use crate::harness::{Backend, on_both_databases, spawn_app};
 use reqwest::StatusCode;
 use serde_json::Value;
 
@@ -176,7 +176,7 @@ async fn the_openapi_document_describes_the_api_and_has_a_docs_page() {
 
 #[tokio::test]
 async fn app_config_tells_the_web_app_the_configured_contact_address() {
-    let app = crate::helpers::spawn_app_with(Backend::Sqlite, |config| {
+    let app = crate::harness::spawn_app_with(Backend::Sqlite, |config| {
         config.contact_email = "privacy@example.org".into();
     })
     .await;
@@ -315,7 +315,7 @@ impl CuttableProxy {
 }
 
 /// An API, an auth and a function route, signed in with `token`.
-async fn three_routes(app: &crate::helpers::TestApp, token: &str) -> Vec<reqwest::Response> {
+async fn three_routes(app: &crate::harness::TestApp, token: &str) -> Vec<reqwest::Response> {
     let mut answers = Vec::new();
     for (method, path) in [
         (reqwest::Method::GET, "/api/v1/contact-requests/unread"),
@@ -369,7 +369,7 @@ async fn an_unreachable_database_answers_503_with_retry_after_and_recovers(backe
         Backend::Sqlite => None,
         Backend::Postgres => {
             let dir = tempfile::tempdir().unwrap();
-            let url = crate::helpers::fresh_database_url(backend, dir.path()).await;
+            let url = crate::harness::fresh_database_url(backend, dir.path()).await;
             let (scheme_and_user, rest) = url.split_once('@').unwrap();
             let (upstream, name) = rest.split_once('/').unwrap();
             let proxy = CuttableProxy::start(upstream.to_owned()).await;
@@ -378,13 +378,13 @@ async fn an_unreachable_database_answers_503_with_retry_after_and_recovers(backe
         }
     };
     let proxied = proxy.as_ref().map(|(_, url)| url.clone());
-    let app = crate::helpers::spawn_app_with(backend, |config| {
+    let app = crate::harness::spawn_app_with(backend, |config| {
         if let Some(url) = proxied {
             config.database_url = Some(Secret::new(url));
         }
     })
     .await;
-    let token = crate::auth::access(&app.sign_up("ada@example.com").await).to_owned();
+    let token = crate::harness::access(&app.sign_up("ada@example.com").await).to_owned();
     for answer in three_routes(&app, &token).await {
         assert!(answer.status().is_success(), "{}", answer.url());
     }
@@ -402,7 +402,7 @@ async fn an_unreachable_database_answers_503_with_retry_after_and_recovers(backe
 
     let Some((proxy, _)) = &proxy else { return };
     proxy.restore();
-    crate::helpers::eventually(
+    crate::harness::eventually(
         "the server to answer again once the database is back",
         || async { app.get("/readyz").await.status() == StatusCode::OK },
     )

@@ -128,7 +128,7 @@ async fn closed_endpoint() -> String {
 #[tokio::test]
 async fn storage_that_hangs_or_refuses_is_a_503_soon_and_saves_no_row() {
     for endpoint in [spawn_hanging_endpoint().await, closed_endpoint().await] {
-        let app = crate::auth::spawn_with(crate::helpers::Backend::Sqlite, move |config| {
+        let app = crate::harness::spawn_app_with(crate::harness::Backend::Sqlite, move |config| {
             let StorageConfig::S3(mut s3) = s3_config(endpoint, SECRET_KEY).storage else {
                 unreachable!()
             };
@@ -137,13 +137,13 @@ async fn storage_that_hangs_or_refuses_is_a_503_soon_and_saves_no_row() {
             config.storage = StorageConfig::S3(s3);
         })
         .await;
-        let token = crate::auth::access(&app.sign_up("ada@example.com").await).to_owned();
+        let token = crate::harness::access(&app.sign_up("ada@example.com").await).to_owned();
         let response = app
             .client
             .post(app.url("/api/v1/photos"))
             .bearer_auth(&token)
-            .multipart(crate::helpers::image_form(
-                crate::helpers::testdata("face/astronaut.png"),
+            .multipart(crate::harness::image_form(
+                crate::harness::testdata("face/astronaut.png"),
                 "a.png",
             ))
             .send()

@@ -41,7 +41,7 @@ fn six_digits(text: &str) -> String {
 }
 
 async fn with_the_embedded_provider_a_phone_signs_in_with_a_texted_code(backend: Backend) {
-    let app = spawn_with(backend, embedded).await;
+    let app = spawn_app_with(backend, embedded).await;
     let settings = app
         .call(reqwest::Method::GET, "/settings", None, None)
         .await;
@@ -105,7 +105,7 @@ async fn phone_sign_in(app: &TestApp) -> Reply {
 }
 
 async fn a_phone_sign_up_is_confirmed_by_its_texted_code(backend: Backend) {
-    let app = spawn_with(backend, |c| {
+    let app = spawn_app_with(backend, |c| {
         embedded(c);
         c.auth.rate_limits.email_resend_gap_secs = 0;
     })
@@ -177,7 +177,7 @@ async fn with_twilio_the_code_goes_to_the_messages_api() {
         .mount(&twilio)
         .await;
     let base_url = twilio.uri();
-    let app = spawn_with(Backend::Sqlite, |c| {
+    let app = spawn_app_with(Backend::Sqlite, |c| {
         c.auth.sms.provider = SmsProviderKind::Twilio;
         c.auth.sms.twilio.base_url = base_url;
         c.auth.sms.twilio.account_sid = Some("AC123".into());
@@ -212,7 +212,7 @@ async fn a_twilio_refusal_is_sms_send_failed() {
         .mount(&twilio)
         .await;
     let base_url = twilio.uri();
-    let app = spawn_with(Backend::Sqlite, |c| {
+    let app = spawn_app_with(Backend::Sqlite, |c| {
         c.auth.sms.provider = SmsProviderKind::Twilio;
         c.auth.sms.twilio.base_url = base_url;
         c.auth.sms.twilio.account_sid = Some("AC123".into());
