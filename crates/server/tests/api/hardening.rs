@@ -331,6 +331,9 @@ async fn a_slow_but_steady_upload_is_not_cut_by_the_body_timeout() {
         .await
         .unwrap();
     for piece in body.chunks(body.len().div_ceil(10)) {
+        // The pauses are what this test sends, not a wait for the server:
+        // there is no event to wait for, and the body timeout it must not
+        // trip runs on the server's real clock (no test clock reaches it).
         tokio::time::sleep(Duration::from_millis(400)).await;
         stream.write_all(piece).await.unwrap();
     }

@@ -5,7 +5,6 @@
 
 use std::time::Duration;
 
-use prettyscore_server::app::Application;
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 use uuid::Uuid;
@@ -83,13 +82,33 @@ struct StreamEvent {
     data: Option<Value>,
 }
 
-/// Opens the stream at `base` (after `last_event_id`) and hands each event
-/// to `take` until it answers true; fails after 15 s.
+/// Said by a stream reader once its stream's first event has arrived.
+type Opened = tokio::sync::oneshot::Sender<()>;
+
+/// Runs `reader` in a task of its own, handing it the [`Opened`] to say
+/// when its stream's first event (the read mark every stream opens with)
+/// has arrived, and returns once it has: what the test does next reaches
+/// the open stream live, with no time guessed for it to open.
+async fn open_stream<T, Fut>(reader: impl FnOnce(Opened) -> Fut) -> tokio::task::JoinHandle<T>
+where
+    Fut: std::future::Future<Output = T> + Send + 'static,
+    T: Send + 'static,
+{
+    let (opened, is_open) = tokio::sync::oneshot::channel();
+    let task = tokio::spawn(reader(opened));
+    is_open.await.expect("the stream opens");
+    task
+}
+
+/// Opens the stream at `base` (after `last_event_id`), says `opened` at its
+/// first event, and hands each event to `take` until it answers true; fails
+/// after 15 s.
 async fn watch_stream(
     base: &str,
     token: &str,
     id: &str,
     last_event_id: Option<i64>,
+    mut opened: Option<Opened>,
     mut take: impl FnMut(StreamEvent) -> bool,
 ) {
     let mut request = reqwest::Client::new()
@@ -117,6 +136,9 @@ async fn watch_stream(
             buffer.push_str(std::str::from_utf8(&chunk).unwrap());
             while let Some(end) = buffer.find("\n\n") {
                 let block: String = buffer.drain(..end + 2).collect();
+                if let Some(opened) = opened.take() {
+                    let _ = opened.send(());
+                }
                 let mut event = StreamEvent {
                     name: None,
                     id: None,
@@ -149,9 +171,10 @@ async fn read_events(
     id: &str,
     last_event_id: Option<i64>,
     n: usize,
+    opened: Option<Opened>,
 ) -> Vec<(i64, Value)> {
     let mut events = Vec::new();
-    watch_stream(base, token, id, last_event_id, |event| {
+    watch_stream(base, token, id, last_event_id, opened, |event| {
         if event.name.as_deref() == Some("message") {
             events.push((
                 event.id.expect("a message has an id"),
@@ -303,7 +326,7 @@ async fn a_reconnect_replays_exactly_the_missed_messages(backend: Backend) {
         );
     }
     // Seen up to the second: the third and fourth, in order, once.
-    let events = read_events(&app.address, &star.token, &id, Some(seqs[1]), 2).await;
+    let events = read_events(&app.address, &star.token, &id, Some(seqs[1]), 2, None).await;
     let got: Vec<i64> = events.iter().map(|(seq, _)| *seq).collect();
     assert_eq!(got, seqs[2..]);
     assert_eq!(events[0].1["content"], "message 3");
@@ -314,9 +337,11 @@ async fn a_reconnect_replays_exactly_the_missed_messages(backend: Backend) {
         let address = app.address.clone();
         let token = star.token.clone();
         let id = id.clone();
-        tokio::spawn(async move { read_events(&address, &token, &id, None, 5).await })
+        open_stream(move |opened| async move {
+            read_events(&address, &token, &id, None, 5, Some(opened)).await
+        })
+        .await
     };
-    tokio::time::sleep(Duration::from_millis(300)).await;
     let fifth = say(&app, &fan, &id, "message 5").await["seq"]
         .as_i64()
         .unwrap();
@@ -330,22 +355,18 @@ async fn a_message_posted_on_one_instance_reaches_a_stream_on_another(backend: B
     let app = sandbox_app(backend).await;
     let (star, fan, id) = conversation(&app, true).await;
     // A second instance on the same database.
-    let mut config = app.config.clone();
-    config.data_dir = app._data_dir.path().join("second");
-    let second = Application::build(config)
-        .await
-        .expect("the second instance builds");
-    let second_address = second.url();
-    let second_state = second.state().clone();
-    tokio::spawn(second.run_until_stopped());
-    let mut wakes = second_state.notifier.subscribe();
+    let second = app.second_instance().await;
+    let mut wakes = second.state.notifier.subscribe();
 
     let reader = {
+        let address = second.address.clone();
         let token = star.token.clone();
         let id = id.clone();
-        tokio::spawn(async move { read_events(&second_address, &token, &id, None, 1).await })
+        open_stream(move |opened| async move {
+            read_events(&address, &token, &id, None, 1, Some(opened)).await
+        })
+        .await
     };
-    tokio::time::sleep(Duration::from_millis(300)).await;
     let sent = say(&app, &fan, &id, "across instances").await;
     let events = reader.await.unwrap();
     assert_eq!(events[0].0, sent["seq"].as_i64().unwrap());
@@ -422,9 +443,10 @@ async fn a_block_closes_the_conversation_for_both(backend: Backend) {
     }
 }
 
-/// Opens the stream and waits (15 s at most) for `event: read` with `seq`.
-async fn wait_for_read_mark(base: &str, token: &str, id: &str, seq: i64) {
-    watch_stream(base, token, id, None, |event| {
+/// Opens the stream, says `opened` at its first event, and waits (15 s at
+/// most) for `event: read` with `seq`.
+async fn wait_for_read_mark(base: &str, token: &str, id: &str, seq: i64, opened: Opened) {
+    watch_stream(base, token, id, None, Some(opened), |event| {
         if event.name.as_deref() != Some("read") {
             return false;
         }
@@ -444,27 +466,17 @@ async fn the_stream_says_when_the_other_party_has_read(backend: Backend) {
         let address = app.address.clone();
         let token = fan.token.clone();
         let id = id.clone();
-        tokio::spawn(async move { wait_for_read_mark(&address, &token, &id, seq).await })
+        open_stream(move |opened| async move {
+            wait_for_read_mark(&address, &token, &id, seq, opened).await
+        })
+        .await
     };
-    tokio::time::sleep(Duration::from_millis(300)).await;
     let read = format!("{REQUESTS}/{id}/messages/read");
     assert_eq!(
         post(&app, &read, &star, json!({"seq": seq})).await.status,
         StatusCode::NO_CONTENT
     );
     watcher.await.unwrap();
-}
-
-/// A second instance of `app`'s configuration, on the same database; its address.
-async fn second_instance(app: &TestApp, name: &str) -> String {
-    let mut config = app.config.clone();
-    config.data_dir = app._data_dir.path().join(name);
-    let second = Application::build(config)
-        .await
-        .expect("the second instance builds");
-    let address = second.url();
-    tokio::spawn(second.run_until_stopped());
-    address
 }
 
 /// Opens the stream at `base` from the start, says `ready` once its first
@@ -532,7 +544,8 @@ async fn concurrent_senders_on_two_instances_reach_every_stream_without_a_gap(ba
     const TOTAL: usize = SENDERS * EACH;
     let app = sandbox_app(backend).await;
     let (star, fan, id) = conversation(&app, true).await;
-    let instances = [app.address.clone(), second_instance(&app, "second").await];
+    let second = app.second_instance().await;
+    let instances = [app.address.clone(), second.address.clone()];
 
     let mut streams = Vec::new();
     let mut opened = Vec::new();
