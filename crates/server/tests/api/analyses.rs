@@ -163,9 +163,14 @@ async fn pets_get_a_whole_number_from_7_to_10_with_a_title() {
     assert_eq!(body["title"], expected);
 }
 
-#[tokio::test]
-async fn feet_and_hands_get_the_specs_breakdown_keys() {
-    let app = crate::harness::spawn_app(Backend::Sqlite).await;
+on_both_databases!(
+    feet_and_hands_get_the_specs_breakdown_keys,
+    a_hands_photo_without_a_hand_and_a_feet_photo_with_a_face_get_422,
+    a_burst_from_one_client_gets_429,
+);
+
+async fn feet_and_hands_get_the_specs_breakdown_keys(backend: Backend) {
+    let app = crate::harness::spawn_app(backend).await;
     let token = premium_member(&app).await;
     let feet = (FEET, "feet", FEET_KEYS);
     let hands = ("hands/main_droite_dessus_0.webp", "hands", HANDS_KEYS);
@@ -197,9 +202,8 @@ const HANDS_KEYS: [&str; 4] = [
     "overallAesthetics",
 ];
 
-#[tokio::test]
-async fn a_hands_photo_without_a_hand_and_a_feet_photo_with_a_face_get_422() {
-    let app = crate::harness::spawn_app(Backend::Sqlite).await;
+async fn a_hands_photo_without_a_hand_and_a_feet_photo_with_a_face_get_422(backend: Backend) {
+    let app = crate::harness::spawn_app(backend).await;
     let token = premium_member(&app).await;
     for (photo, kind, code) in [
         ("noface/rocket.jpg", "hands", "no_hand"),
@@ -218,12 +222,8 @@ async fn a_hands_photo_without_a_hand_and_a_feet_photo_with_a_face_get_422() {
     }
 }
 
-#[tokio::test]
-async fn a_burst_from_one_client_gets_429() {
-    let app = spawn_app_with(Backend::Sqlite, |config| {
-        config.analysis.per_client_per_minute = 2
-    })
-    .await;
+async fn a_burst_from_one_client_gets_429(backend: Backend) {
+    let app = spawn_app_with(backend, |config| config.analysis.per_client_per_minute = 2).await;
     let mut statuses = Vec::new();
     // Five requests: even if a minute boundary falls between them, one
     // window sees at least three.

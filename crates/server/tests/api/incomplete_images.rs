@@ -53,9 +53,10 @@ async fn spawn_app(backend: Backend) -> TestApp {
     .await
 }
 
-#[tokio::test]
-async fn every_analysis_refuses_a_cut_off_photo_at_every_cut() {
-    let app = spawn_app(Backend::Sqlite).await;
+on_both_databases!(every_analysis_refuses_a_cut_off_photo_at_every_cut,);
+
+async fn every_analysis_refuses_a_cut_off_photo_at_every_cut(backend: Backend) {
+    let app = spawn_app(backend).await;
     // Feet and hands are Premium features: a member, so the gate lets the
     // photo through to the check under test.
     let member = crate::harness::premium_member(&app).await;

@@ -26,7 +26,13 @@ on_both_databases!(
     saving_stores_the_servers_own_score_of_the_stored_image,
     leaderboard_entries_need_a_trimmed_display_name_and_wait_for_verification,
     each_user_sees_and_deletes_only_their_own_photos,
-    a_list_read_a_moment_ago_never_hides_a_change_made_since
+    a_list_read_a_moment_ago_never_hides_a_change_made_since,
+    saving_and_listing_need_a_signed_in_user,
+    photos_list_newest_first_or_by_rating,
+    media_urls_need_a_valid_signature,
+    the_data_export_lists_photos_and_deleting_the_account_removes_their_images,
+    deleting_a_user_through_the_auth_admin_api_removes_their_images_too,
+    a_shared_result_has_a_public_page_with_open_graph_tags_and_a_score_card,
 );
 
 async fn saving_stores_the_servers_own_score_of_the_stored_image(backend: Backend) {
@@ -202,9 +208,8 @@ async fn a_list_read_a_moment_ago_never_hides_a_change_made_since(backend: Backe
     );
 }
 
-#[tokio::test]
-async fn saving_and_listing_need_a_signed_in_user() {
-    let app = spawn_app(Backend::Sqlite).await;
+async fn saving_and_listing_need_a_signed_in_user(backend: Backend) {
+    let app = spawn_app(backend).await;
     let response = app
         .client
         .post(app.url("/api/v1/photos"))
@@ -223,9 +228,8 @@ async fn saving_and_listing_need_a_signed_in_user() {
     );
 }
 
-#[tokio::test]
-async fn photos_list_newest_first_or_by_rating() {
-    let app = spawn_app(Backend::Sqlite).await;
+async fn photos_list_newest_first_or_by_rating(backend: Backend) {
+    let app = spawn_app(backend).await;
     let token = sign_up_unnamed(&app, "sorter@example.com").await.token;
     // A second, different face photo: the astronaut mirrored and cropped.
     let original = image::load_from_memory(&testdata("face/astronaut.png")).unwrap();
@@ -264,9 +268,8 @@ async fn photos_list_newest_first_or_by_rating() {
     assert_eq!(bad.status(), StatusCode::BAD_REQUEST);
 }
 
-#[tokio::test]
-async fn media_urls_need_a_valid_signature() {
-    let app = spawn_app(Backend::Sqlite).await;
+async fn media_urls_need_a_valid_signature(backend: Backend) {
+    let app = spawn_app(backend).await;
     let token = sign_up_unnamed(&app, "media@example.com").await.token;
     let Reply { body: photo, .. } = save_photo(&app, &token, astronaut()).await;
     let url = photo["original_image_url"].as_str().unwrap();
@@ -293,9 +296,10 @@ async fn media_urls_need_a_valid_signature() {
     );
 }
 
-#[tokio::test]
-async fn the_data_export_lists_photos_and_deleting_the_account_removes_their_images() {
-    let app = spawn_app(Backend::Sqlite).await;
+async fn the_data_export_lists_photos_and_deleting_the_account_removes_their_images(
+    backend: Backend,
+) {
+    let app = spawn_app(backend).await;
     let token = sign_up_unnamed(&app, "leaver@example.com").await.token;
     let Reply { body: photo, .. } = save_photo(&app, &token, astronaut()).await;
     let export: Value = get_as(&app, &token, "/api/v1/account/export")
@@ -331,9 +335,8 @@ async fn the_data_export_lists_photos_and_deleting_the_account_removes_their_ima
     assert!(left.is_empty(), "images left behind: {left:?}");
 }
 
-#[tokio::test]
-async fn deleting_a_user_through_the_auth_admin_api_removes_their_images_too() {
-    let app = spawn_app(Backend::Sqlite).await;
+async fn deleting_a_user_through_the_auth_admin_api_removes_their_images_too(backend: Backend) {
+    let app = spawn_app(backend).await;
     let tokens = app.sign_up("removed@example.com").await;
     let Reply { body: photo, .. } = save_photo(&app, access(&tokens), astronaut()).await;
     let media = app.config.data_dir.join("media/photos");
@@ -370,9 +373,8 @@ fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
     )
 }
 
-#[tokio::test]
-async fn a_shared_result_has_a_public_page_with_open_graph_tags_and_a_score_card() {
-    let app = spawn_app(Backend::Sqlite).await;
+async fn a_shared_result_has_a_public_page_with_open_graph_tags_and_a_score_card(backend: Backend) {
+    let app = spawn_app(backend).await;
     let owner = sign_up_unnamed(&app, "sharer@example.com").await.token;
     let other = sign_up_unnamed(&app, "nosy@example.com").await.token;
     let Reply { body: photo, .. } = save_photo(&app, &owner, astronaut()).await;

@@ -67,14 +67,12 @@ fn rs256_verifies_with(jwk: &Value, token: &str) -> bool {
         .is_ok()
 }
 
-#[tokio::test]
-async fn an_rsa_signing_key_from_the_configuration_signs_rs256() {
+on_both_databases!(an_rsa_signing_key_from_the_configuration_signs_rs256,);
+
+async fn an_rsa_signing_key_from_the_configuration_signs_rs256(backend: Backend) {
     let jwk = rsa_jwk();
     let set = json!({"keys": [jwk]}).to_string();
-    let app = spawn_app_with(Backend::Sqlite, |c| {
-        c.auth.jwt_keys = Some(Secret::new(set))
-    })
-    .await;
+    let app = spawn_app_with(backend, |c| c.auth.jwt_keys = Some(Secret::new(set))).await;
     let tokens = app.sign_up("ada@example.com").await;
     let token = access(&tokens);
     assert_eq!(header(token)["alg"], "RS256");

@@ -93,14 +93,15 @@ async fn a_rotation_keeps_tokens_of_the_old_key_valid(backend: Backend) {
     assert_eq!(header(access(&fresh))["kid"], json!(new_kid));
 }
 
-#[tokio::test]
-async fn keys_from_the_configuration_sign_and_are_published() {
+on_both_databases!(
+    keys_from_the_configuration_sign_and_are_published,
+    with_an_hs256_secret_tokens_are_hs256_and_the_jwks_is_empty,
+);
+
+async fn keys_from_the_configuration_sign_and_are_published(backend: Backend) {
     let jwk = Key::generate_es256().to_private_jwk();
     let set = json!({"keys": [jwk]}).to_string();
-    let app = spawn_app_with(crate::harness::Backend::Sqlite, |c| {
-        c.auth.jwt_keys = Some(Secret::new(set))
-    })
-    .await;
+    let app = spawn_app_with(backend, |c| c.auth.jwt_keys = Some(Secret::new(set))).await;
     let tokens = app.sign_up("ada@example.com").await;
     assert_eq!(header(access(&tokens))["kid"], jwk["kid"]);
     let published = jwks(&app).await.body["keys"][0].clone();
@@ -109,9 +110,8 @@ async fn keys_from_the_configuration_sign_and_are_published() {
     assert!(verifies_with(&published, access(&tokens)));
 }
 
-#[tokio::test]
-async fn with_an_hs256_secret_tokens_are_hs256_and_the_jwks_is_empty() {
-    let app = spawn_app_with(crate::harness::Backend::Sqlite, |c| {
+async fn with_an_hs256_secret_tokens_are_hs256_and_the_jwks_is_empty(backend: Backend) {
+    let app = spawn_app_with(backend, |c| {
         c.auth.jwt_secret = Some(Secret::new(
             "super-secret-jwt-token-with-at-least-32-characters",
         ))

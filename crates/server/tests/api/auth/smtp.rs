@@ -91,13 +91,14 @@ async fn only_mail(app: &TestApp) -> outbox::Model {
         .expect("one mail in the outbox")
 }
 
-#[tokio::test]
-async fn with_smtp_configured_mail_is_delivered_and_marked_sent() {
+on_both_databases!(
+    with_smtp_configured_mail_is_delivered_and_marked_sent,
+    an_unreachable_smtp_server_leaves_the_mail_pending_for_a_retry,
+);
+
+async fn with_smtp_configured_mail_is_delivered_and_marked_sent(backend: Backend) {
     let (port, received) = smtp_sink().await;
-    let app = spawn_app_with(crate::harness::Backend::Sqlite, |c| {
-        c.auth.smtp = Some(smtp(port))
-    })
-    .await;
+    let app = spawn_app_with(backend, |c| c.auth.smtp = Some(smtp(port))).await;
     app.sign_up("ada@example.com").await;
     app.post("/recover", json!({"email": "ada@example.com"}))
         .await
@@ -121,13 +122,9 @@ async fn with_smtp_configured_mail_is_delivered_and_marked_sent() {
     assert!(row.sent_at.is_some());
 }
 
-#[tokio::test]
-async fn an_unreachable_smtp_server_leaves_the_mail_pending_for_a_retry() {
+async fn an_unreachable_smtp_server_leaves_the_mail_pending_for_a_retry(backend: Backend) {
     let port = free_port();
-    let app = spawn_app_with(crate::harness::Backend::Sqlite, |c| {
-        c.auth.smtp = Some(smtp(port))
-    })
-    .await;
+    let app = spawn_app_with(backend, |c| c.auth.smtp = Some(smtp(port))).await;
     app.sign_up("ada@example.com").await;
     app.post("/recover", json!({"email": "ada@example.com"}))
         .await
