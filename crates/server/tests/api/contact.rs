@@ -12,8 +12,8 @@ use uuid::Uuid;
 
 use crate::harness::{
     Backend, Caller, Reply, State, TestApp, admin, call, count, count_where, deliver, event, get,
-    insert_photo, insert_user, now, on_both_databases, post, sandbox_app, sign_up, sign_up_unnamed,
-    sql,
+    insert_photo, insert_user, now, on_both_databases, pay_in_sandbox, post, sandbox_app, sign_up,
+    sign_up_unnamed, sql,
 };
 
 const REQUESTS: &str = "/api/v1/contact-requests";
@@ -62,14 +62,7 @@ pub(crate) async fn pay(app: &TestApp, requester: &Caller, request: &Value) -> V
     .await
     .ok();
     let session = opened["sessionId"].as_str().unwrap();
-    post(
-        app,
-        &format!("/api/v1/billing/sandbox/{session}/pay"),
-        requester,
-        json!({}),
-    )
-    .await
-    .ok();
+    pay_in_sandbox(app, requester, session).await;
     opened
 }
 

@@ -7,7 +7,7 @@
 
 use crate::harness::{
     Backend, Caller, Reply, State, TestApp, call, count, get, insert_photo, on_both_databases,
-    post, sandbox_app, sign_up, spawn_app_with, sql,
+    pay_in_sandbox, post, sandbox_app, sign_up, spawn_app_with, sql,
 };
 use chrono::{Duration, Utc};
 use prettyscore_server::contact::mail::remind_expiring;
@@ -60,14 +60,7 @@ pub(crate) async fn paid_request(app: &TestApp, requester: &Caller, photo: Uuid)
     .await
     .ok();
     let session = opened["sessionId"].as_str().unwrap();
-    post(
-        app,
-        &format!("/api/v1/billing/sandbox/{session}/pay"),
-        requester,
-        json!({}),
-    )
-    .await
-    .ok();
+    pay_in_sandbox(app, requester, session).await;
     request
 }
 

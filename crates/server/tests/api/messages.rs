@@ -11,7 +11,7 @@ use uuid::Uuid;
 
 use crate::harness::{
     Backend, Caller, Reply, State, TestApp, admin, call, get, insert_photo, on_both_databases,
-    post, sandbox_app, sign_up,
+    pay_in_sandbox, post, sandbox_app, sign_up,
 };
 
 const REQUESTS: &str = "/api/v1/contact-requests";
@@ -42,14 +42,7 @@ async fn conversation(app: &TestApp, approve: bool) -> (Caller, Caller, String) 
     )
     .await.ok();
     let session = opened["sessionId"].as_str().unwrap();
-    post(
-        app,
-        &format!("/api/v1/billing/sandbox/{session}/pay"),
-        &fan,
-        json!({}),
-    )
-    .await
-    .ok();
+    pay_in_sandbox(app, &fan, session).await;
     let id = request["id"].as_str().unwrap().to_owned();
     if approve {
         post(app, &format!("{REQUESTS}/{id}/approve"), &star, json!({}))

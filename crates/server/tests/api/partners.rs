@@ -16,8 +16,8 @@ use uuid::Uuid;
 
 use crate::harness::{
     Backend, Caller, PASSWORD, Reply, State, TestApp, access, admin, call, claims, deliver, event,
-    get, in_one_window, insert_photo, now, on_both_databases, post, sandbox_app, sign_up,
-    spawn_app_with, sql, stripe_app_with, stripe_double,
+    get, in_one_window, insert_photo, now, on_both_databases, pay_in_sandbox, post, sandbox_app,
+    sign_up, spawn_app_with, sql, stripe_app_with, stripe_double, subscription_id_of,
 };
 
 const APPLY: &str = "/api/v1/partners";
@@ -119,14 +119,7 @@ async fn buy(app: &TestApp, buyer: &Caller, kind: &str, promo: Option<&str>) -> 
     .await
     .ok();
     let session = opened["sessionId"].as_str().unwrap();
-    post(
-        app,
-        &format!("/api/v1/billing/sandbox/{session}/pay"),
-        buyer,
-        json!({}),
-    )
-    .await
-    .ok();
+    pay_in_sandbox(app, buyer, session).await;
     opened
 }
 
@@ -835,23 +828,10 @@ async fn commissions_wait_out_the_refund_window(backend: Backend) {
         .assert_error(StatusCode::CONFLICT, "nothing_payable");
 }
 
-/// The buyer's Premium subscription id at the sandbox.
-async fn subscription_id(app: &TestApp, buyer: &Caller) -> String {
-    use prettyscore_server::billing::entity as subscriptions;
-    subscriptions::Entity::find()
-        .filter(subscriptions::Column::UserId.eq(buyer.id))
-        .one(&app.db)
-        .await
-        .unwrap()
-        .unwrap()
-        .provider_subscription_id
-        .unwrap()
-}
-
 /// Ends the subscription's month now and waits for the sandbox clock to
 /// charge the renewal: the buyer then has `payments` payments.
 async fn renew(app: &TestApp, buyer: &Caller, payments: usize) {
-    let subscription = subscription_id(app, buyer).await;
+    let subscription = subscription_id_of(app, buyer).await;
     Sandbox::new(app.db.clone())
         .set_period_end(
             &subscription,

@@ -7,7 +7,8 @@
 use std::collections::BTreeMap;
 
 use crate::harness::{
-    Backend, Caller, Reply, TestApp, call, get, on_both_databases, post, sandbox_app, sign_up,
+    Backend, Caller, Reply, TestApp, call, get, on_both_databases, pay_in_sandbox, post,
+    sandbox_app, sign_up,
 };
 use prettyscore_server::personality::quiz::QUESTIONS;
 use reqwest::{Method, StatusCode};
@@ -55,14 +56,7 @@ async fn buy_detailed(app: &TestApp, user: &Caller, result: &Value) {
     .await
     .ok();
     let session = opened["sessionId"].as_str().unwrap();
-    let paid = post(
-        app,
-        &format!("/api/v1/billing/sandbox/{session}/pay"),
-        user,
-        json!({}),
-    )
-    .await
-    .ok();
+    let paid = pay_in_sandbox(app, user, session).await;
     assert_eq!(paid["redirectUrl"], "/personality-test?success=true");
 }
 

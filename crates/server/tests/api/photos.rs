@@ -2,8 +2,8 @@
 //! keeps each user's photos to themselves and removes images on delete.
 
 use crate::harness::{
-    Backend, Reply, TestApp, access, astronaut, image_form, on_both_databases, save_photo,
-    sign_up_unnamed, spawn_app, testdata,
+    Backend, Reply, TestApp, access, astronaut, fetch, files_under, image_form, on_both_databases,
+    save_photo, sign_up_unnamed, spawn_app, testdata,
 };
 use reqwest::StatusCode;
 use serde_json::Value;
@@ -15,11 +15,6 @@ async fn get_as(app: &TestApp, token: &str, path: &str) -> reqwest::Response {
         .send()
         .await
         .unwrap()
-}
-
-async fn image_bytes(app: &TestApp, url: &str) -> (StatusCode, Vec<u8>) {
-    let response = app.get(url).await;
-    (response.status(), response.bytes().await.unwrap().to_vec())
 }
 
 on_both_databases!(
@@ -53,7 +48,7 @@ async fn saving_stores_the_servers_own_score_of_the_stored_image(backend: Backen
     assert_eq!(photo["public_listing"], false);
     assert_eq!(photo["is_verified"], false);
 
-    let (status, stored) = image_bytes(&app, photo["original_image_url"].as_str().unwrap()).await;
+    let (status, stored) = fetch(&app, photo["original_image_url"].as_str().unwrap()).await;
     assert_eq!(status, StatusCode::OK);
     assert!(
         !stored.windows(4).any(|w| w == b"Exif"),
@@ -137,7 +132,7 @@ async fn each_user_sees_and_deletes_only_their_own_photos(backend: Backend) {
     assert_eq!(delete.status(), StatusCode::NOT_FOUND);
 
     let image_url = photo["original_image_url"].as_str().unwrap().to_owned();
-    assert_eq!(image_bytes(&app, &image_url).await.0, StatusCode::OK);
+    assert_eq!(fetch(&app, &image_url).await.0, StatusCode::OK);
     let delete = app
         .client
         .delete(app.url(&path))
@@ -151,7 +146,7 @@ async fn each_user_sees_and_deletes_only_their_own_photos(backend: Backend) {
         StatusCode::NOT_FOUND
     );
     assert_eq!(
-        image_bytes(&app, &image_url).await.0,
+        fetch(&app, &image_url).await.0,
         StatusCode::NOT_FOUND,
         "image removed"
     );
@@ -313,7 +308,7 @@ async fn the_data_export_lists_photos_and_deleting_the_account_removes_their_ima
     let base64 = data_url
         .strip_prefix("data:image/png;base64,")
         .expect("the image itself");
-    let (_, stored) = image_bytes(&app, photo["original_image_url"].as_str().unwrap()).await;
+    let (_, stored) = fetch(&app, photo["original_image_url"].as_str().unwrap()).await;
     assert_eq!(
         data_encoding::BASE64.decode(base64.as_bytes()).unwrap(),
         stored
@@ -330,8 +325,8 @@ async fn the_data_export_lists_photos_and_deleting_the_account_removes_their_ima
         .unwrap();
     assert!(delete.status().is_success(), "{}", delete.status());
     let url = photo["original_image_url"].as_str().unwrap();
-    assert_eq!(image_bytes(&app, url).await.0, StatusCode::NOT_FOUND);
-    let left: Vec<_> = walk(&media);
+    assert_eq!(fetch(&app, url).await.0, StatusCode::NOT_FOUND);
+    let left: Vec<_> = files_under(&media);
     assert!(left.is_empty(), "images left behind: {left:?}");
 }
 
@@ -340,7 +335,7 @@ async fn deleting_a_user_through_the_auth_admin_api_removes_their_images_too(bac
     let tokens = app.sign_up("removed@example.com").await;
     let Reply { body: photo, .. } = save_photo(&app, access(&tokens), astronaut()).await;
     let media = app.config.data_dir.join("media/photos");
-    assert!(!walk(&media).is_empty());
+    assert!(!files_under(&media).is_empty());
 
     let user_id = tokens["user"]["id"].as_str().unwrap();
     let service = app.service_token().await;
@@ -349,28 +344,9 @@ async fn deleting_a_user_through_the_auth_admin_api_removes_their_images_too(bac
         .await;
     reply.assert_ok();
     let url = photo["original_image_url"].as_str().unwrap();
-    assert_eq!(image_bytes(&app, url).await.0, StatusCode::NOT_FOUND);
-    let left = walk(&media);
+    assert_eq!(fetch(&app, url).await.0, StatusCode::NOT_FOUND);
+    let left = files_under(&media);
     assert!(left.is_empty(), "images left behind: {left:?}");
-}
-
-fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
-    std::fs::read_dir(dir).map_or_else(
-        |_| Vec::new(),
-        |entries| {
-            entries
-                .flatten()
-                .flat_map(|entry| {
-                    let path = entry.path();
-                    if path.is_dir() {
-                        walk(&path)
-                    } else {
-                        vec![path]
-                    }
-                })
-                .collect()
-        },
-    )
 }
 
 async fn a_shared_result_has_a_public_page_with_open_graph_tags_and_a_score_card(backend: Backend) {

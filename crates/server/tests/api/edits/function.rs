@@ -431,26 +431,6 @@ async fn builtin_an_image_the_engine_cannot_read_is_refused_and_costs_nothing(ba
     assert_eq!(browser.quota(&app).await["remaining"], 5);
 }
 
-/// Every file under `dir`, recursively.
-fn files_under(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
-    std::fs::read_dir(dir).map_or_else(
-        |_| Vec::new(),
-        |entries| {
-            entries
-                .flatten()
-                .flat_map(|entry| {
-                    let path = entry.path();
-                    if path.is_dir() {
-                        files_under(&path)
-                    } else {
-                        vec![path]
-                    }
-                })
-                .collect()
-        },
-    )
-}
-
 /// Free slider edits used to be stored for a day each: one address at the
 /// rate limit could add about 55 MB a minute to the disk.
 async fn builtin_slider_adjustments_alone_on_an_unsaved_photo_come_back_inline_and_store_nothing(

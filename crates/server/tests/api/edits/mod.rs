@@ -191,10 +191,3 @@ pub async fn expiry_hours(app: &TestApp, key: &str) -> f64 {
     let left = row.expires_at.expect("an expiry") - chrono::Utc::now();
     left.num_seconds() as f64 / 3600.0
 }
-
-/// Bytes of an image URL the server answered (relative).
-pub async fn fetch(app: &TestApp, url: &str) -> (StatusCode, Vec<u8>) {
-    assert!(url.starts_with("/media/"), "a relative media URL: {url}");
-    let response = app.get(url).await;
-    (response.status(), response.bytes().await.unwrap().to_vec())
-}

@@ -205,6 +205,26 @@ pub async fn spawn_app_with(backend: Backend, customise: impl FnOnce(&mut Config
     }
 }
 
+/// The files below `dir` (say, the app's media dir), at any depth.
+pub fn files_under(dir: &std::path::Path) -> Vec<PathBuf> {
+    std::fs::read_dir(dir).map_or_else(
+        |_| Vec::new(),
+        |entries| {
+            entries
+                .flatten()
+                .flat_map(|entry| {
+                    let path = entry.path();
+                    if path.is_dir() {
+                        files_under(&path)
+                    } else {
+                        vec![path]
+                    }
+                })
+                .collect()
+        },
+    )
+}
+
 /// Runs SQL with `$n` placeholders on either database; the rows it changed.
 pub async fn sql(app: &TestApp, statement: &str, values: Vec<sea_orm::Value>) -> u64 {
     let backend = app.db.get_database_backend();

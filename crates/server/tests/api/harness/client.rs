@@ -152,6 +152,13 @@ pub async fn get(app: &TestApp, path: &str, caller: &Caller) -> Reply {
     call(app, Method::GET, path, Some(&caller.token), None).await
 }
 
+/// The bytes at a relative media URL (signed or not) and their status.
+pub async fn fetch(app: &TestApp, url: &str) -> (StatusCode, Vec<u8>) {
+    assert!(url.starts_with("/media/"), "a relative media URL: {url}");
+    let response = app.get(url).await;
+    (response.status(), response.bytes().await.unwrap().to_vec())
+}
+
 /// The auth API's calls (GoTrue's shape), on any test app.
 impl TestApp {
     /// A call to the auth API: `path` under `/auth/v1` (an `/api/…` path

@@ -189,10 +189,15 @@ pub async fn pay_in_sandbox(app: &TestApp, buyer: &Caller, session: &str) -> Val
 
 /// Buys Premium in the sandbox; the provider's subscription id.
 pub async fn buy_premium(app: &TestApp, buyer: &Caller) -> String {
-    use prettyscore_server::billing::entity as subscriptions;
-    use sea_orm::{ColumnTrait, EntityTrait, QueryFilter};
     let opened = checkout(app, buyer, "subscription").await;
     pay_in_sandbox(app, buyer, opened["sessionId"].as_str().unwrap()).await;
+    subscription_id_of(app, buyer).await
+}
+
+/// The provider's id of `buyer`'s subscription.
+pub async fn subscription_id_of(app: &TestApp, buyer: &Caller) -> String {
+    use prettyscore_server::billing::entity as subscriptions;
+    use sea_orm::{ColumnTrait, EntityTrait, QueryFilter};
     subscriptions::Entity::find()
         .filter(subscriptions::Column::UserId.eq(buyer.id))
         .one(&app.db)
