@@ -2,25 +2,10 @@
 //! binary, and `GET /api/v1/admin/access`, which the web app's admin route
 //! guard mirrors.
 
-use crate::auth::{access, spawn};
-use crate::helpers::{Backend, TestApp, on_both_databases, spawn_app};
+use crate::harness::{Backend, TestApp, access, insert_user_at, on_both_databases, spawn_app};
 use prettyscore_server::admin::roles::grant_admin;
 use prettyscore_server::http::extract::is_admin;
-use sea_orm::ConnectionTrait;
-use sea_orm::sea_query::{Alias, Query};
 use serde_json::json;
-use uuid::Uuid;
-
-async fn insert_user(app: &TestApp, email: &str) -> Uuid {
-    let id = Uuid::new_v4();
-    let insert = Query::insert()
-        .into_table(Alias::new("users"))
-        .columns([Alias::new("id"), Alias::new("email")])
-        .values_panic([id.into(), email.into()])
-        .to_owned();
-    app.db.execute(&insert).await.unwrap();
-    id
-}
 
 fn prettyscore(app: &TestApp, args: &[&str]) -> std::process::Output {
     std::process::Command::new(env!("CARGO_BIN_EXE_prettyscore"))
@@ -44,7 +29,7 @@ on_both_databases!(
 
 async fn admin_grant_and_revoke_manage_the_admin_role(backend: Backend) {
     let app = spawn_app(backend).await;
-    let user = insert_user(&app, "ada@example.com").await;
+    let user = insert_user_at(&app, "ada@example.com").await;
     assert!(!is_admin(&app.db, user).await.unwrap());
 
     let granted = prettyscore(&app, &["admin", "grant", "Ada@Example.com"]);
@@ -81,7 +66,7 @@ on_both_databases!(
 /// The web app's Admin menu asks here on every page: a plain yes or no, so a
 /// non-admin's tab logs no refused request.
 async fn admin_role_says_yes_or_no_to_every_signed_in_user(backend: Backend) {
-    let app = spawn(backend).await;
+    let app = spawn_app(backend).await;
     let path = "/api/v1/admin/role";
     let anonymous = app.call(reqwest::Method::GET, path, None, None).await;
     assert_eq!(anonymous.status, 401);
@@ -106,7 +91,7 @@ async fn admin_role_says_yes_or_no_to_every_signed_in_user(backend: Backend) {
 }
 
 async fn admin_access_answers_204_for_admins_only(backend: Backend) {
-    let app = spawn(backend).await;
+    let app = spawn_app(backend).await;
     let path = "/api/v1/admin/access";
     let anonymous = app.call(reqwest::Method::GET, path, None, None).await;
     assert_eq!(anonymous.status, 401);
@@ -136,7 +121,7 @@ async fn admin_access_answers_204_for_admins_only(backend: Backend) {
 }
 
 async fn admin_access_ends_when_the_role_is_revoked(backend: Backend) {
-    let app = spawn(backend).await;
+    let app = spawn_app(backend).await;
     let admin = app.sign_up("admin@example.com").await;
     grant_admin(&app.db, "admin@example.com").await.unwrap();
     assert_eq!(

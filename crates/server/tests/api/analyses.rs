@@ -1,13 +1,14 @@
 //! POST /api/v1/analyses/{face,pet,feet,hands}: scores from the server's own
 //! analysis, the user's messages for bad input, nothing stored.
 
-use crate::helpers::{
-    Backend, TestApp, image_form, on_both_databases, spawn_app, spawn_app_with, testdata,
+use crate::harness::{
+    Backend, Reply, TestApp, files_under, image_form, on_both_databases, premium_member, spawn_app,
+    spawn_app_with, testdata,
 };
 use reqwest::StatusCode;
 use serde_json::Value;
 
-async fn analyse(app: &TestApp, kind: &str, form: reqwest::multipart::Form) -> (StatusCode, Value) {
+async fn analyse(app: &TestApp, kind: &str, form: reqwest::multipart::Form) -> Reply {
     analyse_as(app, None, kind, form).await
 }
 
@@ -16,7 +17,7 @@ async fn analyse_as(
     token: Option<&str>,
     kind: &str,
     form: reqwest::multipart::Form,
-) -> (StatusCode, Value) {
+) -> Reply {
     let mut request = app
         .client
         .post(app.url(&format!("/api/v1/analyses/{kind}")))
@@ -24,34 +25,13 @@ async fn analyse_as(
     if let Some(token) = token {
         request = request.bearer_auth(token);
     }
-    let response = request.send().await.unwrap();
-    let status = response.status();
-    (status, response.json().await.unwrap())
-}
-
-/// Feet and hands scoring are Premium features: a signed-in Premium member.
-pub async fn premium_member(app: &TestApp) -> String {
-    let member = crate::billing::sign_up(app, "member@example.com").await;
-    crate::billing::features::make_premium(app, &member).await;
-    member.token
-}
-
-fn files_under(dir: &std::path::Path) -> usize {
-    std::fs::read_dir(dir).map_or(0, |entries| {
-        entries
-            .flatten()
-            .map(|entry| {
-                let path = entry.path();
-                if path.is_dir() { files_under(&path) } else { 1 }
-            })
-            .sum()
-    })
+    app.send(request).await
 }
 
 #[tokio::test]
 async fn a_face_photo_gets_a_score_a_breakdown_and_its_landmarks_and_nothing_is_stored() {
     let app = spawn_app(Backend::Sqlite).await;
-    let (status, body) = analyse(
+    let Reply { status, body, .. } = analyse(
         &app,
         "face",
         image_form(testdata("face/astronaut.png"), "a.png"),
@@ -71,7 +51,7 @@ async fn a_face_photo_gets_a_score_a_breakdown_and_its_landmarks_and_nothing_is_
     assert_eq!(body["landmarks"].as_array().unwrap().len(), 468);
     assert!(body["faceBox"]["width"].as_f64().unwrap() > 0.0);
 
-    let (_, again) = analyse(
+    let Reply { body: again, .. } = analyse(
         &app,
         "face",
         image_form(testdata("face/astronaut.png"), "a.png"),
@@ -79,7 +59,7 @@ async fn a_face_photo_gets_a_score_a_breakdown_and_its_landmarks_and_nothing_is_
     .await;
     assert_eq!(again, body, "the same bytes give the same answer");
     assert_eq!(
-        files_under(&app.config.data_dir.join("media")),
+        files_under(&app.config.data_dir.join("media")).len(),
         0,
         "nothing stored"
     );
@@ -121,7 +101,11 @@ async fn bad_uploads_get_the_users_message() {
         ),
     ];
     for (form, status, code, message) in cases {
-        let (got_status, body) = analyse(&app, "face", form).await;
+        let Reply {
+            status: got_status,
+            body,
+            ..
+        } = analyse(&app, "face", form).await;
         assert_eq!(
             (got_status, body["code"].as_str().unwrap()),
             (status, code),
@@ -150,7 +134,7 @@ async fn bad_uploads_get_the_users_message() {
 #[tokio::test]
 async fn pets_get_a_whole_number_from_7_to_10_with_a_title() {
     let app = spawn_app(Backend::Sqlite).await;
-    let (status, body) = analyse(
+    let Reply { status, body, .. } = analyse(
         &app,
         "pet",
         image_form(testdata("pet/cat-chelsea.png"), "cat.png"),
@@ -167,14 +151,19 @@ async fn pets_get_a_whole_number_from_7_to_10_with_a_title() {
     assert_eq!(body["title"], expected);
 }
 
-#[tokio::test]
-async fn feet_and_hands_get_the_specs_breakdown_keys() {
-    let app = crate::auth::spawn(Backend::Sqlite).await;
+on_both_databases!(
+    feet_and_hands_get_the_specs_breakdown_keys,
+    a_hands_photo_without_a_hand_and_a_feet_photo_with_a_face_get_422,
+    a_burst_from_one_client_gets_429,
+);
+
+async fn feet_and_hands_get_the_specs_breakdown_keys(backend: Backend) {
+    let app = crate::harness::spawn_app(backend).await;
     let token = premium_member(&app).await;
     let feet = (FEET, "feet", FEET_KEYS);
     let hands = ("hands/main_droite_dessus_0.webp", "hands", HANDS_KEYS);
     for (photo, kind, keys) in [feet, hands] {
-        let (status, body) =
+        let Reply { status, body, .. } =
             analyse_as(&app, Some(&token), kind, image_form(testdata(photo), photo)).await;
         assert_eq!(status, StatusCode::OK, "{kind}: {body}");
         let score = body["score"].as_f64().unwrap();
@@ -201,16 +190,15 @@ const HANDS_KEYS: [&str; 4] = [
     "overallAesthetics",
 ];
 
-#[tokio::test]
-async fn a_hands_photo_without_a_hand_and_a_feet_photo_with_a_face_get_422() {
-    let app = crate::auth::spawn(Backend::Sqlite).await;
+async fn a_hands_photo_without_a_hand_and_a_feet_photo_with_a_face_get_422(backend: Backend) {
+    let app = crate::harness::spawn_app(backend).await;
     let token = premium_member(&app).await;
     for (photo, kind, code) in [
         ("noface/rocket.jpg", "hands", "no_hand"),
         ("face/astronaut.png", "hands", "no_hand"),
         ("face/astronaut.png", "feet", "not_feet"),
     ] {
-        let (status, body) =
+        let Reply { status, body, .. } =
             analyse_as(&app, Some(&token), kind, image_form(testdata(photo), photo)).await;
         assert_eq!(
             status,
@@ -222,17 +210,13 @@ async fn a_hands_photo_without_a_hand_and_a_feet_photo_with_a_face_get_422() {
     }
 }
 
-#[tokio::test]
-async fn a_burst_from_one_client_gets_429() {
-    let app = spawn_app_with(Backend::Sqlite, |config| {
-        config.analysis.per_client_per_minute = 2
-    })
-    .await;
+async fn a_burst_from_one_client_gets_429(backend: Backend) {
+    let app = spawn_app_with(backend, |config| config.analysis.per_client_per_minute = 2).await;
     let mut statuses = Vec::new();
     // Five requests: even if a minute boundary falls between them, one
     // window sees at least three.
     for _ in 0..5 {
-        let (status, body) = analyse(
+        let Reply { status, body, .. } = analyse(
             &app,
             "pet",
             image_form(testdata("pet/cat-chelsea.png"), "c.png"),
@@ -257,17 +241,17 @@ const NOT_FEET: &str = "We could not find feet in this photo. Please try another
 /// A cup, a rocket, a cat and a face are not feet: 422 `not_feet` with the user's
 /// message, for a Premium member and for a trial user, whose trial stays unused.
 async fn a_feet_photo_without_feet_gets_422_and_keeps_the_trial(backend: Backend) {
-    let app = crate::billing::sandbox_app(backend).await;
+    let app = crate::harness::sandbox_app(backend).await;
     let member = premium_member(&app).await;
-    let trial = crate::billing::sign_up(&app, "trial@example.com").await;
-    let activated = crate::billing::post(
+    let trial = crate::harness::sign_up(&app, "trial@example.com").await;
+    let activated = crate::harness::post(
         &app,
         "/functions/v1/record-feature-usage",
         &trial,
         serde_json::json!({"featureName": "feet_scoring"}),
     )
     .await;
-    assert_eq!(activated.0, StatusCode::OK, "{}", activated.1);
+    assert_eq!(activated.status, StatusCode::OK, "{}", activated.body);
     for photo in [
         "noface/coffee.png",
         "noface/rocket.jpg",
@@ -275,7 +259,7 @@ async fn a_feet_photo_without_feet_gets_422_and_keeps_the_trial(backend: Backend
         "face/astronaut.png",
     ] {
         for token in [member.as_str(), trial.token.as_str()] {
-            let (status, body) = analyse_as(
+            let Reply { status, body, .. } = analyse_as(
                 &app,
                 Some(token),
                 "feet",
@@ -288,7 +272,7 @@ async fn a_feet_photo_without_feet_gets_422_and_keeps_the_trial(backend: Backend
         }
     }
     // Feet are scored, and only then is the trial used up.
-    let (status, body) = analyse_as(
+    let Reply { status, body, .. } = analyse_as(
         &app,
         Some(&trial.token),
         "feet",
@@ -300,7 +284,7 @@ async fn a_feet_photo_without_feet_gets_422_and_keeps_the_trial(backend: Backend
         (7.0..=10.0).contains(&body["score"].as_f64().unwrap()),
         "{body}"
     );
-    let (status, body) = analyse_as(
+    let Reply { status, body, .. } = analyse_as(
         &app,
         Some(&trial.token),
         "feet",
@@ -315,7 +299,7 @@ async fn a_feet_photo_without_feet_gets_422_and_keeps_the_trial(backend: Backend
 /// never runs for someone who may not use it.
 async fn a_feet_photo_without_feet_is_refused_before_anything_for_the_anonymous(backend: Backend) {
     let app = spawn_app(backend).await;
-    let (status, body) = analyse(
+    let Reply { status, body, .. } = analyse(
         &app,
         "feet",
         image_form(testdata("noface/coffee.png"), "coffee.png"),

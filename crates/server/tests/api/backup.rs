@@ -6,8 +6,7 @@ use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
-use crate::auth::{PASSWORD, spawn_with};
-use crate::helpers::{Backend, TestApp, postgres_available};
+use crate::harness::{Backend, PASSWORD, TestApp, postgres_available, spawn_app_with};
 use sea_orm::{ConnectionTrait, Database, Statement};
 use serde_json::json;
 
@@ -33,7 +32,7 @@ async fn backup(app: &TestApp, target: &Path) -> std::process::Output {
 }
 
 async fn app_with_cheap_sign_ups(backend: Backend) -> TestApp {
-    spawn_with(backend, |config| {
+    spawn_app_with(backend, |config| {
         config.auth.rate_limits.mail_requests_per_5min = 100_000;
     })
     .await
@@ -75,7 +74,7 @@ async fn backup_of_a_serving_sqlite_database_holds_the_rows_written_before() {
             failures
         })
     };
-    crate::helpers::eventually("the writer to be writing", || {
+    crate::harness::eventually("the writer to be writing", || {
         let written = written.clone();
         async move { written.load(Ordering::Relaxed) > 0 }
     })

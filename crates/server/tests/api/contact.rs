@@ -10,12 +10,11 @@ use sea_orm::{ColumnTrait, EntityTrait, QueryFilter};
 use serde_json::{Value, json};
 use uuid::Uuid;
 
-use crate::billing::{
-    Caller, assert_error, call, count, get, ok, post, sandbox_app, sign_up, sign_up_unnamed, sql,
+use crate::harness::{
+    Backend, Caller, Reply, State, TestApp, admin, call, count, count_where, deliver, event, get,
+    insert_photo, insert_user, now, on_both_databases, pay_in_sandbox, post, sandbox_app, sign_up,
+    sign_up_unnamed, sql,
 };
-use crate::helpers::{Backend, TestApp, on_both_databases};
-use crate::leaderboard::{State, insert_photo, insert_user};
-use crate::verification::admin;
 
 const REQUESTS: &str = "/api/v1/contact-requests";
 const MESSAGE: &str = "Hello! I love your photo, let's talk.";
@@ -32,7 +31,7 @@ async fn entry(app: &TestApp, owner: Uuid, score: f64) -> Uuid {
     .await
 }
 
-async fn request(app: &TestApp, requester: &Caller, photo: Uuid) -> (StatusCode, Value) {
+async fn request(app: &TestApp, requester: &Caller, photo: Uuid) -> Reply {
     post(
         app,
         REQUESTS,
@@ -43,7 +42,7 @@ async fn request(app: &TestApp, requester: &Caller, photo: Uuid) -> (StatusCode,
 }
 
 pub(crate) async fn created(app: &TestApp, requester: &Caller, photo: Uuid) -> Value {
-    let (status, body) = request(app, requester, photo).await;
+    let Reply { status, body, .. } = request(app, requester, photo).await;
     assert!(
         status == StatusCode::CREATED || status == StatusCode::OK,
         "{status} {body}"
@@ -53,22 +52,17 @@ pub(crate) async fn created(app: &TestApp, requester: &Caller, photo: Uuid) -> V
 
 /// Pays for `request` in the sandbox: the hold is placed and confirmed.
 pub(crate) async fn pay(app: &TestApp, requester: &Caller, request: &Value) -> Value {
-    let opened = ok(post(
+    let opened = post(
         app,
         "/functions/v1/create-checkout",
         requester,
         json!({"userId": requester.id, "type": "contact_request",
                "metadata": {"contact_request_id": request["id"], "fee_amount": 1, "rank": 99}}),
     )
-    .await);
+    .await
+    .ok();
     let session = opened["sessionId"].as_str().unwrap();
-    ok(post(
-        app,
-        &format!("/api/v1/billing/sandbox/{session}/pay"),
-        requester,
-        json!({}),
-    )
-    .await);
+    pay_in_sandbox(app, requester, session).await;
     opened
 }
 
@@ -120,7 +114,7 @@ async fn fees_follow_the_rank_now_and_nobody_contacts_themself(backend: Backend)
         (19, 10_000),
         (50, 10_000),
     ] {
-        let (status, body) = post(
+        let Reply { status, body, .. } = post(
             &app,
             REQUESTS,
             &fan,
@@ -150,11 +144,9 @@ async fn fees_follow_the_rank_now_and_nobody_contacts_themself(backend: Backend)
     );
     // Nobody contacts their own entry, or one that is not listed.
     let (me, mine) = contestant(&app, "me@example.com", 7.0).await;
-    assert_error(
-        &request(&app, &me, mine).await,
-        StatusCode::UNPROCESSABLE_ENTITY,
-        "cannot_contact_self",
-    );
+    request(&app, &me, mine)
+        .await
+        .assert_error(StatusCode::UNPROCESSABLE_ENTITY, "cannot_contact_self");
     let hidden = insert_photo(
         &app,
         insert_user(&app).await,
@@ -163,16 +155,12 @@ async fn fees_follow_the_rank_now_and_nobody_contacts_themself(backend: Backend)
         State::Pending,
     )
     .await;
-    assert_error(
-        &request(&app, &fan, hidden).await,
-        StatusCode::NOT_FOUND,
-        "not_found",
-    );
-    assert_error(
-        &request(&app, &fan, Uuid::now_v7()).await,
-        StatusCode::NOT_FOUND,
-        "not_found",
-    );
+    request(&app, &fan, hidden)
+        .await
+        .assert_error(StatusCode::NOT_FOUND, "not_found");
+    request(&app, &fan, Uuid::now_v7())
+        .await
+        .assert_error(StatusCode::NOT_FOUND, "not_found");
     // The message's limits, in the spec's words.
     let short = post(
         &app,
@@ -181,12 +169,11 @@ async fn fees_follow_the_rank_now_and_nobody_contacts_themself(backend: Backend)
         json!({"photoId": photos[3], "message": "too short"}),
     )
     .await;
-    assert_error(
-        &short,
-        StatusCode::UNPROCESSABLE_ENTITY,
-        "validation_failed",
+    short.assert_error(StatusCode::UNPROCESSABLE_ENTITY, "validation_failed");
+    assert_eq!(
+        short.body["message"],
+        "Message must be at least 10 characters"
     );
-    assert_eq!(short.1["message"], "Message must be at least 10 characters");
     let long = post(
         &app,
         REQUESTS,
@@ -195,7 +182,7 @@ async fn fees_follow_the_rank_now_and_nobody_contacts_themself(backend: Backend)
     )
     .await;
     assert_eq!(
-        long.1["message"],
+        long.body["message"],
         "Message must be less than 1000 characters"
     );
 }
@@ -215,53 +202,42 @@ async fn who_may_see_and_answer_a_request(backend: Backend) {
     ];
 
     // Anonymous: nothing.
-    assert_error(
-        &call(
-            &app,
-            Method::POST,
-            REQUESTS,
-            None,
-            Some(json!({"photoId": photo, "message": MESSAGE})),
-        )
-        .await,
-        StatusCode::UNAUTHORIZED,
-        "not_signed_in",
-    );
+    call(
+        &app,
+        Method::POST,
+        REQUESTS,
+        None,
+        Some(json!({"photoId": photo, "message": MESSAGE})),
+    )
+    .await
+    .assert_error(StatusCode::UNAUTHORIZED, "not_signed_in");
     for path in [
         REQUESTS.to_owned() + "/received",
         REQUESTS.to_owned() + "/sent",
         one.clone(),
     ] {
-        assert_error(
-            &call(&app, Method::GET, &path, None, None).await,
-            StatusCode::UNAUTHORIZED,
-            "not_signed_in",
-        );
+        call(&app, Method::GET, &path, None, None)
+            .await
+            .assert_error(StatusCode::UNAUTHORIZED, "not_signed_in");
     }
     for action in &actions {
-        assert_error(
-            &call(&app, Method::POST, action, None, None).await,
-            StatusCode::UNAUTHORIZED,
-            "not_signed_in",
-        );
+        call(&app, Method::POST, action, None, None)
+            .await
+            .assert_error(StatusCode::UNAUTHORIZED, "not_signed_in");
     }
     // Before the hold is confirmed the contestant does not see it.
     assert_eq!(
-        ok(get(&app, &format!("{REQUESTS}/received"), &star).await),
+        get(&app, &format!("{REQUESTS}/received"), &star).await.ok(),
         json!([])
     );
-    assert_error(
-        &get(&app, &one, &star).await,
-        StatusCode::NOT_FOUND,
-        "not_found",
-    );
-    assert_error(
-        &post(&app, &actions[0], &star, json!({})).await,
-        StatusCode::NOT_FOUND,
-        "not_found",
-    );
+    get(&app, &one, &star)
+        .await
+        .assert_error(StatusCode::NOT_FOUND, "not_found");
+    post(&app, &actions[0], &star, json!({}))
+        .await
+        .assert_error(StatusCode::NOT_FOUND, "not_found");
     pay(&app, &fan, &sent).await;
-    let inbox = ok(get(&app, &format!("{REQUESTS}/received"), &star).await);
+    let inbox = get(&app, &format!("{REQUESTS}/received"), &star).await.ok();
     assert_eq!(inbox[0]["id"], sent["id"]);
     assert_eq!(inbox[0]["paid"], true);
     assert_eq!(inbox[0]["role"], "contestant");
@@ -269,34 +245,28 @@ async fn who_may_see_and_answer_a_request(backend: Backend) {
     assert!(!inbox.to_string().contains("fan@example.com"), "{inbox}");
     assert!(inbox[0]["expiresAt"].is_string());
     // The requester sees their own; another user and an admin see nothing.
-    assert_eq!(ok(get(&app, &one, &fan).await)["role"], "requester");
+    assert_eq!(get(&app, &one, &fan).await.ok()["role"], "requester");
     assert_eq!(
-        ok(get(&app, &format!("{REQUESTS}/sent"), &fan).await)[0]["id"],
+        get(&app, &format!("{REQUESTS}/sent"), &fan).await.ok()[0]["id"],
         sent["id"]
     );
     for stranger in [&other, &admin] {
-        assert_error(
-            &get(&app, &one, stranger).await,
-            StatusCode::NOT_FOUND,
-            "not_found",
-        );
+        get(&app, &one, stranger)
+            .await
+            .assert_error(StatusCode::NOT_FOUND, "not_found");
         for action in &actions {
-            assert_error(
-                &post(&app, action, stranger, json!({})).await,
-                StatusCode::NOT_FOUND,
-                "not_found",
-            );
+            post(&app, action, stranger, json!({}))
+                .await
+                .assert_error(StatusCode::NOT_FOUND, "not_found");
         }
     }
     // The requester cannot answer their own request.
     for action in &actions {
-        assert_error(
-            &post(&app, action, &fan, json!({})).await,
-            StatusCode::NOT_FOUND,
-            "not_found",
-        );
+        post(&app, action, &fan, json!({}))
+            .await
+            .assert_error(StatusCode::NOT_FOUND, "not_found");
     }
-    assert_eq!(ok(get(&app, &one, &star).await)["status"], "pending");
+    assert_eq!(get(&app, &one, &star).await.ok()["status"], "pending");
 }
 
 async fn approval_captures_and_denial_releases_each_once(backend: Backend) {
@@ -306,7 +276,9 @@ async fn approval_captures_and_denial_releases_each_once(backend: Backend) {
     let sent = created(&app, &fan, photo).await;
     pay(&app, &fan, &sent).await;
     assert_eq!(payment_of(&app, &sent).await.status, "held");
-    let approved = ok(post(&app, &path(&sent, "approve"), &star, json!({})).await);
+    let approved = post(&app, &path(&sent, "approve"), &star, json!({}))
+        .await
+        .ok();
     assert_eq!(approved["status"], "approved");
     assert_eq!(approved["paymentStatus"], "paid");
     assert_eq!(
@@ -314,25 +286,23 @@ async fn approval_captures_and_denial_releases_each_once(backend: Backend) {
         "succeeded",
         "captured"
     );
-    assert_error(
-        &post(&app, &path(&sent, "approve"), &star, json!({})).await,
-        StatusCode::CONFLICT,
-        "already_decided",
-    );
-    assert_error(
-        &post(&app, &path(&sent, "deny"), &star, json!({})).await,
-        StatusCode::CONFLICT,
-        "already_decided",
-    );
+    post(&app, &path(&sent, "approve"), &star, json!({}))
+        .await
+        .assert_error(StatusCode::CONFLICT, "already_decided");
+    post(&app, &path(&sent, "deny"), &star, json!({}))
+        .await
+        .assert_error(StatusCode::CONFLICT, "already_decided");
     // The contestant's 75 % is on their dashboard.
-    let dashboard = ok(get(&app, "/api/v1/dashboard", &star).await);
+    let dashboard = get(&app, "/api/v1/dashboard", &star).await.ok();
     assert_eq!(dashboard["contactEarningsCents"], 75_000);
 
     // A second contestant denies: released, and the requester is told.
     let (other_star, other_photo) = contestant(&app, "other@example.com", 8.0).await;
     let denied = created(&app, &fan, other_photo).await;
     pay(&app, &fan, &denied).await;
-    let answer = ok(post(&app, &path(&denied, "deny"), &other_star, json!({})).await);
+    let answer = post(&app, &path(&denied, "deny"), &other_star, json!({}))
+        .await
+        .ok();
     assert_eq!(answer["status"], "denied");
     assert_eq!(answer["paymentStatus"], "refunded");
     assert_eq!(
@@ -340,32 +310,28 @@ async fn approval_captures_and_denial_releases_each_once(backend: Backend) {
         "canceled",
         "released"
     );
-    assert_error(
-        &post(&app, &path(&denied, "deny"), &other_star, json!({})).await,
-        StatusCode::CONFLICT,
-        "already_decided",
-    );
+    post(&app, &path(&denied, "deny"), &other_star, json!({}))
+        .await
+        .assert_error(StatusCode::CONFLICT, "already_decided");
     assert_eq!(
-        ok(get(&app, &format!("{REQUESTS}/sent"), &fan).await)[0]["status"],
+        get(&app, &format!("{REQUESTS}/sent"), &fan).await.ok()[0]["status"],
         "denied"
     );
     let mails = count_where(&app, "mail_outbox", "kind = 'contact_request_denied'").await;
     assert_eq!(mails, 1);
-    let dashboard = ok(get(&app, "/api/v1/dashboard", &other_star).await);
+    let dashboard = get(&app, "/api/v1/dashboard", &other_star).await.ok();
     assert_eq!(dashboard["contactEarningsCents"], 0);
     // A denied request leaves the inbox; the approved one stays.
     assert_eq!(
-        ok(get(&app, &format!("{REQUESTS}/received"), &other_star).await),
+        get(&app, &format!("{REQUESTS}/received"), &other_star)
+            .await
+            .ok(),
         json!([])
     );
     assert_eq!(
-        ok(get(&app, &format!("{REQUESTS}/received"), &star).await)[0]["status"],
+        get(&app, &format!("{REQUESTS}/received"), &star).await.ok()[0]["status"],
         "approved"
     );
-}
-
-async fn count_where(app: &TestApp, table: &str, condition: &str) -> i64 {
-    count(app, &format!("{table} WHERE {condition}")).await
 }
 
 async fn the_expiry_job_releases_exactly_the_expired_holds(backend: Backend) {
@@ -394,20 +360,25 @@ async fn the_expiry_job_releases_exactly_the_expired_holds(backend: Backend) {
     assert_eq!(payment_of(&app, &old).await.status, "canceled");
     assert_eq!(payment_of(&app, &new).await.status, "held");
     assert_eq!(
-        ok(get(
+        get(
             &app,
             &format!("{REQUESTS}/{}", old["id"].as_str().unwrap()),
             &fan
         )
-        .await)["status"],
+        .await
+        .ok()["status"],
         "denied"
     );
     assert_eq!(
-        ok(get(&app, &format!("{REQUESTS}/received"), &new_star).await)[0]["status"],
+        get(&app, &format!("{REQUESTS}/received"), &new_star)
+            .await
+            .ok()[0]["status"],
         "pending"
     );
     assert_eq!(
-        ok(get(&app, &format!("{REQUESTS}/received"), &old_star).await),
+        get(&app, &format!("{REQUESTS}/received"), &old_star)
+            .await
+            .ok(),
         json!([])
     );
     // Again: nothing more; and a week later the other one goes too.
@@ -439,16 +410,18 @@ async fn one_open_request_per_pair_and_a_block_ends_it_all(backend: Backend) {
         request(&app, &racer, photo),
         request(&app, &racer, second_photo)
     );
-    let mut statuses = [one.0.as_u16(), two.0.as_u16()];
+    let mut statuses = [one.status.as_u16(), two.status.as_u16()];
     statuses.sort_unstable();
     assert!(
         statuses == [200, 201] || statuses == [201, 409],
         "{statuses:?} {} {}",
-        one.1,
-        two.1
+        one.body,
+        two.body
     );
     assert_eq!(
-        ok(get(&app, &format!("{REQUESTS}/sent"), &racer).await)
+        get(&app, &format!("{REQUESTS}/sent"), &racer)
+            .await
+            .ok()
             .as_array()
             .unwrap()
             .len(),
@@ -458,44 +431,43 @@ async fn one_open_request_per_pair_and_a_block_ends_it_all(backend: Backend) {
     let same = created(&app, &fan, second_photo).await;
     assert_eq!(same["id"], first["id"]);
     pay(&app, &fan, &first).await;
-    assert_error(
-        &request(&app, &fan, photo).await,
-        StatusCode::CONFLICT,
-        "request_open",
-    );
-    ok(post(&app, &path(&first, "approve"), &star, json!({})).await);
+    request(&app, &fan, photo)
+        .await
+        .assert_error(StatusCode::CONFLICT, "request_open");
+    post(&app, &path(&first, "approve"), &star, json!({}))
+        .await
+        .ok();
     // Approved, its chat open: still no second request (nor a second fee).
-    assert_error(
-        &request(&app, &fan, photo).await,
-        StatusCode::CONFLICT,
-        "request_open",
-    );
-    let (status, _) = post(&app, &path(&first, "block"), &star, json!({})).await;
+    request(&app, &fan, photo)
+        .await
+        .assert_error(StatusCode::CONFLICT, "request_open");
+    let Reply { status, .. } = post(&app, &path(&first, "block"), &star, json!({})).await;
     assert_eq!(status, StatusCode::NO_CONTENT);
     assert_eq!(
         payment_of(&app, &first).await.status,
         "succeeded",
         "the captured fee stays captured"
     );
-    let conversation = ok(get(
+    let conversation = get(
         &app,
         &format!("{REQUESTS}/{}", first["id"].as_str().unwrap()),
         &fan,
     )
-    .await);
+    .await
+    .ok();
     assert_eq!(conversation["closed"], true);
     assert_eq!(
         conversation["status"], "approved",
         "the captured request stays approved"
     );
-    assert_error(
-        &request(&app, &fan, photo).await,
-        StatusCode::FORBIDDEN,
-        "blocked",
-    );
+    request(&app, &fan, photo)
+        .await
+        .assert_error(StatusCode::FORBIDDEN, "blocked");
     // Blocking twice is fine.
     assert_eq!(
-        post(&app, &path(&first, "block"), &star, json!({})).await.0,
+        post(&app, &path(&first, "block"), &star, json!({}))
+            .await
+            .status,
         StatusCode::NO_CONTENT
     );
 }
@@ -507,7 +479,6 @@ pub(crate) async fn hold_through_stripe(
     request: &Value,
     intent: &str,
 ) {
-    use crate::billing::{deliver, event, now};
     let amount = request["feeCents"].as_i64().unwrap();
     deliver(
         app,
@@ -527,7 +498,7 @@ pub(crate) async fn hold_through_stripe(
 async fn through_stripe_approval_captures_and_denial_cancels_the_intent(backend: Backend) {
     use wiremock::matchers::{method, path as at};
     use wiremock::{Mock, ResponseTemplate};
-    let stripe = crate::billing::stripe_double().await;
+    let stripe = crate::harness::stripe_double().await;
     // pi_no is cancelled on denial and once more by the job: Stripe's
     // event never came back to say it was.
     for (intent, action, status, times) in [
@@ -544,7 +515,7 @@ async fn through_stripe_approval_captures_and_denial_cancels_the_intent(backend:
             .mount(&stripe)
             .await;
     }
-    let app = crate::billing::stripe_app(backend, &stripe.uri()).await;
+    let app = crate::harness::stripe_app(backend, &stripe.uri()).await;
     let (star, photo) = contestant(&app, "star@example.com", 9.0).await;
     let (other_star, other_photo) = contestant(&app, "other@example.com", 8.0).await;
     let fan = sign_up(&app, "fan@example.com").await;
@@ -553,28 +524,30 @@ async fn through_stripe_approval_captures_and_denial_cancels_the_intent(backend:
     let no = created(&app, &fan, other_photo).await;
     let late = created(&app, &fan, late_photo).await;
     for request in [&yes, &no, &late] {
-        ok(post(
+        post(
             &app,
             "/functions/v1/create-checkout",
             &fan,
             json!({"userId": fan.id, "type": "contact_request", "metadata": {"contact_request_id": request["id"]}}),
         )
-        .await);
+        .await.ok();
     }
     // Not confirmed by Stripe yet: nothing to answer.
-    assert_error(
-        &post(&app, &path(&yes, "approve"), &star, json!({})).await,
-        StatusCode::NOT_FOUND,
-        "not_found",
-    );
+    post(&app, &path(&yes, "approve"), &star, json!({}))
+        .await
+        .assert_error(StatusCode::NOT_FOUND, "not_found");
     hold_through_stripe(&app, &fan, &yes, "pi_yes").await;
     hold_through_stripe(&app, &fan, &no, "pi_no").await;
     assert_eq!(
-        ok(post(&app, &path(&yes, "approve"), &star, json!({})).await)["status"],
+        post(&app, &path(&yes, "approve"), &star, json!({}))
+            .await
+            .ok()["status"],
         "approved"
     );
     assert_eq!(
-        ok(post(&app, &path(&no, "deny"), &other_star, json!({})).await)["status"],
+        post(&app, &path(&no, "deny"), &other_star, json!({}))
+            .await
+            .ok()["status"],
         "denied"
     );
     // Unanswered for 8 days: the job cancels the intent.
@@ -622,77 +595,59 @@ async fn a_report_blocks_the_requester_and_reaches_the_admins(backend: Backend) 
     pay(&app, &fan, &sent).await;
     let report = path(&sent, "report");
     let reason = json!({"reason": "Rude and pushy"});
-    assert_error(
-        &call(&app, Method::POST, &report, None, Some(reason.clone())).await,
-        StatusCode::UNAUTHORIZED,
-        "not_signed_in",
-    );
+    call(&app, Method::POST, &report, None, Some(reason.clone()))
+        .await
+        .assert_error(StatusCode::UNAUTHORIZED, "not_signed_in");
     for stranger in [&fan, &admin] {
-        assert_error(
-            &post(&app, &report, stranger, reason.clone()).await,
-            StatusCode::NOT_FOUND,
-            "not_found",
-        );
+        post(&app, &report, stranger, reason.clone())
+            .await
+            .assert_error(StatusCode::NOT_FOUND, "not_found");
     }
-    assert_error(
-        &post(&app, &report, &star, json!({"reason": " "})).await,
-        StatusCode::UNPROCESSABLE_ENTITY,
-        "validation_failed",
-    );
+    post(&app, &report, &star, json!({"reason": " "}))
+        .await
+        .assert_error(StatusCode::UNPROCESSABLE_ENTITY, "validation_failed");
     assert_eq!(
-        post(&app, &report, &star, reason.clone()).await.0,
+        post(&app, &report, &star, reason.clone()).await.status,
         StatusCode::NO_CONTENT
     );
-    assert_error(
-        &post(&app, &report, &star, reason.clone()).await,
-        StatusCode::CONFLICT,
-        "conflict",
-    );
+    post(&app, &report, &star, reason.clone())
+        .await
+        .assert_error(StatusCode::CONFLICT, "conflict");
     // Reporting blocks: the open request is denied and released.
     assert_eq!(payment_of(&app, &sent).await.status, "canceled");
-    assert_error(
-        &request(&app, &fan, photo).await,
-        StatusCode::FORBIDDEN,
-        "blocked",
-    );
+    request(&app, &fan, photo)
+        .await
+        .assert_error(StatusCode::FORBIDDEN, "blocked");
     // The admins see it, with the requester's address; nobody else does.
     let reports = "/api/v1/admin/contact-reports";
-    assert_error(
-        &call(&app, Method::GET, reports, None, None).await,
-        StatusCode::UNAUTHORIZED,
-        "not_signed_in",
-    );
-    assert_error(
-        &get(&app, reports, &star).await,
-        StatusCode::FORBIDDEN,
-        "admin_only",
-    );
-    let listed = ok(get(&app, reports, &admin).await);
+    call(&app, Method::GET, reports, None, None)
+        .await
+        .assert_error(StatusCode::UNAUTHORIZED, "not_signed_in");
+    get(&app, reports, &star)
+        .await
+        .assert_error(StatusCode::FORBIDDEN, "admin_only");
+    let listed = get(&app, reports, &admin).await.ok();
     assert_eq!(listed[0]["reportedEmail"], "fan@example.com");
     assert_eq!(listed[0]["reason"], "Rude and pushy");
     assert_eq!(listed[0]["status"], "open");
     let resolve = format!("{reports}/{}/resolve", listed[0]["id"].as_str().unwrap());
-    assert_error(
-        &post(&app, &resolve, &star, json!({})).await,
-        StatusCode::FORBIDDEN,
-        "admin_only",
-    );
+    post(&app, &resolve, &star, json!({}))
+        .await
+        .assert_error(StatusCode::FORBIDDEN, "admin_only");
     assert_eq!(
-        post(&app, &resolve, &admin, json!({})).await.0,
+        post(&app, &resolve, &admin, json!({})).await.status,
         StatusCode::NO_CONTENT
     );
-    assert_error(
-        &post(&app, &resolve, &admin, json!({})).await,
-        StatusCode::CONFLICT,
-        "conflict",
-    );
+    post(&app, &resolve, &admin, json!({}))
+        .await
+        .assert_error(StatusCode::CONFLICT, "conflict");
     assert_eq!(
-        ok(get(&app, reports, &admin).await)[0]["status"],
+        get(&app, reports, &admin).await.ok()[0]["status"],
         "resolved"
     );
 }
 
-async fn set_display_name(app: &TestApp, caller: &Caller, name: Value) -> (StatusCode, Value) {
+async fn set_display_name(app: &TestApp, caller: &Caller, name: Value) -> Reply {
     call(
         app,
         Method::PUT,
@@ -714,27 +669,28 @@ async fn a_requester_needs_a_display_name_and_both_parties_see_it(backend: Backe
 
     for _ in 0..12 {
         let refused = request(&app, &fan, photo).await;
-        assert_error(
-            &refused,
-            StatusCode::UNPROCESSABLE_ENTITY,
-            "display_name_required",
-        );
+        refused.assert_error(StatusCode::UNPROCESSABLE_ENTITY, "display_name_required");
         assert_eq!(
-            refused.1["message"],
+            refused.body["message"],
             "Please add a display name before contacting a contestant, so they know who is writing."
         );
     }
     assert_eq!(count(&app, "contact_requests").await, 0);
     // A blank name is no name.
     let blank = set_display_name(&app, &fan, json!(" \u{200B}")).await;
-    assert_eq!(blank.0, StatusCode::UNPROCESSABLE_ENTITY, "{}", blank.1);
-    assert_error(
-        &request(&app, &fan, photo).await,
+    assert_eq!(
+        blank.status,
         StatusCode::UNPROCESSABLE_ENTITY,
-        "display_name_required",
+        "{}",
+        blank.body
     );
+    request(&app, &fan, photo)
+        .await
+        .assert_error(StatusCode::UNPROCESSABLE_ENTITY, "display_name_required");
 
-    ok(set_display_name(&app, &fan, json!("  Fan Fiction ")).await);
+    set_display_name(&app, &fan, json!("  Fan Fiction "))
+        .await
+        .ok();
     // Twelve refusals spent none of the ten requests an hour allows.
     let sent = created(&app, &fan, photo).await;
     assert_eq!(sent["requesterName"], "Fan Fiction");
@@ -742,14 +698,14 @@ async fn a_requester_needs_a_display_name_and_both_parties_see_it(backend: Backe
     pay(&app, &fan, &sent).await;
 
     // A new name shows at once, to both parties, everywhere they see it.
-    ok(set_display_name(&app, &fan, json!("Fanny")).await);
+    set_display_name(&app, &fan, json!("Fanny")).await.ok();
     let one = format!("{REQUESTS}/{}", sent["id"].as_str().unwrap());
-    let inbox = ok(get(&app, &format!("{REQUESTS}/received"), &star).await);
+    let inbox = get(&app, &format!("{REQUESTS}/received"), &star).await.ok();
     assert_eq!(inbox[0]["requesterName"], "Fanny", "{inbox}");
-    let outbox = ok(get(&app, &format!("{REQUESTS}/sent"), &fan).await);
+    let outbox = get(&app, &format!("{REQUESTS}/sent"), &fan).await.ok();
     assert_eq!(outbox[0]["requesterName"], "Fanny", "{outbox}");
     for party in [&star, &fan] {
-        let heading = ok(get(&app, &one, party).await);
+        let heading = get(&app, &one, party).await.ok();
         assert_eq!(heading["requesterName"], "Fanny");
         assert_eq!(heading["contestantName"], "Entry 9");
     }
@@ -757,7 +713,7 @@ async fn a_requester_needs_a_display_name_and_both_parties_see_it(backend: Backe
     assert!(!inbox.to_string().contains("fan@example.com"));
 
     // Removing the name later does not unname the request: the fallback.
-    ok(set_display_name(&app, &fan, Value::Null).await);
-    let heading = ok(get(&app, &one, &star).await);
+    set_display_name(&app, &fan, Value::Null).await.ok();
+    let heading = get(&app, &one, &star).await.ok();
     assert_eq!(heading["requesterName"], "A PrettyScore member");
 }

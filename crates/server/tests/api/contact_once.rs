@@ -5,15 +5,15 @@
 //! included), and the requester mailed on approval. Mail goes through the
 //! durable outbox.
 
+use crate::harness::{
+    Backend, Caller, Reply, State, TestApp, call, count, get, insert_photo, on_both_databases,
+    pay_in_sandbox, post, sandbox_app, sign_up, spawn_app_with, sql,
+};
 use chrono::{Duration, Utc};
 use prettyscore_server::contact::mail::remind_expiring;
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 use uuid::Uuid;
-
-use crate::billing::{Caller, assert_error, call, count, get, ok, post, sandbox_app, sign_up, sql};
-use crate::helpers::{Backend, TestApp, on_both_databases, spawn_app_with};
-use crate::leaderboard::{State, insert_photo};
 
 on_both_databases!(
     a_second_request_while_one_waits_or_chats_is_refused_and_contact_says_which,
@@ -38,7 +38,11 @@ pub(crate) async fn entry(app: &TestApp, owner: Uuid) -> Uuid {
 /// A request from `requester` to the entry, paid in the sandbox (the hold is
 /// confirmed); the request as the requester sees it.
 pub(crate) async fn paid_request(app: &TestApp, requester: &Caller, photo: Uuid) -> Value {
-    let (status, request) = post(
+    let Reply {
+        status,
+        body: request,
+        ..
+    } = post(
         app,
         REQUESTS,
         requester,
@@ -46,22 +50,17 @@ pub(crate) async fn paid_request(app: &TestApp, requester: &Caller, photo: Uuid)
     )
     .await;
     assert!(status.is_success(), "{status} {request}");
-    let opened = ok(post(
+    let opened = post(
         app,
         "/functions/v1/create-checkout",
         requester,
         json!({"userId": requester.id, "type": "contact_request",
                "metadata": {"contact_request_id": request["id"]}}),
     )
-    .await);
+    .await
+    .ok();
     let session = opened["sessionId"].as_str().unwrap();
-    ok(post(
-        app,
-        &format!("/api/v1/billing/sandbox/{session}/pay"),
-        requester,
-        json!({}),
-    )
-    .await);
+    pay_in_sandbox(app, requester, session).await;
     request
 }
 
@@ -98,14 +97,14 @@ async fn a_second_request_while_one_waits_or_chats_is_refused_and_contact_says_w
 
     // Anonymous: 401; an unknown entry: 404.
     let anonymous = call(&app, Method::GET, &with(photo), None, None).await;
-    assert_error(&anonymous, StatusCode::UNAUTHORIZED, "not_signed_in");
+    anonymous.assert_error(StatusCode::UNAUTHORIZED, "not_signed_in");
     let unknown = get(&app, &with(Uuid::new_v4()), &fan).await;
-    assert_error(&unknown, StatusCode::NOT_FOUND, "not_found");
-    assert_eq!(ok(get(&app, &with(photo), &fan).await)["state"], "none");
+    unknown.assert_error(StatusCode::NOT_FOUND, "not_found");
+    assert_eq!(get(&app, &with(photo), &fan).await.ok()["state"], "none");
 
     let request = paid_request(&app, &fan, photo).await;
     let id = request["id"].as_str().unwrap();
-    let waiting = ok(get(&app, &with(photo), &fan).await);
+    let waiting = get(&app, &with(photo), &fan).await.ok();
     assert_eq!(waiting["state"], "waiting");
     assert_eq!(waiting["requestId"], id);
     assert!(waiting["expiresAt"].is_string(), "{waiting}");
@@ -116,18 +115,20 @@ async fn a_second_request_while_one_waits_or_chats_is_refused_and_contact_says_w
         json!({"photoId": photo, "message": MESSAGE}),
     )
     .await;
-    assert_error(&again, StatusCode::CONFLICT, "request_open");
+    again.assert_error(StatusCode::CONFLICT, "request_open");
 
     // Each caller sees only their own request: the owner of the entry,
     // another user and an admin have none with it.
     for caller in [&star, &other, &admin] {
-        let theirs = ok(get(&app, &with(photo), caller).await);
+        let theirs = get(&app, &with(photo), caller).await.ok();
         assert_eq!(theirs["state"], "none", "{theirs}");
         assert_eq!(theirs["requestId"], Value::Null);
     }
 
-    ok(post(&app, &format!("{REQUESTS}/{id}/approve"), &star, json!({})).await);
-    let chatting = ok(get(&app, &with(photo), &fan).await);
+    post(&app, &format!("{REQUESTS}/{id}/approve"), &star, json!({}))
+        .await
+        .ok();
+    let chatting = get(&app, &with(photo), &fan).await.ok();
     assert_eq!(chatting["state"], "chatting");
     assert_eq!(chatting["requestId"], id);
     // While the chat is open: no new request, so no second $1000 hold.
@@ -138,14 +139,14 @@ async fn a_second_request_while_one_waits_or_chats_is_refused_and_contact_says_w
         json!({"photoId": photo, "message": MESSAGE}),
     )
     .await;
-    assert_error(&again, StatusCode::CONFLICT, "request_open");
+    again.assert_error(StatusCode::CONFLICT, "request_open");
     assert!(
-        again.1["message"]
+        again.body["message"]
             .as_str()
             .unwrap()
             .contains("already chatting"),
         "{}",
-        again.1
+        again.body
     );
     assert_eq!(count(&app, "contact_requests").await, 1);
     assert_eq!(count(&app, "payments").await, 1);
@@ -157,8 +158,8 @@ async fn a_second_request_while_one_waits_or_chats_is_refused_and_contact_says_w
         vec![Utc::now().into(), Uuid::parse_str(id).unwrap().into()],
     )
     .await;
-    assert_eq!(ok(get(&app, &with(photo), &fan).await)["state"], "none");
-    let (status, _) = post(
+    assert_eq!(get(&app, &with(photo), &fan).await.ok()["state"], "none");
+    let Reply { status, .. } = post(
         &app,
         REQUESTS,
         &fan,
@@ -174,7 +175,7 @@ async fn the_contestant_is_mailed_once_when_paid_and_the_requester_on_approval(b
     let fan = sign_up(&app, "fan@example.com").await;
     let photo = entry(&app, star.id).await;
     // Unpaid: nobody is mailed.
-    let (status, _) = post(
+    let Reply { status, .. } = post(
         &app,
         REQUESTS,
         &fan,
@@ -186,7 +187,7 @@ async fn the_contestant_is_mailed_once_when_paid_and_the_requester_on_approval(b
 
     let request = paid_request(&app, &fan, photo).await;
     // Delivering the events again (a redelivery, another instance) mails no one again.
-    prettyscore_server::billing::deliver_sandbox_events(&app.state).await;
+    crate::harness::deliver_sandbox_events(&app).await;
     let received = mails(&app, "contact_request_received").await;
     assert_eq!(received.len(), 1, "{received:?}");
     let (to, subject, body) = &received[0];
@@ -208,7 +209,9 @@ async fn the_contestant_is_mailed_once_when_paid_and_the_requester_on_approval(b
     assert!(body.contains("/contestant-requests"), "{body}");
 
     let id = request["id"].as_str().unwrap();
-    ok(post(&app, &format!("{REQUESTS}/{id}/approve"), &star, json!({})).await);
+    post(&app, &format!("{REQUESTS}/{id}/approve"), &star, json!({}))
+        .await
+        .ok();
     let approved = mails(&app, "contact_request_approved").await;
     assert_eq!(approved.len(), 1, "{approved:?}");
     assert_eq!(approved[0].0, "fan@example.com");

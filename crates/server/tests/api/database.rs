@@ -2,7 +2,7 @@
 //! PostgreSQL, and applying them again changes nothing. A violated named
 //! constraint is a clear 409 or 422 on both, never a 500.
 
-use crate::helpers::{Backend, TestApp, on_both_databases, spawn_app};
+use crate::harness::{Backend, TestApp, on_both_databases, spawn_app};
 use prettyscore_server::db::entities::user_roles;
 use prettyscore_server::db::{self, migration::TABLES};
 use prettyscore_server::http::error::{ApiError, ConstraintError, DbResultExt, ErrorCode};
@@ -199,7 +199,7 @@ async fn violations_no_domain_names_are_still_409_or_422_and_other_failures_500(
 /// pool, as four processes would.
 async fn instances_starting_together_on_a_fresh_database_both_migrate_it(backend: Backend) {
     let dir = tempfile::tempdir().unwrap();
-    let url = crate::helpers::fresh_database_url(backend, dir.path()).await;
+    let url = crate::harness::fresh_database_url(backend, dir.path()).await;
     let mut connections = Vec::new();
     for _ in 0..4 {
         connections.push(db::connect(&url).await.unwrap());

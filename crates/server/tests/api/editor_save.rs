@@ -8,10 +8,10 @@ use reqwest::multipart::{Form, Part};
 use reqwest::{Method, StatusCode};
 use serde_json::Value;
 
-use crate::billing::features::make_premium;
-use crate::billing::{Caller, sandbox_app, sign_up};
-use crate::helpers::{Backend, TestApp, image_form, on_both_databases, testdata};
-use crate::verification::admin;
+use crate::harness::{
+    Backend, Caller, Reply, TestApp, admin, image_form, make_premium, on_both_databases,
+    sandbox_app, sign_up, testdata,
+};
 
 const FACE: &str = "face/astronaut.png";
 const HANDS: &str = "hands/main_droite_dessus_0.webp";
@@ -39,18 +39,12 @@ async fn multipart(
     path: &str,
     caller: Option<&Caller>,
     form: Form,
-) -> (StatusCode, Value) {
+) -> Reply {
     let mut request = app.client.request(method, app.url(path)).multipart(form);
     if let Some(caller) = caller {
         request = request.bearer_auth(&caller.token);
     }
-    let response = request.send().await.unwrap();
-    let status = response.status();
-    let text = response.text().await.unwrap();
-    (
-        status,
-        serde_json::from_str(&text).unwrap_or(Value::String(text)),
-    )
+    app.send(request).await
 }
 
 async fn photos_of(app: &TestApp, caller: &Caller) -> Vec<Value> {
@@ -93,7 +87,11 @@ async fn the_editors_save_keeps_the_original_scored_and_attaches_the_edit(backen
     // What /editor sends for a new photo: the original, and its edit beside it.
     let form = image_form(original.clone(), "photo.png")
         .part("edited_image", image_part(edit, "edit.jpg"));
-    let (status, saved) = multipart(&app, Method::POST, "/api/v1/photos", Some(&ada), form).await;
+    let Reply {
+        status,
+        body: saved,
+        ..
+    } = multipart(&app, Method::POST, "/api/v1/photos", Some(&ada), form).await;
     assert_eq!(status, StatusCode::CREATED, "{saved}");
     assert_eq!(
         saved["score"].as_f64().unwrap(),
@@ -122,8 +120,11 @@ async fn a_saved_photo_takes_an_edit_in_place_whatever_its_type(backend: Backend
     make_premium(&app, &ada).await;
     for (file, kind) in [(FACE, "face"), (HANDS, "hands")] {
         let form = image_form(testdata(file), file).text("photo_type", kind);
-        let (status, saved) =
-            multipart(&app, Method::POST, "/api/v1/photos", Some(&ada), form).await;
+        let Reply {
+            status,
+            body: saved,
+            ..
+        } = multipart(&app, Method::POST, "/api/v1/photos", Some(&ada), form).await;
         assert_eq!(status, StatusCode::CREATED, "{kind}: {saved}");
 
         // Opened from My Photos, edited twice, saved twice: one photo, its
@@ -132,7 +133,11 @@ async fn a_saved_photo_takes_an_edit_in_place_whatever_its_type(backend: Backend
         let mut last_edit = String::new();
         for style in [Style::Warm, Style::BlackAndWhite] {
             let form = Form::new().part("image", image_part(styled(&source, style), "edit.jpg"));
-            let (status, updated) = multipart(
+            let Reply {
+                status,
+                body: updated,
+                ..
+            } = multipart(
                 &app,
                 Method::PUT,
                 &edited_image_path(&saved),
@@ -177,7 +182,11 @@ async fn only_the_owner_attaches_an_edit_and_only_an_image(backend: Backend) {
     let ada = sign_up(&app, "ada@example.com").await;
     let bob = sign_up(&app, "bob@example.com").await;
     let admin = admin(&app).await;
-    let (status, saved) = multipart(
+    let Reply {
+        status,
+        body: saved,
+        ..
+    } = multipart(
         &app,
         Method::POST,
         "/api/v1/photos",
@@ -194,14 +203,15 @@ async fn only_the_owner_attaches_an_edit_and_only_an_image(backend: Backend) {
         )
     };
 
-    let (status, body) = multipart(&app, Method::PUT, &path, None, edit()).await;
+    let Reply { status, body, .. } = multipart(&app, Method::PUT, &path, None, edit()).await;
     assert_eq!(
         (status, body["code"].as_str()),
         (StatusCode::UNAUTHORIZED, Some("not_signed_in"))
     );
     // Another user and an admin: the photo is not theirs, and they learn nothing of it.
     for stranger in [&bob, &admin] {
-        let (status, body) = multipart(&app, Method::PUT, &path, Some(stranger), edit()).await;
+        let Reply { status, body, .. } =
+            multipart(&app, Method::PUT, &path, Some(stranger), edit()).await;
         assert_eq!(
             (status, body["code"].as_str()),
             (StatusCode::NOT_FOUND, Some("not_found")),
@@ -209,10 +219,10 @@ async fn only_the_owner_attaches_an_edit_and_only_an_image(backend: Backend) {
         );
     }
     let unknown = format!("/api/v1/photos/{}/edited-image", uuid::Uuid::new_v4());
-    let (status, _) = multipart(&app, Method::PUT, &unknown, Some(&ada), edit()).await;
+    let Reply { status, .. } = multipart(&app, Method::PUT, &unknown, Some(&ada), edit()).await;
     assert_eq!(status, StatusCode::NOT_FOUND);
 
-    let (status, body) = multipart(
+    let Reply { status, body, .. } = multipart(
         &app,
         Method::PUT,
         &path,
@@ -226,12 +236,13 @@ async fn only_the_owner_attaches_an_edit_and_only_an_image(backend: Backend) {
         "{body}"
     );
     let not_an_image = Form::new().part("image", image_part(b"hello, world".to_vec(), "x.jpg"));
-    let (status, body) = multipart(&app, Method::PUT, &path, Some(&ada), not_an_image).await;
+    let Reply { status, body, .. } =
+        multipart(&app, Method::PUT, &path, Some(&ada), not_an_image).await;
     assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
     let mut cut = styled(&testdata(FACE), Style::Cool);
     cut.truncate(cut.len() / 2);
     let cut = Form::new().part("image", image_part(cut, "cut.jpg"));
-    let (status, body) = multipart(&app, Method::PUT, &path, Some(&ada), cut).await;
+    let Reply { status, body, .. } = multipart(&app, Method::PUT, &path, Some(&ada), cut).await;
     assert_eq!(
         (status, body["code"].as_str()),
         (StatusCode::UNPROCESSABLE_ENTITY, Some("image_incomplete")),
@@ -240,7 +251,11 @@ async fn only_the_owner_attaches_an_edit_and_only_an_image(backend: Backend) {
     // None of that changed the photo.
     assert!(photos_of(&app, &ada).await[0]["edited_image_url"].is_null());
 
-    let (status, updated) = multipart(&app, Method::PUT, &path, Some(&ada), edit()).await;
+    let Reply {
+        status,
+        body: updated,
+        ..
+    } = multipart(&app, Method::PUT, &path, Some(&ada), edit()).await;
     assert_eq!(status, StatusCode::OK, "{updated}");
     assert!(updated["edited_image_url"].is_string());
 }

@@ -4,13 +4,11 @@
 
 use std::time::Duration;
 
+use crate::harness::{Backend, TestApp, access, on_both_databases, spawn_app, spawn_app_with};
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
-
-use crate::auth::{access, spawn as spawn_auth};
-use crate::helpers::{Backend, TestApp, on_both_databases, spawn_app, spawn_app_with};
 
 on_both_databases!(
     a_client_over_its_rate_is_refused_before_it_sends_the_body,
@@ -78,7 +76,7 @@ async fn a_client_over_its_rate_is_refused_before_it_sends_the_body(backend: Bac
     let first = app
         .client
         .post(app.url("/api/v1/analyses/pet"))
-        .multipart(crate::helpers::image_form(
+        .multipart(crate::harness::image_form(
             b"not an image".to_vec(),
             "a.jpg",
         ))
@@ -333,6 +331,9 @@ async fn a_slow_but_steady_upload_is_not_cut_by_the_body_timeout() {
         .await
         .unwrap();
     for piece in body.chunks(body.len().div_ceil(10)) {
+        // The pauses are what this test sends, not a wait for the server:
+        // there is no event to wait for, and the body timeout it must not
+        // trip runs on the server's real clock (no test clock reaches it).
         tokio::time::sleep(Duration::from_millis(400)).await;
         stream.write_all(piece).await.unwrap();
     }
@@ -390,7 +391,7 @@ async fn one_address_holds_at_most_its_share_of_the_connections() {
     assert_eq!(app.get("/healthz").await.status(), StatusCode::OK);
     // A place freed is a place taken again.
     drop(held.pop());
-    crate::helpers::eventually("a freed place taken again", || async {
+    crate::harness::eventually("a freed place taken again", || async {
         let mut again = connect_from(&app, "127.0.0.2").await;
         if again
             .write_all(b"GET /healthz HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n")
@@ -566,7 +567,7 @@ fn body_of(answer: &str) -> Value {
 
 #[tokio::test]
 async fn auth_bodies_over_1_mb_get_413_in_gotrue_shape() {
-    let app = spawn_auth(Backend::Sqlite).await;
+    let app = spawn_app(Backend::Sqlite).await;
     let limit = prettyscore_server::auth::MAX_BODY_BYTES;
     // A declared length over the limit is refused from the headers...
     let declared = exchange(
@@ -607,7 +608,7 @@ async fn auth_bodies_over_1_mb_get_413_in_gotrue_shape() {
 
 #[tokio::test]
 async fn repeated_query_keys_get_400_in_the_error_shape() {
-    let app = spawn_auth(Backend::Sqlite).await;
+    let app = spawn_app(Backend::Sqlite).await;
     let response = app.get("/api/v1/photos?sort=latest&sort=rating").await;
     assert_eq!(response.status(), StatusCode::BAD_REQUEST);
     let body: Value = response.json().await.unwrap();
@@ -658,7 +659,7 @@ async fn a_wrong_method_gets_405_in_the_error_shape_with_allow() {
 }
 
 async fn a_patch_body_over_the_limit_gets_413_in_the_error_shape(backend: Backend) {
-    let app = spawn_auth(backend).await;
+    let app = spawn_app(backend).await;
     let tokens = app.sign_up("patcher@example.com").await;
     let length = prettyscore_server::http::BODY_LIMIT + 1;
     let mut request = format!(

@@ -4,11 +4,11 @@
 //! (`edits/function.rs`). Decoders used to pad a cut-off JPEG with grey and
 //! score it as whole.
 
+use crate::harness::{
+    Backend, Reply, TestApp, access, image_form, on_both_databases, spawn_app_with, testdata,
+};
 use reqwest::StatusCode;
 use serde_json::Value;
-
-use crate::auth::{access, spawn_with};
-use crate::helpers::{Backend, TestApp, image_form, on_both_databases, testdata};
 
 pub const MESSAGE: &str = "This photo looks damaged or incomplete. Please choose it again.";
 
@@ -30,14 +30,12 @@ async fn post(
     path: &str,
     token: Option<&str>,
     form: reqwest::multipart::Form,
-) -> (StatusCode, Value) {
+) -> Reply {
     let mut request = app.client.post(app.url(path)).multipart(form);
     if let Some(token) = token {
         request = request.bearer_auth(token);
     }
-    let response = request.send().await.unwrap();
-    let status = response.status();
-    (status, response.json().await.unwrap())
+    app.send(request).await
 }
 
 #[track_caller]
@@ -48,22 +46,23 @@ fn assert_incomplete(status: StatusCode, body: &Value, what: &str) {
 }
 
 /// The app, with room for the many uploads of these tests in a minute.
-async fn spawn(backend: Backend) -> TestApp {
-    spawn_with(backend, |config| {
+async fn spawn_app(backend: Backend) -> TestApp {
+    spawn_app_with(backend, |config| {
         config.analysis.per_client_per_minute = 1000
     })
     .await
 }
 
-#[tokio::test]
-async fn every_analysis_refuses_a_cut_off_photo_at_every_cut() {
-    let app = spawn(Backend::Sqlite).await;
+on_both_databases!(every_analysis_refuses_a_cut_off_photo_at_every_cut,);
+
+async fn every_analysis_refuses_a_cut_off_photo_at_every_cut(backend: Backend) {
+    let app = spawn_app(backend).await;
     // Feet and hands are Premium features: a member, so the gate lets the
     // photo through to the check under test.
-    let member = crate::analyses::premium_member(&app).await;
+    let member = crate::harness::premium_member(&app).await;
     for (file, _) in FILES {
         let whole = testdata(file);
-        let (status, body) = post(
+        let Reply { status, body, .. } = post(
             &app,
             "/api/v1/analyses/face",
             None,
@@ -74,7 +73,7 @@ async fn every_analysis_refuses_a_cut_off_photo_at_every_cut() {
         for cut in cuts(whole.len()) {
             for kind in ["face", "pet", "feet", "hands"] {
                 let form = image_form(whole[..cut].to_vec(), "cut");
-                let (status, body) = post(
+                let Reply { status, body, .. } = post(
                     &app,
                     &format!("/api/v1/analyses/{kind}"),
                     Some(&member),
@@ -90,20 +89,20 @@ async fn every_analysis_refuses_a_cut_off_photo_at_every_cut() {
 on_both_databases!(a_save_refuses_a_cut_off_photo_or_edit_and_stores_nothing);
 
 async fn a_save_refuses_a_cut_off_photo_or_edit_and_stores_nothing(backend: Backend) {
-    let app = spawn(backend).await;
+    let app = spawn_app(backend).await;
     let token = access(&app.sign_up("cut@example.com").await).to_owned();
     for (file, _) in FILES {
         let whole = testdata(file);
         for cut in cuts(whole.len()) {
             let form = image_form(whole[..cut].to_vec(), "cut");
-            let (status, body) = post(&app, "/api/v1/photos", Some(&token), form).await;
+            let Reply { status, body, .. } = post(&app, "/api/v1/photos", Some(&token), form).await;
             assert_incomplete(status, &body, &format!("the photo {file} cut at {cut}"));
 
             let form = image_form(testdata("face/astronaut.png"), "whole.png").part(
                 "edited_image",
                 reqwest::multipart::Part::bytes(whole[..cut].to_vec()).file_name("edit"),
             );
-            let (status, body) = post(&app, "/api/v1/photos", Some(&token), form).await;
+            let Reply { status, body, .. } = post(&app, "/api/v1/photos", Some(&token), form).await;
             assert_incomplete(status, &body, &format!("the edit {file} cut at {cut}"));
         }
     }

@@ -24,10 +24,11 @@ use sea_orm::{ColumnTrait, EntityTrait, PaginatorTrait, QueryFilter};
 use serde_json::json;
 use uuid::Uuid;
 
-use crate::billing::checkout::buy_premium;
-use crate::billing::{checkout, ok, payments_of, post, sandbox_app, sign_up, sql, subscription_of};
 use crate::contact_once::{entry, mails, paid_request};
-use crate::helpers::{Backend, TestApp, eventually, on_both_databases, spawn_app, spawn_app_with};
+use crate::harness::{
+    Backend, TestApp, buy_premium, checkout, eventually, in_one_window, on_both_databases,
+    payments_of, post, sandbox_app, sign_up, spawn_app, sql, subscription_of,
+};
 
 on_both_databases!(
     a_due_subscription_renews_once_when_two_instances_run_the_clock_at_once,
@@ -38,17 +39,6 @@ on_both_databases!(
 
 /// How many times each job is run at once, alternating between instances.
 const RUNS: usize = 8;
-
-/// A second instance on `app`'s database, with the same payment settings.
-async fn second_instance(app: &TestApp) -> TestApp {
-    let url = app.config.database_url.clone();
-    let payments = app.config.payments.clone();
-    spawn_app_with(app.backend, move |config| {
-        config.database_url = url;
-        config.payments = payments;
-    })
-    .await
-}
 
 /// The first instance for even `i`, the second for odd.
 fn either<'a>(i: usize, a: &'a TestApp, b: &'a TestApp) -> &'a TestApp {
@@ -67,7 +57,7 @@ async fn sandbox_events_of(app: &TestApp, kind: &str) -> u64 {
 /// moved two months.
 async fn a_due_subscription_renews_once_when_two_instances_run_the_clock_at_once(backend: Backend) {
     let app = sandbox_app(backend).await;
-    let other = second_instance(&app).await;
+    let other = app.second_instance().await;
     let buyer = sign_up(&app, "renews@example.com").await;
     let subscription = buy_premium(&app, &buyer).await;
     assert_eq!(payments_of(&app, &buyer).await.len(), 1);
@@ -126,7 +116,7 @@ async fn an_unanswered_contact_hold_is_released_once_across_instances(backend: B
     use prettyscore_server::contact::expiry::release_expired;
 
     let app = sandbox_app(backend).await;
-    let other = second_instance(&app).await;
+    let other = app.second_instance().await;
     let star = sign_up(&app, "star@example.com").await;
     let fan = sign_up(&app, "fan@example.com").await;
     let photo = entry(&app, star.id).await;
@@ -189,24 +179,25 @@ async fn a_refund_owed_is_settled_once_across_instances(backend: Backend) {
     use prettyscore_server::billing::refunds::{PAYMENT, owe, settle};
 
     // The clocks (which settle after delivering events) stay out of the way.
-    let app = crate::auth::spawn_with(backend, |config| {
+    let app = crate::harness::spawn_app_with(backend, |config| {
         config.payments.stripe.webhook_secret = Some(prettyscore_server::config::Secret::new(
-            crate::billing::WEBHOOK_SECRET,
+            crate::harness::WEBHOOK_SECRET,
         ));
         config.payments.sandbox_renewal_interval_secs = 3600;
     })
     .await;
-    let other = second_instance(&app).await;
+    let other = app.second_instance().await;
     let buyer = sign_up(&app, "refunded@example.com").await;
     let opened = checkout(&app, &buyer, "personality_detailed").await;
     let session = opened["sessionId"].as_str().unwrap();
-    ok(post(
+    post(
         &app,
         &format!("/api/v1/billing/sandbox/{session}/pay"),
         &buyer,
         json!({}),
     )
-    .await);
+    .await
+    .ok();
     let paid = payment::Entity::find()
         .filter(payment::Column::UserId.eq(buyer.id))
         .one(&app.db)
@@ -238,7 +229,7 @@ async fn a_refund_owed_is_settled_once_across_instances(backend: Backend) {
     assert_eq!(owed[0].last_error, None);
 
     // The provider's refund event makes the payment refunded.
-    prettyscore_server::billing::deliver_sandbox_events(&other.state).await;
+    crate::harness::deliver_sandbox_events(&other).await;
     assert_eq!(sandbox_events_of(&app, "charge.refunded").await, 1);
     let intent = objects::Entity::find()
         .filter(objects::Column::ObjectId.eq(paid.provider_payment_intent_id.clone().unwrap()))
@@ -257,18 +248,23 @@ async fn a_refund_owed_is_settled_once_across_instances(backend: Backend) {
 
 /// Two winners of one hour would sweep twice.
 async fn of_two_instances_claiming_the_orphan_sweep_at_once_one_wins_the_hour(backend: Backend) {
-    use prettyscore_server::rate_limit::{current_count, first_in_window, window_remaining_secs};
-    const KEY: &str = "job:orphan-sweep";
-    const HOUR: i64 = 3600;
+    // Claims on both sides of the hour would be two hours' claims: a run
+    // that met the end of the hour and failed runs again, on a fresh app.
+    in_one_window(ORPHAN_SWEEP_WINDOW, move || {
+        the_orphan_sweep_is_won_once_in_one_hour(backend)
+    })
+    .await;
+}
 
-    // Claims on both sides of the hour would be two hours' claims: start
-    // in a fresh hour if this one is about to end.
-    let left = window_remaining_secs(HOUR);
-    if left < 60 {
-        tokio::time::sleep(std::time::Duration::from_secs(left + 1)).await;
-    }
+const ORPHAN_SWEEP_WINDOW: i64 = 3600;
+
+async fn the_orphan_sweep_is_won_once_in_one_hour(backend: Backend) {
+    use prettyscore_server::rate_limit::{current_count, first_in_window};
+    const KEY: &str = "job:orphan-sweep";
+    const HOUR: i64 = ORPHAN_SWEEP_WINDOW;
+
     let app = spawn_app(backend).await;
-    let other = second_instance(&app).await;
+    let other = app.second_instance().await;
     // Both instances claimed the hour as they started; one of them won.
     eventually("both instances to claim the sweep at start", || async {
         current_count(&app.db, KEY, HOUR).await.unwrap() == 2

@@ -2,106 +2,22 @@
 //! public images), its moderation and reports (who may do what), the monthly
 //! ranking contest and its freezing, and `prettyscore demo`.
 
+use crate::harness::{
+    Backend, Caller, Reply, State, TestApp, admin, call, image_form, insert_photo, insert_user,
+    on_both_databases, sign_up_unnamed, spawn_app, testdata,
+};
 use chrono::{DateTime, Duration, TimeZone, Utc};
-use prettyscore_server::admin::roles::grant_admin;
 use prettyscore_server::leaderboard::contest::{Freeze, FreezeError, freeze};
 use prettyscore_server::leaderboard::{demo, rank_of};
 use prettyscore_server::photos::entity as photos;
 use reqwest::{Method, StatusCode};
 use sea_orm::sea_query::{Alias, Expr, Query};
-use sea_orm::{ActiveModelTrait, ConnectionTrait, EntityTrait, Set};
+use sea_orm::{ConnectionTrait, EntityTrait};
 use serde_json::{Value, json};
 use uuid::Uuid;
 
-use crate::auth::{access, claims, spawn};
-use crate::helpers::{Backend, TestApp, image_form, on_both_databases, testdata};
-
-/// A user row without a password (photo owners in bulk).
-pub(crate) async fn insert_user(app: &TestApp) -> Uuid {
-    let id = Uuid::new_v4();
-    let insert = Query::insert()
-        .into_table(Alias::new("users"))
-        .columns([Alias::new("id"), Alias::new("email")])
-        .values_panic([id.into(), format!("{id}@example.com").into()])
-        .to_owned();
-    app.db.execute(&insert).await.unwrap();
-    id
-}
-
-#[derive(Clone, Copy)]
-pub(crate) enum State {
-    Listed,
-    Pending,
-    /// is_verified but public_listing false: not listed either.
-    Private,
-}
-
-pub(crate) async fn insert_photo(
-    app: &TestApp,
-    owner: Uuid,
-    score: f64,
-    created_at: DateTime<Utc>,
-    state: State,
-) -> Uuid {
-    let id = Uuid::now_v7();
-    let (public_listing, is_verified, status) = match state {
-        State::Listed => (true, true, Some("approved")),
-        State::Pending => (true, false, Some("pending")),
-        State::Private => (false, true, None),
-    };
-    photos::ActiveModel {
-        id: Set(id),
-        user_id: Set(owner),
-        original_image_url: Set(format!("/media/photos/{owner}/{id}/original.jpg")),
-        edited_image_url: Set(None),
-        score: Set(score),
-        rating_label: Set("Gorgeous".into()),
-        breakdown: Set(json!({})),
-        photo_type: Set("face".into()),
-        public_listing: Set(public_listing),
-        featured: Set(false),
-        is_verified: Set(is_verified),
-        display_name: Set(Some(format!("Entry {score}"))),
-        bio: Set(None),
-        share_slug: Set(None),
-        listing_status: Set(status.map(str::to_owned)),
-        rejection_reason: Set(None),
-        reviewed_by: Set(None),
-        reviewed_at: Set(None),
-        contest_month: Set(None),
-        contest_entered_at: Set(None),
-        attested_adult: Set(false),
-        attested_original: Set(false),
-        created_at: Set(created_at),
-        updated_at: Set(created_at),
-    }
-    .insert(&app.db)
-    .await
-    .unwrap();
-    id
-}
-
 fn t(seconds: i64) -> DateTime<Utc> {
     Utc.timestamp_opt(1_790_000_000 + seconds, 0).unwrap()
-}
-
-async fn call(
-    app: &TestApp,
-    method: Method,
-    path: &str,
-    token: Option<&str>,
-    body: Option<Value>,
-) -> (StatusCode, Value) {
-    let reply = app.call(method, path, token, body).await;
-    (reply.status, reply.body)
-}
-
-async fn get(app: &TestApp, path: &str, token: Option<&str>) -> (StatusCode, Value) {
-    call(app, Method::GET, path, token, None).await
-}
-
-async fn post(app: &TestApp, path: &str, token: Option<&str>, body: Value) -> (StatusCode, Value) {
-    call(app, Method::POST, path, token, Some(body)).await
 }
 
 /// Every entry, page by page, following `next_cursor`.
@@ -114,7 +30,9 @@ async fn all_pages(app: &TestApp, limit: u32, token: Option<&str>) -> (Vec<Value
             Some(cursor) => format!("/api/v1/leaderboard?limit={limit}&after={cursor}"),
             None => format!("/api/v1/leaderboard?limit={limit}"),
         };
-        let (status, page) = get(app, &path, token).await;
+        let Reply {
+            status, body: page, ..
+        } = call(app, Method::GET, &path, token, None).await;
         assert_eq!(status, StatusCode::OK, "{page}");
         pages += 1;
         let batch = page["entries"].as_array().unwrap().clone();
@@ -126,18 +44,6 @@ async fn all_pages(app: &TestApp, limit: u32, token: Option<&str>) -> (Vec<Value
         }
     }
     (entries, pages)
-}
-
-async fn user_token(app: &TestApp, email: &str) -> (String, Uuid) {
-    let token = access(&app.sign_up(email).await).to_owned();
-    let id = claims(&token)["sub"].as_str().unwrap().parse().unwrap();
-    (token, id)
-}
-
-async fn admin_token(app: &TestApp) -> String {
-    let (token, _) = user_token(app, "admin@example.com").await;
-    grant_admin(&app.db, "admin@example.com").await.unwrap();
-    token
 }
 
 on_both_databases!(
@@ -156,9 +62,17 @@ on_both_databases!(
 /// owner still finds their own entry marked, and a change made elsewhere
 /// (another instance, here the database directly) shows within the second.
 async fn the_board_is_shared_for_a_second_with_an_etag_and_owners_see_their_own(backend: Backend) {
-    let app = spawn(backend).await;
-    let (owner_token, owner) = user_token(&app, "owner@example.com").await;
-    let (reader_token, _) = user_token(&app, "reader@example.com").await;
+    let app = spawn_app(backend).await;
+    let Caller {
+        token: owner_token,
+        id: owner,
+        ..
+    } = sign_up_unnamed(&app, "owner@example.com").await;
+    let Caller {
+        token: reader_token,
+        id: _,
+        ..
+    } = sign_up_unnamed(&app, "reader@example.com").await;
     let other = insert_user(&app).await;
     let own = insert_photo(&app, owner, 8.0, t(1), State::Listed).await;
     insert_photo(&app, other, 9.0, t(2), State::Listed).await;
@@ -190,13 +104,15 @@ async fn the_board_is_shared_for_a_second_with_an_etag_and_owners_see_their_own(
     assert!(again.bytes().await.unwrap().is_empty());
 
     // The owner's view of the page the anonymous reader left in the cache.
-    let (status, mine) = get(&app, path, Some(&owner_token)).await;
+    let Reply {
+        status, body: mine, ..
+    } = call(&app, Method::GET, path, Some(&owner_token), None).await;
     assert_eq!(status, StatusCode::OK);
     for entry in mine["entries"].as_array().unwrap() {
         let is_own = entry["photo_id"] == json!(own.to_string());
         assert_eq!(entry["is_own"], json!(is_own), "{mine}");
     }
-    let (_, theirs) = get(&app, path, Some(&reader_token)).await;
+    let Reply { body: theirs, .. } = call(&app, Method::GET, path, Some(&reader_token), None).await;
     assert!(
         theirs["entries"]
             .as_array()
@@ -208,8 +124,8 @@ async fn the_board_is_shared_for_a_second_with_an_etag_and_owners_see_their_own(
 
     // Listed elsewhere: on the board within the second, with a new ETag.
     let newcomer = insert_photo(&app, other, 9.5, t(3), State::Listed).await;
-    crate::helpers::eventually("the new entry on the shared board", || async {
-        let (_, page) = get(&app, path, None).await;
+    crate::harness::eventually("the new entry on the shared board", || async {
+        let Reply { body: page, .. } = call(&app, Method::GET, path, None, None).await;
         page["entries"][0]["photo_id"] == json!(newcomer.to_string())
     })
     .await;
@@ -227,7 +143,7 @@ async fn the_board_is_shared_for_a_second_with_an_etag_and_owners_see_their_own(
 async fn the_leaderboard_lists_approved_entries_by_score_then_age_in_keyset_pages(
     backend: Backend,
 ) {
-    let app = spawn(backend).await;
+    let app = spawn_app(backend).await;
     let owner = insert_user(&app).await;
     // 23 listed entries with ties of score, a tie of score and time, and
     // entries that are not listed (pending, or approved once but private).
@@ -287,7 +203,14 @@ async fn the_leaderboard_lists_approved_entries_by_score_then_age_in_keyset_page
     assert_eq!(rank_of(&app.db, private).await.unwrap(), None);
 
     // The same order in one page; bad cursors and limits are refused clearly.
-    let (_, one_page) = get(&app, "/api/v1/leaderboard?limit=100", None).await;
+    let Reply { body: one_page, .. } = call(
+        &app,
+        Method::GET,
+        "/api/v1/leaderboard?limit=100",
+        None,
+        None,
+    )
+    .await;
     assert_eq!(one_page["entries"].as_array().unwrap().len(), 23);
     assert_eq!(one_page["next_cursor"], Value::Null);
     for bad in [
@@ -295,14 +218,14 @@ async fn the_leaderboard_lists_approved_entries_by_score_then_age_in_keyset_page
         "/api/v1/leaderboard?limit=0",
         "/api/v1/leaderboard?limit=101",
     ] {
-        let (status, body) = get(&app, bad, None).await;
+        let Reply { status, body, .. } = call(&app, Method::GET, bad, None, None).await;
         assert_eq!(status, StatusCode::BAD_REQUEST, "{bad}: {body}");
         assert_eq!(body["code"], "invalid_query");
     }
 }
 
 async fn ranks_and_fees_at_ranks_1_2_18_19_and_50(backend: Backend) {
-    let app = spawn(backend).await;
+    let app = spawn_app(backend).await;
     let owner = insert_user(&app).await;
     let mut ids = Vec::new();
     for i in 0..50 {
@@ -349,17 +272,25 @@ async fn upload_entry(app: &TestApp, token: &str) -> Value {
 }
 
 async fn an_entry_waits_for_an_admin_and_only_admins_moderate(backend: Backend) {
-    let app = spawn(backend).await;
-    let (owner, _) = user_token(&app, "owner@example.com").await;
-    let (other, _) = user_token(&app, "other@example.com").await;
-    let admin = admin_token(&app).await;
+    let app = spawn_app(backend).await;
+    let Caller {
+        token: owner,
+        id: _,
+        ..
+    } = sign_up_unnamed(&app, "owner@example.com").await;
+    let Caller {
+        token: other,
+        id: _,
+        ..
+    } = sign_up_unnamed(&app, "other@example.com").await;
+    let admin = admin(&app).await.token;
     let photo = upload_entry(&app, &owner).await;
     let id = photo["id"].as_str().unwrap().to_owned();
     assert_eq!(photo["listing_status"], "pending");
     assert_eq!(photo["is_verified"], false);
 
     // Pending: not listed, its image not public.
-    let (_, page) = get(&app, "/api/v1/leaderboard", None).await;
+    let Reply { body: page, .. } = call(&app, Method::GET, "/api/v1/leaderboard", None, None).await;
     assert_eq!(page["entries"], json!([]));
     let image = format!("/api/v1/leaderboard/entries/{id}/image");
     assert_eq!(app.get(&image).await.status(), StatusCode::NOT_FOUND);
@@ -398,22 +329,48 @@ async fn an_entry_waits_for_an_admin_and_only_admins_moderate(backend: Backend) 
         ),
     ];
     for (method, path, body) in &actions {
-        let (status, reply) = call(&app, method.clone(), path, None, body.clone()).await;
+        let Reply {
+            status,
+            body: reply,
+            ..
+        } = call(&app, method.clone(), path, None, body.clone()).await;
         assert_eq!(status, StatusCode::UNAUTHORIZED, "{path}: {reply}");
         for token in [&owner, &other] {
-            let (status, reply) = call(&app, method.clone(), path, Some(token), body.clone()).await;
+            let Reply {
+                status,
+                body: reply,
+                ..
+            } = call(&app, method.clone(), path, Some(token), body.clone()).await;
             assert_eq!(status, StatusCode::FORBIDDEN, "{path}: {reply}");
             assert_eq!(reply["message"], "Access denied: Admin only");
         }
     }
-    let (_, mine) = get(&app, &format!("/api/v1/photos/{id}"), Some(&owner)).await;
+    let Reply { body: mine, .. } = call(
+        &app,
+        Method::GET,
+        &format!("/api/v1/photos/{id}"),
+        Some(&owner),
+        None,
+    )
+    .await;
     assert_eq!(
         mine["listing_status"], "pending",
         "nobody but an admin changed it"
     );
 
     // The admin's queue shows the photo, score and owner.
-    let (status, queue) = get(&app, "/api/v1/admin/leaderboard/entries", Some(&admin)).await;
+    let Reply {
+        status,
+        body: queue,
+        ..
+    } = call(
+        &app,
+        Method::GET,
+        "/api/v1/admin/leaderboard/entries",
+        Some(&admin),
+        None,
+    )
+    .await;
     assert_eq!(status, StatusCode::OK);
     let queued = &queue.as_array().unwrap()[0];
     assert_eq!(queued["photo_id"], id.as_str());
@@ -422,36 +379,44 @@ async fn an_entry_waits_for_an_admin_and_only_admins_moderate(backend: Backend) 
     assert!(queued["image_url"].as_str().unwrap().contains("token="));
 
     // Feature and unlist need an approved entry.
-    let (status, _) = post(
+    let Reply { status, .. } = call(
         &app,
+        Method::POST,
         &format!("/api/v1/admin/leaderboard/entries/{id}/unlist"),
         Some(&admin),
-        json!({}),
+        Some(json!({})),
     )
     .await;
     assert_eq!(status, StatusCode::CONFLICT);
 
-    let (status, approved) = post(
+    let Reply {
+        status,
+        body: approved,
+        ..
+    } = call(
         &app,
+        Method::POST,
         &format!("/api/v1/admin/leaderboard/entries/{id}/approve"),
         Some(&admin),
-        json!({}),
+        Some(json!({})),
     )
     .await;
     assert_eq!(status, StatusCode::OK, "{approved}");
     assert_eq!(approved["status"], "approved");
     assert_eq!(approved["listed"], true);
     // Approving again changes nothing (and is not audited twice).
-    let (status, _) = post(
+    let Reply { status, .. } = call(
         &app,
+        Method::POST,
         &format!("/api/v1/admin/leaderboard/entries/{id}/approve"),
         Some(&admin),
-        json!({}),
+        Some(json!({})),
     )
     .await;
     assert_eq!(status, StatusCode::OK);
 
-    let (_, page) = get(&app, "/api/v1/leaderboard", Some(&other)).await;
+    let Reply { body: page, .. } =
+        call(&app, Method::GET, "/api/v1/leaderboard", Some(&other), None).await;
     let entry = &page["entries"][0];
     assert_eq!(entry["photo_id"], id.as_str());
     assert_eq!(entry["rank"], 1);
@@ -460,7 +425,8 @@ async fn an_entry_waits_for_an_admin_and_only_admins_moderate(backend: Backend) 
     assert_eq!(entry["bio"], "To the moon");
     assert_eq!(entry["owner_verified"], false);
     assert_eq!(entry["is_own"], false);
-    let (_, page) = get(&app, "/api/v1/leaderboard", Some(&owner)).await;
+    let Reply { body: page, .. } =
+        call(&app, Method::GET, "/api/v1/leaderboard", Some(&owner), None).await;
     assert_eq!(page["entries"][0]["is_own"], true);
 
     // Listed: its image is public and cacheable, without a token.
@@ -468,81 +434,111 @@ async fn an_entry_waits_for_an_admin_and_only_admins_moderate(backend: Backend) 
     assert_eq!(response.status(), StatusCode::OK);
     assert_eq!(response.headers()["cache-control"], "public, max-age=600");
 
-    let (status, featured) = post(
+    let Reply {
+        status,
+        body: featured,
+        ..
+    } = call(
         &app,
+        Method::POST,
         &format!("/api/v1/admin/leaderboard/entries/{id}/feature"),
         Some(&admin),
-        json!({"featured": true}),
+        Some(json!({"featured": true})),
     )
     .await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(featured["featured"], true);
 
     // Reject needs a pending entry and a reason.
-    let (status, _) = post(
+    let Reply { status, .. } = call(
         &app,
+        Method::POST,
         &format!("/api/v1/admin/leaderboard/entries/{id}/reject"),
         Some(&admin),
-        json!({"reason": "x"}),
+        Some(json!({"reason": "x"})),
     )
     .await;
     assert_eq!(status, StatusCode::CONFLICT);
 
-    let (status, unlisted) = post(
+    let Reply {
+        status,
+        body: unlisted,
+        ..
+    } = call(
         &app,
+        Method::POST,
         &format!("/api/v1/admin/leaderboard/entries/{id}/unlist"),
         Some(&admin),
-        json!({"reason": "Reported as not original"}),
+        Some(json!({"reason": "Reported as not original"})),
     )
     .await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(unlisted["status"], "unlisted");
     assert_eq!(unlisted["featured"], false);
-    let (_, page) = get(&app, "/api/v1/leaderboard", None).await;
+    let Reply { body: page, .. } = call(&app, Method::GET, "/api/v1/leaderboard", None, None).await;
     assert_eq!(page["entries"], json!([]));
     assert_eq!(app.get(&image).await.status(), StatusCode::NOT_FOUND);
-    let (_, mine) = get(&app, &format!("/api/v1/photos/{id}"), Some(&owner)).await;
+    let Reply { body: mine, .. } = call(
+        &app,
+        Method::GET,
+        &format!("/api/v1/photos/{id}"),
+        Some(&owner),
+        None,
+    )
+    .await;
     assert_eq!(mine["listing_status"], "unlisted");
     assert_eq!(mine["is_verified"], false);
 
     // A second entry is rejected with a reason the owner sees.
     let second = upload_entry(&app, &owner).await;
     let second_id = second["id"].as_str().unwrap();
-    let (status, body) = post(
+    let Reply { status, body, .. } = call(
         &app,
+        Method::POST,
         &format!("/api/v1/admin/leaderboard/entries/{second_id}/reject"),
         Some(&admin),
-        json!({"reason": "   "}),
+        Some(json!({"reason": "   "})),
     )
     .await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
     assert_eq!(body["message"], "Please enter a reason for the rejection");
-    let (status, _) = post(
+    let Reply { status, .. } = call(
         &app,
+        Method::POST,
         &format!("/api/v1/admin/leaderboard/entries/{second_id}/reject"),
         Some(&admin),
-        json!({"reason": "Please use a photo of yourself"}),
+        Some(json!({"reason": "Please use a photo of yourself"})),
     )
     .await;
     assert_eq!(status, StatusCode::OK);
-    let (_, mine) = get(&app, &format!("/api/v1/photos/{second_id}"), Some(&owner)).await;
+    let Reply { body: mine, .. } = call(
+        &app,
+        Method::GET,
+        &format!("/api/v1/photos/{second_id}"),
+        Some(&owner),
+        None,
+    )
+    .await;
     assert_eq!(mine["listing_status"], "rejected");
     assert_eq!(mine["rejection_reason"], "Please use a photo of yourself");
     assert_eq!(mine["is_verified"], false);
     assert_eq!(mine["public_listing"], false);
 
-    let (_, rejected) = get(
+    let Reply { body: rejected, .. } = call(
         &app,
+        Method::GET,
         "/api/v1/admin/leaderboard/entries?status=rejected",
         Some(&admin),
+        None,
     )
     .await;
     assert_eq!(rejected.as_array().unwrap().len(), 1);
-    let (status, _) = post(
+    let Reply { status, .. } = call(
         &app,
+        Method::POST,
         "/api/v1/admin/leaderboard/entries/00000000-0000-0000-0000-000000000000/approve",
         Some(&admin),
-        json!({}),
+        Some(json!({})),
     )
     .await;
     assert_eq!(status, StatusCode::NOT_FOUND);
@@ -582,54 +578,125 @@ async fn an_entry_waits_for_an_admin_and_only_admins_moderate(backend: Backend) 
 }
 
 async fn reports_go_to_the_admins_and_nobody_reports_their_own_entry(backend: Backend) {
-    let app = spawn(backend).await;
-    let (owner, owner_id) = user_token(&app, "owner@example.com").await;
-    let (other, _) = user_token(&app, "other@example.com").await;
-    let admin = admin_token(&app).await;
+    let app = spawn_app(backend).await;
+    let Caller {
+        token: owner,
+        id: owner_id,
+        ..
+    } = sign_up_unnamed(&app, "owner@example.com").await;
+    let Caller {
+        token: other,
+        id: _,
+        ..
+    } = sign_up_unnamed(&app, "other@example.com").await;
+    let admin = admin(&app).await.token;
     let id = insert_photo(&app, owner_id, 9.5, t(0), State::Listed).await;
     let path = format!("/api/v1/leaderboard/entries/{id}/report");
 
-    let (status, _) = post(&app, &path, None, json!({"reason": "spam"})).await;
+    let Reply { status, .. } = call(
+        &app,
+        Method::POST,
+        &path,
+        None,
+        Some(json!({"reason": "spam"})),
+    )
+    .await;
     assert_eq!(status, StatusCode::UNAUTHORIZED);
-    let (status, body) = post(&app, &path, Some(&owner), json!({"reason": "spam"})).await;
+    let Reply { status, body, .. } = call(
+        &app,
+        Method::POST,
+        &path,
+        Some(&owner),
+        Some(json!({"reason": "spam"})),
+    )
+    .await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
     assert_eq!(body["message"], "You cannot report your own entry");
-    let (status, body) = post(&app, &path, Some(&other), json!({"reason": " "})).await;
+    let Reply { status, body, .. } = call(
+        &app,
+        Method::POST,
+        &path,
+        Some(&other),
+        Some(json!({"reason": " "})),
+    )
+    .await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
     assert_eq!(
         body["message"],
         "Please tell us what is wrong with this entry"
     );
 
-    let (status, first) = post(
+    let Reply {
+        status,
+        body: first,
+        ..
+    } = call(
         &app,
+        Method::POST,
         &path,
         Some(&other),
-        json!({"reason": "Not a real person"}),
+        Some(json!({"reason": "Not a real person"})),
     )
     .await;
     assert_eq!(status, StatusCode::CREATED, "{first}");
-    let (status, again) = post(&app, &path, Some(&other), json!({"reason": "Again"})).await;
+    let Reply {
+        status,
+        body: again,
+        ..
+    } = call(
+        &app,
+        Method::POST,
+        &path,
+        Some(&other),
+        Some(json!({"reason": "Again"})),
+    )
+    .await;
     assert_eq!(status, StatusCode::CREATED);
     assert_eq!(first["id"], again["id"], "one report per user and entry");
     // An admin may report too; a pending entry cannot be reported.
-    let (status, _) = post(&app, &path, Some(&admin), json!({"reason": "Looks edited"})).await;
+    let Reply { status, .. } = call(
+        &app,
+        Method::POST,
+        &path,
+        Some(&admin),
+        Some(json!({"reason": "Looks edited"})),
+    )
+    .await;
     assert_eq!(status, StatusCode::CREATED);
     let pending = insert_photo(&app, owner_id, 9.0, t(0), State::Pending).await;
-    let (status, _) = post(
+    let Reply { status, .. } = call(
         &app,
+        Method::POST,
         &format!("/api/v1/leaderboard/entries/{pending}/report"),
         Some(&other),
-        json!({"reason": "x"}),
+        Some(json!({"reason": "x"})),
     )
     .await;
     assert_eq!(status, StatusCode::NOT_FOUND);
 
     for token in [&owner, &other] {
-        let (status, _) = get(&app, "/api/v1/admin/leaderboard/reports", Some(token)).await;
+        let Reply { status, .. } = call(
+            &app,
+            Method::GET,
+            "/api/v1/admin/leaderboard/reports",
+            Some(token),
+            None,
+        )
+        .await;
         assert_eq!(status, StatusCode::FORBIDDEN);
     }
-    let (status, reports) = get(&app, "/api/v1/admin/leaderboard/reports", Some(&admin)).await;
+    let Reply {
+        status,
+        body: reports,
+        ..
+    } = call(
+        &app,
+        Method::GET,
+        "/api/v1/admin/leaderboard/reports",
+        Some(&admin),
+        None,
+    )
+    .await;
     assert_eq!(status, StatusCode::OK);
     let reports = reports.as_array().unwrap();
     assert_eq!(reports.len(), 2);
@@ -641,25 +708,43 @@ async fn reports_go_to_the_admins_and_nobody_reports_their_own_entry(backend: Ba
         "/api/v1/admin/leaderboard/reports/{}/resolve",
         reports[0]["id"].as_str().unwrap()
     );
-    let (status, _) = post(&app, &resolve, Some(&other), json!({})).await;
+    let Reply { status, .. } =
+        call(&app, Method::POST, &resolve, Some(&other), Some(json!({}))).await;
     assert_eq!(status, StatusCode::FORBIDDEN);
-    let (status, _) = post(&app, &resolve, Some(&admin), json!({})).await;
+    let Reply { status, .. } =
+        call(&app, Method::POST, &resolve, Some(&admin), Some(json!({}))).await;
     assert_eq!(status, StatusCode::NO_CONTENT);
-    let (status, _) = post(&app, &resolve, Some(&admin), json!({})).await;
+    let Reply { status, .. } =
+        call(&app, Method::POST, &resolve, Some(&admin), Some(json!({}))).await;
     assert_eq!(
         status,
         StatusCode::NO_CONTENT,
         "resolving twice is harmless"
     );
-    let (_, reports) = get(&app, "/api/v1/admin/leaderboard/reports", Some(&admin)).await;
+    let Reply { body: reports, .. } = call(
+        &app,
+        Method::GET,
+        "/api/v1/admin/leaderboard/reports",
+        Some(&admin),
+        None,
+    )
+    .await;
     assert_eq!(reports.as_array().unwrap().len(), 1);
 }
 
 async fn contest_entries_need_the_attestation_and_wait_for_moderation(backend: Backend) {
-    let app = spawn(backend).await;
-    let (owner, owner_id) = user_token(&app, "owner@example.com").await;
-    let (other, _) = user_token(&app, "other@example.com").await;
-    let admin = admin_token(&app).await;
+    let app = spawn_app(backend).await;
+    let Caller {
+        token: owner,
+        id: owner_id,
+        ..
+    } = sign_up_unnamed(&app, "owner@example.com").await;
+    let Caller {
+        token: other,
+        id: _,
+        ..
+    } = sign_up_unnamed(&app, "other@example.com").await;
+    let admin = admin(&app).await.token;
     let id = insert_photo(&app, owner_id, 8.8, Utc::now(), State::Private).await;
     // A private save that was never listed.
     photos::Entity::update_many()
@@ -673,47 +758,52 @@ async fn contest_entries_need_the_attestation_and_wait_for_moderation(backend: B
         .unwrap();
     let entry = |adult: bool, original: bool, name: Option<&str>| json!({"photo_id": id, "attest_adult": adult, "attest_original": original, "display_name": name});
 
-    let (status, _) = post(
+    let Reply { status, .. } = call(
         &app,
+        Method::POST,
         "/api/v1/contest/entries",
         None,
-        entry(true, true, Some("Ada")),
+        Some(entry(true, true, Some("Ada"))),
     )
     .await;
     assert_eq!(status, StatusCode::UNAUTHORIZED);
-    let (status, _) = post(
+    let Reply { status, .. } = call(
         &app,
+        Method::POST,
         "/api/v1/contest/entries",
         Some(&other),
-        entry(true, true, Some("Ada")),
+        Some(entry(true, true, Some("Ada"))),
     )
     .await;
     assert_eq!(status, StatusCode::NOT_FOUND, "someone else's photo");
     for (adult, original) in [(false, true), (true, false)] {
-        let (status, body) = post(
+        let Reply { status, body, .. } = call(
             &app,
+            Method::POST,
             "/api/v1/contest/entries",
             Some(&owner),
-            entry(adult, original, Some("Ada")),
+            Some(entry(adult, original, Some("Ada"))),
         )
         .await;
         assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
     }
-    let (status, body) = post(
+    let Reply { status, body, .. } = call(
         &app,
+        Method::POST,
         "/api/v1/contest/entries",
         Some(&owner),
-        entry(true, true, None),
+        Some(entry(true, true, None)),
     )
     .await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
     assert_eq!(body["message"], "Please enter your display name");
 
-    let (status, body) = post(
+    let Reply { status, body, .. } = call(
         &app,
+        Method::POST,
         "/api/v1/contest/entries",
         Some(&owner),
-        entry(true, true, Some(" Ada ")),
+        Some(entry(true, true, Some(" Ada "))),
     )
     .await;
     assert_eq!(status, StatusCode::OK, "{body}");
@@ -734,7 +824,11 @@ async fn contest_entries_need_the_attestation_and_wait_for_moderation(backend: B
     assert_eq!(row.display_name.as_deref(), Some("Ada"));
 
     // Standings: only approved entries of this month, with the time left.
-    let (status, standings) = get(&app, "/api/v1/contest/standings", None).await;
+    let Reply {
+        status,
+        body: standings,
+        ..
+    } = call(&app, Method::GET, "/api/v1/contest/standings", None, None).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(standings["month"], month.as_str());
     assert_eq!(standings["entries"], json!([]));
@@ -745,15 +839,25 @@ async fn contest_entries_need_the_attestation_and_wait_for_moderation(backend: B
     // A listed entry not entered in the contest is not in its standings.
     insert_photo(&app, owner_id, 9.9, Utc::now(), State::Listed).await;
 
-    let (status, _) = post(
+    let Reply { status, .. } = call(
         &app,
+        Method::POST,
         &format!("/api/v1/admin/leaderboard/entries/{id}/approve"),
         Some(&admin),
-        json!({}),
+        Some(json!({})),
     )
     .await;
     assert_eq!(status, StatusCode::OK);
-    let (_, standings) = get(&app, "/api/v1/contest/standings", Some(&owner)).await;
+    let Reply {
+        body: standings, ..
+    } = call(
+        &app,
+        Method::GET,
+        "/api/v1/contest/standings",
+        Some(&owner),
+        None,
+    )
+    .await;
     let entries = standings["entries"].as_array().unwrap();
     assert_eq!(entries.len(), 1);
     assert_eq!(entries[0]["photo_id"], id.to_string());
@@ -761,19 +865,21 @@ async fn contest_entries_need_the_attestation_and_wait_for_moderation(backend: B
     assert_eq!(entries[0]["is_own"], true);
 
     // Entering an approved photo again keeps it approved.
-    let (_, body) = post(
+    let Reply { body, .. } = call(
         &app,
+        Method::POST,
         "/api/v1/contest/entries",
         Some(&owner),
-        entry(true, true, None),
+        Some(entry(true, true, None)),
     )
     .await;
     assert_eq!(body["listing_status"], "approved");
-    let (_, body) = post(
+    let Reply { body, .. } = call(
         &app,
+        Method::POST,
         "/api/v1/contest/entries",
         Some(&owner),
-        entry(true, true, Some("Ada")),
+        Some(entry(true, true, Some("Ada"))),
     )
     .await;
     assert_eq!(
@@ -791,7 +897,14 @@ async fn contest_entries_need_the_attestation_and_wait_for_moderation(backend: B
         body.as_object_mut()
             .unwrap()
             .extend(change.as_object().unwrap().clone());
-        let (status, body) = post(&app, "/api/v1/contest/entries", Some(&owner), body).await;
+        let Reply { status, body, .. } = call(
+            &app,
+            Method::POST,
+            "/api/v1/contest/entries",
+            Some(&owner),
+            Some(body),
+        )
+        .await;
         assert_eq!(status, StatusCode::OK, "{body}");
         assert_eq!(body["listing_status"], "pending", "{change}");
         let row = photos::Entity::find_by_id(id)
@@ -800,30 +913,43 @@ async fn contest_entries_need_the_attestation_and_wait_for_moderation(backend: B
             .unwrap()
             .unwrap();
         assert!(!row.is_verified, "{change}");
-        let (_, standings) = get(&app, "/api/v1/contest/standings", None).await;
+        let Reply {
+            body: standings, ..
+        } = call(&app, Method::GET, "/api/v1/contest/standings", None, None).await;
         assert_eq!(standings["entries"], json!([]), "{change}");
-        let (_, board) = get(&app, "/api/v1/leaderboard", None).await;
+        let Reply { body: board, .. } =
+            call(&app, Method::GET, "/api/v1/leaderboard", None, None).await;
         assert!(
             !board.to_string().contains(&id.to_string()),
             "an unreviewed text is not listed: {change}"
         );
-        let (status, _) = post(
+        let Reply { status, .. } = call(
             &app,
+            Method::POST,
             &format!("/api/v1/admin/leaderboard/entries/{id}/approve"),
             Some(&admin),
-            json!({}),
+            Some(json!({})),
         )
         .await;
         assert_eq!(status, StatusCode::OK);
     }
-    let (_, standings) = get(&app, "/api/v1/contest/standings", None).await;
+    let Reply {
+        body: standings, ..
+    } = call(&app, Method::GET, "/api/v1/contest/standings", None, None).await;
     assert_eq!(standings["entries"][0]["bio"], "A bio nobody reviewed");
-    let (status, _) = get(&app, "/api/v1/contest/standings?month=2026-13", None).await;
+    let Reply { status, .. } = call(
+        &app,
+        Method::GET,
+        "/api/v1/contest/standings?month=2026-13",
+        None,
+        None,
+    )
+    .await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
 }
 
 async fn a_finished_month_freezes_its_top_10_once(backend: Backend) {
-    let app = spawn(backend).await;
+    let app = spawn_app(backend).await;
     let owner = insert_user(&app).await;
     let mut ids = Vec::new();
     for i in 0..12 {
@@ -871,13 +997,22 @@ async fn a_finished_month_freezes_its_top_10_once(backend: Backend) {
         panic!("a second freeze changes nothing");
     };
     assert_eq!(again, winners);
-    let (_, standings) = get(&app, "/api/v1/contest/standings?month=2026-10", None).await;
+    let Reply {
+        body: standings, ..
+    } = call(
+        &app,
+        Method::GET,
+        "/api/v1/contest/standings?month=2026-10",
+        None,
+        None,
+    )
+    .await;
     assert_eq!(standings["winners"].as_array().unwrap().len(), 10);
     assert_eq!(standings["seconds_left"], 0);
 }
 
 async fn demo_fills_a_fresh_database_with_analysed_approved_entries(backend: Backend) {
-    let app = spawn(backend).await;
+    let app = spawn_app(backend).await;
     let storage = prettyscore_server::storage::Storage::from_config(&app.config).unwrap();
     let seeded = demo::seed(&app.db, &storage).await.unwrap();
     // The analysis finds a face in every portrait: each is a contestant.

@@ -5,15 +5,14 @@
 
 use std::time::Duration;
 
-use prettyscore_server::app::Application;
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 use uuid::Uuid;
 
-use crate::billing::{Caller, assert_error, call, get, ok, post, sandbox_app, sign_up};
-use crate::helpers::{Backend, TestApp, on_both_databases};
-use crate::leaderboard::{State, insert_photo};
-use crate::verification::admin;
+use crate::harness::{
+    Backend, Caller, Reply, State, TestApp, admin, call, get, insert_photo, on_both_databases,
+    pay_in_sandbox, post, sandbox_app, sign_up,
+};
 
 const REQUESTS: &str = "/api/v1/contact-requests";
 
@@ -23,7 +22,11 @@ async fn conversation(app: &TestApp, approve: bool) -> (Caller, Caller, String) 
     let star = sign_up(app, "star@example.com").await;
     let fan = sign_up(app, "fan@example.com").await;
     let photo = insert_photo(app, star.id, 9.0, chrono::Utc::now(), State::Listed).await;
-    let (status, request) = post(
+    let Reply {
+        status,
+        body: request,
+        ..
+    } = post(
         app,
         REQUESTS,
         &fan,
@@ -31,35 +34,25 @@ async fn conversation(app: &TestApp, approve: bool) -> (Caller, Caller, String) 
     )
     .await;
     assert_eq!(status, StatusCode::CREATED, "{request}");
-    let opened = ok(post(
+    let opened = post(
         app,
         "/functions/v1/create-checkout",
         &fan,
         json!({"userId": fan.id, "type": "contact_request", "metadata": {"contact_request_id": request["id"]}}),
     )
-    .await);
+    .await.ok();
     let session = opened["sessionId"].as_str().unwrap();
-    ok(post(
-        app,
-        &format!("/api/v1/billing/sandbox/{session}/pay"),
-        &fan,
-        json!({}),
-    )
-    .await);
+    pay_in_sandbox(app, &fan, session).await;
     let id = request["id"].as_str().unwrap().to_owned();
     if approve {
-        ok(post(app, &format!("{REQUESTS}/{id}/approve"), &star, json!({})).await);
+        post(app, &format!("{REQUESTS}/{id}/approve"), &star, json!({}))
+            .await
+            .ok();
     }
     (star, fan, id)
 }
 
-async fn send(
-    app: &TestApp,
-    caller: &Caller,
-    id: &str,
-    client_id: Uuid,
-    content: &str,
-) -> (StatusCode, Value) {
+async fn send(app: &TestApp, caller: &Caller, id: &str, client_id: Uuid, content: &str) -> Reply {
     post(
         app,
         &format!("{REQUESTS}/{id}/messages"),
@@ -70,7 +63,7 @@ async fn send(
 }
 
 async fn say(app: &TestApp, caller: &Caller, id: &str, content: &str) -> Value {
-    let (status, body) = send(app, caller, id, Uuid::new_v4(), content).await;
+    let Reply { status, body, .. } = send(app, caller, id, Uuid::new_v4(), content).await;
     assert_eq!(status, StatusCode::CREATED, "{body}");
     body
 }
@@ -82,13 +75,33 @@ struct StreamEvent {
     data: Option<Value>,
 }
 
-/// Opens the stream at `base` (after `last_event_id`) and hands each event
-/// to `take` until it answers true; fails after 15 s.
+/// Said by a stream reader once its stream's first event has arrived.
+type Opened = tokio::sync::oneshot::Sender<()>;
+
+/// Runs `reader` in a task of its own, handing it the [`Opened`] to say
+/// when its stream's first event (the read mark every stream opens with)
+/// has arrived, and returns once it has: what the test does next reaches
+/// the open stream live, with no time guessed for it to open.
+async fn open_stream<T, Fut>(reader: impl FnOnce(Opened) -> Fut) -> tokio::task::JoinHandle<T>
+where
+    Fut: std::future::Future<Output = T> + Send + 'static,
+    T: Send + 'static,
+{
+    let (opened, is_open) = tokio::sync::oneshot::channel();
+    let task = tokio::spawn(reader(opened));
+    is_open.await.expect("the stream opens");
+    task
+}
+
+/// Opens the stream at `base` (after `last_event_id`), says `opened` at its
+/// first event, and hands each event to `take` until it answers true; fails
+/// after 15 s.
 async fn watch_stream(
     base: &str,
     token: &str,
     id: &str,
     last_event_id: Option<i64>,
+    mut opened: Option<Opened>,
     mut take: impl FnMut(StreamEvent) -> bool,
 ) {
     let mut request = reqwest::Client::new()
@@ -116,6 +129,9 @@ async fn watch_stream(
             buffer.push_str(std::str::from_utf8(&chunk).unwrap());
             while let Some(end) = buffer.find("\n\n") {
                 let block: String = buffer.drain(..end + 2).collect();
+                if let Some(opened) = opened.take() {
+                    let _ = opened.send(());
+                }
                 let mut event = StreamEvent {
                     name: None,
                     id: None,
@@ -140,16 +156,18 @@ async fn watch_stream(
     .expect("the events arrive");
 }
 
-/// The first `n` message events (`(seq, data)`) after `last_event_id`.
+/// The first `n` message events (`(seq, data)`) after `last_event_id`;
+/// says `opened` at the stream's first event.
 async fn read_events(
     base: &str,
     token: &str,
     id: &str,
     last_event_id: Option<i64>,
     n: usize,
+    opened: Option<Opened>,
 ) -> Vec<(i64, Value)> {
     let mut events = Vec::new();
-    watch_stream(base, token, id, last_event_id, |event| {
+    watch_stream(base, token, id, last_event_id, opened, |event| {
         if event.name.as_deref() == Some("message") {
             events.push((
                 event.id.expect("a message has an id"),
@@ -193,11 +211,9 @@ async fn only_the_parties_of_an_approved_request_talk(backend: Backend) {
         (Method::GET, &stream),
         (Method::POST, &read),
     ] {
-        assert_error(
-            &call(&app, method.clone(), path, None, Some(body.clone())).await,
-            StatusCode::UNAUTHORIZED,
-            "not_signed_in",
-        );
+        call(&app, method.clone(), path, None, Some(body.clone()))
+            .await
+            .assert_error(StatusCode::UNAUTHORIZED, "not_signed_in");
         for stranger in [&other, &admin] {
             let reply = call(
                 &app,
@@ -207,8 +223,8 @@ async fn only_the_parties_of_an_approved_request_talk(backend: Backend) {
                 Some(body.clone()),
             )
             .await;
-            assert_error(&reply, StatusCode::NOT_FOUND, "not_found");
-            assert_eq!(reply.1["message"], "Contact request not found");
+            reply.assert_error(StatusCode::NOT_FOUND, "not_found");
+            assert_eq!(reply.body["message"], "Contact request not found");
         }
         // Paid but not approved yet: the parties are told so.
         for party in [&star, &fan] {
@@ -220,19 +236,22 @@ async fn only_the_parties_of_an_approved_request_talk(backend: Backend) {
                 Some(json!({"id": Uuid::new_v4(), "content": "hi", "seq": 0})),
             )
             .await;
-            assert_error(&reply, StatusCode::FORBIDDEN, "not_approved");
-            assert_eq!(reply.1["message"], "This contact request is not approved");
+            reply.assert_error(StatusCode::FORBIDDEN, "not_approved");
+            assert_eq!(
+                reply.body["message"],
+                "This contact request is not approved"
+            );
         }
     }
-    assert_error(
-        &call(&app, Method::GET, &format!("{REQUESTS}/unread"), None, None).await,
-        StatusCode::UNAUTHORIZED,
-        "not_signed_in",
-    );
-    ok(post(&app, &format!("{REQUESTS}/{id}/approve"), &star, json!({})).await);
+    call(&app, Method::GET, &format!("{REQUESTS}/unread"), None, None)
+        .await
+        .assert_error(StatusCode::UNAUTHORIZED, "not_signed_in");
+    post(&app, &format!("{REQUESTS}/{id}/approve"), &star, json!({}))
+        .await
+        .ok();
     say(&app, &fan, &id, "Hello star!").await;
     say(&app, &star, &id, "Hi fan!").await;
-    let page = ok(get(&app, &list, &fan).await);
+    let page = get(&app, &list, &fan).await.ok();
     let mine: Vec<bool> = page["messages"]
         .as_array()
         .unwrap()
@@ -242,37 +261,30 @@ async fn only_the_parties_of_an_approved_request_talk(backend: Backend) {
     assert_eq!(mine, [true, false]);
     // The limits, in the spec's words.
     let empty = send(&app, &fan, &id, Uuid::new_v4(), "   ").await;
-    assert_error(
-        &empty,
-        StatusCode::UNPROCESSABLE_ENTITY,
-        "validation_failed",
-    );
-    assert_eq!(empty.1["message"], "Message cannot be empty");
+    empty.assert_error(StatusCode::UNPROCESSABLE_ENTITY, "validation_failed");
+    assert_eq!(empty.body["message"], "Message cannot be empty");
     let long = send(&app, &fan, &id, Uuid::new_v4(), &"a".repeat(5001)).await;
     assert_eq!(
-        long.1["message"],
+        long.body["message"],
         "Message must be less than 5000 characters"
     );
     assert_eq!(
         send(&app, &fan, &id, Uuid::new_v4(), &"a".repeat(5000))
             .await
-            .0,
+            .status,
         StatusCode::CREATED
     );
-    assert_error(
-        &get(
-            &app,
-            &format!("{REQUESTS}/{}/messages", Uuid::now_v7()),
-            &fan,
-        )
-        .await,
-        StatusCode::NOT_FOUND,
-        "not_found",
-    );
+    get(
+        &app,
+        &format!("{REQUESTS}/{}/messages", Uuid::now_v7()),
+        &fan,
+    )
+    .await
+    .assert_error(StatusCode::NOT_FOUND, "not_found");
     // A cursor out of range is a JSON error like any other.
     for path in [&list, &stream] {
         let reply = get(&app, &format!("{path}?after=9223372036854775808"), &fan).await;
-        assert_error(&reply, StatusCode::BAD_REQUEST, "invalid_query");
+        reply.assert_error(StatusCode::BAD_REQUEST, "invalid_query");
     }
 }
 
@@ -281,18 +293,18 @@ async fn a_resent_message_is_stored_once(backend: Backend) {
     let (star, fan, id) = conversation(&app, true).await;
     let client_id = Uuid::new_v4();
     let first = send(&app, &fan, &id, client_id, "Are you there?").await;
-    assert_eq!(first.0, StatusCode::CREATED);
+    assert_eq!(first.status, StatusCode::CREATED);
     let again = send(&app, &fan, &id, client_id, "Are you there?").await;
-    assert_eq!(again.0, StatusCode::OK);
-    assert_eq!(again.1["seq"], first.1["seq"]);
-    let page = ok(get(&app, &format!("{REQUESTS}/{id}/messages"), &star).await);
+    assert_eq!(again.status, StatusCode::OK);
+    assert_eq!(again.body["seq"], first.body["seq"]);
+    let page = get(&app, &format!("{REQUESTS}/{id}/messages"), &star)
+        .await
+        .ok();
     assert_eq!(page["messages"].as_array().unwrap().len(), 1);
     // Another sender cannot reuse the id.
-    assert_error(
-        &send(&app, &star, &id, client_id, "mine now").await,
-        StatusCode::CONFLICT,
-        "conflict",
-    );
+    send(&app, &star, &id, client_id, "mine now")
+        .await
+        .assert_error(StatusCode::CONFLICT, "conflict");
 }
 
 async fn a_reconnect_replays_exactly_the_missed_messages(backend: Backend) {
@@ -307,19 +319,22 @@ async fn a_reconnect_replays_exactly_the_missed_messages(backend: Backend) {
         );
     }
     // Seen up to the second: the third and fourth, in order, once.
-    let events = read_events(&app.address, &star.token, &id, Some(seqs[1]), 2).await;
+    let events = read_events(&app.address, &star.token, &id, Some(seqs[1]), 2, None).await;
     let got: Vec<i64> = events.iter().map(|(seq, _)| *seq).collect();
     assert_eq!(got, seqs[2..]);
     assert_eq!(events[0].1["content"], "message 3");
     assert_eq!(events[0].1["mine"], false);
-    // From the start, and then a new one as it is stored.
+    // From the start, and then a new one as it is stored (once the stream
+    // is open).
     let reader = {
         let address = app.address.clone();
         let token = star.token.clone();
         let id = id.clone();
-        tokio::spawn(async move { read_events(&address, &token, &id, None, 5).await })
+        open_stream(move |opened| async move {
+            read_events(&address, &token, &id, None, 5, Some(opened)).await
+        })
+        .await
     };
-    tokio::time::sleep(Duration::from_millis(300)).await;
     let fifth = say(&app, &fan, &id, "message 5").await["seq"]
         .as_i64()
         .unwrap();
@@ -333,22 +348,18 @@ async fn a_message_posted_on_one_instance_reaches_a_stream_on_another(backend: B
     let app = sandbox_app(backend).await;
     let (star, fan, id) = conversation(&app, true).await;
     // A second instance on the same database.
-    let mut config = app.config.clone();
-    config.data_dir = app._data_dir.path().join("second");
-    let second = Application::build(config)
-        .await
-        .expect("the second instance builds");
-    let second_address = second.url();
-    let second_state = second.state().clone();
-    tokio::spawn(second.run_until_stopped());
-    let mut wakes = second_state.notifier.subscribe();
+    let second = app.second_instance().await;
+    let mut wakes = second.state.notifier.subscribe();
 
     let reader = {
+        let address = second.address.clone();
         let token = star.token.clone();
         let id = id.clone();
-        tokio::spawn(async move { read_events(&second_address, &token, &id, None, 1).await })
+        open_stream(move |opened| async move {
+            read_events(&address, &token, &id, None, 1, Some(opened)).await
+        })
+        .await
     };
-    tokio::time::sleep(Duration::from_millis(300)).await;
     let sent = say(&app, &fan, &id, "across instances").await;
     let events = reader.await.unwrap();
     assert_eq!(events[0].0, sent["seq"].as_i64().unwrap());
@@ -369,27 +380,31 @@ async fn read_marks_clear_the_unread_count(backend: Backend) {
     let (star, fan, id) = conversation(&app, false).await;
     let unread = format!("{REQUESTS}/unread");
     assert_eq!(
-        ok(get(&app, &unread, &star).await),
+        get(&app, &unread, &star).await.ok(),
         json!({"awaitingAnswer": 1, "unreadMessages": 0})
     );
-    ok(post(&app, &format!("{REQUESTS}/{id}/approve"), &star, json!({})).await);
+    post(&app, &format!("{REQUESTS}/{id}/approve"), &star, json!({}))
+        .await
+        .ok();
     say(&app, &fan, &id, "one").await;
     let last = say(&app, &fan, &id, "two").await["seq"].as_i64().unwrap();
     assert_eq!(
-        ok(get(&app, &unread, &star).await),
+        get(&app, &unread, &star).await.ok(),
         json!({"awaitingAnswer": 0, "unreadMessages": 2})
     );
-    assert_eq!(ok(get(&app, &unread, &fan).await)["unreadMessages"], 0);
+    assert_eq!(get(&app, &unread, &fan).await.ok()["unreadMessages"], 0);
     let read = format!("{REQUESTS}/{id}/messages/read");
     assert_eq!(
-        post(&app, &read, &star, json!({"seq": last})).await.0,
+        post(&app, &read, &star, json!({"seq": last})).await.status,
         StatusCode::NO_CONTENT
     );
-    assert_eq!(ok(get(&app, &unread, &star).await)["unreadMessages"], 0);
+    assert_eq!(get(&app, &unread, &star).await.ok()["unreadMessages"], 0);
     // Never backwards, never past the newest.
     post(&app, &read, &star, json!({"seq": 0})).await;
     post(&app, &read, &star, json!({"seq": last + 1000})).await;
-    let page = ok(get(&app, &format!("{REQUESTS}/{id}/messages"), &fan).await);
+    let page = get(&app, &format!("{REQUESTS}/{id}/messages"), &fan)
+        .await
+        .ok();
     assert_eq!(page["otherLastReadSeq"], last, "the sender sees 'Seen'");
     assert_eq!(page["myLastReadSeq"], 0);
 }
@@ -398,22 +413,21 @@ async fn a_block_closes_the_conversation_for_both(backend: Backend) {
     let app = sandbox_app(backend).await;
     let (star, fan, id) = conversation(&app, true).await;
     say(&app, &fan, &id, "before the block").await;
-    let (status, _) = post(&app, &format!("{REQUESTS}/{id}/block"), &star, json!({})).await;
+    let Reply { status, .. } =
+        post(&app, &format!("{REQUESTS}/{id}/block"), &star, json!({})).await;
     assert_eq!(status, StatusCode::NO_CONTENT);
     for party in [&star, &fan] {
-        assert_error(
-            &send(&app, party, &id, Uuid::new_v4(), "after").await,
-            StatusCode::CONFLICT,
-            "conversation_closed",
-        );
-        assert_error(
-            &get(&app, &format!("{REQUESTS}/{id}/messages/stream"), party).await,
-            StatusCode::CONFLICT,
-            "conversation_closed",
-        );
+        send(&app, party, &id, Uuid::new_v4(), "after")
+            .await
+            .assert_error(StatusCode::CONFLICT, "conversation_closed");
+        get(&app, &format!("{REQUESTS}/{id}/messages/stream"), party)
+            .await
+            .assert_error(StatusCode::CONFLICT, "conversation_closed");
         // The history stays readable.
         assert_eq!(
-            ok(get(&app, &format!("{REQUESTS}/{id}/messages"), party).await)["messages"]
+            get(&app, &format!("{REQUESTS}/{id}/messages"), party)
+                .await
+                .ok()["messages"]
                 .as_array()
                 .unwrap()
                 .len(),
@@ -422,9 +436,10 @@ async fn a_block_closes_the_conversation_for_both(backend: Backend) {
     }
 }
 
-/// Opens the stream and waits (15 s at most) for `event: read` with `seq`.
-async fn wait_for_read_mark(base: &str, token: &str, id: &str, seq: i64) {
-    watch_stream(base, token, id, None, |event| {
+/// Opens the stream, says `opened` at its first event, and waits (15 s at
+/// most) for `event: read` with `seq`.
+async fn wait_for_read_mark(base: &str, token: &str, id: &str, seq: i64, opened: Opened) {
+    watch_stream(base, token, id, None, Some(opened), |event| {
         if event.name.as_deref() != Some("read") {
             return false;
         }
@@ -444,27 +459,17 @@ async fn the_stream_says_when_the_other_party_has_read(backend: Backend) {
         let address = app.address.clone();
         let token = fan.token.clone();
         let id = id.clone();
-        tokio::spawn(async move { wait_for_read_mark(&address, &token, &id, seq).await })
+        open_stream(move |opened| async move {
+            wait_for_read_mark(&address, &token, &id, seq, opened).await
+        })
+        .await
     };
-    tokio::time::sleep(Duration::from_millis(300)).await;
     let read = format!("{REQUESTS}/{id}/messages/read");
     assert_eq!(
-        post(&app, &read, &star, json!({"seq": seq})).await.0,
+        post(&app, &read, &star, json!({"seq": seq})).await.status,
         StatusCode::NO_CONTENT
     );
     watcher.await.unwrap();
-}
-
-/// A second instance of `app`'s configuration, on the same database; its address.
-async fn second_instance(app: &TestApp, name: &str) -> String {
-    let mut config = app.config.clone();
-    config.data_dir = app._data_dir.path().join(name);
-    let second = Application::build(config)
-        .await
-        .expect("the second instance builds");
-    let address = second.url();
-    tokio::spawn(second.run_until_stopped());
-    address
 }
 
 /// Opens the stream at `base` from the start, says `ready` once its first
@@ -532,7 +537,8 @@ async fn concurrent_senders_on_two_instances_reach_every_stream_without_a_gap(ba
     const TOTAL: usize = SENDERS * EACH;
     let app = sandbox_app(backend).await;
     let (star, fan, id) = conversation(&app, true).await;
-    let instances = [app.address.clone(), second_instance(&app, "second").await];
+    let second = app.second_instance().await;
+    let instances = [app.address.clone(), second.address.clone()];
 
     let mut streams = Vec::new();
     let mut opened = Vec::new();
@@ -680,8 +686,10 @@ async fn assert_the_stream_ends_with_its_session<F, Fut>(
 async fn a_stream_ends_when_its_session_signs_out(backend: Backend) {
     let app = sandbox_app(backend).await;
     let (star, fan, id) = conversation(&app, true).await;
-    let other_session = app.sign_in("star@example.com", crate::auth::PASSWORD).await;
-    let other_session = crate::auth::access(&other_session.body).to_owned();
+    let other_session = app
+        .sign_in("star@example.com", crate::harness::PASSWORD)
+        .await;
+    let other_session = crate::harness::access(&other_session.body).to_owned();
     let session = other_session.clone();
     assert_the_stream_ends_with_its_session(
         &app,
@@ -706,8 +714,10 @@ async fn a_stream_ends_when_its_session_signs_out(backend: Backend) {
 async fn a_password_change_ends_the_streams_of_the_other_sessions(backend: Backend) {
     let app = sandbox_app(backend).await;
     let (star, fan, id) = conversation(&app, true).await;
-    let other_session = app.sign_in("star@example.com", crate::auth::PASSWORD).await;
-    let other_session = crate::auth::access(&other_session.body).to_owned();
+    let other_session = app
+        .sign_in("star@example.com", crate::harness::PASSWORD)
+        .await;
+    let other_session = crate::harness::access(&other_session.body).to_owned();
     assert_the_stream_ends_with_its_session(
         &app,
         &fan,
@@ -830,11 +840,9 @@ async fn next_all(
 /// a stranger's stream never carries them; anonymous callers get 401.
 async fn the_users_event_stream_carries_their_own_events_only(backend: Backend) {
     let app = sandbox_app(backend).await;
-    assert_error(
-        &call(&app, Method::GET, EVENTS, None, None).await,
-        StatusCode::UNAUTHORIZED,
-        "not_signed_in",
-    );
+    call(&app, Method::GET, EVENTS, None, None)
+        .await
+        .assert_error(StatusCode::UNAUTHORIZED, "not_signed_in");
     let star = sign_up(&app, "star@example.com").await;
     let stranger = sign_up(&app, "stranger@example.com").await;
     let mut star_events = user_events(&app.address, &star.token, None).await;
@@ -851,7 +859,7 @@ async fn the_users_event_stream_carries_their_own_events_only(backend: Backend) 
     let mut fan_events = user_events(&app.address, &fan.token, None).await;
     next_named(&mut fan_events, "unread").await;
     let photo = insert_photo(&app, star.id, 9.0, chrono::Utc::now(), State::Listed).await;
-    let (_, request) = post(
+    let Reply { body: request, .. } = post(
         &app,
         REQUESTS,
         &fan,
@@ -859,21 +867,22 @@ async fn the_users_event_stream_carries_their_own_events_only(backend: Backend) 
     )
     .await;
     let id = request["id"].as_str().unwrap().to_owned();
-    let opened = ok(post(
+    let opened = post(
         &app,
         "/functions/v1/create-checkout",
         &fan,
         json!({"userId": fan.id, "type": "contact_request", "metadata": {"contact_request_id": id}}),
     )
-    .await);
+    .await.ok();
     let session = opened["sessionId"].as_str().unwrap();
-    ok(post(
+    post(
         &app,
         &format!("/api/v1/billing/sandbox/{session}/pay"),
         &fan,
         json!({}),
     )
-    .await);
+    .await
+    .ok();
     // Two notifications, in either order.
     let seen = next_all(
         &mut star_events,
@@ -890,7 +899,9 @@ async fn the_users_event_stream_carries_their_own_events_only(backend: Backend) 
 
     // Approved: both parties hear it, and the star's badge drops (two
     // notifications, which may arrive in either order).
-    ok(post(&app, &format!("{REQUESTS}/{id}/approve"), &star, json!({})).await);
+    post(&app, &format!("{REQUESTS}/{id}/approve"), &star, json!({}))
+        .await
+        .ok();
     next_all(
         &mut star_events,
         &[

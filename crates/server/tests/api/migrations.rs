@@ -10,10 +10,9 @@ use sea_orm_migration::sea_orm::{
 };
 use uuid::Uuid;
 
+use crate::harness::{Backend, POSTGRES_ENV, on_both_databases};
 use prettyscore_server::db::constraints::{UNIQUE_KEYS, ViolationKind, violated_constraint};
 use prettyscore_server::db::migration::{Migrator, TABLES};
-
-use crate::helpers::{Backend, POSTGRES_ENV, on_both_databases};
 
 on_both_databases!(
     migrations_create_every_table_and_reapplying_them_is_a_no_op,

@@ -1,6 +1,6 @@
 //! Health, readiness, metrics, the error shape, request ids and the API docs.
 
-use crate::helpers::{Backend, on_both_databases, spawn_app};
+use crate::harness::{Backend, eventually, on_both_databases, spawn_app};
 use reqwest::StatusCode;
 use serde_json::Value;
 
@@ -176,7 +176,7 @@ async fn the_openapi_document_describes_the_api_and_has_a_docs_page() {
 
 #[tokio::test]
 async fn app_config_tells_the_web_app_the_configured_contact_address() {
-    let app = crate::helpers::spawn_app_with(Backend::Sqlite, |config| {
+    let app = crate::harness::spawn_app_with(Backend::Sqlite, |config| {
         config.contact_email = "privacy@example.org".into();
     })
     .await;
@@ -315,7 +315,7 @@ impl CuttableProxy {
 }
 
 /// An API, an auth and a function route, signed in with `token`.
-async fn three_routes(app: &crate::helpers::TestApp, token: &str) -> Vec<reqwest::Response> {
+async fn three_routes(app: &crate::harness::TestApp, token: &str) -> Vec<reqwest::Response> {
     let mut answers = Vec::new();
     for (method, path) in [
         (reqwest::Method::GET, "/api/v1/contact-requests/unread"),
@@ -369,7 +369,7 @@ async fn an_unreachable_database_answers_503_with_retry_after_and_recovers(backe
         Backend::Sqlite => None,
         Backend::Postgres => {
             let dir = tempfile::tempdir().unwrap();
-            let url = crate::helpers::fresh_database_url(backend, dir.path()).await;
+            let url = crate::harness::fresh_database_url(backend, dir.path()).await;
             let (scheme_and_user, rest) = url.split_once('@').unwrap();
             let (upstream, name) = rest.split_once('/').unwrap();
             let proxy = CuttableProxy::start(upstream.to_owned()).await;
@@ -378,13 +378,13 @@ async fn an_unreachable_database_answers_503_with_retry_after_and_recovers(backe
         }
     };
     let proxied = proxy.as_ref().map(|(_, url)| url.clone());
-    let app = crate::helpers::spawn_app_with(backend, |config| {
+    let app = crate::harness::spawn_app_with(backend, |config| {
         if let Some(url) = proxied {
             config.database_url = Some(Secret::new(url));
         }
     })
     .await;
-    let token = crate::auth::access(&app.sign_up("ada@example.com").await).to_owned();
+    let token = crate::harness::access(&app.sign_up("ada@example.com").await).to_owned();
     for answer in three_routes(&app, &token).await {
         assert!(answer.status().is_success(), "{}", answer.url());
     }
@@ -402,7 +402,7 @@ async fn an_unreachable_database_answers_503_with_retry_after_and_recovers(backe
 
     let Some((proxy, _)) = &proxy else { return };
     proxy.restore();
-    crate::helpers::eventually(
+    crate::harness::eventually(
         "the server to answer again once the database is back",
         || async { app.get("/readyz").await.status() == StatusCode::OK },
     )
@@ -494,18 +494,16 @@ async fn sigterm_drains_finishes_what_is_in_flight_and_exits_0() {
     assert!(status.success());
 
     // Draining: not ready, still serving, each answer closing its connection.
-    let mut drained = false;
-    for _ in 0..200 {
+    eventually("/readyz to say the instance is shutting down", || async {
         let ready = client.get(format!("{url}/readyz")).send().await.unwrap();
-        if ready.status() == StatusCode::SERVICE_UNAVAILABLE {
-            let body: Value = ready.json().await.unwrap();
-            assert_eq!(body["code"], "shutting_down");
-            drained = true;
-            break;
+        if ready.status() != StatusCode::SERVICE_UNAVAILABLE {
+            return false;
         }
-        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
-    }
-    assert!(drained, "/readyz never said the instance is shutting down");
+        let body: Value = ready.json().await.unwrap();
+        assert_eq!(body["code"], "shutting_down");
+        true
+    })
+    .await;
     let served = client
         .get(format!("{url}/api/v1/app-config"))
         .send()
@@ -532,15 +530,10 @@ async fn sigterm_drains_finishes_what_is_in_flight_and_exits_0() {
     assert!(rest.contains("retry: 1000"), "no reconnect hint: {rest:?}");
 
     // …new connections are refused…
-    let mut refused = false;
-    for _ in 0..200 {
-        if tokio::net::TcpStream::connect(&address).await.is_err() {
-            refused = true;
-            break;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(25)).await;
-    }
-    assert!(refused, "still accepting connections after the drain");
+    eventually("new connections to be refused after the drain", || async {
+        tokio::net::TcpStream::connect(&address).await.is_err()
+    })
+    .await;
 
     // …and the upload in flight is read to its end and answered.
     upload.write_all(&body.as_bytes()[20..]).await.unwrap();
@@ -550,17 +543,21 @@ async fn sigterm_drains_finishes_what_is_in_flight_and_exits_0() {
     assert!(answer.starts_with("HTTP/1.1 400"), "{answer}");
     assert!(answer.contains("not_an_image"), "{answer}");
 
-    let mut exited = None;
-    for _ in 0..600 {
-        if let Some(status) = child.try_wait().unwrap() {
-            exited = Some(status);
-            break;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-    }
-    let Some(status) = exited else {
-        child.kill().ok();
+    // The process exits: waited for as such (the 30 s bound only keeps a
+    // hung process from hanging the test).
+    let pid = child.id().to_string();
+    let exited = tokio::time::timeout(
+        std::time::Duration::from_secs(30),
+        tokio::task::spawn_blocking(move || child.wait()),
+    )
+    .await;
+    let Ok(status) = exited else {
+        std::process::Command::new("kill")
+            .args(["-KILL", &pid])
+            .status()
+            .ok();
         panic!("the process did not exit after the drain");
     };
+    let status = status.unwrap().unwrap();
     assert_eq!(status.code(), Some(0), "{status}");
 }

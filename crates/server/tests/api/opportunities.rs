@@ -2,14 +2,11 @@
 //! the server, one application per user (409, also when two arrive at once),
 //! the confirmation mail, and the admin list, CSV and contacted mark.
 
-use prettyscore_server::admin::roles::grant_admin;
+use crate::harness::{Backend, Reply, admin, call, on_both_databases, sign_up_unnamed, spawn_app};
 use prettyscore_server::db::entities::audit_log_entries;
 use reqwest::{Method, StatusCode};
 use sea_orm::EntityTrait;
 use serde_json::{Value, json};
-
-use crate::auth::{access, spawn};
-use crate::helpers::{Backend, TestApp, on_both_databases};
 
 const APPLY: &str = "/api/v1/opportunities/applications";
 const MINE: &str = "/api/v1/opportunities/applications/mine";
@@ -29,27 +26,6 @@ fn form(name: &str, email: &str) -> Value {
     })
 }
 
-async fn call(
-    app: &TestApp,
-    method: Method,
-    path: &str,
-    token: Option<&str>,
-    body: Option<Value>,
-) -> (StatusCode, Value) {
-    let reply = app.call(method, path, token, body).await;
-    (reply.status, reply.body)
-}
-
-async fn user(app: &TestApp, email: &str) -> String {
-    access(&app.sign_up(email).await).to_owned()
-}
-
-async fn admin(app: &TestApp) -> String {
-    let token = user(app, "admin@example.com").await;
-    grant_admin(&app.db, "admin@example.com").await.unwrap();
-    token
-}
-
 on_both_databases!(
     only_signed_in_users_apply_and_only_admins_read_the_applications,
     the_server_keeps_the_forms_rules_with_its_messages,
@@ -60,12 +36,16 @@ on_both_databases!(
 );
 
 async fn the_application_and_its_mail_use_the_accounts_verified_address(backend: Backend) {
-    let app = spawn(backend).await;
-    let ada = user(&app, "ada@example.com").await;
-    let other = user(&app, "victim@example.com").await;
-    let admin = admin(&app).await;
+    let app = spawn_app(backend).await;
+    let ada = sign_up_unnamed(&app, "ada@example.com").await.token;
+    let other = sign_up_unnamed(&app, "victim@example.com").await.token;
+    let admin = admin(&app).await.token;
     // Typed: somebody else's address. The mail must not go there.
-    let (status, saved) = call(
+    let Reply {
+        status,
+        body: saved,
+        ..
+    } = call(
         &app,
         Method::POST,
         APPLY,
@@ -83,10 +63,14 @@ async fn the_application_and_its_mail_use_the_accounts_verified_address(backend:
     // Without any address in the body, too; the admins see the account's address.
     let mut body = form("Victor", "");
     body.as_object_mut().unwrap().remove("email");
-    let (status, saved) = call(&app, Method::POST, APPLY, Some(&other), Some(body)).await;
+    let Reply {
+        status,
+        body: saved,
+        ..
+    } = call(&app, Method::POST, APPLY, Some(&other), Some(body)).await;
     assert_eq!(status, StatusCode::CREATED, "{saved}");
     assert_eq!(app.mail_count("victim@example.com").await, 1);
-    let (_, list) = call(&app, Method::GET, ADMIN, Some(&admin), None).await;
+    let Reply { body: list, .. } = call(&app, Method::GET, ADMIN, Some(&admin), None).await;
     let emails: Vec<&str> = list
         .as_array()
         .unwrap()
@@ -96,7 +80,7 @@ async fn the_application_and_its_mail_use_the_accounts_verified_address(backend:
     assert_eq!(emails, ["victim@example.com", "ada@example.com"]);
 
     // An account whose address is not confirmed is told to confirm it first.
-    let bob = user(&app, "bob@example.com").await;
+    let bob = sign_up_unnamed(&app, "bob@example.com").await.token;
     {
         use prettyscore_server::db::entities::users;
         use sea_orm::sea_query::Expr;
@@ -111,7 +95,11 @@ async fn the_application_and_its_mail_use_the_accounts_verified_address(backend:
             .await
             .unwrap();
     }
-    let (status, error) = call(
+    let Reply {
+        status,
+        body: error,
+        ..
+    } = call(
         &app,
         Method::POST,
         APPLY,
@@ -128,8 +116,8 @@ async fn the_application_and_its_mail_use_the_accounts_verified_address(backend:
 }
 
 async fn a_body_that_is_not_one_form_gets_a_clear_message(backend: Backend) {
-    let app = spawn(backend).await;
-    let ada = user(&app, "ada@example.com").await;
+    let app = spawn_app(backend).await;
+    let ada = sign_up_unnamed(&app, "ada@example.com").await.token;
     // An array of the form's values in field order: serde would have read it as the form.
     let positional = json!([
         "Ada",
@@ -148,7 +136,11 @@ async fn a_body_that_is_not_one_form_gets_a_clear_message(backend: Backend) {
         json!("Ada"),
         json!(null),
     ] {
-        let (status, error) = call(&app, Method::POST, APPLY, Some(&ada), Some(body.clone())).await;
+        let Reply {
+            status,
+            body: error,
+            ..
+        } = call(&app, Method::POST, APPLY, Some(&ada), Some(body.clone())).await;
         assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}: {error}");
         assert_eq!(error["code"], "validation_failed");
         assert_eq!(
@@ -158,7 +150,7 @@ async fn a_body_that_is_not_one_form_gets_a_clear_message(backend: Backend) {
         );
     }
     assert_eq!(
-        call(&app, Method::GET, MINE, Some(&ada), None).await.0,
+        call(&app, Method::GET, MINE, Some(&ada), None).await.status,
         StatusCode::NOT_FOUND,
         "nothing was kept"
     );
@@ -166,67 +158,89 @@ async fn a_body_that_is_not_one_form_gets_a_clear_message(backend: Backend) {
 }
 
 async fn only_signed_in_users_apply_and_only_admins_read_the_applications(backend: Backend) {
-    let app = spawn(backend).await;
-    let ada = user(&app, "ada@example.com").await;
-    let admin = admin(&app).await;
+    let app = spawn_app(backend).await;
+    let ada = sign_up_unnamed(&app, "ada@example.com").await.token;
+    let admin = admin(&app).await.token;
     let body = Some(form("Ada", "ada@example.com"));
 
-    let (status, error) = call(&app, Method::POST, APPLY, None, body.clone()).await;
+    let Reply {
+        status,
+        body: error,
+        ..
+    } = call(&app, Method::POST, APPLY, None, body.clone()).await;
     assert_eq!(status, StatusCode::UNAUTHORIZED, "{error}");
     assert_eq!(error["code"], "not_signed_in");
     assert_eq!(
-        call(&app, Method::GET, MINE, None, None).await.0,
+        call(&app, Method::GET, MINE, None, None).await.status,
         StatusCode::UNAUTHORIZED
     );
-    let (status, error) = call(&app, Method::GET, MINE, Some(&ada), None).await;
+    let Reply {
+        status,
+        body: error,
+        ..
+    } = call(&app, Method::GET, MINE, Some(&ada), None).await;
     assert_eq!(
         (status, error["code"].as_str()),
         (StatusCode::NOT_FOUND, Some("not_found"))
     );
 
-    let (status, mine) = call(&app, Method::POST, APPLY, Some(&ada), body).await;
+    let Reply {
+        status, body: mine, ..
+    } = call(&app, Method::POST, APPLY, Some(&ada), body).await;
     assert_eq!(status, StatusCode::CREATED, "{mine}");
     let id = mine["id"].as_str().unwrap().to_owned();
     let contacted = format!("{ADMIN}/{id}/contacted");
 
     for path in [ADMIN, CSV] {
         assert_eq!(
-            call(&app, Method::GET, path, None, None).await.0,
+            call(&app, Method::GET, path, None, None).await.status,
             StatusCode::UNAUTHORIZED,
             "{path}"
         );
-        let (status, error) = call(&app, Method::GET, path, Some(&ada), None).await;
+        let Reply {
+            status,
+            body: error,
+            ..
+        } = call(&app, Method::GET, path, Some(&ada), None).await;
         assert_eq!(status, StatusCode::FORBIDDEN, "{path}");
         assert_eq!(error["code"], "admin_only");
         assert_eq!(
-            call(&app, Method::GET, path, Some(&admin), None).await.0,
+            call(&app, Method::GET, path, Some(&admin), None)
+                .await
+                .status,
             StatusCode::OK,
             "{path}"
         );
     }
     assert_eq!(
-        call(&app, Method::POST, &contacted, None, None).await.0,
+        call(&app, Method::POST, &contacted, None, None)
+            .await
+            .status,
         StatusCode::UNAUTHORIZED
     );
     assert_eq!(
         call(&app, Method::POST, &contacted, Some(&ada), None)
             .await
-            .0,
+            .status,
         StatusCode::FORBIDDEN
     );
     // The owner reads their own application; the admin's is another user's.
-    let (status, own) = call(&app, Method::GET, MINE, Some(&ada), None).await;
+    let Reply {
+        status, body: own, ..
+    } = call(&app, Method::GET, MINE, Some(&ada), None).await;
     assert_eq!(
         (status, own["id"].as_str()),
         (StatusCode::OK, Some(id.as_str()))
     );
     assert_eq!(
-        call(&app, Method::GET, MINE, Some(&admin), None).await.0,
+        call(&app, Method::GET, MINE, Some(&admin), None)
+            .await
+            .status,
         StatusCode::NOT_FOUND
     );
 
     // It is in the applicant's data export.
-    let (_, export) = call(
+    let Reply { body: export, .. } = call(
         &app,
         Method::GET,
         "/api/v1/account/export",
@@ -242,8 +256,8 @@ async fn only_signed_in_users_apply_and_only_admins_read_the_applications(backen
 }
 
 async fn the_server_keeps_the_forms_rules_with_its_messages(backend: Backend) {
-    let app = spawn(backend).await;
-    let ada = user(&app, "ada@example.com").await;
+    let app = spawn_app(backend).await;
+    let ada = sign_up_unnamed(&app, "ada@example.com").await.token;
     let cases: Vec<(&str, Value, &str)> = vec![
         ("fullName", json!(""), "Full name is required"),
         (
@@ -282,7 +296,11 @@ async fn the_server_keeps_the_forms_rules_with_its_messages(backend: Backend) {
     for (field, value, message) in cases {
         let mut body = form("Ada", "ada@example.com");
         body[field] = value;
-        let (status, error) = call(&app, Method::POST, APPLY, Some(&ada), Some(body)).await;
+        let Reply {
+            status,
+            body: error,
+            ..
+        } = call(&app, Method::POST, APPLY, Some(&ada), Some(body)).await;
         assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{field}: {error}");
         assert_eq!(error["code"], "validation_failed");
         assert_eq!(error["message"], message, "{field}");
@@ -290,11 +308,11 @@ async fn the_server_keeps_the_forms_rules_with_its_messages(backend: Backend) {
     // The first broken rule in the form's order wins.
     let mut body = form("", "not-an-address");
     body["agreeTerms"] = json!(false);
-    let (_, error) = call(&app, Method::POST, APPLY, Some(&ada), Some(body)).await;
+    let Reply { body: error, .. } = call(&app, Method::POST, APPLY, Some(&ada), Some(body)).await;
     assert_eq!(error["message"], "Full name is required");
     // Nothing was kept, and no mail went out.
     assert_eq!(
-        call(&app, Method::GET, MINE, Some(&ada), None).await.0,
+        call(&app, Method::GET, MINE, Some(&ada), None).await.status,
         StatusCode::NOT_FOUND
     );
     assert_eq!(
@@ -311,28 +329,36 @@ async fn the_server_keeps_the_forms_rules_with_its_messages(backend: Backend) {
         "bio": "",
         "agreeTerms": true,
     });
-    let (status, saved) = call(&app, Method::POST, APPLY, Some(&ada), Some(body)).await;
+    let Reply {
+        status,
+        body: saved,
+        ..
+    } = call(&app, Method::POST, APPLY, Some(&ada), Some(body)).await;
     assert_eq!(status, StatusCode::CREATED, "{saved}");
     assert_eq!(saved["phone"], Value::Null);
     assert_eq!(saved["interests"], json!([]));
 }
 
 async fn one_application_per_user_even_when_two_arrive_at_once(backend: Backend) {
-    let app = spawn(backend).await;
-    let ada = user(&app, "ada@example.com").await;
+    let app = spawn_app(backend).await;
+    let ada = sign_up_unnamed(&app, "ada@example.com").await.token;
     let body = Some(form("Ada Lovelace", "ada.work@example.com"));
     let (first, second) = tokio::join!(
         call(&app, Method::POST, APPLY, Some(&ada), body.clone()),
         call(&app, Method::POST, APPLY, Some(&ada), body.clone()),
     );
-    let mut statuses = [first.0, second.0];
+    let mut statuses = [first.status, second.status];
     statuses.sort();
     assert_eq!(
         statuses,
         [StatusCode::CREATED, StatusCode::CONFLICT],
         "{first:?} {second:?}"
     );
-    let (status, error) = call(&app, Method::POST, APPLY, Some(&ada), body).await;
+    let Reply {
+        status,
+        body: error,
+        ..
+    } = call(&app, Method::POST, APPLY, Some(&ada), body).await;
     assert_eq!(status, StatusCode::CONFLICT);
     assert_eq!(error["code"], "already_applied");
     assert_eq!(error["message"], "You've already submitted an application");
@@ -354,11 +380,11 @@ async fn one_application_per_user_even_when_two_arrive_at_once(backend: Backend)
 }
 
 async fn admins_list_export_and_mark_applications_contacted(backend: Backend) {
-    let app = spawn(backend).await;
-    let admin = admin(&app).await;
-    let ada = user(&app, "ada@example.com").await;
-    let bob = user(&app, "bob@example.com").await;
-    let (_, first) = call(
+    let app = spawn_app(backend).await;
+    let admin = admin(&app).await.token;
+    let ada = sign_up_unnamed(&app, "ada@example.com").await.token;
+    let bob = sign_up_unnamed(&app, "bob@example.com").await.token;
+    let Reply { body: first, .. } = call(
         &app,
         Method::POST,
         APPLY,
@@ -368,9 +394,10 @@ async fn admins_list_export_and_mark_applications_contacted(backend: Backend) {
     .await;
     let mut formula = form("=HYPERLINK(\"http://evil\")", "bob@example.com");
     formula["bio"] = json!("Line one\nand \"two\"");
-    let (_, second) = call(&app, Method::POST, APPLY, Some(&bob), Some(formula)).await;
+    let Reply { body: second, .. } =
+        call(&app, Method::POST, APPLY, Some(&bob), Some(formula)).await;
 
-    let (_, list) = call(&app, Method::GET, ADMIN, Some(&admin), None).await;
+    let Reply { body: list, .. } = call(&app, Method::GET, ADMIN, Some(&admin), None).await;
     let ids: Vec<&str> = list
         .as_array()
         .unwrap()
@@ -411,10 +438,14 @@ async fn admins_list_export_and_mark_applications_contacted(backend: Backend) {
     assert!(lines[2].contains("\"Ada\"") && lines[2].ends_with("\"waiting\""));
 
     let contacted = format!("{ADMIN}/{}/contacted", first["id"].as_str().unwrap());
-    let (status, marked) = call(&app, Method::POST, &contacted, Some(&admin), None).await;
+    let Reply {
+        status,
+        body: marked,
+        ..
+    } = call(&app, Method::POST, &contacted, Some(&admin), None).await;
     assert_eq!(status, StatusCode::OK, "{marked}");
     let at = marked["contactedAt"].as_str().unwrap().to_owned();
-    let (_, again) = call(&app, Method::POST, &contacted, Some(&admin), None).await;
+    let Reply { body: again, .. } = call(&app, Method::POST, &contacted, Some(&admin), None).await;
     assert_eq!(again["contactedAt"], at.as_str(), "the first mark stays");
     let audits = audit_log_entries::Entity::find()
         .all(&app.db)
@@ -424,17 +455,21 @@ async fn admins_list_export_and_mark_applications_contacted(backend: Backend) {
         .filter(|e| e.payload["action"] == "opportunity_application_contacted")
         .count();
     assert_eq!(audits, 1, "one audit record however often it is marked");
-    let (_, mine) = call(&app, Method::GET, MINE, Some(&ada), None).await;
+    let Reply { body: mine, .. } = call(&app, Method::GET, MINE, Some(&ada), None).await;
     assert_eq!(mine["contactedAt"], at.as_str());
 
     let unknown = format!("{ADMIN}/{}/contacted", uuid::Uuid::new_v4());
     assert_eq!(
         call(&app, Method::POST, &unknown, Some(&admin), None)
             .await
-            .0,
+            .status,
         StatusCode::NOT_FOUND
     );
-    let (status, error) = call(
+    let Reply {
+        status,
+        body: error,
+        ..
+    } = call(
         &app,
         Method::POST,
         &format!("{ADMIN}/nope/contacted"),

@@ -14,10 +14,11 @@ use sea_orm::{ColumnTrait, EntityTrait, QueryFilter};
 use serde_json::{Value, json};
 use uuid::Uuid;
 
-use crate::auth::{PASSWORD, access, claims, spawn_with};
-use crate::billing::{Caller, assert_error, call, get, ok, post, sandbox_app, sign_up, sql};
-use crate::helpers::{Backend, TestApp, in_one_window, on_both_databases};
-use crate::verification::admin;
+use crate::harness::{
+    Backend, Caller, PASSWORD, Reply, State, TestApp, access, admin, call, claims, deliver, event,
+    get, in_one_window, insert_photo, now, on_both_databases, pay_in_sandbox, post, sandbox_app,
+    sign_up, spawn_app_with, sql, stripe_app_with, stripe_double, subscription_id_of,
+};
 
 const APPLY: &str = "/api/v1/partners";
 const PORTAL: &str = "/api/v1/partners/me";
@@ -28,12 +29,12 @@ const PAYOUTS: &str = "/api/v1/admin/payouts";
 
 /// The app with commissions payable at once (no refund window).
 async fn app_without_hold(backend: Backend) -> TestApp {
-    spawn_with(backend, |config| config.partners.commission_hold_days = 0).await
+    spawn_app_with(backend, |config| config.partners.commission_hold_days = 0).await
 }
 
 /// `caller` applies with `code`; the account as answered.
 async fn apply(app: &TestApp, caller: &Caller, code: &str) -> Value {
-    let (status, body) = post(
+    let Reply { status, body, .. } = post(
         app,
         APPLY,
         caller,
@@ -49,12 +50,14 @@ async fn set_status(app: &TestApp, admin: &Caller, partner: &Value, status: &str
         "{ADMIN_PARTNERS}/{}/status",
         partner["id"].as_str().unwrap()
     );
-    ok(post(app, &path, admin, json!({"status": status})).await)
+    post(app, &path, admin, json!({"status": status}))
+        .await
+        .ok()
 }
 
 async fn set_tier(app: &TestApp, admin: &Caller, partner: &Value, tier: &str) -> Value {
     let path = format!("{ADMIN_PARTNERS}/{}/tier", partner["id"].as_str().unwrap());
-    ok(post(app, &path, admin, json!({"tier": tier})).await)
+    post(app, &path, admin, json!({"tier": tier})).await.ok()
 }
 
 /// A user who applies and is approved at `tier`.
@@ -106,22 +109,17 @@ async fn referrer_of(app: &TestApp, user: &Caller) -> Option<Uuid> {
 
 /// Buys `kind` in the sandbox (optionally with a promo code); the checkout answer.
 async fn buy(app: &TestApp, buyer: &Caller, kind: &str, promo: Option<&str>) -> Value {
-    let opened = ok(post(
+    let opened = post(
         app,
         "/functions/v1/create-checkout",
         buyer,
         json!({"userId": buyer.id, "type": kind, "promoCode": promo,
-               "metadata": crate::billing::purchase_metadata(app, buyer, kind).await}),
+               "metadata": crate::harness::purchase_metadata(app, buyer, kind).await}),
     )
-    .await);
+    .await
+    .ok();
     let session = opened["sessionId"].as_str().unwrap();
-    ok(post(
-        app,
-        &format!("/api/v1/billing/sandbox/{session}/pay"),
-        buyer,
-        json!({}),
-    )
-    .await);
+    pay_in_sandbox(app, buyer, session).await;
     opened
 }
 
@@ -145,7 +143,7 @@ async fn refund(app: &TestApp, buyer: &Caller, cents: Option<i64>) {
 }
 
 async fn portal(app: &TestApp, caller: &Caller) -> Value {
-    ok(get(app, PORTAL, caller).await)
+    get(app, PORTAL, caller).await.ok()
 }
 
 /// The stored totals equal the sums of the lines, for every partner.
@@ -196,14 +194,14 @@ async fn who_may_call_what(backend: Backend) {
 
     // Anonymous: the public leaderboard and click tracking only.
     for (method, path) in [(Method::POST, APPLY), (Method::GET, PORTAL)] {
-        assert_error(
-            &call(&app, method, path, None, Some(json!({"displayName": "x"}))).await,
-            StatusCode::UNAUTHORIZED,
-            "not_signed_in",
-        );
+        call(&app, method, path, None, Some(json!({"displayName": "x"})))
+            .await
+            .assert_error(StatusCode::UNAUTHORIZED, "not_signed_in");
     }
     assert_eq!(
-        call(&app, Method::GET, LEADERBOARD, None, None).await.0,
+        call(&app, Method::GET, LEADERBOARD, None, None)
+            .await
+            .status,
         StatusCode::OK
     );
     assert_eq!(
@@ -215,7 +213,7 @@ async fn who_may_call_what(backend: Backend) {
             Some(json!({"code": "AUTHZ"}))
         )
         .await
-        .1["success"],
+        .body["success"],
         true
     );
     let admin_calls = [
@@ -230,39 +228,32 @@ async fn who_may_call_what(backend: Backend) {
         (Method::POST, pay.clone(), None),
     ];
     for (method, path, body) in &admin_calls {
-        assert_error(
-            &call(&app, method.clone(), path, None, body.clone()).await,
-            StatusCode::UNAUTHORIZED,
-            "not_signed_in",
-        );
+        call(&app, method.clone(), path, None, body.clone())
+            .await
+            .assert_error(StatusCode::UNAUTHORIZED, "not_signed_in");
         // A user, and the partner themself, are not admins.
         for caller in [&user, &partner_user] {
-            assert_error(
-                &call(
-                    &app,
-                    method.clone(),
-                    path,
-                    Some(&caller.token),
-                    body.clone(),
-                )
-                .await,
-                StatusCode::FORBIDDEN,
-                "admin_only",
-            );
+            call(
+                &app,
+                method.clone(),
+                path,
+                Some(&caller.token),
+                body.clone(),
+            )
+            .await
+            .assert_error(StatusCode::FORBIDDEN, "admin_only");
         }
     }
     // A user without an account has no portal; the partner sees only theirs.
-    assert_error(
-        &get(&app, PORTAL, &user).await,
-        StatusCode::NOT_FOUND,
-        "partner_not_found",
-    );
+    get(&app, PORTAL, &user)
+        .await
+        .assert_error(StatusCode::NOT_FOUND, "partner_not_found");
     assert_eq!(
         portal(&app, &partner_user).await["account"]["id"],
         account["id"]
     );
     // The admin may do all of it; nothing is payable yet.
-    let listed = ok(get(&app, ADMIN_PARTNERS, &admin).await);
+    let listed = get(&app, ADMIN_PARTNERS, &admin).await.ok();
     assert_eq!(listed[0]["email"], "partner@example.com");
     assert_eq!(listed[0]["code"], "AUTHZ");
     assert_eq!(
@@ -273,42 +264,34 @@ async fn who_may_call_what(backend: Backend) {
         set_status(&app, &admin, &account, "suspended").await["status"],
         "suspended"
     );
-    assert_error(
-        &post(&app, &status, &admin, json!({"status": "suspended"})).await,
-        StatusCode::CONFLICT,
-        "invalid_transition",
-    );
+    post(&app, &status, &admin, json!({"status": "suspended"}))
+        .await
+        .assert_error(StatusCode::CONFLICT, "invalid_transition");
     assert_eq!(
         set_status(&app, &admin, &account, "approved").await["status"],
         "approved"
     );
-    assert_eq!(ok(get(&app, PAYOUTS, &admin).await), json!([]));
-    assert_error(
-        &post(&app, &pay, &admin, json!({})).await,
-        StatusCode::CONFLICT,
-        "nothing_payable",
-    );
+    assert_eq!(get(&app, PAYOUTS, &admin).await.ok(), json!([]));
+    post(&app, &pay, &admin, json!({}))
+        .await
+        .assert_error(StatusCode::CONFLICT, "nothing_payable");
     // Unknown ids and values.
     let unknown = format!("{ADMIN_PARTNERS}/{}/tier", Uuid::now_v7());
-    assert_error(
-        &post(&app, &unknown, &admin, json!({"tier": "pro"})).await,
-        StatusCode::NOT_FOUND,
-        "partner_not_found",
-    );
-    assert_error(
-        &post(&app, &tier, &admin, json!({"tier": "gold"})).await,
-        StatusCode::UNPROCESSABLE_ENTITY,
-        "validation_failed",
-    );
-    assert_error(
-        &get(&app, &format!("{ADMIN_PARTNERS}?status=deleted"), &admin).await,
-        StatusCode::UNPROCESSABLE_ENTITY,
-        "validation_failed",
-    );
-    let pending = ok(get(&app, &format!("{ADMIN_PARTNERS}?status=pending"), &admin).await);
+    post(&app, &unknown, &admin, json!({"tier": "pro"}))
+        .await
+        .assert_error(StatusCode::NOT_FOUND, "partner_not_found");
+    post(&app, &tier, &admin, json!({"tier": "gold"}))
+        .await
+        .assert_error(StatusCode::UNPROCESSABLE_ENTITY, "validation_failed");
+    get(&app, &format!("{ADMIN_PARTNERS}?status=deleted"), &admin)
+        .await
+        .assert_error(StatusCode::UNPROCESSABLE_ENTITY, "validation_failed");
+    let pending = get(&app, &format!("{ADMIN_PARTNERS}?status=pending"), &admin)
+        .await
+        .ok();
     assert_eq!(pending, json!([]));
     // Each admin decision is in the audit log with before and after.
-    let audit = ok(get(&app, "/api/v1/admin/audit", &admin).await);
+    let audit = get(&app, "/api/v1/admin/audit", &admin).await.ok();
     let text = audit.to_string();
     for action in ["partner_status_changed", "partner_tier_changed"] {
         assert!(text.contains(action), "{action} in {text}");
@@ -335,20 +318,16 @@ async fn short_codes_promo_codes_and_one_account_per_user(backend: Backend) {
         let reply = post(&app, APPLY, &caller, form(json!(typed), Value::Null)).await;
         match expected {
             Some(code) => {
-                assert_eq!(reply.0, StatusCode::CREATED, "{typed}: {}", reply.1);
-                assert_eq!(reply.1["code"], code);
-                assert_eq!(reply.1["status"], "pending");
-                assert_eq!(reply.1["tier"], "starter");
-                assert_eq!(reply.1["commissionRate"], 0.15);
+                assert_eq!(reply.status, StatusCode::CREATED, "{typed}: {}", reply.body);
+                assert_eq!(reply.body["code"], code);
+                assert_eq!(reply.body["status"], "pending");
+                assert_eq!(reply.body["tier"], "starter");
+                assert_eq!(reply.body["commissionRate"], 0.15);
             }
             None => {
-                assert_error(
-                    &reply,
-                    StatusCode::UNPROCESSABLE_ENTITY,
-                    "invalid_short_code",
-                );
+                reply.assert_error(StatusCode::UNPROCESSABLE_ENTITY, "invalid_short_code");
                 assert_eq!(
-                    reply.1["message"],
+                    reply.body["message"],
                     "Short code must be 3-10 alphanumeric characters"
                 );
             }
@@ -357,9 +336,9 @@ async fn short_codes_promo_codes_and_one_account_per_user(backend: Backend) {
     // Taken, in any case.
     let caller = fresh().await;
     let taken = post(&app, APPLY, &caller, form(json!("Abc"), Value::Null)).await;
-    assert_error(&taken, StatusCode::CONFLICT, "short_code_taken");
+    taken.assert_error(StatusCode::CONFLICT, "short_code_taken");
     assert_eq!(
-        taken.1["message"],
+        taken.body["message"],
         "This short code is already taken. Please choose another."
     );
     // Blank: a random five-character code.
@@ -374,30 +353,26 @@ async fn short_codes_promo_codes_and_one_account_per_user(backend: Backend) {
     assert_eq!(created["promoCode"], "SAVE10");
     // One account per user.
     let again = post(&app, APPLY, &caller, form(json!("OTHER"), Value::Null)).await;
-    assert_error(&again, StatusCode::CONFLICT, "partner_exists");
-    assert_eq!(again.1["message"], "You already have a partner account");
+    again.assert_error(StatusCode::CONFLICT, "partner_exists");
+    assert_eq!(again.body["message"], "You already have a partner account");
     // A promo code names one partner; a blank one is none.
     let other = fresh().await;
-    assert_error(
-        &post(&app, APPLY, &other, form(Value::Null, json!("Save10"))).await,
-        StatusCode::CONFLICT,
-        "promo_code_taken",
-    );
+    post(&app, APPLY, &other, form(Value::Null, json!("Save10")))
+        .await
+        .assert_error(StatusCode::CONFLICT, "promo_code_taken");
     let blank = ok_created(post(&app, APPLY, &other, form(Value::Null, json!(""))).await);
     assert_eq!(blank["promoCode"], Value::Null);
     // A name is required.
     let nameless = fresh().await;
-    assert_error(
-        &post(&app, APPLY, &nameless, json!({"displayName": "   "})).await,
-        StatusCode::UNPROCESSABLE_ENTITY,
-        "validation_failed",
-    );
+    post(&app, APPLY, &nameless, json!({"displayName": "   "}))
+        .await
+        .assert_error(StatusCode::UNPROCESSABLE_ENTITY, "validation_failed");
 }
 
 #[track_caller]
-fn ok_created(reply: (StatusCode, Value)) -> Value {
-    assert_eq!(reply.0, StatusCode::CREATED, "{}", reply.1);
-    reply.1
+fn ok_created(reply: Reply) -> Value {
+    assert_eq!(reply.status, StatusCode::CREATED, "{}", reply.body);
+    reply.body
 }
 
 /// `track-referral` from a browser with `cookie` (if any); the body and the
@@ -471,7 +446,7 @@ async fn one_address_cannot_inflate_a_partners_clicks(backend: Backend) {
 }
 
 async fn one_address_cannot_inflate_a_partners_clicks_once(backend: Backend) {
-    let app = spawn_with(backend, |config| {
+    let app = spawn_app_with(backend, |config| {
         config.partners.visitors_per_address_per_day = 3;
         config.partners.clicks_per_client_per_minute = 12;
     })
@@ -597,7 +572,7 @@ async fn each_tier_earns_its_rate_and_the_parent_earns_a_tenth(backend: Backend)
         json!({"pendingCents": 0, "payableCents": 85, "paidCents": 0})
     );
     // The leaderboard ranks approved partners by total earned.
-    let board = ok(call(&app, Method::GET, LEADERBOARD, None, None).await);
+    let board = call(&app, Method::GET, LEADERBOARD, None, None).await.ok();
     let names: Vec<&str> = board
         .as_array()
         .unwrap()
@@ -632,8 +607,8 @@ async fn a_refund_reverses_before_payout_and_claws_back_after(backend: Backend) 
     let late = sign_up_referred(&app, "late@example.com", "REFUND").await;
     buy(&app, &late, "personality_detailed", None).await;
     let payout = post(&app, &pay, &admin, json!({})).await;
-    assert_eq!(payout.0, StatusCode::CREATED, "{}", payout.1);
-    assert_eq!(payout.1["totalAmountCents"], 100);
+    assert_eq!(payout.status, StatusCode::CREATED, "{}", payout.body);
+    assert_eq!(payout.body["totalAmountCents"], 100);
     refund(&app, &late, Some(250)).await; // about half: keeps 100 × 249 / 499 = 49
     let seen = portal(&app, &partner_user).await;
     let clawback = seen["recent"]
@@ -663,16 +638,14 @@ async fn a_refund_reverses_before_payout_and_claws_back_after(backend: Backend) 
     assert_eq!(clawed, -100);
     assert_eq!(seen["account"]["totalEarnedCents"], 0);
     // Nothing to pay while the clawback outweighs new commission.
-    assert_error(
-        &post(&app, &pay, &admin, json!({})).await,
-        StatusCode::CONFLICT,
-        "nothing_payable",
-    );
+    post(&app, &pay, &admin, json!({}))
+        .await
+        .assert_error(StatusCode::CONFLICT, "nothing_payable");
     let next = sign_up_referred(&app, "next@example.com", "REFUND").await;
     buy(&app, &next, "subscription", None).await; // $9.99 × 20 % = 200
     let payout = post(&app, &pay, &admin, json!({})).await;
     assert_eq!(
-        payout.1["totalAmountCents"], 100,
+        payout.body["totalAmountCents"], 100,
         "200 less the 100 clawed back"
     );
     assert_totals_match_lines(&app).await;
@@ -691,7 +664,7 @@ async fn mark_as_paid_pays_exactly_that_partners_payable_lines_once(backend: Bac
         let buyer = sign_up_referred(&app, email, code).await;
         buy(&app, &buyer, "subscription", None).await; // 999 × 15 % = 150
     }
-    let listed = ok(get(&app, PAYOUTS, &admin).await);
+    let listed = get(&app, PAYOUTS, &admin).await.ok();
     assert_eq!(listed.as_array().unwrap().len(), 2);
     let first = listed
         .as_array()
@@ -703,7 +676,11 @@ async fn mark_as_paid_pays_exactly_that_partners_payable_lines_once(backend: Bac
     assert_eq!(first["payableCents"], 300);
 
     let pay = format!("{PAYOUTS}/{}", one["id"].as_str().unwrap());
-    let (status, payout) = post(&app, &pay, &admin, json!({})).await;
+    let Reply {
+        status,
+        body: payout,
+        ..
+    } = post(&app, &pay, &admin, json!({})).await;
     assert_eq!(status, StatusCode::CREATED, "{payout}");
     assert_eq!(payout["totalAmountCents"], 300);
     assert_eq!(payout["status"], "sent");
@@ -711,11 +688,9 @@ async fn mark_as_paid_pays_exactly_that_partners_payable_lines_once(backend: Bac
     assert_eq!(payout["periodEnd"], today.to_string());
     assert_eq!(payout["periodStart"], today.format("%Y-%m-01").to_string());
     // Twice pays once.
-    assert_error(
-        &post(&app, &pay, &admin, json!({})).await,
-        StatusCode::CONFLICT,
-        "nothing_payable",
-    );
+    post(&app, &pay, &admin, json!({}))
+        .await
+        .assert_error(StatusCode::CONFLICT, "nothing_payable");
     assert_eq!(
         portal(&app, &one_user).await["totals"],
         json!({"pendingCents": 0, "payableCents": 0, "paidCents": 300})
@@ -725,10 +700,13 @@ async fn mark_as_paid_pays_exactly_that_partners_payable_lines_once(backend: Bac
         portal(&app, &two_user).await["totals"],
         json!({"pendingCents": 0, "payableCents": 150, "paidCents": 0})
     );
-    let listed = ok(get(&app, PAYOUTS, &admin).await);
+    let listed = get(&app, PAYOUTS, &admin).await.ok();
     assert_eq!(listed.as_array().unwrap().len(), 1);
     assert_eq!(listed[0]["code"], "TWO");
-    let audit = ok(get(&app, "/api/v1/admin/audit", &admin).await).to_string();
+    let audit = get(&app, "/api/v1/admin/audit", &admin)
+        .await
+        .ok()
+        .to_string();
     assert!(audit.contains("partner_payout_sent"), "{audit}");
     assert_totals_match_lines(&app).await;
 }
@@ -755,12 +733,8 @@ async fn a_promo_code_discounts_the_first_payment_and_credits_the_partner(backen
         json!({"userId": buyer.id, "type": "subscription", "promoCode": "SAVE10"}),
     )
     .await;
-    assert_error(
-        &refused,
-        StatusCode::UNPROCESSABLE_ENTITY,
-        "invalid_promo_code",
-    );
-    assert_eq!(refused.1["message"], "This promo code is not valid");
+    refused.assert_error(StatusCode::UNPROCESSABLE_ENTITY, "invalid_promo_code");
+    assert_eq!(refused.body["message"], "This promo code is not valid");
     set_status(&app, &admin, &account, "approved").await;
     let own = post(
         &app,
@@ -769,8 +743,8 @@ async fn a_promo_code_discounts_the_first_payment_and_credits_the_partner(backen
         json!({"userId": owner.id, "type": "subscription", "promoCode": "SAVE10"}),
     )
     .await;
-    assert_error(&own, StatusCode::UNPROCESSABLE_ENTITY, "invalid_promo_code");
-    assert_eq!(own.1["message"], "You cannot use your own promo code.");
+    own.assert_error(StatusCode::UNPROCESSABLE_ENTITY, "invalid_promo_code");
+    assert_eq!(own.body["message"], "You cannot use your own promo code.");
     // Nor from another address of theirs (issue 25, item 18: a `+alias`
     // account earned its partner a commission on their own purchase).
     let alias = sign_up(&app, "Promo+deals@example.com").await;
@@ -781,13 +755,13 @@ async fn a_promo_code_discounts_the_first_payment_and_credits_the_partner(backen
         json!({"userId": alias.id, "type": "subscription", "promoCode": "SAVE10"}),
     )
     .await;
-    assert_error(&own, StatusCode::UNPROCESSABLE_ENTITY, "invalid_promo_code");
-    assert_eq!(own.1["message"], "You cannot use your own promo code.");
+    own.assert_error(StatusCode::UNPROCESSABLE_ENTITY, "invalid_promo_code");
+    assert_eq!(own.body["message"], "You cannot use your own promo code.");
     // 10 % off $9.99 is $8.99; the sale is the partner's (15 % of 899 = 135).
     let opened = buy(&app, &buyer, "subscription", Some(" save10 ")).await;
     assert_eq!(opened["amountCents"], 899);
     // The checkout says so: $8.99 for the first month, then $9.99.
-    let page = ok(crate::billing::get(
+    let page = crate::harness::get(
         &app,
         &format!(
             "/api/v1/billing/sandbox/{}",
@@ -795,7 +769,8 @@ async fn a_promo_code_discounts_the_first_payment_and_credits_the_partner(backen
         ),
         &buyer,
     )
-    .await);
+    .await
+    .ok();
     assert_eq!(page["amountCents"], 899);
     assert_eq!(page["renewalCents"], 999);
     let payments = payment::Entity::find()
@@ -834,7 +809,7 @@ async fn commissions_wait_out_the_refund_window(backend: Backend) {
     assert!((29.9..=30.0).contains(&days), "{days} days");
     // The admin sees the money waiting, and when it becomes payable; there
     // is nothing to mark as paid yet.
-    let listed = ok(get(&app, PAYOUTS, &admin).await);
+    let listed = get(&app, PAYOUTS, &admin).await.ok();
     assert_eq!(listed.as_array().unwrap().len(), 1, "{listed}");
     assert_eq!(listed[0]["code"], "HOLD");
     assert_eq!(listed[0]["payableCount"], 0);
@@ -848,30 +823,15 @@ async fn commissions_wait_out_the_refund_window(backend: Backend) {
         .unwrap();
     assert_eq!(next, payable_at);
     let pay = format!("{PAYOUTS}/{}", listed[0]["partnerId"].as_str().unwrap());
-    assert_error(
-        &post(&app, &pay, &admin, json!({})).await,
-        StatusCode::CONFLICT,
-        "nothing_payable",
-    );
-}
-
-/// The buyer's Premium subscription id at the sandbox.
-async fn subscription_id(app: &TestApp, buyer: &Caller) -> String {
-    use prettyscore_server::billing::entity as subscriptions;
-    subscriptions::Entity::find()
-        .filter(subscriptions::Column::UserId.eq(buyer.id))
-        .one(&app.db)
+    post(&app, &pay, &admin, json!({}))
         .await
-        .unwrap()
-        .unwrap()
-        .provider_subscription_id
-        .unwrap()
+        .assert_error(StatusCode::CONFLICT, "nothing_payable");
 }
 
 /// Ends the subscription's month now and waits for the sandbox clock to
 /// charge the renewal: the buyer then has `payments` payments.
 async fn renew(app: &TestApp, buyer: &Caller, payments: usize) {
-    let subscription = subscription_id(app, buyer).await;
+    let subscription = subscription_id_of(app, buyer).await;
     Sandbox::new(app.db.clone())
         .set_period_end(
             &subscription,
@@ -879,7 +839,7 @@ async fn renew(app: &TestApp, buyer: &Caller, payments: usize) {
         )
         .await
         .unwrap();
-    crate::helpers::eventually("the renewal's payment", || async {
+    crate::harness::eventually("the renewal's payment", || async {
         payment::Entity::find()
             .filter(payment::Column::UserId.eq(buyer.id))
             .all(&app.db)
@@ -892,7 +852,7 @@ async fn renew(app: &TestApp, buyer: &Caller, payments: usize) {
 }
 
 async fn renewals_earn_for_twelve_months_and_a_promo_only_its_sale(backend: Backend) {
-    let app = spawn_with(backend, |config| {
+    let app = spawn_app_with(backend, |config| {
         config.partners.commission_hold_days = 0;
         config.payments.sandbox_renewal_interval_secs = 1;
     })
@@ -957,7 +917,6 @@ async fn renewals_earn_for_twelve_months_and_a_promo_only_its_sale(backend: Back
 }
 
 async fn an_approved_contact_fee_earns_on_the_platforms_quarter(backend: Backend) {
-    use crate::leaderboard::{State, insert_photo};
     let app = app_without_hold(backend).await;
     let admin = admin(&app).await;
     let (partner_user, _) = partner(&app, &admin, "p@example.com", "FEES", "starter").await;
@@ -973,28 +932,29 @@ async fn an_approved_contact_fee_earns_on_the_platforms_quarter(backend: Backend
         )
         .await,
     );
-    let opened = ok(post(
+    let opened = post(
         &app,
         "/functions/v1/create-checkout",
         &fan,
         json!({"userId": fan.id, "type": "contact_request", "metadata": {"contact_request_id": request["id"]}}),
     )
-    .await);
+    .await.ok();
     let session = opened["sessionId"].as_str().unwrap();
-    ok(post(
+    post(
         &app,
         &format!("/api/v1/billing/sandbox/{session}/pay"),
         &fan,
         json!({}),
     )
-    .await);
+    .await
+    .ok();
     // Held, not captured: nothing earned yet.
     assert_eq!(portal(&app, &partner_user).await["recent"], json!([]));
     let approve = format!(
         "/api/v1/contact-requests/{}/approve",
         request["id"].as_str().unwrap()
     );
-    ok(post(&app, &approve, &star, json!({})).await);
+    post(&app, &approve, &star, json!({})).await.ok();
     // $1,000 captured: the platform's 25 % is $250, and 15 % of it $37.50.
     let seen = portal(&app, &partner_user).await;
     assert_eq!(seen["recent"][0]["amountCents"], 25_000);
@@ -1007,7 +967,7 @@ async fn an_approved_contact_fee_earns_on_the_platforms_quarter(backend: Backend
 /// tests) the same purchase earns.
 async fn sandbox_payments_earn_no_commission_on_a_public_server(backend: Backend) {
     use prettyscore_server::partners::entity::line;
-    let app = spawn_with(backend, |config| {
+    let app = spawn_app_with(backend, |config| {
         config.partners.commission_hold_days = 0;
         config.public_url = Some("https://prettyscore.example".to_owned());
         config.payments.allow_test_payments = true;
@@ -1046,11 +1006,11 @@ async fn pay_through_stripe_sends_one_transfer_to_a_connected_partner(backend: B
         buy(&app, &buyer, "subscription", None).await; // 999 × 15 % = 150
     }
     let transfer = format!("{PAYOUTS}/{}/transfer", one["id"].as_str().unwrap());
-    let listed = ok(get(&app, PAYOUTS, &admin).await);
+    let listed = get(&app, PAYOUTS, &admin).await.ok();
     assert_eq!(listed[0]["payoutAccount"], Value::Null);
 
     // Who may: admins only; and only to a connected account.
-    let anonymous = crate::billing::call(
+    let anonymous = crate::harness::call(
         &app,
         reqwest::Method::POST,
         &transfer,
@@ -1058,42 +1018,39 @@ async fn pay_through_stripe_sends_one_transfer_to_a_connected_partner(backend: B
         Some(json!({})),
     )
     .await;
-    assert_error(&anonymous, StatusCode::UNAUTHORIZED, "not_signed_in");
-    assert_error(
-        &post(&app, &transfer, &one_user, json!({})).await,
-        StatusCode::FORBIDDEN,
-        "admin_only",
-    );
-    assert_error(
-        &post(&app, &transfer, &admin, json!({})).await,
-        StatusCode::CONFLICT,
-        "no_payout_account",
-    );
+    anonymous.assert_error(StatusCode::UNAUTHORIZED, "not_signed_in");
+    post(&app, &transfer, &one_user, json!({}))
+        .await
+        .assert_error(StatusCode::FORBIDDEN, "admin_only");
+    post(&app, &transfer, &admin, json!({}))
+        .await
+        .assert_error(StatusCode::CONFLICT, "no_payout_account");
     // An approved partner may connect before any contact earnings.
-    let link = ok(post(&app, "/api/v1/payouts/account", &one_user, json!({})).await);
+    let link = post(&app, "/api/v1/payouts/account", &one_user, json!({}))
+        .await
+        .ok();
     let account = link["url"]
         .as_str()
         .unwrap()
         .trim_start_matches("/payouts/sandbox/onboard/")
         .to_owned();
     assert_eq!(
-        ok(get(&app, PAYOUTS, &admin).await)[0]["payoutAccount"],
+        get(&app, PAYOUTS, &admin).await.ok()[0]["payoutAccount"],
         "onboarding"
     );
-    assert_error(
-        &post(&app, &transfer, &admin, json!({})).await,
-        StatusCode::CONFLICT,
-        "no_payout_account",
-    );
-    ok(post(
+    post(&app, &transfer, &admin, json!({}))
+        .await
+        .assert_error(StatusCode::CONFLICT, "no_payout_account");
+    post(
         &app,
         &format!("/api/v1/payouts/sandbox/accounts/{account}/complete"),
         &one_user,
         json!({}),
     )
-    .await);
+    .await
+    .ok();
     assert_eq!(
-        ok(get(&app, PAYOUTS, &admin).await)[0]["payoutAccount"],
+        get(&app, PAYOUTS, &admin).await.ok()[0]["payoutAccount"],
         "enabled"
     );
 
@@ -1102,11 +1059,11 @@ async fn pay_through_stripe_sends_one_transfer_to_a_connected_partner(backend: B
         futures::future::join_all((0..8).map(|_| post(&app, &transfer, &admin, json!({})))).await;
     let sent: Vec<&Value> = presses
         .iter()
-        .filter(|(status, _)| *status == StatusCode::CREATED)
-        .map(|(_, body)| body)
+        .filter(|reply| reply.status == StatusCode::CREATED)
+        .map(|reply| &reply.body)
         .collect();
     assert_eq!(sent.len(), 1, "{presses:?}");
-    for (status, body) in &presses {
+    for Reply { status, body, .. } in &presses {
         if *status != StatusCode::CREATED {
             assert_eq!(*status, StatusCode::CONFLICT, "{body}");
             assert!(
@@ -1124,16 +1081,19 @@ async fn pay_through_stripe_sends_one_transfer_to_a_connected_partner(backend: B
             .starts_with("tr_sandbox_")
     );
     assert_eq!(
-        crate::billing::count(&app, "sandbox_objects WHERE kind = 'transfer'").await,
+        crate::harness::count(&app, "sandbox_objects WHERE kind = 'transfer'").await,
         1
     );
-    assert_eq!(crate::billing::count(&app, "partner_payouts").await, 1);
+    assert_eq!(crate::harness::count(&app, "partner_payouts").await, 1);
     assert_eq!(
         portal(&app, &one_user).await["totals"],
         json!({"pendingCents": 0, "payableCents": 0, "paidCents": 300})
     );
-    assert_eq!(ok(get(&app, PAYOUTS, &admin).await), json!([]));
-    let audit = ok(get(&app, "/api/v1/admin/audit", &admin).await).to_string();
+    assert_eq!(get(&app, PAYOUTS, &admin).await.ok(), json!([]));
+    let audit = get(&app, "/api/v1/admin/audit", &admin)
+        .await
+        .ok()
+        .to_string();
     assert!(
         audit.contains("\"method\":\"stripe\"") || audit.contains("stripe"),
         "{audit}"
@@ -1143,7 +1103,6 @@ async fn pay_through_stripe_sends_one_transfer_to_a_connected_partner(backend: B
 
 /// A referred buyer's $4.99 purchase, as Stripe reports it.
 async fn stripe_purchase(app: &TestApp, buyer: &Caller, intent: &str) {
-    use crate::billing::{deliver, event, now};
     let object = json!({"id": intent, "object": "payment_intent", "status": "succeeded",
                         "amount": 499, "amount_received": 499, "currency": "usd",
                         "metadata": {"user_id": buyer.id, "purpose": "personality_detailed"}});
@@ -1162,7 +1121,6 @@ async fn stripe_purchase(app: &TestApp, buyer: &Caller, intent: &str) {
 async fn pay_through_stripe_sends_an_unconfirmed_transfer_again_and_a_refused_one_pays_nothing(
     backend: Backend,
 ) {
-    use crate::billing::{deliver, event, now, stripe_app_with, stripe_double};
     use std::sync::atomic::{AtomicUsize, Ordering};
     use wiremock::matchers::{method, path as at};
     use wiremock::{Mock, ResponseTemplate};
@@ -1211,47 +1169,46 @@ async fn pay_through_stripe_sends_an_unconfirmed_transfer_again_and_a_refused_on
     let (one_user, one) = partner(&app, &admin, "one@example.com", "ONE", "starter").await;
     let buyer = sign_up_referred(&app, "a@example.com", "ONE").await;
     stripe_purchase(&app, &buyer, "pi_first").await;
-    ok(post(&app, "/api/v1/payouts/account", &one_user, json!({})).await);
+    post(&app, "/api/v1/payouts/account", &one_user, json!({}))
+        .await
+        .ok();
     let ready = json!({"id": "acct_1Partner", "object": "account", "payouts_enabled": true, "details_submitted": true});
     deliver(
         &app,
         &event("evt_partner_ready", "account.updated", now(), ready),
     )
     .await;
-    let owed = ok(get(&app, PAYOUTS, &admin).await)[0]["payableCents"]
+    let owed = get(&app, PAYOUTS, &admin).await.ok()[0]["payableCents"]
         .as_i64()
         .unwrap();
     assert!(owed > 0);
 
     let transfer = format!("{PAYOUTS}/{}/transfer", one["id"].as_str().unwrap());
     let unanswered = post(&app, &transfer, &admin, json!({})).await;
-    assert_error(
-        &unanswered,
-        StatusCode::BAD_GATEWAY,
-        "payment_provider_failed",
-    );
+    unanswered.assert_error(StatusCode::BAD_GATEWAY, "payment_provider_failed");
     assert!(
-        unanswered.1["message"]
+        unanswered.body["message"]
             .as_str()
             .unwrap()
             .contains("press Pay through Stripe again")
     );
-    let listed = ok(get(&app, PAYOUTS, &admin).await);
+    let listed = get(&app, PAYOUTS, &admin).await.ok();
     assert_eq!(listed[0]["unconfirmedTransferCents"], owed);
     assert_eq!(listed[0]["payableCents"], 0);
     // Mark as Paid cannot pay it a second time meanwhile.
-    assert_error(
-        &post(
-            &app,
-            &format!("{PAYOUTS}/{}", one["id"].as_str().unwrap()),
-            &admin,
-            json!({}),
-        )
-        .await,
-        StatusCode::CONFLICT,
-        "nothing_payable",
-    );
-    let (status, payout) = post(&app, &transfer, &admin, json!({})).await;
+    post(
+        &app,
+        &format!("{PAYOUTS}/{}", one["id"].as_str().unwrap()),
+        &admin,
+        json!({}),
+    )
+    .await
+    .assert_error(StatusCode::CONFLICT, "nothing_payable");
+    let Reply {
+        status,
+        body: payout,
+        ..
+    } = post(&app, &transfer, &admin, json!({})).await;
     assert_eq!(status, StatusCode::CREATED, "{payout}");
     assert_eq!(payout["transferId"], "tr_1Partner");
     assert_eq!(payout["totalAmountCents"], owed);
@@ -1284,20 +1241,18 @@ async fn pay_through_stripe_sends_an_unconfirmed_transfer_again_and_a_refused_on
             .collect();
     assert_eq!(form["destination"], "acct_1Partner");
     assert_eq!(form["amount"], owed.to_string());
-    assert_eq!(ok(get(&app, PAYOUTS, &admin).await), json!([]));
+    assert_eq!(get(&app, PAYOUTS, &admin).await.ok(), json!([]));
 
     // Refused: nothing marked paid, the money payable again, no payout row.
     let second = sign_up_referred(&app, "b@example.com", "ONE").await;
     stripe_purchase(&app, &second, "pi_second").await;
-    assert_error(
-        &post(&app, &transfer, &admin, json!({})).await,
-        StatusCode::BAD_GATEWAY,
-        "payment_provider_failed",
-    );
-    let listed = ok(get(&app, PAYOUTS, &admin).await);
+    post(&app, &transfer, &admin, json!({}))
+        .await
+        .assert_error(StatusCode::BAD_GATEWAY, "payment_provider_failed");
+    let listed = get(&app, PAYOUTS, &admin).await.ok();
     assert_eq!(listed[0]["payableCents"], owed);
     assert_eq!(listed[0]["unconfirmedTransferCents"], 0);
-    assert_eq!(crate::billing::count(&app, "partner_payouts").await, 1);
+    assert_eq!(crate::harness::count(&app, "partner_payouts").await, 1);
     assert_totals_match_lines(&app).await;
     stripe.verify().await;
 }

@@ -6,16 +6,18 @@
 //! wiremock double with Stripe's shapes); and who may call what.
 
 use chrono::{Duration, Utc};
+use prettyscore_server::billing::fulfil;
 use prettyscore_server::billing::payouts::transfers;
-use prettyscore_server::billing::{deliver_sandbox_events, fulfil};
 use prettyscore_server::providers::payments::Event;
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 
-use crate::billing::{Caller, assert_error, call, count, get, ok, post, sandbox_app, sign_up, sql};
 use crate::contact::{contestant, created, path, pay, payment_of};
-use crate::helpers::{Backend, TestApp, on_both_databases};
-use crate::verification::admin;
+use crate::harness::{
+    Backend, Caller, TestApp, admin, call, count, deliver, deliver_sandbox_events, event, get,
+    idempotency_key, now, on_both_databases, post, sandbox_app, sign_up, sql, stripe_app,
+    stripe_double, stripe_form,
+};
 
 const EARNINGS: &str = "/api/v1/payouts/earnings";
 const ACCOUNT: &str = "/api/v1/payouts/account";
@@ -28,27 +30,28 @@ on_both_databases!(
 );
 
 async fn earnings(app: &TestApp, caller: &Caller) -> Value {
-    ok(get(app, EARNINGS, caller).await)
+    get(app, EARNINGS, caller).await.ok()
 }
 
 /// Connects `caller`'s sandbox payout account through its test page.
 async fn connect(app: &TestApp, caller: &Caller) -> String {
-    let link = ok(post(app, ACCOUNT, caller, json!({})).await);
+    let link = post(app, ACCOUNT, caller, json!({})).await.ok();
     let url = link["url"].as_str().unwrap();
     let account = url
         .strip_prefix("/payouts/sandbox/onboard/")
         .unwrap_or_else(|| panic!("the sandbox's onboarding page: {url}"))
         .to_owned();
-    let page = ok(get(app, &sandbox_path(&account), caller).await);
+    let page = get(app, &sandbox_path(&account), caller).await.ok();
     assert_eq!(page["status"], "onboarding");
     assert!(page["notice"].as_str().unwrap().contains("no bank details"));
-    let done = ok(post(
+    let done = post(
         app,
         &format!("{}/complete", sandbox_path(&account)),
         caller,
         json!({}),
     )
-    .await);
+    .await
+    .ok();
     assert_eq!(done["status"], "enabled");
     account
 }
@@ -115,7 +118,7 @@ async fn refund(app: &TestApp, request: &Value) {
         .refund(&intent, None)
         .await
         .unwrap();
-    deliver_sandbox_events(&app.state).await;
+    deliver_sandbox_events(app).await;
 }
 
 async fn a_contestant_is_paid_75_percent_once_after_the_window_and_a_late_refund_reverses_it(
@@ -141,7 +144,9 @@ async fn a_contestant_is_paid_75_percent_once_after_the_window_and_a_late_refund
     assert_eq!(held["payoutWindowDays"], 7);
     assert_totals_are_the_lines(&held);
 
-    ok(post(&app, &path(&request, "approve"), &star, json!({})).await);
+    post(&app, &path(&request, "approve"), &star, json!({}))
+        .await
+        .ok();
     let captured = earnings(&app, &star).await;
     let line = &captured["lines"][0];
     assert_eq!(line["state"], "captured");
@@ -213,7 +218,7 @@ async fn a_contestant_is_paid_75_percent_once_after_the_window_and_a_late_refund
     // The fan's dashboard is untouched; the requester never sees a line.
     assert_eq!(earnings(&app, &fan).await["lines"], json!([]));
     // The star's export holds the account and the line as it ended.
-    let export = ok(get(&app, "/api/v1/account/export", &star).await);
+    let export = get(&app, "/api/v1/account/export", &star).await.ok();
     let billing = &export["sections"]["billing"];
     assert_eq!(billing["payout_accounts"][0]["status"], "enabled");
     assert_eq!(billing["earnings"][0]["status"], "reversed");
@@ -273,9 +278,13 @@ async fn a_refund_or_dispute_before_payout_cancels_and_a_released_hold_earns_not
         unreachable!()
     };
     for (star, request) in [refunded, disputed, inflight] {
-        ok(post(&app, &path(request, "approve"), star, json!({})).await);
+        post(&app, &path(request, "approve"), star, json!({}))
+            .await
+            .ok();
     }
-    ok(post(&app, &path(&denied.1, "deny"), &denied.0, json!({})).await);
+    post(&app, &path(&denied.1, "deny"), &denied.0, json!({}))
+        .await
+        .ok();
     assert_eq!(state_of_line(&app, &denied.0).await, "released");
 
     // Refunded, and disputed, inside the window: never sent.
@@ -324,7 +333,7 @@ async fn a_refund_or_dispute_before_payout_cancels_and_a_released_hold_earns_not
     assert_eq!(run_job(&app, 2).await, transfers::Run::default());
     // The dashboard's contact earnings agree: nothing kept.
     for (star, _) in &stars {
-        let dashboard = ok(get(&app, "/api/v1/dashboard", star).await);
+        let dashboard = get(&app, "/api/v1/dashboard", star).await.ok();
         assert_eq!(dashboard["contactEarningsCents"], 0, "{}", star.email);
     }
 }
@@ -348,7 +357,7 @@ async fn who_may_see_earnings_and_connect_an_account(backend: Backend) {
         ),
     ] {
         let reply = call(&app, method, &target, None, Some(json!({}))).await;
-        assert_error(&reply, StatusCode::UNAUTHORIZED, "not_signed_in");
+        reply.assert_error(StatusCode::UNAUTHORIZED, "not_signed_in");
     }
     // Nothing to be paid: no account to open (an unpaid request earns nothing).
     for caller in [&stranger, &admin, &star] {
@@ -356,11 +365,9 @@ async fn who_may_see_earnings_and_connect_an_account(backend: Backend) {
         assert_eq!(seen["lines"], json!([]));
         assert_eq!(seen["canConnect"], false);
         assert_eq!(seen["account"], Value::Null);
-        assert_error(
-            &post(&app, ACCOUNT, caller, json!({})).await,
-            StatusCode::FORBIDDEN,
-            "no_earnings",
-        );
+        post(&app, ACCOUNT, caller, json!({}))
+            .await
+            .assert_error(StatusCode::FORBIDDEN, "no_earnings");
     }
     pay(&app, &fan, &request).await;
     assert_eq!(earnings(&app, &star).await["canConnect"], true);
@@ -375,7 +382,7 @@ async fn who_may_see_earnings_and_connect_an_account(backend: Backend) {
         futures::future::join_all((0..8).map(|_| post(&app, ACCOUNT, &star, json!({})))).await;
     let urls: std::collections::BTreeSet<String> = presses
         .into_iter()
-        .map(|reply| ok(reply)["url"].as_str().unwrap().to_owned())
+        .map(|reply| reply.ok()["url"].as_str().unwrap().to_owned())
         .collect();
     assert_eq!(urls.len(), 1, "{urls:?}");
     assert_eq!(count(&app, "payout_accounts").await, 1);
@@ -391,72 +398,52 @@ async fn who_may_see_earnings_and_connect_an_account(backend: Backend) {
 
     // Only the owner sees or finishes their test account.
     for caller in [&stranger, &admin, &fan] {
-        assert_error(
-            &get(&app, &sandbox_path(&account), caller).await,
-            StatusCode::NOT_FOUND,
-            "not_found",
-        );
-        assert_error(
-            &post(
-                &app,
-                &format!("{}/complete", sandbox_path(&account)),
-                caller,
-                json!({}),
-            )
-            .await,
-            StatusCode::NOT_FOUND,
-            "not_found",
-        );
+        get(&app, &sandbox_path(&account), caller)
+            .await
+            .assert_error(StatusCode::NOT_FOUND, "not_found");
+        post(
+            &app,
+            &format!("{}/complete", sandbox_path(&account)),
+            caller,
+            json!({}),
+        )
+        .await
+        .assert_error(StatusCode::NOT_FOUND, "not_found");
     }
     assert_eq!(
         earnings(&app, &star).await["account"]["status"],
         "onboarding"
     );
-    let done = ok(post(
+    let done = post(
         &app,
         &format!("{}/complete", sandbox_path(&account)),
         &star,
         json!({}),
     )
-    .await);
+    .await
+    .ok();
     assert_eq!(done["status"], "enabled");
     // Finishing twice changes nothing.
-    ok(post(
+    post(
         &app,
         &format!("{}/complete", sandbox_path(&account)),
         &star,
         json!({}),
     )
-    .await);
+    .await
+    .ok();
     assert_eq!(earnings(&app, &star).await["account"]["status"], "enabled");
-    assert_error(
-        &post(&app, ACCOUNT, &star, json!({})).await,
-        StatusCode::CONFLICT,
-        "already_connected",
-    );
+    post(&app, ACCOUNT, &star, json!({}))
+        .await
+        .assert_error(StatusCode::CONFLICT, "already_connected");
     // Nobody else sees the star's earnings through their own.
     assert_eq!(earnings(&app, &stranger).await["lines"], json!([]));
     assert_eq!(earnings(&app, &admin).await["lines"], json!([]));
 }
 
-fn form(request: &wiremock::Request) -> std::collections::BTreeMap<String, String> {
-    url::form_urlencoded::parse(&request.body)
-        .into_owned()
-        .collect()
-}
-
-fn idempotency_key(request: &wiremock::Request) -> Option<String> {
-    request
-        .headers
-        .get("Idempotency-Key")
-        .and_then(|value| value.to_str().ok())
-        .map(str::to_owned)
-}
-
 async fn through_stripe_connect_the_share_is_sent_once_retried_with_its_key_and_reversed(
     backend: Backend,
 ) {
-    use crate::billing::{deliver, event, now, stripe_app, stripe_double};
     use wiremock::matchers::{method, path as at};
     use wiremock::{Mock, ResponseTemplate};
     let stripe = stripe_double().await;
@@ -502,7 +489,7 @@ async fn through_stripe_connect_the_share_is_sent_once_retried_with_its_key_and_
     Mock::given(method("POST"))
         .and(at("/v1/transfers"))
         .respond_with(|request: &wiremock::Request| {
-            let sent = form(request);
+            let sent = stripe_form(request);
             ResponseTemplate::new(200).set_body_json(json!({
                 "id": "tr_1Star", "object": "transfer",
                 "amount": sent["amount"].parse::<i64>().unwrap(), "amount_reversed": 0,
@@ -526,15 +513,17 @@ async fn through_stripe_connect_the_share_is_sent_once_retried_with_its_key_and_
     let (star, photo) = contestant(&app, "star@example.com", 9.5).await;
     let fan = sign_up(&app, "fan@example.com").await;
     let request = created(&app, &fan, photo).await;
-    ok(post(
+    post(
         &app,
         "/functions/v1/create-checkout",
         &fan,
         json!({"userId": fan.id, "type": "contact_request", "metadata": {"contact_request_id": request["id"]}}),
     )
-    .await);
+    .await.ok();
     crate::contact::hold_through_stripe(&app, &fan, &request, "pi_star").await;
-    ok(post(&app, &path(&request, "approve"), &star, json!({})).await);
+    post(&app, &path(&request, "approve"), &star, json!({}))
+        .await
+        .ok();
     // Captured when Stripe says so.
     let captured = json!({"id": "pi_star", "object": "payment_intent", "status": "succeeded",
                           "amount": 100_000, "amount_received": 100_000, "currency": "usd",
@@ -553,7 +542,7 @@ async fn through_stripe_connect_the_share_is_sent_once_retried_with_its_key_and_
 
     // Connect: an Express account once, an onboarding link each press.
     for _ in 0..2 {
-        let link = ok(post(&app, ACCOUNT, &star, json!({})).await);
+        let link = post(&app, ACCOUNT, &star, json!({})).await.ok();
         assert_eq!(
             link["url"],
             "https://connect.stripe.com/setup/e/acct_1Star/AbCdEf"
@@ -564,7 +553,7 @@ async fn through_stripe_connect_the_share_is_sent_once_retried_with_its_key_and_
         .iter()
         .filter(|r| r.url.path() == "/v1/accounts")
         .collect();
-    let sent = form(opened[0]);
+    let sent = stripe_form(opened[0]);
     assert_eq!(sent["type"], "express");
     assert_eq!(sent["capabilities[transfers][requested]"], "true");
     assert_eq!(sent["email"], "star@example.com");
@@ -577,7 +566,7 @@ async fn through_stripe_connect_the_share_is_sent_once_retried_with_its_key_and_
         .iter()
         .find(|r| r.url.path() == "/v1/account_links")
         .unwrap();
-    let sent = form(link);
+    let sent = stripe_form(link);
     assert_eq!(sent["account"], "acct_1Star");
     assert_eq!(sent["type"], "account_onboarding");
     assert!(
@@ -629,7 +618,7 @@ async fn through_stripe_connect_the_share_is_sent_once_retried_with_its_key_and_
     let keys: Vec<_> = transfers_sent.iter().map(idempotency_key).collect();
     assert_eq!(keys[0], keys[1], "the retry is the same transfer");
     assert!(keys[0].as_deref().unwrap().starts_with("earning-"));
-    let sent = form(&transfers_sent[1]);
+    let sent = stripe_form(&transfers_sent[1]);
     assert_eq!(sent["amount"], "75000");
     assert_eq!(sent["currency"], "usd");
     assert_eq!(sent["destination"], "acct_1Star");

@@ -1,27 +1,12 @@
 //! Saved photos: the server scores the stored image itself, strips EXIF,
 //! keeps each user's photos to themselves and removes images on delete.
 
-use crate::auth::{access, spawn};
-use crate::helpers::{Backend, TestApp, image_form, on_both_databases, testdata};
+use crate::harness::{
+    Backend, Reply, TestApp, access, astronaut, fetch, files_under, image_form, on_both_databases,
+    save_photo, sign_up_unnamed, spawn_app, testdata,
+};
 use reqwest::StatusCode;
 use serde_json::Value;
-
-async fn user(app: &TestApp, email: &str) -> String {
-    access(&app.sign_up(email).await).to_owned()
-}
-
-async fn save(app: &TestApp, token: &str, form: reqwest::multipart::Form) -> (StatusCode, Value) {
-    let response = app
-        .client
-        .post(app.url("/api/v1/photos"))
-        .bearer_auth(token)
-        .multipart(form)
-        .send()
-        .await
-        .unwrap();
-    let status = response.status();
-    (status, response.json().await.unwrap())
-}
 
 async fn get_as(app: &TestApp, token: &str, path: &str) -> reqwest::Response {
     app.client
@@ -32,37 +17,38 @@ async fn get_as(app: &TestApp, token: &str, path: &str) -> reqwest::Response {
         .unwrap()
 }
 
-async fn image_bytes(app: &TestApp, url: &str) -> (StatusCode, Vec<u8>) {
-    let response = app.get(url).await;
-    (response.status(), response.bytes().await.unwrap().to_vec())
-}
-
-fn astronaut() -> reqwest::multipart::Form {
-    image_form(testdata("face/astronaut.png"), "astronaut.png")
-}
-
 on_both_databases!(
     saving_stores_the_servers_own_score_of_the_stored_image,
     leaderboard_entries_need_a_trimmed_display_name_and_wait_for_verification,
     each_user_sees_and_deletes_only_their_own_photos,
-    a_list_read_a_moment_ago_never_hides_a_change_made_since
+    a_list_read_a_moment_ago_never_hides_a_change_made_since,
+    saving_and_listing_need_a_signed_in_user,
+    photos_list_newest_first_or_by_rating,
+    media_urls_need_a_valid_signature,
+    the_data_export_lists_photos_and_deleting_the_account_removes_their_images,
+    deleting_a_user_through_the_auth_admin_api_removes_their_images_too,
+    a_shared_result_has_a_public_page_with_open_graph_tags_and_a_score_card,
 );
 
 async fn saving_stores_the_servers_own_score_of_the_stored_image(backend: Backend) {
-    let app = spawn(backend).await;
-    let token = user(&app, "saver@example.com").await;
+    let app = spawn_app(backend).await;
+    let token = sign_up_unnamed(&app, "saver@example.com").await.token;
     // A client-sent score is not a field the server reads.
     let form = astronaut()
         .text("score", "10")
         .text("rating_label", "WORLD'S MOST BEAUTIFUL");
-    let (status, photo) = save(&app, &token, form).await;
+    let Reply {
+        status,
+        body: photo,
+        ..
+    } = save_photo(&app, &token, form).await;
     assert_eq!(status, StatusCode::CREATED, "{photo}");
     assert_ne!(photo["score"], 10.0);
     assert_eq!(photo["photo_type"], "face");
     assert_eq!(photo["public_listing"], false);
     assert_eq!(photo["is_verified"], false);
 
-    let (status, stored) = image_bytes(&app, photo["original_image_url"].as_str().unwrap()).await;
+    let (status, stored) = fetch(&app, photo["original_image_url"].as_str().unwrap()).await;
     assert_eq!(status, StatusCode::OK);
     assert!(
         !stored.windows(4).any(|w| w == b"Exif"),
@@ -84,9 +70,9 @@ async fn saving_stores_the_servers_own_score_of_the_stored_image(backend: Backen
 async fn leaderboard_entries_need_a_trimmed_display_name_and_wait_for_verification(
     backend: Backend,
 ) {
-    let app = spawn(backend).await;
-    let token = user(&app, "star@example.com").await;
-    let (status, body) = save(
+    let app = spawn_app(backend).await;
+    let token = sign_up_unnamed(&app, "star@example.com").await.token;
+    let Reply { status, body, .. } = save_photo(
         &app,
         &token,
         astronaut()
@@ -101,7 +87,11 @@ async fn leaderboard_entries_need_a_trimmed_display_name_and_wait_for_verificati
         .text("public_listing", "true")
         .text("display_name", "  Eileen ")
         .text("bio", "First woman to pilot the Space Shuttle");
-    let (status, photo) = save(&app, &token, form).await;
+    let Reply {
+        status,
+        body: photo,
+        ..
+    } = save_photo(&app, &token, form).await;
     assert_eq!(status, StatusCode::CREATED, "{photo}");
     assert_eq!(photo["public_listing"], true);
     assert_eq!(photo["is_verified"], false);
@@ -109,10 +99,10 @@ async fn leaderboard_entries_need_a_trimmed_display_name_and_wait_for_verificati
 }
 
 async fn each_user_sees_and_deletes_only_their_own_photos(backend: Backend) {
-    let app = spawn(backend).await;
-    let owner = user(&app, "owner@example.com").await;
-    let other = user(&app, "other@example.com").await;
-    let (_, photo) = save(&app, &owner, astronaut()).await;
+    let app = spawn_app(backend).await;
+    let owner = sign_up_unnamed(&app, "owner@example.com").await.token;
+    let other = sign_up_unnamed(&app, "other@example.com").await.token;
+    let Reply { body: photo, .. } = save_photo(&app, &owner, astronaut()).await;
     let id = photo["id"].as_str().unwrap();
 
     let mine: Vec<Value> = get_as(&app, &owner, "/api/v1/photos")
@@ -142,7 +132,7 @@ async fn each_user_sees_and_deletes_only_their_own_photos(backend: Backend) {
     assert_eq!(delete.status(), StatusCode::NOT_FOUND);
 
     let image_url = photo["original_image_url"].as_str().unwrap().to_owned();
-    assert_eq!(image_bytes(&app, &image_url).await.0, StatusCode::OK);
+    assert_eq!(fetch(&app, &image_url).await.0, StatusCode::OK);
     let delete = app
         .client
         .delete(app.url(&path))
@@ -156,7 +146,7 @@ async fn each_user_sees_and_deletes_only_their_own_photos(backend: Backend) {
         StatusCode::NOT_FOUND
     );
     assert_eq!(
-        image_bytes(&app, &image_url).await.0,
+        fetch(&app, &image_url).await.0,
         StatusCode::NOT_FOUND,
         "image removed"
     );
@@ -165,9 +155,9 @@ async fn each_user_sees_and_deletes_only_their_own_photos(backend: Backend) {
 /// The list is answered again from memory for a moment on SQLite
 /// (`http::recent_reads`); every write must still show on the very next read.
 async fn a_list_read_a_moment_ago_never_hides_a_change_made_since(backend: Backend) {
-    let app = spawn(backend).await;
-    let owner = user(&app, "owner@example.com").await;
-    let other = user(&app, "other@example.com").await;
+    let app = spawn_app(backend).await;
+    let owner = sign_up_unnamed(&app, "owner@example.com").await.token;
+    let other = sign_up_unnamed(&app, "other@example.com").await.token;
     let list = |token: String| {
         let app = &app;
         async move {
@@ -183,7 +173,7 @@ async fn a_list_read_a_moment_ago_never_hides_a_change_made_since(backend: Backe
         }
     };
     assert!(list(owner.clone()).await.is_empty());
-    let (_, first) = save(&app, &owner, astronaut()).await;
+    let Reply { body: first, .. } = save_photo(&app, &owner, astronaut()).await;
     let first = first["id"].as_str().unwrap().to_owned();
     assert_eq!(
         list(owner.clone()).await,
@@ -195,7 +185,7 @@ async fn a_list_read_a_moment_ago_never_hides_a_change_made_since(backend: Backe
         "never another user's list"
     );
 
-    let (_, second) = save(&app, &owner, astronaut()).await;
+    let Reply { body: second, .. } = save_photo(&app, &owner, astronaut()).await;
     let second = second["id"].as_str().unwrap().to_owned();
     assert_eq!(list(owner.clone()).await, [second.clone(), first.clone()]);
     let delete = app
@@ -213,9 +203,8 @@ async fn a_list_read_a_moment_ago_never_hides_a_change_made_since(backend: Backe
     );
 }
 
-#[tokio::test]
-async fn saving_and_listing_need_a_signed_in_user() {
-    let app = spawn(Backend::Sqlite).await;
+async fn saving_and_listing_need_a_signed_in_user(backend: Backend) {
+    let app = spawn_app(backend).await;
     let response = app
         .client
         .post(app.url("/api/v1/photos"))
@@ -234,10 +223,9 @@ async fn saving_and_listing_need_a_signed_in_user() {
     );
 }
 
-#[tokio::test]
-async fn photos_list_newest_first_or_by_rating() {
-    let app = spawn(Backend::Sqlite).await;
-    let token = user(&app, "sorter@example.com").await;
+async fn photos_list_newest_first_or_by_rating(backend: Backend) {
+    let app = spawn_app(backend).await;
+    let token = sign_up_unnamed(&app, "sorter@example.com").await.token;
     // A second, different face photo: the astronaut mirrored and cropped.
     let original = image::load_from_memory(&testdata("face/astronaut.png")).unwrap();
     let variant = original.fliph().crop_imm(40, 0, 400, 400);
@@ -248,8 +236,12 @@ async fn photos_list_newest_first_or_by_rating() {
             image::ImageFormat::Png,
         )
         .unwrap();
-    let (_, first) = save(&app, &token, astronaut()).await;
-    let (status, second) = save(&app, &token, image_form(variant_png, "variant.png")).await;
+    let Reply { body: first, .. } = save_photo(&app, &token, astronaut()).await;
+    let Reply {
+        status,
+        body: second,
+        ..
+    } = save_photo(&app, &token, image_form(variant_png, "variant.png")).await;
     assert_eq!(status, StatusCode::CREATED, "{second}");
 
     let latest: Vec<Value> = get_as(&app, &token, "/api/v1/photos?sort=latest")
@@ -271,11 +263,10 @@ async fn photos_list_newest_first_or_by_rating() {
     assert_eq!(bad.status(), StatusCode::BAD_REQUEST);
 }
 
-#[tokio::test]
-async fn media_urls_need_a_valid_signature() {
-    let app = spawn(Backend::Sqlite).await;
-    let token = user(&app, "media@example.com").await;
-    let (_, photo) = save(&app, &token, astronaut()).await;
+async fn media_urls_need_a_valid_signature(backend: Backend) {
+    let app = spawn_app(backend).await;
+    let token = sign_up_unnamed(&app, "media@example.com").await.token;
+    let Reply { body: photo, .. } = save_photo(&app, &token, astronaut()).await;
     let url = photo["original_image_url"].as_str().unwrap();
     let (path, signature) = url.split_once("?token=").unwrap();
     assert_eq!(
@@ -300,11 +291,12 @@ async fn media_urls_need_a_valid_signature() {
     );
 }
 
-#[tokio::test]
-async fn the_data_export_lists_photos_and_deleting_the_account_removes_their_images() {
-    let app = spawn(Backend::Sqlite).await;
-    let token = user(&app, "leaver@example.com").await;
-    let (_, photo) = save(&app, &token, astronaut()).await;
+async fn the_data_export_lists_photos_and_deleting_the_account_removes_their_images(
+    backend: Backend,
+) {
+    let app = spawn_app(backend).await;
+    let token = sign_up_unnamed(&app, "leaver@example.com").await.token;
+    let Reply { body: photo, .. } = save_photo(&app, &token, astronaut()).await;
     let export: Value = get_as(&app, &token, "/api/v1/account/export")
         .await
         .json()
@@ -316,7 +308,7 @@ async fn the_data_export_lists_photos_and_deleting_the_account_removes_their_ima
     let base64 = data_url
         .strip_prefix("data:image/png;base64,")
         .expect("the image itself");
-    let (_, stored) = image_bytes(&app, photo["original_image_url"].as_str().unwrap()).await;
+    let (_, stored) = fetch(&app, photo["original_image_url"].as_str().unwrap()).await;
     assert_eq!(
         data_encoding::BASE64.decode(base64.as_bytes()).unwrap(),
         stored
@@ -333,18 +325,17 @@ async fn the_data_export_lists_photos_and_deleting_the_account_removes_their_ima
         .unwrap();
     assert!(delete.status().is_success(), "{}", delete.status());
     let url = photo["original_image_url"].as_str().unwrap();
-    assert_eq!(image_bytes(&app, url).await.0, StatusCode::NOT_FOUND);
-    let left: Vec<_> = walk(&media);
+    assert_eq!(fetch(&app, url).await.0, StatusCode::NOT_FOUND);
+    let left: Vec<_> = files_under(&media);
     assert!(left.is_empty(), "images left behind: {left:?}");
 }
 
-#[tokio::test]
-async fn deleting_a_user_through_the_auth_admin_api_removes_their_images_too() {
-    let app = spawn(Backend::Sqlite).await;
+async fn deleting_a_user_through_the_auth_admin_api_removes_their_images_too(backend: Backend) {
+    let app = spawn_app(backend).await;
     let tokens = app.sign_up("removed@example.com").await;
-    let (_, photo) = save(&app, access(&tokens), astronaut()).await;
+    let Reply { body: photo, .. } = save_photo(&app, access(&tokens), astronaut()).await;
     let media = app.config.data_dir.join("media/photos");
-    assert!(!walk(&media).is_empty());
+    assert!(!files_under(&media).is_empty());
 
     let user_id = tokens["user"]["id"].as_str().unwrap();
     let service = app.service_token().await;
@@ -353,36 +344,16 @@ async fn deleting_a_user_through_the_auth_admin_api_removes_their_images_too() {
         .await;
     reply.assert_ok();
     let url = photo["original_image_url"].as_str().unwrap();
-    assert_eq!(image_bytes(&app, url).await.0, StatusCode::NOT_FOUND);
-    let left = walk(&media);
+    assert_eq!(fetch(&app, url).await.0, StatusCode::NOT_FOUND);
+    let left = files_under(&media);
     assert!(left.is_empty(), "images left behind: {left:?}");
 }
 
-fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
-    std::fs::read_dir(dir).map_or_else(
-        |_| Vec::new(),
-        |entries| {
-            entries
-                .flatten()
-                .flat_map(|entry| {
-                    let path = entry.path();
-                    if path.is_dir() {
-                        walk(&path)
-                    } else {
-                        vec![path]
-                    }
-                })
-                .collect()
-        },
-    )
-}
-
-#[tokio::test]
-async fn a_shared_result_has_a_public_page_with_open_graph_tags_and_a_score_card() {
-    let app = spawn(Backend::Sqlite).await;
-    let owner = user(&app, "sharer@example.com").await;
-    let other = user(&app, "nosy@example.com").await;
-    let (_, photo) = save(&app, &owner, astronaut()).await;
+async fn a_shared_result_has_a_public_page_with_open_graph_tags_and_a_score_card(backend: Backend) {
+    let app = spawn_app(backend).await;
+    let owner = sign_up_unnamed(&app, "sharer@example.com").await.token;
+    let other = sign_up_unnamed(&app, "nosy@example.com").await.token;
+    let Reply { body: photo, .. } = save_photo(&app, &owner, astronaut()).await;
     let share_path = format!("/api/v1/photos/{}/share", photo["id"].as_str().unwrap());
 
     let refused = app

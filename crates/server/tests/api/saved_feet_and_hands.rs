@@ -4,11 +4,12 @@
 
 use reqwest::StatusCode;
 use reqwest::multipart::Form;
-use serde_json::{Value, json};
+use serde_json::json;
 
-use crate::billing::features::make_premium;
-use crate::billing::{Caller, assert_error, post, sandbox_app, sign_up};
-use crate::helpers::{Backend, TestApp, image_form, on_both_databases, testdata};
+use crate::harness::{
+    Backend, Caller, Reply, TestApp, image_form, make_premium, on_both_databases, post,
+    sandbox_app, sign_up, testdata,
+};
 
 const FEET: &str = "feet/feet-in-sandals-drawing.png";
 const HANDS: &str = "hands/main_droite_dessus_0.webp";
@@ -18,20 +19,17 @@ fn form(photo: &str, photo_type: &str) -> Form {
     image_form(testdata(photo), photo).text("photo_type", photo_type.to_owned())
 }
 
-async fn send(app: &TestApp, caller: &Caller, path: &str, form: Form) -> (StatusCode, Value) {
-    let response = app
-        .client
-        .post(app.url(path))
-        .bearer_auth(&caller.token)
-        .multipart(form)
-        .send()
-        .await
-        .unwrap();
-    let status = response.status();
-    (status, response.json().await.unwrap())
+async fn send(app: &TestApp, caller: &Caller, path: &str, form: Form) -> Reply {
+    app.send(
+        app.client
+            .post(app.url(path))
+            .bearer_auth(&caller.token)
+            .multipart(form),
+    )
+    .await
 }
 
-async fn save(app: &TestApp, caller: &Caller, form: Form) -> (StatusCode, Value) {
+async fn save(app: &TestApp, caller: &Caller, form: Form) -> Reply {
     send(app, caller, "/api/v1/photos", form).await
 }
 
@@ -49,7 +47,11 @@ async fn premium_members_save_feet_and_hands_scored_by_their_own_analysis(backen
         (FEET, "feet", "toeSymmetry"),
         (HANDS, "hands", "fingerProportions"),
     ] {
-        let (status, analysed) = send(
+        let Reply {
+            status,
+            body: analysed,
+            ..
+        } = send(
             &app,
             &member,
             &format!("/api/v1/analyses/{kind}"),
@@ -57,7 +59,11 @@ async fn premium_members_save_feet_and_hands_scored_by_their_own_analysis(backen
         )
         .await;
         assert_eq!(status, StatusCode::OK, "{analysed}");
-        let (status, saved) = save(&app, &member, form(photo, kind)).await;
+        let Reply {
+            status,
+            body: saved,
+            ..
+        } = save(&app, &member, form(photo, kind)).await;
         assert_eq!(status, StatusCode::CREATED, "{kind}: {saved}");
         assert_eq!(saved["photo_type"], kind);
         assert_eq!(
@@ -68,12 +74,20 @@ async fn premium_members_save_feet_and_hands_scored_by_their_own_analysis(backen
         assert!(saved["breakdown"][key].is_number(), "{saved}");
     }
     // Each type keeps its own check: a face is neither feet nor hands.
-    let (status, refused) = save(&app, &member, form(FACE, "feet")).await;
+    let Reply {
+        status,
+        body: refused,
+        ..
+    } = save(&app, &member, form(FACE, "feet")).await;
     assert_eq!(
         (status, refused["code"].as_str()),
         (StatusCode::UNPROCESSABLE_ENTITY, Some("not_feet"))
     );
-    let (status, refused) = save(&app, &member, form(FEET, "hands")).await;
+    let Reply {
+        status,
+        body: refused,
+        ..
+    } = save(&app, &member, form(FEET, "hands")).await;
     assert_eq!(
         (status, refused["code"].as_str()),
         (StatusCode::UNPROCESSABLE_ENTITY, Some("no_hand"))
@@ -85,7 +99,7 @@ async fn without_premium_only_the_trials_result_is_saved_once(backend: Backend) 
     let user = sign_up(&app, "trial@example.com").await;
     // Nothing scored yet: a save would be a free analysis.
     let locked = save(&app, &user, form(FEET, "feet")).await;
-    assert_error(&locked, StatusCode::FORBIDDEN, "feature_locked");
+    locked.assert_error(StatusCode::FORBIDDEN, "feature_locked");
 
     let activated = post(
         &app,
@@ -94,14 +108,16 @@ async fn without_premium_only_the_trials_result_is_saved_once(backend: Backend) 
         json!({"featureName": "feet_scoring"}),
     )
     .await;
-    assert_eq!(activated.0, StatusCode::OK, "{}", activated.1);
+    assert_eq!(activated.status, StatusCode::OK, "{}", activated.body);
     // Activated but not used: still nothing to save.
-    assert_error(
-        &save(&app, &user, form(FEET, "feet")).await,
-        StatusCode::FORBIDDEN,
-        "feature_locked",
-    );
-    let (status, analysed) = send(
+    save(&app, &user, form(FEET, "feet"))
+        .await
+        .assert_error(StatusCode::FORBIDDEN, "feature_locked");
+    let Reply {
+        status,
+        body: analysed,
+        ..
+    } = send(
         &app,
         &user,
         "/api/v1/analyses/feet",
@@ -109,23 +125,27 @@ async fn without_premium_only_the_trials_result_is_saved_once(backend: Backend) 
     )
     .await;
     assert_eq!(status, StatusCode::OK, "{analysed}");
-    let (status, saved) = save(&app, &user, form(FEET, "feet")).await;
+    let Reply {
+        status,
+        body: saved,
+        ..
+    } = save(&app, &user, form(FEET, "feet")).await;
     assert_eq!(status, StatusCode::CREATED, "{saved}");
     assert_eq!(saved["score"], analysed["score"]);
     let again = save(&app, &user, form(FEET, "feet")).await;
-    assert_error(&again, StatusCode::FORBIDDEN, "feature_locked");
+    again.assert_error(StatusCode::FORBIDDEN, "feature_locked");
     assert_eq!(
-        again.1["message"],
+        again.body["message"],
         "You've saved the result of your free trial. Upgrade to Premium to save more."
     );
     // The feet trial says nothing about hands.
-    assert_error(
-        &save(&app, &user, form(HANDS, "hands")).await,
-        StatusCode::FORBIDDEN,
-        "feature_locked",
-    );
+    save(&app, &user, form(HANDS, "hands"))
+        .await
+        .assert_error(StatusCode::FORBIDDEN, "feature_locked");
     // Faces are free to save as ever.
-    let (status, face) = save(&app, &user, form(FACE, "face")).await;
+    let Reply {
+        status, body: face, ..
+    } = save(&app, &user, form(FACE, "face")).await;
     assert_eq!(
         (status, face["photo_type"].as_str()),
         (StatusCode::CREATED, Some("face"))
@@ -139,13 +159,21 @@ async fn feet_and_hands_stay_off_the_leaderboard_and_unknown_types_are_refused(b
     let listed = form(FEET, "feet")
         .text("public_listing", "true")
         .text("display_name", "Toes");
-    let (status, refused) = save(&app, &member, listed).await;
+    let Reply {
+        status,
+        body: refused,
+        ..
+    } = save(&app, &member, listed).await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{refused}");
     assert_eq!(
         refused["message"],
         "Only face photos can join the leaderboard"
     );
-    let (status, refused) = save(&app, &member, form(FACE, "pet")).await;
+    let Reply {
+        status,
+        body: refused,
+        ..
+    } = save(&app, &member, form(FACE, "pet")).await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{refused}");
     assert_eq!(refused["message"], "photo_type must be face, feet or hands");
 }

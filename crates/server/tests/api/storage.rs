@@ -1,6 +1,7 @@
 //! The S3 backend of object storage, against a real S3-compatible server
 //! (s3s-fs) running in the test process.
 
+use crate::harness::{Backend, on_both_databases};
 use bytes::Bytes;
 use hyper_util::rt::{TokioExecutor, TokioIo};
 use hyper_util::server::conn::auto::Builder as ConnBuilder;
@@ -123,12 +124,13 @@ async fn closed_endpoint() -> String {
     endpoint
 }
 
+on_both_databases!(storage_that_hangs_or_refuses_is_a_503_soon_and_saves_no_row,);
+
 /// Issue 25, item 6: with the S3 endpoint hanging, uploads and media reads
 /// waited 150 s and more; refusing connections, uploads got 500.
-#[tokio::test]
-async fn storage_that_hangs_or_refuses_is_a_503_soon_and_saves_no_row() {
+async fn storage_that_hangs_or_refuses_is_a_503_soon_and_saves_no_row(backend: Backend) {
     for endpoint in [spawn_hanging_endpoint().await, closed_endpoint().await] {
-        let app = crate::auth::spawn_with(crate::helpers::Backend::Sqlite, move |config| {
+        let app = crate::harness::spawn_app_with(backend, move |config| {
             let StorageConfig::S3(mut s3) = s3_config(endpoint, SECRET_KEY).storage else {
                 unreachable!()
             };
@@ -137,13 +139,13 @@ async fn storage_that_hangs_or_refuses_is_a_503_soon_and_saves_no_row() {
             config.storage = StorageConfig::S3(s3);
         })
         .await;
-        let token = crate::auth::access(&app.sign_up("ada@example.com").await).to_owned();
+        let token = crate::harness::access(&app.sign_up("ada@example.com").await).to_owned();
         let response = app
             .client
             .post(app.url("/api/v1/photos"))
             .bearer_auth(&token)
-            .multipart(crate::helpers::image_form(
-                crate::helpers::testdata("face/astronaut.png"),
+            .multipart(crate::harness::image_form(
+                crate::harness::testdata("face/astronaut.png"),
                 "a.png",
             ))
             .send()

@@ -3,32 +3,12 @@
 //! side, share cards drawn once, no empty folders after deletions, and a
 //! data dir only the server's user can read.
 
+use crate::harness::{
+    Backend, TestApp, fresh_database_url, image_form, on_both_databases, saved_photo,
+    sign_up_unnamed, spawn_app, spawn_app_with, testdata,
+};
 use reqwest::StatusCode;
 use serde_json::{Value, json};
-
-use crate::auth::{access, spawn, spawn_with};
-use crate::helpers::{
-    Backend, TestApp, fresh_database_url, image_form, on_both_databases, testdata,
-};
-
-async fn user(app: &TestApp, email: &str) -> String {
-    access(&app.sign_up(email).await).to_owned()
-}
-
-async fn save(app: &TestApp, token: &str, form: reqwest::multipart::Form) -> Value {
-    let response = app
-        .client
-        .post(app.url("/api/v1/photos"))
-        .bearer_auth(token)
-        .multipart(form)
-        .send()
-        .await
-        .unwrap();
-    let status = response.status();
-    let body: Value = response.json().await.unwrap();
-    assert_eq!(status, StatusCode::CREATED, "{body}");
-    body
-}
 
 /// GET a relative (media) or absolute (share card) URL.
 async fn get_any(app: &TestApp, url: &str) -> reqwest::Response {
@@ -142,8 +122,8 @@ on_both_databases!(
 async fn a_saved_photo_keeps_only_its_primary_image_and_no_trailer_with_a_location(
     backend: Backend,
 ) {
-    let app = spawn(backend).await;
-    let token = user(&app, "gps@example.com").await;
+    let app = spawn_app(backend).await;
+    let token = sign_up_unnamed(&app, "gps@example.com").await.token;
     let primary = testdata("face/astronaut-baseline.jpg");
     for (shape, upload) in photos_with_trailers() {
         assert!(
@@ -152,7 +132,7 @@ async fn a_saved_photo_keeps_only_its_primary_image_and_no_trailer_with_a_locati
         );
         let form =
             image_form(upload.clone(), "photo.jpg").part("edited_image", edited_part(upload));
-        let photo = save(&app, &token, form).await;
+        let photo = saved_photo(&app, &token, form).await;
         for field in ["original_image_url", "edited_image_url"] {
             let stored = bytes_of(&app, photo[field].as_str().unwrap()).await;
             for leak in [LOCATION, b"GPS", b"Exif", b"MPF", b"ftyp"] {
@@ -180,8 +160,8 @@ async fn a_saved_photo_keeps_only_its_primary_image_and_no_trailer_with_a_locati
 async fn saving_an_edited_result_keeps_the_original_scored_and_the_edit_beside_it(
     backend: Backend,
 ) {
-    let app = spawn(backend).await;
-    let token = user(&app, "edited@example.com").await;
+    let app = spawn_app(backend).await;
+    let token = sign_up_unnamed(&app, "edited@example.com").await.token;
     let original = testdata("face/astronaut.png");
     // The edit is not scored: even one without a face is saved with it.
     let edit = {
@@ -199,7 +179,7 @@ async fn saving_an_edited_result_keeps_the_original_scored_and_the_edit_beside_i
     let form = image_form(original.clone(), "astronaut.png")
         .part("edited_image", edited_part(edit.clone()))
         .text("score", "10");
-    let photo = save(&app, &token, form).await;
+    let photo = saved_photo(&app, &token, form).await;
 
     let own_score = prettyscore_analysis::analyze_face(&original).unwrap();
     assert_eq!(
@@ -258,14 +238,14 @@ async fn saving_an_edited_result_keeps_the_original_scored_and_the_edit_beside_i
     );
 
     // Without an edit, a save has none.
-    let plain = save(&app, &token, image_form(original, "astronaut.png")).await;
+    let plain = saved_photo(&app, &token, image_form(original, "astronaut.png")).await;
     assert_eq!(plain["edited_image_url"], Value::Null);
     assert_eq!(plain["score"], photo["score"]);
 }
 
 async fn deleting_photos_and_accounts_leaves_no_empty_folders(backend: Backend) {
-    let app = spawn(backend).await;
-    let token = user(&app, "tidy@example.com").await;
+    let app = spawn_app(backend).await;
+    let token = sign_up_unnamed(&app, "tidy@example.com").await.token;
     let media = app.config.data_dir.join("media");
     let form = || {
         image_form(testdata("face/astronaut.png"), "a.png").part(
@@ -273,7 +253,7 @@ async fn deleting_photos_and_accounts_leaves_no_empty_folders(backend: Backend) 
             edited_part(testdata("face/astronaut-baseline.jpg")),
         )
     };
-    let photo = save(&app, &token, form()).await;
+    let photo = saved_photo(&app, &token, form()).await;
     let id = photo["id"].as_str().unwrap();
     // A share card in the photo's folder too.
     let link: Value = app
@@ -305,7 +285,7 @@ async fn deleting_photos_and_accounts_leaves_no_empty_folders(backend: Backend) 
     );
 
     // A signed-in user's temporary edit, and a saved photo, then the account goes.
-    save(&app, &token, form()).await;
+    saved_photo(&app, &token, form()).await;
     // An image whose row was never written (a crash between the two).
     let orphan = format!("photos/{user_id}/{}/original.jpg", uuid::Uuid::new_v4());
     app.state
@@ -334,9 +314,9 @@ async fn deleting_photos_and_accounts_leaves_no_empty_folders(backend: Backend) 
 /// Issue 25, item 7: a kill -9 between an image's write and its row's insert
 /// left the image for good (2 rounds in 3), even after the account went.
 async fn images_without_their_row_are_swept_after_a_grace_period(backend: Backend) {
-    let app = spawn(backend).await;
-    let token = user(&app, "orphans@example.com").await;
-    let kept = save(
+    let app = spawn_app(backend).await;
+    let token = sign_up_unnamed(&app, "orphans@example.com").await.token;
+    let kept = saved_photo(
         &app,
         &token,
         image_form(testdata("face/astronaut.png"), "a.png"),
@@ -385,7 +365,7 @@ async fn images_without_their_row_are_swept_after_a_grace_period(backend: Backen
 }
 
 async fn shared_card_url(app: &TestApp, token: &str) -> (Value, String) {
-    let photo = save(
+    let photo = saved_photo(
         app,
         token,
         image_form(testdata("face/astronaut.png"), "a.png"),
@@ -408,8 +388,8 @@ async fn shared_card_url(app: &TestApp, token: &str) -> (Value, String) {
 }
 
 async fn a_share_card_is_drawn_once_per_version_and_kept(backend: Backend) {
-    let app = spawn(backend).await;
-    let token = user(&app, "cards@example.com").await;
+    let app = spawn_app(backend).await;
+    let token = sign_up_unnamed(&app, "cards@example.com").await.token;
     let (photo, card_url) = shared_card_url(&app, &token).await;
     let folder = app.config.data_dir.join(format!(
         "media/photos/{}/{}/cards",
@@ -463,11 +443,11 @@ async fn a_share_card_is_drawn_once_per_version_and_kept(backend: Backend) {
 
 async fn share_cards_are_rate_limited_by_address(backend: Backend) {
     const LIMIT: u32 = 4;
-    let app = spawn_with(backend, |config| {
+    let app = spawn_app_with(backend, |config| {
         config.share.cards_per_client_per_minute = LIMIT
     })
     .await;
-    let token = user(&app, "flood@example.com").await;
+    let token = sign_up_unnamed(&app, "flood@example.com").await.token;
     let (_, card_url) = shared_card_url(&app, &token).await;
     // A window may end during the loop: then the count starts again, so a
     // second window's worth of requests is allowed for.
@@ -514,14 +494,16 @@ async fn the_data_dir_and_the_database_are_private_to_the_servers_user(backend: 
             }
         }
         let (dir, url) = (data_dir.clone(), database_url.clone());
-        let app = spawn_with(backend, move |config| {
+        let app = spawn_app_with(backend, move |config| {
             config.data_dir = dir;
             config.database_url = url.map(prettyscore_server::config::Secret::new);
         })
         .await;
         // Something in the database and in the media dir.
-        let token = user(&app, &format!("private-{}@example.com", previous.is_some())).await;
-        save(
+        let token = sign_up_unnamed(&app, &format!("private-{}@example.com", previous.is_some()))
+            .await
+            .token;
+        saved_photo(
             &app,
             &token,
             image_form(testdata("face/astronaut.png"), "a.png"),

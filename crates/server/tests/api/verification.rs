@@ -1,14 +1,13 @@
 //! Verification badges: who may call what, one request per user, the form's
 //! rules, and an admin's decision applied once (approval sets the badge).
 
-use prettyscore_server::admin::roles::grant_admin;
+use crate::harness::{
+    Backend, Reply, admin, call, get, on_both_databases, post, sandbox_app, sign_up,
+};
 use prettyscore_server::db::entities::audit_log_entries;
 use reqwest::{Method, StatusCode};
 use sea_orm::EntityTrait;
 use serde_json::{Value, json};
-
-use crate::billing::{Caller, assert_error, call, get, ok, post, sandbox_app, sign_up};
-use crate::helpers::{Backend, TestApp, on_both_databases};
 
 pub(crate) const REQUEST: &str = "/api/v1/verification/requests";
 const MINE: &str = "/api/v1/verification/mine";
@@ -16,12 +15,6 @@ pub(crate) const ADMIN: &str = "/api/v1/admin/verification/requests";
 
 pub(crate) fn form() -> Value {
     json!({"fullName": "Ada Lovelace", "reason": "People copy my photos.", "instagramHandle": "@ada.l", "otherSocial": "tiktok.com/@ada"})
-}
-
-pub(crate) async fn admin(app: &TestApp) -> Caller {
-    let admin = sign_up(app, "admin@example.com").await;
-    grant_admin(&app.db, "admin@example.com").await.unwrap();
-    admin
 }
 
 on_both_databases!(
@@ -34,53 +27,45 @@ async fn only_users_ask_and_only_admins_decide(backend: Backend) {
     let app = sandbox_app(backend).await;
     let ada = sign_up(&app, "ada@example.com").await;
     let admin = admin(&app).await;
-    assert_error(
-        &call(&app, Method::POST, REQUEST, None, Some(form())).await,
-        StatusCode::UNAUTHORIZED,
-        "not_signed_in",
-    );
-    assert_error(
-        &call(&app, Method::GET, MINE, None, None).await,
-        StatusCode::UNAUTHORIZED,
-        "not_signed_in",
-    );
-    let (status, request) = post(&app, REQUEST, &ada, form()).await;
+    call(&app, Method::POST, REQUEST, None, Some(form()))
+        .await
+        .assert_error(StatusCode::UNAUTHORIZED, "not_signed_in");
+    call(&app, Method::GET, MINE, None, None)
+        .await
+        .assert_error(StatusCode::UNAUTHORIZED, "not_signed_in");
+    let Reply {
+        status,
+        body: request,
+        ..
+    } = post(&app, REQUEST, &ada, form()).await;
     assert_eq!(status, StatusCode::CREATED, "{request}");
     assert_eq!(request["status"], "pending");
     assert_eq!(request["instagramHandle"], "ada.l");
     let approve = format!("{ADMIN}/{}/approve", request["id"].as_str().unwrap());
     let reject = format!("{ADMIN}/{}/reject", request["id"].as_str().unwrap());
 
-    assert_error(
-        &call(&app, Method::GET, ADMIN, None, None).await,
-        StatusCode::UNAUTHORIZED,
-        "not_signed_in",
-    );
-    assert_error(
-        &get(&app, ADMIN, &ada).await,
-        StatusCode::FORBIDDEN,
-        "admin_only",
-    );
+    call(&app, Method::GET, ADMIN, None, None)
+        .await
+        .assert_error(StatusCode::UNAUTHORIZED, "not_signed_in");
+    get(&app, ADMIN, &ada)
+        .await
+        .assert_error(StatusCode::FORBIDDEN, "admin_only");
     for path in [&approve, &reject] {
-        assert_error(
-            &call(&app, Method::POST, path, None, Some(json!({}))).await,
-            StatusCode::UNAUTHORIZED,
-            "not_signed_in",
-        );
-        assert_error(
-            &post(&app, path, &ada, json!({})).await,
-            StatusCode::FORBIDDEN,
-            "admin_only",
-        );
+        call(&app, Method::POST, path, None, Some(json!({})))
+            .await
+            .assert_error(StatusCode::UNAUTHORIZED, "not_signed_in");
+        post(&app, path, &ada, json!({}))
+            .await
+            .assert_error(StatusCode::FORBIDDEN, "admin_only");
     }
-    let listed = ok(get(&app, ADMIN, &admin).await);
+    let listed = get(&app, ADMIN, &admin).await.ok();
     assert_eq!(listed[0]["id"], request["id"]);
     // Another user sees only their own (none).
-    let mine = ok(get(&app, MINE, &admin).await);
+    let mine = get(&app, MINE, &admin).await.ok();
     assert_eq!(mine, json!({"verified": false, "request": null}));
-    let mine = ok(get(&app, MINE, &ada).await);
+    let mine = get(&app, MINE, &ada).await.ok();
     assert_eq!(mine["request"]["id"], request["id"]);
-    let export = ok(get(&app, "/api/v1/account/export", &ada).await);
+    let export = get(&app, "/api/v1/account/export", &ada).await.ok();
     assert_eq!(
         export["sections"]["verification_request"]["id"],
         request["id"]
@@ -93,19 +78,15 @@ async fn one_request_per_user_with_the_forms_rules(backend: Backend) {
     let mut no_reason = form();
     no_reason["reason"] = json!("  ");
     let reply = post(&app, REQUEST, &ada, no_reason).await;
-    assert_error(
-        &reply,
-        StatusCode::UNPROCESSABLE_ENTITY,
-        "validation_failed",
-    );
+    reply.assert_error(StatusCode::UNPROCESSABLE_ENTITY, "validation_failed");
     assert_eq!(
-        reply.1["message"],
+        reply.body["message"],
         "Please tell us why you should be verified"
     );
     let reply = post(&app, REQUEST, &ada, json!({"reason": "x"})).await;
-    assert_eq!(reply.1["message"], "Full name is required");
+    assert_eq!(reply.body["message"], "Full name is required");
     assert_eq!(
-        ok(get(&app, MINE, &ada).await)["request"],
+        get(&app, MINE, &ada).await.ok()["request"],
         Value::Null,
         "nothing kept"
     );
@@ -114,13 +95,13 @@ async fn one_request_per_user_with_the_forms_rules(backend: Backend) {
         post(&app, REQUEST, &ada, form()),
         post(&app, REQUEST, &ada, form())
     );
-    let mut statuses = [first.0, second.0];
+    let mut statuses = [first.status, second.status];
     statuses.sort();
     assert_eq!(statuses, [StatusCode::CREATED, StatusCode::CONFLICT]);
     let again = post(&app, REQUEST, &ada, form()).await;
-    assert_error(&again, StatusCode::CONFLICT, "already_requested");
+    again.assert_error(StatusCode::CONFLICT, "already_requested");
     assert_eq!(
-        again.1["message"],
+        again.body["message"],
         "You have already requested verification"
     );
 }
@@ -130,43 +111,43 @@ async fn approval_sets_the_badge_once_and_rejection_keeps_the_notes(backend: Bac
     let ada = sign_up(&app, "ada@example.com").await;
     let bob = sign_up(&app, "bob@example.com").await;
     let admin = admin(&app).await;
-    let ada_request = post(&app, REQUEST, &ada, form()).await.1;
-    let bob_request = post(&app, REQUEST, &bob, form()).await.1;
+    let ada_request = post(&app, REQUEST, &ada, form()).await.body;
+    let bob_request = post(&app, REQUEST, &bob, form()).await.body;
     let approve = format!("{ADMIN}/{}/approve", ada_request["id"].as_str().unwrap());
-    let approved = ok(post(
+    let approved = post(
         &app,
         &approve,
         &admin,
         json!({"adminNotes": "Checked the Instagram."}),
     )
-    .await);
+    .await
+    .ok();
     assert_eq!(approved["status"], "approved");
     assert_eq!(approved["adminNotes"], "Checked the Instagram.");
     let twice = post(&app, &approve, &admin, json!({})).await;
-    assert_error(&twice, StatusCode::CONFLICT, "conflict");
-    let mine = ok(get(&app, MINE, &ada).await);
+    twice.assert_error(StatusCode::CONFLICT, "conflict");
+    let mine = get(&app, MINE, &ada).await.ok();
     assert_eq!(mine["verified"], true);
     assert_eq!(
-        ok(get(&app, "/api/v1/dashboard", &ada).await)["verified"],
+        get(&app, "/api/v1/dashboard", &ada).await.ok()["verified"],
         true
     );
     // A verified user has nothing more to ask (the request exists anyway).
-    assert_error(
-        &post(&app, REQUEST, &ada, form()).await,
-        StatusCode::CONFLICT,
-        "already_verified",
-    );
+    post(&app, REQUEST, &ada, form())
+        .await
+        .assert_error(StatusCode::CONFLICT, "already_verified");
 
     let reject = format!("{ADMIN}/{}/reject", bob_request["id"].as_str().unwrap());
-    let rejected = ok(post(
+    let rejected = post(
         &app,
         &reject,
         &admin,
         json!({"adminNotes": "No public profile."}),
     )
-    .await);
+    .await
+    .ok();
     assert_eq!(rejected["status"], "rejected");
-    let mine = ok(get(&app, MINE, &bob).await);
+    let mine = get(&app, MINE, &bob).await.ok();
     assert_eq!(
         (
             mine["verified"].clone(),
@@ -174,26 +155,21 @@ async fn approval_sets_the_badge_once_and_rejection_keeps_the_notes(backend: Bac
         ),
         (json!(false), json!("No public profile."))
     );
-    assert_error(
-        &post(
-            &app,
-            &approve.replace(
-                ada_request["id"].as_str().unwrap(),
-                bob_request["id"].as_str().unwrap(),
-            ),
-            &admin,
-            json!({}),
-        )
-        .await,
-        StatusCode::CONFLICT,
-        "conflict",
-    );
+    post(
+        &app,
+        &approve.replace(
+            ada_request["id"].as_str().unwrap(),
+            bob_request["id"].as_str().unwrap(),
+        ),
+        &admin,
+        json!({}),
+    )
+    .await
+    .assert_error(StatusCode::CONFLICT, "conflict");
     let unknown = format!("{ADMIN}/{}/approve", uuid::Uuid::new_v4());
-    assert_error(
-        &post(&app, &unknown, &admin, json!({})).await,
-        StatusCode::NOT_FOUND,
-        "not_found",
-    );
+    post(&app, &unknown, &admin, json!({}))
+        .await
+        .assert_error(StatusCode::NOT_FOUND, "not_found");
 
     let decisions = audit_log_entries::Entity::find()
         .all(&app.db)
@@ -217,9 +193,10 @@ mod audit_page {
     use reqwest::{Method, StatusCode};
     use serde_json::json;
 
-    use super::{ADMIN, REQUEST, admin, form};
-    use crate::billing::{assert_error, call, get, ok, post, sandbox_app, sign_up};
-    use crate::helpers::{Backend, on_both_databases};
+    use super::{ADMIN, REQUEST, form};
+    use crate::harness::{
+        Backend, admin, call, get, on_both_databases, post, sandbox_app, sign_up,
+    };
 
     const AUDIT: &str = "/api/v1/admin/audit";
 
@@ -229,21 +206,19 @@ mod audit_page {
         let app = sandbox_app(backend).await;
         let ada = sign_up(&app, "ada@example.com").await;
         let admin = admin(&app).await;
-        assert_error(
-            &call(&app, Method::GET, AUDIT, None, None).await,
-            StatusCode::UNAUTHORIZED,
-            "not_signed_in",
-        );
-        assert_error(
-            &get(&app, AUDIT, &ada).await,
-            StatusCode::FORBIDDEN,
-            "admin_only",
-        );
+        call(&app, Method::GET, AUDIT, None, None)
+            .await
+            .assert_error(StatusCode::UNAUTHORIZED, "not_signed_in");
+        get(&app, AUDIT, &ada)
+            .await
+            .assert_error(StatusCode::FORBIDDEN, "admin_only");
 
-        let request = post(&app, REQUEST, &ada, form()).await.1;
+        let request = post(&app, REQUEST, &ada, form()).await.body;
         let approve = format!("{ADMIN}/{}/approve", request["id"].as_str().unwrap());
-        ok(post(&app, &approve, &admin, json!({"adminNotes": "ok"})).await);
-        let page = ok(get(&app, AUDIT, &admin).await);
+        post(&app, &approve, &admin, json!({"adminNotes": "ok"}))
+            .await
+            .ok();
+        let page = get(&app, AUDIT, &admin).await.ok();
         let entries = page["entries"].as_array().unwrap();
         assert_eq!(
             entries.len(),
@@ -277,12 +252,14 @@ mod audit_page {
             )
             .await;
         }
-        let first = ok(get(&app, AUDIT, &admin).await);
+        let first = get(&app, AUDIT, &admin).await.ok();
         let entries = first["entries"].as_array().unwrap();
         assert_eq!(entries.len(), 50);
         assert_eq!(entries[0]["details"]["n"], 54, "newest first");
         let before = first["nextBefore"].as_str().unwrap();
-        let second = ok(get(&app, &format!("{AUDIT}?before={before}"), &admin).await);
+        let second = get(&app, &format!("{AUDIT}?before={before}"), &admin)
+            .await
+            .ok();
         let rest = second["entries"].as_array().unwrap();
         assert_eq!(rest.len(), 6, "5 test decisions and the approval");
         assert_eq!(rest[0]["details"]["n"], 4);

@@ -1,7 +1,7 @@
 //! The server hands out the web app: assets with long cache lifetimes,
 //! index.html for client routes, a 404 status for unknown pages.
 
-use crate::helpers::{Backend, spawn_app};
+use crate::harness::{Backend, spawn_app};
 use reqwest::StatusCode;
 
 #[tokio::test]

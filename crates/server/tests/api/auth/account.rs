@@ -14,7 +14,7 @@ on_both_databases!(
 );
 
 async fn the_account_endpoints_need_a_signed_in_user(backend: Backend) {
-    let app = spawn(backend).await;
+    let app = spawn_app(backend).await;
     for (method, path) in [
         (reqwest::Method::GET, "/api/v1/account/export"),
         (reqwest::Method::DELETE, "/api/v1/account"),
@@ -31,7 +31,7 @@ async fn the_account_endpoints_need_a_signed_in_user(backend: Backend) {
 }
 
 async fn a_user_downloads_their_data(backend: Backend) {
-    let app = spawn(backend).await;
+    let app = spawn_app(backend).await;
     let tokens = app.sign_up("ada@example.com").await;
     app.post_as(
         access(&tokens),
@@ -68,7 +68,7 @@ async fn a_user_downloads_their_data(backend: Backend) {
 }
 
 async fn a_user_deletes_their_account_and_everything_goes(backend: Backend) {
-    let app = spawn(backend).await;
+    let app = spawn_app(backend).await;
     let tokens = app.sign_up("ada@example.com").await;
     let id: uuid::Uuid = tokens["user"]["id"].as_str().unwrap().parse().unwrap();
     let reply = app
@@ -111,7 +111,7 @@ async fn a_user_deletes_their_account_and_everything_goes(backend: Backend) {
 }
 
 async fn the_dev_outbox_is_off_by_default(backend: Backend) {
-    let app = spawn(backend).await;
+    let app = spawn_app(backend).await;
     let reply = app
         .call(reqwest::Method::GET, "/api/v1/dev/outbox", None, None)
         .await;
@@ -119,7 +119,7 @@ async fn the_dev_outbox_is_off_by_default(backend: Backend) {
 }
 
 async fn the_dev_outbox_lists_mail_when_enabled(backend: Backend) {
-    let app = spawn_with(backend, |c: &mut Config| c.auth.dev_outbox = true).await;
+    let app = spawn_app_with(backend, |c: &mut Config| c.auth.dev_outbox = true).await;
     app.sign_up("ada@example.com").await;
     app.post("/recover", json!({"email": "ada@example.com"}))
         .await

@@ -11,7 +11,7 @@ on_both_databases!(
 );
 
 async fn the_admin_api_needs_a_service_role_token(backend: Backend) {
-    let app = spawn(backend).await;
+    let app = spawn_app(backend).await;
     let tokens = app.sign_up("ada@example.com").await;
     let reply = app.get_as(access(&tokens), "/admin/users").await;
     reply.assert_error(403, "not_admin");
@@ -22,7 +22,7 @@ async fn the_admin_api_needs_a_service_role_token(backend: Backend) {
 }
 
 async fn admins_create_list_read_update_and_delete_users(backend: Backend) {
-    let app = spawn(backend).await;
+    let app = spawn_app(backend).await;
     let admin = app.service_token().await;
     let created = app
         .post_as(
@@ -131,7 +131,7 @@ async fn admins_create_list_read_update_and_delete_users(backend: Backend) {
 }
 
 async fn admins_list_and_delete_a_users_factors(backend: Backend) {
-    let app = spawn(backend).await;
+    let app = spawn_app(backend).await;
     let admin = app.service_token().await;
     let tokens = app.sign_up("ada@example.com").await;
     let factor = app
@@ -159,7 +159,7 @@ async fn admins_list_and_delete_a_users_factors(backend: Backend) {
 }
 
 async fn generate_link_returns_the_link_and_code_without_mailing(backend: Backend) {
-    let app = spawn(backend).await;
+    let app = spawn_app(backend).await;
     let admin = app.service_token().await;
     app.sign_up("ada@example.com").await;
     let reply = app.post_as(&admin, "/admin/generate_link", json!({"type": "recovery", "email": "ada@example.com", "redirect_to": "http://app.test/reset"})).await;
@@ -208,7 +208,7 @@ async fn generate_link_returns_the_link_and_code_without_mailing(backend: Backen
 }
 
 async fn an_invite_mails_a_link_that_confirms_the_user(backend: Backend) {
-    let app = spawn(backend).await;
+    let app = spawn_app(backend).await;
     let admin = app.service_token().await;
     let reply = app
         .post_as(

@@ -18,7 +18,7 @@ on_both_databases!(
 );
 
 async fn empty_pagination_parameters_are_absent_and_bad_ones_are_json_errors(backend: Backend) {
-    let app = spawn(backend).await;
+    let app = spawn_app(backend).await;
     app.sign_up("ada@example.com").await;
     let admin = app.service_token().await;
     // What auth-js's admin.listUsers() sends without arguments.
@@ -67,14 +67,12 @@ fn rs256_verifies_with(jwk: &Value, token: &str) -> bool {
         .is_ok()
 }
 
-#[tokio::test]
-async fn an_rsa_signing_key_from_the_configuration_signs_rs256() {
+on_both_databases!(an_rsa_signing_key_from_the_configuration_signs_rs256,);
+
+async fn an_rsa_signing_key_from_the_configuration_signs_rs256(backend: Backend) {
     let jwk = rsa_jwk();
     let set = json!({"keys": [jwk]}).to_string();
-    let app = spawn_with(Backend::Sqlite, |c| {
-        c.auth.jwt_keys = Some(Secret::new(set))
-    })
-    .await;
+    let app = spawn_app_with(backend, |c| c.auth.jwt_keys = Some(Secret::new(set))).await;
     let tokens = app.sign_up("ada@example.com").await;
     let token = access(&tokens);
     assert_eq!(header(token)["alg"], "RS256");
@@ -105,7 +103,7 @@ async fn an_rsa_signing_key_from_the_configuration_signs_rs256() {
 }
 
 async fn every_endpoint_that_takes_an_email_uses_gotrues_syntax(backend: Backend) {
-    let app = spawn(backend).await;
+    let app = spawn_app(backend).await;
     let admin = app.service_token().await;
     let bad = "xx:;x@x.x";
     let replies = [
@@ -142,7 +140,7 @@ async fn every_endpoint_that_takes_an_email_uses_gotrues_syntax(backend: Backend
 }
 
 async fn verify_checks_the_phone_or_email_format_before_the_token(backend: Backend) {
-    let app = spawn(backend).await;
+    let app = spawn_app(backend).await;
     let phone = app
         .post(
             "/verify",
@@ -172,7 +170,7 @@ async fn verify_checks_the_phone_or_email_format_before_the_token(backend: Backe
 }
 
 async fn unlinking_an_identity_needs_manual_linking(backend: Backend) {
-    let app = spawn(backend).await;
+    let app = spawn_app(backend).await;
     let tokens = app.sign_up("ada@example.com").await;
     let identity = tokens["user"]["identities"][0]["identity_id"]
         .as_str()
@@ -194,7 +192,7 @@ async fn unlinking_an_identity_needs_manual_linking(backend: Backend) {
 }
 
 async fn with_phone_sign_in_off_every_phone_flow_answers_phone_provider_disabled(backend: Backend) {
-    let app = spawn(backend).await;
+    let app = spawn_app(backend).await;
     let phone = "+15551234567";
     let signup = app
         .post("/signup", json!({"phone": phone, "password": PASSWORD}))
@@ -222,7 +220,7 @@ async fn with_phone_sign_in_off_every_phone_flow_answers_phone_provider_disabled
 }
 
 async fn the_oauth_server_is_disabled_behind_the_admin_check(backend: Backend) {
-    let app = spawn(backend).await;
+    let app = spawn_app(backend).await;
     let admin = app.service_token().await;
     for path in ["/admin/oauth/clients", "/admin/oauth/clients/abc"] {
         let reply = app.get_as(&admin, path).await;
@@ -244,7 +242,7 @@ async fn the_oauth_server_is_disabled_behind_the_admin_check(backend: Backend) {
 }
 
 async fn reauthentication_without_email_or_phone_is_a_validation_error(backend: Backend) {
-    let app = spawn_with(backend, |c| c.auth.anonymous_sign_ins = true).await;
+    let app = spawn_app_with(backend, |c| c.auth.anonymous_sign_ins = true).await;
     let anonymous = app.post("/signup", json!({})).await;
     let token = access(anonymous.assert_ok()).to_owned();
     let reply = app.get_as(&token, "/reauthenticate").await;

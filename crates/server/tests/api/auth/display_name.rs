@@ -45,7 +45,7 @@ fn refused_names() -> Vec<(Value, u16, &'static str)> {
 }
 
 async fn a_display_name_is_checked_and_trimmed_at_sign_up(backend: Backend) {
-    let app = spawn(backend).await;
+    let app = spawn_app(backend).await;
     for (i, (name, status, message)) in refused_names().into_iter().enumerate() {
         let email = format!("bad{i}@example.com");
         let reply = app
@@ -77,7 +77,7 @@ async fn a_display_name_is_checked_and_trimmed_at_sign_up(backend: Backend) {
 }
 
 async fn put_user_checks_the_display_name_and_null_removes_it(backend: Backend) {
-    let app = spawn(backend).await;
+    let app = spawn_app(backend).await;
     let tokens = app.sign_up_named("ada@example.com", "Ada").await;
     let token = access(&tokens);
     for (name, status, message) in refused_names() {
@@ -113,7 +113,7 @@ async fn put_user_checks_the_display_name_and_null_removes_it(backend: Backend) 
 }
 
 async fn the_admin_api_checks_the_display_name_too(backend: Backend) {
-    let app = spawn(backend).await;
+    let app = spawn_app(backend).await;
     let admin = app.service_token().await;
     let reply = app
         .post_as(

@@ -2,7 +2,6 @@
 //! keys from the configuration and the HS256 option.
 
 use super::*;
-use crate::helpers::eventually;
 use data_encoding::BASE64URL_NOPAD;
 use p256::ecdsa::signature::Verifier;
 use prettyscore_server::config::Secret;
@@ -40,7 +39,7 @@ on_both_databases!(
 );
 
 async fn access_tokens_are_es256_and_verify_against_the_jwks(backend: Backend) {
-    let app = spawn(backend).await;
+    let app = spawn_app(backend).await;
     let tokens = app.sign_up("ada@example.com").await;
     let token = access(&tokens);
     let header = header(token);
@@ -62,7 +61,7 @@ async fn access_tokens_are_es256_and_verify_against_the_jwks(backend: Backend) {
 }
 
 async fn a_rotation_keeps_tokens_of_the_old_key_valid(backend: Backend) {
-    let app = spawn(backend).await;
+    let app = spawn_app(backend).await;
     let tokens = app.sign_up("ada@example.com").await;
     let old_kid = header(access(&tokens))["kid"].clone();
     let ring = KeyRing::load(&app.db, &app.config.auth).await.unwrap();
@@ -94,14 +93,15 @@ async fn a_rotation_keeps_tokens_of_the_old_key_valid(backend: Backend) {
     assert_eq!(header(access(&fresh))["kid"], json!(new_kid));
 }
 
-#[tokio::test]
-async fn keys_from_the_configuration_sign_and_are_published() {
+on_both_databases!(
+    keys_from_the_configuration_sign_and_are_published,
+    with_an_hs256_secret_tokens_are_hs256_and_the_jwks_is_empty,
+);
+
+async fn keys_from_the_configuration_sign_and_are_published(backend: Backend) {
     let jwk = Key::generate_es256().to_private_jwk();
     let set = json!({"keys": [jwk]}).to_string();
-    let app = spawn_with(crate::helpers::Backend::Sqlite, |c| {
-        c.auth.jwt_keys = Some(Secret::new(set))
-    })
-    .await;
+    let app = spawn_app_with(backend, |c| c.auth.jwt_keys = Some(Secret::new(set))).await;
     let tokens = app.sign_up("ada@example.com").await;
     assert_eq!(header(access(&tokens))["kid"], jwk["kid"]);
     let published = jwks(&app).await.body["keys"][0].clone();
@@ -110,9 +110,8 @@ async fn keys_from_the_configuration_sign_and_are_published() {
     assert!(verifies_with(&published, access(&tokens)));
 }
 
-#[tokio::test]
-async fn with_an_hs256_secret_tokens_are_hs256_and_the_jwks_is_empty() {
-    let app = spawn_with(crate::helpers::Backend::Sqlite, |c| {
+async fn with_an_hs256_secret_tokens_are_hs256_and_the_jwks_is_empty(backend: Backend) {
+    let app = spawn_app_with(backend, |c| {
         c.auth.jwt_secret = Some(Secret::new(
             "super-secret-jwt-token-with-at-least-32-characters",
         ))

@@ -2,7 +2,6 @@
 //! links), /resend, GET /reauthenticate, and PKCE.
 
 use super::*;
-use crate::helpers::in_one_window;
 
 const VERIFIER: &str = "a-code-verifier-that-is-long-enough-for-pkce-0123456789";
 
@@ -33,7 +32,7 @@ on_both_databases!(
 );
 
 async fn recover_answers_the_same_for_known_and_unknown_addresses(backend: Backend) {
-    let app = spawn(backend).await;
+    let app = spawn_app(backend).await;
     app.sign_up("ada@example.com").await;
     let known = app
         .post("/recover", json!({"email": "ada@example.com"}))
@@ -48,7 +47,7 @@ async fn recover_answers_the_same_for_known_and_unknown_addresses(backend: Backe
 }
 
 async fn a_recovery_code_signs_in_and_allows_a_new_password(backend: Backend) {
-    let app = spawn(backend).await;
+    let app = spawn_app(backend).await;
     app.sign_up("ada@example.com").await;
     app.post("/recover", json!({"email": "ada@example.com"}))
         .await
@@ -76,7 +75,7 @@ async fn a_recovery_code_signs_in_and_allows_a_new_password(backend: Backend) {
 }
 
 async fn a_second_recovery_mail_within_a_minute_is_refused(backend: Backend) {
-    let app = spawn(backend).await;
+    let app = spawn_app(backend).await;
     app.sign_up("ada@example.com").await;
     app.post("/recover", json!({"email": "ada@example.com"}))
         .await
@@ -89,7 +88,7 @@ async fn a_second_recovery_mail_within_a_minute_is_refused(backend: Backend) {
 }
 
 async fn a_wrong_or_expired_code_is_otp_expired(backend: Backend) {
-    let app = spawn(backend).await;
+    let app = spawn_app(backend).await;
     app.sign_up("ada@example.com").await;
     app.post("/recover", json!({"email": "ada@example.com"}))
         .await
@@ -124,7 +123,7 @@ async fn a_wrong_or_expired_code_is_otp_expired(backend: Backend) {
 }
 
 async fn a_mail_link_redirects_with_the_session_in_the_fragment(backend: Backend) {
-    let app = spawn(backend).await;
+    let app = spawn_app(backend).await;
     app.sign_up("ada@example.com").await;
     let reply = app
         .call(
@@ -160,7 +159,7 @@ async fn a_mail_link_redirects_with_the_session_in_the_fragment(backend: Backend
 }
 
 async fn redirects_outside_the_allow_list_go_to_the_site(backend: Backend) {
-    let app = spawn(backend).await;
+    let app = spawn_app(backend).await;
     app.sign_up("ada@example.com").await;
     app.call(
         reqwest::Method::POST,
@@ -180,7 +179,7 @@ async fn redirects_outside_the_allow_list_go_to_the_site(backend: Backend) {
 }
 
 async fn pkce_recovery_redirects_with_a_code_that_is_redeemed_once(backend: Backend) {
-    let app = spawn(backend).await;
+    let app = spawn_app(backend).await;
     app.sign_up("ada@example.com").await;
     app.call(
             reqwest::Method::POST,
@@ -219,7 +218,7 @@ async fn pkce_recovery_redirects_with_a_code_that_is_redeemed_once(backend: Back
 }
 
 async fn pkce_codes_expire_after_five_minutes(backend: Backend) {
-    let app = spawn(backend).await;
+    let app = spawn_app(backend).await;
     app.sign_up("ada@example.com").await;
     app.post("/recover", json!({"email": "ada@example.com", "code_challenge": challenge(), "code_challenge_method": "s256"})).await.assert_ok();
     let (_, body) = app.last_mail("ada@example.com").await;
@@ -245,7 +244,7 @@ async fn pkce_codes_expire_after_five_minutes(backend: Backend) {
 }
 
 async fn a_code_challenge_needs_its_method(backend: Backend) {
-    let app = spawn(backend).await;
+    let app = spawn_app(backend).await;
     let reply = app
         .post(
             "/recover",
@@ -257,7 +256,7 @@ async fn a_code_challenge_needs_its_method(backend: Backend) {
 
 async fn otp_signs_up_new_users_and_sends_magic_links_to_known_ones(backend: Backend) {
     // Without the per-address gap between two mail requests (tested apart).
-    let app = spawn_with(backend, |c: &mut Config| {
+    let app = spawn_app_with(backend, |c: &mut Config| {
         c.auth.rate_limits.email_resend_gap_secs = 0
     })
     .await;
@@ -296,7 +295,7 @@ async fn otp_signs_up_new_users_and_sends_magic_links_to_known_ones(backend: Bac
 }
 
 async fn otp_without_create_user_answers_unknown_addresses_as_known_ones(backend: Backend) {
-    let app = spawn(backend).await;
+    let app = spawn_app(backend).await;
     let reply = app
         .post(
             "/otp",
@@ -320,7 +319,7 @@ async fn otp_without_create_user_answers_unknown_addresses_as_known_ones(backend
 }
 
 async fn resend_sends_the_confirmation_again_after_the_gap(backend: Backend) {
-    let app = spawn_with(backend, |c: &mut Config| {
+    let app = spawn_app_with(backend, |c: &mut Config| {
         c.auth.autoconfirm = false;
         c.auth.rate_limits.email_resend_gap_secs = 0;
     })
@@ -364,7 +363,7 @@ async fn resend_sends_the_confirmation_again_after_the_gap(backend: Backend) {
 }
 
 async fn a_password_change_can_require_the_reauthentication_nonce(backend: Backend) {
-    let app = spawn_with(backend, |c: &mut Config| {
+    let app = spawn_app_with(backend, |c: &mut Config| {
         c.auth.secure_password_change = true
     })
     .await;
@@ -401,7 +400,7 @@ async fn a_password_change_can_require_the_reauthentication_nonce(backend: Backe
 }
 
 async fn the_deployment_keeps_a_safety_cap_on_mails(backend: Backend) {
-    let app = spawn_with(backend, |c: &mut Config| {
+    let app = spawn_app_with(backend, |c: &mut Config| {
         c.auth.rate_limits.emails_per_hour = 2
     })
     .await;
@@ -424,7 +423,7 @@ async fn one_client_using_up_its_mails_stops_nobody_elses(backend: Backend) {
 }
 
 async fn one_client_using_up_its_mails_stops_nobody_elses_once(backend: Backend) {
-    let app = spawn_with(backend, |c: &mut Config| {
+    let app = spawn_app_with(backend, |c: &mut Config| {
         c.auth.trust_x_forwarded_for = true;
         // Out of the way, so the mail limits are what this test meets.
         c.auth.rate_limits.mail_requests_per_5min = 1000;
@@ -473,7 +472,7 @@ async fn mails_to_one_recipient_are_limited_per_requesting_address(backend: Back
 }
 
 async fn mails_to_one_recipient_are_limited_per_requesting_address_once(backend: Backend) {
-    let app = spawn_with(backend, |c: &mut Config| {
+    let app = spawn_app_with(backend, |c: &mut Config| {
         c.auth.trust_x_forwarded_for = true;
         c.auth.rate_limits.mail_requests_per_5min = 1000;
         c.auth.rate_limits.email_resend_gap_secs = 0;
@@ -507,7 +506,7 @@ async fn mails_to_one_recipient_are_limited_per_requesting_address_once(backend:
 }
 
 async fn mail_requests_are_rate_limited_per_ip(backend: Backend) {
-    let app = spawn_with(backend, |c: &mut Config| {
+    let app = spawn_app_with(backend, |c: &mut Config| {
         c.auth.rate_limits.mail_requests_per_5min = 2
     })
     .await;

@@ -47,7 +47,7 @@ on_both_databases!(
 );
 
 async fn enrolment_returns_an_svg_qr_code_a_secret_and_an_otpauth_uri(backend: Backend) {
-    let app = spawn(backend).await;
+    let app = spawn_app(backend).await;
     let tokens = app.sign_up("ada@example.com").await;
     let reply = app
         .post_as(
@@ -97,7 +97,7 @@ async fn enrolment_returns_an_svg_qr_code_a_secret_and_an_otpauth_uri(backend: B
 }
 
 async fn verifying_a_challenge_raises_the_session_to_aal2(backend: Backend) {
-    let app = spawn(backend).await;
+    let app = spawn_app(backend).await;
     let tokens = app.sign_up("ada@example.com").await;
     let (id, _, aal2) = enrol_and_verify(&app, &tokens).await;
     let claims = claims(access(&aal2));
@@ -123,7 +123,7 @@ async fn verifying_a_challenge_raises_the_session_to_aal2(backend: Backend) {
 }
 
 async fn a_wrong_code_a_spent_or_expired_challenge_are_refused(backend: Backend) {
-    let app = spawn(backend).await;
+    let app = spawn_app(backend).await;
     let tokens = app.sign_up("ada@example.com").await;
     let token = access(&tokens);
     let factor = app
@@ -184,7 +184,7 @@ async fn a_wrong_code_a_spent_or_expired_challenge_are_refused(backend: Backend)
 }
 
 async fn with_a_verified_factor_aal1_cannot_change_credentials_or_factors(backend: Backend) {
-    let app = spawn(backend).await;
+    let app = spawn_app(backend).await;
     let tokens = app.sign_up("ada@example.com").await;
     let (id, _, aal2) = enrol_and_verify(&app, &tokens).await;
     let aal1 = app
@@ -227,7 +227,7 @@ async fn with_a_verified_factor_aal1_cannot_change_credentials_or_factors(backen
 }
 
 async fn an_unverified_factor_can_be_removed_at_aal1(backend: Backend) {
-    let app = spawn(backend).await;
+    let app = spawn_app(backend).await;
     let tokens = app.sign_up("ada@example.com").await;
     let factor = app
         .post_as(access(&tokens), "/factors", json!({"factor_type": "totp"}))
@@ -243,7 +243,7 @@ async fn an_unverified_factor_can_be_removed_at_aal1(backend: Backend) {
 }
 
 async fn anonymous_users_cannot_enrol(backend: Backend) {
-    let app = spawn_with(backend, |c: &mut Config| c.auth.anonymous_sign_ins = true).await;
+    let app = spawn_app_with(backend, |c: &mut Config| c.auth.anonymous_sign_ins = true).await;
     let tokens = app.post("/signup", json!({})).await.assert_ok().clone();
     let reply = app
         .post_as(access(&tokens), "/factors", json!({"factor_type": "totp"}))
@@ -252,7 +252,7 @@ async fn anonymous_users_cannot_enrol(backend: Backend) {
 }
 
 async fn mfa_requests_are_rate_limited(backend: Backend) {
-    let app = spawn_with(backend, |c: &mut Config| {
+    let app = spawn_app_with(backend, |c: &mut Config| {
         c.auth.rate_limits.mfa_per_minute = 2
     })
     .await;

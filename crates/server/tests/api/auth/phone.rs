@@ -41,7 +41,7 @@ fn six_digits(text: &str) -> String {
 }
 
 async fn with_the_embedded_provider_a_phone_signs_in_with_a_texted_code(backend: Backend) {
-    let app = spawn_with(backend, embedded).await;
+    let app = spawn_app_with(backend, embedded).await;
     let settings = app
         .call(reqwest::Method::GET, "/settings", None, None)
         .await;
@@ -105,7 +105,7 @@ async fn phone_sign_in(app: &TestApp) -> Reply {
 }
 
 async fn a_phone_sign_up_is_confirmed_by_its_texted_code(backend: Backend) {
-    let app = spawn_with(backend, |c| {
+    let app = spawn_app_with(backend, |c| {
         embedded(c);
         c.auth.rate_limits.email_resend_gap_secs = 0;
     })
@@ -159,8 +159,9 @@ fn sha256_hex(text: &str) -> String {
     data_encoding::HEXLOWER.encode(&Sha256::digest(text.as_bytes()))
 }
 
-#[tokio::test]
-async fn with_twilio_the_code_goes_to_the_messages_api() {
+on_both_databases!(with_twilio_the_code_goes_to_the_messages_api,);
+
+async fn with_twilio_the_code_goes_to_the_messages_api(backend: Backend) {
     let twilio = MockServer::start().await;
     Mock::given(method("POST"))
         .and(path("/2010-04-01/Accounts/AC123/Messages.json"))
@@ -177,7 +178,7 @@ async fn with_twilio_the_code_goes_to_the_messages_api() {
         .mount(&twilio)
         .await;
     let base_url = twilio.uri();
-    let app = spawn_with(Backend::Sqlite, |c| {
+    let app = spawn_app_with(backend, |c| {
         c.auth.sms.provider = SmsProviderKind::Twilio;
         c.auth.sms.twilio.base_url = base_url;
         c.auth.sms.twilio.account_sid = Some("AC123".into());
@@ -202,8 +203,9 @@ async fn with_twilio_the_code_goes_to_the_messages_api() {
     .assert_ok();
 }
 
-#[tokio::test]
-async fn a_twilio_refusal_is_sms_send_failed() {
+on_both_databases!(a_twilio_refusal_is_sms_send_failed,);
+
+async fn a_twilio_refusal_is_sms_send_failed(backend: Backend) {
     let twilio = MockServer::start().await;
     Mock::given(method("POST"))
         .respond_with(ResponseTemplate::new(400).set_body_json(
@@ -212,7 +214,7 @@ async fn a_twilio_refusal_is_sms_send_failed() {
         .mount(&twilio)
         .await;
     let base_url = twilio.uri();
-    let app = spawn_with(Backend::Sqlite, |c| {
+    let app = spawn_app_with(backend, |c| {
         c.auth.sms.provider = SmsProviderKind::Twilio;
         c.auth.sms.twilio.base_url = base_url;
         c.auth.sms.twilio.account_sid = Some("AC123".into());

@@ -5,8 +5,6 @@
 //! the auth API (CORS, caching, content type, `Retry-After`).
 
 use super::*;
-use crate::helpers::in_one_window;
-use crate::helpers::{image_form, testdata};
 use data_encoding::BASE32_NOPAD;
 use prettyscore_server::auth::mfa::totp;
 use reqwest::header;
@@ -70,7 +68,7 @@ async fn enrol_totp(app: &TestApp, token: &str) -> Value {
 /// `/api` remembers session states for a second (the session cache); a
 /// change made through this instance must still hold for the next request.
 async fn a_sign_out_or_a_new_factor_holds_for_the_very_next_api_request(backend: Backend) {
-    let app = spawn(backend).await;
+    let app = spawn_app(backend).await;
     let bob = app.sign_up("bob@example.com").await;
     app.get_as(access(&bob), "/api/v1/photos").await.assert_ok();
     assert_eq!(
@@ -100,7 +98,7 @@ async fn a_sign_out_or_a_new_factor_holds_for_the_very_next_api_request(backend:
 async fn a_password_only_session_of_an_account_with_a_second_factor_is_refused_on_api_and_functions(
     backend: Backend,
 ) {
-    let app = spawn(backend).await;
+    let app = spawn_app(backend).await;
     let aal2 = with_second_factor(&app, "ada@example.com").await;
     assert_eq!(claims(access(&aal2))["aal"], "aal2");
     let aal1 = app
@@ -149,7 +147,7 @@ async fn a_password_only_session_of_an_account_with_a_second_factor_is_refused_o
 async fn deleting_the_account_needs_a_fresh_sign_in_or_the_mailed_code(backend: Backend) {
     use prettyscore_server::db::entities::sessions;
     use sea_orm::{EntityTrait, sea_query::Expr};
-    let app = spawn(backend).await;
+    let app = spawn_app(backend).await;
     let tokens = app.sign_up("ada@example.com").await;
     let token = access(&tokens);
     // The sign-in was 6 minutes ago.
@@ -203,7 +201,7 @@ async fn deleting_the_account_needs_a_fresh_sign_in_or_the_mailed_code(backend: 
 }
 
 async fn a_code_dies_after_five_wrong_tries(backend: Backend) {
-    let app = spawn(backend).await;
+    let app = spawn_app(backend).await;
     for email in ["ada@example.com", "bob@example.com"] {
         app.sign_up(email).await;
         app.post("/recover", json!({"email": email}))
@@ -250,7 +248,7 @@ async fn codes_live_one_hour_unless_configured_otherwise(backend: Backend) {
     use sea_orm::{EntityTrait, sea_query::Expr};
     assert_eq!(Config::default().auth.otp_expiry_secs, 3600);
     for (ttl, minutes_old, works) in [(None, 59, true), (None, 61, false), (Some(7200), 61, true)] {
-        let app = spawn_with(backend, |c: &mut Config| {
+        let app = spawn_app_with(backend, |c: &mut Config| {
             if let Some(ttl) = ttl {
                 c.auth.otp_expiry_secs = ttl;
             }
@@ -284,7 +282,7 @@ async fn codes_live_one_hour_unless_configured_otherwise(backend: Backend) {
 }
 
 async fn ipv6_clients_are_rate_limited_by_their_64(backend: Backend) {
-    let app = spawn_with(backend, |c: &mut Config| {
+    let app = spawn_app_with(backend, |c: &mut Config| {
         c.auth.trust_x_forwarded_for = true;
         c.auth.rate_limits.token_per_5min = 2;
     })
@@ -317,7 +315,7 @@ async fn ipv6_clients_are_rate_limited_by_their_64(backend: Backend) {
 }
 
 async fn nul_control_and_bidi_characters_are_refused_before_any_query(backend: Backend) {
-    let app = spawn_with(backend, |c: &mut Config| c.auth.dev_outbox = true).await;
+    let app = spawn_app_with(backend, |c: &mut Config| c.auth.dev_outbox = true).await;
     let tokens = app.sign_up("ada@example.com").await;
     let token = access(&tokens);
     for bad in [
@@ -410,7 +408,7 @@ async fn nul_control_and_bidi_characters_are_refused_before_any_query(backend: B
 }
 
 async fn names_need_a_visible_character(backend: Backend) {
-    let app = spawn(backend).await;
+    let app = spawn_app(backend).await;
     let token = access(&app.sign_up("ada@example.com").await).to_owned();
     for name in ["\u{200B}\u{200B}\u{200B}", "\u{3164}", " \u{FEFF} "] {
         let form = image_form(testdata("face/astronaut.png"), "astronaut.png")
@@ -429,7 +427,7 @@ async fn names_need_a_visible_character(backend: Backend) {
 }
 
 async fn passwords_keep_their_characters_but_not_nul(backend: Backend) {
-    let app = spawn(backend).await;
+    let app = spawn_app(backend).await;
     let odd = "pass\u{7}word \u{202E}\ttab";
     app.post(
         "/signup",
@@ -447,7 +445,7 @@ async fn passwords_keep_their_characters_but_not_nul(backend: Backend) {
 }
 
 async fn user_metadata_is_capped_at_16_kb(backend: Backend) {
-    let app = spawn(backend).await;
+    let app = spawn_app(backend).await;
     let tokens = app.sign_up("ada@example.com").await;
     let token = access(&tokens);
     let nine_kb = "x".repeat(9 * 1024);
@@ -478,7 +476,7 @@ async fn user_metadata_is_capped_at_16_kb(backend: Backend) {
 }
 
 async fn a_second_recover_within_a_minute_answers_the_same_for_unknown_addresses(backend: Backend) {
-    let app = spawn(backend).await;
+    let app = spawn_app(backend).await;
     app.sign_up("ada@example.com").await;
     let mut answers = Vec::new();
     for email in ["ada@example.com", "nobody@example.com"] {
@@ -517,7 +515,7 @@ async fn wrong_passwords_back_off_per_account(backend: Backend) {
 }
 
 async fn wrong_passwords_back_off_per_account_once(backend: Backend) {
-    let app = spawn(backend).await;
+    let app = spawn_app(backend).await;
     app.sign_up("ada@example.com").await;
     app.sign_up("bob@example.com").await;
     for _ in 0..5 {
@@ -568,7 +566,7 @@ async fn wrong_passwords_from_one_address_do_not_lock_the_owner_out(backend: Bac
 }
 
 async fn wrong_passwords_from_one_address_do_not_lock_the_owner_out_once(backend: Backend) {
-    let app = spawn_with(backend, |c: &mut Config| {
+    let app = spawn_app_with(backend, |c: &mut Config| {
         c.auth.trust_x_forwarded_for = true
     })
     .await;
@@ -605,7 +603,7 @@ async fn many_addresses_guessing_at_one_account_get_one_guess_each(backend: Back
 }
 
 async fn many_addresses_guessing_at_one_account_get_one_guess_each_once(backend: Backend) {
-    let app = spawn_with(backend, |c: &mut Config| {
+    let app = spawn_app_with(backend, |c: &mut Config| {
         c.auth.trust_x_forwarded_for = true
     })
     .await;
@@ -661,7 +659,7 @@ async fn one_address_guessing_at_many_accounts_waits(backend: Backend) {
 }
 
 async fn one_address_guessing_at_many_accounts_waits_once(backend: Backend) {
-    let app = spawn_with(backend, |c: &mut Config| {
+    let app = spawn_app_with(backend, |c: &mut Config| {
         c.auth.trust_x_forwarded_for = true
     })
     .await;
@@ -681,7 +679,7 @@ async fn one_address_guessing_at_many_accounts_waits_once(backend: Backend) {
 }
 
 async fn auth_cors_allows_only_the_site_and_the_allow_list(backend: Backend) {
-    let app = spawn_with(backend, |c: &mut Config| {
+    let app = spawn_app_with(backend, |c: &mut Config| {
         c.auth.redirect_allow_list = vec!["https://*.example.com/**".into()];
     })
     .await;
@@ -716,7 +714,7 @@ async fn auth_cors_allows_only_the_site_and_the_allow_list(backend: Backend) {
 }
 
 async fn token_answers_and_signed_urls_are_not_cached(backend: Backend) {
-    let app = spawn(backend).await;
+    let app = spawn_app(backend).await;
     app.sign_up("ada@example.com").await;
     let signed_in = app.sign_in("ada@example.com", PASSWORD).await;
     assert_eq!(signed_in.headers[header::CACHE_CONTROL], "no-store");
@@ -731,7 +729,7 @@ async fn token_answers_and_signed_urls_are_not_cached(backend: Backend) {
 }
 
 async fn auth_json_endpoints_need_the_json_content_type(backend: Backend) {
-    let app = spawn(backend).await;
+    let app = spawn_app(backend).await;
     app.sign_up("ada@example.com").await;
     for content_type in ["application/x-www-form-urlencoded", "text/plain"] {
         let response = app
@@ -766,7 +764,7 @@ async fn auth_json_endpoints_need_the_json_content_type(backend: Backend) {
 async fn the_dev_outbox_only_starts_on_a_loopback_address(backend: Backend) {
     use prettyscore_server::app::Application;
     let data_dir = tempfile::tempdir().unwrap();
-    let database_url = crate::helpers::fresh_database_url(backend, data_dir.path()).await;
+    let database_url = crate::harness::fresh_database_url(backend, data_dir.path()).await;
     let config = |bind: &str| Config {
         bind: bind.parse().unwrap(),
         data_dir: data_dir.path().to_owned(),

@@ -21,7 +21,7 @@ on_both_databases!(
 );
 
 async fn wrong_password_and_unknown_user_look_the_same(backend: Backend) {
-    let app = spawn(backend).await;
+    let app = spawn_app(backend).await;
     app.sign_up("ada@example.com").await;
     let wrong = app.sign_in("ada@example.com", "wrong-password").await;
     wrong.assert_error(400, "invalid_credentials");
@@ -32,7 +32,7 @@ async fn wrong_password_and_unknown_user_look_the_same(backend: Backend) {
 }
 
 async fn password_sign_in_starts_a_new_session(backend: Backend) {
-    let app = spawn(backend).await;
+    let app = spawn_app(backend).await;
     let first = app.sign_up("ada@example.com").await;
     let reply = app.sign_in("ADA@example.com", PASSWORD).await;
     let second = reply.assert_ok();
@@ -44,7 +44,7 @@ async fn password_sign_in_starts_a_new_session(backend: Backend) {
 }
 
 async fn a_refresh_rotates_the_token_and_keeps_the_session(backend: Backend) {
-    let app = spawn(backend).await;
+    let app = spawn_app(backend).await;
     let tokens = app.sign_up("ada@example.com").await;
     let reply = app.refresh(refresh_of(&tokens)).await;
     let next = reply.assert_ok();
@@ -59,7 +59,7 @@ async fn a_refresh_rotates_the_token_and_keeps_the_session(backend: Backend) {
 }
 
 async fn concurrent_refreshes_of_one_token_all_succeed_in_the_same_session(backend: Backend) {
-    let app = spawn(backend).await;
+    let app = spawn_app(backend).await;
     let tokens = app.sign_up("ada@example.com").await;
     let token = refresh_of(&tokens).to_owned();
     let replies = futures::future::join_all((0..8).map(|_| app.refresh(&token))).await;
@@ -77,7 +77,7 @@ async fn concurrent_refreshes_of_one_token_all_succeed_in_the_same_session(backe
 }
 
 async fn reuse_after_the_interval_revokes_the_whole_session(backend: Backend) {
-    let app = spawn_with(backend, |c: &mut Config| {
+    let app = spawn_app_with(backend, |c: &mut Config| {
         c.auth.refresh_token_reuse_interval_secs = 0
     })
     .await;
@@ -99,7 +99,7 @@ async fn reuse_after_the_interval_revokes_the_whole_session(backend: Backend) {
 }
 
 async fn reuse_within_the_interval_gets_a_fresh_token(backend: Backend) {
-    let app = spawn(backend).await;
+    let app = spawn_app(backend).await;
     let tokens = app.sign_up("ada@example.com").await;
     let first = refresh_of(&tokens).to_owned();
     let second = app.refresh(&first).await.assert_ok().clone();
@@ -109,7 +109,7 @@ async fn reuse_within_the_interval_gets_a_fresh_token(backend: Backend) {
 }
 
 async fn refresh_errors_have_gotrues_codes(backend: Backend) {
-    let app = spawn(backend).await;
+    let app = spawn_app(backend).await;
     app.refresh("not-a-real-token")
         .await
         .assert_error(400, "refresh_token_not_found");
@@ -119,7 +119,7 @@ async fn refresh_errors_have_gotrues_codes(backend: Backend) {
 }
 
 async fn a_banned_user_cannot_refresh_or_sign_in(backend: Backend) {
-    let app = spawn(backend).await;
+    let app = spawn_app(backend).await;
     let tokens = app.sign_up("ada@example.com").await;
     let admin = app.service_token().await;
     let id = tokens["user"]["id"].as_str().unwrap();
@@ -138,7 +138,7 @@ async fn a_banned_user_cannot_refresh_or_sign_in(backend: Backend) {
 }
 
 async fn grants_that_are_not_enabled_say_so(backend: Backend) {
-    let app = spawn(backend).await;
+    let app = spawn_app(backend).await;
     let id_token = app
         .post(
             "/token?grant_type=id_token",
@@ -159,7 +159,7 @@ async fn grants_that_are_not_enabled_say_so(backend: Backend) {
 }
 
 async fn token_requests_are_rate_limited_per_ip(backend: Backend) {
-    let app = spawn_with(backend, |c: &mut Config| {
+    let app = spawn_app_with(backend, |c: &mut Config| {
         c.auth.rate_limits.token_per_5min = 3
     })
     .await;
@@ -173,7 +173,7 @@ async fn token_requests_are_rate_limited_per_ip(backend: Backend) {
 }
 
 async fn logout_global_ends_every_session(backend: Backend) {
-    let app = spawn(backend).await;
+    let app = spawn_app(backend).await;
     let one = app.sign_up("ada@example.com").await;
     let two = app
         .sign_in("ada@example.com", PASSWORD)
@@ -195,7 +195,7 @@ async fn logout_global_ends_every_session(backend: Backend) {
 }
 
 async fn logout_local_ends_only_this_session(backend: Backend) {
-    let app = spawn(backend).await;
+    let app = spawn_app(backend).await;
     let one = app.sign_up("ada@example.com").await;
     let two = app
         .sign_in("ada@example.com", PASSWORD)
@@ -216,7 +216,7 @@ async fn logout_local_ends_only_this_session(backend: Backend) {
 }
 
 async fn logout_others_keeps_only_this_session(backend: Backend) {
-    let app = spawn(backend).await;
+    let app = spawn_app(backend).await;
     let one = app.sign_up("ada@example.com").await;
     let two = app
         .sign_in("ada@example.com", PASSWORD)
@@ -247,7 +247,7 @@ async fn logout_others_keeps_only_this_session(backend: Backend) {
 }
 
 async fn security_events_are_written_to_the_audit_log(backend: Backend) {
-    let app = spawn(backend).await;
+    let app = spawn_app(backend).await;
     use prettyscore_server::db::entities::audit_log_entries;
     use sea_orm::{EntityTrait, QueryOrder};
     let tokens = app.sign_up("ada@example.com").await;

@@ -19,7 +19,7 @@ on_both_databases!(
 );
 
 async fn signup_with_autoconfirm_returns_a_session_and_creates_the_profile(backend: Backend) {
-    let app = spawn(backend).await;
+    let app = spawn_app(backend).await;
     let tokens = app.sign_up("Ada@Example.com").await;
     assert_eq!(tokens["token_type"], "bearer");
     assert_eq!(tokens["expires_in"], 3600);
@@ -63,7 +63,7 @@ async fn signup_with_autoconfirm_returns_a_session_and_creates_the_profile(backe
 }
 
 async fn signing_up_twice_is_user_already_exists(backend: Backend) {
-    let app = spawn(backend).await;
+    let app = spawn_app(backend).await;
     app.sign_up("ada@example.com").await;
     let again = app
         .post(
@@ -78,7 +78,7 @@ async fn signing_up_twice_is_user_already_exists(backend: Backend) {
 async fn without_autoconfirm_signup_sends_a_confirmation_and_sign_in_waits_for_it(
     backend: Backend,
 ) {
-    let app = spawn_with(backend, |c: &mut Config| c.auth.autoconfirm = false).await;
+    let app = spawn_app_with(backend, |c: &mut Config| c.auth.autoconfirm = false).await;
     let reply = app
         .post(
             "/signup",
@@ -123,7 +123,7 @@ async fn without_autoconfirm_signup_sends_a_confirmation_and_sign_in_waits_for_i
 }
 
 async fn without_autoconfirm_a_confirmed_address_gets_a_look_alike_user(backend: Backend) {
-    let app = spawn_with(backend, |c: &mut Config| c.auth.autoconfirm = false).await;
+    let app = spawn_app_with(backend, |c: &mut Config| c.auth.autoconfirm = false).await;
     app.post(
         "/signup",
         json!({"email": "ada@example.com", "password": PASSWORD}),
@@ -158,7 +158,7 @@ async fn without_autoconfirm_a_confirmed_address_gets_a_look_alike_user(backend:
 }
 
 async fn the_password_policy_is_gotrues(backend: Backend) {
-    let app = spawn(backend).await;
+    let app = spawn_app(backend).await;
     let short = app
         .post(
             "/signup",
@@ -188,7 +188,7 @@ async fn the_password_policy_is_gotrues(backend: Backend) {
 }
 
 async fn a_malformed_email_or_body_is_a_clear_error(backend: Backend) {
-    let app = spawn(backend).await;
+    let app = spawn_app(backend).await;
     let bad = app
         .post(
             "/signup",
@@ -221,14 +221,14 @@ async fn a_malformed_email_or_body_is_a_clear_error(backend: Backend) {
 }
 
 async fn anonymous_sign_ins_are_off_by_default(backend: Backend) {
-    let app = spawn(backend).await;
+    let app = spawn_app(backend).await;
     let reply = app.post("/signup", json!({})).await;
     reply.assert_error(422, "anonymous_provider_disabled");
     assert_eq!(reply.message(), "Anonymous sign-ins are disabled");
 }
 
 async fn anonymous_sign_ins_when_enabled_give_an_anonymous_session(backend: Backend) {
-    let app = spawn_with(backend, |c: &mut Config| c.auth.anonymous_sign_ins = true).await;
+    let app = spawn_app_with(backend, |c: &mut Config| c.auth.anonymous_sign_ins = true).await;
     let reply = app
         .post("/signup", json!({"data": {"theme": "dark"}}))
         .await;
@@ -261,7 +261,7 @@ async fn anonymous_sign_ins_when_enabled_give_an_anonymous_session(backend: Back
 }
 
 async fn signups_can_be_disabled(backend: Backend) {
-    let app = spawn_with(backend, |c: &mut Config| c.auth.disable_signup = true).await;
+    let app = spawn_app_with(backend, |c: &mut Config| c.auth.disable_signup = true).await;
     let reply = app
         .post(
             "/signup",
@@ -273,7 +273,7 @@ async fn signups_can_be_disabled(backend: Backend) {
 }
 
 async fn phone_signup_without_an_sms_provider_is_a_clear_error(backend: Backend) {
-    let app = spawn(backend).await;
+    let app = spawn_app(backend).await;
     let reply = app
         .post(
             "/signup",

@@ -9,7 +9,6 @@ use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::net::TcpListener;
 
 use super::*;
-use crate::helpers::eventually;
 
 on_both_databases!(
     mail_is_retried_for_three_days_with_a_backoff_of_at_most_an_hour,
@@ -92,13 +91,14 @@ async fn only_mail(app: &TestApp) -> outbox::Model {
         .expect("one mail in the outbox")
 }
 
-#[tokio::test]
-async fn with_smtp_configured_mail_is_delivered_and_marked_sent() {
+on_both_databases!(
+    with_smtp_configured_mail_is_delivered_and_marked_sent,
+    an_unreachable_smtp_server_leaves_the_mail_pending_for_a_retry,
+);
+
+async fn with_smtp_configured_mail_is_delivered_and_marked_sent(backend: Backend) {
     let (port, received) = smtp_sink().await;
-    let app = spawn_with(crate::helpers::Backend::Sqlite, |c| {
-        c.auth.smtp = Some(smtp(port))
-    })
-    .await;
+    let app = spawn_app_with(backend, |c| c.auth.smtp = Some(smtp(port))).await;
     app.sign_up("ada@example.com").await;
     app.post("/recover", json!({"email": "ada@example.com"}))
         .await
@@ -122,13 +122,9 @@ async fn with_smtp_configured_mail_is_delivered_and_marked_sent() {
     assert!(row.sent_at.is_some());
 }
 
-#[tokio::test]
-async fn an_unreachable_smtp_server_leaves_the_mail_pending_for_a_retry() {
+async fn an_unreachable_smtp_server_leaves_the_mail_pending_for_a_retry(backend: Backend) {
     let port = free_port();
-    let app = spawn_with(crate::helpers::Backend::Sqlite, |c| {
-        c.auth.smtp = Some(smtp(port))
-    })
-    .await;
+    let app = spawn_app_with(backend, |c| c.auth.smtp = Some(smtp(port))).await;
     app.sign_up("ada@example.com").await;
     app.post("/recover", json!({"email": "ada@example.com"}))
         .await
@@ -158,7 +154,7 @@ async fn set_mail(app: &TestApp, change: impl FnOnce(&mut outbox::ActiveModel)) 
 /// (about 2 hours of outage). Now it is retried for 3 days, at most an hour
 /// apart.
 async fn mail_is_retried_for_three_days_with_a_backoff_of_at_most_an_hour(backend: Backend) {
-    let app = spawn_with(backend, |c| c.auth.smtp = Some(smtp(free_port()))).await;
+    let app = spawn_app_with(backend, |c| c.auth.smtp = Some(smtp(free_port()))).await;
     app.sign_up("ada@example.com").await;
     app.post("/recover", json!({"email": "ada@example.com"}))
         .await
@@ -214,7 +210,7 @@ async fn mail_is_retried_for_three_days_with_a_backoff_of_at_most_an_hour(backen
 /// seconds.
 async fn waiting_mail_goes_out_soon_after_the_smtp_server_is_back(backend: Backend) {
     let port = free_port();
-    let app = spawn_with(backend, |c| c.auth.smtp = Some(smtp(port))).await;
+    let app = spawn_app_with(backend, |c| c.auth.smtp = Some(smtp(port))).await;
     app.sign_up("ada@example.com").await;
     app.post("/recover", json!({"email": "ada@example.com"}))
         .await
@@ -249,7 +245,7 @@ async fn a_mail_left_sending_by_a_stopped_worker_is_sent_once_more_with_the_same
     backend: Backend,
 ) {
     let (port, received) = smtp_sink().await;
-    let app = spawn_with(backend, |c| c.auth.smtp = Some(smtp(port))).await;
+    let app = spawn_app_with(backend, |c| c.auth.smtp = Some(smtp(port))).await;
     app.sign_up("ada@example.com").await;
     app.post("/recover", json!({"email": "ada@example.com"}))
         .await

@@ -18,7 +18,7 @@ on_both_databases!(
 );
 
 async fn get_user_returns_the_user_object(backend: Backend) {
-    let app = spawn(backend).await;
+    let app = spawn_app(backend).await;
     let tokens = app.sign_up("ada@example.com").await;
     let reply = app.get_as(access(&tokens), "/user").await;
     let user = reply.assert_ok();
@@ -29,7 +29,7 @@ async fn get_user_returns_the_user_object(backend: Backend) {
 }
 
 async fn bearer_failures_have_gotrues_codes(backend: Backend) {
-    let app = spawn(backend).await;
+    let app = spawn_app(backend).await;
     let tokens = app.sign_up("ada@example.com").await;
     let missing = app.call(reqwest::Method::GET, "/user", None, None).await;
     missing.assert_error(401, "no_authorization");
@@ -68,7 +68,7 @@ async fn bearer_failures_have_gotrues_codes(backend: Backend) {
 }
 
 async fn put_user_merges_metadata_and_null_deletes_a_key(backend: Backend) {
-    let app = spawn(backend).await;
+    let app = spawn_app(backend).await;
     let tokens = app.sign_up("ada@example.com").await;
     let token = access(&tokens);
     app.put_as(
@@ -92,7 +92,7 @@ async fn put_user_merges_metadata_and_null_deletes_a_key(backend: Backend) {
 }
 
 async fn a_password_change_signs_out_the_other_sessions(backend: Backend) {
-    let app = spawn(backend).await;
+    let app = spawn_app(backend).await;
     let mine = app.sign_up("ada@example.com").await;
     let other = app
         .sign_in("ada@example.com", PASSWORD)
@@ -121,7 +121,7 @@ async fn a_password_change_signs_out_the_other_sessions(backend: Backend) {
 }
 
 async fn password_change_rules(backend: Backend) {
-    let app = spawn(backend).await;
+    let app = spawn_app(backend).await;
     let tokens = app.sign_up("ada@example.com").await;
     let token = access(&tokens);
     app.put_as(token, "/user", json!({"password": PASSWORD}))
@@ -147,7 +147,7 @@ async fn password_change_rules(backend: Backend) {
 }
 
 async fn with_autoconfirm_an_email_change_still_needs_both_addresses(backend: Backend) {
-    let app = spawn(backend).await;
+    let app = spawn_app(backend).await;
     let tokens = app.sign_up("ada@example.com").await;
     let other = app.sign_up("bob@example.com").await;
     let reply = app
@@ -196,7 +196,7 @@ async fn with_autoconfirm_an_email_change_still_needs_both_addresses(backend: Ba
 }
 
 async fn without_autoconfirm_an_email_change_needs_both_addresses(backend: Backend) {
-    let app = spawn_with(backend, |c: &mut Config| c.auth.autoconfirm = false).await;
+    let app = spawn_app_with(backend, |c: &mut Config| c.auth.autoconfirm = false).await;
     app.post(
         "/signup",
         json!({"email": "ada@example.com", "password": PASSWORD}),
@@ -243,7 +243,7 @@ async fn without_autoconfirm_an_email_change_needs_both_addresses(backend: Backe
 }
 
 async fn a_single_identity_cannot_be_unlinked(backend: Backend) {
-    let app = spawn_with(backend, |c| c.auth.manual_linking = true).await;
+    let app = spawn_app_with(backend, |c| c.auth.manual_linking = true).await;
     let tokens = app.sign_up("ada@example.com").await;
     let identity = tokens["user"]["identities"][0]["identity_id"]
         .as_str()
@@ -262,7 +262,7 @@ async fn a_single_identity_cannot_be_unlinked(backend: Backend) {
 }
 
 async fn oauth_sso_and_linking_are_not_enabled(backend: Backend) {
-    let app = spawn(backend).await;
+    let app = spawn_app(backend).await;
     let tokens = app.sign_up("ada@example.com").await;
     let authorize = app
         .call(
@@ -288,7 +288,7 @@ async fn oauth_sso_and_linking_are_not_enabled(backend: Backend) {
 }
 
 async fn settings_and_health_describe_this_deployment(backend: Backend) {
-    let app = spawn(backend).await;
+    let app = spawn_app(backend).await;
     let settings = app
         .call(reqwest::Method::GET, "/settings", None, None)
         .await;
@@ -307,7 +307,7 @@ async fn settings_and_health_describe_this_deployment(backend: Backend) {
 }
 
 async fn cors_lets_browsers_read_the_error_code(backend: Backend) {
-    let app = spawn(backend).await;
+    let app = spawn_app(backend).await;
     let response = app
         .client
         .request(

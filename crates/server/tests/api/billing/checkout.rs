@@ -3,7 +3,6 @@
 //! My Account's subscription, payments, cancel and resume.
 
 use super::*;
-use crate::helpers::on_both_databases;
 use prettyscore_server::providers::payments::sandbox::Sandbox;
 
 on_both_databases!(
@@ -41,9 +40,9 @@ async fn anonymous_callers_get_401_on_every_billing_endpoint(backend: Backend) {
         let method = Method::from_bytes(verb.as_bytes()).unwrap();
         let body = json!({"userId": user.id, "type": "subscription", "featureName": "ai_editor"});
         let reply = call(&app, method.clone(), path, None, Some(body.clone())).await;
-        assert_error(&reply, StatusCode::UNAUTHORIZED, "not_signed_in");
+        reply.assert_error(StatusCode::UNAUTHORIZED, "not_signed_in");
         let forged = call(&app, method, path, Some("not-a-token"), Some(body)).await;
-        assert_error(&forged, StatusCode::UNAUTHORIZED, "not_signed_in");
+        forged.assert_error(StatusCode::UNAUTHORIZED, "not_signed_in");
     }
     assert_eq!(count(&app, "checkout_sessions").await, 0);
 }
@@ -51,19 +50,22 @@ async fn anonymous_callers_get_401_on_every_billing_endpoint(backend: Backend) {
 async fn create_checkout_ignores_the_clients_price(backend: Backend) {
     let app = sandbox_app(backend).await;
     let buyer = sign_up(&app, "bargain@example.com").await;
-    let opened = ok(post(
+    let opened = post(
         &app,
         "/functions/v1/create-checkout",
         &buyer,
         json!({"userId": buyer.id, "type": "subscription", "priceId": "price_one_cent",
                "amount": 1, "unit_amount": 1, "metadata": {"fee_amount": 1, "plan_name": "free"}}),
     )
-    .await);
+    .await
+    .ok();
     assert_eq!(opened["amountCents"], 999);
     let url = opened["url"].as_str().unwrap();
     let session = opened["sessionId"].as_str().unwrap();
     assert_eq!(url, format!("/checkout/sandbox/{session}"));
-    let page = ok(get(&app, &format!("/api/v1/billing/sandbox/{session}"), &buyer).await);
+    let page = get(&app, &format!("/api/v1/billing/sandbox/{session}"), &buyer)
+        .await
+        .ok();
     assert_eq!(page["amountCents"], 999);
     assert_eq!(page["renewalCents"], Value::Null, "no discount: one price");
     assert_eq!(page["currency"], "usd");
@@ -83,7 +85,12 @@ async fn create_checkout_ignores_the_clients_price(backend: Backend) {
         json!({"userId": buyer.id, "type": "free_stuff"}),
     )
     .await;
-    assert_eq!(reply.0, StatusCode::UNPROCESSABLE_ENTITY, "{}", reply.1);
+    assert_eq!(
+        reply.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        reply.body
+    );
 }
 
 async fn another_users_id_gets_403(backend: Backend) {
@@ -97,7 +104,7 @@ async fn another_users_id_gets_403(backend: Backend) {
         json!({"userId": alice.id, "type": "subscription"}),
     )
     .await;
-    assert_error(&reply, StatusCode::FORBIDDEN, "forbidden");
+    reply.assert_error(StatusCode::FORBIDDEN, "forbidden");
     assert_eq!(count(&app, "checkout_sessions").await, 0);
 
     // Nor can anyone (an admin included) see or pay another's sandbox checkout.
@@ -113,7 +120,7 @@ async fn another_users_id_gets_403(backend: Backend) {
     ] {
         let method = Method::from_bytes(verb.as_bytes()).unwrap();
         let reply = call(&app, method, &path, Some(&mallory.token), None).await;
-        assert_error(&reply, StatusCode::NOT_FOUND, "not_found");
+        reply.assert_error(StatusCode::NOT_FOUND, "not_found");
     }
     assert_eq!(subscription_of(&app, &alice).await["subscribed"], false);
     assert_eq!(subscription_of(&app, &mallory).await["subscribed"], false);
@@ -140,13 +147,14 @@ async fn the_same_idempotency_key_returns_the_same_checkout(backend: Backend) {
     let second: Value = send("key-1", "subscription").await.json().await.unwrap();
     assert_eq!(first, second);
     // The key may come in the body too.
-    let third = ok(post(
+    let third = post(
         &app,
         "/functions/v1/create-checkout",
         &buyer,
         json!({"userId": buyer.id, "type": "subscription", "idempotencyKey": "key-1"}),
     )
-    .await);
+    .await
+    .ok();
     assert_eq!(first, third);
     assert_eq!(count(&app, "checkout_sessions").await, 1);
     assert_eq!(count(&app, "sandbox_objects").await, 1);
@@ -169,13 +177,14 @@ async fn paying_in_the_sandbox_grants_premium_through_the_events(backend: Backen
     let session = opened["sessionId"].as_str().unwrap();
     assert_eq!(subscription_of(&app, &buyer).await["subscribed"], false);
 
-    let paid = ok(post(
+    let paid = post(
         &app,
         &format!("/api/v1/billing/sandbox/{session}/pay"),
         &buyer,
         json!({}),
     )
-    .await);
+    .await
+    .ok();
     assert_eq!(paid["redirectUrl"], "/premium?success=true");
     let status = subscription_of(&app, &buyer).await;
     assert_eq!(status["subscribed"], true, "{status}");
@@ -196,13 +205,14 @@ async fn paying_in_the_sandbox_grants_premium_through_the_events(backend: Backen
         0
     );
     // The same premium the edits and features see.
-    let access = ok(post(
+    let access = post(
         &app,
         "/functions/v1/check-feature-access",
         &buyer,
         json!({"featureName": "ai_editor"}),
     )
-    .await);
+    .await
+    .ok();
     assert_eq!(
         access,
         json!({"hasAccess": true, "reason": "granted", "trialRemaining": 1})
@@ -215,7 +225,7 @@ async fn paying_in_the_sandbox_grants_premium_through_the_events(backend: Backen
         json!({}),
     )
     .await;
-    assert_error(&twice, StatusCode::CONFLICT, "checkout_closed");
+    twice.assert_error(StatusCode::CONFLICT, "checkout_closed");
     assert_eq!(count(&app, "subscriptions").await, 1);
     let again = post(
         &app,
@@ -224,7 +234,7 @@ async fn paying_in_the_sandbox_grants_premium_through_the_events(backend: Backen
         json!({"userId": buyer.id, "type": "subscription"}),
     )
     .await;
-    assert_error(&again, StatusCode::CONFLICT, "already_subscribed");
+    again.assert_error(StatusCode::CONFLICT, "already_subscribed");
 
     // Two clicks on Pay at once make one payment.
     let other = sign_up(&app, "double@example.com").await;
@@ -237,7 +247,7 @@ async fn paying_in_the_sandbox_grants_premium_through_the_events(backend: Backen
         post(&app, &path, &other, json!({})),
         post(&app, &path, &other, json!({}))
     );
-    let mut statuses = [a.0, b.0];
+    let mut statuses = [a.status, b.status];
     statuses.sort();
     assert_eq!(
         statuses,
@@ -261,23 +271,31 @@ async fn a_declined_card_grants_nothing_and_the_checkout_stays_open(backend: Bac
         json!({}),
     )
     .await;
-    assert_error(&declined, StatusCode::PAYMENT_REQUIRED, "card_declined");
-    assert!(declined.1["message"].as_str().unwrap().contains("declined"));
+    declined.assert_error(StatusCode::PAYMENT_REQUIRED, "card_declined");
+    assert!(
+        declined.body["message"]
+            .as_str()
+            .unwrap()
+            .contains("declined")
+    );
     assert_eq!(subscription_of(&app, &buyer).await["subscribed"], false);
     let payments = payments_of(&app, &buyer).await;
     assert_eq!(payments.len(), 1);
     assert_eq!(payments[0]["status"], "failed");
     assert_eq!(count(&app, "subscriptions").await, 0);
-    let page = ok(get(&app, &format!("/api/v1/billing/sandbox/{session}"), &buyer).await);
+    let page = get(&app, &format!("/api/v1/billing/sandbox/{session}"), &buyer)
+        .await
+        .ok();
     assert_eq!(page["status"], "open");
     // A second try with a good card works.
-    ok(post(
+    post(
         &app,
         &format!("/api/v1/billing/sandbox/{session}/pay"),
         &buyer,
         json!({}),
     )
-    .await);
+    .await
+    .ok();
     assert_eq!(subscription_of(&app, &buyer).await["subscribed"], true);
 }
 
@@ -286,15 +304,18 @@ async fn cancelling_the_sandbox_checkout_grants_nothing(backend: Backend) {
     let buyer = sign_up(&app, "changed-mind@example.com").await;
     let opened = checkout(&app, &buyer, "subscription").await;
     let session = opened["sessionId"].as_str().unwrap();
-    let cancelled = ok(post(
+    let cancelled = post(
         &app,
         &format!("/api/v1/billing/sandbox/{session}/cancel"),
         &buyer,
         json!({}),
     )
-    .await);
+    .await
+    .ok();
     assert_eq!(cancelled["redirectUrl"], "/premium?canceled=true");
-    let page = ok(get(&app, &format!("/api/v1/billing/sandbox/{session}"), &buyer).await);
+    let page = get(&app, &format!("/api/v1/billing/sandbox/{session}"), &buyer)
+        .await
+        .ok();
     assert_eq!(page["status"], "expired");
     let late = post(
         &app,
@@ -303,35 +324,13 @@ async fn cancelling_the_sandbox_checkout_grants_nothing(backend: Backend) {
         json!({}),
     )
     .await;
-    assert_error(&late, StatusCode::CONFLICT, "checkout_closed");
+    late.assert_error(StatusCode::CONFLICT, "checkout_closed");
     assert_eq!(subscription_of(&app, &buyer).await["subscribed"], false);
     assert!(payments_of(&app, &buyer).await.is_empty());
 }
 
-pub(crate) async fn buy_premium(app: &TestApp, buyer: &Caller) -> String {
-    let opened = checkout(app, buyer, "subscription").await;
-    let session = opened["sessionId"].as_str().unwrap();
-    ok(post(
-        app,
-        &format!("/api/v1/billing/sandbox/{session}/pay"),
-        buyer,
-        json!({}),
-    )
-    .await);
-    use prettyscore_server::billing::entity as subscriptions;
-    use sea_orm::{ColumnTrait, EntityTrait, QueryFilter};
-    subscriptions::Entity::find()
-        .filter(subscriptions::Column::UserId.eq(buyer.id))
-        .one(&app.db)
-        .await
-        .unwrap()
-        .unwrap()
-        .provider_subscription_id
-        .unwrap()
-}
-
 async fn cancel_at_period_end_keeps_premium_to_the_end_then_it_ends(backend: Backend) {
-    let app = spawn_with(backend, |config| {
+    let app = spawn_app_with(backend, |config| {
         config.payments.sandbox_renewal_interval_secs = 1;
     })
     .await;
@@ -343,36 +342,39 @@ async fn cancel_at_period_end_keeps_premium_to_the_end_then_it_ends(backend: Bac
         json!({}),
     )
     .await;
-    assert_error(&nobody, StatusCode::NOT_FOUND, "no_subscription");
+    nobody.assert_error(StatusCode::NOT_FOUND, "no_subscription");
     let subscription = buy_premium(&app, &buyer).await;
-    let before = ok(get(&app, "/api/v1/billing/subscription", &buyer).await);
+    let before = get(&app, "/api/v1/billing/subscription", &buyer).await.ok();
 
-    let cancelled = ok(post(
+    let cancelled = post(
         &app,
         "/api/v1/billing/subscription/cancel",
         &buyer,
         json!({}),
     )
-    .await);
+    .await
+    .ok();
     assert_eq!(cancelled["cancel_at_period_end"], true);
     assert_eq!(cancelled["subscribed"], true);
     assert_eq!(cancelled["expires_at"], before["expires_at"]);
     assert_eq!(subscription_of(&app, &buyer).await, cancelled);
-    let resumed = ok(post(
+    let resumed = post(
         &app,
         "/api/v1/billing/subscription/resume",
         &buyer,
         json!({}),
     )
-    .await);
+    .await
+    .ok();
     assert_eq!(resumed["cancel_at_period_end"], false);
-    ok(post(
+    post(
         &app,
         "/api/v1/billing/subscription/cancel",
         &buyer,
         json!({}),
     )
-    .await);
+    .await
+    .ok();
     // Another user cannot touch it.
     let other = sign_up(&app, "other@example.com").await;
     let reply = post(
@@ -382,7 +384,7 @@ async fn cancel_at_period_end_keeps_premium_to_the_end_then_it_ends(backend: Bac
         json!({}),
     )
     .await;
-    assert_error(&reply, StatusCode::NOT_FOUND, "no_subscription");
+    reply.assert_error(StatusCode::NOT_FOUND, "no_subscription");
     assert_eq!(
         subscription_of(&app, &buyer).await["cancel_at_period_end"],
         true
@@ -396,7 +398,7 @@ async fn cancel_at_period_end_keeps_premium_to_the_end_then_it_ends(backend: Bac
         )
         .await
         .unwrap();
-    crate::helpers::eventually("the cancelled subscription to end", || async {
+    crate::harness::eventually("the cancelled subscription to end", || async {
         subscription_of(&app, &buyer).await["status"] == "canceled"
     })
     .await;
@@ -409,7 +411,7 @@ async fn cancel_at_period_end_keeps_premium_to_the_end_then_it_ends(backend: Bac
 }
 
 async fn a_sandbox_subscription_renews_monthly(backend: Backend) {
-    let app = spawn_with(backend, |config| {
+    let app = spawn_app_with(backend, |config| {
         config.payments.sandbox_renewal_interval_secs = 1;
     })
     .await;
@@ -420,7 +422,7 @@ async fn a_sandbox_subscription_renews_monthly(backend: Backend) {
         .set_period_end(&subscription, end)
         .await
         .unwrap();
-    crate::helpers::eventually("the renewal's payment", || async {
+    crate::harness::eventually("the renewal's payment", || async {
         payments_of(&app, &buyer).await.len() == 2
     })
     .await;
@@ -436,14 +438,15 @@ async fn billing_data_is_in_the_export_and_payments_outlive_the_account(backend:
     let app = sandbox_app(backend).await;
     let buyer = sign_up(&app, "exported@example.com").await;
     buy_premium(&app, &buyer).await;
-    ok(post(
+    post(
         &app,
         "/functions/v1/record-feature-usage",
         &sign_up(&app, "x@example.com").await,
         json!({"featureName": "ai_editor"}),
     )
-    .await);
-    let export = ok(get(&app, "/api/v1/account/export", &buyer).await);
+    .await
+    .ok();
+    let export = get(&app, "/api/v1/account/export", &buyer).await.ok();
     assert_eq!(
         export["sections"]["billing"]["subscriptions"][0]["plan"], "premium_editing",
         "{export}"
@@ -462,7 +465,7 @@ async fn billing_data_is_in_the_export_and_payments_outlive_the_account(backend:
         None,
     )
     .await;
-    assert!(deleted.0.is_success(), "{deleted:?}");
+    assert!(deleted.status.is_success(), "{deleted:?}");
     assert_eq!(count(&app, "subscriptions").await, 0);
     assert_eq!(count(&app, "payments").await, 1);
     assert_eq!(count(&app, "payments WHERE user_id IS NULL").await, 1);
@@ -578,16 +581,18 @@ async fn a_contact_fee_paid_in_the_sandbox_is_held_not_captured(backend: Backend
     let fan = sign_up(&app, "fan@example.com").await;
     let star = sign_up(&app, "star@example.com").await;
     let request = insert_contact_request(&app, &fan, &star, 1).await;
-    let opened = ok(post(
+    let opened = post(
         &app,
         "/functions/v1/create-checkout",
         &fan,
         json!({"userId": fan.id, "type": "contact_request", "metadata": {"contact_request_id": request, "fee_amount": 5}}),
     )
-    .await);
+    .await.ok();
     assert_eq!(opened["amountCents"], 100_000);
     let session = opened["sessionId"].as_str().unwrap();
-    let page = ok(get(&app, &format!("/api/v1/billing/sandbox/{session}"), &fan).await);
+    let page = get(&app, &format!("/api/v1/billing/sandbox/{session}"), &fan)
+        .await
+        .ok();
     assert_eq!(page["mode"], "hold");
     assert_eq!(page["description"], "Contact request fee");
     assert_eq!(
@@ -595,13 +600,14 @@ async fn a_contact_fee_paid_in_the_sandbox_is_held_not_captured(backend: Backend
         (false, "pending_payment".to_owned())
     );
 
-    let paid = ok(post(
+    let paid = post(
         &app,
         &format!("/api/v1/billing/sandbox/{session}/pay"),
         &fan,
         json!({}),
     )
-    .await);
+    .await
+    .ok();
     assert_eq!(paid["redirectUrl"], "/leaderboard?contact=success");
     assert_eq!(
         contact_state(&app, request).await,

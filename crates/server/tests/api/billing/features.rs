@@ -3,7 +3,6 @@
 //! Editor's edits) checking access themselves.
 
 use super::*;
-use crate::helpers::{image_form, on_both_databases, testdata};
 
 on_both_databases!(
     an_unknown_feature_gets_400,
@@ -14,16 +13,17 @@ on_both_databases!(
 );
 
 async fn access(app: &TestApp, caller: &Caller, feature: &str) -> Value {
-    ok(post(
+    post(
         app,
         "/functions/v1/check-feature-access",
         caller,
         json!({"featureName": feature}),
     )
-    .await)
+    .await
+    .ok()
 }
 
-async fn activate(app: &TestApp, caller: &Caller, feature: &str) -> (StatusCode, Value) {
+async fn activate(app: &TestApp, caller: &Caller, feature: &str) -> Reply {
     post(
         app,
         "/functions/v1/record-feature-usage",
@@ -33,7 +33,7 @@ async fn activate(app: &TestApp, caller: &Caller, feature: &str) -> (StatusCode,
     .await
 }
 
-async fn analyse(app: &TestApp, caller: Option<&Caller>, kind: &str) -> (StatusCode, Value) {
+async fn analyse(app: &TestApp, caller: Option<&Caller>, kind: &str) -> Reply {
     let photo = match kind {
         "feet" => "feet/feet-in-sandals-drawing.png",
         _ => "hands/main_droite_dessus_0.webp",
@@ -45,23 +45,7 @@ async fn analyse(app: &TestApp, caller: Option<&Caller>, kind: &str) -> (StatusC
     if let Some(caller) = caller {
         request = request.bearer_auth(&caller.token);
     }
-    let response = request.send().await.unwrap();
-    let status = response.status();
-    (status, response.json().await.unwrap())
-}
-
-pub async fn make_premium(app: &TestApp, user: &Caller) {
-    sql(
-        app,
-        "INSERT INTO subscriptions (id, user_id, status, plan_type, provider, expires_at) \
-         VALUES ($1, $2, 'active', 'premium_editing', 'sandbox', $3)",
-        vec![
-            Uuid::new_v4().into(),
-            user.id.into(),
-            (chrono::Utc::now() + chrono::Duration::days(30)).into(),
-        ],
-    )
-    .await;
+    app.send(request).await
 }
 
 async fn an_unknown_feature_gets_400(backend: Backend) {
@@ -72,7 +56,7 @@ async fn an_unknown_feature_gets_400(backend: Backend) {
         "/functions/v1/record-feature-usage",
     ] {
         let reply = post(&app, path, &user, json!({"featureName": "time_travel"})).await;
-        assert_error(&reply, StatusCode::BAD_REQUEST, "unknown_feature");
+        reply.assert_error(StatusCode::BAD_REQUEST, "unknown_feature");
     }
     assert_eq!(count(&app, "feature_trials").await, 0);
     for feature in [
@@ -93,15 +77,18 @@ async fn the_trial_is_used_once_under_eight_parallel_calls_and_across_browsers(b
     let user = sign_up(&app, "eager@example.com").await;
     let calls = (0..8).map(|_| activate(&app, &user, "personality_test"));
     let replies = futures::future::join_all(calls).await;
-    let activated: Vec<_> = replies.iter().filter(|r| r.0 == StatusCode::OK).collect();
+    let activated: Vec<_> = replies
+        .iter()
+        .filter(|r| r.status == StatusCode::OK)
+        .collect();
     assert_eq!(activated.len(), 1, "{replies:?}");
     // The words say what the trial gives: one completed quiz.
     assert_eq!(
-        activated[0].1["message"],
+        activated[0].body["message"],
         "Trial activated! You can complete the personality test once."
     );
-    for reply in replies.iter().filter(|r| r.0 != StatusCode::OK) {
-        assert_error(reply, StatusCode::CONFLICT, "trial_used");
+    for reply in replies.iter().filter(|r| r.status != StatusCode::OK) {
+        reply.assert_error(StatusCode::CONFLICT, "trial_used");
     }
     assert_eq!(count(&app, "feature_trials").await, 1);
     assert_eq!(
@@ -111,7 +98,7 @@ async fn the_trial_is_used_once_under_eight_parallel_calls_and_across_browsers(b
 
     // Another browser: a new session of the same user.
     let other_browser = app
-        .sign_in("eager@example.com", crate::auth::PASSWORD)
+        .sign_in("eager@example.com", crate::harness::PASSWORD)
         .await;
     let other = Caller {
         token: access_token(&other_browser.body),
@@ -119,44 +106,42 @@ async fn the_trial_is_used_once_under_eight_parallel_calls_and_across_browsers(b
         email: user.email.clone(),
     };
     assert_ne!(other.token, user.token);
-    assert_error(
-        &activate(&app, &other, "personality_test").await,
-        StatusCode::CONFLICT,
-        "trial_used",
-    );
+    activate(&app, &other, "personality_test")
+        .await
+        .assert_error(StatusCode::CONFLICT, "trial_used");
     // Each feature has its own trial, and each user their own.
     let hands = activate(&app, &other, "hands_scoring").await;
-    assert_eq!(hands.0, StatusCode::OK);
+    assert_eq!(hands.status, StatusCode::OK);
     assert_eq!(
-        hands.1["message"],
+        hands.body["message"],
         "Trial activated! You can score one photo of your hands."
     );
     let editor = activate(&app, &other, "ai_editor").await;
     assert_eq!(
-        editor.1["message"],
+        editor.body["message"],
         "Trial activated! You can use the AI editor until you save one edited photo."
     );
     let someone = sign_up(&app, "someone@example.com").await;
     assert_eq!(
-        activate(&app, &someone, "personality_test").await.0,
+        activate(&app, &someone, "personality_test").await.status,
         StatusCode::OK
     );
 }
 
 fn access_token(tokens: &Value) -> String {
-    crate::auth::access(tokens).to_owned()
+    crate::harness::access(tokens).to_owned()
 }
 
 async fn a_feet_trial_is_one_analysis_then_premium_is_needed(backend: Backend) {
     let app = sandbox_app(backend).await;
     let anonymous = analyse(&app, None, "feet").await;
-    assert_error(&anonymous, StatusCode::UNAUTHORIZED, "not_signed_in");
+    anonymous.assert_error(StatusCode::UNAUTHORIZED, "not_signed_in");
     let user = sign_up(&app, "feet@example.com").await;
     let locked = analyse(&app, Some(&user), "feet").await;
-    assert_error(&locked, StatusCode::FORBIDDEN, "feature_locked");
+    locked.assert_error(StatusCode::FORBIDDEN, "feature_locked");
 
     assert_eq!(
-        activate(&app, &user, "feet_scoring").await.0,
+        activate(&app, &user, "feet_scoring").await.status,
         StatusCode::OK
     );
     // A photo the analysis refuses does not use the trial up.
@@ -170,21 +155,19 @@ async fn a_feet_trial_is_one_analysis_then_premium_is_needed(backend: Backend) {
         .unwrap();
     assert_eq!(bad.status(), StatusCode::UNPROCESSABLE_ENTITY);
     let scored = analyse(&app, Some(&user), "feet").await;
-    assert_eq!(scored.0, StatusCode::OK, "{}", scored.1);
-    assert!(scored.1["score"].is_number());
+    assert_eq!(scored.status, StatusCode::OK, "{}", scored.body);
+    assert!(scored.body["score"].is_number());
 
     let again = analyse(&app, Some(&user), "feet").await;
-    assert_error(&again, StatusCode::FORBIDDEN, "feature_locked");
+    again.assert_error(StatusCode::FORBIDDEN, "feature_locked");
     assert_eq!(
         access(&app, &user, "feet_scoring").await,
         json!({"hasAccess": false, "reason": "trial_exceeded", "trialRemaining": 0})
     );
     // The hands trial is separate, and not activated.
-    assert_error(
-        &analyse(&app, Some(&user), "hands").await,
-        StatusCode::FORBIDDEN,
-        "feature_locked",
-    );
+    analyse(&app, Some(&user), "hands")
+        .await
+        .assert_error(StatusCode::FORBIDDEN, "feature_locked");
 }
 
 async fn premium_members_score_feet_and_hands_without_limit(backend: Backend) {
@@ -193,7 +176,7 @@ async fn premium_members_score_feet_and_hands_without_limit(backend: Backend) {
     make_premium(&app, &member).await;
     for kind in ["feet", "hands", "feet", "hands"] {
         let reply = analyse(&app, Some(&member), kind).await;
-        assert_eq!(reply.0, StatusCode::OK, "{kind}: {}", reply.1);
+        assert_eq!(reply.status, StatusCode::OK, "{kind}: {}", reply.body);
     }
     assert_eq!(
         access(&app, &member, "hands_scoring").await,
@@ -201,7 +184,7 @@ async fn premium_members_score_feet_and_hands_without_limit(backend: Backend) {
     );
     // Premium members need no trial: nothing is used.
     assert_eq!(
-        activate(&app, &member, "hands_scoring").await.0,
+        activate(&app, &member, "hands_scoring").await.status,
         StatusCode::OK
     );
     assert_eq!(count(&app, "feature_trials").await, 0);
@@ -224,24 +207,25 @@ async fn the_ai_editor_gate_needs_premium_or_an_active_trial(backend: Backend) {
             if let Some(token) = token {
                 request = request.bearer_auth(token);
             }
-            let response = request.send().await.unwrap();
-            let status = response.status();
-            (status, response.json::<Value>().await.unwrap())
+            Reply::read(request.send().await.unwrap()).await
         }
     };
     let edit = |token: Option<String>| edit_onto(token, None);
-    assert_error(&edit(None).await, StatusCode::UNAUTHORIZED, "not_signed_in");
+    edit(None)
+        .await
+        .assert_error(StatusCode::UNAUTHORIZED, "not_signed_in");
     let user = sign_up(&app, "editor@example.com").await;
-    assert_error(
-        &edit(Some(user.token.clone())).await,
-        StatusCode::FORBIDDEN,
-        "feature_locked",
+    edit(Some(user.token.clone()))
+        .await
+        .assert_error(StatusCode::FORBIDDEN, "feature_locked");
+    assert_eq!(
+        activate(&app, &user, "ai_editor").await.status,
+        StatusCode::OK
     );
-    assert_eq!(activate(&app, &user, "ai_editor").await.0, StatusCode::OK);
     let trial = edit(Some(user.token.clone())).await;
-    assert_eq!(trial.0, StatusCode::OK, "{}", trial.1);
+    assert_eq!(trial.status, StatusCode::OK, "{}", trial.body);
     // The trial counts the free edits as usual.
-    assert_eq!(trial.1["editsRemaining"], 4);
+    assert_eq!(trial.body["editsRemaining"], 4);
 
     // No clock ends it: an hour later the session goes on.
     sql(
@@ -254,23 +238,21 @@ async fn the_ai_editor_gate_needs_premium_or_an_active_trial(backend: Backend) {
     )
     .await;
     let later = edit(Some(user.token.clone())).await;
-    assert_eq!(later.0, StatusCode::OK, "{}", later.1);
+    assert_eq!(later.status, StatusCode::OK, "{}", later.body);
     // The session ends when an edit is saved onto one of the user's photos.
-    let photo = crate::leaderboard::insert_photo(
+    let photo = crate::harness::insert_photo(
         &app,
         user.id,
         7.0,
         chrono::Utc::now(),
-        crate::leaderboard::State::Private,
+        crate::harness::State::Private,
     )
     .await;
     let saved = edit_onto(Some(user.token.clone()), Some(photo)).await;
-    assert_eq!(saved.0, StatusCode::OK, "{}", saved.1);
-    assert_error(
-        &edit(Some(user.token.clone())).await,
-        StatusCode::FORBIDDEN,
-        "feature_locked",
-    );
+    assert_eq!(saved.status, StatusCode::OK, "{}", saved.body);
+    edit(Some(user.token.clone()))
+        .await
+        .assert_error(StatusCode::FORBIDDEN, "feature_locked");
     assert_eq!(
         access(&app, &user, "ai_editor").await["reason"],
         "trial_exceeded"
@@ -289,6 +271,6 @@ async fn the_ai_editor_gate_needs_premium_or_an_active_trial(backend: Backend) {
     let member = sign_up(&app, "member@example.com").await;
     make_premium(&app, &member).await;
     let premium = edit(Some(member.token.clone())).await;
-    assert_eq!(premium.0, StatusCode::OK, "{}", premium.1);
-    assert_eq!(premium.1["editsRemaining"], Value::Null);
+    assert_eq!(premium.status, StatusCode::OK, "{}", premium.body);
+    assert_eq!(premium.body["editsRemaining"], Value::Null);
 }

@@ -6,7 +6,6 @@
 use std::collections::BTreeSet;
 
 use super::*;
-use crate::helpers::{eventually, on_both_databases};
 use wiremock::matchers::body_string_contains;
 
 on_both_databases!(
@@ -41,13 +40,13 @@ async fn parallel_checkouts(
     .await;
     let mut sessions = Vec::new();
     for reply in replies {
-        match reply.0 {
-            StatusCode::OK => sessions.push(reply.1["sessionId"].as_str().unwrap().to_owned()),
+        match reply.status {
+            StatusCode::OK => sessions.push(reply.body["sessionId"].as_str().unwrap().to_owned()),
             // Opened by another tab this very moment (try again later), or
             // bought already.
             _ => {
-                assert_eq!(reply.0, StatusCode::CONFLICT, "{}", reply.1);
-                let code = reply.1["code"].as_str().unwrap();
+                assert_eq!(reply.status, StatusCode::CONFLICT, "{}", reply.body);
+                let code = reply.body["code"].as_str().unwrap();
                 assert!(
                     [
                         "checkout_in_progress",
@@ -56,7 +55,7 @@ async fn parallel_checkouts(
                     ]
                     .contains(&code),
                     "{}",
-                    reply.1
+                    reply.body
                 );
             }
         }
@@ -71,10 +70,10 @@ async fn parallel_pays(app: &TestApp, caller: &Caller, session: &str, n: usize) 
         futures::future::join_all((0..n).map(|_| post(app, &path, caller, json!({})))).await;
     let mut paid = 0;
     for reply in replies {
-        if reply.0 == StatusCode::OK {
+        if reply.status == StatusCode::OK {
             paid += 1;
         } else {
-            assert_error(&reply, StatusCode::CONFLICT, "checkout_closed");
+            reply.assert_error(StatusCode::CONFLICT, "checkout_closed");
         }
     }
     paid
@@ -125,8 +124,8 @@ async fn eight_parallel_premium_checkouts_and_payments_charge_and_activate_once(
 
     // A member is told so, in a tab opened now, and in eight at once.
     let again = post(&app, CHECKOUT, &buyer, body.clone()).await;
-    assert_error(&again, StatusCode::CONFLICT, "already_subscribed");
-    assert_eq!(again.1["message"], "You are already a Premium member.");
+    again.assert_error(StatusCode::CONFLICT, "already_subscribed");
+    assert_eq!(again.body["message"], "You are already a Premium member.");
     assert!(
         parallel_checkouts(&app, &buyer, "round-2", body, 8)
             .await
@@ -147,10 +146,10 @@ async fn a_second_premium_paid_anyway_is_ended_and_refunded_at_once(backend: Bac
     let second = second["sessionId"].as_str().unwrap().to_owned();
     assert_ne!(first, second);
 
-    ok(post(&app, &pay_path(&second), &buyer, json!({})).await);
+    post(&app, &pay_path(&second), &buyer, json!({})).await.ok();
     assert_eq!(subscription_of(&app, &buyer).await["subscribed"], true);
     // Paid in the first tab anyway: charged, then ended and refunded at once.
-    ok(post(&app, &pay_path(&first), &buyer, json!({})).await);
+    post(&app, &pay_path(&first), &buyer, json!({})).await.ok();
 
     assert_eq!(active_subscriptions(&app, &buyer).await, 1);
     assert_eq!(subscription_of(&app, &buyer).await["subscribed"], true);
@@ -188,7 +187,7 @@ async fn a_second_premium_paid_anyway_is_ended_and_refunded_at_once(backend: Bac
     prettyscore_server::billing::refunds::settle(&app.state)
         .await
         .unwrap();
-    prettyscore_server::billing::deliver_sandbox_events(&app.state).await;
+    crate::harness::deliver_sandbox_events(&app).await;
     assert_eq!(payments_of(&app, &buyer).await.len(), 2);
     assert_eq!(active_subscriptions(&app, &buyer).await, 1);
 }
@@ -337,16 +336,12 @@ async fn the_detailed_analysis_is_bought_for_one_result_of_the_callers(backend: 
         Some(body(&owner, Some(result))),
     )
     .await;
-    assert_error(&anonymous, StatusCode::UNAUTHORIZED, "not_signed_in");
+    anonymous.assert_error(StatusCode::UNAUTHORIZED, "not_signed_in");
     // No result named: 422 in the user's words.
     let missing = post(&app, CHECKOUT, &owner, body(&owner, None)).await;
-    assert_error(
-        &missing,
-        StatusCode::UNPROCESSABLE_ENTITY,
-        "validation_failed",
-    );
+    missing.assert_error(StatusCode::UNPROCESSABLE_ENTITY, "validation_failed");
     assert!(
-        missing.1["message"]
+        missing.body["message"]
             .as_str()
             .unwrap()
             .contains("personality_result_id")
@@ -354,16 +349,18 @@ async fn the_detailed_analysis_is_bought_for_one_result_of_the_callers(backend: 
     // Another user's result, an admin's included: 404, nothing opened.
     for caller in [&other, &admin] {
         let theirs = post(&app, CHECKOUT, caller, body(caller, Some(result))).await;
-        assert_error(&theirs, StatusCode::NOT_FOUND, "not_found");
+        theirs.assert_error(StatusCode::NOT_FOUND, "not_found");
     }
     assert_eq!(count(&app, "checkout_sessions").await, 0);
 
     // The owner buys it: that result becomes the detailed analysis.
-    let opened = ok(post(&app, CHECKOUT, &owner, body(&owner, Some(result))).await);
+    let opened = post(&app, CHECKOUT, &owner, body(&owner, Some(result)))
+        .await
+        .ok();
     assert_eq!(opened["amountCents"], 499);
     let session = opened["sessionId"].as_str().unwrap();
-    ok(post(&app, &pay_path(session), &owner, json!({})).await);
-    let results = ok(get(&app, "/api/v1/personality/results", &owner).await);
+    post(&app, &pay_path(session), &owner, json!({})).await.ok();
+    let results = get(&app, "/api/v1/personality/results", &owner).await.ok();
     let results = results.as_array().unwrap();
     assert_eq!(results.len(), 1, "{results:?}");
     assert_eq!(results[0]["id"], json!(result));
@@ -372,18 +369,19 @@ async fn the_detailed_analysis_is_bought_for_one_result_of_the_callers(backend: 
     let text = results[0]["analysis"].as_str().unwrap();
     assert!(text.contains("Your strengths"), "{text}");
     // The same answers again (a reload, a retake) answer that result.
-    let again = ok(post(
+    let again = post(
         &app,
         "/functions/v1/personality-analysis",
         &owner,
         json!({"answers": results[0]["answers"], "quizType": "detailed"}),
     )
-    .await);
+    .await
+    .ok();
     assert_eq!(again["id"], json!(result));
 
     // Bought: a second checkout is 409, for the owner and in eight tabs.
     let twice = post(&app, CHECKOUT, &owner, body(&owner, Some(result))).await;
-    assert_error(&twice, StatusCode::CONFLICT, "already_purchased");
+    twice.assert_error(StatusCode::CONFLICT, "already_purchased");
     assert!(
         parallel_checkouts(&app, &owner, "round-3", body(&owner, Some(result)), 8)
             .await
@@ -391,9 +389,9 @@ async fn the_detailed_analysis_is_bought_for_one_result_of_the_callers(backend: 
     );
     // Others still cannot, and see nothing of it.
     let theirs = post(&app, CHECKOUT, &other, body(&other, Some(result))).await;
-    assert_error(&theirs, StatusCode::NOT_FOUND, "not_found");
+    theirs.assert_error(StatusCode::NOT_FOUND, "not_found");
     assert_eq!(
-        ok(get(&app, "/api/v1/personality/results", &other).await),
+        get(&app, "/api/v1/personality/results", &other).await.ok(),
         json!([])
     );
     assert_eq!(payments_of(&app, &owner).await.len(), 1);
@@ -418,14 +416,15 @@ async fn eight_parallel_purchases_of_one_detailed_analysis_charge_once(backend: 
     assert_eq!(payments[0]["status"], "succeeded");
     // Another result of the same user is another purchase.
     let next = personality_result(&app, &owner, 0).await;
-    let opened = ok(post(
+    let opened = post(
         &app,
         CHECKOUT,
         &owner,
         json!({"userId": owner.id, "type": "personality_detailed",
                "metadata": {"personality_result_id": next}}),
     )
-    .await);
+    .await
+    .ok();
     assert_ne!(opened["sessionId"].as_str().unwrap(), session);
 }
 
@@ -435,10 +434,10 @@ async fn a_detailed_analysis_paid_twice_is_refunded_once(backend: Backend) {
     let result = personality_result(&app, &owner, 0).await;
     let body = json!({"userId": owner.id, "type": "personality_detailed",
                       "metadata": {"personality_result_id": result}});
-    let first = ok(post(&app, CHECKOUT, &owner, body.clone()).await);
+    let first = post(&app, CHECKOUT, &owner, body.clone()).await.ok();
     let first = first["sessionId"].as_str().unwrap().to_owned();
     no_longer_offered(&app, &first).await;
-    let second = ok(post(&app, CHECKOUT, &owner, body).await);
+    let second = post(&app, CHECKOUT, &owner, body).await.ok();
     let second = second["sessionId"].as_str().unwrap().to_owned();
     assert_ne!(first, second);
     let (pay_first, pay_second) = (pay_path(&first), pay_path(&second));
@@ -446,10 +445,10 @@ async fn a_detailed_analysis_paid_twice_is_refunded_once(backend: Backend) {
         post(&app, &pay_first, &owner, json!({})),
         post(&app, &pay_second, &owner, json!({}))
     );
-    ok(a);
-    ok(b);
+    a.ok();
+    b.ok();
     // Settles whatever a racing delivery left (the worker would).
-    prettyscore_server::billing::deliver_sandbox_events(&app.state).await;
+    crate::harness::deliver_sandbox_events(&app).await;
     let payments = payments_of(&app, &owner).await;
     assert_eq!(payments.len(), 2, "{payments:?}");
     let kept = payments
@@ -461,7 +460,7 @@ async fn a_detailed_analysis_paid_twice_is_refunded_once(backend: Backend) {
         .filter(|p| p["status"] == "refunded")
         .count();
     assert_eq!((kept, refunded), (1, 1), "{payments:?}");
-    let results = ok(get(&app, "/api/v1/personality/results", &owner).await);
+    let results = get(&app, "/api/v1/personality/results", &owner).await.ok();
     assert_eq!(results[0]["paid"], true);
     assert_eq!(results.as_array().unwrap().len(), 1);
 }

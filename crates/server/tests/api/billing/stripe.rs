@@ -4,31 +4,12 @@
 
 use std::collections::BTreeMap;
 
-use prettyscore_server::config::StripeConfig;
-use prettyscore_server::providers::payments::stripe::Stripe;
 use prettyscore_server::providers::payments::{
     CheckoutMode, CheckoutRequest, HoldRequest, PaymentError, PaymentProvider,
 };
 use wiremock::matchers::{body_string_contains, header};
 
 use super::*;
-use crate::helpers::on_both_databases;
-
-fn client(server: &MockServer) -> Stripe {
-    Stripe::from_config(&StripeConfig {
-        base_url: server.uri(),
-        secret_key: Some(Secret::new("sk_test_double")),
-        webhook_secret: None,
-        timeout_secs: 5,
-    })
-    .unwrap()
-}
-
-fn form(request: &wiremock::Request) -> BTreeMap<String, String> {
-    url::form_urlencoded::parse(&request.body)
-        .into_owned()
-        .collect()
-}
 
 fn intent(id: &str, status: &str) -> Value {
     json!({"id": id, "object": "payment_intent", "status": status, "amount": 90000,
@@ -49,7 +30,7 @@ async fn checkout_sessions_are_created_as_stripe_expects() {
         .expect(2)
         .mount(&server)
         .await;
-    let stripe = client(&server);
+    let stripe = stripe_client(&server);
     let metadata = BTreeMap::from([
         ("checkout_id".to_owned(), "c1".to_owned()),
         ("user_id".to_owned(), "u1".to_owned()),
@@ -74,7 +55,7 @@ async fn checkout_sessions_are_created_as_stripe_expects() {
     stripe.create_checkout(&request).await.unwrap();
 
     let sent = server.received_requests().await.unwrap();
-    let subscription = form(&sent[0]);
+    let subscription = stripe_form(&sent[0]);
     assert_eq!(
         sent[0].headers["content-type"],
         "application/x-www-form-urlencoded"
@@ -97,7 +78,7 @@ async fn checkout_sessions_are_created_as_stripe_expects() {
             "{key}"
         );
     }
-    let hold = form(&sent[1]);
+    let hold = stripe_form(&sent[1]);
     assert_eq!(hold["mode"], "payment");
     assert_eq!(hold["payment_intent_data[capture_method]"], "manual");
     assert_eq!(hold["payment_intent_data[metadata][user_id]"], "u1");
@@ -140,7 +121,7 @@ async fn holds_captures_releases_refunds_and_cancellations_call_stripe() {
         })))
         .mount(&server)
         .await;
-    let stripe = client(&server);
+    let stripe = stripe_client(&server);
     let held = stripe
         .hold(&HoldRequest {
             amount_cents: 90_000,
@@ -166,7 +147,7 @@ async fn holds_captures_releases_refunds_and_cancellations_call_stripe() {
     assert_eq!(state.current_period_end, Some(1_900_000_000));
 
     let sent = server.received_requests().await.unwrap();
-    let hold = form(&sent[0]);
+    let hold = stripe_form(&sent[0]);
     assert_eq!(hold["amount"], "90000");
     assert_eq!(hold["confirm"], "true");
     assert_eq!(hold["payment_method"], "pm_card_visa");
@@ -176,7 +157,7 @@ async fn holds_captures_releases_refunds_and_cancellations_call_stripe() {
         sent[1].headers.contains_key("idempotency-key"),
         "captures are idempotent"
     );
-    assert_eq!(form(&sent[3])["amount"], "5000");
+    assert_eq!(stripe_form(&sent[3])["amount"], "5000");
 }
 
 #[tokio::test]
@@ -203,7 +184,7 @@ async fn a_promo_discount_is_a_once_coupon_created_on_first_use() {
         ))
         .mount(&server)
         .await;
-    let stripe = client(&server);
+    let stripe = stripe_client(&server);
     let request = CheckoutRequest {
         mode: CheckoutMode::Subscription,
         amount_cents: 999,
@@ -231,12 +212,12 @@ async fn a_promo_discount_is_a_once_coupon_created_on_first_use() {
             "/v1/checkout/sessions"
         ]
     );
-    let coupon = form(&sent[0]);
+    let coupon = stripe_form(&sent[0]);
     assert_eq!(coupon["id"], "partner-promo-10");
     assert_eq!(coupon["percent_off"], "10");
     assert_eq!(coupon["duration"], "once");
     for session in [&sent[1], &sent[3]] {
-        let session = form(session);
+        let session = stripe_form(session);
         assert_eq!(session["discounts[0][coupon]"], "partner-promo-10");
         // The list price stays; Stripe applies the coupon to the first invoice.
         assert_eq!(session["line_items[0][price_data][unit_amount]"], "999");
@@ -265,7 +246,7 @@ async fn stripes_errors_are_told_apart() {
         .respond_with(ResponseTemplate::new(503).set_body_string("upstream"))
         .mount(&server)
         .await;
-    let stripe = client(&server);
+    let stripe = stripe_client(&server);
     assert!(
         matches!(stripe.capture("pi_declined").await, Err(PaymentError::Declined(m)) if m.contains("declined"))
     );
@@ -289,8 +270,12 @@ async fn a_stripe_checkout_is_created_once_and_a_provider_failure_opens_nothing(
     let app = stripe_app(backend, &stripe.uri()).await;
     let buyer = sign_up(&app, "buyer@example.com").await;
     let body = json!({"userId": buyer.id, "type": "subscription", "idempotencyKey": "k1"});
-    let first = ok(post(&app, "/functions/v1/create-checkout", &buyer, body.clone()).await);
-    let second = ok(post(&app, "/functions/v1/create-checkout", &buyer, body).await);
+    let first = post(&app, "/functions/v1/create-checkout", &buyer, body.clone())
+        .await
+        .ok();
+    let second = post(&app, "/functions/v1/create-checkout", &buyer, body)
+        .await
+        .ok();
     assert_eq!(first, second);
     assert!(
         first["url"]
@@ -300,7 +285,7 @@ async fn a_stripe_checkout_is_created_once_and_a_provider_failure_opens_nothing(
     );
     let sent = stripe.received_requests().await.unwrap();
     assert_eq!(sent.len(), 1, "the retry did not reach Stripe");
-    let sent = form(&sent[0]);
+    let sent = stripe_form(&sent[0]);
     assert_eq!(sent["line_items[0][price_data][unit_amount]"], "999");
     assert!(sent["success_url"].ends_with("/premium?success=true"));
     assert!(
@@ -324,9 +309,9 @@ async fn a_stripe_checkout_is_created_once_and_a_provider_failure_opens_nothing(
         json!({"userId": buyer.id, "type": "subscription", "idempotencyKey": "k1"}),
     )
     .await;
-    assert_error(&reply, StatusCode::BAD_GATEWAY, "payment_provider_failed");
+    reply.assert_error(StatusCode::BAD_GATEWAY, "payment_provider_failed");
     assert_eq!(
-        reply.1["message"],
+        reply.body["message"],
         "Failed to start checkout. Please try again."
     );
     assert_eq!(count(&app, "checkout_sessions").await, 0);
@@ -362,13 +347,14 @@ async fn my_account_cancels_a_stripe_subscription_at_period_end(backend: Backend
         ),
     )
     .await;
-    let cancelled = ok(post(
+    let cancelled = post(
         &app,
         "/api/v1/billing/subscription/cancel",
         &user,
         json!({}),
     )
-    .await);
+    .await
+    .ok();
     assert_eq!(cancelled["cancel_at_period_end"], true);
     assert_eq!(cancelled["subscribed"], true);
     // Stripe's own event for the change, arriving after: the same state.
@@ -384,12 +370,13 @@ async fn my_account_cancels_a_stripe_subscription_at_period_end(backend: Backend
     )
     .await;
     assert_eq!(subscription_of(&app, &user).await, cancelled);
-    let resumed = ok(post(
+    let resumed = post(
         &app,
         "/api/v1/billing/subscription/resume",
         &user,
         json!({}),
     )
-    .await);
+    .await
+    .ok();
     assert_eq!(resumed["cancel_at_period_end"], false);
 }

@@ -2,7 +2,6 @@
 //! order, and the subscription's life from them.
 
 use super::*;
-use crate::helpers::on_both_databases;
 
 on_both_databases!(
     a_redelivered_event_grants_once,
@@ -118,9 +117,9 @@ async fn a_bad_signature_or_an_old_timestamp_is_refused_and_changes_nothing(back
     let completed = paid_subscription_checkout(&app, &buyer, "sub_forged", now()).await;
 
     let wrong_secret = deliver_signed(&app, &completed, "whsec_someone_else", now()).await;
-    assert_error(&wrong_secret, StatusCode::BAD_REQUEST, "invalid_signature");
+    wrong_secret.assert_error(StatusCode::BAD_REQUEST, "invalid_signature");
     let too_old = deliver_signed(&app, &completed, WEBHOOK_SECRET, now() - 301).await;
-    assert_error(&too_old, StatusCode::BAD_REQUEST, "invalid_signature");
+    too_old.assert_error(StatusCode::BAD_REQUEST, "invalid_signature");
     let unsigned = app
         .client
         .post(app.url("/api/v1/billing/webhook"))
@@ -149,7 +148,7 @@ async fn a_bad_signature_or_an_old_timestamp_is_refused_and_changes_nothing(back
     assert_eq!(count(&app, "processed_webhook_events").await, 0);
     assert_eq!(subscription_of(&app, &buyer).await["subscribed"], false);
     // Within the tolerance it is accepted.
-    let (status, _) = deliver_signed(&app, &completed, WEBHOOK_SECRET, now() - 250).await;
+    let Reply { status, .. } = deliver_signed(&app, &completed, WEBHOOK_SECRET, now() - 250).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(subscription_of(&app, &buyer).await["subscribed"], true);
 }
@@ -283,13 +282,14 @@ async fn an_expired_cancelled_or_unpaid_subscription_loses_premium(backend: Back
     assert_eq!(payments_of(&app, &users[2]).await[0]["status"], "failed");
 
     // Premium features follow: no access without a trial.
-    let access = ok(post(
+    let access = post(
         &app,
         "/functions/v1/check-feature-access",
         &users[0],
         json!({"featureName": "feet_scoring"}),
     )
-    .await);
+    .await
+    .ok();
     assert_eq!(access["hasAccess"], false);
 }
 
@@ -482,14 +482,15 @@ async fn a_contact_fee_is_priced_by_rank_held_and_released_by_events(backend: Ba
     let request = insert_contact_request(&app, &requester, &contestant, 3).await;
 
     // The client's fee is ignored: rank 3 costs $900.
-    let opened = ok(post(
+    let opened = post(
         &app,
         "/functions/v1/create-checkout",
         &requester,
         json!({"userId": requester.id, "type": "contact_request", "priceId": "price_contact_1",
                "metadata": {"contact_request_id": request, "fee_amount": 1, "rank": 50}}),
     )
-    .await);
+    .await
+    .ok();
     assert_eq!(opened["amountCents"], 90_000);
     // Stripe was asked for a hold at that amount.
     let sent = &stripe.received_requests().await.unwrap()[0];
@@ -509,7 +510,7 @@ async fn a_contact_fee_is_priced_by_rank_held_and_released_by_events(backend: Ba
         json!({"userId": stranger.id, "type": "contact_request", "metadata": {"contact_request_id": request}}),
     )
     .await;
-    assert_error(&reply, StatusCode::NOT_FOUND, "not_found");
+    reply.assert_error(StatusCode::NOT_FOUND, "not_found");
 
     let intent = |status: &str, extra: Value| {
         let mut object = json!({"id": "pi_hold", "object": "payment_intent", "status": status, "amount": 90_000,
@@ -542,7 +543,7 @@ async fn a_contact_fee_is_priced_by_rank_held_and_released_by_events(backend: Ba
         json!({"userId": requester.id, "type": "contact_request", "metadata": {"contact_request_id": request}}),
     )
     .await;
-    assert_error(&again, StatusCode::CONFLICT, "already_paid");
+    again.assert_error(StatusCode::CONFLICT, "already_paid");
 
     // The contestant denies: the hold is released.
     deliver(

@@ -1,7 +1,6 @@
 //! The edit-photo function itself: inputs, refusals, the built-in engine.
 
 use super::*;
-use crate::helpers::{image_form, testdata};
 
 /// Saves the test portrait as a photo of `token`'s user; returns the photo.
 pub async fn saved_photo(app: &TestApp, token: &str) -> Value {
@@ -36,7 +35,7 @@ on_both_databases!(
 );
 
 async fn builtin_edits_a_data_url_and_stores_a_temporary_result(backend: Backend) {
-    let app = spawn(backend).await;
+    let app = spawn_app(backend).await;
     let mut browser = Browser::default();
     let reply = browser
         .edit(
@@ -78,7 +77,7 @@ async fn builtin_edits_a_data_url_and_stores_a_temporary_result(backend: Backend
 }
 
 async fn builtin_edits_one_of_our_media_urls(backend: Backend) {
-    let app = spawn(backend).await;
+    let app = spawn_app(backend).await;
     let (token, _) = sign_up(&app, "media@example.com").await;
     let photo = saved_photo(&app, &token).await;
     let original = photo["original_image_url"].as_str().unwrap();
@@ -105,7 +104,7 @@ async fn builtin_edits_one_of_our_media_urls(backend: Backend) {
 }
 
 async fn a_blank_prompt_without_adjustments_is_refused(backend: Backend) {
-    let app = spawn(backend).await;
+    let app = spawn_app(backend).await;
     let mut browser = Browser::default();
     for prompt in [json!(null), json!(""), json!("   \n\t ")] {
         let reply = browser
@@ -127,7 +126,7 @@ async fn a_blank_prompt_without_adjustments_is_refused(backend: Backend) {
 async fn a_prompt_the_engine_cannot_do_is_422_without_a_provider_and_costs_nothing(
     backend: Backend,
 ) {
-    let app = spawn(backend).await;
+    let app = spawn_app(backend).await;
     let mut browser = Browser::default();
     let reply = browser
         .edit(
@@ -145,7 +144,7 @@ async fn a_prompt_the_engine_cannot_do_is_422_without_a_provider_and_costs_nothi
 }
 
 async fn foreign_and_forged_image_urls_are_refused_without_fetching_anything(backend: Backend) {
-    let app = spawn_with(backend, |config| config.edits.per_client_per_minute = 1000).await;
+    let app = spawn_app_with(backend, |config| config.edits.per_client_per_minute = 1000).await;
     let auth = &app;
     let (token, _) = sign_up(&app, "ssrf@example.com").await;
     let photo = saved_photo(&app, &token).await;
@@ -257,7 +256,7 @@ async fn foreign_and_forged_image_urls_are_refused_without_fetching_anything(bac
 }
 
 async fn an_image_over_ten_megabytes_is_too_large(backend: Backend) {
-    let app = spawn_with(backend, |config| config.edits.per_client_per_minute = 100).await;
+    let app = spawn_app_with(backend, |config| config.edits.per_client_per_minute = 100).await;
     let mut browser = Browser::default();
     let big = vec![0u8; 10 * 1024 * 1024 + 1];
     let reply = browser
@@ -283,7 +282,7 @@ async fn an_image_over_ten_megabytes_is_too_large(backend: Backend) {
 /// Issue 25, item 18: a pixel bomb of a few kilobytes was answered 413
 /// "File too large! … under 10MB", which the user's file already is.
 async fn a_small_file_declaring_too_many_pixels_is_refused_for_its_dimensions(backend: Backend) {
-    let app = spawn(backend).await;
+    let app = spawn_app(backend).await;
     let mut jpeg = testdata("noface/rocket.jpg");
     let sof = jpeg
         .windows(2)
@@ -305,7 +304,7 @@ async fn a_small_file_declaring_too_many_pixels_is_refused_for_its_dimensions(ba
 }
 
 async fn too_many_edits_from_one_client_get_429(backend: Backend) {
-    let app = spawn_with(backend, |config| config.edits.per_client_per_minute = 2).await;
+    let app = spawn_app_with(backend, |config| config.edits.per_client_per_minute = 2).await;
     let mut browser = Browser::default();
     let mut last = None;
     for _ in 0..6 {
@@ -329,14 +328,13 @@ async fn too_many_edits_from_one_client_get_429(backend: Backend) {
 }
 
 async fn the_device_cookie_is_issued_by_the_server_and_forged_ones_are_replaced(backend: Backend) {
-    let app = spawn(backend).await;
+    let app = spawn_app(backend).await;
     let mut browser = Browser::default();
     let reply = browser
         .send(&app, app.client.get(app.url("/api/v1/edits/quota")))
         .await;
     let cookie = reply
-        .set_cookie
-        .clone()
+        .set_cookie()
         .expect("a new browser gets a device cookie");
     for attribute in ["HttpOnly", "SameSite=Lax", "Path=/", "Max-Age=31536000"] {
         assert!(cookie.contains(attribute), "{cookie}");
@@ -351,7 +349,7 @@ async fn the_device_cookie_is_issued_by_the_server_and_forged_ones_are_replaced(
     let again = browser
         .send(&app, app.client.get(app.url("/api/v1/edits/quota")))
         .await;
-    assert_eq!(again.set_cookie, None);
+    assert_eq!(again.set_cookie(), None);
 
     // A value the client made up is a new browser, with a server-made id.
     let forged = Browser {
@@ -361,12 +359,12 @@ async fn the_device_cookie_is_issued_by_the_server_and_forged_ones_are_replaced(
     let reply = forged
         .send(&app, app.client.get(app.url("/api/v1/edits/quota")))
         .await;
-    let replaced = reply.set_cookie.expect("a forged id is replaced");
+    let replaced = reply.set_cookie().expect("a forged id is replaced");
     assert!(!replaced.contains("my-own-id"));
 }
 
 async fn slider_adjustments_alone_are_free_and_checked(backend: Backend) {
-    let app = spawn(backend).await;
+    let app = spawn_app(backend).await;
     let mut browser = Browser::default();
     let out_of_range = json!({"brightness": 250, "contrast": 100, "saturation": 100, "blurPx": 0});
     let reply = browser
@@ -380,7 +378,7 @@ async fn slider_adjustments_alone_are_free_and_checked(backend: Backend) {
 }
 
 async fn builtin_slider_adjustments_alone_do_not_use_a_free_edit(backend: Backend) {
-    let app = spawn(backend).await;
+    let app = spawn_app(backend).await;
     let mut browser = Browser::default();
     let sliders = json!({"brightness": 130, "contrast": 110, "saturation": 50, "blurPx": 1.5});
     let reply = browser
@@ -395,7 +393,7 @@ async fn builtin_slider_adjustments_alone_do_not_use_a_free_edit(backend: Backen
 }
 
 async fn builtin_a_prompt_the_engine_reads_as_slider_changes_is_still_an_ai_edit(backend: Backend) {
-    let app = spawn(backend).await;
+    let app = spawn_app(backend).await;
     let mut browser = Browser::default();
     for (prompt, left) in [("make it brighter", 4), ("more contrast", 3)] {
         let reply = browser
@@ -411,7 +409,7 @@ async fn builtin_a_prompt_the_engine_reads_as_slider_changes_is_still_an_ai_edit
 }
 
 async fn builtin_an_image_the_engine_cannot_read_is_refused_and_costs_nothing(backend: Backend) {
-    let app = spawn(backend).await;
+    let app = spawn_app(backend).await;
     let mut browser = Browser::default();
     let reply = browser
         .edit(
@@ -433,26 +431,6 @@ async fn builtin_an_image_the_engine_cannot_read_is_refused_and_costs_nothing(ba
     assert_eq!(browser.quota(&app).await["remaining"], 5);
 }
 
-/// Every file under `dir`, recursively.
-fn files_under(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
-    std::fs::read_dir(dir).map_or_else(
-        |_| Vec::new(),
-        |entries| {
-            entries
-                .flatten()
-                .flat_map(|entry| {
-                    let path = entry.path();
-                    if path.is_dir() {
-                        files_under(&path)
-                    } else {
-                        vec![path]
-                    }
-                })
-                .collect()
-        },
-    )
-}
-
 /// Free slider edits used to be stored for a day each: one address at the
 /// rate limit could add about 55 MB a minute to the disk.
 async fn builtin_slider_adjustments_alone_on_an_unsaved_photo_come_back_inline_and_store_nothing(
@@ -460,7 +438,7 @@ async fn builtin_slider_adjustments_alone_on_an_unsaved_photo_come_back_inline_a
 ) {
     use prettyscore_server::edits::temp::media_object;
     use sea_orm::{EntityTrait, PaginatorTrait};
-    let app = spawn(backend).await;
+    let app = spawn_app(backend).await;
     let mut browser = Browser::default();
     let sliders = json!({"brightness": 130, "contrast": 110, "saturation": 50, "blurPx": 0});
     for _ in 0..3 {
@@ -516,7 +494,7 @@ async fn builtin_slider_adjustments_alone_on_an_unsaved_photo_come_back_inline_a
 async fn a_cut_off_photo_is_refused_as_incomplete_before_any_edit_and_costs_nothing(
     backend: Backend,
 ) {
-    let app = spawn(backend).await;
+    let app = spawn_app(backend).await;
     let mut browser = Browser::default();
     for file in [
         "face/astronaut-baseline.jpg",

@@ -18,22 +18,19 @@ use std::io::Cursor;
 use data_encoding::BASE64;
 use prettyscore_server::config::Secret;
 use reqwest::StatusCode;
-use reqwest::header::{COOKIE, SET_COOKIE};
-use sea_orm::{ConnectionTrait, DatabaseBackend, Statement};
+use reqwest::header::COOKIE;
+use sea_orm::{ConnectionTrait, Statement};
 use serde_json::{Value, json};
 use wiremock::matchers::{method, path};
 use wiremock::{Mock, MockServer, ResponseTemplate};
 
-use crate::helpers::{Backend, TestApp};
+use crate::harness::*;
 
 /// A prompt that the built-in engine cannot carry out, so it goes to the
 /// generative provider when one is configured.
 pub const GENERATIVE_PROMPT: &str = "put me in a tuxedo on the moon";
 pub const API_KEY: &str = "sk-test-provider-key";
 pub const MODEL: &str = "image-edit-test";
-
-use crate::auth::{spawn, spawn_with};
-use crate::helpers::on_both_databases;
 
 /// The app with the generative provider pointed at `provider`.
 pub async fn spawn_with_provider(backend: Backend, provider: &MockServer) -> TestApp {
@@ -47,7 +44,7 @@ pub async fn spawn_with_provider_and(
     customise: impl FnOnce(&mut prettyscore_server::config::Config),
 ) -> TestApp {
     let base_url = format!("{}/v1", provider.uri());
-    spawn_with(backend, move |config| {
+    spawn_app_with(backend, move |config| {
         config.edits.provider.base_url = Some(base_url);
         config.edits.provider.api_key = Some(Secret::new(API_KEY));
         config.edits.provider.model = Some(MODEL.to_owned());
@@ -110,28 +107,6 @@ pub struct Browser {
     pub token: Option<String>,
 }
 
-/// A response, read.
-#[derive(Debug)]
-pub struct Reply {
-    pub status: StatusCode,
-    pub set_cookie: Option<String>,
-    pub body: Value,
-}
-
-impl Reply {
-    #[track_caller]
-    pub fn assert_error(&self, status: StatusCode, code: &str) {
-        assert_eq!(self.status, status, "{}", self.body);
-        assert_eq!(self.body["code"], code, "{}", self.body);
-    }
-
-    #[track_caller]
-    pub fn ok(&self) -> &Value {
-        assert_eq!(self.status, StatusCode::OK, "{}", self.body);
-        &self.body
-    }
-}
-
 impl Browser {
     pub fn signed_in(token: &str) -> Self {
         Self {
@@ -153,28 +128,11 @@ impl Browser {
 
     /// Sends without remembering a new cookie (for parallel requests).
     pub async fn send(&self, app: &TestApp, request: reqwest::RequestBuilder) -> Reply {
-        let _ = app;
-        let response = self
-            .prepare(request)
-            .send()
-            .await
-            .expect("the server answers");
-        let status = response.status();
-        let set_cookie = response
-            .headers()
-            .get(SET_COOKIE)
-            .map(|value| value.to_str().unwrap().to_owned());
-        let text = response.text().await.unwrap();
-        let body = serde_json::from_str(&text).unwrap_or(Value::String(text));
-        Reply {
-            status,
-            set_cookie,
-            body,
-        }
+        app.send(self.prepare(request)).await
     }
 
     fn remember(&mut self, reply: &Reply) {
-        if let Some(cookie) = &reply.set_cookie {
+        if let Some(cookie) = reply.set_cookie() {
             let value = cookie
                 .strip_prefix("ps_device=")
                 .and_then(|rest| rest.split(';').next())
@@ -214,30 +172,10 @@ impl Browser {
     }
 }
 
-/// Signs up and returns (access token, user id).
+/// Signs up (without a display name); (access token, user id).
 pub async fn sign_up(app: &TestApp, email: &str) -> (String, String) {
-    let session = app.sign_up(email).await;
-    (
-        session["access_token"].as_str().unwrap().to_owned(),
-        session["user"]["id"].as_str().unwrap().to_owned(),
-    )
-}
-
-/// Runs SQL with `$n` placeholders on either backend.
-pub async fn sql(app: &TestApp, text: &str, values: Vec<sea_orm::Value>) -> u64 {
-    let backend = match app.backend {
-        Backend::Sqlite => DatabaseBackend::Sqlite,
-        Backend::Postgres => DatabaseBackend::Postgres,
-    };
-    let text = match app.backend {
-        Backend::Sqlite => text.replace('$', "?"),
-        Backend::Postgres => text.to_owned(),
-    };
-    app.db
-        .execute_raw(Statement::from_sql_and_values(backend, text, values))
-        .await
-        .unwrap()
-        .rows_affected()
+    let user = sign_up_unnamed(app, email).await;
+    (user.token, user.id.to_string())
 }
 
 /// Hours until the temporary object `key` expires.
@@ -252,11 +190,4 @@ pub async fn expiry_hours(app: &TestApp, key: &str) -> f64 {
         .unwrap_or_else(|| panic!("no media_objects row for {key}"));
     let left = row.expires_at.expect("an expiry") - chrono::Utc::now();
     left.num_seconds() as f64 / 3600.0
-}
-
-/// Bytes of an image URL the server answered (relative).
-pub async fn fetch(app: &TestApp, url: &str) -> (StatusCode, Vec<u8>) {
-    assert!(url.starts_with("/media/"), "a relative media URL: {url}");
-    let response = app.get(url).await;
-    (response.status(), response.bytes().await.unwrap().to_vec())
 }

@@ -165,7 +165,7 @@ async fn a_slow_or_broken_provider_is_a_failed_edit(backend: Backend) {
         .mount(&provider)
         .await;
     let base_url = format!("{}/v1", provider.uri());
-    let app = spawn_with(backend, move |config| {
+    let app = spawn_app_with(backend, move |config| {
         config.edits.provider.base_url = Some(base_url);
         config.edits.provider.timeout_secs = 1;
     })
@@ -213,7 +213,7 @@ async fn a_slow_or_broken_provider_is_a_failed_edit(backend: Backend) {
 async fn gpt_image_models_are_not_sent_a_response_format(backend: Backend) {
     let provider = provider_double().await;
     let base_url = format!("{}/v1", provider.uri());
-    let app = spawn_with(backend, move |config| {
+    let app = spawn_app_with(backend, move |config| {
         config.edits.provider.base_url = Some(base_url);
         config.edits.provider.model = Some("gpt-image-1".into());
     })

@@ -7,17 +7,7 @@ const USED_UP: &str = "You've used all your free edits. Upgrade to Premium for u
 
 async fn make_premium(app: &TestApp, user_id: &str, expires_in_days: Option<i64>) {
     let expires = expires_in_days.map(|days| chrono::Utc::now() + chrono::Duration::days(days));
-    sql(
-        app,
-        "INSERT INTO subscriptions (id, user_id, status, plan_type, provider, expires_at) \
-         VALUES ($1, $2, 'active', 'premium_editing', 'sandbox', $3)",
-        vec![
-            uuid::Uuid::new_v4().into(),
-            user_id.parse::<uuid::Uuid>().unwrap().into(),
-            expires.into(),
-        ],
-    )
-    .await;
+    make_premium_until(app, user_id.parse().unwrap(), expires).await;
 }
 
 on_both_databases!(

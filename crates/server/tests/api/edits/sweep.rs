@@ -96,7 +96,7 @@ async fn two_instances_sweeping_at_once_remove_each_object_once(backend: Backend
 async fn the_temporary_lifetime_is_configurable(backend: Backend) {
     let provider = provider_double().await;
     let base_url = format!("{}/v1", provider.uri());
-    let app = spawn_with(backend, move |config| {
+    let app = spawn_app_with(backend, move |config| {
         config.edits.provider.base_url = Some(base_url);
         config.edits.temp_ttl_secs = 3600;
     })

@@ -1,9 +1,16 @@
+//! Starting the app: the real app on port 0 with a fresh database of its
+//! own, on either database, and the declaration of tests for both
+//! ([`on_both_databases!`]); a second instance on the same database; the
+//! database itself (raw SQL on either backend); and waiting for what
+//! happens in the background ([`eventually`], [`in_one_window`]).
+
 use std::io::Write;
 use std::path::PathBuf;
+use std::time::{Duration, Instant};
 
 use prettyscore_server::app::Application;
-use prettyscore_server::config::{Config, Secret};
-use sea_orm::{ConnectionTrait, Database, DatabaseConnection};
+use prettyscore_server::config::{Config, PasswordHashConfig, Secret};
+use sea_orm::{ConnectionTrait, Database, DatabaseConnection, DbBackend, Statement};
 use tempfile::TempDir;
 
 /// The environment variable that names a PostgreSQL server for the tests,
@@ -33,12 +40,25 @@ impl TestApp {
         format!("{}{path}", self.address)
     }
 
+    /// A plain GET without credentials, the response unread.
     pub async fn get(&self, path: &str) -> reqwest::Response {
         self.client
             .get(self.url(path))
             .send()
             .await
             .expect("the test server answers")
+    }
+
+    /// A second instance on this app's database, with the same payment
+    /// settings (and its own data dir).
+    pub async fn second_instance(&self) -> TestApp {
+        let url = self.config.database_url.clone();
+        let payments = self.config.payments.clone();
+        spawn_app_with(self.backend, move |config| {
+            config.database_url = url;
+            config.payments = payments;
+        })
+        .await
     }
 }
 
@@ -77,13 +97,13 @@ macro_rules! on_both_databases {
         mod $name {
             #[tokio::test]
             async fn sqlite() {
-                super::$name($crate::helpers::Backend::Sqlite).await;
+                super::$name($crate::harness::Backend::Sqlite).await;
             }
 
             #[tokio::test]
             async fn postgres() {
-                if $crate::helpers::postgres_available(concat!(module_path!(), "::postgres")) {
-                    super::$name($crate::helpers::Backend::Postgres).await;
+                if $crate::harness::postgres_available(concat!(module_path!(), "::postgres")) {
+                    super::$name($crate::harness::Backend::Postgres).await;
                 }
             }
         }
@@ -131,12 +151,27 @@ fn fake_web_app(data_dir: &std::path::Path) -> PathBuf {
     web
 }
 
-/// The real app on port 0 with a fresh database of `backend`.
+/// The test configuration on top of the defaults: production behaviour but
+/// cheap password hashing, and a site URL with its redirect allow-list for
+/// the auth API's mail links.
+pub fn test_config(config: &mut Config) {
+    config.auth.password_hash = PasswordHashConfig {
+        memory_kib: 64,
+        iterations: 1,
+        parallelism: 1,
+    };
+    config.auth.site_url = Some("http://app.test".into());
+    config.auth.redirect_allow_list = vec!["http://app.test/**".into()];
+}
+
+/// The real app on port 0 with a fresh database of `backend` and the
+/// [`test_config`].
 pub async fn spawn_app(backend: Backend) -> TestApp {
     spawn_app_with(backend, |_| {}).await
 }
 
-/// [`spawn_app`] with a configuration change.
+/// [`spawn_app`] with a configuration change (made after the
+/// [`test_config`], so it can undo any of it).
 pub async fn spawn_app_with(backend: Backend, customise: impl FnOnce(&mut Config)) -> TestApp {
     let data_dir = tempfile::tempdir().unwrap();
     let database_url = fresh_database_url(backend, data_dir.path()).await;
@@ -147,6 +182,7 @@ pub async fn spawn_app_with(backend: Backend, customise: impl FnOnce(&mut Config
         web_dir: Some(fake_web_app(data_dir.path())),
         ..Config::default()
     };
+    test_config(&mut config);
     customise(&mut config);
     let app = Application::build(config.clone())
         .await
@@ -169,44 +205,96 @@ pub async fn spawn_app_with(backend: Backend, customise: impl FnOnce(&mut Config
     }
 }
 
+/// The files below `dir` (say, the app's media dir), at any depth.
+pub fn files_under(dir: &std::path::Path) -> Vec<PathBuf> {
+    std::fs::read_dir(dir).map_or_else(
+        |_| Vec::new(),
+        |entries| {
+            entries
+                .flatten()
+                .flat_map(|entry| {
+                    let path = entry.path();
+                    if path.is_dir() {
+                        files_under(&path)
+                    } else {
+                        vec![path]
+                    }
+                })
+                .collect()
+        },
+    )
+}
+
+/// Runs SQL with `$n` placeholders on either database; the rows it changed.
+pub async fn sql(app: &TestApp, statement: &str, values: Vec<sea_orm::Value>) -> u64 {
+    let backend = app.db.get_database_backend();
+    let statement = if backend == DbBackend::Sqlite {
+        let mut text = statement.to_owned();
+        for n in (1..=values.len()).rev() {
+            text = text.replace(&format!("${n}"), &format!("?{n}"));
+        }
+        text
+    } else {
+        statement.to_owned()
+    };
+    app.db
+        .execute_raw(Statement::from_sql_and_values(backend, statement, values))
+        .await
+        .unwrap()
+        .rows_affected()
+}
+
+/// The rows of `table` (which may end in a `WHERE` clause).
+pub async fn count(app: &TestApp, table: &str) -> i64 {
+    let row = app
+        .db
+        .query_one_raw(Statement::from_string(
+            app.db.get_database_backend(),
+            format!("SELECT COUNT(*) AS n FROM {table}"),
+        ))
+        .await
+        .unwrap()
+        .unwrap();
+    row.try_get::<i64>("", "n").unwrap()
+}
+
+/// The rows of `table` where `condition` (SQL) holds.
+pub async fn count_where(app: &TestApp, table: &str, condition: &str) -> i64 {
+    count(app, &format!("{table} WHERE {condition}")).await
+}
+
 /// Waits until `condition` holds, checking every 25 ms, and fails after 10 s
 /// with `what`: for things that happen in the background (a worker, a key
 /// reload), instead of sleeping for a fixed time.
-pub async fn eventually<F, Fut>(what: &str, mut condition: F)
+pub async fn eventually<F, Fut>(what: &str, condition: F)
 where
     F: FnMut() -> Fut,
     Fut: std::future::Future<Output = bool>,
 {
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    eventually_within(Duration::from_secs(10), what, condition).await;
+}
+
+/// [`eventually`] with another bound than 10 s.
+pub async fn eventually_within<F, Fut>(bound: Duration, what: &str, mut condition: F)
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = bool>,
+{
+    let deadline = Instant::now() + bound;
     while !condition().await {
         assert!(
-            std::time::Instant::now() < deadline,
-            "gave up after 10 s waiting for {what}"
+            Instant::now() < deadline,
+            "gave up after {bound:?} waiting for {what}"
         );
-        tokio::time::sleep(std::time::Duration::from_millis(25)).await;
+        // The poll interval of a wait for a condition, not a fixed sleep.
+        tokio::time::sleep(Duration::from_millis(25)).await;
     }
 }
 
-/// A sample image from the project's `testdata/`, e.g. `face/astronaut.png`.
-pub fn testdata(name: &str) -> Vec<u8> {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../testdata")
-        .join(name);
-    std::fs::read(&path).unwrap_or_else(|err| panic!("{}: {err}", path.display()))
-}
-
-/// A multipart form with `bytes` as the `image` field.
-pub fn image_form(bytes: Vec<u8>, file_name: &str) -> reqwest::multipart::Form {
-    reqwest::multipart::Form::new().part(
-        "image",
-        reqwest::multipart::Part::bytes(bytes).file_name(file_name.to_owned()),
-    )
-}
-
-/// Runs a rate-limit scenario, and runs it again on a fresh app when a
-/// boundary of the server's fixed `window_secs` windows passed while it ran
-/// and it failed: the counts it asserts hold only inside one window, and a
-/// busy machine can take seconds over it.
+/// Runs a scenario whose counts hold only inside one of the server's fixed
+/// `window_secs` windows, and runs it again on a fresh app when a boundary
+/// of those windows passed while it ran and it failed: a busy machine can
+/// take seconds over it, and no test has to sleep into a fresh window.
 pub async fn in_one_window<F, Fut>(window_secs: i64, scenario: F)
 where
     F: Fn() -> Fut,
