@@ -1748,7 +1748,8 @@ export interface components {
             user_id: string;
         };
         /**
-         * @description A payout account's state, as the API says it.
+         * @description A payout account's state (`payout_accounts.status`, and as the API
+         *     says it).
          * @enum {string}
          */
         AccountStatus: "onboarding" | "enabled";
