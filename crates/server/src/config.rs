@@ -483,6 +483,77 @@ pub struct AuthConfig {
     pub manual_linking: bool,
     /// Text messages for phone sign-in; off (`none`) by default.
     pub sms: SmsConfig,
+    /// Sign-in through outside identity providers (`GET /authorize`), keyed
+    /// by the name the client passes as `provider` (`google`, `apple`,
+    /// `github`, or any name for a generic OpenID Connect issuer). None is
+    /// enabled by default.
+    pub providers: std::collections::BTreeMap<String, IdentityProviderConfig>,
+}
+
+/// One outside identity provider (`providers::identity`).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct IdentityProviderConfig {
+    pub kind: IdentityProviderKind,
+    /// The client id the provider issued (Apple: the Services ID).
+    pub client_id: String,
+    /// The client secret (not for Apple, whose secret is signed from `apple`).
+    pub client_secret: Option<Secret>,
+    /// The issuer: its `/.well-known/openid-configuration` is read. Google and
+    /// Apple have theirs by default; required for `oidc`.
+    pub issuer: Option<String>,
+    /// The name on the "Continue with …" button (by default Google, Apple,
+    /// GitHub, or the configured name).
+    pub label: Option<String>,
+    /// Scopes asked for besides what the client asks (by default `openid
+    /// email profile`, GitHub `read:user user:email`, Apple `name email`).
+    pub scopes: Option<String>,
+    /// Further ID-token audiences accepted by `grant_type=id_token` (an app's
+    /// native client ids).
+    pub extra_audiences: Vec<String>,
+    /// GitHub only: the addresses of its OAuth pages and of its REST API
+    /// (a local double in tests).
+    pub github: GithubEndpoints,
+    /// Apple only: what signs the client secret.
+    pub apple: AppleSigning,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum IdentityProviderKind {
+    /// Any OpenID Connect issuer, found by discovery.
+    #[default]
+    Oidc,
+    Google,
+    Apple,
+    /// GitHub's OAuth 2 (not OpenID Connect): the user comes from its API.
+    Github,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct GithubEndpoints {
+    pub web_url: String,
+    pub api_url: String,
+}
+
+impl Default for GithubEndpoints {
+    fn default() -> Self {
+        Self {
+            web_url: "https://github.com".to_owned(),
+            api_url: "https://api.github.com".to_owned(),
+        }
+    }
+}
+
+/// Apple's client secret is a JWT signed with the team's key (ES256).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct AppleSigning {
+    pub team_id: String,
+    pub key_id: String,
+    /// The `.p8` key Apple issued: a PKCS#8 PEM of a P-256 key.
+    pub private_key: Option<Secret>,
 }
 
 impl Default for AuthConfig {
@@ -507,6 +578,7 @@ impl Default for AuthConfig {
             smtp: None,
             manual_linking: false,
             sms: SmsConfig::default(),
+            providers: std::collections::BTreeMap::new(),
         }
     }
 }

@@ -123,6 +123,9 @@ impl Application {
                 .context("could not set up the payment provider")?;
         let sms = crate::providers::sms::from_config(&config.auth.sms, &db)
             .context("could not set up the SMS provider")?;
+        let identity_providers =
+            crate::providers::identity::IdentityProviders::from_config(&config.auth.providers)
+                .context("could not set up the sign-in providers")?;
         let db_backend = sea_orm::ConnectionTrait::get_database_backend(&db);
         let notifier = crate::db::notify::Notifier::new(&db);
         let hooks = super::hooks::registry(&config, &mailer, &base_url, &notifier);
@@ -139,6 +142,7 @@ impl Application {
             public_answers: Arc::new(RecentReads::standard()),
             mailer,
             sms,
+            identity_providers,
             image_edits,
             payments,
             blocking,

@@ -16,6 +16,7 @@ pub mod account;
 pub mod admin;
 pub mod cli;
 pub mod error;
+pub mod external;
 pub mod extract;
 pub mod handlers;
 pub mod mfa;
@@ -220,7 +221,7 @@ pub fn routes(state: &AppState) -> Router<AppState> {
         .route("/user/identities/{id}", delete(h::unlink_identity))
         .route("/user/identities/authorize", get(h::link_identity))
         .route("/authorize", get(h::authorize))
-        .route("/callback", get(h::authorize).post(h::authorize))
+        .route("/callback", get(h::callback_get).post(h::callback_post))
         .route("/sso", post(h::sso))
         .route("/factors", post(mfa::enroll))
         .route("/factors/{id}/challenge", post(mfa::challenge))

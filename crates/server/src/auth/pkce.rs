@@ -89,6 +89,60 @@ pub async fn create(
     Ok(())
 }
 
+/// Records the flow state of a sign-in through an outside provider, before
+/// anyone is known; [`complete`] names the user when the provider answers.
+pub async fn create_for_provider(
+    db: &impl ConnectionTrait,
+    provider: &str,
+    challenge: &Challenge,
+) -> AuthResult<Uuid> {
+    let now = Utc::now();
+    let id = Uuid::new_v4();
+    flow_states::ActiveModel {
+        id: Set(id),
+        user_id: Set(None),
+        auth_code: Set(Uuid::new_v4().to_string()),
+        code_challenge_method: Set(challenge.method.clone()),
+        code_challenge: Set(challenge.challenge.clone()),
+        provider_type: Set(provider.to_owned()),
+        authentication_method: Set("oauth".into()),
+        auth_code_issued_at: Set(None),
+        created_at: Set(now),
+        updated_at: Set(now),
+    }
+    .insert(db)
+    .await?;
+    Ok(id)
+}
+
+/// The provider's callback for flow `id` names `user_id`: returns the auth
+/// code for the redirect. A flow completes once; a replayed callback (the
+/// same state again) finds it taken and gets `None`.
+pub async fn complete(
+    db: &impl ConnectionTrait,
+    id: Uuid,
+    user_id: Uuid,
+) -> AuthResult<Option<String>> {
+    use sea_orm::sea_query::Expr;
+    let code = Uuid::new_v4().to_string();
+    let now = Utc::now();
+    let taken = flow_states::Entity::update_many()
+        .col_expr(flow_states::Column::UserId, Expr::value(Some(user_id)))
+        .col_expr(flow_states::Column::AuthCode, Expr::value(code.clone()))
+        .col_expr(
+            flow_states::Column::AuthCodeIssuedAt,
+            Expr::value(Some(now)),
+        )
+        .col_expr(flow_states::Column::UpdatedAt, Expr::value(now))
+        .filter(flow_states::Column::Id.eq(id))
+        .filter(flow_states::Column::UserId.is_null())
+        .filter(flow_states::Column::AuthenticationMethod.eq("oauth"))
+        .exec(db)
+        .await?
+        .rows_affected;
+    Ok((taken == 1).then_some(code))
+}
+
 /// After a mail link was verified: the newest flow state of the user for
 /// `method` gets a fresh auth code, returned for the redirect.
 pub async fn issue_code(
@@ -145,7 +199,17 @@ pub async fn redeem(
             "code challenge does not match previously saved code verifier",
         ));
     }
-    flow_states::Entity::delete_by_id(flow.id).exec(db).await?;
+    // Two requests with the same code: only the one that deletes it wins.
+    let taken = flow_states::Entity::delete_by_id(flow.id)
+        .exec(db)
+        .await?
+        .rows_affected;
+    if taken != 1 {
+        return Err(AuthError::not_found(
+            "flow_state_not_found",
+            "invalid flow state, no valid flow state found",
+        ));
+    }
     let user_id = flow.user_id.ok_or_else(|| {
         AuthError::not_found("flow_state_not_found", "invalid flow state, no user")
     })?;

@@ -83,6 +83,17 @@ pub struct NewUser {
     pub is_anonymous: bool,
     pub invited: bool,
     pub role: Option<String>,
+    /// Signing up through an outside provider: its identity is created
+    /// instead of the email one.
+    pub provider_identity: Option<ProviderIdentity>,
+}
+
+/// An outside provider's identity (`google`, the person's `sub`, the claims).
+#[derive(Debug, Clone)]
+pub struct ProviderIdentity {
+    pub provider: String,
+    pub subject: String,
+    pub data: Value,
 }
 
 /// Creates the user, its identity (`email`, `phone` or none for anonymous)
@@ -90,7 +101,9 @@ pub struct NewUser {
 pub async fn create(db: &impl ConnectionTrait, new: NewUser) -> AuthResult<users::Model> {
     let id = Uuid::new_v4();
     let now = Utc::now();
-    let provider = if new.email.is_some() {
+    let provider = if let Some(identity) = &new.provider_identity {
+        Some(identity.provider.as_str())
+    } else if new.email.is_some() {
         Some("email")
     } else if new.phone.is_some() {
         Some("phone")
@@ -151,26 +164,40 @@ pub async fn create(db: &impl ConnectionTrait, new: NewUser) -> AuthResult<users
         _ => AuthError::from(err),
     })?;
     if let Some(provider) = provider {
-        let subject = id.to_string();
+        let (subject, data) = match &new.provider_identity {
+            Some(identity) => (identity.subject.clone(), identity.data.clone()),
+            None => {
+                let subject = id.to_string();
+                let data = json!({
+                    "sub": subject,
+                    "email": new.email,
+                    "phone": new.phone,
+                    "email_verified": false,
+                    "phone_verified": false,
+                });
+                (subject, data)
+            }
+        };
         identities::ActiveModel {
             id: Set(Uuid::new_v4()),
-            provider_id: Set(subject.clone()),
+            provider_id: Set(subject),
             user_id: Set(id),
             provider: Set(provider.into()),
-            identity_data: Set(json!({
-                "sub": subject,
-                "email": new.email,
-                "phone": new.phone,
-                "email_verified": false,
-                "phone_verified": false,
-            })),
+            identity_data: Set(data),
             email: Set(new.email.clone()),
             last_sign_in_at: Set(None),
             created_at: Set(now),
             updated_at: Set(now),
         }
         .insert(db)
-        .await?;
+        .await
+        .map_err(|err| match constraint_name(&err).as_deref() {
+            Some("identities_provider_id_provider_key") => AuthError::unprocessable(
+                "identity_already_exists",
+                "Identity is already linked to another user",
+            ),
+            _ => AuthError::from(err),
+        })?;
     }
     crate::db::audit::record(
         db,

@@ -48,6 +48,9 @@ pub struct AppState {
     /// Text messages for phone sign-in, when `auth.sms.provider` names one
     /// (Twilio, or the embedded outbox); `None` keeps phone sign-in off.
     pub sms: Option<Arc<dyn SmsProvider>>,
+    /// Sign-in through Google, Apple, GitHub or another OpenID Connect
+    /// issuer (`auth.providers`); empty by default.
+    pub identity_providers: crate::providers::identity::IdentityProviders,
     /// Generative image edits, when a provider is configured.
     pub image_edits: Option<Arc<dyn ImageEditProvider>>,
     /// The payment provider (the sandbox, or Stripe).

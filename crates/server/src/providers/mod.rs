@@ -9,9 +9,13 @@
 //! - [`sms`]: text messages for phone sign-in. Real: Twilio's Messages API.
 //!   Embedded: the mail outbox, shown by the development outbox.
 //!   `auth.sms.provider` chooses; none (phone sign-in off) by default.
+//! - [`identity`]: sign-in through Google, Apple, GitHub or any OpenID
+//!   Connect issuer. Real only: none is configured by default, and sign-in
+//!   by provider is then off.
 //! - [`payments`]: checkout, holds, captures, refunds and subscriptions.
 //!   Real: Stripe. Embedded: the sandbox, the default.
 
+pub mod identity;
 pub mod image_edit;
 pub mod payments;
 pub mod sms;

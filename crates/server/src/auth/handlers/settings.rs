@@ -1,5 +1,5 @@
 //! What this server offers: health, settings, the signing keys, and GoTrue's
-//! answers for what it does not (OAuth providers, the OAuth server, SAML).
+//! answers for what it does not (the OAuth server, SAML).
 
 use axum::extract::State;
 use axum::http::{HeaderValue, header};
@@ -24,18 +24,26 @@ pub async fn not_found() -> AuthError {
 
 pub async fn settings(State(state): State<AppState>) -> Response {
     let auth = &state.config.auth;
+    let mut external = json!({
+        "anonymous_users": auth.anonymous_sign_ins,
+        "email": true,
+        "phone": state.sms.is_some(),
+        "apple": false, "azure": false, "bitbucket": false, "discord": false,
+        "facebook": false, "figma": false, "fly": false, "github": false,
+        "gitlab": false, "google": false, "keycloak": false, "kakao": false,
+        "linkedin_oidc": false, "notion": false, "slack_oidc": false,
+        "spotify": false, "twitch": false, "twitter": false, "workos": false,
+        "zoom": false, "saml": false, "web3": false,
+    });
+    // Our addition to GoTrue's answer: the name on each provider's button.
+    let mut labels = serde_json::Map::new();
+    for (name, label) in state.identity_providers.labels() {
+        external[name] = json!(true);
+        labels.insert(name.to_owned(), json!(label));
+    }
     ok(json!({
-        "external": {
-            "anonymous_users": auth.anonymous_sign_ins,
-            "email": true,
-            "phone": state.sms.is_some(),
-            "apple": false, "azure": false, "bitbucket": false, "discord": false,
-            "facebook": false, "figma": false, "fly": false, "github": false,
-            "gitlab": false, "google": false, "keycloak": false, "kakao": false,
-            "linkedin_oidc": false, "notion": false, "slack_oidc": false,
-            "spotify": false, "twitch": false, "twitter": false, "workos": false,
-            "zoom": false, "saml": false, "web3": false,
-        },
+        "external": external,
+        "external_labels": labels,
         "disable_signup": auth.disable_signup,
         "mailer_autoconfirm": auth.autoconfirm,
         "phone_autoconfirm": false,
@@ -56,13 +64,6 @@ pub async fn jwks(State(state): State<AppState>) -> Response {
         HeaderValue::from_static("public, max-age=600"),
     );
     response
-}
-
-pub async fn authorize() -> AuthError {
-    AuthError::bad_request(
-        "validation_failed",
-        "Unsupported provider: provider is not enabled",
-    )
 }
 
 /// GoTrue's OAuth 2.1 server (`/oauth/*`, `/admin/oauth/*`) is not offered:

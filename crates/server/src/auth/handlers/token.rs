@@ -35,6 +35,7 @@ pub struct TokenBody {
     pub code_verifier: Option<String>,
     pub provider: Option<String>,
     pub id_token: Option<String>,
+    pub nonce: Option<String>,
 }
 
 pub async fn token(
@@ -77,17 +78,12 @@ pub async fn token(
                 "magiclink" => "magiclink",
                 "invite" => "invite",
                 "email_change" => "email_change",
+                "oauth" => "oauth",
                 _ => "otp",
             };
             sessions::sign_in(&state, &user, amr, &client).await?
         }
-        "id_token" => {
-            let provider = body.provider.unwrap_or_default();
-            return Err(AuthError::bad_request(
-                "provider_disabled",
-                format!("Provider (issuer \"{provider}\") is not enabled"),
-            ));
-        }
+        "id_token" => super::oauth::id_token_grant(&state, &client, &body).await?,
         "web3" => {
             return Err(AuthError::bad_request(
                 "web3_provider_disabled",

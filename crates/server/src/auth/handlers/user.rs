@@ -9,7 +9,6 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use uuid::Uuid;
 
-use super::settings::authorize;
 use super::{RedirectQuery, limit_mail_requests, ok, present};
 use crate::auth::error::{AuthError, AuthResult};
 use crate::auth::extract::{AuthJson, AuthQuery, Bearer};
@@ -17,7 +16,7 @@ use crate::auth::otp::{self, MailKind};
 use crate::auth::sessions::{self, Scope};
 use crate::auth::users::{self as user_rules};
 use crate::auth::{password, pkce};
-use crate::db::entities::{identities, mfa_factors, users};
+use crate::db::entities::{mfa_factors, users};
 use crate::http::AppState;
 use crate::http::extract::ClientInfo;
 
@@ -269,48 +268,13 @@ pub async fn unlink_identity(
     if !state.config.auth.manual_linking {
         return Err(manual_linking_disabled());
     }
-    let not_found = || AuthError::not_found("identity_not_found", "Identity doesn't exist");
-    let id: Uuid = id.parse().map_err(|_| not_found())?;
-    let all = identities::Entity::find()
-        .filter(identities::Column::UserId.eq(bearer.user.id))
-        .all(&state.db)
-        .await?;
-    let identity = all.iter().find(|i| i.id == id).ok_or_else(not_found)?;
-    if all.len() <= 1 {
-        return Err(AuthError::unprocessable(
-            "single_identity_not_deletable",
-            "User must have at least 1 identity after unlinking",
-        ));
-    }
-    identities::Entity::delete_by_id(identity.id)
-        .exec(&state.db)
-        .await?;
-    let remaining: Vec<String> = all
-        .iter()
-        .filter(|i| i.id != identity.id)
-        .map(|i| i.provider.clone())
-        .collect();
-    let mut meta = bearer.user.raw_app_meta_data.clone();
-    meta["providers"] = json!(remaining);
-    if meta.get("provider").and_then(Value::as_str) == Some(identity.provider.as_str()) {
-        meta["provider"] = json!(remaining.first());
-    }
-    let mut active: users::ActiveModel = bearer.user.into();
-    active.raw_app_meta_data = Set(meta);
-    active.updated_at = Set(Utc::now());
-    active.update(&state.db).await?;
+    let id: Uuid = id
+        .parse()
+        .map_err(|_| AuthError::not_found("identity_not_found", "Identity doesn't exist"))?;
+    crate::auth::external::unlink(&state, bearer.user.id, id).await?;
     Ok(ok(json!({})))
 }
 
 pub(super) fn manual_linking_disabled() -> AuthError {
     AuthError::not_found("manual_linking_disabled", "Manual linking is disabled")
-}
-
-/// Linking an OAuth identity: GoTrue's answer without manual linking, and
-/// with it (no OAuth provider is enabled here) the provider's refusal.
-pub async fn link_identity(State(state): State<AppState>, _bearer: Bearer) -> AuthError {
-    if !state.config.auth.manual_linking {
-        return manual_linking_disabled();
-    }
-    authorize().await
 }

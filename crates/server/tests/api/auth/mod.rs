@@ -12,6 +12,7 @@ mod keys;
 mod mail_flows;
 mod mfa;
 mod phone;
+mod providers;
 mod security;
 mod sessions;
 mod signup;
