@@ -350,13 +350,11 @@ impl IdentityProvider {
             nonce,
         };
         let keys = &self.metadata;
-        Ok(
-            id_token::check(id_token, &expected, |kid, refresh| async move {
-                keys.signing_keys(&self.http, &metadata.jwks_uri, kid, refresh)
-                    .await
-            })
-            .await?,
-        )
+        id_token::check(id_token, &expected, |kid, refresh| async move {
+            keys.signing_keys(&self.http, &metadata.jwks_uri, kid, refresh)
+                .await
+        })
+        .await
     }
 }
 

@@ -184,6 +184,9 @@ async fn location(response: reqwest::Response) -> String {
         .to_owned()
 }
 
+/// Makes a bad ID token for a sign-in's nonce.
+type BadToken<'a> = Box<dyn Fn(&str) -> String + 'a>;
+
 /// A started sign-in: the provider's authorization URL's parameters.
 struct Started {
     state: String,
@@ -487,7 +490,7 @@ async fn every_bad_callback_returns_an_error_and_no_session(backend: Backend) {
 
     // ID tokens that fail a check, each with its reason.
     let other_key = SigningKey::new("key-1");
-    let cases: Vec<(&str, Box<dyn Fn(&str) -> String>, &str)> = vec![
+    let cases: Vec<(&str, BadToken, &str)> = vec![
         (
             "audience",
             Box::new(|n| {
