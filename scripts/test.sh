@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs the whole test suite: the home page's script budget, web unit tests,
 # Rust (SQLite, and PostgreSQL when a server can be found or made; the Stripe
-# adapter also against localstripe),
+# adapter also against localstripe; social sign-in against a real OpenID
+# Connect provider from e2e/),
 # the API types drift check, the auth API driven by the official auth-js
 # client, schemathesis over the OpenAPI document, and the browser end-to-end
 # tests. Installs what the tests need when it is missing.
@@ -30,6 +31,8 @@ find_postgres
 drop_test_databases
 # The Stripe adapter's tests also run against localstripe (a Stripe fake).
 start_localstripe
+# The sign-in tests start the test OpenID Connect provider from e2e/.
+npm_install "$ROOT/e2e"
 say "Rust tests"
 (cd "$ROOT" && cargo test --locked --workspace)
 
@@ -52,6 +55,5 @@ say "Auth API against the official @supabase/auth-js client"
 (cd "$ROOT/e2e/auth-js" && PRETTYSCORE_BIN="$SERVER_BIN" npm test --silent)
 
 ensure_chromium
-npm_install "$ROOT/e2e"
 say "End-to-end tests (Chromium at $CHROMIUM_PATH)"
 (cd "$ROOT/e2e" && PRETTYSCORE_BIN="$SERVER_BIN" npx --no-install playwright test)

@@ -11,6 +11,7 @@ mod display_name;
 mod keys;
 mod mail_flows;
 mod mfa;
+mod oidc_provider;
 mod phone;
 mod providers;
 mod security;
