@@ -8,6 +8,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
@@ -39,6 +40,11 @@ export default async function globalSetup() {
   const logPath = path.join(ARTIFACTS_DIR, 'server.log');
   const log = fs.createWriteStream(logPath);
 
+  // The test OpenID Connect provider ("Test ID", tests/social-sign-in.spec.ts):
+  // its port is chosen first, since the server is configured with its address
+  // and the provider with the server's callback.
+  const providerPort = await freePort();
+
   const child: ChildProcess = spawn(binary, ['serve', '--bind', '127.0.0.1:0', '--data-dir', dataDir], {
     cwd: REPO_ROOT,
     env: {
@@ -66,6 +72,13 @@ export default async function globalSetup() {
       // signs in well over 30 accounts in five minutes from one address.
       PRETTYSCORE_AUTH__RATE_LIMITS__MAIL_REQUESTS_PER_5MIN: '10000',
       PRETTYSCORE_AUTH__RATE_LIMITS__TOKEN_PER_5MIN: '10000',
+      // "Continue with Test ID", and linking it from /account.
+      PRETTYSCORE_AUTH__MANUAL_LINKING: 'true',
+      PRETTYSCORE_AUTH__PROVIDERS__TEST__KIND: 'oidc',
+      PRETTYSCORE_AUTH__PROVIDERS__TEST__LABEL: 'Test ID',
+      PRETTYSCORE_AUTH__PROVIDERS__TEST__CLIENT_ID: 'prettyscore',
+      PRETTYSCORE_AUTH__PROVIDERS__TEST__CLIENT_SECRET: 'e2e-secret',
+      PRETTYSCORE_AUTH__PROVIDERS__TEST__ISSUER: `http://127.0.0.1:${providerPort}`,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -101,8 +114,43 @@ export default async function globalSetup() {
     if (child.exitCode === null) child.kill('SIGKILL');
   });
 
+  const provider = await startTestProvider(providerPort, `${url}/auth/v1/callback`, log);
+  process.once('exit', () => {
+    if (provider.exitCode === null) provider.kill('SIGKILL');
+  });
+
   process.env.PRETTYSCORE_BASE_URL = url;
+  process.env.PRETTYSCORE_E2E_PROVIDER_PID = String(provider.pid);
   process.env.PRETTYSCORE_E2E_PID = String(child.pid);
   process.env.PRETTYSCORE_E2E_DATA_DIR = dataDir;
   console.log(`[e2e] prettyscore is listening on ${url} (data in ${dataDir}, log in ${logPath})`);
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** Starts e2e/support/oidc-provider.mjs on `port` for the server's `callback`. */
+async function startTestProvider(port: number, callback: string, log: fs.WriteStream): Promise<ChildProcess> {
+  const script = path.join(E2E_DIR, 'support', 'oidc-provider.mjs');
+  const provider = spawn(process.execPath, [script], {
+    env: { ...process.env, PORT: String(port), REDIRECT_URIS: callback, CLIENT_ID: 'prettyscore', CLIENT_SECRET: 'e2e-secret' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  provider.stderr!.pipe(log, { end: false });
+  await new Promise<void>((resolve, reject) => {
+    provider.once('exit', (code) => reject(new Error(`the test OpenID Connect provider exited with ${code} (see the server log)`)));
+    readline.createInterface({ input: provider.stdout! }).once('line', (line) => {
+      if (line.startsWith('OIDC provider listening on ')) resolve();
+      else reject(new Error(`the test OpenID Connect provider said: ${line}`));
+    });
+  });
+  return provider;
 }

@@ -1,4 +1,4 @@
-/** Stops the server that global-setup.ts started and removes its data directory. */
+/** Stops the server and the test provider that global-setup.ts started, and removes the data directory. */
 import fs from 'node:fs';
 
 function isRunning(pid: number): boolean {
@@ -11,6 +11,8 @@ function isRunning(pid: number): boolean {
 }
 
 export default async function globalTeardown() {
+  const provider = Number(process.env.PRETTYSCORE_E2E_PROVIDER_PID);
+  if (provider > 0 && isRunning(provider)) process.kill(provider, 'SIGTERM');
   const pid = Number(process.env.PRETTYSCORE_E2E_PID);
   if (pid > 0 && isRunning(pid)) {
     process.kill(pid, 'SIGTERM');
