@@ -80,6 +80,11 @@ describe('createLazySessionClient', () => {
       signOut: vi.fn(async () => ({ error: null })),
       onAuthStateChange: vi.fn(() => ({ data: { subscription: { id: 'real', callback: () => {}, unsubscribe } } })),
       mfa: { listFactors: vi.fn(async () => ({ data: { all: [], totp: [] }, error: null })) },
+      signInWithOAuth: vi.fn(async () => ({ data: { provider: 'google', url: 'https://idp' }, error: null })),
+      linkIdentity: vi.fn(async () => ({ data: { provider: 'google', url: 'https://idp' }, error: null })),
+      getUserIdentities: vi.fn(async () => ({ data: { identities: [] }, error: null })),
+      unlinkIdentity: vi.fn(async () => ({ data: {}, error: null })),
+      refreshSession: vi.fn(async () => ({ data: { session: null, user: null }, error: null })),
     };
     const load = vi.fn(async () => real as unknown as GoTrueClient);
     const client = createLazySessionClient(load);
@@ -90,6 +95,19 @@ describe('createLazySessionClient', () => {
     expect(real.signOut).toHaveBeenCalledWith({ scope: 'local' });
     await client.mfa.listFactors();
     expect(real.mfa.listFactors).toHaveBeenCalled();
+
+    const oauth = { provider: 'google' as const, options: { redirectTo: 'http://localhost/auth' } };
+    await client.signInWithOAuth(oauth);
+    expect(real.signInWithOAuth).toHaveBeenCalledWith(oauth);
+    await client.linkIdentity(oauth);
+    expect(real.linkIdentity).toHaveBeenCalledWith(oauth);
+    await client.getUserIdentities();
+    expect(real.getUserIdentities).toHaveBeenCalled();
+    const identity = { id: 'sub', identity_id: 'i-1', user_id: 'u-1', provider: 'google' };
+    await client.unlinkIdentity(identity);
+    expect(real.unlinkIdentity).toHaveBeenCalledWith(identity);
+    await client.refreshSession();
+    expect(real.refreshSession).toHaveBeenCalled();
 
     const callback = vi.fn();
     const { data } = client.onAuthStateChange(callback);

@@ -1,4 +1,4 @@
-import type { GoTrueClient, GoTrueMFAApi, Subscription } from '@supabase/auth-js';
+import type { GoTrueClient, GoTrueMFAApi, OAuthResponse, SignInWithOAuthCredentials, Subscription } from '@supabase/auth-js';
 import { env } from '@/config/env';
 
 /**
@@ -15,8 +15,23 @@ export type SessionClient = Pick<
   | 'resetPasswordForEmail'
   | 'updateUser'
   | 'reauthenticate'
+  | 'refreshSession'
+  | 'getUserIdentities'
+  | 'unlinkIdentity'
   | 'mfa'
->;
+> & {
+  /** A redirect to the provider, which comes back to `options.redirectTo`. */
+  signInWithOAuth: (credentials: OAuthCredentials) => Promise<OAuthResponse>;
+  /** Only the OAuth form (a redirect to the provider); the ID-token form is not used. */
+  linkIdentity: (credentials: OAuthCredentials) => Promise<OAuthResponse>;
+};
+
+/**
+ * auth-js's OAuth credentials with any provider name: its `Provider` type
+ * lists GoTrue's built-in providers only, and the server also offers the
+ * OpenID Connect providers it is configured with under their own names.
+ */
+export type OAuthCredentials = Omit<SignInWithOAuthCredentials, 'provider'> & { provider: string };
 
 /** Where auth-js keeps the session (its default key, which we do not change). */
 export const SESSION_STORAGE_KEY = 'supabase.auth.token';
@@ -129,6 +144,11 @@ export function createLazySessionClient(load: () => Promise<GoTrueClient> = load
     resetPasswordForEmail: async (email, options) => (await load()).resetPasswordForEmail(email, options),
     updateUser: async (attributes, options) => (await load()).updateUser(attributes, options),
     reauthenticate: async () => (await load()).reauthenticate(),
+    refreshSession: async (current) => (await load()).refreshSession(current),
+    signInWithOAuth: async (credentials) => (await load()).signInWithOAuth(credentials as SignInWithOAuthCredentials),
+    linkIdentity: async (credentials) => (await load()).linkIdentity(credentials as SignInWithOAuthCredentials),
+    getUserIdentities: async () => (await load()).getUserIdentities(),
+    unlinkIdentity: async (identity) => (await load()).unlinkIdentity(identity),
     mfa,
   };
 }

@@ -1,6 +1,6 @@
-import type { AuthChangeEvent, Session, User } from '@supabase/auth-js';
+import type { AuthChangeEvent, Session, User, UserIdentity } from '@supabase/auth-js';
 import { vi } from 'vitest';
-import type { SessionClient } from '@/lib/auth-client';
+import type { OAuthCredentials, SessionClient } from '@/lib/auth-client';
 
 export const testUser: User = {
   id: '00000000-0000-4000-8000-000000000001',
@@ -26,6 +26,39 @@ export function testSession(user: User = testUser): Session {
   };
 }
 
+/** The password account's identity, as GoTrue lists it (provider "email"). */
+export function emailIdentity(email = testUser.email!, userId = testUser.id): UserIdentity {
+  return {
+    identity_id: `identity-email-${email}`,
+    id: userId,
+    user_id: userId,
+    provider: 'email',
+    identity_data: { email, email_verified: true, sub: userId },
+    created_at: '2026-01-01T00:00:00Z',
+    last_sign_in_at: '2026-01-01T00:00:00Z',
+    updated_at: '2026-01-01T00:00:00Z',
+    email,
+  } as UserIdentity;
+}
+
+/** An identity at a social provider (Google, GitHub, a generic OpenID Connect one). */
+export function providerIdentity(provider: string, email: string, createdAt = '2026-02-03T10:00:00Z'): UserIdentity {
+  return {
+    identity_id: `identity-${provider}-${email}`,
+    id: `${provider}-sub-${email}`,
+    user_id: testUser.id,
+    provider,
+    identity_data: { email, email_verified: true, name: 'Ada', sub: `${provider}-sub-${email}` },
+    created_at: createdAt,
+    last_sign_in_at: createdAt,
+    updated_at: createdAt,
+    email,
+  } as UserIdentity;
+}
+
+/** Where the fake's signInWithOAuth and linkIdentity say the browser would go (it goes nowhere). */
+export const fakeProviderUrl = (provider: string) => `https://idp.example/authorize?provider=${provider}`;
+
 type Listener = (event: AuthChangeEvent, session: Session | null) => void;
 
 /**
@@ -39,6 +72,10 @@ type FakeAuthOptions = {
   accounts?: Record<string, string>;
   /** The session's user has a verified authenticator app; the code it accepts. */
   totpCode?: string;
+  /** The signed-in user's identities (GET /user); default: the password account's alone. */
+  identities?: UserIdentity[];
+  /** The server has manual linking off: linking and unlinking answer 404 manual_linking_disabled. */
+  linkingDisabled?: boolean;
 };
 
 const error = (message: string, code = 'unexpected_failure', status = 400) => ({
@@ -70,6 +107,8 @@ export function createFakeAuthClient(options: FakeAuthOptions = {}) {
         ]
       : undefined,
   });
+  let identities: UserIdentity[] | undefined = options.identities ? [...options.identities] : undefined;
+  const currentIdentities = () => (identities ??= [emailIdentity(session?.user.email ?? testUser.email!)]);
   const listeners = new Set<Listener>();
   // A starting session's user has the authenticator app too.
   if (session && options.totpCode) session = { ...session, user: userFor(session.user.email ?? testUser.email!) };
@@ -119,6 +158,44 @@ export function createFakeAuthClient(options: FakeAuthOptions = {}) {
         emit('USER_UPDATED');
       }
       return { data: { user: session?.user ?? null }, error: null };
+    }),
+    // Like auth-js in a browser it would navigate to the provider; the fake only answers.
+    signInWithOAuth: vi.fn(async ({ provider }: OAuthCredentials) => ({
+      data: { provider, url: fakeProviderUrl(provider) },
+      error: null,
+    })),
+    linkIdentity: vi.fn(async ({ provider }: OAuthCredentials) => {
+      if (!session) return { data: { provider, url: null }, error: error('Auth session missing!', 'session_not_found', 401) };
+      if (options.linkingDisabled) {
+        return { data: { provider, url: null }, error: error('Manual linking is disabled', 'manual_linking_disabled', 404) };
+      }
+      return { data: { provider, url: fakeProviderUrl(provider) }, error: null };
+    }),
+    getUserIdentities: vi.fn(async () => {
+      if (!session) return { data: null, error: error('Auth session missing!', 'session_not_found', 401) };
+      return { data: { identities: currentIdentities() }, error: null };
+    }),
+    // The server's rules: linking must be on, and the last way in stays.
+    unlinkIdentity: vi.fn(async (identity: UserIdentity) => {
+      if (options.linkingDisabled) return { data: null, error: error('Manual linking is disabled', 'manual_linking_disabled', 404) };
+      const list = currentIdentities();
+      if (!list.some((item) => item.identity_id === identity.identity_id)) {
+        return { data: null, error: error("Identity doesn't exist", 'identity_not_found', 404) };
+      }
+      if (list.length === 1) {
+        return {
+          data: null,
+          error: error('User must have at least 1 identity after unlinking', 'single_identity_not_deletable', 422),
+        };
+      }
+      identities = list.filter((item) => item.identity_id !== identity.identity_id);
+      return { data: {}, error: null };
+    }),
+    refreshSession: vi.fn(async () => {
+      if (!session) return { data: { user: null, session: null }, error: error('Auth session missing!', 'session_not_found', 401) };
+      session = { ...session, user: { ...session.user, identities: currentIdentities() } };
+      emit('TOKEN_REFRESHED');
+      return { data: { user: session.user, session }, error: null };
     }),
     mfa: {
       getAuthenticatorAssuranceLevel: vi.fn(async () => ({

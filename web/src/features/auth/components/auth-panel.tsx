@@ -1,23 +1,28 @@
 import { useEffect, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { PageLoader } from '@/components/layout/page-loader';
+import { InlineAlert } from '@/components/ui/inline-alert';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { paths } from '@/config/paths';
 import { CredentialsForm } from '@/features/auth/components/credentials-form';
 import { SecondFactorForm } from '@/features/auth/components/second-factor-form';
+import { SocialSignIn } from '@/features/auth/components/social-sign-in';
 import { authMessages, messageOf } from '@/features/auth/utils/auth-messages';
 import type { Credentials, SignUpValues } from '@/features/auth/utils/auth-schema';
 import { readLastLoginEmail, saveLastLoginEmail } from '@/features/auth/utils/last-login-email';
 import { afterSignInPath } from '@/features/auth/utils/return-to';
 import { needsSecondFactor } from '@/features/auth/utils/second-factor';
+import { useAuthRedirectError } from '@/hooks/use-auth-redirect-error';
 import { useSession } from '@/lib/session';
 import { toast } from '@/lib/toast';
 
 /**
- * Sign In and Sign Up tabs. As soon as a session exists or appears (already
- * signed in, a sign-in here, or one in another tab) the user moves on to
- * ?returnTo= or /dashboard; with an authenticator app enrolled, only after
- * its code.
+ * Sign In and Sign Up tabs, and "Continue with <provider>" for each social
+ * provider the server offers. As soon as a session exists or appears (already
+ * signed in, a sign-in here or at a provider, or one in another tab) the user
+ * moves on to ?returnTo= or /dashboard; with an authenticator app enrolled,
+ * only after its code. A provider sign-in that failed comes back here with
+ * the server's error, which is shown above the tabs.
  */
 export function AuthPanel() {
   const { status, session, client } = useSession();
@@ -28,6 +33,7 @@ export function AuthPanel() {
   const [tab, setTab] = useState('sign-in');
   const [lastEmail] = useState(readLastLoginEmail);
   const target = afterSignInPath(location.search, location.state);
+  const redirectError = useAuthRedirectError();
 
   useEffect(() => {
     if (!session) return;
@@ -43,6 +49,7 @@ export function AuthPanel() {
   }, [session, client, navigate, target]);
 
   const signIn = async ({ email, password }: Credentials) => {
+    redirectError.dismiss();
     try {
       const { data, error } = await client.signInWithPassword({ email, password });
       if (error) {
@@ -57,6 +64,7 @@ export function AuthPanel() {
   };
 
   const signUp = async ({ email, password, displayName }: SignUpValues) => {
+    redirectError.dismiss();
     try {
       const { data, error } = await client.signUp({
         email,
@@ -95,36 +103,42 @@ export function AuthPanel() {
   if (session) return <PageLoader />;
 
   return (
-    <Tabs value={tab} onValueChange={setTab}>
-      <TabsList>
-        <TabsTrigger value="sign-in">Sign In</TabsTrigger>
-        <TabsTrigger value="sign-up">Sign Up</TabsTrigger>
-      </TabsList>
-      <TabsContent value="sign-in">
-        <CredentialsForm
-          idPrefix="sign-in"
-          submitLabel="Sign In"
-          pendingLabel="Signing in..."
-          defaultEmail={lastEmail}
-          autoCompletePassword="current-password"
-          onSubmit={signIn}
-        />
-        <p className="mt-4 text-center text-sm">
-          <Link to={paths.authReset.path} className="font-semibold text-brand-700 underline-offset-4 hover:underline">
-            Forgot password?
-          </Link>
-        </p>
-      </TabsContent>
-      <TabsContent value="sign-up">
-        <CredentialsForm
-          idPrefix="sign-up"
-          submitLabel="Create Account"
-          pendingLabel="Creating account..."
-          autoCompletePassword="new-password"
-          askDisplayName
-          onSubmit={signUp}
-        />
-      </TabsContent>
-    </Tabs>
+    <>
+      {redirectError.message ? (
+        <InlineAlert className="mb-5">{redirectError.message}</InlineAlert>
+      ) : null}
+      <Tabs value={tab} onValueChange={setTab}>
+        <TabsList>
+          <TabsTrigger value="sign-in">Sign In</TabsTrigger>
+          <TabsTrigger value="sign-up">Sign Up</TabsTrigger>
+        </TabsList>
+        <TabsContent value="sign-in">
+          <CredentialsForm
+            idPrefix="sign-in"
+            submitLabel="Sign In"
+            pendingLabel="Signing in..."
+            defaultEmail={lastEmail}
+            autoCompletePassword="current-password"
+            onSubmit={signIn}
+          />
+          <p className="mt-4 text-center text-sm">
+            <Link to={paths.authReset.path} className="font-semibold text-brand-700 underline-offset-4 hover:underline">
+              Forgot password?
+            </Link>
+          </p>
+        </TabsContent>
+        <TabsContent value="sign-up">
+          <CredentialsForm
+            idPrefix="sign-up"
+            submitLabel="Create Account"
+            pendingLabel="Creating account..."
+            autoCompletePassword="new-password"
+            askDisplayName
+            onSubmit={signUp}
+          />
+        </TabsContent>
+      </Tabs>
+      <SocialSignIn target={target} onStart={redirectError.dismiss} />
+    </>
   );
 }
