@@ -49,10 +49,11 @@ for (const viewport of viewports) {
 
       // The account page knows how this person signs in.
       await page.goto('/account');
-      const methods = page.getByRole('region', { name: 'Sign-in methods' });
+      const methods = page.getByRole('list', { name: 'Your sign-in methods' });
       await expect(methods.getByText(email)).toBeVisible();
       await expect(methods.getByText('Test ID', { exact: true })).toBeVisible();
-      await expect(methods.getByRole('button', { name: /Unlink/ })).toBeDisabled();
+      // Its only way in cannot be unlinked.
+      await expect(methods.getByRole('button', { name: 'Unlink Test ID' })).toBeDisabled();
       await shoot(page, viewport.name, 'account-sign-in-methods');
     });
 
@@ -61,21 +62,22 @@ for (const viewport of viewports) {
       await page.goto('/auth?returnTo=%2Faccount');
       await signInThroughForm(page, email, password);
       await expect(page).toHaveURL(/\/account$/);
-      const methods = page.getByRole('region', { name: 'Sign-in methods' });
-      await methods.getByRole('button', { name: 'Link Test ID' }).click();
+      const methods = page.getByRole('list', { name: 'Your sign-in methods' });
+      await page.getByRole('button', { name: 'Link Test ID' }).click();
       await signInAtTheProvider(page, `other-${email}`);
       await expect(page).toHaveURL(/\/account$/);
       await expect(methods.getByText(`other-${email}`)).toBeVisible();
       await shoot(page, viewport.name, 'account-linked');
 
-      page.once('dialog', (dialog) => void dialog.accept());
       await methods.getByRole('button', { name: 'Unlink Test ID' }).click();
-      const confirm = page.getByRole('alertdialog');
-      if (await confirm.isVisible().catch(() => false)) {
-        await confirm.getByRole('button', { name: /Unlink/ }).click();
-      }
+      const confirm = page.getByRole('alertdialog', { name: 'Unlink Test ID?' });
+      await expect(confirm).toBeVisible();
+      await shoot(page, viewport.name, 'account-unlink-confirm');
+      await confirm.getByRole('button', { name: 'Unlink' }).click();
       await expect(methods.getByText(`other-${email}`)).toHaveCount(0);
-      await expect(methods.getByRole('button', { name: 'Link Test ID' })).toBeVisible();
+      await expect(page.getByRole('button', { name: 'Link Test ID' })).toBeVisible();
+      // The password is now the only way in.
+      await expect(methods.getByRole('button', { name: 'Unlink Email and password' })).toBeDisabled();
     });
 
     test('an unverified address that has an account is told to sign in first', async ({ page, request }) => {
