@@ -97,6 +97,13 @@ pub async fn create_for_provider(
     challenge: &Challenge,
 ) -> AuthResult<Uuid> {
     let now = Utc::now();
+    // Sign-ins abandoned at the provider leave their flow behind: each new
+    // one clears those over a day old.
+    flow_states::Entity::delete_many()
+        .filter(flow_states::Column::AuthenticationMethod.eq("oauth"))
+        .filter(flow_states::Column::CreatedAt.lt(now - chrono::Duration::days(1)))
+        .exec(db)
+        .await?;
     let id = Uuid::new_v4();
     flow_states::ActiveModel {
         id: Set(id),

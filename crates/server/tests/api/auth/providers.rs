@@ -269,6 +269,7 @@ on_both_databases!(
     github_reads_the_verified_email_from_its_api,
     apple_signs_its_client_secret_and_posts_the_name_once,
     a_native_id_token_signs_in,
+    a_sign_in_started_on_one_instance_finishes_on_another,
 );
 
 async fn google_sign_in_with_pkce_creates_the_user_once(backend: Backend) {
@@ -1181,4 +1182,57 @@ async fn a_native_id_token_signs_in(backend: Backend) {
     .await
     .assert_error(400, "provider_disabled");
     assert_eq!(count(&app, "users").await, 1);
+}
+
+async fn a_sign_in_started_on_one_instance_finishes_on_another(backend: Backend) {
+    let google = Issuer::start().await;
+    let providers = with_providers(vec![(
+        "google",
+        google.provider(IdentityProviderKind::Google),
+    )]);
+    let first = spawn_app_with(backend, providers).await;
+    let url = first.config.database_url.clone();
+    let auth = first.config.auth.clone();
+    let second = spawn_app_with(backend, move |config| {
+        config.database_url = url;
+        config.auth = auth;
+    })
+    .await;
+
+    // The provider sends the browser back to whichever instance the load
+    // balancer picks: the state and the flow live in the shared database.
+    let started = start(&first, "google", true).await;
+    google
+        .answer_code(
+            "across",
+            &google
+                .key
+                .sign(&google.claims("g-across", "lb@example.com", true, &started.nonce)),
+        )
+        .await;
+    let returned = callback(&second, &started.state, "across").await;
+    let session = redeem(&first, &returned).await;
+    assert_eq!(session["user"]["email"], "lb@example.com");
+    // The flow completed once: replaying on the first instance finds it used.
+    let (code, _) = error_in(&callback(&first, &started.state, "across").await);
+    assert_eq!(
+        code, "bad_oauth_callback",
+        "the provider refuses the used code"
+    );
+
+    // A sign-in abandoned at the provider: its flow, once stale, is cleared
+    // by the next sign-in.
+    start(&first, "google", true).await;
+    sql(
+        &first,
+        "UPDATE flow_states SET created_at = $1",
+        vec![(chrono::Utc::now() - chrono::Duration::days(2)).into()],
+    )
+    .await;
+    start(&second, "google", true).await;
+    assert_eq!(
+        count(&first, "flow_states").await,
+        1,
+        "only the new sign-in's flow"
+    );
 }
