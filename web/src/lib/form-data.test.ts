@@ -1,3 +1,5 @@
+// @vitest-environment jsdom
+// (jsdom: this file relies on its cookie, storage-quota or FormData behaviour, which happy-dom differs on.)
 import { describe, expect, it } from 'vitest';
 import { toFormData } from './form-data';
 

@@ -1,3 +1,5 @@
+// @vitest-environment jsdom
+// (jsdom: this file relies on its cookie, storage-quota or FormData behaviour, which happy-dom differs on.)
 import { act, screen, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { SAMPLE_IMAGE, sampleAnalysis } from '@/features/score/testing/sample-analysis';

@@ -1,3 +1,5 @@
+// @vitest-environment jsdom
+// (jsdom: this file relies on its cookie, storage-quota or FormData behaviour, which happy-dom differs on.)
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';

@@ -1,3 +1,5 @@
+// @vitest-environment jsdom
+// (jsdom: this file relies on its cookie, storage-quota or FormData behaviour, which happy-dom differs on.)
 import { describe, expect, it, vi } from 'vitest';
 import { SAMPLE_IMAGE, sampleAnalysis } from '../testing/sample-analysis';
 import type { ResultState } from '../types';
