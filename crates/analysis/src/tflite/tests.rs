@@ -18,6 +18,9 @@ fn matmul_paths_are_bit_identical() {
     for n in [43, 45] {
         matmul_paths_agree(37, 29, n);
     }
+    // A weight matrix large enough for the columns-first order (16, 8, 4 and 1 outputs;
+    // 8, 4 and 1 rows).
+    matmul_paths_agree(37, 300, 237);
 }
 
 /// Rows and outputs chosen to reach every block shape (8, 4 and 1 rows; 16, 8, 4
