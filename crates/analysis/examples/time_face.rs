@@ -15,7 +15,11 @@ fn main() {
     let bytes = std::fs::read(path).expect("read image");
     let run = |b: &[u8]| {
         if hands {
-            std::hint::black_box(prettyscore_analysis::analyze_hands(b).expect("a hand").score)
+            std::hint::black_box(
+                prettyscore_analysis::analyze_hands(b)
+                    .expect("a hand")
+                    .score,
+            )
         } else {
             std::hint::black_box(prettyscore_analysis::analyze_face(b).expect("a face").score)
         }

@@ -10,6 +10,7 @@ use image::{DynamicImage, RgbImage, imageops};
 use prettyscore_analysis::{analyze_face, analyze_hands};
 
 /// (file, score, tier, symmetry, skinQuality, facialHarmony, overallBalance)
+#[rustfmt::skip]
 const FACES: &[(&str, f64, &str, f64, f64, f64, f64)] = &[
     ("face/astronaut.png", 8.7, "absolutelyStunning", 9.9, 7.5, 8.0, 9.1),
     ("face/astronaut.webp", 8.5, "absolutelyStunning", 9.6, 7.6, 7.8, 8.9),
@@ -23,6 +24,7 @@ const FACES: &[(&str, f64, &str, f64, f64, f64, f64)] = &[
 ];
 
 /// (file, score, label, fingerProportions, skinQuality, nailAppearance, overallAesthetics)
+#[rustfmt::skip]
 const HANDS: &[(&str, f64, &str, f64, f64, f64, f64)] = &[
     ("hands/main_droite_dessus_0.webp", 8.8, "Beautiful", 9.0, 9.6, 8.8, 9.5),
     ("hands/main_gauche_paume_0.webp", 9.5, "Perfect Hands", 10.0, 10.0, 10.0, 10.0),
@@ -95,8 +97,14 @@ fn bench_jpeg(w: u32, h: u32) -> Vec<u8> {
 #[test]
 fn the_benchmark_photos_keep_their_scores() {
     let rows = [
-        ((1920, 1080), (8.6, "absolutelyStunning", [9.7, 7.6, 8.0, 9.2])),
-        ((4000, 3000), (8.5, "absolutelyStunning", [9.3, 7.5, 8.0, 9.1])),
+        (
+            (1920, 1080),
+            (8.6, "absolutelyStunning", [9.7, 7.6, 8.0, 9.2]),
+        ),
+        (
+            (4000, 3000),
+            (8.5, "absolutelyStunning", [9.3, 7.5, 8.0, 9.1]),
+        ),
     ];
     for ((w, h), (score, tier, sub)) in rows {
         let got = face_row(&bench_jpeg(w, h));

@@ -4,9 +4,9 @@
 
 use super::super::arena::{alloc_overwritten, release};
 use super::super::model::Act;
-use super::matmul::matmul;
 #[cfg(target_arch = "x86_64")]
 use super::has_avx;
+use super::matmul::matmul;
 use super::{apply, pad_before};
 
 #[allow(clippy::too_many_arguments)]
@@ -183,11 +183,19 @@ fn epilogue_fused<const SKIP: bool, const RELU: bool, const PRELU: bool>(
     for (r, row) in out.chunks_exact_mut(oc).enumerate() {
         let (head, tail) = row.split_at_mut(if SKIP { sc } else { 0 });
         let (ah, at) = alpha.split_at(if PRELU { head.len() } else { 0 });
-        let srow = if SKIP { &s[r * sc..r * sc + head.len()] } else { &[][..] };
+        let srow = if SKIP {
+            &s[r * sc..r * sc + head.len()]
+        } else {
+            &[][..]
+        };
         let tail_alpha = if PRELU { at } else { &[][..] };
         let step = |x: f32, al: f32| {
             let x = if RELU { x.max(0.0) } else { x };
-            if PRELU { x.max(0.0) + x.min(0.0) * al } else { x }
+            if PRELU {
+                x.max(0.0) + x.min(0.0) * al
+            } else {
+                x
+            }
         };
         if PRELU {
             for ((v, &q), &al) in head.iter_mut().zip(srow).zip(ah) {
