@@ -9,8 +9,11 @@
 # written to the repository except cargo's target directory.
 #
 # BASELINE=<git revision> also builds that revision's engine (from `git archive`, in a
-# temporary directory, with this checkout's timing example) and times it in the same
-# interleaved rounds, so "before" and "after" are measured at the same machine load.
+# temporary directory, with this checkout's timing example, into $target/baseline) and
+# times it in the same interleaved rounds, so "before" and "after" are measured at the
+# same machine load. On a loaded machine two processes of the very same binary can differ
+# by 10% or more in these medians; instruction counts (callgrind) are the steadier
+# comparison of two builds.
 # CRITERION=0 skips the criterion benchmark (the ratios do not use it).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -35,7 +38,7 @@ else
   (cd "$root/crates/analysis" && CARGO_TARGET_DIR="$target" cargo bench --bench analysis -- --noplot 2>&1 | grep -E "time:|score")
 fi
 (cd "$root/crates/analysis" && CARGO_TARGET_DIR="$target" cargo build --quiet --release --example time_face)
-# Copies, so a baseline build in the same target directory cannot replace ours.
+# The timed binaries are copies, so no later build changes them under the script.
 mkdir -p "$target/peer"
 cp "$target/release/examples/time_face" "$target/peer/time_face-ours"
 bins=("ours=$target/peer/time_face-ours")
@@ -45,8 +48,10 @@ if [ -n "${BASELINE:-}" ]; then
   trap 'rm -rf "$base_src"' EXIT
   git -C "$root" archive "$BASELINE" | tar -x -C "$base_src"
   cp "$root/crates/analysis/examples/time_face.rs" "$base_src/crates/analysis/examples/time_face.rs"
-  (cd "$base_src/crates/analysis" && CARGO_TARGET_DIR="$target" cargo build --quiet --release --example time_face)
-  cp "$target/release/examples/time_face" "$target/peer/time_face-baseline"
+  # A target directory of its own: in the same one, cargo takes the two checkouts of
+  # the crate for one (same artifact names) and may call the baseline up to date.
+  (cd "$base_src/crates/analysis" && CARGO_TARGET_DIR="$target/baseline" cargo build --quiet --release --example time_face)
+  cp "$target/baseline/release/examples/time_face" "$target/peer/time_face-baseline"
   bins=("baseline=$target/peer/time_face-baseline" "${bins[@]}")
   echo "baseline: $(git -C "$root" rev-parse --short "$BASELINE")"
 fi
