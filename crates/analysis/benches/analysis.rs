@@ -3,9 +3,9 @@
 //! written to `$CARGO_TARGET_DIR/bench-images/` (or `target/bench-images/`) so
 //! `scripts/bench-peer-mediapipe.sh` can time MediaPipe on the very same files.
 //! Hands analysis on a 1080p JPEG of the test hand (scaled to 80% of the frame height on
-//! a plain backdrop). Feet analysis on 1080-px-high JPEGs of the feet drawing (accepted:
-//! every check runs) and of the coffee photo (refused by the skin measures, no network runs),
-//! both written to the bench-images folder too.
+//! a plain backdrop), written to the same folder as `hand-1080p.jpg`. Feet analysis on
+//! 1080-px-high JPEGs of the feet drawing (accepted: every check runs) and of the coffee
+//! photo (refused by the skin measures, no network runs), both written there too.
 use criterion::{Criterion, criterion_group, criterion_main};
 use image::{DynamicImage, RgbImage, imageops};
 use std::path::PathBuf;
@@ -91,7 +91,10 @@ fn make_hand_jpeg(w: u32, h: u32) -> Vec<u8> {
 }
 
 fn bench_hands(c: &mut Criterion) {
+    let dir = bench_dir();
+    std::fs::create_dir_all(&dir).expect("bench dir");
     let bytes = make_hand_jpeg(1920, 1080);
+    std::fs::write(dir.join("hand-1080p.jpg"), &bytes).expect("write bench image");
     let r = prettyscore_analysis::analyze_hands(&bytes).expect("bench image has a hand");
     eprintln!("hands 1080p: {} bytes, score {}", bytes.len(), r.score);
     let mut g = c.benchmark_group("analyze_hands");

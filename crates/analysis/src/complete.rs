@@ -65,7 +65,7 @@ pub fn jpeg_primary_len(bytes: &[u8]) -> Option<usize> {
 /// (stuffed `FF 00` bytes, restart markers and fill bytes belong to the data).
 fn end_of_entropy_coded_data(bytes: &[u8], mut at: usize) -> Option<usize> {
     loop {
-        let ff = at + bytes.get(at..)?.iter().position(|&b| b == 0xFF)?;
+        let ff = at + position_of_ff(bytes.get(at..)?)?;
         let mut next = ff + 1;
         while *bytes.get(next)? == 0xFF {
             next += 1;
@@ -75,6 +75,31 @@ fn end_of_entropy_coded_data(bytes: &[u8], mut at: usize) -> Option<usize> {
             _ => return Some(next - 1),
         }
     }
+}
+
+/// The first `0xFF` byte of `bytes`, eight bytes at a time (a scan's entropy-coded data
+/// is most of a JPEG, and an `0xFF` in it is rare).
+fn position_of_ff(bytes: &[u8]) -> Option<usize> {
+    const LOW: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let mut chunks = bytes.chunks_exact(8);
+    let mut at = 0;
+    for c in &mut chunks {
+        // A byte of `!v` is zero exactly where `v` has 0xFF (the classic has-zero-byte
+        // test: no false negatives, and the byte search below confirms).
+        let x = !u64::from_le_bytes(c.try_into().expect("eight bytes"));
+        if x.wrapping_sub(LOW) & !x & HIGH != 0
+            && let Some(i) = c.iter().position(|&b| b == 0xFF)
+        {
+            return Some(at + i);
+        }
+        at += 8;
+    }
+    chunks
+        .remainder()
+        .iter()
+        .position(|&b| b == 0xFF)
+        .map(|i| at + i)
 }
 
 /// Whether a PNG's chunks are all there, up to and including IEND.
@@ -216,6 +241,24 @@ mod tests {
             .encode_image(&img)
             .unwrap();
         out
+    }
+
+    #[test]
+    fn the_ff_search_agrees_with_a_byte_scan() {
+        let mut seed = 99u32;
+        for len in 0..70 {
+            for _ in 0..40 {
+                let v: Vec<u8> = (0..len)
+                    .map(|_| {
+                        seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12345);
+                        // Mostly high bytes (0xFE, 0x7F, 0x80 test the bit trick's edges).
+                        [0xFF, 0xFE, 0x7F, 0x80, 0x00, 0x01][(seed >> 16) as usize % 6]
+                    })
+                    .collect();
+                let naive = v.iter().position(|&b| b == 0xFF);
+                assert_eq!(super::position_of_ff(&v), naive, "{v:?}");
+            }
+        }
     }
 
     #[test]

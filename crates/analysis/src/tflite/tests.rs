@@ -7,9 +7,9 @@ use super::kernels::depthwise::depthwise;
 use super::kernels::elementwise::{hard_swish, logistic};
 use super::kernels::matmul::{matmul, matmul_blocked};
 use super::kernels::pad_before;
-use super::kernels::pool::spatial_mean;
+use super::kernels::pool::{maxpool, maxpool_portable, spatial_mean};
 use super::kernels::shape::resize_bilinear;
-use super::model::Act;
+use super::model::{Act, Pool};
 use super::schema::f16_to_f32;
 
 /// The wide (AVX) and portable paths must agree bit for bit.
@@ -18,6 +18,9 @@ fn matmul_paths_are_bit_identical() {
     for n in [43, 45] {
         matmul_paths_agree(37, 29, n);
     }
+    // A weight matrix large enough for the columns-first order (16, 8, 4 and 1 outputs;
+    // 8, 4 and 1 rows).
+    matmul_paths_agree(37, 300, 237);
 }
 
 /// Rows and outputs chosen to reach every block shape (8, 4 and 1 rows; 16, 8, 4
@@ -228,4 +231,32 @@ fn an_unsupported_operator_is_named_in_the_error() {
         .err()
         .expect("SOFTMAX is not supported");
     assert_eq!(e.to_string(), "model error: unsupported operator SOFTMAX");
+}
+
+/// The AVX build of MAX_POOL_2D gives the portable loop's bits (2x2 and 3x3 windows,
+/// strides 1 and 2, SAME padding at the edges, channel counts with remainders).
+#[test]
+fn maxpool_paths_are_bit_identical() {
+    let (ih, iw, ch) = (9usize, 11usize, 29usize);
+    let src: Vec<f32> = (0..ih * iw * ch)
+        .map(|i| ((i * 7919) % 1013) as f32 / 97.0 - 5.0)
+        .collect();
+    for (k, s, same) in [(2, 2, false), (2, 2, true), (3, 2, true), (3, 1, true)] {
+        let p = Pool {
+            same,
+            sw: s,
+            sh: s,
+            kw: k,
+            kh: k,
+        };
+        let (oh, ow) = if same {
+            (ih.div_ceil(s), iw.div_ceil(s))
+        } else {
+            ((ih - k) / s + 1, (iw - k) / s + 1)
+        };
+        let a = maxpool(&src, (ih, iw, ch), (oh, ow), p);
+        let b = maxpool_portable(&src, (ih, iw, ch), (oh, ow), p);
+        let bits = |v: &[f32]| v.iter().map(|f| f.to_bits()).collect::<Vec<_>>();
+        assert_eq!(bits(&a), bits(&b), "k {k} s {s} same {same}");
+    }
 }

@@ -4,6 +4,8 @@
 
 use super::super::arena::{alloc_overwritten, release};
 use super::super::model::Act;
+#[cfg(target_arch = "x86_64")]
+use super::has_avx;
 use super::matmul::matmul;
 use super::{apply, pad_before};
 
@@ -101,16 +103,134 @@ type EpiArgs<'a> = (Option<(&'a [f32], usize)>, bool, Option<&'a [f32]>);
 
 /// The convolution's own activation, then the folded operators, on the outputs of
 /// pixels `p0..` (`out` holds whole pixels of `oc` channels).
+///
+/// One pass: each value goes through the same operations in the same order as the
+/// operators did one after another (activation, `+ skip` or `+ 0.0` for the skip's
+/// padded channels, RELU, PRELU), so the bits are the same; only the loads and stores
+/// between them are gone.
 #[inline]
 fn epilogue(out: &mut [f32], p0: usize, oc: usize, a: Act, (skip, relu, prelu): EpiArgs) {
+    if oc == 0 || (a == Act::None && skip.is_none() && !relu && prelu.is_none()) {
+        return;
+    }
+    let np = out.len() / oc;
+    let skip = skip.map(|(s, sc)| (&s[p0 * sc..(p0 + np) * sc], sc));
+    #[cfg(target_arch = "x86_64")]
+    if has_avx() {
+        // SAFETY: AVX is present (checked at run time).
+        unsafe { epilogue_avx(out, oc, a, skip, relu, prelu) };
+        return;
+    }
+    epilogue_rows(out, oc, a, skip, relu, prelu);
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx")]
+unsafe fn epilogue_avx(
+    out: &mut [f32],
+    oc: usize,
+    a: Act,
+    skip: Option<(&[f32], usize)>,
+    relu: bool,
+    prelu: Option<&[f32]>,
+) {
+    epilogue_rows(out, oc, a, skip, relu, prelu);
+}
+
+/// The epilogue's loop, specialised for the combinations the models use (the branches
+/// taken out of the per-value loop so it vectorises).
+#[inline(always)]
+fn epilogue_rows(
+    out: &mut [f32],
+    oc: usize,
+    a: Act,
+    skip: Option<(&[f32], usize)>,
+    relu: bool,
+    prelu: Option<&[f32]>,
+) {
+    if prelu.is_some_and(|al| al.len() != oc) || skip.is_some_and(|(_, sc)| sc > oc) {
+        return epilogue_general(out, oc, a, skip, relu, prelu);
+    }
+    match (a, skip, relu, prelu) {
+        (Act::None, Some((s, sc)), true, None) => {
+            epilogue_fused::<true, true, false>(out, oc, Some((s, sc)), None)
+        }
+        (Act::None, Some((s, sc)), false, Some(al)) => {
+            epilogue_fused::<true, false, true>(out, oc, Some((s, sc)), Some(al))
+        }
+        (Act::None, Some((s, sc)), false, None) => {
+            epilogue_fused::<true, false, false>(out, oc, Some((s, sc)), None)
+        }
+        (Act::None, None, true, None) => epilogue_fused::<false, true, false>(out, oc, None, None),
+        (Act::None, None, false, Some(al)) => {
+            epilogue_fused::<false, false, true>(out, oc, None, Some(al))
+        }
+        _ => epilogue_general(out, oc, a, skip, relu, prelu),
+    }
+}
+
+/// One output pixel row at a time: `+ skip` (or `+ 0.0` past the skip's channels), then
+/// RELU, then PRELU, each value once.
+#[inline(always)]
+fn epilogue_fused<const SKIP: bool, const RELU: bool, const PRELU: bool>(
+    out: &mut [f32],
+    oc: usize,
+    skip: Option<(&[f32], usize)>,
+    prelu: Option<&[f32]>,
+) {
+    let (s, sc) = skip.unwrap_or((&[], 0));
+    let alpha = prelu.unwrap_or(&[]);
+    for (r, row) in out.chunks_exact_mut(oc).enumerate() {
+        let (head, tail) = row.split_at_mut(if SKIP { sc } else { 0 });
+        let (ah, at) = alpha.split_at(if PRELU { head.len() } else { 0 });
+        let srow = if SKIP {
+            &s[r * sc..r * sc + head.len()]
+        } else {
+            &[][..]
+        };
+        let tail_alpha = if PRELU { at } else { &[][..] };
+        let step = |x: f32, al: f32| {
+            let x = if RELU { x.max(0.0) } else { x };
+            if PRELU {
+                x.max(0.0) + x.min(0.0) * al
+            } else {
+                x
+            }
+        };
+        if PRELU {
+            for ((v, &q), &al) in head.iter_mut().zip(srow).zip(ah) {
+                *v = step(*v + q, al);
+            }
+            for (v, &al) in tail.iter_mut().zip(tail_alpha) {
+                // The zero channels of the padded skip tensor, added as the ADD did.
+                *v = step(if SKIP { *v + 0.0 } else { *v }, al);
+            }
+        } else {
+            for (v, &q) in head.iter_mut().zip(srow) {
+                *v = step(*v + q, 0.0);
+            }
+            for v in tail.iter_mut() {
+                *v = step(if SKIP { *v + 0.0 } else { *v }, 0.0);
+            }
+        }
+    }
+}
+
+/// Any other combination, operator by operator as the unfused model ran them.
+fn epilogue_general(
+    out: &mut [f32],
+    oc: usize,
+    a: Act,
+    skip: Option<(&[f32], usize)>,
+    relu: bool,
+    prelu: Option<&[f32]>,
+) {
     if a != Act::None {
         for o in out.iter_mut() {
             *o = apply(*o, a);
         }
     }
     if let Some((s, sc)) = skip {
-        let np = out.len() / oc;
-        let s = &s[p0 * sc..(p0 + np) * sc];
         for (row, srow) in out.chunks_exact_mut(oc).zip(s.chunks_exact(sc)) {
             let (head, tail) = row.split_at_mut(sc);
             for (v, &q) in head.iter_mut().zip(srow) {

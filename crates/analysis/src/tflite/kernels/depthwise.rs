@@ -286,11 +286,15 @@ unsafe fn dw_block<const C: usize, const P: usize>(
     // SAFETY (all reads below): within the bounds in the contract above.
     let bias: [f32; C] = unsafe { std::ptr::read_unaligned(b.as_ptr().add(k0).cast()) };
     let mut acc = [bias; P];
-    let base: [usize; P] = std::array::from_fn(|p| ((c + p) * g.sw - g.pl) * g.ch + k0);
+    // Each pixel's first tap, and the weights' channel block, as pointers, so each tap
+    // below is one offset from them.
+    let px0: [*const f32; P] =
+        std::array::from_fn(|p| unsafe { sp0.add(((c + p) * g.sw - g.pl) * g.ch + k0) });
+    let w0 = unsafe { wp0.add(k0) };
     for &(sp, wp) in taps {
-        let wr: [f32; C] = unsafe { std::ptr::read_unaligned(wp0.add(wp + k0).cast()) };
+        let wr: [f32; C] = unsafe { std::ptr::read_unaligned(w0.add(wp).cast()) };
         for p in 0..P {
-            let px: [f32; C] = unsafe { std::ptr::read_unaligned(sp0.add(base[p] + sp).cast()) };
+            let px: [f32; C] = unsafe { std::ptr::read_unaligned(px0[p].add(sp).cast()) };
             for q in 0..C {
                 acc[p][q] += px[q] * wr[q];
             }

@@ -54,6 +54,11 @@ pub(crate) fn matmul_blocked<const OB: usize>(
     let rows = x.len() / k.max(1);
     // The bounds every `block` below relies on.
     assert!(rows * k <= x.len() && k * n <= w.len() && n <= b.len() && rows * n <= out.len());
+    if OB > 8 && k * n > COLUMNS_FIRST && rows > 8 {
+        // SAFETY: the assert above.
+        unsafe { columns_first::<OB>(x, k, w, b, n, out, rows) };
+        return;
+    }
     let mut p = 0;
     if OB > 8 {
         // Eight rows at a time, so the 8- and 4-wide remainder columns (24, 28, 56, 88
@@ -144,6 +149,80 @@ pub(crate) fn matmul_blocked<const OB: usize>(
             o += 1;
         }
         p += 1;
+    }
+}
+
+/// Weight matrices of more than this many values (over 256 KiB: the hand landmark
+/// model's widest 1x1 convolutions) are run a column block at a time, all rows through
+/// each block, so the block's weights are read from memory once and then stay in the L1
+/// cache, instead of the whole matrix being streamed again for every eight rows.
+const COLUMNS_FIRST: usize = 64 * 1024;
+
+/// `matmul_blocked`'s wide path with the loops swapped: output columns outer, rows
+/// inner. The same blocks (so the same sums, each in ascending order), another order.
+///
+/// # Safety
+/// `rows * k <= x.len()`, `k * n <= w.len()`, `n <= b.len()`, `rows * n <= out.len()`.
+#[inline(always)]
+unsafe fn columns_first<const OB: usize>(
+    x: &[f32],
+    k: usize,
+    w: &[f32],
+    b: &[f32],
+    n: usize,
+    out: &mut [f32],
+    rows: usize,
+) {
+    // SAFETY (every block below): p + its rows <= rows and o + its width <= n (loop
+    // bounds), and the caller's contract.
+    let mut o = 0;
+    while o + OB <= n {
+        let mut p = 0;
+        while p + 4 <= rows {
+            unsafe { block::<4, OB>(x, k, w, b, n, out, p, o) };
+            p += 4;
+        }
+        while p < rows {
+            unsafe { block::<1, OB>(x, k, w, b, n, out, p, o) };
+            p += 1;
+        }
+        o += OB;
+    }
+    while o + 8 <= n {
+        let mut p = 0;
+        while p + 8 <= rows {
+            unsafe { block::<8, 8>(x, k, w, b, n, out, p, o) };
+            p += 8;
+        }
+        while p < rows {
+            unsafe { block::<1, 8>(x, k, w, b, n, out, p, o) };
+            p += 1;
+        }
+        o += 8;
+    }
+    while o + 4 <= n {
+        let mut p = 0;
+        while p + 8 <= rows {
+            unsafe { block::<8, 4>(x, k, w, b, n, out, p, o) };
+            p += 8;
+        }
+        while p < rows {
+            unsafe { block::<1, 4>(x, k, w, b, n, out, p, o) };
+            p += 1;
+        }
+        o += 4;
+    }
+    while o < n {
+        let mut p = 0;
+        while p + 8 <= rows {
+            unsafe { block::<8, 1>(x, k, w, b, n, out, p, o) };
+            p += 8;
+        }
+        while p < rows {
+            unsafe { block::<1, 1>(x, k, w, b, n, out, p, o) };
+            p += 1;
+        }
+        o += 1;
     }
 }
 
