@@ -488,6 +488,57 @@ pub struct AuthConfig {
     /// `github`, or any name for a generic OpenID Connect issuer). None is
     /// enabled by default.
     pub providers: std::collections::BTreeMap<String, IdentityProviderConfig>,
+    /// The WebAuthn relying party that passkeys and security-key factors are
+    /// bound to (GoTrue's `GOTRUE_WEBAUTHN_*`).
+    pub webauthn: WebauthnConfig,
+    /// Sign-in with a passkey (`/passkeys/*`, GoTrue's `GOTRUE_PASSKEY_*`).
+    pub passkeys: PasskeysConfig,
+}
+
+/// The relying party of WebAuthn ceremonies (`auth::webauthn`). A browser
+/// only offers a credential to pages of `rp_origins` whose host is `rp_id` or
+/// under it, and only over HTTPS (plain HTTP is allowed for `localhost`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct WebauthnConfig {
+    /// The domain credentials belong to, e.g. `prettyscore.app`. By default
+    /// the host of `site_url` (or of the server's own address); for a
+    /// loopback address, `localhost`, since browsers refuse an IP address.
+    pub rp_id: Option<String>,
+    /// The origins pages may call from, e.g. `https://prettyscore.app`. By
+    /// default the origins of `site_url` and of the server's own address
+    /// (and their `localhost` twins for a loopback address).
+    pub rp_origins: Vec<String>,
+    /// The name authenticators show beside the account.
+    pub rp_display_name: String,
+}
+
+impl Default for WebauthnConfig {
+    fn default() -> Self {
+        Self {
+            rp_id: None,
+            rp_origins: Vec::new(),
+            rp_display_name: "PrettyScore".to_owned(),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct PasskeysConfig {
+    /// Off, `/passkeys/*` answers 404 `passkey_disabled`.
+    pub enabled: bool,
+    /// Passkeys one user may register (GoTrue's default, 10).
+    pub max_per_user: u64,
+}
+
+impl Default for PasskeysConfig {
+    fn default() -> Self {
+        Self {
+            enabled: true,
+            max_per_user: 10,
+        }
+    }
 }
 
 /// One outside identity provider (`providers::identity`).
@@ -579,6 +630,8 @@ impl Default for AuthConfig {
             manual_linking: false,
             sms: SmsConfig::default(),
             providers: std::collections::BTreeMap::new(),
+            webauthn: WebauthnConfig::default(),
+            passkeys: PasskeysConfig::default(),
         }
     }
 }

@@ -154,6 +154,9 @@ impl Application {
             draining: http::server::Draining::default(),
             base_url,
         };
+        if let Err(err) = crate::auth::webauthn::configured(&state) {
+            tracing::warn!("passkeys and security-key factors are off: {err:#}");
+        }
         let router = super::router::router(state.clone());
         Ok(Self {
             listener,

@@ -64,7 +64,7 @@ fn user_not_found() -> AuthError {
     AuthError::user_not_found()
 }
 
-async fn load_user(state: &AppState, id: &str) -> AuthResult<users::Model> {
+pub(super) async fn load_user(state: &AppState, id: &str) -> AuthResult<users::Model> {
     let id: Uuid = id.parse().map_err(|_| user_not_found())?;
     user_rules::find(&state.db, id)
         .await?

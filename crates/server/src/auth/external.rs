@@ -301,13 +301,8 @@ async fn confirm_if_verified(
 pub async fn unlink(state: &AppState, user_id: Uuid, id: Uuid) -> AuthResult<()> {
     let not_found = || AuthError::not_found("identity_not_found", "Identity doesn't exist");
     let txn = state.db.begin().await?;
-    // Lock the user's row first (a write takes SQLite's lock, PostgreSQL's
-    // row lock): a second unlink waits and then sees one identity less.
-    user_rows::Entity::update_many()
-        .col_expr(user_rows::Column::UpdatedAt, Expr::value(Utc::now()))
-        .filter(user_rows::Column::Id.eq(user_id))
-        .exec(&txn)
-        .await?;
+    // A second unlink waits for this one and then sees one identity less.
+    users::lock(&txn, user_id).await?;
     let all = identities::Entity::find()
         .filter(identities::Column::UserId.eq(user_id))
         .all(&txn)

@@ -5,7 +5,9 @@
 //! - `handlers`: sign-up, sign-in grants, sign-out, the user, mail flows;
 //! - `sessions`: sessions, refresh-token rotation and the token response;
 //! - `users`: user queries and the User object; `otp`: one-time codes and
-//!   mail links; `pkce`: flow states; `mfa`: TOTP factors; `admin`: the admin
+//!   mail links; `pkce`: flow states; `mfa`: TOTP and WebAuthn factors;
+//!   `passkeys`: sign-in with a passkey; `webauthn`: the relying party and
+//!   ceremony states of both; `admin`: the admin
 //!   API; `password`: the policy and argon2id (signing keys and JWTs are
 //!   `crate::tokens`, the tables' models `crate::db::entities`);
 //!   `rate_limit`: database-backed counters; `extract`: the auth API's
@@ -21,11 +23,13 @@ pub mod extract;
 pub mod handlers;
 pub mod mfa;
 pub mod otp;
+pub mod passkeys;
 pub mod password;
 pub mod pkce;
 pub mod rate_limit;
 pub mod sessions;
 pub mod users;
+pub mod webauthn;
 
 use axum::Router;
 use axum::http::{HeaderName, Method, header};
@@ -227,6 +231,27 @@ pub fn routes(state: &AppState) -> Router<AppState> {
         .route("/factors/{id}/challenge", post(mfa::challenge))
         .route("/factors/{id}/verify", post(mfa::verify))
         .route("/factors/{id}", delete(mfa::unenroll))
+        .route(
+            "/passkeys/registration/options",
+            post(passkeys::registration_options),
+        )
+        .route(
+            "/passkeys/registration/verify",
+            post(passkeys::registration_verify),
+        )
+        .route(
+            "/passkeys/authentication/options",
+            post(passkeys::authentication_options),
+        )
+        .route(
+            "/passkeys/authentication/verify",
+            post(passkeys::authentication_verify),
+        )
+        .route("/passkeys", get(passkeys::list))
+        .route(
+            "/passkeys/{id}",
+            axum::routing::patch(passkeys::update).delete(passkeys::delete),
+        )
         .route("/invite", post(admin::invite))
         .route(
             "/admin/users",
@@ -242,6 +267,11 @@ pub fn routes(state: &AppState) -> Router<AppState> {
         .route(
             "/admin/users/{id}/factors/{factor_id}",
             delete(admin::delete_factor).put(admin::update_factor),
+        )
+        .route("/admin/users/{id}/passkeys", get(passkeys::admin_list))
+        .route(
+            "/admin/users/{id}/passkeys/{passkey_id}",
+            delete(passkeys::admin_delete),
         )
         .route("/admin/generate_link", post(admin::generate_link))
         .route("/admin/oauth", any(h::admin_oauth))

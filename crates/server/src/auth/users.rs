@@ -66,6 +66,21 @@ pub async fn find_by_email(
         .await?)
 }
 
+/// Locks the user's row until the transaction `db` ends: a write takes
+/// SQLite's write lock and PostgreSQL's row lock, so a second request that
+/// counts or changes the user's ways in waits and then sees the first's.
+pub async fn lock(db: &impl ConnectionTrait, id: Uuid) -> AuthResult<()> {
+    users::Entity::update_many()
+        .col_expr(
+            users::Column::UpdatedAt,
+            sea_orm::sea_query::Expr::value(Utc::now()),
+        )
+        .filter(users::Column::Id.eq(id))
+        .exec(db)
+        .await?;
+    Ok(())
+}
+
 pub async fn find(db: &impl ConnectionTrait, id: Uuid) -> AuthResult<Option<users::Model>> {
     Ok(users::Entity::find_by_id(id).one(db).await?)
 }
@@ -491,7 +506,7 @@ pub async fn touch_sign_in(
     Ok(active.update(db).await?)
 }
 
-fn time(value: Option<DateTime<Utc>>) -> Option<Value> {
+pub fn time(value: Option<DateTime<Utc>>) -> Option<Value> {
     value.map(|at| json!(at.to_rfc3339_opts(chrono::SecondsFormat::Micros, true)))
 }
 

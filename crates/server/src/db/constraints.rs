@@ -260,6 +260,12 @@ pub const UNIQUE_KEYS: &[UniqueKey] = &[
         "earning_lines",
         &["payment_id"],
     ),
+    // m20261128_7400_passkeys
+    key(
+        "webauthn_credentials_credential_id_key",
+        "webauthn_credentials",
+        &["credential_id"],
+    ),
 ];
 
 /// The constraint `err` violated, if it is a constraint violation.

@@ -71,6 +71,7 @@ entity!(mfa_factors, "mfa_factors", {
     last_challenged_at: Option<DateTimeUtc>,
     created_at: DateTimeUtc,
     updated_at: DateTimeUtc,
+    web_authn_credential: Option<String>,
 });
 
 entity!(sessions, "sessions", {
@@ -100,6 +101,25 @@ entity!(mfa_challenges, "mfa_challenges", {
     ip_address: String,
     otp_code: Option<String>,
     verified_at: Option<DateTimeUtc>,
+    created_at: DateTimeUtc,
+    web_authn_session_data: Option<String>,
+});
+
+entity!(webauthn_credentials, "webauthn_credentials", {
+    user_id: Uuid,
+    credential_id: String,
+    credential: String,
+    sign_count: i64,
+    friendly_name: Option<String>,
+    last_used_at: Option<DateTimeUtc>,
+    created_at: DateTimeUtc,
+    updated_at: DateTimeUtc,
+});
+
+entity!(webauthn_challenges, "webauthn_challenges", {
+    user_id: Option<Uuid>,
+    kind: String,
+    state: String,
     created_at: DateTimeUtc,
 });
 

@@ -54,6 +54,10 @@ pub async fn settings(State(state): State<AppState>) -> Response {
         },
         "saml_enabled": false,
         "mfa_enabled": true,
+        // Off when passkeys are, or when no relying party can be worked out
+        // (a site at a bare IP address without `auth.webauthn.rp_id`).
+        "passkeys_enabled": auth.passkeys.enabled
+            && crate::auth::webauthn::configured(&state).is_ok(),
     }))
 }
 

@@ -4,7 +4,7 @@
 use axum::extract::{Path, State};
 use axum::response::Response;
 use chrono::Utc;
-use sea_orm::{ActiveModelTrait, ColumnTrait, EntityTrait, PaginatorTrait, QueryFilter, Set};
+use sea_orm::{ActiveModelTrait, Set};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use uuid::Uuid;
@@ -16,7 +16,7 @@ use crate::auth::otp::{self, MailKind};
 use crate::auth::sessions::{self, Scope};
 use crate::auth::users::{self as user_rules};
 use crate::auth::{password, pkce};
-use crate::db::entities::{mfa_factors, users};
+use crate::db::entities::users;
 use crate::http::AppState;
 use crate::http::extract::ClientInfo;
 
@@ -36,15 +36,6 @@ pub struct UpdateUserBody {
     pub channel: Option<String>,
     pub code_challenge: Option<String>,
     pub code_challenge_method: Option<String>,
-}
-
-pub(super) async fn has_verified_factor(state: &AppState, user_id: Uuid) -> AuthResult<bool> {
-    Ok(mfa_factors::Entity::find()
-        .filter(mfa_factors::Column::UserId.eq(user_id))
-        .filter(mfa_factors::Column::Status.eq("verified"))
-        .count(&state.db)
-        .await?
-        > 0)
 }
 
 pub async fn update_user(
@@ -72,7 +63,7 @@ pub async fn update_user(
     }
     if (new_password.is_some() || new_email.is_some())
         && bearer.aal() == "aal1"
-        && has_verified_factor(&state, user.id).await?
+        && crate::auth::mfa::has_verified_factor(&state, user.id).await?
     {
         return Err(AuthError::insufficient_aal(
             "AAL2 session is required to update email or password when MFA is enabled.",

@@ -68,6 +68,7 @@ mod m20261126_006500_contact;
 mod m20261127_7200_one_purchase;
 mod m20261127_7201_contact_mail;
 mod m20261128_7300_payouts;
+mod m20261128_7400_passkeys;
 
 /// Applies the migrations: `Migrator::up(&db, None)`.
 pub struct Migrator;
@@ -97,6 +98,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261127_7200_one_purchase::Migration),
             Box::new(m20261127_7201_contact_mail::Migration),
             Box::new(m20261128_7300_payouts::Migration),
+            Box::new(m20261128_7400_passkeys::Migration),
         ]
     }
 }
@@ -161,4 +163,7 @@ pub const TABLES: &[&str] = &[
     // billing: payouts
     "payout_accounts",
     "earning_lines",
+    // auth: passkeys
+    "webauthn_credentials",
+    "webauthn_challenges",
 ];

@@ -6,12 +6,15 @@
 
 mod account;
 mod admin;
+mod authenticator;
 mod compat;
 mod display_name;
 mod keys;
 mod mail_flows;
 mod mfa;
+mod mfa_webauthn;
 mod oidc_provider;
+mod passkeys;
 mod phone;
 mod providers;
 mod security;

@@ -1,6 +1,8 @@
-//! MFA with TOTP (AUTH-COMPAT §7): enrol, challenge, verify (the session
-//! becomes aal2), unenrol. Phone and WebAuthn factors answer GoTrue's
-//! "not enabled" errors.
+//! MFA (AUTH-COMPAT §7): enrol, challenge, verify (the session becomes
+//! aal2), unenrol, for TOTP apps and for WebAuthn security keys and
+//! passkeys (`webauthn`). Phone factors answer GoTrue's "not enabled" error.
+
+pub mod webauthn;
 
 use chrono::Utc;
 use data_encoding::BASE32_NOPAD;
@@ -75,6 +77,16 @@ fn qr_svg(uri: &str) -> AuthResult<String> {
     })
 }
 
+/// Whether the user has a second factor (their sessions may reach aal2).
+pub async fn has_verified_factor(state: &AppState, user_id: Uuid) -> AuthResult<bool> {
+    Ok(mfa_factors::Entity::find()
+        .filter(mfa_factors::Column::UserId.eq(user_id))
+        .filter(mfa_factors::Column::Status.eq("verified"))
+        .count(&state.db)
+        .await?
+        > 0)
+}
+
 fn factor_not_found() -> AuthError {
     AuthError::not_found("mfa_factor_not_found", "Factor not found")
 }
@@ -111,18 +123,12 @@ pub async fn enroll(
             "Anonymous users cannot enroll MFA factors",
         ));
     }
-    match body.factor_type.as_deref() {
-        Some("totp") => {}
+    let factor_type = match body.factor_type.as_deref() {
+        Some(kind @ ("totp" | "webauthn")) => kind,
         Some("phone") => {
             return Err(AuthError::unprocessable(
                 "mfa_phone_enroll_not_enabled",
                 "MFA enroll is disabled for Phone",
-            ));
-        }
-        Some("webauthn") => {
-            return Err(AuthError::unprocessable(
-                "mfa_webauthn_enroll_not_enabled",
-                "MFA enroll is disabled for WebAuthn",
             ));
         }
         _ => {
@@ -131,7 +137,7 @@ pub async fn enroll(
                 "factor_type needs to be totp, phone or webauthn",
             ));
         }
-    }
+    };
     // Unverified factors expire; clean them up first.
     mfa_factors::Entity::delete_many()
         .filter(mfa_factors::Column::UserId.eq(user.id))
@@ -169,6 +175,15 @@ pub async fn enroll(
             format!("A factor with the friendly name \"{name}\" for this user already exists"),
         ));
     }
+    if factor_type == "webauthn" {
+        let factor =
+            insert_factor(&state, user.id, "webauthn", friendly_name.clone(), None).await?;
+        return Ok(ok(json!({
+            "id": factor.id,
+            "type": "webauthn",
+            "friendly_name": friendly_name.unwrap_or_default(),
+        })));
+    }
     let issuer = body
         .issuer
         .clone()
@@ -188,18 +203,47 @@ pub async fn enroll(
         urlencode_path(&account),
         super::otp::encode(&issuer)
     );
+    let factor = insert_factor(
+        &state,
+        user.id,
+        "totp",
+        friendly_name.clone(),
+        Some(secret.clone()),
+    )
+    .await?;
+    Ok(ok(json!({
+        "id": factor.id,
+        "type": "totp",
+        "friendly_name": friendly_name.unwrap_or_default(),
+        "totp": {
+            "qr_code": qr_svg(&uri)?,
+            "secret": secret,
+            "uri": uri,
+        },
+    })))
+}
+
+/// A new unverified factor; its first verified challenge verifies it.
+async fn insert_factor(
+    state: &AppState,
+    user_id: Uuid,
+    factor_type: &str,
+    friendly_name: Option<String>,
+    secret: Option<String>,
+) -> AuthResult<mfa_factors::Model> {
     let now = Utc::now();
-    let factor = mfa_factors::ActiveModel {
+    mfa_factors::ActiveModel {
         id: Set(Uuid::new_v4()),
-        user_id: Set(user.id),
-        friendly_name: Set(friendly_name.clone()),
-        factor_type: Set("totp".into()),
+        user_id: Set(user_id),
+        friendly_name: Set(friendly_name),
+        factor_type: Set(factor_type.into()),
         status: Set("unverified".into()),
-        secret: Set(Some(secret.clone())),
+        secret: Set(secret),
         phone: Set(None),
         last_challenged_at: Set(None),
         created_at: Set(now),
         updated_at: Set(now),
+        web_authn_credential: Set(None),
     }
     .insert(&state.db)
     .await
@@ -211,17 +255,7 @@ pub async fn enroll(
             ),
             None => AuthError::from(err),
         },
-    )?;
-    Ok(ok(json!({
-        "id": factor.id,
-        "type": "totp",
-        "friendly_name": friendly_name.unwrap_or_default(),
-        "totp": {
-            "qr_code": qr_svg(&uri)?,
-            "secret": secret,
-            "uri": uri,
-        },
-    })))
+    )
 }
 
 fn default_issuer(site_url: &str) -> String {
@@ -253,9 +287,14 @@ pub async fn challenge(
 ) -> AuthResult<Response> {
     limit(&state, &client).await?;
     let factor = own_factor(&state, &bearer, &id).await?;
-    if factor.factor_type != "totp" {
-        return Err(AuthError::sms_unavailable());
-    }
+    let (ceremony, options) = match factor.factor_type.as_str() {
+        "totp" => (None, None),
+        "webauthn" => {
+            let (ceremony, options) = webauthn::start(&state, &bearer.user, &factor).await?;
+            (Some(ceremony), Some(options))
+        }
+        _ => return Err(AuthError::sms_unavailable()),
+    };
     let now = Utc::now();
     let challenge = mfa_challenges::ActiveModel {
         id: Set(Uuid::new_v4()),
@@ -264,17 +303,23 @@ pub async fn challenge(
         otp_code: Set(None),
         verified_at: Set(None),
         created_at: Set(now),
+        web_authn_session_data: Set(ceremony),
     }
     .insert(&state.db)
     .await?;
+    let factor_type = factor.factor_type.clone();
     let mut active: mfa_factors::ActiveModel = factor.into();
     active.last_challenged_at = Set(Some(now));
     active.update(&state.db).await?;
-    Ok(ok(json!({
+    let mut response = json!({
         "id": challenge.id,
-        "type": "totp",
+        "type": factor_type,
         "expires_at": (now + chrono::Duration::seconds(CHALLENGE_TTL_SECS)).timestamp(),
-    })))
+    });
+    if let Some(options) = options {
+        response["webauthn"] = options;
+    }
+    Ok(ok(response))
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -282,6 +327,7 @@ pub async fn challenge(
 pub struct VerifyBody {
     pub challenge_id: Option<String>,
     pub code: Option<String>,
+    pub webauthn: Option<webauthn::VerifyParams>,
 }
 
 pub async fn verify(
@@ -293,6 +339,10 @@ pub async fn verify(
 ) -> AuthResult<Response> {
     limit(&state, &client).await?;
     let factor = own_factor(&state, &bearer, &id).await?;
+    let assertion = match factor.factor_type.as_str() {
+        "webauthn" => Some(webauthn::VerifyParams::require(body.webauthn.as_ref())?),
+        _ => None,
+    };
     let Some(session) = bearer.session.clone() else {
         return Err(AuthError::forbidden(
             "session_not_found",
@@ -326,14 +376,29 @@ pub async fn verify(
             "Challenge and verify IP addresses mismatch.",
         ));
     }
-    let code = body.code.unwrap_or_default();
-    let secret = factor.secret.clone().unwrap_or_default();
-    if !totp_matches(&secret, &code, Utc::now().timestamp() as u64) {
-        return Err(AuthError::unprocessable(
-            "mfa_verification_failed",
-            "Invalid TOTP code entered",
-        ));
-    }
+    // The factor's WebAuthn credential after this ceremony (new, or with its
+    // counter moved on).
+    let credential = match assertion {
+        Some((kind, response)) => {
+            Some(webauthn::finish(&state, &factor, &challenge, kind, response).await?)
+        }
+        None => {
+            let code = body.code.unwrap_or_default();
+            let secret = factor.secret.clone().unwrap_or_default();
+            if !totp_matches(&secret, &code, Utc::now().timestamp() as u64) {
+                return Err(AuthError::unprocessable(
+                    "mfa_verification_failed",
+                    "Invalid TOTP code entered",
+                ));
+            }
+            None
+        }
+    };
+    let method = if credential.is_some() {
+        "mfa/webauthn"
+    } else {
+        "totp"
+    };
 
     let txn = state.db.begin().await?;
     // Consume the challenge; a second verify with it finds nothing.
@@ -344,11 +409,16 @@ pub async fn verify(
         return Err(challenge_not_found());
     }
     let now = Utc::now();
-    if factor.status != "verified" {
+    if factor.status != "verified" || credential.is_some() {
         let mut active: mfa_factors::ActiveModel = factor.clone().into();
         active.status = Set("verified".into());
+        if credential.is_some() {
+            active.web_authn_credential = Set(credential);
+        }
         active.updated_at = Set(now);
         active.update(&txn).await?;
+    }
+    if factor.status != "verified" {
         mfa_factors::Entity::delete_many()
             .filter(mfa_factors::Column::UserId.eq(bearer.user.id))
             .filter(mfa_factors::Column::Status.eq("unverified"))
@@ -360,7 +430,7 @@ pub async fn verify(
     active.factor_id = Set(Some(factor.id));
     active.updated_at = Set(now);
     let session = active.update(&txn).await?;
-    session_rules::add_amr(&txn, session.id, "totp").await?;
+    session_rules::add_amr(&txn, session.id, method).await?;
     let response = session_rules::reissue(&state, &txn, &bearer.user, &session).await?;
     txn.commit().await?;
     crate::db::audit::record(
