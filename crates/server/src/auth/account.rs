@@ -14,7 +14,7 @@ use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QueryOrder};
 use serde_json::{Map, Value, json};
 use uuid::Uuid;
 
-use crate::db::entities::{mfa_factors, profiles, sessions, users};
+use crate::db::entities::{mfa_factors, profiles, sessions, users, webauthn_credentials};
 use crate::http::AppState;
 use crate::http::error::{ApiError, ErrorBody, ErrorCode};
 use crate::http::extract::AuthUser;
@@ -61,6 +61,11 @@ async fn account_section(state: &AppState, user_id: Uuid) -> anyhow::Result<Valu
         .filter(mfa_factors::Column::UserId.eq(user_id))
         .all(&state.db)
         .await?;
+    let passkeys = webauthn_credentials::Entity::find()
+        .filter(webauthn_credentials::Column::UserId.eq(user_id))
+        .order_by_asc(webauthn_credentials::Column::CreatedAt)
+        .all(&state.db)
+        .await?;
     let sessions = sessions::Entity::find()
         .filter(sessions::Column::UserId.eq(user_id))
         .order_by_desc(sessions::Column::CreatedAt)
@@ -80,6 +85,13 @@ async fn account_section(state: &AppState, user_id: Uuid) -> anyhow::Result<Valu
         })),
         // Factor secrets are never exported: they are credentials, not data.
         "factors": factors.iter().map(super::users::factor_json).collect::<Vec<_>>(),
+        // Likewise passkeys: their names and dates, not their keys.
+        "passkeys": passkeys.iter().map(|p| json!({
+            "id": p.id,
+            "friendly_name": p.friendly_name,
+            "created_at": p.created_at,
+            "last_used_at": p.last_used_at,
+        })).collect::<Vec<_>>(),
         "sessions": sessions.iter().map(|s| json!({
             "id": s.id,
             "aal": s.aal,

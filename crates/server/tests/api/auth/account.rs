@@ -40,6 +40,19 @@ async fn a_user_downloads_their_data(backend: Backend) {
     )
     .await
     .assert_ok();
+    let mut authenticator = super::authenticator::Authenticator::new("app.test", "http://app.test");
+    let options = app
+        .post_as(access(&tokens), "/passkeys/registration/options", json!({}))
+        .await;
+    let options = options.assert_ok().clone();
+    let credential = authenticator.create(&options["options"]);
+    app.post_as(
+        access(&tokens),
+        "/passkeys/registration/verify",
+        json!({"challenge_id": options["challenge_id"], "credential": credential}),
+    )
+    .await
+    .assert_ok();
     let response = app
         .client
         .get(app.url("/api/v1/account/export"))
@@ -65,6 +78,11 @@ async fn a_user_downloads_their_data(backend: Backend) {
         "no factor secrets in the export"
     );
     assert_eq!(account["sessions"].as_array().unwrap().len(), 1);
+    assert_eq!(account["passkeys"][0]["friendly_name"], "Passkey");
+    assert!(
+        !export.to_string().contains("\"credential"),
+        "no passkey keys in the export"
+    );
 }
 
 async fn a_user_deletes_their_account_and_everything_goes(backend: Backend) {
