@@ -16,8 +16,10 @@ is_ci() {
 }
 
 # Each step says how far into the run it starts (where a slow run's time goes).
-SCRIPT_STARTED=${SCRIPT_STARTED:-$SECONDS}
-say() { printf '\033[1;35m==>\033[0m [%4ds] %s\n' "$((SECONDS - SCRIPT_STARTED))" "$*" >&2; }
+# Wall-clock seconds, exported: a script called by another counts from the
+# outer script's start (each bash's own $SECONDS starts at 0).
+export SCRIPT_STARTED=${SCRIPT_STARTED:-$EPOCHSECONDS}
+say() { printf '\033[1;35m==>\033[0m [%4ds] %s\n' "$((EPOCHSECONDS - SCRIPT_STARTED))" "$*" >&2; }
 die() { printf '\033[1;31merror:\033[0m %s\n' "$*" >&2; exit 1; }
 
 require_tool() {
