@@ -108,7 +108,15 @@ pub async fn start(
                 None,
             )
             .map_err(AuthError::internal)?;
-        let options = serde_json::to_value(options).map_err(AuthError::internal)?;
+        let mut options = serde_json::to_value(options).map_err(AuthError::internal)?;
+        // The library asks keys to require user verification for this
+        // credential (credProtect) while it only prefers verification: Chrome
+        // refuses that pair (NotSupportedError, "protection policy is
+        // inconsistent"), so a key would never be added. Ask for no policy.
+        if let Some(extensions) = options["publicKey"]["extensions"].as_object_mut() {
+            extensions.remove("credentialProtectionPolicy");
+            extensions.remove("enforceCredentialProtectionPolicy");
+        }
         ("create", Ceremony::Create(registration), options)
     };
     let ceremony = serde_json::to_string(&ceremony).map_err(AuthError::internal)?;

@@ -62,6 +62,14 @@ async fn enrol_key(app: &TestApp, tokens: &Value, key: &mut Authenticator) -> (S
     assert_eq!(webauthn["type"], "create");
     let public_key = &webauthn["credential_options"]["publicKey"];
     assert_eq!(public_key["rp"]["id"], RP_ID);
+    // No user-verification policy a browser would call inconsistent with
+    // "preferred" verification.
+    assert!(
+        public_key["extensions"]
+            .get("credentialProtectionPolicy")
+            .is_none(),
+        "{public_key}"
+    );
     let response = key.create(public_key);
     let verified = verify(app, token, &id, &challenge_id, "create", response).await;
     (id, verified.assert_ok().clone())
