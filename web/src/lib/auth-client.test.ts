@@ -31,6 +31,7 @@ describe('loadAuthClient', () => {
         autoRefreshToken: true,
         detectSessionInUrl: true,
         flowType: 'pkce',
+        experimental: { passkey: true },
       },
     ]);
   });
@@ -79,7 +80,13 @@ describe('createLazySessionClient', () => {
       getSession: vi.fn(async () => ({ data: { session: null }, error: null })),
       signOut: vi.fn(async () => ({ error: null })),
       onAuthStateChange: vi.fn(() => ({ data: { subscription: { id: 'real', callback: () => {}, unsubscribe } } })),
-      mfa: { listFactors: vi.fn(async () => ({ data: { all: [], totp: [] }, error: null })) },
+      mfa: {
+        listFactors: vi.fn(async () => ({ data: { all: [], totp: [] }, error: null })),
+        webauthn: { authenticate: vi.fn(async () => ({ data: {}, error: null })) },
+      },
+      passkey: { list: vi.fn(async () => ({ data: [], error: null })) },
+      signInWithPasskey: vi.fn(async () => ({ data: { session: null, user: null }, error: null })),
+      registerPasskey: vi.fn(async () => ({ data: { id: 'p-1' }, error: null })),
       signInWithOAuth: vi.fn(async () => ({ data: { provider: 'google', url: 'https://idp' }, error: null })),
       linkIdentity: vi.fn(async () => ({ data: { provider: 'google', url: 'https://idp' }, error: null })),
       getUserIdentities: vi.fn(async () => ({ data: { identities: [] }, error: null })),
@@ -108,6 +115,14 @@ describe('createLazySessionClient', () => {
     expect(real.unlinkIdentity).toHaveBeenCalledWith(identity);
     await client.refreshSession();
     expect(real.refreshSession).toHaveBeenCalled();
+    await client.signInWithPasskey();
+    expect(real.signInWithPasskey).toHaveBeenCalled();
+    await client.registerPasskey();
+    expect(real.registerPasskey).toHaveBeenCalled();
+    await client.passkey.list();
+    expect(real.passkey.list).toHaveBeenCalled();
+    await client.mfa.webauthn.authenticate({ factorId: 'f-1' });
+    expect(real.mfa.webauthn.authenticate).toHaveBeenCalledWith({ factorId: 'f-1' });
 
     const callback = vi.fn();
     const { data } = client.onAuthStateChange(callback);

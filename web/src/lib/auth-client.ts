@@ -19,6 +19,9 @@ export type SessionClient = Pick<
   | 'getUserIdentities'
   | 'unlinkIdentity'
   | 'mfa'
+  | 'signInWithPasskey'
+  | 'registerPasskey'
+  | 'passkey'
 > & {
   /** A redirect to the provider, which comes back to `options.redirectTo`. */
   signInWithOAuth: (credentials: OAuthCredentials) => Promise<OAuthResponse>;
@@ -59,6 +62,8 @@ export function loadAuthClient(): Promise<GoTrueClient> {
       autoRefreshToken: true,
       detectSessionInUrl: true,
       flowType: 'pkce',
+      // signInWithPasskey, registerPasskey and passkey.*: experimental in auth-js, built on our server.
+      experimental: { passkey: true },
     });
     loaded = true;
     announce(client);
@@ -108,15 +113,10 @@ export function mayHaveSession(): boolean {
  * the current session, INITIAL_SESSION, as it does to any new listener).
  */
 export function createLazySessionClient(load: () => Promise<GoTrueClient> = loadAuthClient): SessionClient {
-  const mfa = new Proxy({} as GoTrueMFAApi, {
-    get: (_target, name: string) => {
-      if (name === 'then') return undefined; // not a promise
-      return async (...args: unknown[]) => {
-        const api = (await load()).mfa as unknown as Record<string, (...a: unknown[]) => unknown>;
-        return api[name](...args);
-      };
-    },
+  const mfa = lazyApi<GoTrueMFAApi>(async () => (await load()).mfa, {
+    webauthn: lazyApi<GoTrueMFAApi['webauthn']>(async () => (await load()).mfa.webauthn),
   });
+  const passkey = lazyApi<GoTrueClient['passkey']>(async () => (await load()).passkey);
 
   const onAuthStateChange = ((callback: Parameters<GoTrueClient['onAuthStateChange']>[0]) => {
     let inner: Subscription | undefined;
@@ -149,6 +149,26 @@ export function createLazySessionClient(load: () => Promise<GoTrueClient> = load
     linkIdentity: async (credentials) => (await load()).linkIdentity(credentials as SignInWithOAuthCredentials),
     getUserIdentities: async () => (await load()).getUserIdentities(),
     unlinkIdentity: async (identity) => (await load()).unlinkIdentity(identity),
+    signInWithPasskey: async (credentials) => (await load()).signInWithPasskey(credentials),
+    registerPasskey: async (credentials) => (await load()).registerPasskey(credentials),
     mfa,
+    passkey,
   };
+}
+
+/**
+ * An auth-js API object (`mfa`, `passkey`) whose every method first loads
+ * auth-js; `nested` are sub-APIs passed through as they are.
+ */
+function lazyApi<T extends object>(api: () => Promise<T>, nested: Record<string, unknown> = {}): T {
+  return new Proxy({} as T, {
+    get: (_target, name: string) => {
+      if (name === 'then') return undefined; // not a promise
+      if (name in nested) return nested[name];
+      return async (...args: unknown[]) => {
+        const methods = (await api()) as unknown as Record<string, (...a: unknown[]) => unknown>;
+        return methods[name](...args);
+      };
+    },
+  });
 }

@@ -76,6 +76,14 @@ type FakeAuthOptions = {
   identities?: UserIdentity[];
   /** The server has manual linking off: linking and unlinking answer 404 manual_linking_disabled. */
   linkingDisabled?: boolean;
+  /** The user's passkeys (GET /passkeys); a passkey sign-in signs in `passkeyAccount`. */
+  passkeys?: { id: string; friendly_name?: string; created_at: string; last_used_at?: string }[];
+  /** Who the device's passkey belongs to (signInWithPasskey); without one the server refuses it. */
+  passkeyAccount?: string;
+  /** The browser's prompt is cancelled (NotAllowedError) in every passkey and security-key step. */
+  cancelPrompt?: boolean;
+  /** The user has a verified security key (a WebAuthn factor). */
+  securityKey?: boolean;
 };
 
 const error = (message: string, code = 'unexpected_failure', status = 400) => ({
@@ -91,27 +99,33 @@ export function createFakeAuthClient(options: FakeAuthOptions = {}) {
   let session = options.session ?? null;
   const accounts = { ...options.accounts };
   let aal: 'aal1' | 'aal2' = 'aal1';
+  const factorOf = (id: string, factorType: 'totp' | 'webauthn', friendlyName = '') => ({
+    id,
+    friendly_name: friendlyName,
+    factor_type: factorType,
+    status: 'verified' as const,
+    created_at: '2026-01-01T00:00:00Z',
+    updated_at: '2026-01-01T00:00:00Z',
+  });
+  const factors = [
+    ...(options.totpCode ? [factorOf('factor-1', 'totp')] : []),
+    ...(options.securityKey ? [factorOf('factor-key', 'webauthn', 'Security key')] : []),
+  ];
   const userFor = (email: string): User => ({
     ...testUser,
     email,
-    factors: options.totpCode
-      ? [
-          {
-            id: 'factor-1',
-            friendly_name: '',
-            factor_type: 'totp',
-            status: 'verified',
-            created_at: '2026-01-01T00:00:00Z',
-            updated_at: '2026-01-01T00:00:00Z',
-          },
-        ]
-      : undefined,
+    factors: factors.length ? (factors as User['factors']) : undefined,
+  });
+  let passkeys = [...(options.passkeys ?? [])];
+  const cancelled = () => ({
+    data: null,
+    error: Object.assign(new Error('The operation either timed out or was not allowed.'), { name: 'NotAllowedError' }),
   });
   let identities: UserIdentity[] | undefined = options.identities ? [...options.identities] : undefined;
   const currentIdentities = () => (identities ??= [emailIdentity(session?.user.email ?? testUser.email!)]);
   const listeners = new Set<Listener>();
   // A starting session's user has the authenticator app too.
-  if (session && options.totpCode) session = { ...session, user: userFor(session.user.email ?? testUser.email!) };
+  if (session && factors.length) session = { ...session, user: userFor(session.user.email ?? testUser.email!) };
 
   const emit = (event: AuthChangeEvent) => {
     for (const listener of listeners) listener(event, session);
@@ -201,7 +215,7 @@ export function createFakeAuthClient(options: FakeAuthOptions = {}) {
       getAuthenticatorAssuranceLevel: vi.fn(async () => ({
         data: {
           currentLevel: aal,
-          nextLevel: options.totpCode ? 'aal2' : aal,
+          nextLevel: factors.length ? 'aal2' : aal,
           currentAuthenticationMethods: [],
         },
         error: null,
@@ -213,9 +227,64 @@ export function createFakeAuthClient(options: FakeAuthOptions = {}) {
         emit('MFA_CHALLENGE_VERIFIED');
         return { data: session, error: null };
       }),
-      listFactors: vi.fn(async () => ({ data: { all: [], totp: [], phone: [] }, error: null })),
-      enroll: vi.fn(),
-      unenroll: vi.fn(),
+      listFactors: vi.fn(async () => ({
+        data: { all: factors, totp: factors.filter((f) => f.factor_type === 'totp'), phone: [] },
+        error: null,
+      })),
+      enroll: vi.fn(async ({ factorType, friendlyName }: { factorType: string; friendlyName?: string }) => ({
+        data: { id: `factor-new-${factorType}`, type: factorType, friendly_name: friendlyName ?? '' },
+        error: null,
+      })),
+      unenroll: vi.fn(async ({ factorId }: { factorId: string }) => ({ data: { id: factorId }, error: null })),
+      webauthn: {
+        // The browser's prompt, then the credential to send (nothing is sent until verify).
+        challenge: vi.fn(async ({ factorId }: { factorId: string }) => {
+          if (options.cancelPrompt) return cancelled();
+          return { data: { factorId, challengeId: 'challenge-1', webauthn: { type: 'create', credential_response: {} } }, error: null };
+        }),
+        verify: vi.fn(async ({ factorId }: { factorId: string }) => {
+          factors.push(factorOf(factorId, 'webauthn', 'Security key'));
+          aal = 'aal2';
+          return { data: session, error: null };
+        }),
+        authenticate: vi.fn(async () => {
+          if (options.cancelPrompt) return cancelled();
+          aal = 'aal2';
+          session = { ...session!, access_token: 'test-access-token-aal2' };
+          emit('MFA_CHALLENGE_VERIFIED');
+          return { data: session, error: null };
+        }),
+      },
+    },
+    // The whole ceremony: the server's options, the browser's prompt, the server's check.
+    signInWithPasskey: vi.fn(async () => {
+      if (options.cancelPrompt) return cancelled();
+      if (!options.passkeyAccount) {
+        return { data: null, error: error('Credential verification failed', 'webauthn_verification_failed') };
+      }
+      session = testSession(userFor(options.passkeyAccount));
+      aal = 'aal1';
+      emit('SIGNED_IN');
+      return { data: { user: session.user, session }, error: null };
+    }),
+    registerPasskey: vi.fn(async () => {
+      if (options.cancelPrompt) return cancelled();
+      const created = { id: `passkey-${passkeys.length + 1}`, friendly_name: passkeys.length ? `Passkey ${passkeys.length + 1}` : 'Passkey', created_at: '2026-03-01T10:00:00Z' };
+      passkeys = [...passkeys, created];
+      return { data: created, error: null };
+    }),
+    passkey: {
+      list: vi.fn(async () => ({ data: passkeys, error: null })),
+      update: vi.fn(async ({ passkeyId, friendlyName }: { passkeyId: string; friendlyName: string }) => {
+        const found = passkeys.find((p) => p.id === passkeyId);
+        if (!found) return { data: null, error: error('Passkey not found', 'validation_failed', 404) };
+        passkeys = passkeys.map((p) => (p.id === passkeyId ? { ...p, friendly_name: friendlyName } : p));
+        return { data: { ...found, friendly_name: friendlyName }, error: null };
+      }),
+      delete: vi.fn(async ({ passkeyId }: { passkeyId: string }) => {
+        passkeys = passkeys.filter((p) => p.id !== passkeyId);
+        return { data: null, error: null };
+      }),
     },
     signOut: vi.fn(async () => {
       if (options.signOutError) {

@@ -28,7 +28,7 @@ describe('My Account', () => {
   it("shows the user's email and that two-factor authentication is off", async () => {
     await openAccount();
     expect(screen.getByTestId('account-email')).toHaveTextContent('ada@example.com');
-    expect(await screen.findByText('Off: no authenticator app is set up.')).toBeInTheDocument();
+    expect(await screen.findByText('Off: no authenticator app or security key is set up.')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Set Up Authenticator App' })).toBeEnabled();
   });
 
@@ -164,12 +164,12 @@ describe('My Account', () => {
       error: { name: 'AuthApiError', message: 'AAL2 required to unenroll verified factor', code: 'insufficient_aal', status: 422 },
     } as never);
     await screen.findByRole('heading', { level: 1, name: 'My Account' }, { timeout: 10000 });
-    const list = await screen.findByRole('list', { name: 'Your authenticator apps' });
+    const list = await screen.findByRole('list', { name: 'Your second factors' });
     expect(within(list).getByText('Verified')).toBeInTheDocument();
-    await app.user.click(within(list).getByRole('button', { name: 'Remove authenticator app' }));
+    await app.user.click(within(list).getByRole('button', { name: 'Remove Authenticator app' }));
     expect(
       await screen.findByText(
-        'This needs a sign-in verified with your authenticator app. Sign out, sign in again with your code, then try again.',
+        'This needs a sign-in verified with your second factor. Sign out, sign in again with it, then try again.',
       ),
     ).toBeInTheDocument();
     expect(app.auth.mocks.mfa.unenroll).toHaveBeenCalledWith({ factorId: 'factor-1' });

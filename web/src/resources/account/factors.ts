@@ -7,14 +7,14 @@ export const factorKeys = {
   all: ['account', 'factors'] as const,
 };
 
-/** The user's authenticator apps, read fresh from GET /auth/v1/user. */
+/** The user's second factors (authenticator apps and security keys), read fresh from GET /auth/v1/user. */
 export function factorsQueryOptions(client: SessionClient) {
   return queryOptions({
     queryKey: factorKeys.all,
     queryFn: async (): Promise<Factor[]> => {
       const { data, error } = await client.mfa.listFactors();
       if (error) throw error;
-      return data.totp;
+      return data.all.filter((factor) => factor.factor_type === 'totp' || factor.factor_type === 'webauthn');
     },
   });
 }
@@ -73,3 +73,48 @@ export function useUnenrollFactor() {
     onSettled: () => queryClient.invalidateQueries({ queryKey: factorKeys.all }),
   });
 }
+
+/** Where the browser's WebAuthn calls run: the server checks against its own configuration, auth-js asks for these. */
+function relyingParty() {
+  return { rpId: window.location.hostname, rpOrigins: [window.location.origin] };
+}
+
+/**
+ * A security key (or a passkey) as a second factor: enrol a WebAuthn factor,
+ * have the browser create its credential, and verify it (the session becomes
+ * aal2). `friendlyName` must be new among the user's factors. A cancelled or
+ * failed prompt removes the half-made factor again.
+ */
+export function useAddSecurityKey() {
+  const { client } = useSession();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (friendlyName: string) => {
+      const enrolled = await client.mfa.enroll({ factorType: 'webauthn', friendlyName });
+      if (enrolled.error) throw enrolled.error;
+      const factorId = enrolled.data.id;
+      const created = await client.mfa.webauthn.challenge({ factorId, webauthn: relyingParty(), friendlyName });
+      if (created.error) {
+        await client.mfa.unenroll({ factorId }).catch(() => undefined);
+        throw created.error;
+      }
+      const verified = await client.mfa.webauthn.verify({
+        factorId,
+        challengeId: created.data.challengeId,
+        webauthn: { ...relyingParty(), ...created.data.webauthn },
+      } as Parameters<SessionClient['mfa']['webauthn']['verify']>[0]);
+      if (verified.error) {
+        await client.mfa.unenroll({ factorId }).catch(() => undefined);
+        throw verified.error;
+      }
+    },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: factorKeys.all }),
+  });
+}
+
+/** The second step of a sign-in with a security key factor: the session becomes aal2. */
+export async function verifyWithSecurityKey(client: SessionClient, factorId: string): Promise<void> {
+  const { error } = await client.mfa.webauthn.authenticate({ factorId, webauthn: relyingParty() });
+  if (error) throw error;
+}
+

@@ -12,6 +12,8 @@ import { env } from '@/config/env';
 export type AuthSettings = {
   external: Record<string, boolean>;
   external_labels?: Record<string, string>;
+  /** Sign-in with a passkey (`/passkeys/*`) is on and the server has a relying party. */
+  passkeys_enabled?: boolean;
 };
 
 /** A social provider the user can sign in with: its name for auth-js, its label for people. */
@@ -75,3 +77,15 @@ export function useSocialProviders() {
   const query = useQuery(authSettingsQueryOptions());
   return { providers: socialProviders(query.data), settings: query.data, isPending: query.isPending };
 }
+
+/** Whether this browser can make and use passkeys (WebAuthn; only on HTTPS pages and localhost). */
+export function browserHasPasskeys(): boolean {
+  return typeof window !== 'undefined' && typeof window.PublicKeyCredential === 'function';
+}
+
+/** Passkeys are offered when the server has them on and the browser can use them. */
+export function usePasskeysAvailable(): boolean {
+  const query = useQuery(authSettingsQueryOptions());
+  return query.data?.passkeys_enabled === true && browserHasPasskeys();
+}
+

@@ -3,13 +3,14 @@ import type { ReactNode } from 'react';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { ChangePasswordCard } from '@/features/account/components/change-password-card';
 import { DisplayNameCard } from '@/features/account/components/display-name-card';
+import { PasskeysCard } from '@/features/account/components/passkeys-card';
 import { SignInMethodsCard } from '@/features/account/components/sign-in-methods-card';
 import { TwoFactorCard } from '@/features/account/components/two-factor-card';
 import { YourDataCard } from '@/features/account/components/your-data-card';
 import { useSession } from '@/lib/session';
 
 /**
- * My Account: email, display name, password, sign-in methods, two-factor authentication and the user's
+ * My Account: email, display name, password, sign-in methods, passkeys, two-factor authentication and the user's
  * data. `children` go after the email: the route puts other features' cards
  * there (the subscription and payments), since features never import each
  * other.
@@ -39,6 +40,7 @@ export function AccountPage({ children }: { children?: ReactNode }) {
       {children}
       <ChangePasswordCard />
       <SignInMethodsCard />
+      <PasskeysCard />
       <TwoFactorCard />
       <YourDataCard />
     </div>

@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { LoaderCircleIcon, ShieldCheckIcon, SmartphoneIcon, Trash2Icon } from 'lucide-react';
+import { KeyRoundIcon, LoaderCircleIcon, ShieldCheckIcon, SmartphoneIcon, Trash2Icon } from 'lucide-react';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Badge } from '@/components/ui/badge';
@@ -8,6 +8,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { FormField } from '@/components/ui/form-field';
 import { Skeleton } from '@/components/ui/skeleton';
 import {
+  useAddSecurityKey,
   useEnrollFactor,
   useFactors,
   useUnenrollFactor,
@@ -20,10 +21,25 @@ import {
   totpCodeSchema,
   type TotpCodeForm,
 } from '@/features/account/utils/account-schema';
+import { passkeyErrorMessage } from '@/lib/passkey-errors';
 import { toast } from '@/lib/toast';
+import { browserHasPasskeys } from '@/resources/auth-settings/auth-settings';
 
 const NEEDS_AAL2 =
-  'This needs a sign-in verified with your authenticator app. Sign out, sign in again with your code, then try again.';
+  'This needs a sign-in verified with your second factor. Sign out, sign in again with it, then try again.';
+
+/** "Security key", or "Security key 2", … : a name none of the user's factors has (the server refuses a repeat). */
+export function newSecurityKeyName(taken: (string | undefined)[]): string {
+  const names = new Set(taken.map((name) => name?.trim()));
+  for (let n = 1; ; n += 1) {
+    const name = n === 1 ? 'Security key' : `Security key ${n}`;
+    if (!names.has(name)) return name;
+  }
+}
+
+function labelOf(factor: { factor_type: string; friendly_name?: string }): string {
+  return factor.friendly_name || (factor.factor_type === 'webauthn' ? 'Security key' : 'Authenticator app');
+}
 
 /** Scan the QR code (or type the secret), then confirm with a first code. */
 function EnrollmentForm({ enrollment, onDone }: { enrollment: Enrollment; onDone: () => void }) {
@@ -110,8 +126,21 @@ export function TwoFactorCard() {
   const factors = useFactors();
   const enroll = useEnrollFactor();
   const unenroll = useUnenrollFactor();
+  const addKey = useAddSecurityKey();
   const [enrollment, setEnrollment] = useState<Enrollment | null>(null);
   const verified = (factors.data ?? []).filter((factor) => factor.status === 'verified');
+  const keysSupported = browserHasPasskeys();
+
+  const startKey = () => {
+    const name = newSecurityKeyName((factors.data ?? []).map((factor) => factor.friendly_name));
+    addKey.mutate(name, {
+      onSuccess: () => toast.success('Security key added. You will be asked for it when you sign in.'),
+      onError: (error) => {
+        const message = isInsufficientAal(error) ? NEEDS_AAL2 : passkeyErrorMessage(error, 'Could not add the security key');
+        if (message) toast.error(message);
+      },
+    });
+  };
 
   const start = () => {
     enroll.mutate(undefined, {
@@ -122,7 +151,7 @@ export function TwoFactorCard() {
 
   const remove = (factorId: string) => {
     unenroll.mutate(factorId, {
-      onSuccess: () => toast.success('Authenticator app removed.'),
+      onSuccess: () => toast.success('Second factor removed.'),
       onError: (error) => toast.error(isInsufficientAal(error) ? NEEDS_AAL2 : messageOf(error, 'Could not remove it')),
     });
   };
@@ -134,24 +163,30 @@ export function TwoFactorCard() {
           <ShieldCheckIcon className="size-5 text-brand-700" aria-hidden="true" />
           <span>Two-factor authentication</span>
         </CardTitle>
-        <CardDescription>Ask for a code from an authenticator app each time you sign in.</CardDescription>
+        <CardDescription>
+          Ask for a code from an authenticator app, or for your security key, each time you sign in.
+        </CardDescription>
       </CardHeader>
       <CardContent className="grid gap-4">
         {factors.isPending ? (
           <Skeleton className="h-12 w-full rounded-xl" />
         ) : factors.isError ? (
           <p role="alert" className="text-sm text-destructive">
-            Could not load your authenticator apps.
+            Could not load your second factors.
           </p>
         ) : verified.length === 0 ? (
-          <p className="text-sm text-muted-foreground">Off: no authenticator app is set up.</p>
+          <p className="text-sm text-muted-foreground">Off: no authenticator app or security key is set up.</p>
         ) : (
-          <ul className="grid gap-2" aria-label="Your authenticator apps">
+          <ul className="grid gap-2" aria-label="Your second factors">
             {verified.map((factor) => (
               <li key={factor.id} className="flex items-center gap-3 rounded-xl border p-3">
-                <SmartphoneIcon className="size-5 shrink-0 text-muted-foreground" aria-hidden="true" />
+                {factor.factor_type === 'webauthn' ? (
+                  <KeyRoundIcon className="size-5 shrink-0 text-muted-foreground" aria-hidden="true" />
+                ) : (
+                  <SmartphoneIcon className="size-5 shrink-0 text-muted-foreground" aria-hidden="true" />
+                )}
                 <div className="min-w-0 flex-1">
-                  <p className="truncate text-sm font-semibold">{factor.friendly_name || 'Authenticator app'}</p>
+                  <p className="truncate text-sm font-semibold">{labelOf(factor)}</p>
                   <p className="text-xs text-muted-foreground">
                     Added {new Date(factor.created_at).toLocaleDateString()}
                   </p>
@@ -160,7 +195,7 @@ export function TwoFactorCard() {
                 <Button
                   variant="ghost"
                   size="icon-sm"
-                  aria-label={`Remove ${factor.friendly_name || 'authenticator app'}`}
+                  aria-label={`Remove ${labelOf(factor)}`}
                   disabled={unenroll.isPending}
                   onClick={() => remove(factor.id)}
                 >
@@ -173,15 +208,33 @@ export function TwoFactorCard() {
         {enrollment ? (
           <EnrollmentForm enrollment={enrollment} onDone={() => setEnrollment(null)} />
         ) : (
-          <Button
-            variant="outline"
-            className="w-full sm:w-auto sm:justify-self-start"
-            disabled={enroll.isPending || factors.isPending}
-            onClick={start}
-          >
-            {enroll.isPending ? <LoaderCircleIcon className="animate-spin" aria-hidden="true" /> : null}
-            {verified.length === 0 ? 'Set Up Authenticator App' : 'Add Another Authenticator App'}
-          </Button>
+          <div className="flex flex-col gap-2 sm:flex-row sm:flex-wrap">
+            <Button
+              variant="outline"
+              className="w-full sm:w-auto"
+              disabled={enroll.isPending || addKey.isPending || factors.isPending}
+              onClick={start}
+            >
+              {enroll.isPending ? <LoaderCircleIcon className="animate-spin" aria-hidden="true" /> : null}
+              {verified.some((factor) => factor.factor_type === 'totp') ? 'Add Another Authenticator App' : 'Set Up Authenticator App'}
+            </Button>
+            {keysSupported ? (
+              <Button
+                variant="outline"
+                className="w-full sm:w-auto"
+                disabled={enroll.isPending || addKey.isPending || factors.isPending}
+                aria-busy={addKey.isPending}
+                onClick={startKey}
+              >
+                {addKey.isPending ? (
+                  <LoaderCircleIcon className="animate-spin" aria-hidden="true" />
+                ) : (
+                  <KeyRoundIcon aria-hidden="true" />
+                )}
+                {addKey.isPending ? 'Waiting for your key...' : 'Add a Security Key'}
+              </Button>
+            ) : null}
+          </div>
         )}
       </CardContent>
     </Card>

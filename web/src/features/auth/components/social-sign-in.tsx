@@ -1,11 +1,12 @@
-import { LoaderCircleIcon } from 'lucide-react';
+import { KeyRoundIcon, LoaderCircleIcon } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { signInPathFor } from '@/config/paths';
-import { messageOf } from '@/features/auth/utils/auth-messages';
+import { authMessages, messageOf } from '@/features/auth/utils/auth-messages';
+import { passkeyErrorMessage } from '@/lib/passkey-errors';
 import { useSession } from '@/lib/session';
 import { toast } from '@/lib/toast';
-import { useSocialProviders, type SocialProvider } from '@/resources/auth-settings/auth-settings';
+import { usePasskeysAvailable, useSocialProviders, type SocialProvider } from '@/resources/auth-settings/auth-settings';
 
 /**
  * Where a provider sends the browser back to: this sign-in page, on this
@@ -17,15 +18,22 @@ export function socialRedirectTo(target: string, origin = window.location.origin
   return `${origin}${signInPathFor(target)}`;
 }
 
+/** `pending` while the browser asks for a passkey (no provider has this name: theirs are lower-case words). */
+const PASSKEY = ' passkey';
+
 /**
- * "Continue with <provider>" for each social provider the server has on, under
- * an "or" divider; nothing when there is none or the settings cannot be read.
+ * "Sign in with a passkey" (when the server and the browser have passkeys)
+ * and "Continue with <provider>" for each social provider the server has on,
+ * under an "or" divider; nothing when there is none or the settings cannot
+ * be read. A passkey sign-in stays on this page: the panel moves on once the
+ * session arrives (or asks for the second factor).
  * A click leaves for the provider: the button shows that it is on its way and
  * every button stays disabled, so a second click starts nothing.
  */
 export function SocialSignIn({ target, onStart }: { target: string; /** Called as a sign-in starts (the page's old error goes). */ onStart?: () => void }) {
   const { client } = useSession();
   const { providers } = useSocialProviders();
+  const passkeys = usePasskeysAvailable();
   const [pending, setPending] = useState<string | null>(null);
   // Set before the first await: a double click arrives before React redraws.
   const started = useRef(false);
@@ -41,7 +49,30 @@ export function SocialSignIn({ target, onStart }: { target: string; /** Called a
     return () => window.removeEventListener('pageshow', restored);
   }, []);
 
-  if (providers.length === 0) return null;
+  if (providers.length === 0 && !passkeys) return null;
+
+  const signInWithPasskey = async () => {
+    if (started.current) return;
+    started.current = true;
+    setPending(PASSKEY);
+    onStart?.();
+    const fallback = 'Could not sign in with a passkey. Please try again.';
+    try {
+      const { data, error } = await client.signInWithPasskey();
+      if (error) {
+        const message = passkeyErrorMessage(error, fallback);
+        if (message) toast.error(message);
+      } else if (data?.session) {
+        toast.success(authMessages.signedIn);
+      }
+    } catch (error) {
+      const message = passkeyErrorMessage(error, fallback);
+      if (message) toast.error(message);
+    } finally {
+      started.current = false;
+      setPending(null);
+    }
+  };
 
   const start = async ({ name, label }: SocialProvider) => {
     if (started.current) return;
@@ -72,6 +103,26 @@ export function SocialSignIn({ target, onStart }: { target: string; /** Called a
         <span aria-hidden="true" className="h-px flex-1 bg-border" />
       </div>
       <ul className="grid gap-2" aria-label="Other ways to sign in">
+        {passkeys ? (
+          <li>
+            <Button
+              type="button"
+              variant="outline"
+              size="lg"
+              className="w-full"
+              disabled={pending !== null}
+              aria-busy={pending === PASSKEY}
+              onClick={() => void signInWithPasskey()}
+            >
+              {pending === PASSKEY ? (
+                <LoaderCircleIcon className="animate-spin" aria-hidden="true" />
+              ) : (
+                <KeyRoundIcon aria-hidden="true" />
+              )}
+              {pending === PASSKEY ? 'Waiting for your passkey...' : 'Sign in with a passkey'}
+            </Button>
+          </li>
+        ) : null}
         {providers.map((provider) => (
           <li key={provider.name}>
             <Button
