@@ -6,19 +6,13 @@
  * Screenshots at 375 and 1280 px with axe checks.
  */
 import path from 'node:path';
-import type { Page } from '@playwright/test';
 import { expect, seriousAxeViolations, test, viewports } from '../support/fixtures';
 import { ARTIFACTS_DIR, TESTDATA_DIR } from '../support/paths';
 import { ASTRONAUT, COFFEE, signUp, useSession } from '../support/score';
+import { shoot } from '../support/screenshots';
 
 const HAND = path.join(TESTDATA_DIR, 'hands', 'main_droite_dessus_0.webp');
 const NOT_FEET = 'We could not find feet in this photo. Please try another one.';
-
-async function shoot(page: Page, viewport: string, name: string) {
-  await page.waitForLoadState('networkidle');
-  expect(await seriousAxeViolations(page)).toEqual([]);
-  await page.screenshot({ path: path.join(ARTIFACTS_DIR, 'screenshots', viewport, `${name}.png`), fullPage: true, animations: 'disabled' });
-}
 
 test.describe('feet and hands scores', () => {
   test('hands with the trial, saved, then the upgrade offer', async ({ page, request }) => {

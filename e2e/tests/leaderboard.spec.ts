@@ -6,12 +6,11 @@
  * px with axe checks.
  */
 import fs from 'node:fs';
-import path from 'node:path';
-import type { APIRequestContext, Page } from '@playwright/test';
+import type { APIRequestContext } from '@playwright/test';
 import { grantAdmin } from '../support/admin';
-import { expect, seriousAxeViolations, test, viewports } from '../support/fixtures';
-import { ARTIFACTS_DIR } from '../support/paths';
+import { expect, test, viewports } from '../support/fixtures';
 import { ASTRONAUT, signUp, useSession, type TestAccount } from '../support/score';
+import { shoot } from '../support/screenshots';
 
 async function saveEntry(request: APIRequestContext, account: TestAccount, fields: Record<string, string>) {
   const response = await request.post('/api/v1/photos', {
@@ -23,12 +22,6 @@ async function saveEntry(request: APIRequestContext, account: TestAccount, field
   });
   expect(response.status(), await response.text()).toBe(201);
   return (await response.json()) as { id: string; score: number };
-}
-
-async function shoot(page: Page, viewport: string, name: string) {
-  await page.waitForLoadState('networkidle');
-  expect(await seriousAxeViolations(page)).toEqual([]);
-  await page.screenshot({ path: path.join(ARTIFACTS_DIR, 'screenshots', viewport, `${name}.png`), fullPage: true, animations: 'disabled' });
 }
 
 test.describe('the leaderboard', () => {

@@ -6,19 +6,12 @@
  * /admin/opportunities and marks it contacted. Screenshots at 375 and 1280
  * px with axe checks.
  */
-import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { grantAdmin } from '../support/admin';
 import { lastMail, PASSWORD, submitCredentials } from '../support/auth';
-import { expect, seriousAxeViolations, test, viewports } from '../support/fixtures';
-import { ARTIFACTS_DIR } from '../support/paths';
+import { expect, test, viewports } from '../support/fixtures';
 import { signUp, useSession } from '../support/score';
-
-async function shoot(page: Page, viewport: string, name: string) {
-  await page.waitForLoadState('networkidle');
-  expect(await seriousAxeViolations(page)).toEqual([]);
-  await page.screenshot({ path: path.join(ARTIFACTS_DIR, 'screenshots', viewport, `${name}.png`), fullPage: true, animations: 'disabled' });
-}
+import { shoot } from '../support/screenshots';
 
 async function fill(page: Page, name: string) {
   await page.getByLabel('Full name').fill(name);

@@ -9,11 +9,10 @@
  * relying party for a server bound to 127.0.0.1 is `localhost`: these pages
  * are opened at http://localhost:PORT.
  */
-import path from 'node:path';
 import type { Page } from '@playwright/test';
-import { expect, seriousAxeViolations, test as base, viewports } from '../support/fixtures';
-import { ARTIFACTS_DIR } from '../support/paths';
+import { expect, test as base, viewports } from '../support/fixtures';
 import { createAccount, signInThroughForm, signOutFromMenu } from '../support/auth';
+import { shoot } from '../support/screenshots';
 
 const test = base.extend({
   baseURL: async ({}, use) => {
@@ -49,16 +48,6 @@ async function addVirtualAuthenticator(page: Page, transport: 'internal' | 'usb'
   return {
     credentials: async () => (await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials,
   };
-}
-
-async function shoot(page: Page, viewportName: string, name: string) {
-  await page.waitForLoadState('networkidle');
-  expect(await seriousAxeViolations(page)).toEqual([]);
-  await page.screenshot({
-    path: path.join(ARTIFACTS_DIR, 'screenshots', viewportName, `${name}.png`),
-    fullPage: true,
-    animations: 'disabled',
-  });
 }
 
 for (const viewport of viewports) {

@@ -4,11 +4,10 @@
  * web app's buttons on /auth and the Sign-in methods card on /account, at
  * both widths, with axe and screenshots.
  */
-import path from 'node:path';
 import type { Page } from '@playwright/test';
-import { expect, seriousAxeViolations, test, viewports } from '../support/fixtures';
-import { ARTIFACTS_DIR } from '../support/paths';
+import { expect, test, viewports } from '../support/fixtures';
 import { createAccount, signInThroughForm, uniqueEmail } from '../support/auth';
+import { shoot } from '../support/screenshots';
 
 /** The provider's sign-in page: who signs in, and whether it vouches for the address. */
 async function signInAtTheProvider(page: Page, email: string, { verified = true } = {}) {
@@ -16,16 +15,6 @@ async function signInAtTheProvider(page: Page, email: string, { verified = true 
   await page.getByLabel('Email', { exact: true }).fill(email);
   if (!verified) await page.getByLabel('Email verified').uncheck();
   await page.getByRole('button', { name: 'Continue' }).click();
-}
-
-async function shoot(page: Page, viewportName: string, name: string) {
-  await page.waitForLoadState('networkidle');
-  expect(await seriousAxeViolations(page)).toEqual([]);
-  await page.screenshot({
-    path: path.join(ARTIFACTS_DIR, 'screenshots', viewportName, `${name}.png`),
-    fullPage: true,
-    animations: 'disabled',
-  });
 }
 
 // A refused sign-in comes back with a 4xx from /auth/v1 only in the console

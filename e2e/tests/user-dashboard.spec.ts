@@ -6,17 +6,10 @@
  * /. Screenshots at 375 and 1280 px with axe checks.
  */
 import fs from 'node:fs';
-import path from 'node:path';
-import type { APIRequestContext, Page } from '@playwright/test';
-import { expect, seriousAxeViolations, test, viewports } from '../support/fixtures';
-import { ARTIFACTS_DIR } from '../support/paths';
+import type { APIRequestContext } from '@playwright/test';
+import { expect, test, viewports } from '../support/fixtures';
 import { ASTRONAUT, signUp, useSession, type TestAccount } from '../support/score';
-
-async function shoot(page: Page, viewport: string, name: string) {
-  await page.waitForLoadState('networkidle');
-  expect(await seriousAxeViolations(page)).toEqual([]);
-  await page.screenshot({ path: path.join(ARTIFACTS_DIR, 'screenshots', viewport, `${name}.png`), fullPage: true, animations: 'disabled' });
-}
+import { shoot } from '../support/screenshots';
 
 const auth = (account: TestAccount) => ({ Authorization: `Bearer ${account.accessToken}` });
 

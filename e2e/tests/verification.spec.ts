@@ -3,18 +3,10 @@
  * with notes, and the user sees "You're Verified!" and the badge on the user
  * dashboard; the decision is on the admin audit page. Screenshots at 375 and 1280 px with axe checks.
  */
-import path from 'node:path';
-import type { Page } from '@playwright/test';
 import { grantAdmin } from '../support/admin';
-import { expect, seriousAxeViolations, test, viewports } from '../support/fixtures';
-import { ARTIFACTS_DIR } from '../support/paths';
+import { expect, test, viewports } from '../support/fixtures';
 import { signUp, useSession } from '../support/score';
-
-async function shoot(page: Page, viewport: string, name: string) {
-  await page.waitForLoadState('networkidle');
-  expect(await seriousAxeViolations(page)).toEqual([]);
-  await page.screenshot({ path: path.join(ARTIFACTS_DIR, 'screenshots', viewport, `${name}.png`), fullPage: true, animations: 'disabled' });
-}
+import { shoot } from '../support/screenshots';
 
 test('from the request to the badge', async ({ browser, request }) => {
   const name = `Ada ${Date.now().toString(36)}`;

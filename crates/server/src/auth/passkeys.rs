@@ -24,7 +24,7 @@ use webauthn_rs::prelude::{
 use super::error::{AuthError, AuthResult};
 use super::extract::{AuthJson, Bearer, ServiceRole};
 use super::handlers::ok;
-use super::webauthn::{self, Ceremony};
+use super::webauthn::{self, Ceremony, account_name};
 use super::{rate_limit, sessions, users as user_rules};
 use crate::db::entities::{users, webauthn_credentials};
 use crate::http::AppState;
@@ -89,15 +89,6 @@ async fn user_passkeys(
         .order_by_asc(webauthn_credentials::Column::CreatedAt)
         .all(db)
         .await?)
-}
-
-/// What the authenticator shows as the account: the address, or the phone.
-fn account_name(user: &users::Model) -> String {
-    user.email
-        .clone()
-        .filter(|e| !e.is_empty())
-        .or_else(|| user.phone.clone())
-        .unwrap_or_else(|| user.id.to_string())
 }
 
 fn display_name(user: &users::Model) -> String {

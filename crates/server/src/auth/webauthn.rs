@@ -12,7 +12,7 @@ use webauthn_rs::prelude::{Url, Webauthn, WebauthnBuilder};
 
 use super::error::{AuthError, AuthResult};
 use crate::config::WebauthnConfig;
-use crate::db::entities::webauthn_challenges;
+use crate::db::entities::{users, webauthn_challenges};
 use crate::http::AppState;
 
 /// How long a ceremony may take between its options and its verify (GoTrue's
@@ -149,6 +149,15 @@ pub fn relying_party(state: &AppState) -> AuthResult<Webauthn> {
             "Passkeys are not set up on this server (auth.webauthn).",
         )
     })
+}
+
+/// What an authenticator shows as the account: the address, else the phone.
+pub fn account_name(user: &users::Model) -> String {
+    user.email
+        .clone()
+        .filter(|e| !e.is_empty())
+        .or_else(|| user.phone.clone())
+        .unwrap_or_else(|| user.id.to_string())
 }
 
 /// The verify of a ceremony the library refused: a wrong origin, relying

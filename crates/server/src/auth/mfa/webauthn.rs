@@ -12,7 +12,7 @@ use webauthn_rs::prelude::{
 };
 
 use crate::auth::error::{AuthError, AuthResult};
-use crate::auth::webauthn::relying_party;
+use crate::auth::webauthn::{account_name, relying_party};
 use crate::db::entities::{mfa_challenges, mfa_factors, users};
 use crate::http::AppState;
 use sea_orm::{ColumnTrait, EntityTrait, QueryFilter};
@@ -52,14 +52,6 @@ impl VerifyParams {
             .ok_or_else(|| invalid("credential_response required"))?;
         Ok((kind, response))
     }
-}
-
-fn account_name(user: &users::Model) -> String {
-    user.email
-        .clone()
-        .filter(|e| !e.is_empty())
-        .or_else(|| user.phone.clone())
-        .unwrap_or_else(|| user.id.to_string())
 }
 
 fn stored_key(factor: &mfa_factors::Model) -> AuthResult<SecurityKey> {
