@@ -129,13 +129,13 @@ test.describe('two-factor authentication', () => {
     await page.getByRole('button', { name: 'Open user menu' }).click();
     await page.getByRole('menuitem', { name: 'My Account' }).click();
     await expect(page).toHaveURL(/\/account$/);
-    await expect(page.getByText('Off: no authenticator app is set up.')).toBeVisible();
+    await expect(page.getByText('Off: no authenticator app or security key is set up.')).toBeVisible();
 
     const secret = await startAuthenticatorSetup(page);
     await page.getByLabel('Code from the app').fill(totp(secret));
     await page.getByRole('button', { name: 'Verify and Turn On' }).click();
     await expect(page.getByText('Two-factor authentication is on.')).toBeVisible();
-    const apps = page.getByRole('list', { name: 'Your authenticator apps' });
+    const apps = page.getByRole('list', { name: 'Your second factors' });
     await expect(apps.getByRole('listitem')).toHaveCount(1);
     await expect(apps.getByText('Verified')).toBeVisible();
 
@@ -154,8 +154,8 @@ test.describe('two-factor authentication', () => {
     // Signed in with the code (aal2), the app can be removed again.
     await page.goto('/account');
     await page.getByRole('button', { name: /^Remove / }).click();
-    await expect(page.getByText('Authenticator app removed.')).toBeVisible();
-    await expect(page.getByText('Off: no authenticator app is set up.')).toBeVisible();
+    await expect(page.getByText('Second factor removed.')).toBeVisible();
+    await expect(page.getByText('Off: no authenticator app or security key is set up.')).toBeVisible();
   });
 });
 
