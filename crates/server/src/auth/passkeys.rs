@@ -347,6 +347,11 @@ pub async fn authentication_verify(
     let user = user_rules::find(&state.db, user_id)
         .await?
         .ok_or_else(|| webauthn::verification_failed("the passkey's user is gone"))?;
+    // GoTrue's passkey sign-in answers a ban with 403 (the shared session
+    // code's password-grant shape is a 400).
+    if user_rules::is_banned(&user) {
+        return Err(AuthError::forbidden("user_banned", "User is banned"));
+    }
     if user.email.is_some() && user.email_confirmed_at.is_none() {
         return Err(AuthError::forbidden(
             "email_not_confirmed",

@@ -262,6 +262,20 @@ async fn bad_assertions_are_refused_and_start_no_session(backend: Backend) {
     assert_eq!(count(&app, "sessions").await, sessions_before);
     // The genuine authenticator still works.
     sign_in_with(&app, &mut authenticator).await.assert_ok();
+
+    // Until the user is banned: 403, as GoTrue's passkey sign-in.
+    let admin = app.service_token().await;
+    let id = claims(access(&tokens))["sub"].as_str().unwrap().to_owned();
+    app.put_as(
+        &admin,
+        &format!("/admin/users/{id}"),
+        json!({"ban_duration": "24h"}),
+    )
+    .await
+    .assert_ok();
+    sign_in_with(&app, &mut authenticator)
+        .await
+        .assert_error(403, "user_banned");
 }
 
 async fn registration_is_for_the_signed_in_owner_within_the_limits(backend: Backend) {
