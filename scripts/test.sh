@@ -5,19 +5,31 @@
 # Connect provider from e2e/),
 # the API types drift check, the auth API driven by the official auth-js
 # client, schemathesis over the OpenAPI document, and the browser end-to-end
-# tests. Installs what the tests need when it is missing.
+# tests. Installs what the tests need when it is missing. Clippy's lints run
+# as the Rust code compiles (scripts/lib/common.sh).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 source "$ROOT/scripts/lib/postgres.sh"
 source "$ROOT/scripts/lib/chromium.sh"
 source "$ROOT/scripts/lib/localstripe.sh"
+source "$ROOT/scripts/lib/schemathesis.sh"
 
 require_toolchains
 require_rust_checkers
-trap 'drop_test_databases; stop_throwaway_postgres; stop_localstripe' EXIT
+trap 'stop_rust_build; drop_test_databases; stop_throwaway_postgres; stop_localstripe' EXIT
 
 say "Rust formatting"
 (cd "$ROOT" && cargo fmt --all -- --check)
+
+# The Rust build is the longest step, and its last crates (the server, then
+# its test binaries) compile one at a time with a core idle: it runs in the
+# background while the web app is built and tested and the other tools are
+# installed. Clippy lints the workspace as it compiles (lint_while_compiling,
+# warnings are errors). The debug server reads web/dist at run time, but the
+# folder must exist when it is compiled (crates/server/build.rs).
+lint_while_compiling
+mkdir -p "$ROOT/web/dist"
+start_rust_build
 
 build_web
 # The home page's first load: every script and modulepreload of the built
@@ -27,19 +39,21 @@ say "Home page first-load budget"
 say "Web unit tests"
 (cd "$ROOT/web" && npm run lint --silent && npm test --silent)
 
+# What the later steps need, installed while the build still runs: the test
+# OpenID Connect provider (e2e/, for the sign-in tests), the auth-js client,
+# Chromium and schemathesis.
+npm_install "$ROOT/e2e"
+npm_install "$ROOT/e2e/auth-js"
+ensure_chromium
+ensure_schemathesis
 find_postgres
 drop_test_databases
 # The Stripe adapter's tests also run against localstripe (a Stripe fake).
 start_localstripe
-# The sign-in tests start the test OpenID Connect provider from e2e/.
-npm_install "$ROOT/e2e"
+
+wait_rust_build
 say "Rust tests"
 (cd "$ROOT" && cargo test --locked --workspace)
-
-# After the tests, so that a lint does not hide a failing test; the
-# workspace's lints are in Cargo.toml (`[workspace.lints]`).
-say "Rust lints (clippy, warnings are errors)"
-(cd "$ROOT" && cargo clippy --locked --workspace --all-targets -- -D warnings)
 
 say "API types drift check"
 "$ROOT/scripts/gen-api-types.sh" --check
@@ -50,10 +64,8 @@ say "API fuzzing with schemathesis (SQLite and PostgreSQL, anonymous and signed 
 # `cargo test` has built target/debug/prettyscore for the integration tests;
 # the suites below use that binary. (A separate `cargo build` would compile
 # again with the features of non-dev dependencies.)
-npm_install "$ROOT/e2e/auth-js"
 say "Auth API against the official @supabase/auth-js client"
 (cd "$ROOT/e2e/auth-js" && PRETTYSCORE_BIN="$SERVER_BIN" npm test --silent)
 
-ensure_chromium
 say "End-to-end tests (Chromium at $CHROMIUM_PATH)"
 (cd "$ROOT/e2e" && PRETTYSCORE_BIN="$SERVER_BIN" npx --no-install playwright test)
