@@ -10,6 +10,10 @@ export default defineConfig({
   globalSetup: './global-setup.ts',
   globalTeardown: './global-teardown.ts',
   fullyParallel: true,
+  // Measurements that print figures and assert no speed (tagged @report, in
+  // tests/upload-speed.spec.ts) run alone with `npm run reports`: two of them
+  // took 69 s of the suite's workers and test nothing the others do not.
+  grepInvert: process.env.E2E_REPORTS ? undefined : /@report/,
   forbidOnly: !!process.env.CI,
   retries: 0,
   workers: 2,

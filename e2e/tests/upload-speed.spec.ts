@@ -4,7 +4,8 @@
  * (size, orientation, score within 0.1 of the original's); two reports print
  * figures (how the copy's size moves the score, and tap-to-score time on an
  * emulated phone uplink). The reports assert nothing about time: speed
- * targets live in measurements, never in timed tests.
+ * targets live in measurements, never in timed tests. They are tagged
+ * @report and run with `npm run reports`, not in the test command.
  */
 import fs from 'node:fs';
 import type { APIRequestContext, Page } from '@playwright/test';
@@ -87,7 +88,7 @@ test.describe('phone upload speed', () => {
     await expect(page.getByTestId('score-value')).toHaveText((await serverScore(request, original, 'astronaut.png')).toFixed(1));
   });
 
-  test('report: how the working copy’s size and quality move the score', async ({ page, request }) => {
+  test('report: how the working copy’s size and quality move the score', { tag: '@report' }, async ({ page, request }) => {
     test.setTimeout(600_000);
     await page.goto('/upload');
     const photos = await makePhonePhotos(page, ASTRONAUT);
@@ -119,7 +120,7 @@ test.describe('phone upload speed', () => {
     expect(rows.length).toBe(photos.length * sides.length * qualities.length + qualities.length + 1);
   });
 
-  test('report: tap-to-score time for a 12 MP photo at 5 Mbit/s up and 40 ms round trips', async ({ page, request }) => {
+  test('report: tap-to-score time for a 12 MP photo at 5 Mbit/s up and 40 ms round trips', { tag: '@report' }, async ({ page, request }) => {
     test.setTimeout(300_000);
     await page.goto('/upload');
     const [portrait] = await makePhonePhotos(page, ASTRONAUT);
