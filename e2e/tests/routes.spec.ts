@@ -1,10 +1,78 @@
 import path from 'node:path';
-import { expect, seriousAxeViolations, test, viewports } from '../support/fixtures';
+import { devices, type ConsoleMessage, type Page } from '@playwright/test';
+import { expectSecurityHeaders, violations, watchViolations } from '../support/csp';
+import { test as base, expect, seriousAxeViolations, viewports, watchConsole, type Viewport } from '../support/fixtures';
 import { ARTIFACTS_DIR } from '../support/paths';
 import { adminWithLongNames } from '../support/long-names';
 import { appRoutes, unknownRoute, type AppRoute } from '../support/routes';
 import { useSession, type TestAccount } from '../support/score';
-import type { Page } from '@playwright/test';
+
+/**
+ * Opens a page for a visit: `visit(viewport, account?)`, anonymous without an account.
+ *
+ * Each worker keeps one page per viewport and visitor and reuses it from
+ * test to test, with its cookies and storage cleared first (a signed-in
+ * page gets its session back from useSession's init script). A new context
+ * for each of these 158 visits spent about half of it starting a renderer
+ * and compiling the app's scripts again: 2.7 s against 1.4 s a route,
+ * measured over 24 routes. A test that fails closes its page, so the next
+ * one starts from a new one. Every shared page also watches for CSP
+ * violations (support/csp.ts).
+ */
+type Visit = (viewport: Viewport, account?: TestAccount) => Promise<Page>;
+
+const { defaultBrowserType: _, ...desktopChrome } = devices['Desktop Chrome'];
+
+const test = base.extend<{ visit: Visit }, { sharedPages: Map<string, Page> }>({
+  // These tests open no page of their own: `visit` guards the console.
+  consoleGuard: async ({}, use) => use(),
+  streamAwareIdle: async ({}, use) => use(),
+
+  sharedPages: [
+    async ({ browser }, use) => {
+      const pages = new Map<string, Page>();
+      await use(pages);
+      for (const page of pages.values()) await page.context().close();
+    },
+    { scope: 'worker' },
+  ],
+
+  visit: async ({ browser, sharedPages, allowedConsoleErrors }, use, testInfo) => {
+    let key: string | undefined;
+    let guard: ReturnType<typeof watchConsole> | undefined;
+    await use(async (viewport, account) => {
+      key = `${viewport.name} ${account?.email ?? 'anonymous'}`;
+      let page = sharedPages.get(key);
+      if (page) {
+        await page.context().clearCookies();
+        if (page.url().startsWith('http')) {
+          await page.evaluate(() => {
+            localStorage.clear();
+            sessionStorage.clear();
+          });
+        }
+      } else {
+        const context = await browser.newContext({
+          ...desktopChrome,
+          viewport: viewport.size,
+          baseURL: process.env.PRETTYSCORE_BASE_URL,
+        });
+        page = await context.newPage();
+        await watchViolations(page);
+        if (account) await useSession(page, account);
+        sharedPages.set(key, page);
+      }
+      guard = watchConsole(page, allowedConsoleErrors);
+      return page;
+    });
+    const problems = guard?.stop() ?? [];
+    if (key && testInfo.status !== testInfo.expectedStatus) {
+      await sharedPages.get(key)?.context().close();
+      sharedPages.delete(key);
+    }
+    expect(problems, 'the page logged errors').toEqual([]);
+  },
+});
 
 /** No page may pan sideways: the document is never wider than the window. */
 async function expectNoSidewaysScroll(page: Page) {
@@ -33,6 +101,7 @@ async function checkPage(page: Page, route: AppRoute, viewportName: string) {
   await expect(page.getByRole('contentinfo')).toBeAttached();
   await page.waitForLoadState('networkidle');
 
+  expect(await violations(page), 'Content-Security-Policy violations').toEqual([]);
   await expectNoSidewaysScroll(page);
   expect(await seriousAxeViolations(page)).toEqual([]);
 
@@ -45,14 +114,14 @@ async function checkPage(page: Page, route: AppRoute, viewportName: string) {
 
 for (const viewport of viewports) {
   test.describe(`at ${viewport.name}`, () => {
-    test.use({ viewport: viewport.size });
-
     for (const route of appRoutes) {
-      test(`${route.path} renders with one h1, no console errors and no serious axe violations`, async ({
-        page,
+      test(`${route.path} renders with one h1, no console errors, CSP violations or serious axe violations`, async ({
+        visit,
       }) => {
+        const page = await visit(viewport);
         const response = await page.goto(route.path);
         expect(response?.status()).toBe(200);
+        expectSecurityHeaders(response);
         await checkPage(page, route, viewport.name);
       });
     }
@@ -62,18 +131,22 @@ for (const viewport of viewports) {
       // Chromium reports that status of the document on the console.
       test.use({ allowedConsoleErrors: [/status of 404/] });
 
-      test('shows the not-found page, with no other console errors and no serious axe violations', async ({
-        page,
+      test('shows the not-found page, with no other console errors, CSP violations or serious axe violations', async ({
+        visit,
       }) => {
+        const page = await visit(viewport);
         const warnings: string[] = [];
-        page.on('console', (message) => {
+        const onConsole = (message: ConsoleMessage) => {
           if (message.type() === 'warning') warnings.push(message.text());
-        });
-        await page.goto(unknownRoute.path);
+        };
+        page.on('console', onConsole);
+        const response = await page.goto(unknownRoute.path);
+        expectSecurityHeaders(response);
         await expect(page.getByText('404', { exact: true })).toBeVisible();
         await expect(page.getByRole('heading', { level: 1, name: 'Oops! Page not found' })).toBeVisible();
         await expect(page.getByRole('main').getByRole('link', { name: 'Return to Home' })).toHaveAttribute('href', '/');
         await checkPage(page, unknownRoute, viewport.name);
+        page.off('console', onConsole);
         expect(warnings).toContain(
           `404 Error: User attempted to access non-existent route: ${unknownRoute.path}`,
         );
@@ -101,10 +174,9 @@ test.describe('signed in as an admin, with the longest names', () => {
 
   for (const viewport of viewports) {
     test.describe(`at ${viewport.name}`, () => {
-      test.use({ viewport: viewport.size });
       for (const route of appRoutes) {
-        test(`${route.path} does not scroll sideways`, async ({ page }) => {
-          await useSession(page, admin);
+        test(`${route.path} does not scroll sideways`, async ({ visit }) => {
+          const page = await visit(viewport, admin);
           await page.goto(route.path);
           await expect(page.locator('main h1')).toBeVisible();
           await page.waitForLoadState('networkidle');
