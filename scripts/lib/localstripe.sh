@@ -12,7 +12,7 @@ free_port() {
 
 install_localstripe() {
   local venv="$ROOT/target/localstripe-venv"
-  if [[ ! -x "$venv/bin/localstripe" ]] || ! "$venv/bin/pip" show localstripe 2>/dev/null | grep -q "^Version: $LOCALSTRIPE_VERSION$"; then
+  if [[ ! -x "$venv/bin/localstripe" ]] || ! "$venv/bin/pip" show localstripe 2>/dev/null | grep "^Version: $LOCALSTRIPE_VERSION$" >/dev/null; then
     say "Installing localstripe $LOCALSTRIPE_VERSION (PyPI) into ${venv#"$ROOT"/}"
     python3 -m venv "$venv" || return 1
     "$venv/bin/pip" install --quiet --disable-pip-version-check "localstripe==$LOCALSTRIPE_VERSION" || return 1

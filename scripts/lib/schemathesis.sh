@@ -7,7 +7,7 @@ SCHEMATHESIS="$SCHEMATHESIS_VENV/bin/schemathesis"
 
 ensure_schemathesis() {
   if [[ -x "$SCHEMATHESIS" ]] \
-    && "$SCHEMATHESIS_VENV/bin/pip" show schemathesis 2>/dev/null | grep -qx "Version: $SCHEMATHESIS_VERSION"; then
+    && "$SCHEMATHESIS_VENV/bin/pip" show schemathesis 2>/dev/null | grep -x "Version: $SCHEMATHESIS_VERSION" >/dev/null; then
     return 0
   fi
   require_tool python3 "Install Python 3.9 or newer (with venv)"
