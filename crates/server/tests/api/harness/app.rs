@@ -120,10 +120,7 @@ pub async fn fresh_database_url(backend: Backend, data_dir: &std::path::Path) ->
             data_dir.join("test.sqlite").display()
         ),
         Backend::Postgres => {
-            let server = std::env::var(POSTGRES_ENV)
-                .unwrap_or_else(|_| panic!("{POSTGRES_ENV} names the PostgreSQL test server"));
-            let server = server.trim_end_matches('/');
-            let name = format!("prettyscore_test_{}", uuid::Uuid::new_v4().simple());
+            let (server, name) = new_postgres_database_name();
             let admin = Database::connect(format!("{server}/postgres"))
                 .await
                 .expect("the PostgreSQL test server accepts connections");
@@ -135,6 +132,92 @@ pub async fn fresh_database_url(backend: Backend, data_dir: &std::path::Path) ->
             format!("{server}/{name}")
         }
     }
+}
+
+/// A fresh database for one app, already migrated: a copy of a template that
+/// this test process migrates once per backend. Migrating took about 0.6 s of
+/// each PostgreSQL test (1.08 s against 0.49 s on SQLite, for one request),
+/// and the app's own start-up still runs `db::migrate`, which finds nothing
+/// to do. Tests of migrating itself use [`fresh_database_url`].
+pub async fn migrated_database_url(backend: Backend, data_dir: &std::path::Path) -> String {
+    match backend {
+        Backend::Sqlite => {
+            let template = sqlite_template().await;
+            let file = data_dir.join("test.sqlite");
+            std::fs::copy(template, &file).expect("the migrated SQLite template can be copied");
+            format!("sqlite://{}?mode=rwc", file.display())
+        }
+        Backend::Postgres => {
+            let template = postgres_template().await;
+            let (server, name) = new_postgres_database_name();
+            let admin = Database::connect(format!("{server}/postgres"))
+                .await
+                .expect("the PostgreSQL test server accepts connections");
+            admin
+                .execute_unprepared(&format!(
+                    "CREATE DATABASE \"{name}\" TEMPLATE \"{template}\""
+                ))
+                .await
+                .expect("a test database can be created from the migrated template");
+            admin.close().await.ok();
+            format!("{server}/{name}")
+        }
+    }
+}
+
+/// The PostgreSQL server the tests use, and a new database name on it (the
+/// prefix is what `scripts/test.sh` drops before a run).
+fn new_postgres_database_name() -> (String, String) {
+    let server = std::env::var(POSTGRES_ENV)
+        .unwrap_or_else(|_| panic!("{POSTGRES_ENV} names the PostgreSQL test server"));
+    let name = format!("prettyscore_test_{}", uuid::Uuid::new_v4().simple());
+    (server.trim_end_matches('/').to_owned(), name)
+}
+
+/// Migrates the database at `url` with the server's own migrations and
+/// closes every connection to it, so it can be copied.
+async fn migrate_template(url: &str) {
+    let db = prettyscore_server::db::connect(url)
+        .await
+        .expect("the template database accepts connections");
+    prettyscore_server::db::migrate(&db)
+        .await
+        .expect("the template database migrates");
+    if db.get_database_backend() == DbBackend::Sqlite {
+        // Everything into the main file, which is all that is copied.
+        db.execute_unprepared("PRAGMA wal_checkpoint(TRUNCATE)")
+            .await
+            .expect("the template's WAL is checkpointed");
+    }
+    db.close().await.expect("the template's connections close");
+}
+
+/// The migrated SQLite file that [`migrated_database_url`] copies, made
+/// once per test process.
+async fn sqlite_template() -> &'static std::path::Path {
+    static TEMPLATE: tokio::sync::OnceCell<(TempDir, PathBuf)> = tokio::sync::OnceCell::const_new();
+    let (_, file) = TEMPLATE
+        .get_or_init(|| async {
+            let dir = tempfile::tempdir().unwrap();
+            let file = dir.path().join("template.sqlite");
+            migrate_template(&format!("sqlite://{}?mode=rwc", file.display())).await;
+            (dir, file)
+        })
+        .await;
+    file
+}
+
+/// The name of the migrated PostgreSQL database that [`migrated_database_url`]
+/// copies, made once per test process.
+async fn postgres_template() -> &'static str {
+    static TEMPLATE: tokio::sync::OnceCell<String> = tokio::sync::OnceCell::const_new();
+    TEMPLATE
+        .get_or_init(|| async {
+            let url = fresh_database_url(Backend::Postgres, std::path::Path::new("")).await;
+            migrate_template(&url).await;
+            url.rsplit('/').next().unwrap().to_owned()
+        })
+        .await
 }
 
 /// A web app stand-in, so these tests do not depend on `npm run build`.
@@ -174,7 +257,7 @@ pub async fn spawn_app(backend: Backend) -> TestApp {
 /// [`test_config`], so it can undo any of it).
 pub async fn spawn_app_with(backend: Backend, customise: impl FnOnce(&mut Config)) -> TestApp {
     let data_dir = tempfile::tempdir().unwrap();
-    let database_url = fresh_database_url(backend, data_dir.path()).await;
+    let database_url = migrated_database_url(backend, data_dir.path()).await;
     let mut config = Config {
         bind: "127.0.0.1:0".parse().unwrap(),
         data_dir: data_dir.path().to_owned(),
