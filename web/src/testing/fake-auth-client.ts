@@ -84,6 +84,8 @@ type FakeAuthOptions = {
   cancelPrompt?: boolean;
   /** The user has a verified security key (a WebAuthn factor). */
   securityKey?: boolean;
+  /** The stored session is read only once this settles (a page still restoring it). */
+  sessionRead?: Promise<void>;
 };
 
 const error = (message: string, code = 'unexpected_failure', status = 400) => ({
@@ -132,7 +134,10 @@ export function createFakeAuthClient(options: FakeAuthOptions = {}) {
   };
 
   const client = {
-    getSession: vi.fn(async () => ({ data: { session }, error: null })),
+    getSession: vi.fn(async () => {
+      await options.sessionRead;
+      return { data: { session }, error: null };
+    }),
     onAuthStateChange: vi.fn((listener: Listener) => {
       listeners.add(listener);
       return {

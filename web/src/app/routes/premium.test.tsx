@@ -63,6 +63,28 @@ describe('/premium', { timeout: 20_000 }, () => {
     expect(callsTo(fetchMock, 'POST', '/functions/v1/create-checkout')).toHaveLength(0);
   });
 
+  it('waits for the stored session before Upgrade does anything, so a quick click does not ask a member to sign in', async () => {
+    let release!: () => void;
+    const sessionRead = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const fetchMock = stubApi({
+      'POST /functions/v1/check-subscription': () => json(free),
+      'POST /functions/v1/create-checkout': () => json({ url: '/checkout/sandbox/cs_sandbox_1', sessionId: 'cs_sandbox_1', amountCents: 999, currency: 'usd' }),
+      'GET /api/v1/billing/sandbox/cs_sandbox_1': () => json(sandboxCheckout),
+    });
+    const { user, router } = renderApp('/premium', { user: 'signed-in', auth: { sessionRead } });
+    await screen.findByRole('heading', { level: 1, name: 'Go Premium' }, { timeout: 10_000 });
+    const upgrade = screen.getByRole('button', { name: 'Upgrade to Premium' });
+    expect(upgrade).toBeDisabled();
+    release();
+    await vi.waitFor(() => expect(upgrade).toBeEnabled());
+    await user.click(upgrade);
+    await vi.waitFor(() => expect(router.state.location.pathname).toBe('/checkout/sandbox/cs_sandbox_1'));
+    expect(screen.queryByText('Please sign in to upgrade')).not.toBeInTheDocument();
+    expect(callsTo(fetchMock, 'POST', '/functions/v1/create-checkout')).toHaveLength(1);
+  });
+
   it('starts a checkout for the subscription without any price of its own and opens the sandbox checkout', async () => {
     const fetchMock = stubApi({
       'POST /functions/v1/check-subscription': () => json(free),

@@ -24,15 +24,18 @@ export function checkoutErrorMessage(error: unknown): string {
  * while a corrected promo code asks for a new one. The promo code (a
  * partner's, 10% off the first payment) goes trimmed and upper case, and
  * only when there is one; the server answers 422 `invalid_promo_code` to an
- * unknown code.
+ * unknown code. Until the stored session has been read, Upgrade waits
+ * (`pending`): a click then sent a signed-in user to the sign-in page and
+ * back, as if signed out.
  */
 export function useUpgrade() {
-  const { session, client } = useSession();
+  const { session, client, status } = useSession();
   const navigate = useNavigate();
   const [pending, setPending] = useState(false);
   const key = useRef<{ promoCode: string | null; value: string } | null>(null);
 
   const upgrade = async (promoCodeInput?: string) => {
+    if (status === 'loading') return;
     if (!session) {
       toast.error(SIGN_IN_TO_UPGRADE_MESSAGE);
       void navigate(signInPathFor(paths.premium.path), { state: { returnTo: paths.premium.path } });
@@ -70,5 +73,5 @@ export function useUpgrade() {
     }
   };
 
-  return { upgrade, pending };
+  return { upgrade, pending: pending || status === 'loading' };
 }
