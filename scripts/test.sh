@@ -16,7 +16,7 @@ source "$ROOT/scripts/lib/schemathesis.sh"
 
 require_toolchains
 require_rust_checkers
-trap 'stop_rust_build; drop_test_databases; stop_throwaway_postgres; stop_localstripe' EXIT
+trap 'stop_rust_build; stop_beside; drop_test_databases; stop_throwaway_postgres; stop_localstripe' EXIT
 
 say "Rust formatting"
 (cd "$ROOT" && cargo fmt --all -- --check)
@@ -52,20 +52,26 @@ drop_test_databases
 start_localstripe
 
 wait_rust_build
+
+# The API fuzzing and the auth-js client drive the binary the build has just
+# made, each with its own server and databases. They run beside the Rust
+# tests, which leave about a third of the two cores idle while they wait on
+# PostgreSQL and SQLite.
+api_clients() {
+  say "API fuzzing with schemathesis (SQLite and PostgreSQL, anonymous and signed in)"
+  "$ROOT/scripts/api-fuzz.sh"
+  say "Auth API against the official @supabase/auth-js client"
+  cd "$ROOT/e2e/auth-js" && PRETTYSCORE_BIN="$SERVER_BIN" npm test --silent
+}
+start_beside api-clients api_clients
+
 say "Rust tests"
 (cd "$ROOT" && cargo test --locked --workspace)
 
 say "API types drift check"
 "$ROOT/scripts/gen-api-types.sh" --check
 
-say "API fuzzing with schemathesis (SQLite and PostgreSQL, anonymous and signed in)"
-"$ROOT/scripts/api-fuzz.sh"
-
-# `cargo test` has built target/debug/prettyscore for the integration tests;
-# the suites below use that binary. (A separate `cargo build` would compile
-# again with the features of non-dev dependencies.)
-say "Auth API against the official @supabase/auth-js client"
-(cd "$ROOT/e2e/auth-js" && PRETTYSCORE_BIN="$SERVER_BIN" npm test --silent)
+wait_beside
 
 say "End-to-end tests (Chromium at $CHROMIUM_PATH)"
 (cd "$ROOT/e2e" && PRETTYSCORE_BIN="$SERVER_BIN" npx --no-install playwright test)

@@ -110,10 +110,47 @@ wait_rust_build() {
 # For the exit trap: a failed step must not leave cargo running.
 stop_rust_build() {
   if [[ -n "${RUST_BUILD_PID:-}" ]]; then
-    pkill -TERM -P "$RUST_BUILD_PID" 2>/dev/null || true
-    kill "$RUST_BUILD_PID" 2>/dev/null || true
+    kill_tree "$RUST_BUILD_PID"
     wait "$RUST_BUILD_PID" 2>/dev/null || true
     RUST_BUILD_PID=""
+  fi
+}
+
+# Stops a process and everything it started (servers, browsers), children
+# first so that none is left behind by a parent that dies before them.
+kill_tree() {
+  local child
+  for child in $(pgrep -P "$1" 2>/dev/null); do kill_tree "$child"; done
+  kill -TERM "$1" 2>/dev/null || true
+}
+
+# A step that runs beside the foreground ones: `start_beside NAME command…`
+# runs it in the background with its output in target/NAME.log, and
+# `wait_beside` prints that output and stops the run if it failed. One at a
+# time; stop_beside is for the exit trap.
+start_beside() {
+  BESIDE_NAME="$1"
+  shift
+  BESIDE_LOG="$ROOT/target/$BESIDE_NAME.log"
+  say "Starting in the background: $BESIDE_NAME (log: ${BESIDE_LOG#"$ROOT"/})"
+  ("$@") >"$BESIDE_LOG" 2>&1 &
+  BESIDE_PID=$!
+}
+
+wait_beside() {
+  say "Waiting for $BESIDE_NAME"
+  local status=0
+  wait "$BESIDE_PID" || status=$?
+  BESIDE_PID=""
+  cat "$BESIDE_LOG" >&2
+  [[ $status -eq 0 ]] || die "$BESIDE_NAME failed (above; the log: ${BESIDE_LOG#"$ROOT"/})"
+}
+
+stop_beside() {
+  if [[ -n "${BESIDE_PID:-}" ]]; then
+    kill_tree "$BESIDE_PID"
+    wait "$BESIDE_PID" 2>/dev/null || true
+    BESIDE_PID=""
   fi
 }
 
