@@ -47,12 +47,12 @@ find_postgres() {
   say "PostgreSQL tests use $PRETTYSCORE_TEST_POSTGRES"
 }
 
-# Each test makes its own database; drop them once the tests are done.
+# Each test makes its own database; drop them once the tests are done, in
+# one session (a psql for each of a run's ~370 databases took about a minute).
 drop_test_databases() {
   [[ -n "${PRETTYSCORE_TEST_POSTGRES:-}" ]] && command -v psql >/dev/null 2>&1 || return 0
-  local url="$PRETTYSCORE_TEST_POSTGRES/postgres" name
-  psql -qAt "$url" -c "SELECT datname FROM pg_database WHERE datname LIKE 'prettyscore_test_%'" 2>/dev/null |
-    while read -r name; do
-      psql -q "$url" -c "DROP DATABASE IF EXISTS \"$name\" WITH (FORCE)" >/dev/null 2>&1 || true
-    done
+  psql -qAt "$PRETTYSCORE_TEST_POSTGRES/postgres" >/dev/null 2>&1 <<'SQL' || true
+SELECT format('DROP DATABASE IF EXISTS %I WITH (FORCE)', datname)
+  FROM pg_database WHERE datname LIKE 'prettyscore\_test\_%' \gexec
+SQL
 }
