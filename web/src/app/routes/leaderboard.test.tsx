@@ -60,6 +60,21 @@ describe('/leaderboard', () => {
     expect(new URLSearchParams(router.state.location.search).get('returnTo')).toBe(`/leaderboard?contactEntry=${entry(1).photo_id}`);
   });
 
+  it('waits for the stored session when Contact is clicked before it is read, so a member is not asked to sign in', async () => {
+    let release!: () => void;
+    const sessionRead = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    stubApi({ [LEADERBOARD]: () => json({ entries: [entry(2)], next_cursor: null }) });
+    const { user, router } = renderApp('/leaderboard', { user: 'signed-in', auth: { sessionRead } });
+    await user.click(await screen.findByRole('button', { name: 'Contact Person 2 for $950' }, { timeout: 5000 }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    release();
+    expect(await screen.findByRole('dialog', { name: 'Contact Person 2' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/leaderboard');
+    expect(screen.queryByText('Please sign in to contact contestants')).toBeNull();
+  });
+
   it('opens the Contact dialog of the entry named on the way back from signing in, even on a later page, once', async () => {
     const fetchMock = stubApi({
       [LEADERBOARD]: (request) =>

@@ -1,5 +1,5 @@
 import { TrophyIcon } from 'lucide-react';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useEffectEvent, useRef, useState } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { PageTitle } from '@/components/layout/page-title';
 import { paths, signInPathFor } from '@/config/paths';
@@ -32,7 +32,8 @@ export const ENTRY_GONE_MESSAGE = 'This entry is no longer on the leaderboard.';
  * The checkout comes back here with ?contact=success or ?contact=canceled.
  */
 export default function LeaderboardRoute() {
-  const { session } = useSession();
+  const { session, status } = useSession();
+  const sessionKnown = status !== 'loading';
   const navigate = useNavigate();
   const location = useLocation();
   const [search, setSearch] = useSearchParams();
@@ -92,6 +93,22 @@ export default function LeaderboardRoute() {
     if (entryGone || ownEntry) dropContactEntry();
   }, [entryGone, ownEntry, dropContactEntry]);
 
+  const contact = (entry: LeaderboardEntry) => {
+    if (!session) return signInFirst(SIGN_IN_TO_CONTACT_MESSAGE, backToContact(entry));
+    if (entry.is_own) return;
+    setTarget(contactTargetOf(entry));
+  };
+  // A Contact click before the stored session has been read is acted on once
+  // it has: at once, it sent a signed-in member to sign in, as if signed out.
+  const contactOnceKnown = useRef<LeaderboardEntry | null>(null);
+  const contactNow = useEffectEvent(contact);
+  useEffect(() => {
+    const entry = contactOnceKnown.current;
+    if (!sessionKnown || !entry) return;
+    contactOnceKnown.current = null;
+    contactNow(entry);
+  }, [sessionKnown]);
+
   return (
     <div className="mx-auto w-full max-w-3xl px-4 py-8 sm:px-6 sm:py-12">
       <PageTitle title={paths.leaderboard.title} />
@@ -103,14 +120,14 @@ export default function LeaderboardRoute() {
         </div>
       </header>
       <LeaderboardList
-        onContact={(entry) => {
-          if (!session) return signInFirst(SIGN_IN_TO_CONTACT_MESSAGE, backToContact(entry));
-          if (entry.is_own) return;
-          setTarget(contactTargetOf(entry));
-        }}
+        onContact={(entry) => (sessionKnown ? contact(entry) : (contactOnceKnown.current = entry))}
         renderActions={(entry) =>
           entry.is_own ? null : (
-            <ReportEntryButton entry={entry} onSignInNeeded={session ? undefined : () => signInFirst('Please sign in to report an entry')} />
+            <ReportEntryButton
+              entry={entry}
+              // Until the session is known a click does nothing, rather than ask a member to sign in.
+              onSignInNeeded={session ? undefined : () => sessionKnown && signInFirst('Please sign in to report an entry')}
+            />
           )
         }
       />
