@@ -1,5 +1,5 @@
-import { screen, within } from '@testing-library/react';
-import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { apiError, callsTo, json, stubApi } from '@/testing/fake-api';
 import { renderApp } from '@/testing/render-app';
 
@@ -125,6 +125,6 @@ describe('My Account: subscription and payments', { timeout: 20_000 }, () => {
     await openAccount();
     expect(await screen.findByTestId('subscription-plan')).toHaveTextContent('Free');
     expect(screen.queryByRole('button', { name: 'Cancel at Period End' })).not.toBeInTheDocument();
-    await vi.waitFor(() => expect(screen.queryByText('Loading your payments...')).not.toBeInTheDocument());
+    await waitFor(() => expect(screen.queryByText('Loading your payments...')).not.toBeInTheDocument());
   });
 });

@@ -1,5 +1,5 @@
-import { screen, within } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
 import { apiError, callsTo, json, stubApi } from '@/testing/fake-api';
 import { renderApp } from '@/testing/render-app';
 
@@ -109,7 +109,7 @@ describe('/admin/leaderboard', () => {
     expect(await screen.findByText('Report marked resolved')).toBeInTheDocument();
     expect(callsTo(fetchMock, 'POST', '/api/v1/admin/contact-reports/r1/resolve')).toHaveLength(1);
     // Read again: nothing is left to resolve.
-    await vi.waitFor(() => expect(section.queryByRole('button', { name: 'Mark resolved' })).toBeNull());
+    await waitFor(() => expect(section.queryByRole('button', { name: 'Mark resolved' })).toBeNull());
   });
 
   it('shows the server’s word when a report was resolved before, and the empty text', async () => {

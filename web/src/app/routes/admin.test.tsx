@@ -1,5 +1,5 @@
-import { act, screen } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
+import { act, screen, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
 import { paths } from '@/config/paths';
 import { apiError, callsTo, stubApi } from '@/testing/fake-api';
 import { renderApp } from '@/testing/render-app';
@@ -27,7 +27,7 @@ describe('the admin pages', () => {
     const { router } = renderApp(page.path, { user: 'signed-in' });
     const message = page.path === '/admin/verification' ? 'Admin access required' : 'Access denied: Admin only';
     expect(await screen.findByText(message, {}, { timeout: 5000 })).toBeInTheDocument();
-    await vi.waitFor(() => expect(router.state.location.pathname).toBe('/'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
     expect(screen.queryByRole('heading', { level: 1, name: page.title })).toBeNull();
     expect(callsTo(fetchMock, 'GET', ACCESS)).toHaveLength(1);
   });
@@ -43,7 +43,7 @@ describe('the admin pages', () => {
     let answer: (response: Response) => void = () => {};
     const fetchMock = stubApi({ [`GET ${ACCESS}`]: () => new Promise<Response>((resolve) => (answer = resolve)) });
     renderApp('/admin/payouts', { user: 'signed-in' });
-    await vi.waitFor(() => expect(callsTo(fetchMock, 'GET', ACCESS)).toHaveLength(1), { timeout: 5000 });
+    await waitFor(() => expect(callsTo(fetchMock, 'GET', ACCESS)).toHaveLength(1), { timeout: 5000 });
     expect(screen.getByRole('status')).toHaveTextContent('Loading page…');
     expect(screen.queryByRole('heading', { level: 1, name: 'Payouts Management' })).toBeNull();
     await act(async () => answer(new Response(null, { status: 204 })));
@@ -53,7 +53,7 @@ describe('the admin pages', () => {
   it('sends a signed-out visitor to sign in without asking, with the way back', async () => {
     const fetchMock = stubApi({ [`GET ${ACCESS}`]: adminOnly });
     const { router } = renderApp('/admin/partners');
-    await vi.waitFor(() => expect(router.state.location.pathname).toBe('/auth'), { timeout: 5000 });
+    await waitFor(() => expect(router.state.location.pathname).toBe('/auth'), { timeout: 5000 });
     expect(router.state.location.search).toBe('?returnTo=%2Fadmin%2Fpartners');
     expect(callsTo(fetchMock, 'GET', ACCESS)).toHaveLength(0);
   });
@@ -61,7 +61,7 @@ describe('the admin pages', () => {
   it('sends a user whose session the server refuses (401) to sign in again', async () => {
     stubApi({ [`GET ${ACCESS}`]: () => apiError(401, 'no_authorization', 'This endpoint requires a Bearer token') });
     const { router } = renderApp('/admin/payouts', { user: 'signed-in' });
-    await vi.waitFor(() => expect(router.state.location.pathname).toBe('/auth'), { timeout: 5000 });
+    await waitFor(() => expect(router.state.location.pathname).toBe('/auth'), { timeout: 5000 });
     expect(router.state.location.search).toBe('?returnTo=%2Fadmin%2Fpayouts');
   });
 
@@ -83,9 +83,9 @@ describe('the admin pages', () => {
     await act(() => router.navigate('/how-it-works'));
     await screen.findByRole('heading', { level: 1, name: 'How PrettyScore works' }, { timeout: 5000 });
     await act(() => router.navigate('/admin/partners'));
-    await vi.waitFor(() => expect(callsTo(fetchMock, 'GET', ACCESS)).toHaveLength(2), { timeout: 5000 });
+    await waitFor(() => expect(callsTo(fetchMock, 'GET', ACCESS)).toHaveLength(2), { timeout: 5000 });
     expect(await screen.findByText('Access denied: Admin only')).toBeInTheDocument();
-    await vi.waitFor(() => expect(router.state.location.pathname).toBe('/'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
     expect(callsTo(fetchMock, 'GET', ACCESS)).toHaveLength(2);
   }, 20_000);
 });

@@ -1,5 +1,5 @@
-import { screen, within } from '@testing-library/react';
-import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { ContactRequest } from '@/resources/contact-requests/contact-requests';
 import type { LeaderboardEntry } from '@/resources/leaderboard/get-leaderboard';
 import { apiError, callsTo, json, stubApi } from '@/testing/fake-api';
@@ -120,7 +120,7 @@ describe('Contact on /leaderboard', { timeout: 20_000 }, () => {
     const { dialog, user, router } = await openContactDialog();
     await user.type(within(dialog).getByLabelText('Your message'), '  Hello Eileen, I love your photo!  ');
     await user.click(within(dialog).getByRole('button', { name: 'Send and pay $950' }));
-    await vi.waitFor(() => expect(router.state.location.pathname).toBe('/checkout/sandbox/cs_contact_1'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/checkout/sandbox/cs_contact_1'));
     const [created] = callsTo(fetchMock, 'POST', '/api/v1/contact-requests');
     expect(await created!.json()).toEqual({ photoId: entry.photo_id, message: 'Hello Eileen, I love your photo!' });
     const [checkout] = callsTo(fetchMock, 'POST', '/functions/v1/create-checkout');
@@ -152,7 +152,7 @@ describe('Contact on /leaderboard', { timeout: 20_000 }, () => {
 
     await user.type(name, ' Sam Spade ');
     await user.click(within(dialog).getByRole('button', { name: 'Send and pay $950' }));
-    await vi.waitFor(() => expect(router.state.location.pathname).toBe('/checkout/sandbox/cs_contact_1'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/checkout/sandbox/cs_contact_1'));
     expect(auth.mocks.updateUser).toHaveBeenCalledWith({ data: { display_name: 'Sam Spade' } });
     // The name was saved before the request was sent.
     expect(auth.mocks.updateUser.mock.invocationCallOrder[0]).toBeLessThan(fetchMock.mock.invocationCallOrder.at(-1)!);
@@ -184,7 +184,7 @@ describe('Contact on /leaderboard', { timeout: 20_000 }, () => {
     ).toBeInTheDocument();
     await user.type(within(dialog).getByLabelText('Your display name'), 'Ada L.');
     await user.click(within(dialog).getByRole('button', { name: 'Send and pay $950' }));
-    await vi.waitFor(() => expect(router.state.location.pathname).toBe('/checkout/sandbox/cs_contact_1'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/checkout/sandbox/cs_contact_1'));
     expect(auth.mocks.updateUser).toHaveBeenCalledWith({ data: { display_name: 'Ada L.' } });
     expect(callsTo(fetchMock, 'POST', '/api/v1/contact-requests')).toHaveLength(2);
   });
@@ -205,10 +205,10 @@ describe('Contact on /leaderboard', { timeout: 20_000 }, () => {
     const send = within(dialog).getByRole('button', { name: 'Send and pay $950' });
     await user.click(send);
     expect(await screen.findByText('You already have an open request with this contestant')).toBeInTheDocument();
-    await vi.waitFor(() => expect(send).toBeEnabled());
+    await waitFor(() => expect(send).toBeEnabled());
     await user.click(send);
     expect(await screen.findByText('Failed to process request. Please try again.')).toBeInTheDocument();
-    await vi.waitFor(() => expect(send).toBeEnabled());
+    await waitFor(() => expect(send).toBeEnabled());
     await user.click(send);
     expect(await screen.findByText('No checkout URL returned')).toBeInTheDocument();
     // The message is still there to try again.
@@ -219,7 +219,7 @@ describe('Contact on /leaderboard', { timeout: 20_000 }, () => {
     stubApi({ [LEADERBOARD]: () => json({ entries: [entry], next_cursor: null }) });
     const { router } = renderApp('/leaderboard?contact=success', { user: 'signed-in' });
     expect(await screen.findByText('Request sent! The contestant has 7 days to answer.', {}, { timeout: 10_000 })).toBeInTheDocument();
-    await vi.waitFor(() => expect(router.state.location.search).toBe(''));
+    await waitFor(() => expect(router.state.location.search).toBe(''));
   });
 
   it('says a canceled checkout charged nothing', async () => {
@@ -244,7 +244,7 @@ describe('/contestant-requests', { timeout: 20_000 }, () => {
   it('asks a visitor to sign in first', async () => {
     stubApi({});
     const { router } = renderApp('/contestant-requests');
-    await vi.waitFor(() => expect(router.state.location.pathname).toBe('/auth'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/auth'));
   });
 
   it('lists pending requests with the requester’s name, message, fee, the 75% share and the answer-by date', async () => {
@@ -280,7 +280,7 @@ describe('/contestant-requests', { timeout: 20_000 }, () => {
     const card = await screen.findByTestId('received-request', {}, { timeout: 10_000 });
     await user.click(within(card).getByRole('button', { name: "Approve Sam's request" }));
     expect(await screen.findByText('Failed to approve request')).toBeInTheDocument();
-    await vi.waitFor(() => expect(within(card).getByRole('button', { name: "Deny Sam's request" })).toBeEnabled());
+    await waitFor(() => expect(within(card).getByRole('button', { name: "Deny Sam's request" })).toBeEnabled());
     await user.click(within(card).getByRole('button', { name: "Deny Sam's request" }));
     expect(await screen.findByText('Request denied. Their card hold was released.')).toBeInTheDocument();
     expect(callsTo(fetchMock, 'POST', `/api/v1/contact-requests/${pending.id}/deny`)).toHaveLength(1);
@@ -303,10 +303,10 @@ describe('/contestant-requests', { timeout: 20_000 }, () => {
     const { user, queryClient } = renderApp('/contestant-requests', { user: 'signed-in' });
     const card = await screen.findByTestId('received-request', {}, { timeout: 10_000 });
     await user.click(within(card).getByRole('button', { name: "Approve Sam's request" }));
-    await vi.waitFor(() => expect(answered).toBe(true));
+    await waitFor(() => expect(answered).toBe(true));
     // The event stream's update: the lists refetch and the pending card goes.
     await queryClient.invalidateQueries();
-    await vi.waitFor(() => expect(screen.queryByRole('button', { name: "Approve Sam's request" })).not.toBeInTheDocument());
+    await waitFor(() => expect(screen.queryByRole('button', { name: "Approve Sam's request" })).not.toBeInTheDocument());
     respond();
     expect(await screen.findByText('Request approved! You can now chat.')).toBeInTheDocument();
   });
@@ -355,7 +355,7 @@ describe('/contestant-requests', { timeout: 20_000 }, () => {
     await user.click(send);
 
     expect(await screen.findByText('Requester reported and blocked')).toBeInTheDocument();
-    await vi.waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     const [call] = callsTo(fetchMock, 'POST', `/api/v1/contact-requests/${pending.id}/report`);
     expect(await call!.json()).toEqual({ reason: 'Rude and pushy' });
     // The inbox is read again: Sam's pending request is gone (denied by the block).
@@ -399,7 +399,7 @@ describe('/contestant-requests', { timeout: 20_000 }, () => {
     expect(screen.getByRole('dialog', { name: 'Report Kim' })).toBeInTheDocument();
     await report('again');
     expect(await screen.findByText('You have reported this request already')).toBeInTheDocument();
-    await vi.waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
   });
 
   it('links approved requests to their chat and tells the requester a denied request released the hold', async () => {

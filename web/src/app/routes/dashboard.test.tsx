@@ -1,5 +1,5 @@
-import { screen, within } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
 import type { Photo } from '@/resources/photos/photos';
 import { apiError, callsTo, json, quota, stubApi } from '@/testing/fake-api';
 import { renderApp } from '@/testing/render-app';
@@ -37,7 +37,7 @@ describe('My Photos', () => {
   it('sends a signed-out visitor to sign in', async () => {
     stubPhotos();
     const { router } = renderApp('/dashboard');
-    await vi.waitFor(() => expect(router.state.location.pathname).toBe('/auth'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/auth'));
   });
 
   it('asks a password-only session of an account with an authenticator app for its code first', async () => {
@@ -59,7 +59,7 @@ describe('My Photos', () => {
     const { user, router } = renderApp('/dashboard', { user: 'signed-in' });
     expect(await screen.findByText('Loading your photos...', {}, { timeout: 5000 })).toBeInTheDocument();
     // The loading text can show before the request leaves (a busy machine): answer it once it has.
-    await vi.waitFor(() => expect(callsTo(fetchMock, 'GET', '/api/v1/photos')).toHaveLength(1), { timeout: 10_000 });
+    await waitFor(() => expect(callsTo(fetchMock, 'GET', '/api/v1/photos')).toHaveLength(1), { timeout: 10_000 });
     answer(json([]));
     expect(await screen.findByText("You haven't uploaded any photos yet")).toBeInTheDocument();
     expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('My Photos (0)');
@@ -87,7 +87,7 @@ describe('My Photos', () => {
     expect(within(first).getByText('9.0/10')).toBeInTheDocument();
 
     await user.selectOptions(screen.getByLabelText('Sort by'), 'Highest Rating');
-    await vi.waitFor(() => expect(scores()).toEqual(['8.8/10', '7.2/10']));
+    await waitFor(() => expect(scores()).toEqual(['8.8/10', '7.2/10']));
     const sorts = callsTo(fetchMock, 'GET', '/api/v1/photos').map((request) => new URL(request.url).searchParams.get('sort'));
     expect(sorts).toEqual(['latest', 'rating']);
   });
@@ -178,7 +178,7 @@ describe('My Photos', () => {
     expect(await screen.findByText('No edits to undo')).toBeInTheDocument();
 
     await user.click(within(dialog).getByRole('button', { name: 'Redo' }));
-    await vi.waitFor(() => expect(within(dialog).getByTestId('after-image')).toHaveAttribute('src', '/media/e2.jpg'));
+    await waitFor(() => expect(within(dialog).getByTestId('after-image')).toHaveAttribute('src', '/media/e2.jpg'));
     const bodies = await Promise.all(callsTo(fetchMock, 'POST', '/functions/v1/edit-photo').map((request) => request.json()));
     expect(bodies[1]).toEqual({ imageUrl: older.original_image_url, prompt: 'Blur the background', photoId: older.id });
   });
@@ -254,7 +254,7 @@ describe('My Photos', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Photo Details' });
     await user.click(within(dialog).getByRole('button', { name: 'Edit Photo' }));
     await user.click(within(dialog).getByRole('tab', { name: 'Hair' }));
-    await vi.waitFor(() => expect(within(dialog).getByRole('button', { name: 'Blonde Hair' })).toBeEnabled());
+    await waitFor(() => expect(within(dialog).getByRole('button', { name: 'Blonde Hair' })).toBeEnabled());
     expect(within(dialog).queryByText('Needs generative AI')).toBeNull();
     expect(within(dialog).queryByTestId('built-in-alternatives')).toBeNull();
   });

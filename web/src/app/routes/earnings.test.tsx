@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { CONFIRM_FOR_MS } from '@/features/payouts/components/earnings-page';
 import { ONBOARDING_CONFIRM_POLL_MS, type Earnings, type EarningsLine } from '@/resources/payouts/payouts';
@@ -49,7 +49,7 @@ describe('/earnings', { timeout: 20_000 }, () => {
   it('sends a signed-out visitor to sign in with the way back', async () => {
     stubApi({});
     const { router } = renderApp('/earnings');
-    await vi.waitFor(() => expect(router.state.location.pathname).toBe('/auth'), { timeout: 10_000 });
+    await waitFor(() => expect(router.state.location.pathname).toBe('/auth'), { timeout: 10_000 });
     expect(router.state.location.search).toBe('?returnTo=%2Fearnings');
   });
 
@@ -155,7 +155,7 @@ describe('/earnings', { timeout: 20_000 }, () => {
     const connect = await screen.findByRole('button', { name: 'Connect payout account' });
     expect(screen.getByTestId('payout-account')).toHaveTextContent('Connect a payout account to receive what you earn.');
     await user.click(connect);
-    await vi.waitFor(() => expect(router.state.location.pathname).toBe('/payouts/sandbox/onboard/acct_sbx_1'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/payouts/sandbox/onboard/acct_sbx_1'));
     expect(callsTo(fetchMock, 'POST', CONNECT)).toHaveLength(1);
 
     // The sandbox's page: a test, asking for nothing but a tap.
@@ -167,8 +167,8 @@ describe('/earnings', { timeout: 20_000 }, () => {
 
     // Back on /earnings as Stripe's return_url would bring the user: said once, and the address loses ?onboarding.
     expect(await screen.findByText('Payout account set up', undefined, { timeout: 10_000 })).toBeInTheDocument();
-    await vi.waitFor(() => expect(router.state.location.pathname).toBe('/earnings'));
-    await vi.waitFor(() => expect(router.state.location.search).toBe(''));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/earnings'));
+    await waitFor(() => expect(router.state.location.search).toBe(''));
     expect(await screen.findByTestId('payout-account-connected')).toHaveTextContent('Payout account connected');
     expect(callsTo(fetchMock, 'POST', `${SANDBOX}/complete`)).toHaveLength(1);
   });
@@ -206,7 +206,7 @@ describe('/earnings', { timeout: 20_000 }, () => {
     expect(await screen.findByText('Payout account set up', undefined, { timeout: 10_000 })).toBeInTheDocument();
     expect(await screen.findByTestId('payout-account-connected')).toBeInTheDocument();
     expect(screen.queryByTestId('onboarding-confirming')).toBeNull();
-    await vi.waitFor(() => expect(router.state.location.search).toBe(''));
+    await waitFor(() => expect(router.state.location.search).toBe(''));
     expect(callsTo(fetchMock, 'GET', EARNINGS).length).toBeGreaterThanOrEqual(2);
   });
 
@@ -235,7 +235,7 @@ describe('/earnings', { timeout: 20_000 }, () => {
     await findHeading();
     expect(await screen.findByTestId('onboarding-expired')).toHaveTextContent('Your setup link expired. Continue setup to pick up where you left off.');
     await user.click(screen.getByRole('button', { name: 'Continue setup' }));
-    await vi.waitFor(() => expect(router.state.location.pathname).toBe('/payouts/sandbox/onboard/acct_sbx_1'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/payouts/sandbox/onboard/acct_sbx_1'));
     expect(callsTo(fetchMock, 'POST', CONNECT)).toHaveLength(1);
     expect(await screen.findByTestId('sandbox-onboarding-email')).toHaveTextContent('No email on file');
   });
@@ -256,7 +256,7 @@ describe('/payouts/sandbox/onboard/:account', { timeout: 20_000 }, () => {
   it('asks a visitor to sign in first', async () => {
     stubApi({});
     const { router } = renderApp('/payouts/sandbox/onboard/acct_sbx_1');
-    await vi.waitFor(() => expect(router.state.location.pathname).toBe('/auth'), { timeout: 10_000 });
+    await waitFor(() => expect(router.state.location.pathname).toBe('/auth'), { timeout: 10_000 });
   });
 
   it('finishes the test setup once, with the button disabled while it works, and goes to /earnings?onboarding=return', async () => {
@@ -270,10 +270,10 @@ describe('/payouts/sandbox/onboard/:account', { timeout: 20_000 }, () => {
     const { user, router } = renderApp('/payouts/sandbox/onboard/acct_sbx_1', { user: 'signed-in' });
     const finish = await screen.findByRole('button', { name: 'Finish test setup' }, { timeout: 10_000 });
     await user.click(finish);
-    await vi.waitFor(() => expect(finish).toBeDisabled());
+    await waitFor(() => expect(finish).toBeDisabled());
     await user.click(finish);
     answer(json({ id: 'acct_sbx_1', email: 'ada@example.com', status: 'enabled' }));
-    await vi.waitFor(() => expect(router.state.location.pathname).toBe('/earnings'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/earnings'));
     expect(router.state.location.search).toBe('?onboarding=return');
     expect(callsTo(fetchMock, 'POST', `${SANDBOX}/complete`)).toHaveLength(1);
   });

@@ -1,4 +1,4 @@
-import { fireEvent, screen, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { callsTo, json, quota, stubApi } from '@/testing/fake-api';
 import { renderApp } from '@/testing/render-app';
@@ -173,7 +173,7 @@ describe('the /editor', () => {
     await user.click(screen.getByRole('button', { name: 'Apply Style' }));
     await screen.findByText('Photo edited! 4 free edits remaining.');
     await user.click(screen.getByRole('button', { name: 'Save' }));
-    await vi.waitFor(() => expect(callsTo(fetchMock, 'PUT', `/api/v1/photos/${photoId}/edited-image`)).toHaveLength(1));
+    await waitFor(() => expect(callsTo(fetchMock, 'PUT', `/api/v1/photos/${photoId}/edited-image`)).toHaveLength(1));
     expect(sent.attached.map((call) => call.id)).toEqual([photoId]);
     expect(await sent.attached[0]!.image.text()).toBe('edited-jpeg');
     expect(callsTo(fetchMock, 'POST', '/api/v1/photos')).toHaveLength(0);
@@ -206,6 +206,6 @@ describe('the /editor', () => {
     await user.click(screen.getByRole('button', { name: 'Share' }));
     const dialog = await screen.findByRole('dialog', { name: 'Share Your Edit' });
     expect(within(dialog).getByRole('button', { name: 'Instagram' })).toBeInTheDocument();
-    await vi.waitFor(() => expect(within(dialog).getByRole('link', { name: 'Text/SMS' })).toHaveAttribute('href', expect.stringContaining('enhanced%20my%20photo')));
+    await waitFor(() => expect(within(dialog).getByRole('link', { name: 'Text/SMS' })).toHaveAttribute('href', expect.stringContaining('enhanced%20my%20photo')));
   });
 });

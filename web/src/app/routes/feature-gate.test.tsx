@@ -1,5 +1,5 @@
-import { screen, within } from '@testing-library/react';
-import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { apiError, callsTo, json, quota, stubApi } from '@/testing/fake-api';
 import { renderApp } from '@/testing/render-app';
 
@@ -47,7 +47,7 @@ describe('the feature gates', { timeout: 20_000 }, () => {
     const [record] = callsTo(fetchMock, 'POST', '/functions/v1/record-feature-usage');
     expect(await record!.json()).toEqual({ featureName: 'ai_editor' });
     // The access is checked again after the trial is recorded.
-    await vi.waitFor(() => expect(callsTo(fetchMock, 'POST', '/functions/v1/check-feature-access')).toHaveLength(2));
+    await waitFor(() => expect(callsTo(fetchMock, 'POST', '/functions/v1/check-feature-access')).toHaveLength(2));
   });
 
   it('keeps the feature closed and says Failed to activate trial when recording the trial fails', async () => {

@@ -1,5 +1,5 @@
-import { screen, within } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
 import { timeLeft } from '@/features/ranking/components/time-left';
 import { apiError, callsTo, json, stubApi } from '@/testing/fake-api';
 import { renderApp } from '@/testing/render-app';
@@ -62,13 +62,13 @@ describe('/global-ranking', () => {
   it('sends a visitor to sign in', async () => {
     stubContest();
     const { router } = renderApp('/global-ranking');
-    await vi.waitFor(() => expect(router.state.location.pathname).toBe('/auth'), { timeout: 5000 });
+    await waitFor(() => expect(router.state.location.pathname).toBe('/auth'), { timeout: 5000 });
   });
 
   it('sends a user without photos to /upload, saying why', async () => {
     stubContest([]);
     const { router } = renderApp('/global-ranking', { user: 'signed-in' });
-    await vi.waitFor(() => expect(router.state.location.pathname).toBe('/upload'), { timeout: 5000 });
+    await waitFor(() => expect(router.state.location.pathname).toBe('/upload'), { timeout: 5000 });
     expect(await screen.findByText('Save a scored photo first to enter the contest.')).toBeInTheDocument();
   });
 
@@ -85,7 +85,7 @@ describe('/global-ranking', () => {
     await user.click(screen.getByLabelText(/I am 18 years or older/));
     await user.click(screen.getByLabelText(/original photo of myself/));
     await user.click(screen.getByRole('button', { name: 'Submit to Global Ranking' }));
-    await vi.waitFor(() => expect(within(mine).getAllByTestId('my-entry').map((entry) => entry.dataset.status)).toEqual(['pending', 'approved']));
+    await waitFor(() => expect(within(mine).getAllByTestId('my-entry').map((entry) => entry.dataset.status)).toEqual(['pending', 'approved']));
     const pending = within(mine).getAllByTestId('my-entry')[0]!;
     expect(pending).toHaveTextContent('9.9/10');
     expect(pending).toHaveTextContent('Pending review');

@@ -1,5 +1,5 @@
-import { screen, within } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
 import type { LeaderboardEntry } from '@/resources/leaderboard/get-leaderboard';
 import { apiError, callsTo, json, stubApi } from '@/testing/fake-api';
 import { renderApp } from '@/testing/render-app';
@@ -87,8 +87,8 @@ describe('/leaderboard', () => {
     expect(dialog).toBeInTheDocument();
     // Once: closing the dialog drops the parameter, so a reload does not open it again.
     await user.keyboard('{Escape}');
-    await vi.waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
-    await vi.waitFor(() => expect(router.state.location.search).toBe(''));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await waitFor(() => expect(router.state.location.search).toBe(''));
     expect(router.state.location.pathname).toBe('/leaderboard');
     expect(callsTo(fetchMock, 'GET', '/api/v1/leaderboard').some((request) => new URL(request.url).searchParams.get('after') === 'cursor-2')).toBe(true);
   });
@@ -98,7 +98,7 @@ describe('/leaderboard', () => {
     const { router } = renderApp('/leaderboard?contactEntry=00000000-0000-0000-0000-000000000099', { user: 'signed-in' });
     expect(await screen.findByText('This entry is no longer on the leaderboard.', {}, { timeout: 5000 })).toBeInTheDocument();
     expect(screen.queryByRole('dialog')).toBeNull();
-    await vi.waitFor(() => expect(router.state.location.search).toBe(''));
+    await waitFor(() => expect(router.state.location.search).toBe(''));
   });
 
   it('says so when the leaderboard cannot be loaded', async () => {
@@ -133,7 +133,7 @@ describe('/leaderboard', () => {
     expect(await screen.findByText('Person 1')).toBeInTheDocument();
     const afters = callsTo(fetchMock, 'GET', '/api/v1/leaderboard').map((r) => new URL(r.url).searchParams.get('after'));
     expect(afters).toContain('cursor-2');
-    await vi.waitFor(() => expect(screen.getByText('Page 1')).toBeInTheDocument());
+    await waitFor(() => expect(screen.getByText('Page 1')).toBeInTheDocument());
   });
 
   it('reports an entry with a reason', async () => {

@@ -1,5 +1,5 @@
-import { screen, within } from '@testing-library/react';
-import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { ContactRequest } from '@/resources/contact-requests/contact-requests';
 import { apiError, callsTo, json, stubApi } from '@/testing/fake-api';
 import { renderApp } from '@/testing/render-app';
@@ -64,7 +64,7 @@ describe('/messages/{requestId}', { timeout: 20_000 }, () => {
     expect(within(log).getByTestId('seen-mark').closest('[data-seq]')).toHaveAttribute('data-seq', '2');
     const [stream] = callsTo(fetchMock, 'GET', `${BASE}/messages/stream`);
     expect(stream!.headers.get('Last-Event-ID')).toBe('2');
-    await vi.waitFor(async () => {
+    await waitFor(async () => {
       const reads = callsTo(fetchMock, 'POST', `${BASE}/messages/read`);
       expect(await reads.at(-1)!.json()).toEqual({ seq: 3 });
     });
@@ -89,7 +89,7 @@ describe('/messages/{requestId}', { timeout: 20_000 }, () => {
     });
     renderApp(`/messages/${ID}`, { user: 'signed-in' });
     const log = await screen.findByRole('log', { name: 'Messages with Eileen' }, { timeout: 10_000 });
-    await vi.waitFor(() => expect(within(log).getByTestId('seen-mark').closest('[data-seq]')).toHaveAttribute('data-seq', '2'));
+    await waitFor(() => expect(within(log).getByTestId('seen-mark').closest('[data-seq]')).toHaveAttribute('data-seq', '2'));
   });
 
   it('reconnects after the stream drops, resuming after the last message it saw, with nothing twice', async () => {
@@ -146,7 +146,7 @@ describe('/messages/{requestId}', { timeout: 20_000 }, () => {
     expect(failed).toHaveTextContent('Line one line two');
     expect(within(failed).getByTestId('message-status')).toHaveTextContent('Not sent');
     await user.click(within(failed).getByRole('button', { name: /^Retry/ }));
-    await vi.waitFor(() => expect(within(log).getAllByTestId('chat-message')).toHaveLength(1));
+    await waitFor(() => expect(within(log).getAllByTestId('chat-message')).toHaveLength(1));
     expect(within(log).queryByTestId('outgoing-message')).toBeNull();
     expect(within(log).getByTestId('chat-message')).toHaveTextContent(/line two/);
     const sends = await Promise.all(callsTo(fetchMock, 'POST', `${BASE}/messages`).map((request) => request.json()));
@@ -182,12 +182,12 @@ describe('/messages/{requestId}', { timeout: 20_000 }, () => {
     expect(outgoing.map((node) => within(node).getByTestId('message-content').textContent)).toEqual(['ok', 'thanks']);
     expect(outgoing.map((node) => within(node).getByTestId('message-status').textContent)).toEqual(['Sending…', 'Sending…']);
     // One at a time, in the order typed.
-    await vi.waitFor(() => expect(answers).toHaveLength(1));
+    await waitFor(() => expect(answers).toHaveLength(1));
     expect(callsTo(fetchMock, 'POST', `${BASE}/messages`)).toHaveLength(1);
     answers[0]!();
-    await vi.waitFor(() => expect(answers).toHaveLength(2));
+    await waitFor(() => expect(answers).toHaveLength(2));
     answers[1]!();
-    await vi.waitFor(() => expect(within(log).getAllByTestId('chat-message')).toHaveLength(2));
+    await waitFor(() => expect(within(log).getAllByTestId('chat-message')).toHaveLength(2));
     expect(within(log).getAllByTestId('message-content').map((node) => node.textContent)).toEqual(['ok', 'thanks']);
     expect(within(log).queryByTestId('outgoing-message')).toBeNull();
     const sends = await Promise.all(callsTo(fetchMock, 'POST', `${BASE}/messages`).map((request) => request.json()));
@@ -213,7 +213,7 @@ describe('/messages/{requestId}', { timeout: 20_000 }, () => {
     });
     const { router } = renderApp(`/messages/${ID}`, { user: 'signed-in' });
     expect(await screen.findByText('This contact request is not approved', {}, { timeout: 10_000 })).toBeInTheDocument();
-    await vi.waitFor(() => expect(router.state.location.pathname).toBe('/'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
   });
 
   it('goes home with Contact request not found for someone else’s request', async () => {
@@ -223,6 +223,6 @@ describe('/messages/{requestId}', { timeout: 20_000 }, () => {
     });
     const { router } = renderApp(`/messages/${ID}`, { user: 'signed-in' });
     expect(await screen.findByText('Contact request not found', {}, { timeout: 10_000 })).toBeInTheDocument();
-    await vi.waitFor(() => expect(router.state.location.pathname).toBe('/'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
   });
 });

@@ -1,4 +1,4 @@
-import { act, screen, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { apiError, callsTo, json, stubApi } from '@/testing/fake-api';
 import { renderApp } from '@/testing/render-app';
@@ -69,7 +69,7 @@ describe('/partners/apply', { timeout: 20_000 }, () => {
     stubApi({});
     const { router } = renderApp('/partners/apply');
     expect(await screen.findByText('Please sign in to apply', undefined, { timeout: 10_000 })).toBeInTheDocument();
-    await vi.waitFor(() => expect(router.state.location.pathname).toBe('/auth'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/auth'));
     expect(router.state.location.search).toBe('?returnTo=%2Fpartners%2Fapply');
   });
 
@@ -103,7 +103,7 @@ describe('/partners/apply', { timeout: 20_000 }, () => {
     await user.type(screen.getByLabelText(/Preferred Promo Code/), ' ada10 ');
     await user.click(screen.getByRole('button', { name: 'Submit Application' }));
     expect(await screen.findByText("Application submitted! We'll review it shortly.")).toBeInTheDocument();
-    await vi.waitFor(() => expect(router.state.location.pathname).toBe('/partners/portal'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/partners/portal'));
     const [sent] = callsTo(fetchMock, 'POST', '/api/v1/partners');
     expect(await sent!.json()).toEqual({ displayName: 'Ada Partner', shortCode: 'ABC1', promoCode: 'ADA10' });
     // The portal reads the new account from the server.
@@ -129,7 +129,7 @@ describe('/partners/apply', { timeout: 20_000 }, () => {
     const fetchMock = stubApi({ 'GET /api/v1/partners/me': () => json(portal()) });
     const { router } = renderApp('/partners/apply', { user: 'signed-in' });
     expect(await screen.findByText('You already have a partner account', undefined, { timeout: 10_000 })).toBeInTheDocument();
-    await vi.waitFor(() => expect(router.state.location.pathname).toBe('/partners/portal'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/partners/portal'));
     expect(await screen.findByRole('heading', { level: 1, name: 'Partner Portal' })).toBeInTheDocument();
     expect(screen.queryByRole('form', { name: 'Partner application' })).toBeNull();
     expect(callsTo(fetchMock, 'POST', '/api/v1/partners')).toHaveLength(0);
@@ -148,7 +148,7 @@ describe('/partners/apply', { timeout: 20_000 }, () => {
     await user.type(await screen.findByLabelText('Display Name', undefined, { timeout: 10_000 }), 'Ada');
     await user.click(screen.getByRole('button', { name: 'Submit Application' }));
     expect(await screen.findByText('You already have a partner account')).toBeInTheDocument();
-    await vi.waitFor(() => expect(router.state.location.pathname).toBe('/partners/portal'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/partners/portal'));
   });
 });
 
@@ -199,7 +199,7 @@ describe('/partners/portal', { timeout: 20_000 }, () => {
     expect(within(card).getByRole('heading', { name: 'Payouts' })).toBeInTheDocument();
     expect(within(card).getByRole('link', { name: 'View earnings' })).toHaveAttribute('href', '/earnings');
     await user.click(await within(card).findByRole('button', { name: 'Connect payout account' }));
-    await vi.waitFor(() => expect(router.state.location.pathname).toBe('/payouts/sandbox/onboard/acct_sbx_9'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/payouts/sandbox/onboard/acct_sbx_9'));
     expect(callsTo(fetchMock, 'POST', '/api/v1/payouts/account')).toHaveLength(1);
   });
 
@@ -243,11 +243,11 @@ describe('/partners/portal', { timeout: 20_000 }, () => {
   it('sends a user without an account to the application, each page asking once', async () => {
     const fetchMock = stubApi({ 'GET /api/v1/partners/me': () => apiError(404, 'partner_not_found', 'No partner account') });
     const { router } = renderApp('/partners/portal', { user: 'signed-in' });
-    await vi.waitFor(() => expect(router.state.location.pathname).toBe('/partners/apply'), { timeout: 10_000 });
+    await waitFor(() => expect(router.state.location.pathname).toBe('/partners/apply'), { timeout: 10_000 });
     // The portal asks once; the application page asks once for itself
     // (its own is-a-partner-already check). A 404 is never asked again.
     await screen.findByRole('heading', { name: 'Partner Application' }, { timeout: 10_000 });
-    await vi.waitFor(() => expect(callsTo(fetchMock, 'GET', '/api/v1/partners/me')).toHaveLength(2), { timeout: 10_000 });
+    await waitFor(() => expect(callsTo(fetchMock, 'GET', '/api/v1/partners/me')).toHaveLength(2), { timeout: 10_000 });
     expect(await screen.findByRole('button', { name: /submit/i }, { timeout: 10_000 })).toBeInTheDocument();
     expect(callsTo(fetchMock, 'GET', '/api/v1/partners/me')).toHaveLength(2);
   });
@@ -260,7 +260,7 @@ describe('/partners/leaderboard', { timeout: 20_000 }, () => {
     renderApp('/partners/leaderboard');
     expect(await screen.findByText('Loading leaderboard...', undefined, { timeout: 10_000 })).toBeInTheDocument();
     // The loading state can show before the request leaves (a busy machine): answer it once it has.
-    await vi.waitFor(() => expect(callsTo(fetchMock, 'GET', '/api/v1/partners/leaderboard')).toHaveLength(1), { timeout: 10_000 });
+    await waitFor(() => expect(callsTo(fetchMock, 'GET', '/api/v1/partners/leaderboard')).toHaveLength(1), { timeout: 10_000 });
     await act(async () =>
       answer(
         json([
@@ -292,10 +292,10 @@ describe('/r/:code', { timeout: 20_000 }, () => {
     const fetchMock = stubApi({ 'POST /functions/v1/track-referral': () => new Promise<Response>((resolve) => (answer = resolve)) });
     const { router } = renderApp('/r/ADA1');
     expect(await screen.findByText('Redirecting...', undefined, { timeout: 10_000 })).toBeInTheDocument();
-    await vi.waitFor(() => expect(callsTo(fetchMock, 'POST', '/functions/v1/track-referral')).toHaveLength(1));
+    await waitFor(() => expect(callsTo(fetchMock, 'POST', '/functions/v1/track-referral')).toHaveLength(1));
     expect(router.state.location.pathname).toBe('/r/ADA1');
     await act(async () => answer(json({ success: true })));
-    await vi.waitFor(() => expect(router.state.location.pathname).toBe('/'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
     const [sent] = callsTo(fetchMock, 'POST', '/functions/v1/track-referral');
     expect(await sent!.json()).toEqual({ code: 'ADA1' });
     expect(sent!.credentials).toBe('same-origin');
@@ -306,7 +306,7 @@ describe('/r/:code', { timeout: 20_000 }, () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     stubApi({ 'POST /functions/v1/track-referral': () => apiError(500, 'internal_error', 'Internal error') });
     const { router } = renderApp('/r/NOPE');
-    await vi.waitFor(() => expect(router.state.location.pathname).toBe('/'), { timeout: 10_000 });
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'), { timeout: 10_000 });
     expect(warn).toHaveBeenCalled();
   });
 });
@@ -347,7 +347,7 @@ describe('/admin/partners', { timeout: 20_000 }, () => {
     expect(await callsTo(fetchMock, 'POST', '/api/v1/admin/partners/p1/tier')[0]!.json()).toEqual({ tier: 'pro' });
 
     await user.click(screen.getByRole('button', { name: 'Suspended' }));
-    await vi.waitFor(() =>
+    await waitFor(() =>
       expect(callsTo(fetchMock, 'GET', '/api/v1/admin/partners').some((request) => new URL(request.url).search === '?status=suspended')).toBe(true),
     );
     expect(new URL(callsTo(fetchMock, 'GET', '/api/v1/admin/partners')[0]!.url).search).toBe('');
@@ -378,7 +378,7 @@ describe('/admin/partners', { timeout: 20_000 }, () => {
     expect(callsTo(fetchMock, 'POST', `/api/v1/admin/partners/${adminPartner.id}/status`)).toHaveLength(0);
     await user.click(within(confirm).getByRole('button', { name: 'Suspend' }));
     expect(await screen.findByText('Partner suspended')).toBeInTheDocument();
-    await vi.waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
     const [sent] = callsTo(fetchMock, 'POST', `/api/v1/admin/partners/${adminPartner.id}/status`);
     expect(await sent!.json()).toEqual({ status: 'suspended' });
   });
@@ -417,7 +417,7 @@ describe('/admin/payouts', { timeout: 20_000 }, () => {
     expect(confirm).toHaveAccessibleDescription(/records a payout of \$4\.00 for 2 conversions as sent to Ada Partner/);
     expect(callsTo(fetchMock, 'POST', '/api/v1/admin/payouts/p1')).toHaveLength(0);
     await user.click(within(confirm).getByRole('button', { name: 'Cancel' }));
-    await vi.waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
     expect(callsTo(fetchMock, 'POST', '/api/v1/admin/payouts/p1')).toHaveLength(0);
     await user.click(within(row).getByRole('button', { name: /Mark as Paid/ }));
     await user.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Mark as Paid' }));

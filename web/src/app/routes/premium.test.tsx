@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { apiError, callsTo, json, quota, stubApi } from '@/testing/fake-api';
 import { renderApp } from '@/testing/render-app';
@@ -78,9 +78,9 @@ describe('/premium', { timeout: 20_000 }, () => {
     const upgrade = screen.getByRole('button', { name: 'Upgrade to Premium' });
     expect(upgrade).toBeDisabled();
     release();
-    await vi.waitFor(() => expect(upgrade).toBeEnabled());
+    await waitFor(() => expect(upgrade).toBeEnabled());
     await user.click(upgrade);
-    await vi.waitFor(() => expect(router.state.location.pathname).toBe('/checkout/sandbox/cs_sandbox_1'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/checkout/sandbox/cs_sandbox_1'));
     expect(screen.queryByText('Please sign in to upgrade')).not.toBeInTheDocument();
     expect(callsTo(fetchMock, 'POST', '/functions/v1/create-checkout')).toHaveLength(1);
   });
@@ -93,7 +93,7 @@ describe('/premium', { timeout: 20_000 }, () => {
     });
     const { user, router } = await openPremium();
     await user.click(screen.getByRole('button', { name: 'Upgrade to Premium' }));
-    await vi.waitFor(() => expect(router.state.location.pathname).toBe('/checkout/sandbox/cs_sandbox_1'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/checkout/sandbox/cs_sandbox_1'));
     const [request] = callsTo(fetchMock, 'POST', '/functions/v1/create-checkout');
     const body = await request!.json();
     expect(body).toEqual({ userId: '00000000-0000-4000-8000-000000000001', email: 'ada@example.com', type: 'subscription', metadata: { plan_name: 'premium_editing' } });
@@ -117,11 +117,11 @@ describe('/premium', { timeout: 20_000 }, () => {
     await user.type(promo, ' nope ');
     await user.click(screen.getByRole('button', { name: 'Upgrade to Premium' }));
     expect(await screen.findByText('This promo code is not valid')).toBeInTheDocument();
-    await vi.waitFor(() => expect(screen.getByRole('button', { name: 'Upgrade to Premium' })).toBeEnabled());
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Upgrade to Premium' })).toBeEnabled());
     await user.clear(promo);
     await user.type(promo, ' ada10 ');
     await user.click(screen.getByRole('button', { name: 'Upgrade to Premium' }));
-    await vi.waitFor(() => expect(router.state.location.pathname).toBe('/checkout/sandbox/cs_sandbox_1'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/checkout/sandbox/cs_sandbox_1'));
     const requests = callsTo(fetchMock, 'POST', '/functions/v1/create-checkout');
     expect((await requests[0]!.json()).promoCode).toBe('NOPE');
     expect((await requests[1]!.json()).promoCode).toBe('ADA10');
@@ -151,7 +151,7 @@ describe('/premium', { timeout: 20_000 }, () => {
     const upgrade = screen.getByRole('button', { name: 'Upgrade to Premium' });
     await user.click(upgrade);
     expect(await screen.findByText('A checkout is already open. Please finish it or try again shortly.')).toBeInTheDocument();
-    await vi.waitFor(() => expect(upgrade).toBeEnabled());
+    await waitFor(() => expect(upgrade).toBeEnabled());
     await user.click(upgrade);
     expect(await screen.findByText('Failed to start checkout. Please try again.')).toBeInTheDocument();
     const keys = callsTo(fetchMock, 'POST', '/functions/v1/create-checkout').map((request) => request.headers.get('Idempotency-Key'));
@@ -190,7 +190,7 @@ describe('/premium', { timeout: 20_000 }, () => {
     expect(router.state.location.pathname).toBe('/premium');
 
     await vi.advanceTimersByTimeAsync(1_000);
-    await vi.waitFor(() => expect(router.state.location.pathname).toBe('/dashboard'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard'));
     expect(callsTo(fetchMock, 'POST', '/functions/v1/check-subscription').length).toBeGreaterThanOrEqual(1);
     expect(await screen.findByTestId('premium-member-badge', undefined, { timeout: 10_000 })).toHaveTextContent('Premium Member');
   });
@@ -207,10 +207,10 @@ describe('/premium', { timeout: 20_000 }, () => {
     expect(await screen.findByTestId('premium-confirming')).toHaveTextContent('We are confirming your payment…');
     expect(screen.queryByTestId('premium-success')).not.toBeInTheDocument();
     expect(screen.queryByText(/Payment successful/)).not.toBeInTheDocument();
-    await vi.waitFor(() => expect(callsTo(fetchMock, 'POST', '/functions/v1/check-subscription')).toHaveLength(1));
+    await waitFor(() => expect(callsTo(fetchMock, 'POST', '/functions/v1/check-subscription')).toHaveLength(1));
 
     await vi.advanceTimersByTimeAsync(2_100);
-    await vi.waitFor(() => expect(callsTo(fetchMock, 'POST', '/functions/v1/check-subscription')).toHaveLength(2));
+    await waitFor(() => expect(callsTo(fetchMock, 'POST', '/functions/v1/check-subscription')).toHaveLength(2));
     expect(screen.getByTestId('premium-confirming')).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/premium');
 
@@ -219,7 +219,7 @@ describe('/premium', { timeout: 20_000 }, () => {
     await vi.advanceTimersByTimeAsync(2_100);
     expect(await screen.findByTestId('premium-success')).toHaveTextContent('Payment successful! Welcome to Premium.');
     await vi.advanceTimersByTimeAsync(1_000);
-    await vi.waitFor(() => expect(router.state.location.pathname).toBe('/dashboard'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard'));
   });
 
   it('tells a member who tries to buy again what the server says', async () => {
@@ -275,7 +275,7 @@ describe('/checkout/sandbox/:id', { timeout: 20_000 }, () => {
       'POST /api/v1/billing/sandbox/cs_sandbox_1/pay': () => json({ status: 'complete', redirectUrl: '/premium?success=true' }),
     });
     await user.click(screen.getByRole('button', { name: 'Pay $9.99 / month' }));
-    await vi.waitFor(() => expect(router.state.location.pathname).toBe('/premium'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/premium'));
     expect(router.state.location.search).toBe('?success=true');
     expect(callsTo(fetchMock, 'POST', '/api/v1/billing/sandbox/cs_sandbox_1/pay')).toHaveLength(1);
   });

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 // (jsdom: this file relies on its cookie, storage-quota or FormData behaviour, which happy-dom differs on.)
-import { act, screen, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { SAMPLE_IMAGE, sampleAnalysis } from '@/features/score/testing/sample-analysis';
 import { PENDING_RESULT_KEY } from '@/features/score/utils/pending-result';
@@ -188,7 +188,7 @@ describe('the results page', () => {
     await user.click(screen.getByRole('button', { name: 'Save to My Photos' }));
     await screen.findByRole('button', { name: 'Saved' });
     expect(sharePhoto).toHaveBeenCalledWith('p7');
-    await vi.waitFor(() => expect(sms()).toContain(encodeURIComponent('https://prettyscore.example/s/p7-slug')));
+    await waitFor(() => expect(sms()).toContain(encodeURIComponent('https://prettyscore.example/s/p7-slug')));
   });
 
   it('says Failed to save photo when the save fails', async () => {
@@ -246,7 +246,7 @@ describe('AI edits on the results page', () => {
     const { user } = await openResults();
     const card = screen.getByTestId('ai-edit-card');
     expect(within(card).getByRole('heading', { name: 'Quick AI Enhancements' })).toBeInTheDocument();
-    await vi.waitFor(() => expect(within(card).getByTestId('edits-remaining')).toHaveTextContent('5 free edits left'));
+    await waitFor(() => expect(within(card).getByTestId('edits-remaining')).toHaveTextContent('5 free edits left'));
     expect(screen.queryByTestId('before-after')).toBeNull();
 
     await user.click(within(card).getByRole('button', { name: 'Upscale' }));
@@ -301,7 +301,7 @@ describe('AI edits on the results page', () => {
     expect(await screen.findByText('Photo enhanced! 1 free edit remaining.')).toBeInTheDocument();
     expect(screen.getByTestId('analyze-hint')).toHaveTextContent('Click Analyze to see your new score!');
     await user.click(screen.getByRole('button', { name: 'Analyze' }));
-    await vi.waitFor(() => expect(screen.getByTestId('score-value')).toHaveTextContent('9.1'));
+    await waitFor(() => expect(screen.getByTestId('score-value')).toHaveTextContent('9.1'));
     expect(await screen.findByText('Your edited photo scores 9.1/10!')).toBeInTheDocument();
     expect(screen.getByTestId('score-label')).toHaveTextContent('Exceptional');
     expect(callsTo(fetchMock, 'GET', '/media/better.jpg')).toHaveLength(1);
@@ -348,11 +348,11 @@ describe('Sign In to Save', () => {
     expect(await screen.findByText('Photo enhanced! 4 free edits remaining.')).toBeInTheDocument();
 
     await app.user.click(screen.getByRole('button', { name: 'Sign In to Save' }));
-    await vi.waitFor(() => expect(app.router.state.location.pathname).toBe('/auth'));
+    await waitFor(() => expect(app.router.state.location.pathname).toBe('/auth'));
     await act(async () => app.auth.signIn());
 
     // Back on /results: the same score, the edit as 'after', and the hint still asks for Analyze.
-    await vi.waitFor(() => expect(app.router.state.location.pathname).toBe('/results'), { timeout: 5000 });
+    await waitFor(() => expect(app.router.state.location.pathname).toBe('/results'), { timeout: 5000 });
     expect(await screen.findByTestId('score-value')).toHaveTextContent('8.3');
     expect(screen.getByTestId('before-image')).toHaveAttribute('src', SAMPLE_IMAGE);
     expect(screen.getByTestId('after-image')).toHaveAttribute('src', '/media/tmp/e1.jpg?token=t');
@@ -386,11 +386,11 @@ describe('Sign In to Save', () => {
     await app.user.click(screen.getByRole('button', { name: 'Improve Score to 10' }));
     await screen.findByText('Photo enhanced! 4 free edits remaining.');
     await app.user.click(screen.getByRole('button', { name: 'Analyze' }));
-    await vi.waitFor(() => expect(screen.getByTestId('score-value')).toHaveTextContent('9.1'));
+    await waitFor(() => expect(screen.getByTestId('score-value')).toHaveTextContent('9.1'));
 
     await app.user.click(screen.getByRole('button', { name: 'Sign In to Save' }));
     await act(async () => app.auth.signIn());
-    await vi.waitFor(() => expect(app.router.state.location.pathname).toBe('/results'), { timeout: 5000 });
+    await waitFor(() => expect(app.router.state.location.pathname).toBe('/results'), { timeout: 5000 });
     expect(await screen.findByTestId('score-value')).toHaveTextContent('9.1');
     expect(screen.getByTestId('score-label')).toHaveTextContent('Exceptional');
     expect(screen.getByTestId('analyze-hint')).toHaveTextContent('Want to know what your edited photo scores?');
@@ -418,7 +418,7 @@ describe('Saving an edited result', () => {
     expect(analyzeFace).not.toHaveBeenCalled();
 
     await user.click(screen.getByRole('button', { name: 'Analyze' }));
-    await vi.waitFor(() => expect(screen.getByTestId('score-value')).toHaveTextContent('9.1'));
+    await waitFor(() => expect(screen.getByTestId('score-value')).toHaveTextContent('9.1'));
     expect(screen.getByTestId('score-subject')).toHaveTextContent('Score of your edited photo. Saving keeps your original photo’s score.');
 
     await user.click(screen.getByRole('button', { name: 'Save to My Photos' }));
@@ -477,7 +477,7 @@ describe('Download Photo', () => {
     await user.click(screen.getByRole('button', { name: 'Upscale' }));
     await screen.findByText('Photo upscaled! 4 free edits remaining.');
     await user.click(screen.getByRole('button', { name: 'Download Photo' }));
-    await vi.waitFor(() => expect(names).toEqual(['prettyscore-photo-original.png', 'prettyscore-photo-edited.jpg']));
+    await waitFor(() => expect(names).toEqual(['prettyscore-photo-original.png', 'prettyscore-photo-edited.jpg']));
   });
 
   it('says Failed to download photo when the image cannot be fetched', async () => {

@@ -1,5 +1,5 @@
-import { screen, within } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
 import { callsTo, json, stubApi } from '@/testing/fake-api';
 import { renderApp } from '@/testing/render-app';
 
@@ -125,7 +125,7 @@ describe('the shared layout', () => {
     it('shows no Admin links to a user the server says is not an admin, nor to a visitor (who is not asked)', async () => {
       const fetchMock = stubApi({ [`GET ${ROLE}`]: () => json({ admin: false }) });
       const first = renderApp('/how-it-works', { user: 'signed-in' });
-      await vi.waitFor(() => expect(callsTo(fetchMock, 'GET', ROLE)).toHaveLength(1), { timeout: 5000 });
+      await waitFor(() => expect(callsTo(fetchMock, 'GET', ROLE)).toHaveLength(1), { timeout: 5000 });
       await screen.findByRole('button', { name: 'Open user menu' });
       expect(screen.queryByRole('group', { name: 'Admin' })).toBeNull();
       await first.user.click(screen.getByRole('button', { name: 'Open user menu' }));

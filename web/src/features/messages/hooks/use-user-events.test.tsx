@@ -1,5 +1,5 @@
-import { screen, within } from '@testing-library/react';
-import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { contactRequestKeys, type ContactRequest, UNREAD_POLL_MS } from '@/resources/contact-requests/contact-requests';
 import { callsTo, json, stubApi } from '@/testing/fake-api';
 import { renderApp } from '@/testing/render-app';
@@ -66,10 +66,10 @@ describe('the user’s event stream', { timeout: 20_000 }, () => {
       [`GET ${UNREAD}`]: () => json({ awaitingAnswer: 0, unreadMessages: 0 }),
     });
     const { queryClient } = renderApp('/contestant-requests', { user: 'signed-in' });
-    await vi.waitFor(() => expect(callsTo(fetchMock, 'GET', EVENTS)).toHaveLength(1));
+    await waitFor(() => expect(callsTo(fetchMock, 'GET', EVENTS)).toHaveLength(1));
     const unread = () => queryClient.getQueryCache().find({ queryKey: contactRequestKeys.unread() });
     // Open: the badge's query does not poll.
-    await vi.waitFor(() => expect(unread()?.observers[0]?.options.refetchInterval).toBe(false));
+    await waitFor(() => expect(unread()?.observers[0]?.options.refetchInterval).toBe(false));
     const asked = callsTo(fetchMock, 'GET', UNREAD).length;
 
     // A request arrives: the stream says so and brings the new counts.
@@ -82,7 +82,7 @@ describe('the user’s event stream', { timeout: 20_000 }, () => {
     expect(callsTo(fetchMock, 'GET', UNREAD)).toHaveLength(asked);
 
     stream.send('unread', { awaitingAnswer: 0, unreadMessages: 0 });
-    await vi.waitFor(() => expect(screen.queryByTestId('contact-unread-badge')).not.toBeInTheDocument());
+    await waitFor(() => expect(screen.queryByTestId('contact-unread-badge')).not.toBeInTheDocument());
   });
 
   it('falls back to the poll while the stream is down, and resumes after the last message it saw', async () => {
@@ -99,14 +99,14 @@ describe('the user’s event stream', { timeout: 20_000 }, () => {
     });
     const { queryClient } = renderApp('/contestant-requests', { user: 'signed-in' });
     const unread = () => queryClient.getQueryCache().find({ queryKey: contactRequestKeys.unread() });
-    await vi.waitFor(() => expect(unread()?.observers[0]?.options.refetchInterval).toBe(false));
+    await waitFor(() => expect(unread()?.observers[0]?.options.refetchInterval).toBe(false));
     first.send('message', { seq: 41, id: 'm41', contactRequestId: pending.id, senderId: 'her', mine: false, createdAt: pending.createdAt }, 41);
     first.end();
     // Down: the badge polls again.
-    await vi.waitFor(() => expect(unread()?.observers[0]?.options.refetchInterval).toBe(UNREAD_POLL_MS));
+    await waitFor(() => expect(unread()?.observers[0]?.options.refetchInterval).toBe(UNREAD_POLL_MS));
     // Back (after the 1 s pause): resumed after message 41, no poll.
-    await vi.waitFor(() => expect(callsTo(fetchMock, 'GET', EVENTS)).toHaveLength(2), { timeout: 5_000 });
+    await waitFor(() => expect(callsTo(fetchMock, 'GET', EVENTS)).toHaveLength(2), { timeout: 5_000 });
     expect(callsTo(fetchMock, 'GET', EVENTS)[1]!.headers.get('Last-Event-ID')).toBe('41');
-    await vi.waitFor(() => expect(unread()?.observers[0]?.options.refetchInterval).toBe(false));
+    await waitFor(() => expect(unread()?.observers[0]?.options.refetchInterval).toBe(false));
   });
 });

@@ -1,7 +1,7 @@
-import { act, render, screen } from '@testing-library/react';
+import { act, render, screen, waitFor } from '@testing-library/react';
 import { StrictMode } from 'react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { callsTo, json, stubApi } from '@/testing/fake-api';
 import { ReferralRedirect } from './referral-redirect';
 
@@ -26,7 +26,7 @@ describe('ReferralRedirect', () => {
       </StrictMode>,
     );
     expect(screen.getByRole('status')).toHaveTextContent('Redirecting...');
-    await vi.waitFor(() => expect(callsTo(fetchMock, 'POST', '/functions/v1/track-referral')).toHaveLength(1));
+    await waitFor(() => expect(callsTo(fetchMock, 'POST', '/functions/v1/track-referral')).toHaveLength(1));
     await act(async () => answer(json({ success: false })));
     expect(await screen.findByText('Home')).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/');

@@ -1,5 +1,5 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { act, renderHook } from '@testing-library/react';
+import { act, renderHook, waitFor } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { MemoryRouter, useLocation } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
@@ -60,7 +60,7 @@ describe('useUploadAndScore', () => {
       expect(result.current.flow.photo.image).toBe(COPY_DATA_URL);
 
       act(() => result.current.flow.getScore());
-      await vi.waitFor(() => expect(result.current.location.pathname).toBe(`/${kind}-results`));
+      await waitFor(() => expect(result.current.location.pathname).toBe(`/${kind}-results`));
       expect(result.current.location.state).toEqual({ analysis, image: COPY_DATA_URL });
       expect(analyzePhoto).toHaveBeenCalledTimes(1);
       const [sentKind, image] = analyzePhoto.mock.calls[0]!;
@@ -105,7 +105,7 @@ describe('useUploadAndScore', () => {
     const { result } = renderFlow('hands');
     await act(() => result.current.flow.photo.choose(picked()));
     act(() => result.current.flow.getScore());
-    await vi.waitFor(() => expect(error).toHaveBeenCalledWith('Please upload an image file'));
+    await waitFor(() => expect(error).toHaveBeenCalledWith('Please upload an image file'));
     expect(result.current.location.pathname).toBe('/upload-page');
     expect(result.current.flow.busy).toBe(false);
   });
