@@ -12,7 +12,7 @@ use super::kernels::shape::resize_bilinear;
 use super::model::{Act, Pool};
 use super::schema::f16_to_f32;
 
-/// The wide (AVX) and portable paths must agree bit for bit.
+/// The wide (AVX, AVX-512) and portable paths must agree bit for bit.
 #[test]
 fn matmul_paths_are_bit_identical() {
     for n in [43, 45] {
@@ -23,8 +23,8 @@ fn matmul_paths_are_bit_identical() {
     matmul_paths_agree(37, 300, 237);
 }
 
-/// Rows and outputs chosen to reach every block shape (8, 4 and 1 rows; 16, 8, 4
-/// and 1 outputs).
+/// Rows and outputs chosen to reach every block shape (8, 4 and 1 rows; 32, 16, 8, 4
+/// and 1 outputs). Each wide path this CPU has is run, as well as the dispatching one.
 fn matmul_paths_agree(rows: usize, k: usize, n: usize) {
     let mut seed = 12345u32;
     let mut rnd = || {
@@ -37,7 +37,7 @@ fn matmul_paths_agree(rows: usize, k: usize, n: usize) {
     let mut a = vec![0f32; rows * n];
     let mut c = vec![0f32; rows * n];
     matmul(&x, k, &w, &b, n, &mut a);
-    matmul_blocked::<8>(&x, k, &w, &b, n, &mut c);
+    matmul_blocked::<8, 4>(&x, k, &w, &b, n, &mut c);
     let mut naive = vec![0f32; rows * n];
     for p in 0..rows {
         for o in 0..n {
@@ -51,6 +51,23 @@ fn matmul_paths_agree(rows: usize, k: usize, n: usize) {
     let bits = |v: &[f32]| v.iter().map(|f| f.to_bits()).collect::<Vec<_>>();
     assert_eq!(bits(&a), bits(&c));
     assert_eq!(bits(&a), bits(&naive));
+    #[cfg(target_arch = "x86_64")]
+    {
+        use super::kernels::matmul::{matmul_avx, matmul_avx512};
+        use super::kernels::{has_avx, has_avx512};
+        if has_avx() {
+            let mut v = vec![0f32; rows * n];
+            // SAFETY: AVX is present.
+            unsafe { matmul_avx(&x, k, &w, &b, n, &mut v) };
+            assert_eq!(bits(&v), bits(&naive), "AVX");
+        }
+        if has_avx512() {
+            let mut v = vec![0f32; rows * n];
+            // SAFETY: AVX-512F is present.
+            unsafe { matmul_avx512(&x, k, &w, &b, n, &mut v) };
+            assert_eq!(bits(&v), bits(&naive), "AVX-512");
+        }
+    }
 }
 
 /// The register-blocked depthwise kernel adds in the same order as a naive loop.

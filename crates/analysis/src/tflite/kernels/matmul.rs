@@ -5,7 +5,7 @@ use super::super::arena::alloc_overwritten;
 use super::super::model::Act;
 use super::apply;
 #[cfg(target_arch = "x86_64")]
-use super::has_avx;
+use super::{has_avx, has_avx512};
 
 /// FULLY_CONNECTED: every row of `src` times the [in][out] weights `w`, plus the bias,
 /// then the fused activation.
@@ -28,22 +28,51 @@ pub(crate) fn dense(src: &[f32], w: &[f32], b: &[f32], act: Act) -> Vec<f32> {
 /// never the order of one output's sum).
 pub(crate) fn matmul(x: &[f32], k: usize, w: &[f32], b: &[f32], n: usize, out: &mut [f32]) {
     #[cfg(target_arch = "x86_64")]
+    if has_avx512() {
+        // SAFETY: AVX-512F is present (checked at run time).
+        unsafe { matmul_avx512(x, k, w, b, n, out) };
+        return;
+    }
+    #[cfg(target_arch = "x86_64")]
     if has_avx() {
         // SAFETY: AVX is present (checked at run time).
         unsafe { matmul_avx(x, k, w, b, n, out) };
         return;
     }
-    matmul_blocked::<8>(x, k, w, b, n, out);
+    matmul_blocked::<8, 4>(x, k, w, b, n, out);
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx")]
-unsafe fn matmul_avx(x: &[f32], k: usize, w: &[f32], b: &[f32], n: usize, out: &mut [f32]) {
-    matmul_blocked::<16>(x, k, w, b, n, out);
+pub(crate) unsafe fn matmul_avx(
+    x: &[f32],
+    k: usize,
+    w: &[f32],
+    b: &[f32],
+    n: usize,
+    out: &mut [f32],
+) {
+    matmul_blocked::<16, 4>(x, k, w, b, n, out);
 }
 
+/// AVX-512 has 32 vector registers of 16 values: blocks of eight rows by 32 outputs keep
+/// 16 sums in registers, so each weight row read from memory is used by eight rows.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+pub(crate) unsafe fn matmul_avx512(
+    x: &[f32],
+    k: usize,
+    w: &[f32],
+    b: &[f32],
+    n: usize,
+    out: &mut [f32],
+) {
+    matmul_blocked::<32, 8>(x, k, w, b, n, out);
+}
+
+/// `OB` outputs wide, `PB` (4 or 8) rows tall for the widest blocks.
 #[inline(always)]
-pub(crate) fn matmul_blocked<const OB: usize>(
+pub(crate) fn matmul_blocked<const OB: usize, const PB: usize>(
     x: &[f32],
     k: usize,
     w: &[f32],
@@ -56,7 +85,7 @@ pub(crate) fn matmul_blocked<const OB: usize>(
     assert!(rows * k <= x.len() && k * n <= w.len() && n <= b.len() && rows * n <= out.len());
     if OB > 8 && k * n > COLUMNS_FIRST && rows > 8 {
         // SAFETY: the assert above.
-        unsafe { columns_first::<OB>(x, k, w, b, n, out, rows) };
+        unsafe { columns_first::<OB, PB>(x, k, w, b, n, out, rows) };
         return;
     }
     let mut p = 0;
@@ -67,8 +96,12 @@ pub(crate) fn matmul_blocked<const OB: usize>(
             let mut o = 0;
             while o + OB <= n {
                 // SAFETY: p + 8 <= rows, o + OB <= n (loop bounds), and the assert above.
-                unsafe { block::<4, OB>(x, k, w, b, n, out, p, o) };
-                unsafe { block::<4, OB>(x, k, w, b, n, out, p + 4, o) };
+                if PB == 8 {
+                    unsafe { block::<8, OB>(x, k, w, b, n, out, p, o) };
+                } else {
+                    unsafe { block::<4, OB>(x, k, w, b, n, out, p, o) };
+                    unsafe { block::<4, OB>(x, k, w, b, n, out, p + 4, o) };
+                }
                 o += OB;
             }
             while o + 8 <= n {
@@ -164,7 +197,7 @@ const COLUMNS_FIRST: usize = 64 * 1024;
 /// # Safety
 /// `rows * k <= x.len()`, `k * n <= w.len()`, `n <= b.len()`, `rows * n <= out.len()`.
 #[inline(always)]
-unsafe fn columns_first<const OB: usize>(
+unsafe fn columns_first<const OB: usize, const PB: usize>(
     x: &[f32],
     k: usize,
     w: &[f32],
@@ -178,6 +211,12 @@ unsafe fn columns_first<const OB: usize>(
     let mut o = 0;
     while o + OB <= n {
         let mut p = 0;
+        if PB == 8 {
+            while p + 8 <= rows {
+                unsafe { block::<8, OB>(x, k, w, b, n, out, p, o) };
+                p += 8;
+            }
+        }
         while p + 4 <= rows {
             unsafe { block::<4, OB>(x, k, w, b, n, out, p, o) };
             p += 4;

@@ -39,3 +39,11 @@ pub(crate) fn has_avx() -> bool {
     static AVX: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     *AVX.get_or_init(|| std::is_x86_feature_detected!("avx"))
 }
+
+/// Whether the CPU has AVX-512 (foundation): the same arithmetic again (no fused
+/// multiply-add either), 16 lanes wide and with twice the registers.
+#[cfg(target_arch = "x86_64")]
+pub(crate) fn has_avx512() -> bool {
+    static AVX512: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *AVX512.get_or_init(|| std::is_x86_feature_detected!("avx512f"))
+}
