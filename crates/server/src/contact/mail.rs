@@ -15,7 +15,10 @@
 
 use chrono::{DateTime, Duration, Utc};
 use sea_orm::sea_query::Expr;
-use sea_orm::{ColumnTrait, ConnectionTrait, DatabaseTransaction, DbErr, EntityTrait, QueryFilter};
+use sea_orm::{
+    ColumnTrait, ConnectionTrait, DatabaseTransaction, DbErr, EntityTrait, QueryFilter,
+    TransactionTrait,
+};
 use uuid::Uuid;
 
 use super::{Status, entity, rules};
@@ -149,33 +152,42 @@ pub async fn remind_expiring(state: &AppState, now: DateTime<Utc>) -> Result<usi
         if now >= deadline {
             continue;
         }
-        // The claim: of all instances, one reminds.
+        // The claim and the queued mail commit together: of all instances one
+        // reminds, and a claim whose mail could not be queued is rolled back, so
+        // the next run reminds instead of no one ever doing so.
+        let txn = state.db.begin().await?;
         let claimed = entity::Entity::update_many()
             .col_expr(entity::Column::RemindedAt, Expr::value(now))
             .filter(entity::Column::Id.eq(id))
             .filter(entity::Column::RemindedAt.is_null())
             .filter(entity::Column::Status.eq(Status::Pending))
             .filter(entity::Column::Paid.eq(true))
-            .exec(&state.db)
+            .exec(&txn)
             .await?;
         if claimed.rows_affected != 1 {
             continue;
         }
-        let Some(row) = entity::Entity::find_by_id(id).one(&state.db).await? else {
+        let Some(row) = entity::Entity::find_by_id(id).one(&txn).await? else {
             continue;
         };
-        let Some(to) = email_of(&state.db, row.contestant_id).await? else {
+        let Some(to) = email_of(&txn, row.contestant_id).await? else {
+            // No one to mail (the account is gone): claimed, nothing to queue.
+            txn.commit().await?;
             continue;
         };
-        let requester = requester_name(&state.db, row.requester_id).await?;
+        let requester = requester_name(&txn, row.requester_id).await?;
         let link = format!(
             "{}/contestant-requests",
             state.base_url.trim_end_matches('/')
         );
         state
             .mailer
-            .send(waiting_mail(to, &requester, &row, deadline, link, true))
+            .send_in(
+                &txn,
+                waiting_mail(to, &requester, &row, deadline, link, true),
+            )
             .await?;
+        txn.commit().await?;
         reminded += 1;
     }
     Ok(reminded)
