@@ -5,7 +5,7 @@ use super::super::arena::alloc_overwritten;
 use super::super::model::Act;
 use super::apply;
 #[cfg(target_arch = "x86_64")]
-use super::{has_avx, has_avx512};
+use super::{has_avx, prefer_avx512};
 
 /// FULLY_CONNECTED: every row of `src` times the [in][out] weights `w`, plus the bias,
 /// then the fused activation.
@@ -28,7 +28,7 @@ pub(crate) fn dense(src: &[f32], w: &[f32], b: &[f32], act: Act) -> Vec<f32> {
 /// never the order of one output's sum).
 pub(crate) fn matmul(x: &[f32], k: usize, w: &[f32], b: &[f32], n: usize, out: &mut [f32]) {
     #[cfg(target_arch = "x86_64")]
-    if has_avx512() {
+    if prefer_avx512() {
         // SAFETY: AVX-512F is present (checked at run time).
         unsafe { matmul_avx512(x, k, w, b, n, out) };
         return;
