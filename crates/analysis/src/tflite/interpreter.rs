@@ -26,6 +26,29 @@ impl Model {
         (s[1], s[2], s[3])
     }
 
+    /// The multiply-adds of one run: every tap of every convolution (padding included),
+    /// depthwise convolution, transposed convolution and fully connected layer. The
+    /// elementwise operators and pooling are not counted. For the speed figures: this
+    /// count over the machine's peak multiply-add rate is a time no kernel can beat.
+    pub fn multiply_adds(&self) -> u64 {
+        let numel = |t: usize| self.shapes[t].iter().product::<usize>() as u64;
+        self.ops
+            .iter()
+            .map(|op| match op {
+                // Each output pixel takes every weight once.
+                Op::Conv { y, w, b, .. }
+                | Op::Depthwise { y, w, b, .. }
+                | Op::Dense { y, w, b, .. } => numel(*y) / b.len() as u64 * w.len() as u64,
+                // Each input pixel scatters every weight once.
+                Op::TransposeConv { x, w, .. } => {
+                    let (h, wd, _) = self.hwc(*x);
+                    (h * wd) as u64 * w.len() as u64
+                }
+                _ => 0,
+            })
+            .sum()
+    }
+
     fn hwc(&self, t: usize) -> (usize, usize, usize) {
         let s = &self.shapes[t];
         match s.len() {

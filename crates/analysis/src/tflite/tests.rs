@@ -277,3 +277,36 @@ fn maxpool_paths_are_bit_identical() {
         assert_eq!(bits(&a), bits(&b), "k {k} s {s} same {same}");
     }
 }
+
+/// The multiply-add counts of the embedded models, as counted independently from the
+/// `.tflite` files' own tensor shapes (PyPI's `tflite` schema package: output pixels x
+/// weight elements for CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED, input pixels x
+/// weight elements for the transposed convolution), before any operator fusion.
+#[test]
+fn multiply_adds_match_an_independent_count() {
+    let models: [(&[u8], u64); 5] = [
+        (
+            include_bytes!("../../../../models/face_detection_short_range.tflite"),
+            30_760_960,
+        ),
+        (
+            include_bytes!("../../../../models/face_landmark.tflite"),
+            34_979_040,
+        ),
+        (
+            include_bytes!("../../../../models/palm_detection_full.tflite"),
+            337_333_248,
+        ),
+        (
+            include_bytes!("../../../../models/hand_landmark_full.tflite"),
+            330_968_800,
+        ),
+        (
+            include_bytes!("../../../../models/selfie_segmentation.tflite"),
+            59_215_744,
+        ),
+    ];
+    for (bytes, expected) in models {
+        assert_eq!(Model::parse(bytes).unwrap().multiply_adds(), expected);
+    }
+}
