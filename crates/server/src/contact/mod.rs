@@ -18,6 +18,7 @@ pub mod hooks;
 pub mod mail;
 pub mod reports;
 pub mod rules;
+pub mod with_entries;
 
 use axum::extract::State;
 use axum::http::StatusCode;
@@ -66,7 +67,8 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(received_requests))
         .routes(routes!(sent_requests))
         .routes(routes!(contact_request))
-        .routes(routes!(request_with_entry))
+        .routes(routes!(with_entries::request_with_entry))
+        .routes(routes!(with_entries::requests_with_entries))
         .routes(routes!(approve_contact_request))
         .routes(routes!(deny_contact_request))
         .routes(routes!(block_requester))
@@ -433,72 +435,6 @@ async fn chatting(
         .order_by_desc(entity::Column::CreatedAt)
         .one(db)
         .await
-}
-
-/// What the Contact button of a leaderboard entry does for the caller.
-#[derive(Debug, Serialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct EntryContact {
-    /// `none` (a new request can be sent, or an unpaid one paid), `waiting`
-    /// (a paid request waits for the contestant's answer) or `chatting`
-    /// (approved: the conversation is open).
-    pub state: String,
-    /// The open request, for `waiting` and `chatting` (the conversation's id).
-    #[schema(required = true)]
-    pub request_id: Option<Uuid>,
-    /// For `waiting`: when the hold is released if unanswered.
-    #[schema(required = true)]
-    pub expires_at: Option<DateTime<Utc>>,
-}
-
-/// The caller's open request to the contestant of a leaderboard entry:
-/// whether Contact starts a new request, says the request is waiting, or
-/// opens the existing chat.
-#[utoipa::path(get, path = "/contact-requests/with/{photo_id}", tag = "contact",
-    params(("photo_id" = Uuid, Path, description = "The leaderboard entry (a photo)")),
-    responses(
-        (status = 200, description = "What Contact does for the caller", body = EntryContact),
-        SignedInErrors,
-        (status = 404, description = "`not_found`: no such entry", body = ErrorBody),
-    ),
-    security(("bearer" = [])))]
-pub async fn request_with_entry(
-    State(state): State<AppState>,
-    user: AuthUser,
-    Path(photo_id): Path<Uuid>,
-) -> Result<Json<EntryContact>, ApiError> {
-    let photo = photos::Entity::find_by_id(photo_id)
-        .one(&state.db)
-        .await?
-        .ok_or_else(|| ApiError::not_found("This entry is not on the leaderboard"))?;
-    if let Some(row) = chatting(&state.db, user.user_id, photo.user_id).await? {
-        return Ok(Json(EntryContact {
-            state: "chatting".to_owned(),
-            request_id: Some(row.id),
-            expires_at: None,
-        }));
-    }
-    let waiting = entity::Entity::find()
-        .filter(entity::Column::RequesterId.eq(user.user_id))
-        .filter(entity::Column::ContestantId.eq(photo.user_id))
-        .filter(entity::Column::Status.eq(Status::Pending))
-        .filter(entity::Column::PaymentStatus.eq("paid"))
-        .one(&state.db)
-        .await?;
-    Ok(Json(match waiting {
-        Some(row) => EntryContact {
-            state: "waiting".to_owned(),
-            request_id: Some(row.id),
-            expires_at: held_at(&state.db, row.id)
-                .await?
-                .map(rules::hold_expires_at),
-        },
-        None => EntryContact {
-            state: "none".to_owned(),
-            request_id: None,
-            expires_at: None,
-        },
-    }))
 }
 
 /// The contestant's paid, pending request `id`, or the reason it is not one.

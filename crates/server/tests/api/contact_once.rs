@@ -17,6 +17,7 @@ use uuid::Uuid;
 
 on_both_databases!(
     a_second_request_while_one_waits_or_chats_is_refused_and_contact_says_which,
+    a_page_of_entries_says_for_each_whether_contact_opens_a_chat,
     the_contestant_is_mailed_once_when_paid_and_the_requester_on_approval,
     the_contestant_is_reminded_once_a_day_before_the_hold_expires_across_instances
 );
@@ -66,6 +67,26 @@ pub(crate) async fn paid_request(app: &TestApp, requester: &Caller, photo: Uuid)
 
 fn with(photo: Uuid) -> String {
     format!("{REQUESTS}/with/{photo}")
+}
+
+fn with_entries(photos: &[Uuid]) -> String {
+    let ids: Vec<String> = photos.iter().map(Uuid::to_string).collect();
+    format!("{REQUESTS}/with?photoIds={}", ids.join(","))
+}
+
+/// Each entry's state from `GET /contact-requests/with?photoIds=`, in order.
+async fn states(app: &TestApp, caller: &Caller, photos: &[Uuid]) -> Vec<(String, Value)> {
+    let body = get(app, &with_entries(photos), caller).await.ok();
+    body.as_array()
+        .unwrap()
+        .iter()
+        .map(|entry| {
+            (
+                entry["photoId"].as_str().unwrap().to_owned(),
+                entry["state"].clone(),
+            )
+        })
+        .collect()
 }
 
 /// The outbox rows of `kind`: (to, subject, body).
@@ -270,4 +291,108 @@ async fn the_contestant_is_reminded_once_a_day_before_the_hold_expires_across_in
     );
     // The next run (the next tick) reminds no one again.
     assert_eq!(remind_expiring(&other.state, Utc::now()).await.unwrap(), 0);
+}
+
+/// Issue 44: the leaderboard's Contact reads "Open chat" on the entries of a
+/// contestant the caller is chatting with, so a page asks about its entries
+/// at once; only the caller's own requests count.
+async fn a_page_of_entries_says_for_each_whether_contact_opens_a_chat(backend: Backend) {
+    let app = sandbox_app(backend).await;
+    let star = sign_up(&app, "star@example.com").await;
+    let idol = sign_up(&app, "idol@example.com").await;
+    let muse = sign_up(&app, "muse@example.com").await;
+    let fan = sign_up(&app, "fan@example.com").await;
+    let other = sign_up(&app, "other@example.com").await;
+    let admin = sign_up(&app, "admin@example.com").await;
+    prettyscore_server::admin::roles::grant_admin(&app.db, "admin@example.com")
+        .await
+        .unwrap();
+    // The star has two entries: a chat is with a person, so both open it.
+    let star_first = entry(&app, star.id).await;
+    let star_second = entry(&app, star.id).await;
+    let idol_entry = entry(&app, idol.id).await;
+    let muse_entry = entry(&app, muse.id).await;
+    let page = [star_first, idol_entry, star_second, muse_entry];
+
+    // Anonymous: 401. No ids, a malformed one or more than 100: 400.
+    let anonymous = call(&app, Method::GET, &with_entries(&page), None, None).await;
+    anonymous.assert_error(StatusCode::UNAUTHORIZED, "not_signed_in");
+    for bad in [
+        format!("{REQUESTS}/with?photoIds="),
+        format!("{REQUESTS}/with?photoIds={star_first},nope"),
+        format!("{REQUESTS}/with"),
+        with_entries(&vec![star_first; 101]),
+    ] {
+        get(&app, &bad, &fan)
+            .await
+            .assert_error(StatusCode::BAD_REQUEST, "invalid_query");
+    }
+
+    // The fan chats with the star and waits on the idol; the muse's entry
+    // has only an unpaid request, which a new one replaces: `none`.
+    let chat = paid_request(&app, &fan, star_first).await;
+    let chat_id = chat["id"].as_str().unwrap();
+    post(
+        &app,
+        &format!("{REQUESTS}/{chat_id}/approve"),
+        &star,
+        json!({}),
+    )
+    .await
+    .ok();
+    let waiting = paid_request(&app, &fan, idol_entry).await;
+    let unpaid = post(
+        &app,
+        REQUESTS,
+        &fan,
+        json!({"photoId": muse_entry, "message": MESSAGE}),
+    )
+    .await;
+    assert!(unpaid.status.is_success(), "{}", unpaid.body);
+
+    let unknown = Uuid::new_v4();
+    let mut asked = page.to_vec();
+    asked.insert(1, unknown);
+    let body = get(&app, &with_entries(&asked), &fan).await.ok();
+    let entries = body.as_array().unwrap();
+    // In the order asked, the unknown id left out.
+    let ids: Vec<&str> = entries
+        .iter()
+        .map(|e| e["photoId"].as_str().unwrap())
+        .collect();
+    let expected: Vec<String> = page.iter().map(Uuid::to_string).collect();
+    assert_eq!(ids, expected, "{body}");
+    assert_eq!(entries[0]["state"], "chatting");
+    assert_eq!(entries[0]["requestId"], chat_id);
+    assert_eq!(entries[0]["expiresAt"], Value::Null);
+    assert_eq!(entries[1]["state"], "waiting");
+    assert_eq!(entries[1]["requestId"], waiting["id"]);
+    assert!(entries[1]["expiresAt"].is_string(), "{body}");
+    assert_eq!(entries[2]["state"], "chatting", "the star's second entry");
+    assert_eq!(entries[2]["requestId"], chat_id);
+    assert_eq!(entries[3]["state"], "none");
+    assert_eq!(entries[3]["requestId"], Value::Null);
+    // One entry at a time says the same.
+    for (photo, entry) in page.iter().zip(entries) {
+        let one = get(&app, &with(*photo), &fan).await.ok();
+        assert_eq!(one["state"], entry["state"], "{photo}");
+        assert_eq!(one["requestId"], entry["requestId"], "{photo}");
+    }
+
+    // The contestant, another user and an admin have no request with any of them.
+    for caller in [&star, &other, &admin] {
+        for (photo, state) in states(&app, caller, &page).await {
+            assert_eq!(state, "none", "{photo} for {}", caller.id);
+        }
+    }
+
+    // A closed chat no longer opens.
+    sql(
+        &app,
+        "UPDATE contact_requests SET closed_at = $1 WHERE id = $2",
+        vec![Utc::now().into(), Uuid::parse_str(chat_id).unwrap().into()],
+    )
+    .await;
+    let after = states(&app, &fan, &[star_first, star_second]).await;
+    assert!(after.iter().all(|(_, state)| state == "none"), "{after:?}");
 }

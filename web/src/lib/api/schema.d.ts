@@ -827,6 +827,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/contact-requests/with": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What Contact does for the caller on each of a page's entries, in the
+         *     order asked; an id that is no entry is left out.
+         */
+        get: operations["requests_with_entries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/contact-requests/with/{photo_id}": {
         parameters: {
             query?: never;
@@ -2256,6 +2276,20 @@ export interface components {
              *     (a paid request waits for the contestant's answer) or `chatting`
              *     (approved: the conversation is open).
              */
+            state: string;
+        };
+        /** @description [`EntryContact`] for one entry of a page. */
+        EntryContactOf: {
+            /** Format: date-time */
+            expiresAt: string | null;
+            /**
+             * Format: uuid
+             * @description The leaderboard entry (a photo).
+             */
+            photoId: string;
+            /** Format: uuid */
+            requestId: string | null;
+            /** @description `none`, `waiting` or `chatting`, as for one entry. */
             state: string;
         };
         /** @description The JSON body of every error answered under `/api/` and `/functions/`. */
@@ -5990,6 +6024,56 @@ export interface operations {
             };
             /** @description `not_signed_in` */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    requests_with_entries: {
+        parameters: {
+            query: {
+                /** @description The entries' photo ids, separated by commas (at most 100). */
+                photoIds: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What Contact does on each entry */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EntryContactOf"][];
+                };
+            };
+            /** @description `invalid_query`: no ids, more than 100, or one that is no id */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_signed_in` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`: the path or query holds a control character */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
