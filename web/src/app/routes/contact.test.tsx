@@ -62,7 +62,7 @@ beforeAll(async () => {
 
 async function openContactDialog(displayName: string | null = 'Ada') {
   const app = renderApp('/leaderboard', { user: 'signed-in', displayName });
-  await app.user.click(await screen.findByRole('button', { name: 'Contact Eileen for $950' }, { timeout: 10_000 }));
+  await app.user.click(await screen.findByRole('button', { name: 'Contact · $950, Eileen' }, { timeout: 10_000 }));
   return { ...app, dialog: await screen.findByRole('dialog', { name: 'Contact Eileen' }) };
 }
 
@@ -90,7 +90,7 @@ describe('Contact on /leaderboard', { timeout: 20_000 }, () => {
         json({ state: 'chatting', requestId: '00000000-0000-4000-8000-0000000000c1', expiresAt: null }),
     });
     const app = renderApp('/leaderboard', { user: 'signed-in' });
-    await app.user.click(await screen.findByRole('button', { name: 'Contact Eileen for $950' }, { timeout: 10_000 }));
+    await app.user.click(await screen.findByRole('button', { name: 'Contact · $950, Eileen' }, { timeout: 10_000 }));
     const dialog = await screen.findByRole('dialog', { name: 'You are already chatting with Eileen' });
     expect(within(dialog).queryByRole('button', { name: /Send and pay/ })).not.toBeInTheDocument();
     expect(within(dialog).getByRole('link', { name: 'Open chat' })).toHaveAttribute('href', '/messages/00000000-0000-4000-8000-0000000000c1');
@@ -104,7 +104,7 @@ describe('Contact on /leaderboard', { timeout: 20_000 }, () => {
         json({ state: 'waiting', requestId: '00000000-0000-4000-8000-0000000000c1', expiresAt: '2026-12-03T10:00:00Z' }),
     });
     const app = renderApp('/leaderboard', { user: 'signed-in' });
-    await app.user.click(await screen.findByRole('button', { name: 'Contact Eileen for $950' }, { timeout: 10_000 }));
+    await app.user.click(await screen.findByRole('button', { name: 'Contact · $950, Eileen' }, { timeout: 10_000 }));
     const dialog = await screen.findByRole('dialog', { name: 'Your request is waiting' });
     expect(within(dialog).getByTestId('contact-waiting')).toHaveTextContent('If they do not answer by December 3, 2026, the hold on your card is released.');
     expect(within(dialog).queryByRole('button', { name: /Send and pay/ })).not.toBeInTheDocument();

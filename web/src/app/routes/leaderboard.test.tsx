@@ -36,10 +36,10 @@ describe('/leaderboard', () => {
     expect(first.getByText('Bio of 1')).toBeInTheDocument();
     expect(first.getByTestId('entry-score')).toHaveTextContent('9.9/10');
     expect(first.getByText('Gorgeous')).toBeInTheDocument();
-    expect(first.getByRole('button', { name: 'Contact Person 1 for $1,000' })).toBeInTheDocument();
+    expect(first.getByRole('button', { name: 'Contact · $1,000, Person 1' })).toBeInTheDocument();
     const second = within(cards[1]!);
     expect(second.queryByText('Verified')).toBeNull();
-    expect(second.getByRole('button', { name: 'Contact Person 19 for $100' })).toBeInTheDocument();
+    expect(second.getByRole('button', { name: 'Contact · $100, Person 19' })).toBeInTheDocument();
   });
 
   it('shows no Contact button on the viewer’s own entry', async () => {
@@ -48,13 +48,44 @@ describe('/leaderboard', () => {
     const cards = await screen.findAllByTestId('leaderboard-entry', {}, { timeout: 5000 });
     expect(within(cards[0]!).queryByRole('button', { name: /^Contact/ })).toBeNull();
     expect(within(cards[0]!).getByText('Your entry')).toBeInTheDocument();
-    expect(within(cards[1]!).getByRole('button', { name: 'Contact Person 2 for $950' })).toBeInTheDocument();
+    expect(within(cards[1]!).getByRole('button', { name: 'Contact · $950, Person 2' })).toBeInTheDocument();
+  });
+
+  it('reads "Open chat" on an entry whose chat is open, and says a paid request is waiting, as the server tells it', async () => {
+    const chatId = '00000000-0000-4000-8000-0000000000c1';
+    const fetchMock = stubApi({
+      [LEADERBOARD]: () => json({ entries: [entry(1), entry(2), entry(3)], next_cursor: null }),
+      'GET /api/v1/contact-requests/with': () =>
+        json([
+          { photoId: entry(1).photo_id, state: 'chatting', requestId: chatId, expiresAt: null },
+          { photoId: entry(2).photo_id, state: 'waiting', requestId: '00000000-0000-4000-8000-0000000000c2', expiresAt: '2026-12-14T10:00:00Z' },
+          { photoId: entry(3).photo_id, state: 'none', requestId: null, expiresAt: null },
+        ]),
+    });
+    renderApp('/leaderboard', { user: 'signed-in' });
+    const cards = await screen.findAllByTestId('leaderboard-entry', {}, { timeout: 5000 });
+    const chat = await within(cards[0]!).findByRole('link', { name: 'Open chat, Person 1' }, { timeout: 5000 });
+    expect(chat).toHaveAttribute('href', `/messages/${chatId}`);
+    expect(within(cards[0]!).queryByRole('button', { name: /^Contact/ })).toBeNull();
+    expect(within(cards[1]!).getByRole('button', { name: 'Request waiting, Person 2' })).toBeInTheDocument();
+    expect(within(cards[2]!).getByRole('button', { name: 'Contact · $900, Person 3' })).toBeInTheDocument();
+    // One question for the whole page.
+    const asked = callsTo(fetchMock, 'GET', '/api/v1/contact-requests/with');
+    expect(asked).toHaveLength(1);
+    expect(new URL(asked[0]!.url).searchParams.get('photoIds')).toBe([1, 2, 3].map((rank) => entry(rank).photo_id).join(','));
+  });
+
+  it('asks a visitor nothing about their requests', async () => {
+    const fetchMock = stubApi({ [LEADERBOARD]: () => json({ entries: [entry(1)], next_cursor: null }) });
+    renderApp('/leaderboard');
+    await screen.findByRole('button', { name: 'Contact · $1,000, Person 1' }, { timeout: 5000 });
+    expect(callsTo(fetchMock, 'GET', '/api/v1/contact-requests/with')).toHaveLength(0);
   });
 
   it('sends a visitor who clicks Contact to sign in, and back to that entry afterwards', async () => {
     stubApi({ [LEADERBOARD]: () => json({ entries: [entry(1)], next_cursor: null }) });
     const { user, router } = renderApp('/leaderboard');
-    await user.click(await screen.findByRole('button', { name: 'Contact Person 1 for $1,000' }, { timeout: 5000 }));
+    await user.click(await screen.findByRole('button', { name: 'Contact · $1,000, Person 1' }, { timeout: 5000 }));
     expect(await screen.findByText('Please sign in to contact contestants')).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/auth');
     expect(new URLSearchParams(router.state.location.search).get('returnTo')).toBe(`/leaderboard?contactEntry=${entry(1).photo_id}`);
@@ -67,7 +98,7 @@ describe('/leaderboard', () => {
     });
     stubApi({ [LEADERBOARD]: () => json({ entries: [entry(2)], next_cursor: null }) });
     const { user, router } = renderApp('/leaderboard', { user: 'signed-in', auth: { sessionRead } });
-    await user.click(await screen.findByRole('button', { name: 'Contact Person 2 for $950' }, { timeout: 5000 }));
+    await user.click(await screen.findByRole('button', { name: 'Contact · $950, Person 2' }, { timeout: 5000 }));
     expect(screen.queryByRole('dialog')).toBeNull();
     release();
     expect(await screen.findByRole('dialog', { name: 'Contact Person 2' })).toBeInTheDocument();

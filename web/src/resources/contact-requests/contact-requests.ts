@@ -23,6 +23,8 @@ export const contactRequestKeys = {
   unread: () => [...contactRequestKeys.all, 'unread'] as const,
   /** What Contact on one leaderboard entry does for the caller. */
   withEntry: (photoId: string | null) => [...contactRequestKeys.all, 'with', photoId ?? ''] as const,
+  /** The same for a page of entries (the leaderboard's buttons). */
+  withEntries: (photoIds: readonly string[]) => [...contactRequestKeys.all, 'with-entries', ...photoIds] as const,
 };
 
 /** A 4xx answer is the server's decision: asking again would not change it. */
@@ -122,6 +124,32 @@ export function useEntryContact(photoId: string | null) {
       queryKey: contactRequestKeys.withEntry(photoId),
       queryFn: () => unwrap(api.GET('/api/v1/contact-requests/with/{photo_id}', { params: { path: { photo_id: photoId ?? '' } } })),
       enabled: Boolean(session && photoId),
+      retry: retryServerErrors,
+      staleTime: 0,
+    }),
+  );
+}
+
+export type EntryContactOf = ApiSchemas['EntryContactOf'];
+
+/** The server's `photoIds` limit: a leaderboard page's largest size. */
+export const MAX_ENTRY_CONTACTS = 100;
+
+/**
+ * GET /api/v1/contact-requests/with?photoIds=: what Contact does for the
+ * caller on each entry of a page, by photo id (signed in only; nothing for
+ * an empty page). The leaderboard's pages are the same for every reader, so
+ * what concerns the reader comes from here.
+ */
+export function useEntryContacts(photoIds: readonly string[]) {
+  const { session } = useSession();
+  const ids = photoIds.slice(0, MAX_ENTRY_CONTACTS);
+  return useQuery(
+    queryOptions({
+      queryKey: contactRequestKeys.withEntries(ids),
+      queryFn: () => unwrap(api.GET('/api/v1/contact-requests/with', { params: { query: { photoIds: ids.join(',') } } })),
+      enabled: session !== null && servesApi(session) && ids.length > 0,
+      select: (entries): ReadonlyMap<string, EntryContactOf> => new Map(entries.map((entry) => [entry.photoId, entry])),
       retry: retryServerErrors,
       staleTime: 0,
     }),

@@ -1,7 +1,10 @@
-import { MailIcon, StarIcon } from 'lucide-react';
+import { ClockIcon, MailIcon, MessageCircleIcon, StarIcon } from 'lucide-react';
 import type { ReactNode } from 'react';
+import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { VerifiedBadge } from '@/components/verified-badge';
+import { messagesPathFor } from '@/config/paths';
+import type { EntryContactOf } from '@/resources/contact-requests/contact-requests';
 import type { LeaderboardEntry } from '@/resources/leaderboard/get-leaderboard';
 
 export const SIGN_IN_TO_CONTACT_MESSAGE = 'Please sign in to contact contestants';
@@ -14,6 +17,13 @@ type LeaderboardEntryCardProps = {
    * contacts themselves.
    */
   onContact: (entry: LeaderboardEntry) => void;
+  /**
+   * What Contact does for the signed-in viewer, as the server says: a chat
+   * already open reads "Open chat" and goes there; a paid request waiting
+   * for an answer says so (its dialog explains). Unknown (a visitor, or not
+   * loaded yet): Contact with its price.
+   */
+  contact?: Pick<EntryContactOf, 'state' | 'requestId'>;
   /** More actions under the card (e.g. Report). */
   actions?: ReactNode;
 };
@@ -22,8 +32,47 @@ export function formatFee(dollars: number): string {
   return `$${dollars.toLocaleString('en-US')}`;
 }
 
+/**
+ * A button's accessible name: its visible words, then the entry's name. It
+ * starts with what the button shows (WCAG 2.5.3, axe's
+ * label-content-name-mismatch: a voice user says what they see) and still
+ * tells the entries' buttons apart.
+ */
+export function entryActionLabel(visible: string, entry: Pick<LeaderboardEntry, 'display_name'>): string {
+  return `${visible}, ${entry.display_name}`;
+}
+
+/** The action the entry offers the viewer: Contact with its price, the open chat, or the waiting request. */
+function ContactAction({ entry, contact, onContact }: Pick<LeaderboardEntryCardProps, 'entry' | 'contact' | 'onContact'>) {
+  const fee = formatFee(entry.contact_fee);
+  if (contact?.state === 'chatting' && contact.requestId) {
+    return (
+      <Button asChild size="sm" data-testid="entry-open-chat">
+        <Link to={messagesPathFor(contact.requestId)} aria-label={entryActionLabel('Open chat', entry)}>
+          <MessageCircleIcon aria-hidden="true" />
+          Open chat
+        </Link>
+      </Button>
+    );
+  }
+  if (contact?.state === 'waiting') {
+    return (
+      <Button size="sm" variant="outline" onClick={() => onContact(entry)} aria-label={entryActionLabel('Request waiting', entry)}>
+        <ClockIcon aria-hidden="true" />
+        Request waiting
+      </Button>
+    );
+  }
+  return (
+    <Button size="sm" onClick={() => onContact(entry)} aria-label={entryActionLabel(`Contact · ${fee}`, entry)}>
+      <MailIcon aria-hidden="true" />
+      Contact · {fee}
+    </Button>
+  );
+}
+
 /** One ranked entry: rank, photo, name with badge, bio, score and label, and Contact with its price. */
-export function LeaderboardEntryCard({ entry, onContact, actions }: LeaderboardEntryCardProps) {
+export function LeaderboardEntryCard({ entry, onContact, contact, actions }: LeaderboardEntryCardProps) {
   return (
     <li className="flex gap-4 rounded-3xl border bg-card p-4 shadow-sm" data-testid="leaderboard-entry">
       <div className="flex w-10 shrink-0 flex-col items-center pt-1">
@@ -59,10 +108,7 @@ export function LeaderboardEntryCard({ entry, onContact, actions }: LeaderboardE
           {entry.is_own ? (
             <span className="text-sm font-semibold text-muted-foreground">Your entry</span>
           ) : (
-            <Button size="sm" onClick={() => onContact(entry)} aria-label={`Contact ${entry.display_name} for ${formatFee(entry.contact_fee)}`}>
-              <MailIcon aria-hidden="true" />
-              Contact · {formatFee(entry.contact_fee)}
-            </Button>
+            <ContactAction entry={entry} contact={contact} onContact={onContact} />
           )}
           {actions}
         </div>

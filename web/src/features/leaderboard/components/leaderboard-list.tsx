@@ -3,6 +3,7 @@ import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { paths } from '@/config/paths';
+import { useEntryContacts } from '@/resources/contact-requests/contact-requests';
 import { useLeaderboardPage, type LeaderboardEntry } from '@/resources/leaderboard/get-leaderboard';
 import { LeaderboardEntryCard } from './leaderboard-entry-card';
 
@@ -24,6 +25,8 @@ export function LeaderboardList({ onContact, renderActions }: LeaderboardListPro
   const after = cursors[cursors.length - 1] ?? null;
   const page = useLeaderboardPage(after);
   const pageNumber = cursors.length;
+  // The viewer's chats and waiting requests with this page's contestants.
+  const contacts = useEntryContacts(page.data?.entries.map((entry) => entry.photo_id) ?? []);
 
   if (page.isPending) {
     return (
@@ -61,7 +64,13 @@ export function LeaderboardList({ onContact, renderActions }: LeaderboardListPro
     <div className="flex flex-col gap-4">
       <ol className="flex flex-col gap-3" aria-label="Leaderboard entries" aria-busy={page.isFetching}>
         {entries.map((entry) => (
-          <LeaderboardEntryCard key={entry.photo_id} entry={entry} onContact={onContact} actions={renderActions?.(entry)} />
+          <LeaderboardEntryCard
+            key={entry.photo_id}
+            entry={entry}
+            onContact={onContact}
+            contact={contacts.data?.get(entry.photo_id)}
+            actions={renderActions?.(entry)}
+          />
         ))}
       </ol>
       <nav className="flex items-center justify-between gap-2" aria-label="Leaderboard pages">
