@@ -73,6 +73,19 @@ describe('the auth page', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard'));
   });
 
+  it('signs up from a Contact back to the entry, with the confirmation link leading there too', async () => {
+    const back = '/leaderboard?contactEntry=00000000-0000-4000-8000-0000000000a1';
+    const { user, router, auth } = await openAuth(`/auth?returnTo=${encodeURIComponent(back)}`);
+    await user.click(screen.getByRole('tab', { name: 'Sign Up' }));
+    await user.type(screen.getByLabelText('Email'), 'grace@example.com');
+    await user.type(screen.getByLabelText('Password'), 'secret123');
+    await user.click(screen.getByRole('button', { name: 'Create Account' }));
+    await waitFor(() => expect(auth.mocks.signUp).toHaveBeenCalledTimes(1));
+    // Without autoconfirm the mail's link is the way back: it must lead to the entry, not /dashboard.
+    expect(auth.mocks.signUp.mock.calls[0]![0].options).toMatchObject({ emailRedirectTo: `${window.location.origin}${back}` });
+    await waitFor(() => expect(`${router.state.location.pathname}${router.state.location.search}`).toBe(back));
+  });
+
   it('signs up with a display name in the user metadata, or without one when left blank', async () => {
     const { user, auth } = await openAuth();
     await user.click(screen.getByRole('tab', { name: 'Sign Up' }));
@@ -204,7 +217,7 @@ describe('signing out on a page that needs sign-in', () => {
   it('goes home with "Signed out successfully", not to /auth', async () => {
     const { user, router } = renderApp('/account', { user: 'signed-in' });
     await screen.findByRole('heading', { level: 1, name: 'My Account' }, { timeout: 10_000 });
-    await user.click(screen.getByRole('button', { name: 'Open user menu' }));
+    await user.click(screen.getByRole('button', { name: /^Open user menu/ }));
     await user.click(await screen.findByRole('menuitem', { name: 'Sign Out' }));
     expect(await screen.findByText('Signed out successfully')).toBeInTheDocument();
     await waitFor(() => expect(router.state.location.pathname).toBe('/'));

@@ -27,7 +27,7 @@ describe('the shared layout', () => {
       const header = screen.getByRole('banner');
       const signIn = await within(header).findByRole('link', { name: 'Sign In' });
       expect(signIn).toHaveAttribute('href', '/auth');
-      expect(within(header).queryByRole('button', { name: 'Open user menu' })).not.toBeInTheDocument();
+      expect(within(header).queryByRole('button', { name: /^Open user menu/ })).not.toBeInTheDocument();
     });
 
     it('shows only Sign In in the side menu’s Account group', async () => {
@@ -41,7 +41,7 @@ describe('the shared layout', () => {
   describe('signed in', () => {
     it('offers the account links and Sign Out in the header’s user menu', async () => {
       const { user } = renderApp('/', { user: 'signed-in' });
-      const trigger = await screen.findByRole('button', { name: 'Open user menu' });
+      const trigger = await screen.findByRole('button', { name: /^Open user menu/ });
       expect(within(screen.getByRole('banner')).queryByRole('link', { name: 'Sign In' })).not.toBeInTheDocument();
 
       await user.click(trigger);
@@ -61,7 +61,7 @@ describe('the shared layout', () => {
 
     it('shows User Dashboard, My Photos and Contact Requests in the Account group', async () => {
       renderApp('/', { user: 'signed-in' });
-      await screen.findByRole('button', { name: 'Open user menu' });
+      await screen.findByRole('button', { name: /^Open user menu/ });
       const links = within(accountGroup()).getAllByRole('link');
       expect(links.map((link) => [link.textContent, link.getAttribute('href')])).toEqual([
         ['User Dashboard', '/user-dashboard'],
@@ -72,7 +72,7 @@ describe('the shared layout', () => {
 
     it('signs out globally, goes home and says so', async () => {
       const { user, router, auth } = renderApp('/how-it-works', { user: 'signed-in' });
-      await user.click(await screen.findByRole('button', { name: 'Open user menu' }));
+      await user.click(await screen.findByRole('button', { name: /^Open user menu/ }));
       await user.click(await screen.findByRole('menuitem', { name: 'Sign Out' }));
 
       expect(await screen.findByText('Signed out successfully')).toBeInTheDocument();
@@ -84,12 +84,12 @@ describe('the shared layout', () => {
 
     it('says so and stays put when sign-out fails', async () => {
       const { user, router } = renderApp('/how-it-works', { user: 'signed-in', signOutError: true });
-      await user.click(await screen.findByRole('button', { name: 'Open user menu' }));
+      await user.click(await screen.findByRole('button', { name: /^Open user menu/ }));
       await user.click(await screen.findByRole('menuitem', { name: 'Sign Out' }));
 
       expect(await screen.findByText('Failed to sign out')).toBeInTheDocument();
       expect(router.state.location.pathname).toBe('/how-it-works');
-      expect(screen.getByRole('button', { name: 'Open user menu' })).toBeInTheDocument();
+      expect(screen.getByRole('button', { name: /^Open user menu/ })).toBeInTheDocument();
     });
   });
 
@@ -108,7 +108,7 @@ describe('the shared layout', () => {
         '/admin/verification',
         '/admin/audit',
       ]);
-      await user.click(screen.getByRole('button', { name: 'Open user menu' }));
+      await user.click(screen.getByRole('button', { name: /^Open user menu/ }));
       const menu = await screen.findByRole('menu');
       const adminItems = within(within(menu).getByRole('group', { name: 'Admin' })).getAllByRole('menuitem');
       expect(adminItems.map((item) => item.textContent)).toEqual([
@@ -126,9 +126,9 @@ describe('the shared layout', () => {
       const fetchMock = stubApi({ [`GET ${ROLE}`]: () => json({ admin: false }) });
       const first = renderApp('/how-it-works', { user: 'signed-in' });
       await waitFor(() => expect(callsTo(fetchMock, 'GET', ROLE)).toHaveLength(1), { timeout: 5000 });
-      await screen.findByRole('button', { name: 'Open user menu' });
+      await screen.findByRole('button', { name: /^Open user menu/ });
       expect(screen.queryByRole('group', { name: 'Admin' })).toBeNull();
-      await first.user.click(screen.getByRole('button', { name: 'Open user menu' }));
+      await first.user.click(screen.getByRole('button', { name: /^Open user menu/ }));
       expect(within(await screen.findByRole('menu')).queryByText('Partner Management')).toBeNull();
       first.unmount();
 

@@ -70,7 +70,9 @@ export function AuthPanel() {
         email,
         password,
         options: {
-          emailRedirectTo: `${window.location.origin}${paths.dashboard.path}`,
+          // The confirmation link leads where signing in would (the entry
+          // whose Contact sent them here, say), not always to the dashboard.
+          emailRedirectTo: `${window.location.origin}${target}`,
           // Kept in the user's metadata, as GoTrue apps keep it; none when left blank.
           ...(displayName ? { data: { display_name: displayName } } : {}),
         },

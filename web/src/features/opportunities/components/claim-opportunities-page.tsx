@@ -36,7 +36,9 @@ export function ClaimOpportunitiesPage() {
   }
 
   return (
-    <div className="mx-auto flex w-full max-w-3xl flex-col gap-6 px-4 py-8 sm:px-6 sm:py-12">
+    // wrap-anywhere: a name or address of one long word wraps instead of
+    // widening the page (391 px at 375 with the longest name; issue 44).
+    <div className="mx-auto flex w-full max-w-3xl flex-col gap-6 px-4 py-8 wrap-anywhere sm:px-6 sm:py-12">
       <header className="brand-gradient-strong rounded-3xl p-6 text-white shadow-md sm:p-10">
         <p className="flex items-center gap-2 text-sm font-semibold uppercase tracking-wide text-white/90">
           <SparklesIcon aria-hidden="true" className="size-4" />

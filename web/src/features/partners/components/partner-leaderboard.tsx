@@ -40,7 +40,9 @@ export function PartnerLeaderboard() {
           {LEADERBOARD_EMPTY_MESSAGE}
         </p>
       ) : (
-        <ol className="grid gap-3" aria-label="Top partners">
+        // grid-cols-1 (minmax(0, 1fr)): a row never grows to its name's
+        // unwrapped width, which made the page 641 px wide at 375 (issue 44).
+        <ol className="grid grid-cols-1 gap-3" aria-label="Top partners">
           {standings.data.map((standing) => (
             <StandingRow key={`${standing.rank}-${standing.displayName}`} standing={standing} />
           ))}

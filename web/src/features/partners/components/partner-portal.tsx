@@ -39,13 +39,15 @@ export function PartnerPortalPage() {
   } else body = <Portal portal={portal.data} />;
 
   return (
-    <div className="mx-auto flex w-full max-w-5xl flex-col gap-6 px-4 py-8 sm:px-6 sm:py-12">
+    // wrap-anywhere and min-w-0: the partner's name, one long word at worst,
+    // wraps instead of widening the page (482 px at 375; issue 44).
+    <div className="mx-auto flex w-full max-w-5xl flex-col gap-6 px-4 py-8 wrap-anywhere sm:px-6 sm:py-12">
       <header className="flex flex-wrap items-center justify-between gap-3">
-        <div className="flex items-center gap-3">
+        <div className="flex min-w-0 items-center gap-3">
           <span aria-hidden="true" className="brand-gradient grid size-12 shrink-0 place-items-center rounded-2xl text-white">
             <HandshakeIcon className="size-6" />
           </span>
-          <div>
+          <div className="min-w-0">
             <h1 className="text-3xl font-extrabold tracking-tight">Partner Portal</h1>
             {portal.data ? <p className="text-muted-foreground">{portal.data.account.displayName}</p> : null}
           </div>
