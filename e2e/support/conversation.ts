@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { expect, type APIRequestContext } from '@playwright/test';
+import { expect, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import { grantAdmin } from './admin';
 import { ASTRONAUT, signUp, type TestAccount } from './score';
 
@@ -60,9 +60,21 @@ export async function approvedConversation(request: APIRequestContext): Promise<
 }
 
 
-/** A fresh contestant named `contestantName` whose entry an admin has approved onto the leaderboard. */
-export async function listedEntry(request: APIRequestContext, contestantName: string): Promise<{ contestant: TestAccount; photoId: string }> {
-  const contestant = await signUpNamed(request, contestantName);
+/** How a spec makes a signed-in account with a display name on the server `request` talks to. */
+export type MakeAccount = (request: APIRequestContext, displayName: string) => Promise<TestAccount>;
+
+/**
+ * A fresh contestant named `contestantName` whose entry an admin has approved
+ * onto the leaderboard; on another server than global setup's, with that
+ * server's way to make accounts and its data directory (for the admin role).
+ */
+export async function listedEntry(
+  request: APIRequestContext,
+  contestantName: string,
+  other?: { account: MakeAccount; dataDir: string },
+): Promise<{ contestant: TestAccount; photoId: string }> {
+  const account = other?.account ?? signUpNamed;
+  const contestant = await account(request, contestantName);
   const listed = await ok(
     await request.post('/api/v1/photos', {
       headers: bearer(contestant),
@@ -74,8 +86,8 @@ export async function listedEntry(request: APIRequestContext, contestantName: st
     }),
   );
   const photoId = listed!.id as string;
-  const admin = await signUp(request);
-  await grantAdmin(admin.email);
+  const admin = other ? await other.account(request, 'Admin') : await signUp(request);
+  await grantAdmin(admin.email, other?.dataDir);
   await ok(await request.post(`/api/v1/admin/leaderboard/entries/${photoId}/approve`, { headers: bearer(admin) }));
   return { contestant, photoId };
 }
@@ -92,3 +104,20 @@ export async function fillConversation(request: APIRequestContext, conversation:
     );
   }
 }
+
+/** The entry's card on /leaderboard (of `base`, else the suite's server), paging on until it shows (other walks list entries too). */
+export async function findEntry(page: Page, name: string, base = ''): Promise<Locator> {
+  await page.goto(`${base}/leaderboard`);
+  await expect(page.getByRole('heading', { level: 1, name: 'Global Leaderboard' })).toBeVisible();
+  const card = page.getByTestId('leaderboard-entry').filter({ hasText: name });
+  for (let pageNumber = 1; pageNumber <= 50; pageNumber += 1) {
+    await expect(page.getByTestId('leaderboard-entry').first()).toBeVisible();
+    if (await card.count()) return card;
+    const next = page.getByRole('navigation', { name: 'Leaderboard pages' }).getByRole('button', { name: 'Next' });
+    if (await next.isDisabled()) break;
+    await next.click();
+    await expect(page.getByText(`Page ${pageNumber + 1}`)).toBeVisible();
+  }
+  throw new Error(`${name} is not on the leaderboard`);
+}
+

@@ -140,15 +140,35 @@ function ignoreStreamsWhenIdle(page: Page) {
  * pages). The app has no cross-origin frames, the one thing that mode skips.
  */
 function axe(page: Page) {
-  return new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).setLegacyMode();
+  return new AxeBuilder({ page })
+    .options({
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa'] },
+      // Beyond the WCAG 2 A and AA tags (issue 44): an experimental rule
+      // and a best practice, enabled by name, each failing at any impact.
+      rules: Object.fromEntries(ALWAYS_RULES.map((rule) => [rule, { enabled: true }])),
+    })
+    .setLegacyMode();
 }
 
 /**
- * Runs axe with the WCAG 2 A and AA rules; returns only serious and critical violations.
+ * Rules whose every finding fails, whatever its impact (issue 44): a
+ * control whose accessible name does not contain its visible words (WCAG
+ * 2.5.3: a voice user says what they see) and a skipped heading level.
+ */
+export const ALWAYS_RULES = ['label-content-name-mismatch', 'heading-order'];
+
+/** A finding that fails a test: serious or critical, or one of ALWAYS_RULES. */
+function fails(violation: { id: string; impact?: string | null }): boolean {
+  return violation.impact === 'serious' || violation.impact === 'critical' || ALWAYS_RULES.includes(violation.id);
+}
+
+/**
+ * Runs axe with the WCAG 2 A and AA rules and ALWAYS_RULES; returns the
+ * violations that fail: serious and critical ones, and any of ALWAYS_RULES.
  * Transitions and finite animations are let finish first: a toast fading in is
  * half transparent for 400 ms, and axe would measure its colours mid-fade.
  */
-export async function seriousAxeViolations(page: Page) {
+export async function axeViolations(page: Page) {
   await page.evaluate(async () => {
     const finite = document
       .getAnimations()
@@ -157,12 +177,12 @@ export async function seriousAxeViolations(page: Page) {
     await Promise.race([Promise.all(finite), new Promise((resolve) => setTimeout(resolve, 2_000))]);
   });
   const results = await axe(page).analyze();
-  const serious = results.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
+  const failing = results.violations.filter(fails);
   // A toast that arrives or times out while axe reads the page is measured
   // mid-transition (sonner fades it in and out), half transparent: a toast
   // node counts only if it still fails once its transition is over, and a
   // node that is gone by then is not a finding about the page.
-  const targets = serious.flatMap((violation) => violation.nodes.map((node) => node.target.join(' ')));
+  const targets = failing.flatMap((violation) => violation.nodes.map((node) => node.target.join(' ')));
   const place = (selectors: string[]) =>
     page.evaluate(
       (selectors) =>
@@ -183,13 +203,13 @@ export async function seriousAxeViolations(page: Page) {
     const again = await axe(page).include('[data-sonner-toast]').analyze();
     failingToasts = new Set(
       again.violations
-        .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+        .filter(fails)
         .flatMap((violation) => violation.nodes.map((node) => node.target.join(' '))),
     );
   }
   const leaving = places.map((where, i) => where === 'gone' || (where === 'toast' && !failingToasts.has(targets[i]!)));
   let index = 0;
-  return serious
+  return failing
     .map((violation) => ({
       id: violation.id,
       impact: violation.impact,

@@ -5,12 +5,12 @@
  */
 import path from 'node:path';
 import type { Page } from '@playwright/test';
-import { expect, seriousAxeViolations } from './fixtures';
+import { expect, axeViolations } from './fixtures';
 import { ARTIFACTS_DIR } from './paths';
 
 export async function shoot(page: Page, viewport: string, name: string) {
   await page.waitForLoadState('networkidle');
-  expect(await seriousAxeViolations(page)).toEqual([]);
+  expect(await axeViolations(page)).toEqual([]);
   await page.screenshot({
     path: path.join(ARTIFACTS_DIR, 'screenshots', viewport, `${name}.png`),
     fullPage: true,

@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import { grantAdmin } from '../support/admin';
-import { expect, seriousAxeViolations, test, viewports } from '../support/fixtures';
+import { expect, axeViolations, test, viewports } from '../support/fixtures';
 import { ARTIFACTS_DIR } from '../support/paths';
 import { signUp, useSession } from '../support/score';
 
@@ -54,7 +54,7 @@ test.describe('the admin pages', () => {
         await expect(page.getByRole('heading', { level: 1, name: admin.title })).toBeVisible();
         await expect(page).toHaveURL(new RegExp(`${admin.path}$`));
         await page.waitForLoadState('networkidle');
-        expect(await seriousAxeViolations(page)).toEqual([]);
+        expect(await axeViolations(page)).toEqual([]);
         await page.screenshot({
           path: path.join(ARTIFACTS_DIR, 'screenshots', viewport.name, `${admin.name}-as-admin.png`),
           fullPage: true,
@@ -97,7 +97,7 @@ test.describe('the admin pages', () => {
         // axe reads the page with the menus closed (an open Radix sheet or menu hides the rest
         // of the page from assistive technology, which axe reports for the hidden part).
         await page.waitForLoadState('networkidle');
-        expect(await seriousAxeViolations(page)).toEqual([]);
+        expect(await axeViolations(page)).toEqual([]);
 
         // The account menu.
         await page.getByRole('button', { name: 'Open user menu' }).click();

@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { expect, seriousAxeViolations, test, viewports } from '../support/fixtures';
+import { expect, axeViolations, test, viewports } from '../support/fixtures';
 import { ARTIFACTS_DIR } from '../support/paths';
 import {
   createAccount,
@@ -266,7 +266,7 @@ for (const viewport of viewports) {
       const { email } = await createAccount(request, 'e2e-shot');
       await page.goto('/auth');
       await expect(page.locator('h1')).toHaveCount(1);
-      expect(await seriousAxeViolations(page)).toEqual([]);
+      expect(await axeViolations(page)).toEqual([]);
       await screenshot(page, viewport.name, 'auth-sign-in');
 
       await signInThroughForm(page, email, 'wrong password');
@@ -276,14 +276,14 @@ for (const viewport of viewports) {
       await page.getByRole('tab', { name: 'Sign Up' }).click();
       await page.getByRole('tabpanel').getByRole('button', { name: 'Create Account' }).click();
       await expect(page.getByText('Email is required')).toBeVisible();
-      expect(await seriousAxeViolations(page)).toEqual([]);
+      expect(await axeViolations(page)).toEqual([]);
       await screenshot(page, viewport.name, 'auth-sign-up-errors');
     });
 
     test('/auth/reset and /account with the QR code, with no serious axe violations', async ({ page, request }) => {
       await page.goto('/auth/reset');
       await expect(page.getByRole('heading', { level: 1, name: 'Reset Password' })).toBeVisible();
-      expect(await seriousAxeViolations(page)).toEqual([]);
+      expect(await axeViolations(page)).toEqual([]);
       await screenshot(page, viewport.name, 'auth-reset');
 
       const { email } = await createAccount(request, 'e2e-shot-account');
@@ -293,12 +293,12 @@ for (const viewport of viewports) {
       await expect(page.getByRole('heading', { level: 1, name: 'My Account' })).toBeVisible();
       await startAuthenticatorSetup(page);
       await page.waitForLoadState('networkidle');
-      expect(await seriousAxeViolations(page)).toEqual([]);
+      expect(await axeViolations(page)).toEqual([]);
       await screenshot(page, viewport.name, 'account-qr');
 
       await page.getByRole('button', { name: 'Delete My Account' }).click();
       await expect(page.getByRole('alertdialog')).toBeVisible();
-      expect(await seriousAxeViolations(page)).toEqual([]);
+      expect(await axeViolations(page)).toEqual([]);
       await screenshot(page, viewport.name, 'account-delete-dialog');
     });
   });

@@ -7,8 +7,8 @@
  */
 import path from 'node:path';
 import type { Page, Route } from '@playwright/test';
-import { approvedConversation, fillConversation } from '../support/conversation';
-import { expect, seriousAxeViolations, test, viewports } from '../support/fixtures';
+import { approvedConversation, fillConversation, findEntry } from '../support/conversation';
+import { expect, axeViolations, test, viewports } from '../support/fixtures';
 import { ARTIFACTS_DIR } from '../support/paths';
 import { useSession } from '../support/score';
 
@@ -16,7 +16,7 @@ async function shoot(page: Page, viewport: string, name: string) {
   // Not 'networkidle': the chat keeps its message stream open.
   await page.waitForLoadState('load');
   await page.evaluate(() => document.fonts.ready);
-  expect(await seriousAxeViolations(page)).toEqual([]);
+  expect(await axeViolations(page)).toEqual([]);
   await page.screenshot({ path: path.join(ARTIFACTS_DIR, 'screenshots', viewport, `${name}.png`), fullPage: true, animations: 'disabled' });
 }
 
@@ -136,6 +136,24 @@ for (const viewport of viewports) {
       // (Within a pixel: the footer's bottom can fall between two.)
       expect(Math.abs(scrollHeight - Math.max(contentBottom, viewportHeight))).toBeLessThanOrEqual(1);
       await shoot(page, viewport.name, 'messages-66');
+    });
+
+    test('the leaderboard entry of a contestant one is chatting with reads "Open chat" and opens it (issue 44)', async ({ page, request }) => {
+      test.slow();
+      const conversation = await approvedConversation(request);
+      await useSession(page, conversation.requester);
+      const card = await findEntry(page, conversation.contestantName);
+      const openChat = card.getByRole('link', { name: `Open chat, ${conversation.contestantName}` });
+      await expect(openChat).toBeVisible();
+      await expect(card.getByRole('button', { name: /^Contact/ })).toHaveCount(0);
+      await expect(card).not.toContainText('Contact ·');
+      await card.scrollIntoViewIfNeeded();
+      await page.waitForLoadState('networkidle');
+      expect(await axeViolations(page)).toEqual([]);
+      await card.screenshot({ path: path.join(ARTIFACTS_DIR, 'screenshots', viewport.name, 'leaderboard-open-chat.png'), animations: 'disabled' });
+      await openChat.click();
+      await expect(page).toHaveURL(new RegExp(`/messages/${conversation.requestId}$`));
+      await expect(page.getByRole('heading', { level: 1, name: conversation.contestantName })).toBeVisible();
     });
   });
 }

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { expect, seriousAxeViolations, test, viewports } from '../support/fixtures';
+import { expect, axeViolations, test, viewports } from '../support/fixtures';
 import { expectToast, filteredCopy, getPhoto, savePhotoFile } from '../support/edits';
 import { ARTIFACTS_DIR } from '../support/paths';
 import { useFreeTrial } from '../support/premium';
@@ -49,7 +49,7 @@ test.describe('My Photos', () => {
         ]);
       }
       await dialog.getByTestId('built-in-alternatives').scrollIntoViewIfNeeded();
-      expect(await seriousAxeViolations(page)).toEqual([]);
+      expect(await axeViolations(page)).toEqual([]);
       await page.screenshot({
         path: path.join(ARTIFACTS_DIR, 'screenshots', viewport.name, 'dashboard-inline-outfit-alternatives.png'),
         animations: 'disabled',
@@ -89,12 +89,12 @@ test.describe('My Photos', () => {
     const dialog = page.getByRole('dialog', { name: 'Photo Details' });
     await expect(dialog).toBeVisible();
     for (const name of ['Edit Photo', 'Download', 'Share', 'Delete']) await expect(dialog.getByRole('button', { name, exact: true })).toBeVisible();
-    expect(await seriousAxeViolations(page)).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
 
     await dialog.getByRole('button', { name: 'Edit Photo' }).click();
     for (const tab of ['Background', 'Hair', 'Outfit']) await expect(dialog.getByRole('tab', { name: tab })).toBeVisible();
     await expect(dialog.getByRole('button', { name: 'Edit', exact: true })).toBeDisabled();
-    expect(await seriousAxeViolations(page)).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
     await page.screenshot({ path: path.join(ARTIFACTS_DIR, 'screenshots', '1280x800', 'dashboard-editor.png'), animations: 'disabled' });
 
     await dialog.getByRole('button', { name: 'Blur Background' }).click();
@@ -103,7 +103,7 @@ test.describe('My Photos', () => {
     await expect(after).toHaveAttribute('src', /^\/media\//);
     const edited = await after.getAttribute('src');
     await expect.poll(async () => (await getPhoto(request, account, first.id)).edited_image_url).not.toBeNull();
-    expect(await seriousAxeViolations(page)).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
     await page.screenshot({ path: path.join(ARTIFACTS_DIR, 'screenshots', '1280x800', 'dashboard-edited.png'), animations: 'disabled' });
 
     await dialog.getByRole('button', { name: 'Undo' }).click();
@@ -142,7 +142,7 @@ test.describe('My Photos', () => {
     await page.getByRole('button', { name: /^Details of your/ }).click();
     await page.getByRole('dialog', { name: 'Photo Details' }).getByRole('button', { name: 'Delete' }).click();
     const confirm = page.getByRole('alertdialog', { name: 'Delete this photo?' });
-    expect(await seriousAxeViolations(page)).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
     await confirm.getByRole('button', { name: 'Delete Photo' }).click();
     await expectToast(page, 'Photo deleted');
     await expect(page.getByRole('heading', { level: 1, name: 'My Photos (0)' })).toBeVisible();
@@ -159,7 +159,7 @@ test.describe('My Photos', () => {
       await page.goto('/dashboard');
       await expect(page.getByTestId('photo-card')).toHaveCount(2);
       await page.waitForLoadState('networkidle');
-      expect(await seriousAxeViolations(page)).toEqual([]);
+      expect(await axeViolations(page)).toEqual([]);
       await page.screenshot({ path: path.join(ARTIFACTS_DIR, 'screenshots', viewport.name, 'dashboard-photos.png'), fullPage: true, animations: 'disabled' });
       await page.getByRole('button', { name: /^Details of your/ }).first().click();
       const dialog = page.getByRole('dialog', { name: 'Photo Details' });
@@ -171,19 +171,19 @@ test.describe('My Photos', () => {
       // The inline editor, before and after an edit.
       await dialog.getByRole('button', { name: 'Edit Photo' }).click();
       await expect(dialog.getByRole('tab', { name: 'Background' })).toBeVisible();
-      expect(await seriousAxeViolations(page)).toEqual([]);
+      expect(await axeViolations(page)).toEqual([]);
       await shot('dashboard-inline-editor.png');
       // Without a generative provider, the hair presets are shown disabled, with a note.
       await dialog.getByRole('tab', { name: 'Hair' }).click();
       await expect(dialog.getByRole('button', { name: 'Glossy Dark Hair' })).toBeDisabled();
       await expect(dialog.getByText('Hair and outfit changes need the generative AI editor')).toBeVisible();
-      expect(await seriousAxeViolations(page)).toEqual([]);
+      expect(await axeViolations(page)).toEqual([]);
       await shot('dashboard-inline-hair.png');
       await dialog.getByRole('tab', { name: 'Background' }).click();
       await dialog.getByRole('button', { name: 'Studio White' }).click();
       await expectToast(page, 'Photo edited successfully!');
       await expect(dialog.getByTestId('after-image')).toBeVisible();
-      expect(await seriousAxeViolations(page)).toEqual([]);
+      expect(await axeViolations(page)).toEqual([]);
       await shot('dashboard-inline-edited.png');
       // Scrolled to the end of the dialog: the actions after an edit.
       await dialog.getByRole('button', { name: 'Download HD Version' }).scrollIntoViewIfNeeded();

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { APIRequestContext } from '@playwright/test';
-import { expect, seriousAxeViolations, test, viewports } from '../support/fixtures';
+import { expect, axeViolations, test, viewports } from '../support/fixtures';
 import { expectToast, getPhoto, savePhotoFile, type SavedPhoto } from '../support/edits';
 import { ARTIFACTS_DIR } from '../support/paths';
 import { openEditorWithTrial, useFreeTrial } from '../support/premium';
@@ -52,7 +52,7 @@ test.describe('saving in the AI photo editor', () => {
       expect(more).toHaveLength(0);
       expect(saved!.score).toBe(expected);
       expect(saved!.edited_image_url).toBeTruthy();
-      expect(await seriousAxeViolations(page)).toEqual([]);
+      expect(await axeViolations(page)).toEqual([]);
       await page.screenshot({ path: path.join(ARTIFACTS_DIR, 'screenshots', viewport.name, 'editor-saved.png'), fullPage: true, animations: 'disabled' });
 
       // A saved photo opened from My Photos, edited and saved: still one photo, its score kept.
@@ -84,7 +84,7 @@ test.describe('saving in the AI photo editor', () => {
       await page.goto('/dashboard');
       await expect(page.getByRole('heading', { level: 1, name: 'My Photos (1)' })).toBeVisible();
       await expect(page.getByTestId('photo-card').getByText('Edited')).toBeVisible();
-      expect(await seriousAxeViolations(page)).toEqual([]);
+      expect(await axeViolations(page)).toEqual([]);
       await page.screenshot({ path: path.join(ARTIFACTS_DIR, 'screenshots', viewport.name, 'dashboard-after-editor-save.png'), fullPage: true, animations: 'disabled' });
       await context.close();
     });

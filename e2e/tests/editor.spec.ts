@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { expect, seriousAxeViolations, test, viewports } from '../support/fixtures';
+import { expect, axeViolations, test, viewports } from '../support/fixtures';
 import { expectToast } from '../support/edits';
 import { ARTIFACTS_DIR } from '../support/paths';
 import { openEditorWithTrial } from '../support/premium';
@@ -34,7 +34,7 @@ test.describe('the AI photo editor', () => {
     const shown = await image.evaluate((img: HTMLImageElement) => img.clientWidth / img.naturalWidth);
     const previewBlur = await image.evaluate((img) => Number(/blur\(([\d.]+)px\)/.exec(getComputedStyle(img).filter)![1]));
     expect(previewBlur).toBeCloseTo(0.5 * shown, 1);
-    expect(await seriousAxeViolations(page)).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
 
     await page.getByRole('tab', { name: 'AI Tools' }).click();
     await page.getByRole('button', { name: 'Enhance' }).click();
@@ -55,7 +55,7 @@ test.describe('the AI photo editor', () => {
     await page.getByRole('button', { name: 'Share' }).click();
     const share = page.getByRole('dialog', { name: 'Share Your Edit' });
     await expect(share.getByRole('button', { name: 'Instagram' })).toBeVisible();
-    expect(await seriousAxeViolations(page)).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
     await page.keyboard.press('Escape');
 
     await page.getByRole('button', { name: 'Save' }).click();
@@ -88,7 +88,7 @@ test.describe('the AI photo editor', () => {
       await page.getByRole('button', { name: 'Upscale 4K' }).click();
       await expectToast(page, 'Photo upscaled! 4 free edits remaining.');
       await page.waitForLoadState('networkidle');
-      expect(await seriousAxeViolations(page)).toEqual([]);
+      expect(await axeViolations(page)).toEqual([]);
       await page.screenshot({ path: path.join(ARTIFACTS_DIR, 'screenshots', viewport.name, 'editor-edited.png'), fullPage: true, animations: 'disabled' });
 
       // The sliders moved: previewed live on the edit.
@@ -98,7 +98,7 @@ test.describe('the AI photo editor', () => {
         for (let i = 0; i < presses; i += 1) await page.keyboard.press('ArrowRight');
       }
       await expect(page.getByTestId('brightness-value')).toHaveText('115%');
-      expect(await seriousAxeViolations(page)).toEqual([]);
+      expect(await axeViolations(page)).toEqual([]);
       await page.screenshot({ path: path.join(ARTIFACTS_DIR, 'screenshots', viewport.name, 'editor-sliders.png'), fullPage: true, animations: 'disabled' });
     });
   }

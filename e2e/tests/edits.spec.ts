@@ -8,7 +8,7 @@ import {
   editorStyles,
   resultPresets,
 } from '../../web/src/features/edits/utils/presets';
-import { expect, seriousAxeViolations, test, viewports } from '../support/fixtures';
+import { expect, axeViolations, test, viewports } from '../support/fixtures';
 import { expectToast } from '../support/edits';
 import { ARTIFACTS_DIR } from '../support/paths';
 import { ASTRONAUT, scoreAstronaut } from '../support/score';
@@ -55,7 +55,7 @@ test.describe('AI edits on the results screen', () => {
     await expect(page.getByTestId('score-value')).toHaveText(/^\d{1,2}\.\d$/);
     expect(score).toMatch(/^\d{1,2}\.\d$/);
 
-    expect(await seriousAxeViolations(page)).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
   });
 
   test('an enhancement asks to Analyze; a blank custom edit asks for an instruction', async ({ page }) => {
@@ -134,7 +134,7 @@ test.describe('AI edits on the results screen', () => {
       await expectToast(page, 'Photo edited! 4 free edits remaining.');
       await expect(page.getByTestId('after-image')).toBeVisible();
       await page.waitForLoadState('networkidle');
-      expect(await seriousAxeViolations(page)).toEqual([]);
+      expect(await axeViolations(page)).toEqual([]);
       await page.screenshot({
         path: path.join(ARTIFACTS_DIR, 'screenshots', viewport.name, 'results-edited.png'),
         fullPage: true,

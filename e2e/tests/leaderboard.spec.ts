@@ -66,7 +66,7 @@ test.describe('the leaderboard', () => {
       await expect(shown).toBeVisible();
       await expect(shown.getByTestId('entry-rank')).toHaveText(`#${entry.rank}`);
       await expect(shown.getByTestId('entry-score')).toHaveText(`${photo.score.toFixed(1)}/10`);
-      await expect(shown.getByRole('button', { name: `Contact ${name} for $${entry.contact_fee.toLocaleString('en-US')}` })).toBeVisible();
+      await expect(shown.getByRole('button', { name: `Contact · $${entry.contact_fee.toLocaleString('en-US')}, ${name}` })).toBeVisible();
       // The photos load lazily: other walks' entries may put this one below the fold.
       await shown.scrollIntoViewIfNeeded();
       await expect(shown.getByRole('img')).toHaveJSProperty('complete', true);

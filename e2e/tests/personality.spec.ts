@@ -6,13 +6,13 @@
  */
 import path from 'node:path';
 import type { Page } from '@playwright/test';
-import { expect, seriousAxeViolations, test, viewports } from '../support/fixtures';
+import { expect, axeViolations, test, viewports } from '../support/fixtures';
 import { ARTIFACTS_DIR } from '../support/paths';
 import { signUp, useSession } from '../support/score';
 
 async function shoot(page: Page, viewport: string, name: string) {
   await page.waitForLoadState('networkidle');
-  expect(await seriousAxeViolations(page)).toEqual([]);
+  expect(await axeViolations(page)).toEqual([]);
   await page.screenshot({ path: path.join(ARTIFACTS_DIR, 'screenshots', viewport, `${name}.png`), fullPage: true, animations: 'disabled' });
 }
 

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { expect, seriousAxeViolations, test, viewports } from '../support/fixtures';
+import { expect, axeViolations, test, viewports } from '../support/fixtures';
 import { ARTIFACTS_DIR } from '../support/paths';
 import { allowClipboard, CAT, download, pngSize, readClipboard, holdRequests } from '../support/score';
 
@@ -80,13 +80,13 @@ for (const viewport of viewports) {
       await page.goto('/pet-upload');
       await page.getByTestId('pet-gallery-input').setInputFiles(CAT);
       await expect(page.getByTestId('pet-preview')).toBeVisible();
-      expect(await seriousAxeViolations(page)).toEqual([]);
+      expect(await axeViolations(page)).toEqual([]);
       await page.screenshot({ path: path.join(shots, 'pet-upload-preview.png'), fullPage: true, animations: 'disabled' });
 
       await page.getByRole('button', { name: "Get My Pet's Score!" }).click();
       await expect(page).toHaveURL(/\/pet-results$/, { timeout: 20_000 });
       await expect(page.getByTestId('pet-score')).toBeVisible();
-      expect(await seriousAxeViolations(page)).toEqual([]);
+      expect(await axeViolations(page)).toEqual([]);
       await page.screenshot({ path: path.join(shots, 'pet-results-score.png'), fullPage: true, animations: 'disabled' });
     });
   });

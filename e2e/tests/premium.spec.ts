@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { expect, seriousAxeViolations, test, viewports } from '../support/fixtures';
+import { expect, axeViolations, test, viewports } from '../support/fixtures';
 import { expectToast } from '../support/edits';
 import { ARTIFACTS_DIR } from '../support/paths';
 import { paymentsOf, subscriptionOf, upgradeToSandboxCheckout } from '../support/premium';
@@ -15,7 +15,7 @@ import type { Page } from '@playwright/test';
 
 async function shot(page: Page, viewport: string, name: string) {
   await page.waitForLoadState('networkidle');
-  expect(await seriousAxeViolations(page)).toEqual([]);
+  expect(await axeViolations(page)).toEqual([]);
   await page.screenshot({ path: path.join(ARTIFACTS_DIR, 'screenshots', viewport, name), fullPage: true, animations: 'disabled' });
 }
 

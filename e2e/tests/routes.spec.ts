@@ -1,9 +1,9 @@
 import path from 'node:path';
 import { devices, type ConsoleMessage, type Page } from '@playwright/test';
 import { expectSecurityHeaders, violations, watchViolations } from '../support/csp';
-import { test as base, expect, seriousAxeViolations, viewports, watchConsole, type Viewport } from '../support/fixtures';
+import { test as base, expect, axeViolations, viewports, watchConsole, type Viewport } from '../support/fixtures';
 import { ARTIFACTS_DIR } from '../support/paths';
-import { adminWithLongNames } from '../support/long-names';
+import { LONG_NAMES, adminWithLongNames } from '../support/long-names';
 import { appRoutes, unknownRoute, type AppRoute } from '../support/routes';
 import { useSession, type TestAccount } from '../support/score';
 
@@ -107,7 +107,7 @@ async function checkPage(page: Page, route: AppRoute, viewportName: string) {
 
   expect(await violations(page), 'Content-Security-Policy violations').toEqual([]);
   await expectNoSidewaysScroll(page);
-  expect(await seriousAxeViolations(page)).toEqual([]);
+  expect(await axeViolations(page)).toEqual([]);
 
   await page.screenshot({
     path: path.join(ARTIFACTS_DIR, 'screenshots', viewportName, `${route.name}.png`),
@@ -119,7 +119,7 @@ async function checkPage(page: Page, route: AppRoute, viewportName: string) {
 for (const viewport of viewports) {
   test.describe(`at ${viewport.name}`, () => {
     for (const route of appRoutes) {
-      test(`${route.path} renders with one h1, no console errors, CSP violations or serious axe violations`, async ({
+      test(`${route.path} renders with one h1, no console errors, CSP violations or axe violations`, async ({
         visit,
       }) => {
         const page = await visit(viewport);
@@ -135,7 +135,7 @@ for (const viewport of viewports) {
       // Chromium reports that status of the document on the console.
       test.use({ allowedConsoleErrors: [/status of 404/] });
 
-      test('shows the not-found page, with no other console errors, CSP violations or serious axe violations', async ({
+      test('shows the not-found page, with no other console errors, CSP violations or axe violations', async ({
         visit,
       }) => {
         const page = await visit(viewport);
@@ -160,13 +160,25 @@ for (const viewport of viewports) {
 }
 
 /**
+ * Pages outside /admin that show the admin's own long names (issue 44: at
+ * 375 px /partners/leaderboard was 641 px wide, /partners/portal 482 px and
+ * /claim-opportunities after applying 391 px): each must show the name, and
+ * is checked with axe and photographed like the admin pages.
+ */
+const LONG_NAME_PAGES: Record<string, string> = {
+  '/partners/leaderboard': LONG_NAMES.partner,
+  '/partners/portal': LONG_NAMES.partner,
+  '/claim-opportunities': LONG_NAMES.applicant,
+};
+
+/**
  * The same walk signed in as an admin, with the longest names the forms
  * allow on every admin page: no page scrolls sideways (issue 24: the admin
  * tables panned by 416 and 577 px at 375 px), and the admin pages, with
- * that data, pass axe.
+ * that data, pass axe; so do the pages of LONG_NAME_PAGES.
  */
 test.describe('signed in as an admin, with the longest names', () => {
-  // Signed in, /messages/{sample id}, /partners/portal (no partner account) and
+  // Signed in, /messages/{sample id} and
   // /payouts/sandbox/onboard/{sample id} (no such test account) are refused by the server with 404.
   test.use({ allowedConsoleErrors: [/status of 404/] });
   let admin: TestAccount;
@@ -184,10 +196,12 @@ test.describe('signed in as an admin, with the longest names', () => {
           await page.goto(route.path);
           await expect(page.locator('main h1')).toBeVisible();
           await page.waitForLoadState('networkidle');
+          const longName = LONG_NAME_PAGES[route.path];
+          if (longName) await expect(page.getByRole('main').getByText(longName, { exact: false }).first()).toBeAttached();
           await expectNoSidewaysScroll(page);
-          if (route.path.startsWith('/admin/')) {
+          if (route.path.startsWith('/admin/') || longName) {
             await expect(page).toHaveURL(new RegExp(`${route.path}$`));
-            expect(await seriousAxeViolations(page)).toEqual([]);
+            expect(await axeViolations(page)).toEqual([]);
             await page.screenshot({
               path: path.join(ARTIFACTS_DIR, 'screenshots', viewport.name, `${route.name}-long-names.png`),
               fullPage: true,

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { expect, seriousAxeViolations, test, viewports } from '../support/fixtures';
+import { expect, axeViolations, test, viewports } from '../support/fixtures';
 import { createAccount, signInThroughForm } from '../support/auth';
 import { expectToast } from '../support/edits';
 import { ARTIFACTS_DIR } from '../support/paths';
@@ -275,7 +275,7 @@ test.describe('the face score', () => {
     await page.getByRole('button', { name: 'Get My Score!' }).click();
     const dialog = page.getByRole('dialog', { name: 'Join the Global Leaderboard' });
     await expect(dialog).toBeVisible({ timeout: 20_000 });
-    expect(await seriousAxeViolations(page)).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
 
     await dialog.getByLabel('Display name').fill('   ');
     await dialog.getByRole('button', { name: 'Join the Leaderboard' }).click();
@@ -415,7 +415,7 @@ for (const viewport of viewports) {
       await page.goto('/upload');
       await page.getByTestId('gallery-input').setInputFiles(ASTRONAUT);
       await expect(page.getByTestId('upload-preview')).toBeVisible();
-      expect(await seriousAxeViolations(page)).toEqual([]);
+      expect(await axeViolations(page)).toEqual([]);
       await page.screenshot({ path: path.join(shots, 'upload-preview.png'), fullPage: true, animations: 'disabled' });
 
       await page.getByRole('button', { name: 'Get My Score!' }).click();
@@ -425,7 +425,7 @@ for (const viewport of viewports) {
       await page.getByRole('button', { name: 'Show Measurements' }).click();
       await expect(page.getByTestId('measure-overlay')).toBeVisible();
       await expect(page.locator('main h1')).toHaveCount(1);
-      expect(await seriousAxeViolations(page)).toEqual([]);
+      expect(await axeViolations(page)).toEqual([]);
       await page.screenshot({ path: path.join(shots, 'results-overlay.png'), fullPage: true, animations: 'disabled' });
       await page.getByTestId('share-panel').scrollIntoViewIfNeeded();
       await page.getByTestId('share-panel').screenshot({ path: path.join(shots, 'results-share-panel.png'), animations: 'disabled' });
