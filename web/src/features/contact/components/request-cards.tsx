@@ -59,7 +59,7 @@ export function ReceivedRequestCard({ request }: { request: ContactRequest }) {
   return (
     <li className="grid gap-3 rounded-2xl border bg-card p-4 shadow-sm sm:p-5" data-testid="received-request">
       <div className="flex flex-wrap items-baseline justify-between gap-x-3 gap-y-1">
-        <h3 className="text-lg font-bold break-words">{request.requesterName}</h3>
+        <h2 className="text-lg font-bold break-words">{request.requesterName}</h2>
         <span className="text-xs text-muted-foreground">Sent {formatDate(request.createdAt)}</span>
       </div>
       <blockquote className="rounded-xl bg-muted px-3 py-2 text-sm break-words whitespace-pre-line" data-testid="request-message">
@@ -107,7 +107,7 @@ export function SentRequestCard({ request }: { request: ContactRequest }) {
   return (
     <li className="grid gap-3 rounded-2xl border bg-card p-4 shadow-sm sm:p-5" data-testid="sent-request">
       <div className="flex flex-wrap items-center justify-between gap-2">
-        <h3 className="text-lg font-bold break-words">To {request.contestantName}</h3>
+        <h2 className="text-lg font-bold break-words">To {request.contestantName}</h2>
         <span className={cn('rounded-full px-2.5 py-0.5 text-xs font-semibold', toneClass[state.tone])} data-testid="sent-status">
           {state.label}
         </span>
