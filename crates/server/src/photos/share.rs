@@ -95,12 +95,15 @@ pub enum ShareExpiry {
 }
 
 impl ShareExpiry {
+    /// When a link made at `now` stops working, to whole microseconds as
+    /// both databases keep it (so the answer equals what is read later).
     pub fn expires_at(self, now: DateTime<Utc>) -> Option<DateTime<Utc>> {
-        match self {
-            Self::Never => None,
-            Self::Day => Some(now + chrono::Duration::hours(24)),
-            Self::Week => Some(now + chrono::Duration::days(7)),
-        }
+        let at = match self {
+            Self::Never => return None,
+            Self::Day => now + chrono::Duration::hours(24),
+            Self::Week => now + chrono::Duration::days(7),
+        };
+        Some(DateTime::from_timestamp_micros(at.timestamp_micros()).unwrap_or(at))
     }
 }
 
@@ -158,9 +161,9 @@ pub async fn share_photo(
 }
 
 /// Revokes the photo's share link: its page and card answer 404 from now
-/// on, on every instance (they read the database on every request, and
-/// caches must ask again: see [`SHARED_CACHE_CONTROL`]). Revoking a photo
-/// that has no link is no error.
+/// on, on every instance (they read the database on every request) and
+/// through any cache (which must ask again before each reuse). Revoking a
+/// photo that has no link is no error.
 #[utoipa::path(delete, path = "/photos/{id}/share", tag = "photos",
     params(("id" = Uuid, Path, description = "The photo's id")),
     responses(

@@ -50,6 +50,18 @@ async fn status_of(app: &TestApp, url: &str) -> (StatusCode, reqwest::header::He
     (response.status(), response.headers().clone())
 }
 
+/// A second instance on `app`'s database and its media (in production, one
+/// bucket behind every instance), so it can draw the card too.
+async fn instance_sharing_storage(app: &TestApp) -> TestApp {
+    let url = app.config.database_url.clone();
+    let data_dir = app.config.data_dir.clone();
+    spawn_app_with(app.backend, move |config| {
+        config.database_url = url;
+        config.data_dir = data_dir;
+    })
+    .await
+}
+
 /// A saved photo of a new user: (owner's token, photo id).
 async fn saved_photo(app: &TestApp, email: &str) -> (String, String) {
     let owner = sign_up_unnamed(app, email).await.token;
@@ -59,7 +71,7 @@ async fn saved_photo(app: &TestApp, email: &str) -> (String, String) {
 
 async fn a_revoked_link_answers_404_on_every_instance_at_once(backend: Backend) {
     let app = spawn_app(backend).await;
-    let other = app.second_instance().await;
+    let other = instance_sharing_storage(&app).await;
     let (owner, photo) = saved_photo(&app, "sharer@example.com").await;
     let link = share(&app, &owner, &photo, None).await.ok();
     assert_eq!(link["expires_at"], Value::Null, "never expires by default");
