@@ -1499,9 +1499,9 @@ export interface paths {
         post: operations["share_photo"];
         /**
          * Revokes the photo's share link: its page and card answer 404 from now
-         *     on, on every instance (they read the database on every request, and
-         *     caches must ask again: see [`SHARED_CACHE_CONTROL`]). Revoking a photo
-         *     that has no link is no error.
+         *     on, on every instance (they read the database on every request) and
+         *     through any cache (which must ask again before each reuse). Revoking a
+         *     photo that has no link is no error.
          */
         delete: operations["revoke_share"];
         options?: never;
