@@ -79,7 +79,14 @@ test.describe('share links the owner controls (issue 45)', () => {
 
     await page.goto(`${link.pathname}${link.search}`);
     await expect(page.getByRole('heading', { level: 1, name: 'Secure Your Account' })).toBeVisible();
-    expect(await seriousAxeViolations(page)).toEqual([]);
+    for (const viewport of viewports) {
+      await page.setViewportSize(viewport.size);
+      expect(await seriousAxeViolations(page)).toEqual([]);
+      await page.screenshot({
+        path: path.join(ARTIFACTS_DIR, 'screenshots', viewport.name, 'account-secure-from-mail.png'),
+        animations: 'disabled',
+      });
+    }
     await page.getByRole('button', { name: 'Sign Out Everywhere and Reset Password' }).click();
     await expect(page.getByTestId('secure-account-done')).toContainText('We sent a link to set a new password');
     // The session is gone on the server, and the reset mail is on its way.
