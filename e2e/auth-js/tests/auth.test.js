@@ -246,6 +246,42 @@ describe('mail flows through the outbox', () => {
   });
 });
 
+describe('security notices (issue 45)', () => {
+  test('a password change mails the owner, whose link signs out everywhere and starts a reset', async () => {
+    const { auth, email } = await signedUp();
+    const changed = await auth.updateUser({ password: 'changed-by-someone' });
+    assert.equal(changed.error, null);
+
+    const notice = await server.lastMail(email);
+    assert.equal(notice.kind, 'security_password_changed');
+    assert.equal(notice.subject, 'Your PrettyScore password was changed');
+    assert.match(notice.body_text, /^The password of your PrettyScore account was changed\./);
+    assert.match(notice.body_text, /When: \d{1,2} \w+ \d{4} at \d{2}:\d{2} UTC/);
+    assert.match(notice.body_text, /From: .+, from 127\.0\.0\.x/);
+    const link = linkIn(notice);
+    assert.match(link, /^http:\/\/localhost:5173\/account\/secure\?token=/);
+
+    // "This wasn't me": the page posts the link's token.
+    const token = new URL(link).searchParams.get('token');
+    const secure = await fetch(`${server.url}/api/v1/account/secure`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ token }),
+    });
+    assert.equal(secure.status, 200);
+    const { error } = await auth.getUser();
+    assert.ok(error, 'the session is gone');
+    const reset = await server.lastMail(email);
+    assert.equal(reset.kind, 'recovery');
+    const again = await fetch(`${server.url}/api/v1/account/secure`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ token }),
+    });
+    assert.equal(again.status, 400, 'the link works once');
+  });
+});
+
 describe('MFA with TOTP', () => {
   test('enrol, challenge and verify with a computed code raise the session to aal2', async () => {
     const { auth, email } = await signedUp();

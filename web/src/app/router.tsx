@@ -26,6 +26,7 @@ const HowItWorks = lazy(() => import('./routes/how-it-works'));
 const Privacy = lazy(() => import('./routes/privacy'));
 const Auth = lazy(() => import('./routes/auth'));
 const AuthReset = lazy(() => import('./routes/auth-reset'));
+const AccountSecure = lazy(() => import('./routes/account-secure'));
 const Account = lazy(() => import('./routes/account'));
 const Dashboard = lazy(() => import('./routes/dashboard'));
 const UserDashboard = lazy(() => import('./routes/user-dashboard'));
@@ -94,6 +95,7 @@ export const routes: RouteObject[] = [
       { path: paths.privacy.path, element: <Privacy /> },
       { path: paths.auth.path, element: <Auth /> },
       { path: paths.authReset.path, element: <AuthReset /> },
+      { path: paths.accountSecure.path, element: <AccountSecure /> },
       {
         path: paths.account.path,
         element: (

@@ -42,6 +42,11 @@ export const paths = {
     title: 'My Account',
     purpose: 'Your email, password, two-factor authentication and your data.',
   },
+  accountSecure: {
+    path: '/account/secure',
+    title: 'Secure Your Account',
+    purpose: "Wasn't you? Sign out every device at once and get a link to set a new password.",
+  },
   dashboard: {
     path: '/dashboard',
     title: 'My Photos',

@@ -17,7 +17,7 @@ use uuid::Uuid;
 use crate::db::entities::{mfa_factors, profiles, sessions, users, webauthn_credentials};
 use crate::http::AppState;
 use crate::http::error::{ApiError, ErrorBody, ErrorCode};
-use crate::http::extract::AuthUser;
+use crate::http::extract::{AuthUser, ClientInfo};
 use crate::http::user_data::UserData;
 
 /// The document `GET /api/v1/account/export` answers.
@@ -172,6 +172,7 @@ fn reauthentication_needed() -> ApiError {
 pub async fn delete_account(
     State(state): State<AppState>,
     user: AuthUser,
+    client: ClientInfo,
     body: axum::body::Bytes,
 ) -> Result<Response, ApiError> {
     let body: DeleteAccountBody = if body.iter().all(u8::is_ascii_whitespace) {
@@ -204,7 +205,7 @@ pub async fn delete_account(
         .await
         .map_err(|err| reauthentication_needed().with_cause(anyhow::anyhow!("{err}")))?;
     }
-    remove_user(&state, user.user_id)
+    remove_user(&state, user.user_id, &client)
         .await
         .map_err(ApiError::internal)?;
     Ok(StatusCode::NO_CONTENT.into_response())
@@ -213,7 +214,13 @@ pub async fn delete_account(
 /// Deletes a user: every registered domain's delete step first (stored
 /// objects such as images), then the user row, which cascades to every table
 /// keyed by the user (identities, sessions, factors, the profile, photos…).
-pub async fn remove_user(state: &AppState, user_id: Uuid) -> anyhow::Result<()> {
+/// Then the address it had is told (`client` did it).
+pub async fn remove_user(
+    state: &AppState,
+    user_id: Uuid,
+    client: &ClientInfo,
+) -> anyhow::Result<()> {
+    let user = users::Entity::find_by_id(user_id).one(&state.db).await?;
     state.user_data.delete(state, user_id).await?;
     users::Entity::delete_by_id(user_id).exec(&state.db).await?;
     crate::db::audit::record(
@@ -226,5 +233,15 @@ pub async fn remove_user(state: &AppState, user_id: Uuid) -> anyhow::Result<()> 
     )
     .await;
     tracing::info!(user = %user_id, "account deleted");
+    if let Some(user) = user {
+        super::notices::notify(
+            state,
+            &user,
+            super::notices::Change::AccountDeleted,
+            None,
+            client,
+        )
+        .await;
+    }
     Ok(())
 }

@@ -15,11 +15,13 @@ use uuid::Uuid;
 use super::error::{AuthError, AuthResult};
 use super::extract::{AuthJson, AuthQuery, ServiceRole, non_empty};
 use super::handlers::{RedirectQuery, ok};
+use super::notices::{self, Change};
 use super::otp::{self, MailKind};
 use super::users::{self as user_rules, NewUser};
 use super::{account, password};
 use crate::db::entities::{mfa_factors, users};
 use crate::http::AppState;
+use crate::http::extract::ClientInfo;
 
 /// Go-style durations as GoTrue takes them for `ban_duration`: `24h`,
 /// `1h30m`, `90s`, or `none` to lift a ban.
@@ -240,17 +242,30 @@ pub async fn get_user(
 pub async fn update_user(
     State(state): State<AppState>,
     _admin: ServiceRole,
+    client: ClientInfo,
     Path(id): Path<String>,
     AuthJson(body): AuthJson<AdminUserBody>,
 ) -> AuthResult<Response> {
     let mut user = load_user(&state, &id).await?;
+    // What the owner is told once the change is in.
+    let mut old_email = None;
+    let mut phone_changed = false;
     let txn = state.db.begin().await?;
     if let Some(email) = body.email.as_deref().filter(|e| !e.is_empty()) {
         let email = user_rules::normalise_email(email)?;
         if Some(&email) != user.email.as_ref() {
+            old_email = user.email.clone();
             user = user_rules::set_email(&txn, &user, &email).await?;
         }
     }
+    if let Some(phone) = body.phone.as_deref().filter(|p| !p.is_empty()) {
+        let phone = user_rules::normalise_phone(phone)?;
+        if Some(&phone) != user.phone.as_ref() {
+            phone_changed = true;
+            user = user_rules::set_phone(&txn, &user, &phone).await?;
+        }
+    }
+    let password_changed = body.password.as_deref().is_some_and(|p| !p.is_empty());
     if let Some(password) = body.password.clone().filter(|p| !p.is_empty()) {
         password::check_policy(&password, state.config.auth.password_min_length)?;
         let hash = password::hash(password, state.config.auth.password_hash).await?;
@@ -281,18 +296,40 @@ pub async fn update_user(
         user = apply_ban(&txn, user, ban).await?;
     }
     txn.commit().await?;
+    if let Some(old) = old_email.as_deref() {
+        notices::notify_email_change(&state, &user, old, &client).await;
+    }
+    if phone_changed {
+        // Only its last two digits: the mail goes to an address, not the phone.
+        let masked_phone = user.phone.as_deref().map(|phone| {
+            let tail = &phone[phone.len().saturating_sub(2)..];
+            format!("now ending in {tail}")
+        });
+        notices::notify(
+            &state,
+            &user,
+            Change::Phone,
+            masked_phone.as_deref(),
+            &client,
+        )
+        .await;
+    }
+    if password_changed {
+        notices::notify(&state, &user, Change::Password, None, &client).await;
+    }
     Ok(ok(user_rules::user_json(&state.db, &user).await?))
 }
 
 pub async fn delete_user(
     State(state): State<AppState>,
     _admin: ServiceRole,
+    client: ClientInfo,
     Path(id): Path<String>,
     AuthJson(_body): AuthJson<Value>,
 ) -> AuthResult<Response> {
     let user = load_user(&state, &id).await?;
     let rendered = user_rules::user_json(&state.db, &user).await?;
-    account::remove_user(&state, user.id)
+    account::remove_user(&state, user.id, &client)
         .await
         .map_err(AuthError::internal)?;
     Ok(ok(rendered))
@@ -335,10 +372,16 @@ async fn load_factor(
 pub async fn delete_factor(
     State(state): State<AppState>,
     _admin: ServiceRole,
+    client: ClientInfo,
     Path((id, factor_id)): Path<(String, String)>,
 ) -> AuthResult<Response> {
     let factor = load_factor(&state, &id, &factor_id).await?;
     super::mfa::delete_factor(&state, &factor).await?;
+    if factor.status == "verified"
+        && let Some(user) = user_rules::find(&state.db, factor.user_id).await?
+    {
+        super::mfa::notify_factor(&state, &user, &factor, Change::FactorRemoved, &client).await;
+    }
     Ok(ok(user_rules::factor_json(&factor)))
 }
 

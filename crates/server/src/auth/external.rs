@@ -18,9 +18,11 @@ use serde_json::{Value, json};
 use uuid::Uuid;
 
 use super::error::{AuthError, AuthResult};
+use super::notices::{self, Change};
 use super::users::{self, NewUser, ProviderIdentity};
 use crate::db::entities::{identities, users as user_rows};
 use crate::http::AppState;
+use crate::http::extract::ClientInfo;
 use crate::providers::identity::ProviderUser;
 
 /// What the provider's answer comes to.
@@ -39,15 +41,20 @@ pub async fn resolve(
     label: &str,
     person: &ProviderUser,
     linking: Option<Uuid>,
+    client: &ClientInfo,
 ) -> AuthResult<Outcome> {
     // Two callbacks for one new person (a double submit, two tabs) race to
     // create the same identity: the loser finds the winner's on a second look.
-    match attempt(state, provider, label, person, linking).await {
+    let (outcome, linked) = match attempt(state, provider, label, person, linking).await {
         Err(err) if err.code == "identity_race" => {
             attempt(state, provider, label, person, linking).await
         }
         other => other,
+    }?;
+    if linked && let Outcome::SignIn(user) = &outcome {
+        notices::notify(state, user, Change::IdentityLinked, Some(label), client).await;
     }
+    Ok(outcome)
 }
 
 async fn attempt(
@@ -56,7 +63,7 @@ async fn attempt(
     label: &str,
     person: &ProviderUser,
     linking: Option<Uuid>,
-) -> AuthResult<Outcome> {
+) -> AuthResult<(Outcome, bool)> {
     let txn = state.db.begin().await?;
     // A write first: it takes SQLite's write lock (so two callbacks queue
     // instead of both reading, then failing to upgrade), and on PostgreSQL
@@ -81,6 +88,8 @@ async fn attempt(
         .one(&txn)
         .await?;
 
+    // Whether the identity was added to an existing account.
+    let mut linked = false;
     let outcome = match (existing, linking) {
         (Some(identity), Some(target)) if identity.user_id != target => {
             return Err(identity_already_exists());
@@ -92,6 +101,7 @@ async fn attempt(
         }
         (None, Some(target)) => {
             let user = find_user(&txn, target).await?;
+            linked = true;
             Outcome::SignIn(link(&txn, user, provider, person, email.as_deref()).await?)
         }
         (None, None) => match email.as_deref() {
@@ -107,6 +117,7 @@ async fn attempt(
                     ));
                 }
                 Some(user) => {
+                    linked = true;
                     let user = link(&txn, user, provider, person, email.as_deref()).await?;
                     Outcome::SignIn(
                         confirm_if_verified(&txn, user, person, email.as_deref()).await?,
@@ -118,7 +129,7 @@ async fn attempt(
         },
     };
     txn.commit().await?;
-    Ok(outcome)
+    Ok((outcome, linked))
 }
 
 async fn find_user(db: &impl ConnectionTrait, id: Uuid) -> AuthResult<user_rows::Model> {
@@ -298,7 +309,8 @@ async fn confirm_if_verified(
 
 /// Unlinks identity `id` of `user`, keeping at least one way in, even when
 /// two tabs unlink the last two identities at once.
-pub async fn unlink(state: &AppState, user_id: Uuid, id: Uuid) -> AuthResult<()> {
+/// Returns the provider it was of.
+pub async fn unlink(state: &AppState, user_id: Uuid, id: Uuid) -> AuthResult<String> {
     let not_found = || AuthError::not_found("identity_not_found", "Identity doesn't exist");
     let txn = state.db.begin().await?;
     // A second unlink waits for this one and then sees one identity less.
@@ -333,5 +345,5 @@ pub async fn unlink(state: &AppState, user_id: Uuid, id: Uuid) -> AuthResult<()>
     active.raw_app_meta_data = Set(meta);
     active.update(&txn).await?;
     txn.commit().await?;
-    Ok(())
+    Ok(identity.provider.clone())
 }

@@ -22,6 +22,7 @@ pub mod external;
 pub mod extract;
 pub mod handlers;
 pub mod mfa;
+pub mod notices;
 pub mod otp;
 pub mod passkeys;
 pub mod password;
@@ -297,6 +298,7 @@ pub fn api_routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(account::export))
         .routes(routes!(account::delete_account))
+        .routes(routes!(notices::secure_account))
 }
 
 #[cfg(test)]

@@ -24,6 +24,7 @@ use webauthn_rs::prelude::{
 use super::error::{AuthError, AuthResult};
 use super::extract::{AuthJson, Bearer, ServiceRole};
 use super::handlers::ok;
+use super::notices::{self, Change};
 use super::webauthn::{self, Ceremony, account_name};
 use super::{rate_limit, sessions, users as user_rules};
 use crate::db::entities::{users, webauthn_credentials};
@@ -277,6 +278,14 @@ pub async fn registration_verify(
         json!({"passkey_id": row.id}),
     )
     .await;
+    notices::notify(
+        &state,
+        user,
+        Change::PasskeyAdded,
+        row.friendly_name.as_deref(),
+        &client,
+    )
+    .await;
     Ok(ok(json!({
         "id": row.id,
         "friendly_name": row.friendly_name.clone().unwrap_or_default(),
@@ -473,6 +482,14 @@ pub async fn delete(
         json!({"passkey_id": row.id}),
     )
     .await;
+    notices::notify(
+        &state,
+        &bearer.user,
+        Change::PasskeyRemoved,
+        row.friendly_name.as_deref(),
+        &client,
+    )
+    .await;
     Ok(StatusCode::NO_CONTENT.into_response())
 }
 
@@ -502,6 +519,7 @@ pub async fn admin_list(
 pub async fn admin_delete(
     State(state): State<AppState>,
     _admin: ServiceRole,
+    client: ClientInfo,
     Path((user_id, id)): Path<(String, String)>,
 ) -> AuthResult<Response> {
     let user = super::admin::load_user(&state, &user_id).await?;
@@ -514,6 +532,14 @@ pub async fn admin_delete(
         user.email.as_deref(),
         "",
         json!({"passkey_id": row.id, "by": "admin"}),
+    )
+    .await;
+    notices::notify(
+        &state,
+        &user,
+        Change::PasskeyRemoved,
+        row.friendly_name.as_deref(),
+        &client,
     )
     .await;
     Ok(StatusCode::NO_CONTENT.into_response())

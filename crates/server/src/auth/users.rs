@@ -330,6 +330,30 @@ pub fn merge_metadata(current: &Value, patch: &Value) -> Value {
 }
 
 /// Sets a new primary email on the user, its email identity and profile.
+/// Gives `user` the phone number `phone` (normalised), unconfirmed (the
+/// admin API's `phone`; `phone_confirm` confirms it after).
+pub async fn set_phone(
+    db: &impl ConnectionTrait,
+    user: &users::Model,
+    phone: &str,
+) -> AuthResult<users::Model> {
+    let now = Utc::now();
+    let mut active: users::ActiveModel = user.clone().into();
+    active.phone = Set(Some(phone.to_owned()));
+    active.phone_confirmed_at = Set(None);
+    active.updated_at = Set(now);
+    active
+        .update(db)
+        .await
+        .map_err(|err| match constraint_name(&err).as_deref() {
+            Some("users_phone_key") => AuthError::unprocessable(
+                "phone_exists",
+                "A user with this phone number has already been registered",
+            ),
+            _ => AuthError::from(err),
+        })
+}
+
 pub async fn set_email(
     db: &impl ConnectionTrait,
     user: &users::Model,

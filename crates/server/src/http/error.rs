@@ -72,6 +72,9 @@ error_codes! {
     InsufficientAal = "insufficient_aal",
     /// The action needs a fresh sign-in or the reauthentication code.
     ReauthenticationNeeded = "reauthentication_needed",
+    /// A security notice's "this wasn't me" link that is unknown, used or
+    /// more than 7 days old.
+    SecurityLinkInvalid = "security_link_invalid",
     /// Signed in, but not an administrator.
     AdminOnly = "admin_only",
     // Uploads and images.

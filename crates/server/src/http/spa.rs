@@ -38,6 +38,7 @@ const CLIENT_ROUTES: &[&str] = &[
     "/auth",
     "/auth/reset",
     "/account",
+    "/account/secure",
     "/dashboard",
     "/user-dashboard",
     "/premium",

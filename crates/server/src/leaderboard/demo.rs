@@ -126,6 +126,7 @@ pub async fn seed(db: &impl ConnectionTrait, storage: &Storage) -> Result<Seeded
             display_name: Set(Some((*name).to_owned())),
             bio: Set(Some((*bio).to_owned())),
             share_slug: Set(None),
+            share_expires_at: Set(None),
             listing_status: Set(Some(ListingStatus::Approved.into())),
             rejection_reason: Set(None),
             reviewed_by: Set(None),

@@ -204,7 +204,15 @@ async fn decide(
         // one of them lists it again.
         .col_expr(photos::Column::PublicListing, Expr::value(listed));
     if !listed {
-        update = update.col_expr(photos::Column::Featured, Expr::value(false));
+        // Taken down by moderation: the photo's share link dies with its
+        // listing (issue 45), so `/s/<slug>` and its card answer 404 at once.
+        update = update
+            .col_expr(photos::Column::Featured, Expr::value(false))
+            .col_expr(photos::Column::ShareSlug, Expr::value(None::<String>))
+            .col_expr(
+                photos::Column::ShareExpiresAt,
+                Expr::value(None::<chrono::DateTime<Utc>>),
+            );
     }
     let result = update
         .filter(photos::Column::Id.eq(id))

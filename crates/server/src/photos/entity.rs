@@ -22,6 +22,9 @@ pub struct Model {
     pub bio: Option<String>,
     /// Set once the owner shares the result: the public page is `/s/<slug>`.
     pub share_slug: Option<String>,
+    /// When the share link stops working; None: when the owner revokes it
+    /// (`m20261207_7701_share_expiry`).
+    pub share_expires_at: Option<DateTimeUtc>,
     /// Where a leaderboard listing request stands ([`ListingStatus`]): `pending`, `approved`
     /// (is_verified), `rejected` (with `rejection_reason`) or `unlisted`;
     /// None for a photo never put forward (`m20261123_006001_leaderboard`).

@@ -43,7 +43,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(attach_edit))
         .layer(DefaultBodyLimit::max(SAVE_BODY_LIMIT))
         .routes(routes!(get_photo, update_photo, delete_photo))
-        .routes(routes!(share::share_photo))
+        .routes(routes!(share::share_photo, share::revoke_share))
 }
 
 /// The save form's field for the edit of the photo.
@@ -79,11 +79,15 @@ pub struct Photo {
     pub rejection_reason: Option<String>,
     /// The ranking contest month (`YYYY-MM`) the photo was entered in, if any.
     pub contest_month: Option<String>,
+    /// The live share link, if the owner shared the photo (and did not
+    /// revoke it, and it has not expired).
+    pub share: Option<share::ShareLink>,
     pub created_at: DateTime<Utc>,
 }
 
 impl Photo {
     fn from_row(state: &AppState, row: entity::Model) -> Self {
+        let share = share::live_link(state, &row);
         Self {
             id: row.id,
             user_id: row.user_id,
@@ -104,6 +108,7 @@ impl Photo {
             listing_status: row.listing_status,
             rejection_reason: row.rejection_reason,
             contest_month: row.contest_month,
+            share,
             created_at: row.created_at,
         }
     }
@@ -229,6 +234,7 @@ async fn save_photo(
         display_name: Set(listing.display_name),
         bio: Set(listing.bio),
         share_slug: Set(None),
+        share_expires_at: Set(None),
         listing_status: Set(listing
             .public_listing
             .then(|| entity::ListingStatus::Pending.into())),
@@ -610,6 +616,7 @@ async fn delete_photo(
     Path(id): Path<Uuid>,
 ) -> Result<StatusCode, ApiError> {
     let row = own_photo(&state, &user, id).await?;
+    // The row takes its share link with it: `/s/<slug>` answers 404 at once.
     entity::Entity::delete_by_id(row.id).exec(&state.db).await?;
     delete_images(&state, &row).await;
     Ok(StatusCode::NO_CONTENT)

@@ -9,12 +9,14 @@ use std::sync::OnceLock;
 use ab_glyph::{Font, FontRef, PxScale, ScaleFont};
 use axum::body::Body;
 use axum::extract::State;
-use axum::http::{HeaderValue, StatusCode, header};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
 use bytes::Bytes;
+use chrono::{DateTime, Utc};
 use image::{Rgb, RgbImage, imageops};
+use sea_orm::sea_query::Expr;
 use sea_orm::{ActiveModelTrait, ColumnTrait, EntityTrait, QueryFilter, Set};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use utoipa::ToSchema;
 use uuid::Uuid;
@@ -49,50 +51,218 @@ pub struct ShareLink {
     pub share_url: String,
     /// Its 1200x630 preview image.
     pub card_url: String,
+    /// When the link stops working; null: when the owner revokes it.
+    pub expires_at: Option<DateTime<Utc>>,
 }
 
-fn share_link(state: &AppState, slug: &str) -> ShareLink {
+fn share_link(state: &AppState, slug: &str, expires_at: Option<DateTime<Utc>>) -> ShareLink {
     let base = state.base_url.trim_end_matches('/');
     ShareLink {
         share_url: format!("{base}/s/{slug}"),
         card_url: format!("{base}/s/{slug}/card.png"),
+        expires_at,
     }
 }
 
-/// Makes one of the user's photos shareable (once; later calls return the
-/// same link).
+/// Whether a photo's share link works at `now`: it has one, and it has not
+/// expired.
+pub fn is_live(photo: &entity::Model, now: DateTime<Utc>) -> bool {
+    photo.share_slug.is_some() && photo.share_expires_at.is_none_or(|at| at > now)
+}
+
+/// The photo's working share link, if any (for its owner's view).
+pub fn live_link(state: &AppState, photo: &entity::Model) -> Option<ShareLink> {
+    if !is_live(photo, Utc::now()) {
+        return None;
+    }
+    photo
+        .share_slug
+        .as_deref()
+        .map(|slug| share_link(state, slug, photo.share_expires_at))
+}
+
+/// How long a new share link works.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, ToSchema)]
+pub enum ShareExpiry {
+    /// Until the owner revokes it (or deletes the photo).
+    #[default]
+    #[serde(rename = "never")]
+    Never,
+    #[serde(rename = "24h")]
+    Day,
+    #[serde(rename = "7d")]
+    Week,
+}
+
+impl ShareExpiry {
+    /// When a link made at `now` stops working, to whole microseconds as
+    /// both databases keep it (so the answer equals what is read later).
+    pub fn expires_at(self, now: DateTime<Utc>) -> Option<DateTime<Utc>> {
+        let at = match self {
+            Self::Never => return None,
+            Self::Day => now + chrono::Duration::hours(24),
+            Self::Week => now + chrono::Duration::days(7),
+        };
+        Some(DateTime::from_timestamp_micros(at.timestamp_micros()).unwrap_or(at))
+    }
+}
+
+/// The optional body of `POST /photos/{id}/share`.
+#[derive(Debug, Default, Deserialize, ToSchema)]
+pub struct ShareRequest {
+    /// `never` (the default), `24h` or `7d`: how long a new link works. A
+    /// link that works already is returned as it is.
+    #[serde(default)]
+    pub expires_in: ShareExpiry,
+}
+
+/// Makes one of the user's photos shareable. While its link works, later
+/// calls return the same link; after a revoke or once it expired, a new
+/// one (the old address never works again).
 #[utoipa::path(post, path = "/photos/{id}/share", tag = "photos",
     params(("id" = Uuid, Path, description = "The photo's id")),
+    request_body(content = Option<ShareRequest>, content_type = "application/json"),
     responses(
         (status = 200, description = "The public link", body = ShareLink),
         (status = 401, description = "Not signed in", body = ErrorBody),
         (status = 404, description = "No such photo of this user", body = ErrorBody),
+        (status = 422, description = "`validation_failed`: an unknown `expires_in`", body = ErrorBody),
     ),
     security(("bearer" = [])))]
 pub async fn share_photo(
     State(state): State<AppState>,
     user: AuthUser,
     Path(id): Path<Uuid>,
+    body: Bytes,
 ) -> Result<Json<ShareLink>, ApiError> {
+    let request: ShareRequest = if body.iter().all(u8::is_ascii_whitespace) {
+        ShareRequest::default()
+    } else {
+        serde_json::from_slice(&body).map_err(|err| {
+            ApiError::invalid("The link can last: never, 24h or 7d.").with_cause(err)
+        })?
+    };
     let row = own_photo(&state, &user, id).await?;
-    if let Some(slug) = &row.share_slug {
-        return Ok(Json(share_link(&state, slug)));
+    let now = Utc::now();
+    if is_live(&row, now)
+        && let Some(slug) = &row.share_slug
+    {
+        return Ok(Json(share_link(&state, slug, row.share_expires_at)));
     }
     // 128 random bits: the link is the permission.
     let slug = Uuid::new_v4().simple().to_string();
+    let expires_at = request.expires_in.expires_at(now);
     let mut active: entity::ActiveModel = row.into();
     active.share_slug = Set(Some(slug.clone()));
-    active.updated_at = Set(chrono::Utc::now());
+    active.share_expires_at = Set(expires_at);
+    active.updated_at = Set(now);
     active.update(&state.db).await?;
-    Ok(Json(share_link(&state, &slug)))
+    Ok(Json(share_link(&state, &slug, expires_at)))
 }
 
+/// Revokes the photo's share link: its page and card answer 404 from now
+/// on, on every instance (they read the database on every request) and
+/// through any cache (which must ask again before each reuse). Revoking a
+/// photo that has no link is no error.
+#[utoipa::path(delete, path = "/photos/{id}/share", tag = "photos",
+    params(("id" = Uuid, Path, description = "The photo's id")),
+    responses(
+        (status = 204, description = "The link is gone"),
+        (status = 401, description = "Not signed in", body = ErrorBody),
+        (status = 404, description = "No such photo of this user", body = ErrorBody),
+    ),
+    security(("bearer" = [])))]
+pub async fn revoke_share(
+    State(state): State<AppState>,
+    user: AuthUser,
+    Path(id): Path<Uuid>,
+) -> Result<StatusCode, ApiError> {
+    let row = own_photo(&state, &user, id).await?;
+    revoke(&state, &row).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// Ends `photo`'s share link and removes its cards. Also what moderation
+/// uses when it takes a photo down.
+pub async fn revoke(state: &AppState, photo: &entity::Model) -> Result<(), ApiError> {
+    entity::Entity::update_many()
+        .col_expr(entity::Column::ShareSlug, Expr::value(None::<String>))
+        .col_expr(
+            entity::Column::ShareExpiresAt,
+            Expr::value(None::<DateTime<Utc>>),
+        )
+        .col_expr(entity::Column::UpdatedAt, Expr::value(Utc::now()))
+        .filter(entity::Column::Id.eq(photo.id))
+        .exec(&state.db)
+        .await?;
+    let folder = cards_folder(photo);
+    if let Err(err) = state.storage.delete_prefix(&folder).await {
+        tracing::warn!(%folder, error = %err, "could not remove a revoked photo's share cards");
+    }
+    Ok(())
+}
+
+/// The photo behind a working share link.
 async fn shared_photo(state: &AppState, slug: &str) -> Result<entity::Model, ApiError> {
     entity::Entity::find()
         .filter(entity::Column::ShareSlug.eq(slug))
         .one(&state.db)
         .await?
+        .filter(|photo| is_live(photo, Utc::now()))
         .ok_or_else(|| ApiError::not_found("This shared result does not exist."))
+}
+
+/// What the page and the card say to caches: any cache (a browser's, a
+/// CDN's, a chat app's preview fetcher) may keep them, but must ask again
+/// before each reuse, so a revoked or expired link answers 404 at once; the
+/// `ETag` makes asking again cheap (304, no body).
+pub const SHARED_CACHE_CONTROL: &str = "public, no-cache";
+/// A link that does not work is not kept anywhere.
+pub const GONE_CACHE_CONTROL: &str = "no-store";
+
+/// The answer to a request for `body`: 304 when the request names its
+/// `ETag`, else 200 with it.
+fn validated(request: &HeaderMap, body: Bytes, content_type: &'static str) -> Response {
+    let etag = format!(
+        "\"{}\"",
+        data_encoding::HEXLOWER.encode(&Sha256::digest(&body)[..16])
+    );
+    let fresh = request
+        .get_all(header::IF_NONE_MATCH)
+        .iter()
+        .filter_map(|value| value.to_str().ok())
+        .flat_map(|value| value.split(','))
+        .map(|tag| tag.trim().trim_start_matches("W/"))
+        .any(|tag| tag == etag || tag == "*");
+    let mut response = if fresh {
+        let mut response = Response::new(Body::empty());
+        *response.status_mut() = StatusCode::NOT_MODIFIED;
+        response
+    } else {
+        let mut response = Response::new(Body::from(body));
+        response
+            .headers_mut()
+            .insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
+        response
+    };
+    let headers = response.headers_mut();
+    headers.insert(
+        header::CACHE_CONTROL,
+        HeaderValue::from_static(SHARED_CACHE_CONTROL),
+    );
+    if let Ok(value) = HeaderValue::from_str(&etag) {
+        headers.insert(header::ETAG, value);
+    }
+    response
+}
+
+/// A 404 that no cache keeps.
+fn gone(mut response: Response) -> Response {
+    response.headers_mut().insert(
+        header::CACHE_CONTROL,
+        HeaderValue::from_static(GONE_CACHE_CONTROL),
+    );
+    response
 }
 
 fn escape(text: &str) -> String {
@@ -104,15 +274,19 @@ fn escape(text: &str) -> String {
 }
 
 /// `GET /s/{slug}`: a small page with the card and Open Graph tags.
-pub async fn share_page(State(state): State<AppState>, Path(slug): Path<String>) -> Response {
+pub async fn share_page(
+    State(state): State<AppState>,
+    Path(slug): Path<String>,
+    request: HeaderMap,
+) -> Response {
     let photo = match shared_photo(&state, &slug).await {
         Ok(photo) => photo,
         Err(err) if err.status() == StatusCode::NOT_FOUND => {
-            return (StatusCode::NOT_FOUND, Html(NOT_SHARED_PAGE)).into_response();
+            return gone((StatusCode::NOT_FOUND, Html(NOT_SHARED_PAGE)).into_response());
         }
-        Err(err) => return err.into_response(),
+        Err(err) => return gone(err.into_response()),
     };
-    let link = share_link(&state, &slug);
+    let link = share_link(&state, &slug, photo.share_expires_at);
     let base = escape(state.base_url.trim_end_matches('/'));
     let title = escape(&format!(
         "I scored {:.1}/10 on PrettyScore: {}!",
@@ -159,12 +333,7 @@ p{{color:#5b4a6b}}
         url = escape(&link.share_url),
         card = escape(&link.card_url),
     );
-    let mut response = Html(page).into_response();
-    response.headers_mut().insert(
-        header::CACHE_CONTROL,
-        HeaderValue::from_static("public, max-age=300"),
-    );
-    response
+    validated(&request, Bytes::from(page), "text/html; charset=utf-8")
 }
 
 const NOT_SHARED_PAGE: &str = r#"<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Not found - PrettyScore</title></head><body style="font-family:system-ui,sans-serif;text-align:center;padding:48px"><h1>This shared result does not exist</h1><p><a href="/">Get your own score</a></p></body></html>"#;
@@ -177,6 +346,19 @@ pub async fn share_card(
     State(state): State<AppState>,
     client: ClientInfo,
     Path(slug): Path<String>,
+    request: HeaderMap,
+) -> Response {
+    match card(&state, &client, &slug, &request).await {
+        Ok(response) => response,
+        Err(err) => gone(err.into_response()),
+    }
+}
+
+async fn card(
+    state: &AppState,
+    client: &ClientInfo,
+    slug: &str,
+    request: &HeaderMap,
 ) -> Result<Response, ApiError> {
     let key = format!("share-card:{}", client.rate_key());
     let limit = state.config.share.cards_per_client_per_minute;
@@ -188,13 +370,13 @@ pub async fn share_card(
         "Too many requests. Please wait a minute and try again.",
     )
     .await?;
-    let photo = shared_photo(&state, &slug).await?;
+    let photo = shared_photo(state, slug).await?;
     let card = CardText::of(&photo);
     let key = card_key(&photo, &card);
     let png = match state.storage.get(&key).await.map_err(ApiError::internal)? {
         Some(png) => png,
         None => {
-            let png = Bytes::from(draw_card(&state, &photo, card).await?);
+            let png = Bytes::from(draw_card(state, &photo, card).await?);
             // Earlier versions of this photo's card are no longer wanted.
             let folder = cards_folder(&photo);
             if let Err(err) = state.storage.delete_prefix(&folder).await {
@@ -208,14 +390,7 @@ pub async fn share_card(
             png
         }
     };
-    let mut response = Response::new(Body::from(png));
-    let headers = response.headers_mut();
-    headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("image/png"));
-    headers.insert(
-        header::CACHE_CONTROL,
-        HeaderValue::from_static("public, max-age=3600"),
-    );
-    Ok(response)
+    Ok(validated(request, png, "image/png"))
 }
 
 /// Where a photo's cards are kept: in its own folder, so they go with it.

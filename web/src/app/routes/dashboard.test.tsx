@@ -272,3 +272,51 @@ describe('My Photos', () => {
     expect(callsTo(fetchMock, 'DELETE', `/api/v1/photos/${older.id}`)).toHaveLength(1);
   });
 });
+
+describe('sharing from My Photos', () => {
+  it('creates a link that lasts 24 hours, then turns it off', async () => {
+    const id = newer.id;
+    const fetchMock = stubPhotos({
+      [`POST /api/v1/photos/${id}/share`]: () =>
+        json({
+          share_url: 'https://prettyscore.example/s/abc',
+          card_url: 'https://prettyscore.example/s/abc/card.png',
+          expires_at: '2030-01-02T03:04:00Z',
+        }),
+      [`DELETE /api/v1/photos/${id}/share`]: () => new Response(null, { status: 204 }),
+    });
+    const { user } = renderApp('/dashboard', { user: 'signed-in' });
+    await screen.findByRole('heading', { name: 'My Photos (2)' }, { timeout: 5000 });
+    await user.click(screen.getByRole('button', { name: /^Details of your 7\.2\/10 photo/ }));
+    const dialog = await screen.findByRole('dialog', { name: 'Photo Details' });
+    await user.click(within(dialog).getByRole('button', { name: /^Share$/ }));
+    const lasts = within(dialog).getByRole('group', { name: 'The public link works' });
+    expect(within(lasts).getByRole('radio', { name: 'Until I turn it off' })).toBeChecked();
+    await user.click(within(lasts).getByRole('radio', { name: '24 hours' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Create Share Link' }));
+
+    expect(await within(dialog).findByTestId('share-panel')).toBeInTheDocument();
+    const [sent] = callsTo(fetchMock, 'POST', `/api/v1/photos/${id}/share`);
+    expect(await sent!.json()).toEqual({ expires_in: '24h' });
+    expect(within(dialog).getByTestId('share-link-lifetime')).toHaveTextContent(/^The link works until .*2030/);
+
+    await user.click(within(dialog).getByRole('button', { name: 'Turn Off Link' }));
+    expect(await within(dialog).findByRole('button', { name: 'Create Share Link' })).toBeInTheDocument();
+    expect(callsTo(fetchMock, 'DELETE', `/api/v1/photos/${id}/share`)).toHaveLength(1);
+    expect(within(dialog).queryByTestId('share-panel')).not.toBeInTheDocument();
+  });
+
+  it('opens a photo shared already with its link and says it works until turned off', async () => {
+    const shared: Photo = {
+      ...older,
+      share: { share_url: 'https://prettyscore.example/s/old', card_url: 'https://prettyscore.example/s/old/card.png', expires_at: null },
+    };
+    stubApi({ 'GET /api/v1/photos': () => json([shared]), 'GET /api/v1/edits/quota': () => json(quota(5)) });
+    const { user } = renderApp('/dashboard', { user: 'signed-in' });
+    await screen.findByRole('heading', { name: 'My Photos (1)' }, { timeout: 5000 });
+    await user.click(screen.getByRole('button', { name: /^Details of your 8\.8\/10 photo/ }));
+    const dialog = await screen.findByRole('dialog', { name: 'Photo Details' });
+    expect(within(dialog).getByTestId('share-panel')).toBeInTheDocument();
+    expect(within(dialog).getByTestId('share-link-lifetime')).toHaveTextContent('The link works until you turn it off.');
+  });
+});

@@ -46,6 +46,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/account/secure": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * "This wasn't me": signs out every session of the account a security
+         *     notice's link belongs to and mails a password reset link to its address.
+         *     The token is the permission (no session is needed, since the owner may
+         *     have none left); each link works once and for 7 days.
+         */
+        post: operations["secure_account"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/admin/access": {
         parameters: {
             query?: never;
@@ -1490,11 +1512,18 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Makes one of the user's photos shareable (once; later calls return the
-         *     same link).
+         * Makes one of the user's photos shareable. While its link works, later
+         *     calls return the same link; after a revoke or once it expired, a new
+         *     one (the old address never works again).
          */
         post: operations["share_photo"];
-        delete?: never;
+        /**
+         * Revokes the photo's share link: its page and card answer 404 from now
+         *     on, on every instance (they read the database on every request) and
+         *     through any cache (which must ask again before each reuse). Revoking a
+         *     photo that has no link is no error.
+         */
+        delete: operations["revoke_share"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2305,7 +2334,7 @@ export interface components {
          *     all, so the web app's generated types know each one.
          * @enum {string}
          */
-        ErrorCode: "not_found" | "method_not_allowed" | "unsupported_media_type" | "invalid_json" | "invalid_request" | "body_too_large" | "invalid_query" | "validation_failed" | "conflict" | "rate_limited" | "not_signed_in" | "insufficient_aal" | "reauthentication_needed" | "admin_only" | "invalid_upload" | "missing_image" | "too_large" | "not_an_image" | "image_incomplete" | "bad_dimensions" | "no_face" | "face_too_small" | "no_hand" | "not_feet" | "missing_prompt" | "invalid_image_url" | "unsupported_prompt" | "free_edits_used" | "provider_credits" | "edit_failed" | "forbidden" | "invalid_signature" | "idempotency_key_reused" | "checkout_in_progress" | "checkout_closed" | "card_declined" | "already_subscribed" | "already_purchased" | "payment_required" | "already_paid" | "no_subscription" | "payment_provider_failed" | "unknown_feature" | "trial_used" | "feature_locked" | "already_applied" | "already_requested" | "already_verified" | "partner_exists" | "partner_not_found" | "invalid_short_code" | "short_code_taken" | "promo_code_taken" | "invalid_promo_code" | "invalid_transition" | "nothing_payable" | "no_earnings" | "already_connected" | "no_payout_account" | "cannot_contact_self" | "display_name_required" | "request_open" | "blocked" | "already_decided" | "not_paid" | "not_approved" | "conversation_closed" | "server_busy" | "database_unavailable" | "shutting_down" | "body_timeout" | "storage_unavailable" | "internal_error";
+        ErrorCode: "not_found" | "method_not_allowed" | "unsupported_media_type" | "invalid_json" | "invalid_request" | "body_too_large" | "invalid_query" | "validation_failed" | "conflict" | "rate_limited" | "not_signed_in" | "insufficient_aal" | "reauthentication_needed" | "security_link_invalid" | "admin_only" | "invalid_upload" | "missing_image" | "too_large" | "not_an_image" | "image_incomplete" | "bad_dimensions" | "no_face" | "face_too_small" | "no_hand" | "not_feet" | "missing_prompt" | "invalid_image_url" | "unsupported_prompt" | "free_edits_used" | "provider_credits" | "edit_failed" | "forbidden" | "invalid_signature" | "idempotency_key_reused" | "checkout_in_progress" | "checkout_closed" | "card_declined" | "already_subscribed" | "already_purchased" | "payment_required" | "already_paid" | "no_subscription" | "payment_provider_failed" | "unknown_feature" | "trial_used" | "feature_locked" | "already_applied" | "already_requested" | "already_verified" | "partner_exists" | "partner_not_found" | "invalid_short_code" | "short_code_taken" | "promo_code_taken" | "invalid_promo_code" | "invalid_transition" | "nothing_payable" | "no_earnings" | "already_connected" | "no_payout_account" | "cannot_contact_self" | "display_name_required" | "request_open" | "blocked" | "already_decided" | "not_paid" | "not_approved" | "conversation_closed" | "server_busy" | "database_unavailable" | "shutting_down" | "body_timeout" | "storage_unavailable" | "internal_error";
         /** @description The result of a face analysis. */
         FaceAnalysis: {
             breakdown: components["schemas"]["FaceBreakdown"];
@@ -3025,6 +3054,7 @@ export interface components {
              * @description 1.0 to 10.0, computed by the server from the stored image.
              */
             score: number;
+            share?: components["schemas"]["ShareLink"] | null;
             /** Format: uuid */
             user_id: string;
         };
@@ -3188,6 +3218,15 @@ export interface components {
              */
             public_listing?: boolean;
         };
+        SecureAccountAnswer: {
+            /** @description What happened, in the user's words. */
+            message: string;
+        };
+        /** @description The body of `POST /api/v1/account/secure`. */
+        SecureAccountBody: {
+            /** @description The token of a security notice's link. */
+            token: string;
+        };
         SendMessageForm: {
             /** @description 1-5000 characters. */
             content: string;
@@ -3198,11 +3237,29 @@ export interface components {
              */
             id: string;
         };
+        /**
+         * @description How long a new share link works.
+         * @enum {string}
+         */
+        ShareExpiry: "never" | "24h" | "7d";
         ShareLink: {
             /** @description Its 1200x630 preview image. */
             card_url: string;
+            /**
+             * Format: date-time
+             * @description When the link stops working; null: when the owner revokes it.
+             */
+            expires_at?: string | null;
             /** @description The public page of this result. */
             share_url: string;
+        };
+        /** @description The optional body of `POST /photos/{id}/share`. */
+        ShareRequest: {
+            /**
+             * @description `never` (the default), `24h` or `7d`: how long a new link works. A
+             *     link that works already is returned as it is.
+             */
+            expires_in?: components["schemas"]["ShareExpiry"];
         };
         Standings: {
             /**
@@ -3463,6 +3520,75 @@ export interface operations {
             };
             /** @description Not signed in */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    secure_account: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SecureAccountBody"];
+            };
+        };
+        responses: {
+            /** @description Every session is signed out and a reset link is on its way */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SecureAccountAnswer"];
+                };
+            };
+            /** @description `security_link_invalid`: unknown, used or expired link */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `body_too_large`: the body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`: a field is missing or has the wrong type */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many tries from this address */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8159,7 +8285,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ShareRequest"] | null;
+            };
+        };
         responses: {
             /** @description The public link */
             200: {
@@ -8169,6 +8299,81 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ShareLink"];
                 };
+            };
+            /** @description `invalid_json`: the body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such photo of this user */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `body_too_large`: the body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`: an unknown `expires_in` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    revoke_share: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The photo's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The link is gone */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Not signed in */
             401: {

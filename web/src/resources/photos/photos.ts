@@ -12,6 +12,8 @@ import { toFormData } from '@/lib/form-data';
 export type Photo = ApiSchemas['Photo'];
 export type PhotoSort = 'latest' | 'rating';
 export type ShareLink = ApiSchemas['ShareLink'];
+/** How long a new share link works: until it is revoked, 24 hours or 7 days. */
+export type ShareExpiry = ApiSchemas['ShareExpiry'];
 
 export const photoKeys = {
   all: ['photos'] as const,
@@ -136,4 +138,31 @@ export function sharePhoto(id: string): Promise<ShareLink> {
 
 export function useSharePhoto() {
   return useMutation({ mutationFn: sharePhoto });
+}
+
+/**
+ * POST /api/v1/photos/{id}/share with how long the link lasts (My Photos'
+ * share dialog). A link that works already is returned as it is.
+ */
+export function createShareLink({ id, expiresIn }: { id: string; expiresIn: ShareExpiry }): Promise<ShareLink> {
+  return unwrap(api.POST('/api/v1/photos/{id}/share', { params: { path: { id } }, body: { expires_in: expiresIn } }));
+}
+
+export function useCreateShareLink() {
+  const invalidate = useInvalidatePhotos();
+  return useMutation({ mutationFn: createShareLink, onSuccess: invalidate });
+}
+
+/** DELETE /api/v1/photos/{id}/share: the public page and card answer 404 from now on. */
+export async function revokeShare(id: string): Promise<void> {
+  const { response, error } = await api.DELETE('/api/v1/photos/{id}/share', { params: { path: { id } } });
+  if (!response.ok) {
+    const body = (error ?? {}) as { code?: string; message?: string };
+    throw new ApiError(response.status, body.code ?? 'http_error', body.message ?? `Request failed with status ${response.status}`);
+  }
+}
+
+export function useRevokeShare() {
+  const invalidate = useInvalidatePhotos();
+  return useMutation({ mutationFn: revokeShare, onSuccess: invalidate });
 }

@@ -320,6 +320,7 @@ async fn callback(state: &AppState, client: &ClientInfo, params: CallbackParams)
             &provider.label,
             &person,
             signed.linking,
+            client,
         )
         .await?;
         let user = match outcome {
@@ -428,7 +429,16 @@ pub(super) async fn id_token_grant(
                 AuthError::bad_request("bad_jwt", format!("The ID token is not valid: {reason}"))
             }
         })?;
-    match external::resolve(state, &provider.name, &provider.label, &person, None).await? {
+    match external::resolve(
+        state,
+        &provider.name,
+        &provider.label,
+        &person,
+        None,
+        client,
+    )
+    .await?
+    {
         Outcome::SignIn(user) => sessions::sign_in(state, &user, "id_token", client).await,
         Outcome::AwaitsConfirmation(user) => {
             super::signup::send_confirmation(state, &user, None, None).await?;

@@ -12,6 +12,7 @@ use uuid::Uuid;
 use super::{RedirectQuery, limit_mail_requests, ok, present};
 use crate::auth::error::{AuthError, AuthResult};
 use crate::auth::extract::{AuthJson, AuthQuery, Bearer};
+use crate::auth::notices::{self, Change};
 use crate::auth::otp::{self, MailKind};
 use crate::auth::sessions::{self, Scope};
 use crate::auth::users::{self as user_rules};
@@ -147,6 +148,7 @@ pub async fn update_user(
             json!({}),
         )
         .await;
+        notices::notify(&state, &user, Change::Password, None, &client).await;
     }
 
     if let Some(new_email) = new_email {
@@ -254,6 +256,7 @@ pub async fn reauthenticate(
 pub async fn unlink_identity(
     State(state): State<AppState>,
     bearer: Bearer,
+    client: ClientInfo,
     Path(id): Path<String>,
 ) -> AuthResult<Response> {
     if !state.config.auth.manual_linking {
@@ -262,7 +265,15 @@ pub async fn unlink_identity(
     let id: Uuid = id
         .parse()
         .map_err(|_| AuthError::not_found("identity_not_found", "Identity doesn't exist"))?;
-    crate::auth::external::unlink(&state, bearer.user.id, id).await?;
+    let provider = crate::auth::external::unlink(&state, bearer.user.id, id).await?;
+    notices::notify(
+        &state,
+        &bearer.user,
+        Change::IdentityUnlinked,
+        Some(&provider),
+        &client,
+    )
+    .await;
     Ok(ok(json!({})))
 }
 

@@ -17,6 +17,7 @@ use super::{
 };
 use crate::auth::error::{AuthError, AuthResult};
 use crate::auth::extract::{AuthJson, AuthQuery};
+use crate::auth::notices;
 use crate::auth::otp::{self, MailKind};
 use crate::auth::sessions::{self};
 use crate::auth::users::{self as user_rules, NewUser};
@@ -207,6 +208,7 @@ pub(super) async fn verify_code(
     state: &AppState,
     kind: &str,
     code: CodeRef,
+    client: &ClientInfo,
 ) -> AuthResult<Verified> {
     let types: &[&str] = match kind {
         "signup" | "invite" => &[otp::CONFIRMATION],
@@ -270,7 +272,9 @@ pub(super) async fn verify_code(
                 active.update(&state.db).await?;
                 return Ok(Verified::EmailChangeHalf);
             }
+            let old_email = user.email.clone().unwrap_or_default();
             let user = user_rules::set_email(&state.db, &user, &new_email).await?;
+            notices::notify_email_change(state, &user, &old_email, client).await;
             Ok(Verified::SignIn(Box::new(user), "email_change"))
         }
         otp::RECOVERY => {
@@ -339,7 +343,7 @@ pub async fn verify_post(
             ));
         }
     };
-    match verify_code(&state, &kind, code).await? {
+    match verify_code(&state, &kind, code, &client).await? {
         Verified::SignIn(user, method) => {
             Ok(ok(sessions::sign_in(&state, &user, method, &client).await?))
         }
@@ -371,7 +375,7 @@ pub async fn verify_get(
     let result: AuthResult<String> = async {
         limit_verify(&state, &client).await?;
         let hash = CodeRef::Hash(token.trim_start_matches("pkce_").to_owned());
-        match verify_code(&state, &kind, hash).await? {
+        match verify_code(&state, &kind, hash, &client).await? {
             Verified::EmailChangeHalf => Ok(with_fragment(
                 &target,
                 &format!("message={}", otp::encode(EMAIL_CHANGE_HALF)),

@@ -21,6 +21,7 @@ use uuid::Uuid;
 use super::error::{AuthError, AuthResult};
 use super::extract::{AuthJson, Bearer};
 use super::handlers::ok;
+use super::notices::Change;
 use super::{rate_limit, sessions as session_rules};
 use crate::db::entities::{mfa_challenges, mfa_factors, sessions};
 use crate::http::AppState;
@@ -442,12 +443,16 @@ pub async fn verify(
         json!({"factor_id": factor.id, "session_id": session.id}),
     )
     .await;
+    if factor.status != "verified" {
+        notify_factor(&state, &bearer.user, &factor, Change::FactorAdded, &client).await;
+    }
     Ok(ok(response))
 }
 
 pub async fn unenroll(
     State(state): State<AppState>,
     bearer: Bearer,
+    client: ClientInfo,
     Path(id): Path<String>,
 ) -> AuthResult<Response> {
     let factor = own_factor(&state, &bearer, &id).await?;
@@ -467,7 +472,37 @@ pub async fn unenroll(
         json!({"factor_id": factor.id}),
     )
     .await;
+    if factor.status == "verified" {
+        notify_factor(
+            &state,
+            &bearer.user,
+            &factor,
+            Change::FactorRemoved,
+            &client,
+        )
+        .await;
+    }
     Ok(ok(json!({ "id": factor.id })))
+}
+
+/// Tells the owner a verified factor came or went (unverified ones were
+/// never a way in). The mail names the factor by its name or type.
+pub async fn notify_factor(
+    state: &AppState,
+    user: &crate::db::entities::users::Model,
+    factor: &mfa_factors::Model,
+    change: Change,
+    client: &ClientInfo,
+) {
+    let kind = match factor.factor_type.as_str() {
+        "webauthn" => "security key",
+        _ => "authenticator app",
+    };
+    let detail = match factor.friendly_name.as_deref().filter(|n| !n.is_empty()) {
+        Some(name) => format!("{kind} \"{name}\""),
+        None => kind.to_owned(),
+    };
+    super::notices::notify(state, user, change, Some(&detail), client).await;
 }
 
 /// Deletes a factor; sessions it raised to aal2 fall back to aal1 when no

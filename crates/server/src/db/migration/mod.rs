@@ -69,6 +69,8 @@ mod m20261127_7200_one_purchase;
 mod m20261127_7201_contact_mail;
 mod m20261128_7300_payouts;
 mod m20261128_7400_passkeys;
+mod m20261207_7700_security_links;
+mod m20261207_7701_share_expiry;
 
 /// Applies the migrations: `Migrator::up(&db, None)`.
 pub struct Migrator;
@@ -99,6 +101,8 @@ impl MigratorTrait for Migrator {
             Box::new(m20261127_7201_contact_mail::Migration),
             Box::new(m20261128_7300_payouts::Migration),
             Box::new(m20261128_7400_passkeys::Migration),
+            Box::new(m20261207_7700_security_links::Migration),
+            Box::new(m20261207_7701_share_expiry::Migration),
         ]
     }
 }
@@ -166,4 +170,6 @@ pub const TABLES: &[&str] = &[
     // auth: passkeys
     "webauthn_credentials",
     "webauthn_challenges",
+    // auth: the links of security notices
+    "security_links",
 ];

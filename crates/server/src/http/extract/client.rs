@@ -24,6 +24,83 @@ impl ClientInfo {
     pub fn rate_key(&self) -> String {
         rate_key(&self.ip)
     }
+
+    /// The caller's device in words, coarsely: "Chrome on Android",
+    /// "Safari on iPhone", "an unknown browser".
+    pub fn device(&self) -> String {
+        describe_device(self.user_agent.as_deref().unwrap_or_default())
+    }
+
+    /// The caller's address with its last part hidden ("203.0.113.x", or
+    /// an IPv6 address's /64 network): enough for its owner to recognise,
+    /// not enough to be a precise location in a mail.
+    pub fn coarse_address(&self) -> String {
+        coarse_address(&self.ip)
+    }
+}
+
+/// See [`ClientInfo::device`]. The order matters: Edge and Opera also say
+/// Chrome, Chrome also says Safari, Android also says Linux.
+pub fn describe_device(user_agent: &str) -> String {
+    let ua = user_agent.to_ascii_lowercase();
+    let has = |needle: &str| ua.contains(needle);
+    let browser = if has("edg/") || has("edga/") || has("edgios/") {
+        Some("Edge")
+    } else if has("opr/") || has("opera") {
+        Some("Opera")
+    } else if has("samsungbrowser") {
+        Some("Samsung Internet")
+    } else if has("firefox/") || has("fxios/") {
+        Some("Firefox")
+    } else if has("chrome/") || has("crios/") || has("chromium/") {
+        Some("Chrome")
+    } else if has("safari/") && has("version/") {
+        Some("Safari")
+    } else if has("node") || has("undici") {
+        Some("a Node.js program")
+    } else if has("curl/") || has("wget/") || has("python") || has("reqwest") {
+        Some("a command-line tool")
+    } else {
+        None
+    };
+    let system = if has("android") {
+        Some("Android")
+    } else if has("iphone") {
+        Some("iPhone")
+    } else if has("ipad") {
+        Some("iPad")
+    } else if has("cros") {
+        Some("ChromeOS")
+    } else if has("windows") {
+        Some("Windows")
+    } else if has("mac os x") || has("macintosh") {
+        Some("a Mac")
+    } else if has("linux") {
+        Some("Linux")
+    } else {
+        None
+    };
+    match (browser, system) {
+        (Some(browser), Some(system)) => format!("{browser} on {system}"),
+        (Some(browser), None) => browser.to_owned(),
+        (None, Some(system)) => format!("a browser on {system}"),
+        (None, None) => "an unknown browser or app".to_owned(),
+    }
+}
+
+/// See [`ClientInfo::coarse_address`].
+pub fn coarse_address(ip: &str) -> String {
+    match ip.parse::<std::net::IpAddr>() {
+        Ok(std::net::IpAddr::V4(v4)) => {
+            let [a, b, c, _] = v4.octets();
+            format!("{a}.{b}.{c}.x")
+        }
+        Ok(std::net::IpAddr::V6(v6)) => match v6.to_ipv4_mapped() {
+            Some(v4) => coarse_address(&v4.to_string()),
+            None => rate_key(ip),
+        },
+        Err(_) => "an unknown address".to_owned(),
+    }
 }
 
 /// See [`ClientInfo::rate_key`]; an address that does not parse is its own key.
@@ -75,7 +152,46 @@ pub fn client_ip(headers: &HeaderMap, extensions: &Extensions, trust_forwarded: 
 
 #[cfg(test)]
 mod tests {
-    use super::rate_key;
+    use super::{coarse_address, describe_device, rate_key};
+
+    #[test]
+    fn devices_are_told_in_words() {
+        let cases = [
+            (
+                "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36",
+                "Chrome on Android",
+            ),
+            (
+                "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1",
+                "Safari on iPhone",
+            ),
+            (
+                "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36 Edg/124.0.0.0",
+                "Edge on Windows",
+            ),
+            (
+                "Mozilla/5.0 (Macintosh; Intel Mac OS X 14.4; rv:125.0) Gecko/20100101 Firefox/125.0",
+                "Firefox on a Mac",
+            ),
+            (
+                "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/124.0.0.0 Safari/537.36",
+                "Chrome on Linux",
+            ),
+            ("curl/8.5.0", "a command-line tool"),
+            ("", "an unknown browser or app"),
+        ];
+        for (agent, words) in cases {
+            assert_eq!(describe_device(agent), words, "{agent}");
+        }
+    }
+
+    #[test]
+    fn addresses_are_told_without_their_last_part() {
+        assert_eq!(coarse_address("203.0.113.7"), "203.0.113.x");
+        assert_eq!(coarse_address("::ffff:203.0.113.7"), "203.0.113.x");
+        assert_eq!(coarse_address("2001:db8:1:2:aaaa::1"), "2001:db8:1:2::/64");
+        assert_eq!(coarse_address("unknown"), "an unknown address");
+    }
 
     #[test]
     fn ipv6_addresses_of_one_64_share_a_rate_key() {

@@ -4,13 +4,13 @@ use super::*;
 use data_encoding::BASE32_NOPAD;
 use prettyscore_server::auth::mfa::totp;
 
-fn code_for(secret: &str) -> String {
+pub(super) fn code_for(secret: &str) -> String {
     let seed = BASE32_NOPAD.decode(secret.as_bytes()).unwrap();
     totp(&seed, chrono::Utc::now().timestamp() as u64)
 }
 
 /// Enrols and verifies a TOTP factor; returns (factor id, secret, aal2 tokens).
-async fn enrol_and_verify(app: &TestApp, tokens: &Value) -> (String, String, Value) {
+pub(super) async fn enrol_and_verify(app: &TestApp, tokens: &Value) -> (String, String, Value) {
     let token = access(tokens);
     let enrolled = app
         .post_as(

@@ -13,6 +13,7 @@ mod keys;
 mod mail_flows;
 mod mfa;
 mod mfa_webauthn;
+mod notices;
 mod oidc_provider;
 mod passkeys;
 mod phone;
@@ -43,6 +44,23 @@ impl TestApp {
             .unwrap()
             .unwrap_or_else(|| panic!("no mail to {address}"));
         (row.subject, row.body_text)
+    }
+
+    /// The mails of `kind` (the outbox's template name) to `address`, oldest
+    /// first: (subject, body).
+    pub async fn mails_of_kind(&self, address: &str, kind: &str) -> Vec<(String, String)> {
+        use prettyscore_server::mail::outbox;
+        use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QueryOrder};
+        outbox::Entity::find()
+            .filter(outbox::Column::ToAddress.eq(address))
+            .filter(outbox::Column::Kind.eq(kind))
+            .order_by_asc(outbox::Column::CreatedAt)
+            .all(&self.db)
+            .await
+            .unwrap()
+            .into_iter()
+            .map(|row| (row.subject, row.body_text))
+            .collect()
     }
 
     pub async fn mail_count(&self, address: &str) -> u64 {

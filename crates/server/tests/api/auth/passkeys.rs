@@ -378,6 +378,12 @@ async fn passkeys_are_renamed_and_removed_by_their_owner_and_the_admin(backend: 
     let created = register(&app, access(&ada), &mut authenticator).await;
     let id = created.assert_ok()["id"].as_str().unwrap().to_owned();
     let path = format!("/passkeys/{id}");
+    // Ada is told (issue 45).
+    let added = app
+        .mails_of_kind("ada@example.com", "security_passkey_added")
+        .await;
+    assert_eq!(added.len(), 1);
+    assert!(added[0].1.contains("(Passkey)"), "{}", added[0].1);
 
     // Rename.
     let renamed = app
@@ -450,6 +456,14 @@ async fn passkeys_are_renamed_and_removed_by_their_owner_and_the_admin(backend: 
         .await;
     assert_eq!(removed.status, 204);
     assert_eq!(count(&app, "webauthn_credentials").await, 0);
+    // Two of each within a minute: one mail of each kind.
+    for kind in ["security_passkey_added", "security_passkey_removed"] {
+        assert_eq!(
+            app.mails_of_kind("ada@example.com", kind).await.len(),
+            1,
+            "{kind}"
+        );
+    }
 
     // A removed passkey signs no one in.
     sign_in_with(&app, &mut authenticator)

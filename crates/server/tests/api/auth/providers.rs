@@ -815,6 +815,12 @@ async fn linking_and_unlinking_keep_a_way_in(backend: Backend) {
     assert_eq!(me["email"], "ada@example.com", "her own address stays");
     let linked = identities(&app, access(&ada)).await;
     assert_eq!(linked.len(), 2);
+    // Ada is told (issue 45).
+    let told = app
+        .mails_of_kind("ada@example.com", "security_identity_linked")
+        .await;
+    assert_eq!(told.len(), 1);
+    assert!(told[0].1.contains("(Google)"), "{}", told[0].1);
 
     // Bob cannot link the Google account Ada has.
     let url = app
@@ -879,6 +885,18 @@ async fn linking_and_unlinking_keep_a_way_in(backend: Backend) {
     }
     let left = identities(&app, access(&ada)).await;
     assert_eq!(left.len(), 1);
+    assert_eq!(
+        app.mails_of_kind("ada@example.com", "security_identity_unlinked")
+            .await
+            .len(),
+        1
+    );
+    assert!(
+        app.mails_of_kind("bob@example.com", "security_identity_unlinked")
+            .await
+            .is_empty(),
+        "Bob's refused tries tell nobody"
+    );
     let me = app.get_as(access(&ada), "/user").await.ok();
     assert_eq!(
         me["app_metadata"]["providers"],

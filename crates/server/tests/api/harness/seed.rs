@@ -159,6 +159,7 @@ fn photo_row(owner: Uuid, score: f64, created_at: DateTime<Utc>) -> photos::Acti
         display_name: Set(None),
         bio: Set(None),
         share_slug: Set(None),
+        share_expires_at: Set(None),
         listing_status: Set(None),
         rejection_reason: Set(None),
         reviewed_by: Set(None),

@@ -1,7 +1,6 @@
-import { ArrowLeftIcon, LoaderCircleIcon, Share2Icon, Trash2Icon, WandSparklesIcon } from 'lucide-react';
+import { ArrowLeftIcon, Share2Icon, Trash2Icon, WandSparklesIcon } from 'lucide-react';
 import { useState, type ReactNode } from 'react';
 import { DownloadPhotoButton } from '@/components/download-photo-button';
-import { SharePanel } from '@/components/share-panel';
 import {
   AlertDialog,
   AlertDialogAction,
@@ -16,8 +15,9 @@ import {
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { toast } from '@/lib/toast';
-import { useDeletePhoto, useSharePhoto, type Photo } from '@/resources/photos/photos';
-import { cardSubScores, subScoreColumns, displayImage, outOfTen, photoDate, photoFileBase, savedPhotoShareText } from '../utils/photo-display';
+import { useDeletePhoto, type Photo } from '@/resources/photos/photos';
+import { cardSubScores, subScoreColumns, displayImage, outOfTen, photoDate, photoFileBase } from '../utils/photo-display';
+import { ShareLinkSection } from './share-link-section';
 
 type PhotoDetailsDialogProps = {
   photo: Photo | null;
@@ -41,15 +41,11 @@ export function PhotoDetailsDialog({ photo, onOpenChange, renderEditor }: PhotoD
 
 function DetailsBody({ photo, renderEditor, onDeleted }: { photo: Photo; renderEditor: (photo: Photo) => ReactNode; onDeleted: () => void }) {
   const [editing, setEditing] = useState(false);
-  const share = useSharePhoto();
+  // A photo shared already opens with its link showing.
+  const [sharing, setSharing] = useState(Boolean(photo.share));
   const remove = useDeletePhoto();
   const image = displayImage(photo);
   const subScores = cardSubScores(photo);
-
-  function startShare() {
-    if (share.data || share.isPending) return;
-    share.mutate(photo.id, { onError: () => toast.error('Failed to create a share link') });
-  }
 
   function confirmDelete() {
     remove.mutate(photo.id, {
@@ -98,8 +94,8 @@ function DetailsBody({ photo, renderEditor, onDeleted }: { photo: Photo; renderE
               <DownloadPhotoButton url={image} fileName={photoFileBase(photo, Boolean(photo.edited_image_url))}>
                 Download
               </DownloadPhotoButton>
-              <Button variant="outline" onClick={startShare} aria-expanded={Boolean(share.data)} disabled={share.isPending}>
-                {share.isPending ? <LoaderCircleIcon aria-hidden="true" className="animate-spin" /> : <Share2Icon aria-hidden="true" />}
+              <Button variant="outline" onClick={() => setSharing((open) => !open)} aria-expanded={sharing}>
+                <Share2Icon aria-hidden="true" />
                 Share
               </Button>
               <AlertDialog>
@@ -126,17 +122,7 @@ function DetailsBody({ photo, renderEditor, onDeleted }: { photo: Photo; renderE
                 </AlertDialogContent>
               </AlertDialog>
             </div>
-            {share.data ? (
-              <SharePanel
-                bare
-                heading="Share this photo"
-                content={{
-                  title: 'My PrettyScore',
-                  text: savedPhotoShareText(photo.score, photo.rating_label, share.data.share_url),
-                  url: share.data.share_url,
-                }}
-              />
-            ) : null}
+            {sharing ? <ShareLinkSection photo={photo} /> : null}
           </div>
         </div>
       )}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cardSubScores, displayImage, outOfTen, photoFileBase } from './photo-display';
+import { cardSubScores, displayImage, outOfTen, photoFileBase, shareExpiryChoices, shareLinkLifetime } from './photo-display';
 
 describe('photo cards', () => {
   it('show the edited image when there is one', () => {
@@ -48,5 +48,18 @@ describe('photo cards', () => {
   it('name downloads with an edited or original suffix', () => {
     expect(photoFileBase({ id: '0123456789abcdef' }, true)).toBe('prettyscore-01234567-edited');
     expect(photoFileBase({ id: '0123456789abcdef' }, false)).toBe('prettyscore-01234567-original');
+  });
+});
+
+describe('share links', () => {
+  it('offer never, 24 hours and 7 days, in that order, as the API names them', () => {
+    expect(shareExpiryChoices.map((choice) => choice.value)).toEqual(['never', '24h', '7d']);
+  });
+
+  it('say how long a link works', () => {
+    expect(shareLinkLifetime(null)).toBe('The link works until you turn it off.');
+    const text = shareLinkLifetime('2026-12-08T18:40:00Z');
+    expect(text.startsWith('The link works until ')).toBe(true);
+    expect(text).toMatch(/2026/);
   });
 });

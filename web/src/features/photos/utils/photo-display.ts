@@ -1,5 +1,5 @@
 import { photoDownloadName } from '@/components/download-photo-button';
-import type { Photo } from '@/resources/photos/photos';
+import type { Photo, ShareExpiry } from '@/resources/photos/photos';
 
 /** The image a card shows: the latest edit if there is one, else the original. */
 export function displayImage(photo: Pick<Photo, 'edited_image_url' | 'original_image_url'>): string {
@@ -60,4 +60,19 @@ export function photoFileBase(photo: Pick<Photo, 'id'>, edited: boolean): string
 /** The share text of a saved result. */
 export function savedPhotoShareText(score: number, label: string, url: string): string {
   return `I just had my photo scored by AI! My PrettyScore: ${outOfTen(score)}, "${label}". How does yours score? ${url} #AIPhotoChallenge`;
+}
+
+/** The share dialog's choices of how long a new public link works. */
+export const shareExpiryChoices: { value: ShareExpiry; label: string }[] = [
+  { value: 'never', label: 'Until I turn it off' },
+  { value: '24h', label: '24 hours' },
+  { value: '7d', label: '7 days' },
+];
+
+/** What the share dialog says about a working link's lifetime. */
+export function shareLinkLifetime(expiresAt: string | null): string {
+  if (!expiresAt) return 'The link works until you turn it off.';
+  const date = new Date(expiresAt);
+  if (Number.isNaN(date.getTime())) return 'The link works until you turn it off.';
+  return `The link works until ${date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })}.`;
 }

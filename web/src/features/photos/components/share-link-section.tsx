@@ -1,0 +1,99 @@
+import { LinkIcon, LoaderCircleIcon, Link2OffIcon } from 'lucide-react';
+import { useId, useState } from 'react';
+import { SharePanel } from '@/components/share-panel';
+import { Button } from '@/components/ui/button';
+import { toast } from '@/lib/toast';
+import { useCreateShareLink, useRevokeShare, type Photo, type ShareExpiry, type ShareLink } from '@/resources/photos/photos';
+import { savedPhotoShareText, shareExpiryChoices, shareLinkLifetime } from '../utils/photo-display';
+
+/**
+ * The Photo Details dialog's sharing: choose how long a new public link
+ * lasts (until turned off, 24 hours or 7 days) and create it, or, while a
+ * link works, share it and turn it off. A turned-off link's page and card
+ * answer 404 at once.
+ */
+export function ShareLinkSection({ photo }: { photo: Photo }) {
+  const [link, setLink] = useState<ShareLink | null>(photo.share ?? null);
+  const [expiresIn, setExpiresIn] = useState<ShareExpiry>('never');
+  const create = useCreateShareLink();
+  const revoke = useRevokeShare();
+  const legendId = useId();
+
+  function createLink() {
+    create.mutate(
+      { id: photo.id, expiresIn },
+      {
+        onSuccess: (made) => setLink(made),
+        onError: () => toast.error('Failed to create a share link'),
+      },
+    );
+  }
+
+  function turnOff() {
+    revoke.mutate(photo.id, {
+      onSuccess: () => {
+        setLink(null);
+        create.reset();
+        toast.success('Share link turned off. Its page no longer opens.');
+      },
+      onError: () => toast.error('Failed to turn off the share link'),
+    });
+  }
+
+  if (!link) {
+    return (
+      <div className="grid gap-3 rounded-2xl border p-4" data-testid="share-link-setup">
+        <fieldset className="grid gap-2" aria-labelledby={legendId}>
+          <legend id={legendId} className="text-sm font-semibold">
+            The public link works
+          </legend>
+          <div className="grid grid-cols-3 gap-2">
+            {shareExpiryChoices.map((choice) => (
+              <label
+                key={choice.value}
+                className="flex cursor-pointer items-center justify-center rounded-xl border px-2 py-2 text-center text-sm font-medium has-[:checked]:border-brand-600 has-[:checked]:bg-brand-50 has-[:checked]:text-brand-700 has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-ring"
+              >
+                <input
+                  type="radio"
+                  name={`share-expiry-${photo.id}`}
+                  value={choice.value}
+                  checked={expiresIn === choice.value}
+                  onChange={() => setExpiresIn(choice.value)}
+                  className="sr-only"
+                />
+                {choice.label}
+              </label>
+            ))}
+          </div>
+        </fieldset>
+        <Button onClick={createLink} disabled={create.isPending}>
+          {create.isPending ? <LoaderCircleIcon aria-hidden="true" className="animate-spin" /> : <LinkIcon aria-hidden="true" />}
+          Create Share Link
+        </Button>
+      </div>
+    );
+  }
+
+  return (
+    <div className="grid gap-3">
+      <SharePanel
+        bare
+        heading="Share this photo"
+        content={{
+          title: 'My PrettyScore',
+          text: savedPhotoShareText(photo.score, photo.rating_label, link.share_url),
+          url: link.share_url,
+        }}
+      />
+      <div className="flex flex-wrap items-center justify-between gap-2 rounded-2xl bg-muted px-3 py-2">
+        <p className="text-sm text-muted-foreground" data-testid="share-link-lifetime">
+          {shareLinkLifetime(link.expires_at ?? null)}
+        </p>
+        <Button variant="outline" size="sm" onClick={turnOff} disabled={revoke.isPending}>
+          {revoke.isPending ? <LoaderCircleIcon aria-hidden="true" className="animate-spin" /> : <Link2OffIcon aria-hidden="true" />}
+          Turn Off Link
+        </Button>
+      </div>
+    </div>
+  );
+}
