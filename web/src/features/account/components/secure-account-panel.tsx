@@ -57,7 +57,8 @@ export function SecureAccountPanel() {
           {secure.error instanceof ApiError ? secure.error.message : 'Something went wrong. Please try again.'}
         </InlineAlert>
       ) : null}
-      <Button onClick={run} disabled={!token || secure.isPending}>
+      {/* The label is long for a phone: it wraps instead of widening the card. */}
+      <Button className="h-auto min-h-10 whitespace-normal py-2.5 text-center" onClick={run} disabled={!token || secure.isPending}>
         {secure.isPending ? <LoaderCircleIcon aria-hidden="true" className="animate-spin" /> : null}
         Sign Out Everywhere and Reset Password
       </Button>
