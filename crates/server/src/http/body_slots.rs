@@ -32,26 +32,6 @@ struct Table {
     bodies: HashMap<u64, Arc<Progress>>,
 }
 
-impl Table {
-    /// Tells the slowest body old enough to judge to end and frees its
-    /// place; false when there is none.
-    fn shed_slowest(&mut self, now: Instant) -> bool {
-        let Some(slowest) = self
-            .bodies
-            .iter()
-            .filter(|(_, body)| now.duration_since(body.admitted) >= MIN_AGE_TO_SHED)
-            .min_by(|(_, a), (_, b)| a.rate(now).total_cmp(&b.rate(now)))
-            .map(|(id, _)| *id)
-        else {
-            return false;
-        };
-        let shed = self.bodies.remove(&slowest).expect("just found");
-        shed.shed.store(true, Ordering::SeqCst);
-        shed.waker.wake();
-        true
-    }
-}
-
 #[derive(Debug)]
 struct Progress {
     admitted: Instant,
@@ -84,8 +64,16 @@ impl BodySlots {
 
     fn admit_at(self: &Arc<Self>, now: Instant) -> Option<BodySlot> {
         let mut table = self.table.lock().unwrap_or_else(|p| p.into_inner());
-        if table.bodies.len() >= self.cap && !table.shed_slowest(now) {
-            return None;
+        if table.bodies.len() >= self.cap {
+            let slowest = table
+                .bodies
+                .iter()
+                .filter(|(_, body)| now.duration_since(body.admitted) >= MIN_AGE_TO_SHED)
+                .min_by(|(_, a), (_, b)| a.rate(now).total_cmp(&b.rate(now)))
+                .map(|(id, _)| *id)?;
+            let shed = table.bodies.remove(&slowest).expect("just found");
+            shed.shed.store(true, Ordering::SeqCst);
+            shed.waker.wake();
         }
         let id = table.next_id;
         table.next_id += 1;
@@ -101,13 +89,6 @@ impl BodySlots {
             progress,
             slots: self.clone(),
         })
-    }
-
-    /// Sheds the slowest body that has had its second (when every
-    /// connection is taken); false when there is none.
-    pub fn shed_slowest(&self) -> bool {
-        let mut table = self.table.lock().unwrap_or_else(|p| p.into_inner());
-        table.shed_slowest(Instant::now())
     }
 
     #[cfg(test)]

@@ -29,7 +29,7 @@ use axum::response::IntoResponse;
 use hyper::body::Incoming;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use tokio::net::{TcpListener, TcpStream};
-use tokio::sync::{OwnedSemaphorePermit, Semaphore, watch};
+use tokio::sync::{Semaphore, watch};
 use tower::ServiceExt;
 
 use super::body_slots::BodySlots;
@@ -193,7 +193,7 @@ pub async fn serve(
     let mut shutdown = pin!(shutdown);
     loop {
         let slot = tokio::select! {
-            slot = acquire_or_shed(&slots, &body_slots) => slot,
+            slot = slots.clone().acquire_owned() => slot.expect("the semaphore is never closed"),
             () = &mut shutdown => break,
         };
         let (stream, peer) = tokio::select! {
@@ -301,25 +301,6 @@ pub async fn serve(
     }
     Ok(())
 }
-
-/// A connection slot. When all are taken, the slowest body that has had its
-/// second is shed to free one, so new connections (a health check, a read)
-/// keep being accepted instead of waiting behind slow uploads in the
-/// kernel's queue; with none to shed, the next slot freed.
-async fn acquire_or_shed(slots: &Arc<Semaphore>, bodies: &BodySlots) -> OwnedSemaphorePermit {
-    loop {
-        if let Ok(slot) = slots.clone().try_acquire_owned() {
-            return slot;
-        }
-        bodies.shed_slowest();
-        if let Ok(slot) = tokio::time::timeout(SHED_WAIT, slots.clone().acquire_owned()).await {
-            return slot.expect("the semaphore is never closed");
-        }
-    }
-}
-
-/// How long the accept loop waits for a slot before it sheds another body.
-const SHED_WAIT: Duration = Duration::from_millis(100);
 
 /// Errors of one connection, not of the listener (as `axum::serve` reads them).
 fn is_connection_error(err: &std::io::Error) -> bool {
