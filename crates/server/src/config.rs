@@ -121,19 +121,21 @@ pub struct S3Config {
     /// Seconds to open a connection to the endpoint.
     #[serde(default = "default_s3_connect_timeout")]
     pub connect_timeout_secs: u64,
-    /// Seconds one request (a 10 MB upload included) may take; a call tries
-    /// at most twice more within twice this, then the API answers 503
-    /// `storage_unavailable`.
+    /// Seconds one storage call may take in all, its retries included (each
+    /// of its three tries gets a third, a 10 MB upload included); then the
+    /// API answers 503 `storage_unavailable`. Kept well below the reverse
+    /// proxy's server timeout (60 s in deploy/haproxy.cfg), so a client gets
+    /// the app's JSON 503 with `Retry-After`, not the proxy's 504 page.
     #[serde(default = "default_s3_request_timeout")]
     pub request_timeout_secs: u64,
 }
 
 fn default_s3_connect_timeout() -> u64 {
-    3
+    2
 }
 
 fn default_s3_request_timeout() -> u64 {
-    20
+    15
 }
 
 fn default_region() -> String {
@@ -172,6 +174,21 @@ pub struct HttpConfig {
     /// server reads it ends with 408 `body_timeout` and its connection is
     /// closed (a POST's headers with no body held a connection for good).
     pub body_read_timeout_secs: u64,
+    /// Once `body_rate_grace_secs` have passed, a request body must average
+    /// at least this many bytes a second (Kestrel's `MinRequestBodyDataRate`)
+    /// or it ends with 408: one byte every few seconds no longer holds a
+    /// connection.
+    pub min_body_bytes_per_sec: u64,
+    pub body_rate_grace_secs: u64,
+    /// A whole request body must arrive within `body_deadline_base_secs`
+    /// plus its declared size at `body_deadline_bytes_per_sec` (32 KiB/s: a
+    /// 10 MB photo has over five minutes).
+    pub body_deadline_base_secs: u64,
+    pub body_deadline_bytes_per_sec: u64,
+    /// Of `max_connections`, how many are never used to receive a request
+    /// body, so that health checks and reads are served while uploads hold
+    /// every other place (the slowest upload gives its place to a new one).
+    pub connections_kept_for_requests_without_body: usize,
     /// Open connections this instance serves at once; further ones wait in
     /// the kernel's accept queue instead of using file descriptors.
     pub max_connections: usize,
@@ -208,6 +225,11 @@ impl Default for HttpConfig {
         Self {
             header_read_timeout_secs: 10,
             body_read_timeout_secs: 20,
+            min_body_bytes_per_sec: 240,
+            body_rate_grace_secs: 5,
+            body_deadline_base_secs: 30,
+            body_deadline_bytes_per_sec: 32 * 1024,
+            connections_kept_for_requests_without_body: 1024,
             max_connections: 4096,
             max_connections_per_address: 256,
             drain_secs: 5,
@@ -301,6 +323,14 @@ pub struct EditsConfig {
     /// How long an edit result that is not attached to a saved photo stays
     /// in storage.
     pub temp_ttl_secs: u64,
+    /// How long a signed-out client's edit result stays (at most
+    /// `temp_ttl_secs`): 55 minutes, so that with the sweep's 5-minute round
+    /// none is kept past an hour.
+    pub anonymous_temp_ttl_secs: u64,
+    /// The bytes of edit results the signed-out clients of one address may
+    /// store per `anonymous_temp_ttl_secs`; past it an edit is 429
+    /// `rate_limited` and costs no free edit.
+    pub anonymous_temp_bytes_per_address: u64,
     /// The bytes temporary results may take in storage together; past it a
     /// new one waits (503 `server_busy`) until the sweep frees room.
     pub temp_budget_bytes: u64,
@@ -318,6 +348,8 @@ impl Default for EditsConfig {
             per_client_per_minute: 20,
             anonymous_per_address_per_day: 15,
             temp_ttl_secs: 24 * 3600,
+            anonymous_temp_ttl_secs: 55 * 60,
+            anonymous_temp_bytes_per_address: 64 * 1024 * 1024,
             temp_budget_bytes: 2 * 1024 * 1024 * 1024,
             sweep_interval_secs: 300,
             provider: ProviderConfig::default(),

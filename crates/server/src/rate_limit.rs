@@ -15,6 +15,16 @@ pub fn window_remaining_secs(window_secs: i64) -> u64 {
 /// Counts one hit of `key` in the current window of `window_secs` seconds and
 /// returns the window's count so far, this hit included.
 pub async fn count_hit(db: &DatabaseConnection, key: &str, window_secs: i64) -> Result<i64, DbErr> {
+    count_amount(db, key, window_secs, 1).await
+}
+
+/// [`count_hit`] for `amount` at once (bytes in KiB, say).
+pub async fn count_amount(
+    db: &DatabaseConnection,
+    key: &str,
+    window_secs: i64,
+    amount: i32,
+) -> Result<i64, DbErr> {
     let now = Utc::now().timestamp();
     let start: DateTime<Utc> = Utc
         .timestamp_opt(now - now.rem_euclid(window_secs), 0)
@@ -25,12 +35,12 @@ pub async fn count_hit(db: &DatabaseConnection, key: &str, window_secs: i64) -> 
     let upsert = Query::insert()
         .into_table(table.clone())
         .columns([Alias::new("key"), Alias::new("window_start"), count.clone()])
-        .values_panic([key.into(), start.into(), 1.into()])
+        .values_panic([key.into(), start.into(), amount.into()])
         .on_conflict(
             OnConflict::columns([Alias::new("key"), Alias::new("window_start")])
                 .value(
                     count.clone(),
-                    Expr::col((table.clone(), count.clone())).add(1),
+                    Expr::col((table.clone(), count.clone())).add(amount),
                 )
                 .to_owned(),
         )

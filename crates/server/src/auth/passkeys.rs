@@ -309,6 +309,16 @@ pub async fn authentication_options(
         AuthError::rate_limited,
     )
     .await?;
+    // Each call stores a challenge row: one address stores at most a few
+    // per challenge lifetime, which is what an honest sign-in page needs.
+    rate_limit::hit(
+        &state.db,
+        &format!("passkey-options:{}", client.rate_key()),
+        webauthn::CHALLENGE_TTL_SECS,
+        webauthn::SIGN_IN_CHALLENGES_PER_ADDRESS,
+        AuthError::rate_limited,
+    )
+    .await?;
     let rp = webauthn::relying_party(&state)?;
     let (options, authentication) = rp
         .start_discoverable_authentication()
@@ -370,22 +380,32 @@ pub async fn authentication_verify(
 
     let now = Utc::now();
     let counter = i64::from(result.counter());
-    if passkey.update_credential(&result) == Some(true) {
-        let record = serde_json::to_string(&passkey).map_err(AuthError::internal)?;
-        // Only forward: of two sign-ins at once, the higher count stays.
-        webauthn_credentials::Entity::update_many()
-            .col_expr(
-                webauthn_credentials::Column::Credential,
-                sea_orm::sea_query::Expr::value(record),
-            )
+    let changed = passkey.update_credential(&result) == Some(true);
+    let record = serde_json::to_string(&passkey).map_err(AuthError::internal)?;
+    let mut update = webauthn_credentials::Entity::update_many()
+        .col_expr(
+            webauthn_credentials::Column::Credential,
+            sea_orm::sea_query::Expr::value(record),
+        )
+        .filter(webauthn_credentials::Column::Id.eq(row.id));
+    if counter > 0 {
+        // The count moves forward in this one conditional update: of
+        // assertions carrying the same count (a cloned key, or one answer
+        // replayed on several challenges) exactly one signs in.
+        update = update
             .col_expr(
                 webauthn_credentials::Column::SignCount,
                 sea_orm::sea_query::Expr::value(counter),
             )
-            .filter(webauthn_credentials::Column::Id.eq(row.id))
-            .filter(webauthn_credentials::Column::SignCount.lt(counter))
-            .exec(&state.db)
-            .await?;
+            .filter(webauthn_credentials::Column::SignCount.lt(counter));
+        if update.exec(&state.db).await?.rows_affected == 0 {
+            return Err(webauthn::verification_failed(
+                "the sign count did not move forward",
+            ));
+        }
+    } else if changed {
+        // An authenticator without a counter (always 0): only its flags move.
+        update.exec(&state.db).await?;
     }
     webauthn_credentials::Entity::update_many()
         .col_expr(

@@ -39,16 +39,24 @@ pub enum Refusal {
     Address,
 }
 
+/// Wrong passwords for an account that an address may make in a window
+/// while the account is under attack (issue 43: its owner, mistyping once
+/// while a crowd guessed, waited 169 s). A crowd of addresses gets this many
+/// guesses each per window instead of one; the owner gets two typos.
+pub const OWNER_TYPOS: i64 = 2;
+
 /// Whether a password sign-in may be tried, before the password is checked.
-/// An address that has not failed on the account is never refused for the
-/// account's sake, so nobody can lock an owner out by guessing wrong; once
-/// [`MAX_FAILURES`] wrong passwords for the account came from anywhere, each
-/// address that has failed on it waits, so a crowd of addresses gets one
-/// guess each per window. An address with `max_per_address` wrong passwords
-/// across accounts waits too (one client guessing at many accounts).
+/// An address with at most [`OWNER_TYPOS`] wrong passwords for the account is
+/// never refused for the account's sake, so nobody can lock an owner out by
+/// guessing wrong, and an owner who mistypes during an attack still signs in;
+/// once [`MAX_FAILURES`] wrong passwords for the account came from anywhere,
+/// an address with more waits, so a crowd of addresses gets
+/// `OWNER_TYPOS + 1` guesses each per window. An address with
+/// `max_per_address` wrong passwords across accounts waits too (one client
+/// guessing at many accounts).
 pub fn refusal(failures: RecentFailures, max_per_address: i64) -> Option<Refusal> {
     if failures.account_from_address >= MAX_FAILURES
-        || (failures.account_from_address > 0 && failures.account >= MAX_FAILURES)
+        || (failures.account_from_address > OWNER_TYPOS && failures.account >= MAX_FAILURES)
     {
         Some(Refusal::Account)
     } else if failures.address >= max_per_address {
@@ -160,9 +168,12 @@ mod tests {
         // One address's own typos: five tries per window.
         assert_eq!(refusal(failures(4, 4, 4), 30), None);
         assert_eq!(refusal(failures(5, 5, 5), 30), Some(Refusal::Account));
-        // Many addresses guessing: each that failed on the account waits.
-        assert_eq!(refusal(failures(4, 1, 1), 30), None);
-        assert_eq!(refusal(failures(5, 1, 1), 30), Some(Refusal::Account));
+        // Many addresses guessing: each that failed on the account three
+        // times waits; one or two typos (the owner's) do not.
+        assert_eq!(refusal(failures(4, 3, 3), 30), None);
+        assert_eq!(refusal(failures(500, 1, 1), 30), None);
+        assert_eq!(refusal(failures(500, 2, 2), 30), None);
+        assert_eq!(refusal(failures(5, 3, 3), 30), Some(Refusal::Account));
         // One address guessing at many accounts.
         assert_eq!(refusal(failures(1, 0, 29), 30), None);
         assert_eq!(refusal(failures(0, 0, 30), 30), Some(Refusal::Address));

@@ -19,6 +19,10 @@ use crate::http::AppState;
 /// `WEBAUTHN_CHALLENGE_EXPIRY_DURATION`).
 pub const CHALLENGE_TTL_SECS: i64 = 300;
 
+/// Passkey sign-in challenges one client address may have stored per
+/// [`CHALLENGE_TTL_SECS`] (each options call stores one; issue 43).
+pub const SIGN_IN_CHALLENGES_PER_ADDRESS: u32 = 10;
+
 /// Who the server is to an authenticator: the domain credentials are
 /// scoped to and the origins whose pages may use them.
 #[derive(Debug, Clone, PartialEq)]
@@ -195,8 +199,13 @@ pub async fn store_challenge(
     state: &impl Serialize,
 ) -> AuthResult<(Uuid, i64)> {
     let now = Utc::now();
+    // Sweep the expired ones (no ceremony accepts them): the table holds at
+    // most the challenges of the last few minutes.
     webauthn_challenges::Entity::delete_many()
-        .filter(webauthn_challenges::Column::CreatedAt.lt(now - chrono::Duration::days(1)))
+        .filter(
+            webauthn_challenges::Column::CreatedAt
+                .lt(now - chrono::Duration::seconds(CHALLENGE_TTL_SECS)),
+        )
         .exec(db)
         .await?;
     let state = serde_json::to_string(state).map_err(AuthError::internal)?;

@@ -52,6 +52,10 @@ const EDIT_BODY_LIMIT: usize = 15 * 1024 * 1024;
 const MAX_PROMPT_CHARS: usize = 1000;
 
 pub const MISSING_PROMPT: &str = "Please enter an editing instruction";
+/// When a signed-out address's edit results of the hour fill its bytes
+/// (`edits.anonymous_temp_bytes_per_address`).
+const ANONYMOUS_BYTES_USED: &str =
+    "Many edits were made from your network in the last hour. Please sign in, or try again later.";
 /// When temporary results fill their storage budget (`edits.temp_budget_bytes`).
 const TEMP_BUDGET_USED: &str =
     "Photo editing is very busy right now. Please try again in a few minutes.";
@@ -258,7 +262,15 @@ async fn edit(
         let url = if inline {
             inline_result(&outcome.jpeg)
         } else {
-            store_result(state, photo.as_ref(), user_id, outcome.jpeg).await?
+            let anonymous_address = client.rate_key();
+            store_result(
+                state,
+                photo.as_ref(),
+                user_id,
+                Some(&anonymous_address),
+                outcome.jpeg,
+            )
+            .await?
         };
         Ok::<_, ApiError>((url, outcome.operations, outcome.engine))
     }
@@ -472,11 +484,20 @@ async fn store_result(
     state: &AppState,
     photo: Option<&photo_entity::Model>,
     user_id: Option<Uuid>,
+    anonymous_address: Option<&str>,
     jpeg: Vec<u8>,
 ) -> Result<String, ApiError> {
     let Some(photo) = photo else {
-        let key = match temp::store(state, user_id, jpeg).await {
+        let key = match temp::store(state, user_id, anonymous_address, jpeg).await {
             Ok(key) => key,
+            Err(temp::StoreError::AddressOverBudget(retry_after)) => {
+                return Err(ApiError::new(
+                    StatusCode::TOO_MANY_REQUESTS,
+                    ErrorCode::RateLimited,
+                    ANONYMOUS_BYTES_USED,
+                )
+                .with_retry_after(retry_after));
+            }
             Err(temp::StoreError::OverBudget) => {
                 return Err(
                     ApiError::unavailable(ErrorCode::ServerBusy, TEMP_BUDGET_USED)

@@ -58,6 +58,11 @@ pub enum StoreError {
     /// Temporary results already take `edits.temp_budget_bytes`.
     #[error("temporary results are over their storage budget")]
     OverBudget,
+    /// The signed-out clients of this address stored
+    /// `edits.anonymous_temp_bytes_per_address` in the current window; the
+    /// window ends in this many seconds.
+    #[error("this address's signed-out edit results are over their bytes")]
+    AddressOverBudget(u64),
     #[error(transparent)]
     Failed(#[from] anyhow::Error),
 }
@@ -85,13 +90,38 @@ async fn temp_bytes(db: &DatabaseConnection) -> Result<i64, DbErr> {
 
 /// Stores a temporary edit result and records when it expires. Returns its
 /// key. Refused while temporary results fill their budget (several
-/// instances storing at once may pass it by a few results).
+/// instances storing at once may pass it by a few results), and, signed out
+/// (`anonymous_address`: the client's rate key), while the address's
+/// results of the window fill its bytes. A signed-out result is kept
+/// `edits.anonymous_temp_ttl_secs` (55 minutes) at most.
 pub async fn store(
     state: &AppState,
     user_id: Option<Uuid>,
+    anonymous_address: Option<&str>,
     jpeg: Vec<u8>,
 ) -> Result<String, StoreError> {
     let size = i64::try_from(jpeg.len()).map_err(anyhow::Error::from)?;
+    let edits = &state.config.edits;
+    let mut ttl_secs = edits.temp_ttl_secs;
+    if let Some(address) = anonymous_address.filter(|_| user_id.is_none()) {
+        ttl_secs = ttl_secs.min(edits.anonymous_temp_ttl_secs).max(1);
+        let window = i64::try_from(ttl_secs).unwrap_or(i64::MAX);
+        let kib = i32::try_from(jpeg.len().div_ceil(1024)).unwrap_or(i32::MAX);
+        let cap_kib = i64::try_from(edits.anonymous_temp_bytes_per_address.div_ceil(1024))
+            .unwrap_or(i64::MAX);
+        let held = crate::rate_limit::count_amount(
+            &state.db,
+            &format!("anonymous-edit-bytes:{address}"),
+            window,
+            kib,
+        )
+        .await?;
+        if held > cap_kib {
+            return Err(StoreError::AddressOverBudget(
+                crate::rate_limit::window_remaining_secs(window),
+            ));
+        }
+    }
     let budget = i64::try_from(state.config.edits.temp_budget_bytes).unwrap_or(i64::MAX);
     if temp_bytes(&state.db).await?.saturating_add(size) > budget {
         tracing::warn!(
@@ -103,9 +133,7 @@ pub async fn store(
     let id = Uuid::new_v4();
     let key = format!("{TEMP_FOLDER}/{id}.jpg");
     let now = Utc::now();
-    let ttl = chrono::Duration::seconds(
-        i64::try_from(state.config.edits.temp_ttl_secs).unwrap_or(i64::MAX / 1000),
-    );
+    let ttl = chrono::Duration::seconds(i64::try_from(ttl_secs).unwrap_or(i64::MAX / 1000));
     let row = ActiveModel {
         id: Set(id),
         storage_key: Set(key.clone()),
@@ -122,6 +150,8 @@ pub async fn store(
     row.insert(&state.db).await?;
     if let Err(err) = state.storage.put(&key, Bytes::from(jpeg)).await {
         let _ = Entity::delete_by_id(id).exec(&state.db).await;
+        // A hung write may still land: remove it when it does.
+        state.storage.remove_later(key, false);
         return Err(anyhow::Error::from(err).into());
     }
     Ok(key)

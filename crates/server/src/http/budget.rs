@@ -1,13 +1,23 @@
 //! A cap on the request bodies one instance buffers at once. Uploads are read
 //! into memory (at most 10 MB each), so a hundred of them in parallel would
-//! hold a gigabyte; each request with a body reserves its declared size here
-//! *before* the body is read, and one that does not fit gets 503
-//! `server_busy` with `Retry-After`, in the one error shape. One client
-//! address holds at most its share of the room (429 beyond it), so a few
-//! slow uploads from one place cannot turn everyone else's away.
+//! hold a gigabyte. The room is taken by the bytes that actually arrived, as
+//! they arrive, and given back when the request ends: a body that does not
+//! fit gets 503 `server_busy` with `Retry-After`, in the one error shape.
+//! (Reserving the declared size up front let five addresses trickling 134 MB
+//! of declared uploads turn every other upload away, issue 43.)
+//!
+//! One client address declares at most its share of the room (429 beyond
+//! it, before the body is read), so a few uploads from one place cannot
+//! take it all either.
 
 use std::collections::HashMap;
+use std::pin::Pin;
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll};
+
+use axum::body::Body;
+use hyper::body::{Frame, SizeHint};
 
 use axum::extract::{Request, State};
 use axum::http::{StatusCode, header};
@@ -135,16 +145,14 @@ impl Drop for ShareHeld {
     }
 }
 
-/// Reserves the request's body size, in the instance's room and in its
-/// address's share, for as long as its handler runs.
+/// Counts the request's declared body size against its address's share,
+/// and the bytes of its body as they arrive against the instance's room,
+/// for as long as its handler runs.
 pub async fn reserve(State(budget): State<BodyBudget>, request: Request, next: Next) -> Response {
     let kib = budget.reservation(&request);
     if kib == 0 {
         return next.run(request).await;
     }
-    let Ok(reserved) = budget.room.clone().try_acquire_many_owned(kib) else {
-        return refuse(ApiError::unavailable(ErrorCode::ServerBusy, BUSY));
-    };
     let address = rate_key(&client_ip(
         request.headers(),
         request.extensions(),
@@ -157,8 +165,21 @@ pub async fn reserve(State(budget): State<BodyBudget>, request: Request, next: N
             OWN_SHARE_USED,
         ));
     };
+    let taken = Arc::new(RoomTaken {
+        room: budget.room.clone(),
+        kib: AtomicU32::new(0),
+    });
+    let request = request.map(|body| {
+        Body::new(CountedBody {
+            inner: body,
+            taken: taken.clone(),
+            received: 0,
+        })
+    });
+    // The handler keeps what it read after the body is gone: the room is
+    // given back when the answer is ready, not when the body ends.
     let response = next.run(request).await;
-    drop((share, reserved));
+    drop((share, taken));
     response
 }
 
@@ -166,6 +187,104 @@ fn refuse(error: ApiError) -> Response {
     error
         .with_retry_after(u64::from(RETRY_AFTER_SECS))
         .into_response()
+}
+
+/// 503 `server_busy` with `Retry-After`: the room for bodies is full.
+pub fn busy() -> ApiError {
+    ApiError::unavailable(ErrorCode::ServerBusy, BUSY).with_retry_after(u64::from(RETRY_AFTER_SECS))
+}
+
+/// The room was full when more of a body arrived.
+#[derive(Debug)]
+pub struct RoomFull;
+
+impl std::fmt::Display for RoomFull {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("the room for request bodies in flight is full")
+    }
+}
+
+impl std::error::Error for RoomFull {}
+
+/// Whether `err`, or any error it came from, is a [`RoomFull`].
+pub fn is_room_full(err: &(dyn std::error::Error + 'static)) -> bool {
+    let mut current = Some(err);
+    while let Some(err) = current {
+        if err.is::<RoomFull>() {
+            return true;
+        }
+        current = err.source();
+    }
+    false
+}
+
+/// The KiB of the room one request's body has taken, given back when the
+/// request ends.
+struct RoomTaken {
+    room: Arc<Semaphore>,
+    kib: AtomicU32,
+}
+
+impl RoomTaken {
+    /// Takes the room for `received` bytes in all; false when it is full.
+    fn cover(&self, received: u64) -> bool {
+        let needed = u32::try_from(received.div_ceil(1024)).unwrap_or(u32::MAX);
+        let held = self.kib.load(Ordering::SeqCst);
+        if needed <= held {
+            return true;
+        }
+        match self.room.try_acquire_many(needed - held) {
+            Ok(permits) => {
+                permits.forget();
+                self.kib.store(needed, Ordering::SeqCst);
+                true
+            }
+            Err(_) => false,
+        }
+    }
+}
+
+impl Drop for RoomTaken {
+    fn drop(&mut self) {
+        self.room.add_permits(*self.kib.get_mut() as usize);
+    }
+}
+
+/// A body that takes room for its bytes as they arrive.
+struct CountedBody {
+    inner: Body,
+    taken: Arc<RoomTaken>,
+    received: u64,
+}
+
+impl hyper::body::Body for CountedBody {
+    type Data = bytes::Bytes;
+    type Error = axum::Error;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Self::Data>, Self::Error>>> {
+        let this = &mut *self;
+        let frame = std::task::ready!(Pin::new(&mut this.inner).poll_frame(cx));
+        if let Some(Ok(frame)) = &frame
+            && let Some(data) = frame.data_ref()
+        {
+            this.received += data.len() as u64;
+            if !this.taken.cover(this.received) {
+                return Poll::Ready(Some(Err(axum::Error::new(RoomFull))));
+            }
+        }
+        Poll::Ready(frame)
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.inner.is_end_stream()
+    }
+
+    fn size_hint(&self) -> SizeHint {
+        self.inner.size_hint()
+    }
 }
 
 #[cfg(test)]
@@ -201,6 +320,26 @@ mod tests {
             budget.reservation(&request(&[("transfer-encoding", "chunked")])),
             11 * 1024
         );
+    }
+
+    #[test]
+    fn the_room_is_taken_by_the_bytes_received_and_given_back() {
+        let room = Arc::new(Semaphore::new(100));
+        let first = RoomTaken {
+            room: room.clone(),
+            kib: AtomicU32::new(0),
+        };
+        assert!(first.cover(1));
+        assert!(first.cover(60 * 1024));
+        assert_eq!(room.available_permits(), 40);
+        let second = RoomTaken {
+            room: room.clone(),
+            kib: AtomicU32::new(0),
+        };
+        assert!(second.cover(40 * 1024));
+        assert!(!second.cover(40 * 1024 + 1), "the room is full");
+        drop((first, second));
+        assert_eq!(room.available_permits(), 100);
     }
 
     #[test]

@@ -41,6 +41,28 @@ pub fn set(state: &AppState, headers: &mut HeaderMap, name: &str, value: &str, m
     }
 }
 
+/// [`set`] for a cookie that must come back on a cross-site form post (a
+/// provider's `form_post` callback): `SameSite=None; Secure` over HTTPS.
+/// Plain HTTP cannot carry such a cookie, so it is `SameSite=Lax` there
+/// (local development; providers that post need HTTPS anyway).
+pub fn set_cross_site(
+    state: &AppState,
+    headers: &mut HeaderMap,
+    name: &str,
+    value: &str,
+    max_age_secs: i64,
+) {
+    let same_site = if state.base_url.starts_with("https://") {
+        "SameSite=None; Secure"
+    } else {
+        "SameSite=Lax"
+    };
+    let cookie = format!("{name}={value}; Path=/; Max-Age={max_age_secs}; HttpOnly; {same_site}");
+    if let Ok(value) = HeaderValue::from_str(&cookie) {
+        headers.append(header::SET_COOKIE, value);
+    }
+}
+
 /// The referral code the browser carries, if any (not checked here: the
 /// partners domain decides what it is worth).
 #[derive(Debug, Clone, Default)]

@@ -397,6 +397,27 @@ impl std::fmt::Display for ApiError {
     }
 }
 
+/// What a 503 that names no wait of its own tells the client: every 503
+/// carries `Retry-After` (issue 43: `/readyz` and media reads did not).
+pub const DEFAULT_RETRY_AFTER_SECS: u64 = 5;
+
+/// Adds `Retry-After` to a 503 that has none (the web app's "not built yet"
+/// page, the auth API's shapes, anything a layer answers): the outermost
+/// layer, so no 503 leaves without one.
+pub async fn retry_after_on_every_503(
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
+    let mut response = next.run(request).await;
+    if response.status() == StatusCode::SERVICE_UNAVAILABLE {
+        response
+            .headers_mut()
+            .entry(axum::http::header::RETRY_AFTER)
+            .or_insert(axum::http::HeaderValue::from(DEFAULT_RETRY_AFTER_SECS));
+    }
+    response
+}
+
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         if self.status == StatusCode::SERVICE_UNAVAILABLE {
@@ -427,10 +448,17 @@ impl IntoResponse for ApiError {
             message: self.message.into_owned(),
         };
         let mut response = (self.status, Json(body)).into_response();
-        if self.status == StatusCode::TOO_MANY_REQUESTS {
+        if self.status == StatusCode::TOO_MANY_REQUESTS
+            || self.status == StatusCode::SERVICE_UNAVAILABLE
+        {
+            let default = if self.status == StatusCode::TOO_MANY_REQUESTS {
+                60
+            } else {
+                DEFAULT_RETRY_AFTER_SECS
+            };
             response.headers_mut().insert(
                 axum::http::header::RETRY_AFTER,
-                axum::http::HeaderValue::from(self.retry_after.unwrap_or(60)),
+                axum::http::HeaderValue::from(self.retry_after.unwrap_or(default)),
             );
         } else if let Some(secs) = self.retry_after {
             response.headers_mut().insert(
@@ -584,6 +612,9 @@ impl From<JsonRejection> for ApiError {
             ),
             _ if crate::http::idle_body::is_stalled(&rejection) => {
                 return Self::body_stalled().with_cause(rejection);
+            }
+            _ if crate::http::budget::is_room_full(&rejection) => {
+                return crate::http::budget::busy().with_cause(rejection);
             }
             _ => (
                 StatusCode::BAD_REQUEST,

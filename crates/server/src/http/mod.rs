@@ -3,6 +3,7 @@
 //! ids, logs, metrics, health, the development outbox and the web app. The
 //! routes themselves are assembled in `app`.
 
+pub mod body_slots;
 pub mod budget;
 pub mod cookies;
 pub mod error;
@@ -127,6 +128,7 @@ pub fn serve(routes: Router<AppState>, state: AppState) -> Router {
             security,
             security::add_headers,
         ))
+        .layer(axum::middleware::from_fn(error::retry_after_on_every_503))
 }
 
 /// Marks an answer `Cache-Control: no-store` unless it says otherwise: the

@@ -1,10 +1,13 @@
 //! Serving connections: HTTP/1.1 with a header read timeout, so a client that
 //! never finishes its headers (or idles on a kept-alive connection) is
-//! closed; a body read timeout, so one that never sends its body is too; a
-//! cap on open connections, so a flood of them waits in the kernel's accept
-//! queue instead of using up the file descriptors, and a cap per client
-//! address, so one address cannot take every slot; and a shutdown that
-//! drains before it stops (see [`serve`]).
+//! closed; a pace for request bodies (idle timeout, minimum rate, deadline:
+//! [`super::idle_body`]), so one that never sends its body, or trickles it,
+//! is too; a cap on open connections, so a flood of them waits in the
+//! kernel's accept queue instead of using up the file descriptors, of which
+//! a part never receives a body ([`super::body_slots`]), so slow uploads
+//! cannot keep health checks and reads out; a cap per client address (an
+//! IPv6 client per /64), so one address cannot take every slot; and a
+//! shutdown that drains before it stops (see [`serve`]).
 //!
 //! `axum::serve` does none of this (it gives hyper no timer, which disables
 //! hyper's header timeout), hence this loop. HTTP/2 is left to the reverse
@@ -22,13 +25,16 @@ use axum::Router;
 use axum::body::Body;
 use axum::extract::ConnectInfo;
 use axum::http::{HeaderValue, header};
+use axum::response::IntoResponse;
 use hyper::body::Incoming;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{Semaphore, watch};
 use tower::ServiceExt;
 
-use super::idle_body::IdleTimeoutBody;
+use super::body_slots::BodySlots;
+use super::error::{ApiError, ErrorCode};
+use super::idle_body::{BodyPace, PacedBody};
 
 /// How long an accept error (too many open files, say) pauses the loop.
 const ACCEPT_ERROR_PAUSE: Duration = Duration::from_millis(250);
@@ -37,10 +43,12 @@ const ACCEPT_ERROR_PAUSE: Duration = Duration::from_millis(250);
 pub struct ConnectionLimits {
     /// Closes a connection whose request headers are not complete in time.
     pub header_read_timeout: Duration,
-    /// Ends a request whose body sends nothing for this long.
-    pub body_read_timeout: Duration,
+    /// How slow a request body may be.
+    pub body_pace: BodyPace,
     /// Connections served at once.
     pub max_connections: usize,
+    /// Of those, how many may be receiving a request body.
+    pub max_body_connections: usize,
     /// Connections one peer address holds at once; `None` behind a trusted
     /// proxy, whose address every connection shares (the proxy caps them
     /// per client).
@@ -55,8 +63,18 @@ impl ConnectionLimits {
         let http = &config.http;
         Self {
             header_read_timeout: Duration::from_secs(http.header_read_timeout_secs.max(1)),
-            body_read_timeout: Duration::from_secs(http.body_read_timeout_secs.max(1)),
+            body_pace: BodyPace {
+                idle_timeout: Duration::from_secs(http.body_read_timeout_secs.max(1)),
+                min_bytes_per_sec: http.min_body_bytes_per_sec,
+                grace: Duration::from_secs(http.body_rate_grace_secs.max(1)),
+                deadline_base: Duration::from_secs(http.body_deadline_base_secs.max(1)),
+                deadline_bytes_per_sec: http.body_deadline_bytes_per_sec.max(1),
+            },
             max_connections: http.max_connections.max(1),
+            max_body_connections: http
+                .max_connections
+                .saturating_sub(http.connections_kept_for_requests_without_body)
+                .max(1),
             max_connections_per_address: (!config.auth.trust_x_forwarded_for)
                 .then_some(http.max_connections_per_address.max(1)),
             shutdown_grace: Duration::from_secs(http.shutdown_grace_secs),
@@ -84,9 +102,25 @@ impl Draining {
 #[derive(Default)]
 struct PerAddress(Mutex<HashMap<IpAddr, usize>>);
 
+/// What a peer is counted as: an IPv6 address by its /64 (one subscriber's
+/// network hands out a whole /64, so each address in it is no new client),
+/// an IPv4-mapped one as its IPv4 address.
+fn address_key(ip: IpAddr) -> IpAddr {
+    match ip {
+        IpAddr::V4(_) => ip,
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => IpAddr::V4(v4),
+            None => IpAddr::V6(std::net::Ipv6Addr::from(
+                u128::from(v6) & !((1u128 << 64) - 1),
+            )),
+        },
+    }
+}
+
 impl PerAddress {
     /// Counts a connection from `ip`, unless it holds `cap` already.
     fn admit(self: &Arc<Self>, ip: IpAddr, cap: usize) -> Option<AddressSlot> {
+        let ip = address_key(ip);
         let mut open = self.0.lock().expect("connections per address lock");
         let count = open.entry(ip).or_default();
         if *count >= cap {
@@ -148,6 +182,7 @@ pub async fn serve(
 ) -> std::io::Result<()> {
     let slots = Arc::new(Semaphore::new(limits.max_connections));
     let per_address = Arc::new(PerAddress::default());
+    let body_slots = BodySlots::new(limits.max_body_connections);
     let mut http = hyper::server::conn::http1::Builder::new();
     http.timer(TokioTimer::new())
         .header_read_timeout(limits.header_read_timeout);
@@ -187,15 +222,41 @@ pub async fn serve(
         let _ = stream.set_nodelay(true);
         let router = router.clone();
         let draining = draining.clone();
-        let body_timeout = limits.body_read_timeout;
+        let body_pace = limits.body_pace;
+        let body_slots = body_slots.clone();
         let service = hyper::service::service_fn(move |mut request: hyper::Request<Incoming>| {
             request
                 .extensions_mut()
                 .insert(ConnectInfo::<SocketAddr>(peer));
-            let request = request.map(|body| Body::new(IdleTimeoutBody::new(body, body_timeout)));
+            // A request with a body needs one of the places kept for bodies.
+            let slot = if hyper::body::Body::is_end_stream(request.body()) {
+                None
+            } else {
+                match body_slots.admit() {
+                    Some(slot) => Some(slot),
+                    None => {
+                        let mut busy =
+                            ApiError::unavailable(ErrorCode::ServerBusy, super::budget::BUSY)
+                                .with_retry_after(u64::from(super::budget::RETRY_AFTER_SECS))
+                                .into_response();
+                        // Its body is not read: the connection cannot be reused.
+                        busy.headers_mut()
+                            .insert(header::CONNECTION, HeaderValue::from_static("close"));
+                        return futures::future::Either::Left(std::future::ready(Ok(busy)));
+                    }
+                }
+            };
+            let request = request.map(|body| {
+                Body::new(PacedBody::new(
+                    body,
+                    body_pace,
+                    super::BODY_LIMIT as u64,
+                    slot,
+                ))
+            });
             let response = router.clone().oneshot(request);
             let draining = draining.clone();
-            async move {
+            futures::future::Either::Right(async move {
                 let mut response = response.await?;
                 if draining.is_draining() {
                     response
@@ -203,7 +264,7 @@ pub async fn serve(
                         .insert(header::CONNECTION, HeaderValue::from_static("close"));
                 }
                 Ok::<_, std::convert::Infallible>(response)
-            }
+            })
         });
         let connection = http
             .serve_connection(TokioIo::new(stream), service)
@@ -248,4 +309,29 @@ fn is_connection_error(err: &std::io::Error) -> bool {
         err.kind(),
         ErrorKind::ConnectionRefused | ErrorKind::ConnectionAborted | ErrorKind::ConnectionReset
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_ipv6_client_is_counted_by_its_64() {
+        let key = |ip: &str| address_key(ip.parse().unwrap());
+        assert_eq!(key("2001:db8:1:2:aaaa::1"), key("2001:db8:1:2:bbbb::9"));
+        assert_ne!(key("2001:db8:1:2::1"), key("2001:db8:1:3::1"));
+        assert_eq!(key("::ffff:192.0.2.7"), key("192.0.2.7"));
+        assert_ne!(key("192.0.2.7"), key("192.0.2.8"));
+    }
+
+    #[test]
+    fn a_64_holds_at_most_the_cap_of_one_address() {
+        let all = Arc::new(PerAddress::default());
+        let held: Vec<_> = (1..=3)
+            .map(|n| all.admit(format!("2001:db8::{n}").parse().unwrap(), 3))
+            .collect();
+        assert!(held.iter().all(Option::is_some));
+        assert!(all.admit("2001:db8::ffff".parse().unwrap(), 3).is_none());
+        assert!(all.admit("2001:db8:0:1::1".parse().unwrap(), 3).is_some());
+    }
 }

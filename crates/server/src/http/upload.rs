@@ -127,6 +127,9 @@ fn multipart_error(err: MultipartError) -> ApiError {
     if crate::http::idle_body::is_stalled(&err) {
         return ApiError::body_stalled().with_cause(err);
     }
+    if crate::http::budget::is_room_full(&err) {
+        return crate::http::budget::busy().with_cause(err);
+    }
     ApiError::bad_request(
         ErrorCode::InvalidUpload,
         "The upload could not be read. Please choose the photo again.",

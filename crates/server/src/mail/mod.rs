@@ -9,9 +9,10 @@
 //! - A worker claims a row before it sends it: one conditional UPDATE sets
 //!   `status = 'sending'` and a lease (`locked_until`, [`LEASE`]) and counts
 //!   the attempt, so one instance wins; the send is cut off at
-//!   [`SEND_TIMEOUT`], well inside the lease. A row still `sending` after its
-//!   lease belongs to a worker that stopped (a crash mid-send) and is claimed
-//!   again. Only a stop between the server's "250 queued" and the row's update
+//!   [`SEND_TIMEOUT`], and the worker renews the short lease every
+//!   [`LEASE_RENEWAL`] while the send is in flight. A row still `sending`
+//!   after its lease belongs to a worker that stopped (a crash mid-send) and
+//!   is claimed again within [`LEASE`] (it waited 120 s before issue 43). Only a stop between the server's "250 queued" and the row's update
 //!   sends it twice, and then both copies carry the same `Message-ID`
 //!   (`<row id@sender's domain>`), so mail clients and providers can tell
 //!   (and many drop) the second.
@@ -106,8 +107,11 @@ pub struct Mailer {
     smtp: Arc<AtomicU8>,
 }
 
-/// How long a claimed message stays with its worker before another may claim it.
-pub const LEASE: Duration = Duration::from_secs(120);
+/// How long a claimed message stays with its worker before another may
+/// claim it, unless the worker renews it.
+pub const LEASE: Duration = Duration::from_secs(15);
+/// How often a worker renews the lease of the message it is sending.
+pub const LEASE_RENEWAL: Duration = Duration::from_secs(5);
 /// The longest one send may take (lettre's own timeout is per command).
 pub const SEND_TIMEOUT: Duration = Duration::from_secs(60);
 /// The longest wait between two attempts at one message.
@@ -292,9 +296,13 @@ impl Mailer {
                     "a worker stopped while sending this mail; sending it again with the same Message-ID"
                 );
             }
+            let mut lease = lease;
             let result = match build_message(from, &row) {
-                Ok(message) => match tokio::time::timeout(SEND_TIMEOUT, transport.send(message))
-                    .await
+                Ok(message) => match self
+                    .renewing_lease(row.id, &mut lease, async {
+                        tokio::time::timeout(SEND_TIMEOUT, transport.send(message)).await
+                    })
+                    .await?
                 {
                     Ok(Ok(_)) => Ok(()),
                     Ok(Err(err)) if is_unreachable(&err) => Err(Failure::Unreachable(err.into())),
@@ -382,6 +390,39 @@ impl Mailer {
             .exec(&self.db)
             .await?;
         Ok((claimed.rows_affected == 1).then_some(lease))
+    }
+
+    /// Runs `send`, renewing the lease of message `id` every
+    /// [`LEASE_RENEWAL`] meanwhile; `lease` follows the renewals.
+    async fn renewing_lease<T>(
+        &self,
+        id: Uuid,
+        lease: &mut DateTime<Utc>,
+        send: impl std::future::Future<Output = T>,
+    ) -> Result<T, DbErr> {
+        let mut send = std::pin::pin!(send);
+        let mut renewal =
+            tokio::time::interval_at(tokio::time::Instant::now() + LEASE_RENEWAL, LEASE_RENEWAL);
+        loop {
+            tokio::select! {
+                outcome = &mut send => return Ok(outcome),
+                _ = renewal.tick() => {
+                    let now = Utc::now();
+                    let renewed =
+                        to_micros(now + chrono::Duration::from_std(LEASE).unwrap_or_default());
+                    let updated = outbox::Entity::update_many()
+                        .col_expr(outbox::Column::LockedUntil, Expr::value(renewed))
+                        .filter(outbox::Column::Id.eq(id))
+                        .filter(outbox::Column::Status.eq("sending"))
+                        .filter(outbox::Column::LockedUntil.eq(*lease))
+                        .exec(&self.db)
+                        .await?;
+                    if updated.rows_affected == 1 {
+                        *lease = renewed;
+                    }
+                }
+            }
+        }
     }
 
     /// Whether a message waits for its next attempt after a failed one.

@@ -211,11 +211,21 @@ async fn save_photo(
         .map(|edit| format!("{folder}edits/{}.{}", Uuid::new_v4(), edit.extension));
     let mut objects = vec![(key.clone(), stored.bytes)];
     objects.extend(edit_key.clone().zip(edit.map(|edit| edit.bytes)));
-    for (object_key, bytes) in objects {
-        if let Err(err) = state.storage.put(&object_key, bytes.into()).await {
-            let _ = state.storage.delete_prefix(&folder).await;
-            return Err(ApiError::internal(err));
+    // All the images within one storage deadline, so the client gets the
+    // 503 before the proxy's timeout; what failed or hung is removed in the
+    // background (storage that hangs would hold the answer up again).
+    let deadline = state.storage.deadline();
+    let stored_all = tokio::time::timeout(deadline, async {
+        for (object_key, bytes) in objects {
+            state.storage.put(&object_key, bytes.into()).await?;
         }
+        Ok::<_, crate::storage::StorageError>(())
+    })
+    .await
+    .unwrap_or(Err(crate::storage::StorageError::TimedOut(deadline)));
+    if let Err(err) = stored_all {
+        state.storage.remove_later(folder, true);
+        return Err(ApiError::internal(err));
     }
     let now = Utc::now();
     let row = entity::ActiveModel {

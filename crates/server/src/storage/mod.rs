@@ -20,6 +20,9 @@ pub struct Storage {
     deadline: std::time::Duration,
 }
 
+/// How long [`Storage::remove_later`] keeps removing a failed write.
+const REMOVE_LATER_FOR: std::time::Duration = std::time::Duration::from_secs(600);
+
 /// A local directory answers at once; this only bounds a stuck disk.
 const LOCAL_DEADLINE: std::time::Duration = std::time::Duration::from_secs(60);
 
@@ -69,17 +72,20 @@ impl Storage {
             StorageConfig::S3(s3) => {
                 // A hanging or refusing endpoint must not hold a request for
                 // minutes (object_store's defaults: 30 s a try, 10 retries
-                // within 3 minutes).
-                let request = std::time::Duration::from_secs(s3.request_timeout_secs.max(1));
+                // within 3 minutes): the whole call, retries included, ends
+                // by the deadline, so the app's 503 comes before the proxy's
+                // timeout (issue 43: an upload waited 80 s, a read 40 s).
+                let deadline = std::time::Duration::from_secs(s3.request_timeout_secs.max(1));
+                let per_try = (deadline / 3).max(std::time::Duration::from_secs(1));
                 let client = ClientOptions::new()
-                    .with_connect_timeout(std::time::Duration::from_secs(
-                        s3.connect_timeout_secs.max(1),
-                    ))
-                    .with_timeout(request)
+                    .with_connect_timeout(
+                        std::time::Duration::from_secs(s3.connect_timeout_secs.max(1)).min(per_try),
+                    )
+                    .with_timeout(per_try)
                     .with_allow_http(s3.allow_http);
                 let retry = RetryConfig {
                     max_retries: 2,
-                    retry_timeout: request * 2,
+                    retry_timeout: deadline,
                     ..RetryConfig::default()
                 };
                 let mut builder = AmazonS3Builder::new()
@@ -103,8 +109,7 @@ impl Storage {
                 Ok(Self {
                     store: Arc::new(builder.build()?),
                     backend: "s3",
-                    // Three tries and their backoff, with room to spare.
-                    deadline: request * 4,
+                    deadline,
                 })
             }
         }
@@ -112,6 +117,11 @@ impl Storage {
 
     pub fn backend(&self) -> &'static str {
         self.backend
+    }
+
+    /// The longest one call may take, retries included.
+    pub fn deadline(&self) -> std::time::Duration {
+        self.deadline
     }
 
     /// `call`, given up (`TimedOut`) past the deadline.
@@ -186,6 +196,33 @@ impl Storage {
             self.delete(key).await?;
         }
         Ok(keys.len())
+    }
+
+    /// Removes `key` (or, with `folder`, everything under it) in the
+    /// background after a write that failed or hung: storage that hangs
+    /// holds such a write and may finish it after the request gave up (issue
+    /// 43: an image with no photo row). Tried at once and then again, twice
+    /// the deadline apart and doubling, for ten minutes, so a late write
+    /// goes too; the hourly orphan sweep remains the backstop (a restart).
+    pub fn remove_later(&self, key: String, folder: bool) {
+        let storage = self.clone();
+        tokio::spawn(async move {
+            let mut pause = std::time::Duration::ZERO;
+            let mut waited = std::time::Duration::ZERO;
+            while waited <= REMOVE_LATER_FOR {
+                tokio::time::sleep(pause).await;
+                waited += pause;
+                let removed = if folder {
+                    storage.delete_prefix(&key).await.map(drop)
+                } else {
+                    storage.delete(&key).await
+                };
+                if let Err(err) = removed {
+                    tracing::debug!(%key, error = %err, "could not remove a failed write yet");
+                }
+                pause = (pause * 2).max(storage.deadline * 2);
+            }
+        });
     }
 
     /// Removes the object; removing a missing object is not an error.

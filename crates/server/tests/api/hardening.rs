@@ -15,6 +15,7 @@ on_both_databases!(
     an_editor_over_its_rate_is_refused_before_it_sends_the_body,
     bodies_past_the_cap_in_flight_get_503_with_retry_after,
     one_address_holds_only_its_share_of_the_bodies_in_flight,
+    uploads_trickling_from_many_addresses_do_not_turn_another_away,
     a_patch_body_over_the_limit_gets_413_in_the_error_shape,
 );
 
@@ -133,31 +134,44 @@ async fn an_editor_over_its_rate_is_refused_before_it_sends_the_body(backend: Ba
 
 async fn bodies_past_the_cap_in_flight_get_503_with_retry_after(backend: Backend) {
     let app = spawn_app_with(backend, |config| {
+        config.auth.trust_x_forwarded_for = true;
         config.http.max_body_bytes_in_flight = 1024 * 1024;
     })
     .await;
-    // One upload of 900 kB whose body is slow to come holds the room...
-    let mut slow = connect(&app).await;
-    slow.write_all(&upload_head("/api/v1/analyses/pet", 900_000))
+    // One upload that sent 900 kB of its 1 MB and stopped holds the room,
+    // so another's bytes past it are refused. (Whichever handler reads
+    // first holds the room: when the second wins, the first is refused
+    // and the second waits for the rest of its body; try again.)
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
+    let refusal = loop {
+        let mut slow = connect(&app).await;
+        slow.write_all(&upload_head_from(
+            "/api/v1/analyses/pet",
+            1_000_000,
+            Some("203.0.113.1"),
+        ))
         .await
         .unwrap();
-    // ...so another of 900 kB is turned away before its body is read.
-    // (The first reserves once its handler runs: try again until it has.)
-    let deadline = std::time::Instant::now() + Duration::from_secs(10);
-    let refusal = loop {
+        slow.write_all(&vec![b'x'; 900_000]).await.unwrap();
         let mut second = connect(&app).await;
         second
-            .write_all(&upload_head("/api/v1/analyses/pet", 900_000))
+            .write_all(&upload_head_from(
+                "/api/v1/analyses/pet",
+                900_000,
+                Some("198.51.100.7"),
+            ))
             .await
             .unwrap();
-        if let Some(answer) = read_answer(&mut second, Duration::from_secs(2)).await
+        second.write_all(&vec![b'x'; 300_000]).await.unwrap();
+        let answer = read_answer(&mut second, Duration::from_secs(5)).await;
+        if let Some(answer) = &answer
             && answer.starts_with("HTTP/1.1 503")
         {
-            break answer;
+            break answer.clone();
         }
         assert!(
             std::time::Instant::now() < deadline,
-            "a second upload past the cap was never refused"
+            "a second upload past the cap was never refused: {answer:?}"
         );
     };
     let head = refusal.to_ascii_lowercase();
@@ -167,7 +181,54 @@ async fn bodies_past_the_cap_in_flight_get_503_with_retry_after(backend: Backend
 
     // Small requests are not held up meanwhile.
     assert_eq!(app.get("/healthz").await.status(), StatusCode::OK);
-    drop(slow);
+}
+
+/// Issue 43, item 2: five addresses trickling 134 MB of declared uploads
+/// made every 5 MB upload from a sixth fail with 503: the room was reserved
+/// by declared size. It follows the bytes received now.
+async fn uploads_trickling_from_many_addresses_do_not_turn_another_away(backend: Backend) {
+    let app = spawn_app_with(backend, |config| {
+        config.auth.trust_x_forwarded_for = true;
+        config.http.max_body_bytes_in_flight = 64 * 1024 * 1024;
+        // Each address's share: one largest upload (11 MiB).
+        config.http.max_body_bytes_in_flight_per_address = 0;
+    })
+    .await;
+    // Six addresses each declare 11 MB (63 MiB of the 64) and send nothing more.
+    let mut trickling = Vec::new();
+    for n in 1..=6 {
+        let mut stream = connect(&app).await;
+        stream
+            .write_all(&upload_head_from(
+                "/api/v1/analyses/pet",
+                11_000_000,
+                Some(&format!("203.0.113.{n}")),
+            ))
+            .await
+            .unwrap();
+        trickling.push(stream);
+    }
+    for stream in &mut trickling {
+        assert_eq!(
+            read_answer(stream, Duration::from_millis(200)).await,
+            None,
+            "a trickling upload is read, not refused"
+        );
+    }
+    // A 5 MB upload from a seventh address is read to its end and judged.
+    let response = app
+        .client
+        .post(app.url("/api/v1/analyses/pet"))
+        .header("x-forwarded-for", "198.51.100.7")
+        .multipart(crate::harness::image_form(vec![b'x'; 5_000_000], "a.jpg"))
+        .send()
+        .await
+        .unwrap();
+    let status = response.status();
+    let body: Value = response.json().await.unwrap();
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+    assert_eq!(body["code"], "not_an_image", "{body}");
+    drop(trickling);
 }
 
 /// Issue 25, item 10: 18 slow uploads from one address reserved the whole
@@ -345,6 +406,130 @@ async fn a_slow_but_steady_upload_is_not_cut_by_the_body_timeout() {
         "the upload was read to its end and judged (not an image): {answer}"
     );
     assert!(answer.contains("not_an_image"), "{answer}");
+}
+
+/// Issue 43, item 1: one byte every few seconds restarted the body timeout,
+/// so it held a connection for good. Past a short grace, a body must keep
+/// up with a minimum rate.
+#[tokio::test]
+async fn a_body_slower_than_the_minimum_rate_is_cut_after_the_grace() {
+    let app = spawn_app_with(Backend::Sqlite, |config| {
+        config.http.body_read_timeout_secs = 60;
+        config.http.body_rate_grace_secs = 1;
+        config.http.min_body_bytes_per_sec = 240;
+    })
+    .await;
+    let mut stream = connect(&app).await;
+    stream
+        .write_all(&upload_head("/api/v1/analyses/pet", 5_000_000))
+        .await
+        .unwrap();
+    // A byte every 300 ms: never idle for long, far below 240 B/s.
+    let mut bytes = 0;
+    let answer = loop {
+        if stream.write_all(b"x").await.is_ok() {
+            bytes += 1;
+        }
+        if let Some(answer) = read_answer(&mut stream, Duration::from_millis(300)).await {
+            break answer;
+        }
+        assert!(bytes < 100, "still read after 30 s of trickling");
+    };
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+    assert!(answer.contains("\"code\":\"body_timeout\""), "{answer}");
+}
+
+/// A body that keeps up with the minimum rate still ends by the deadline of
+/// its declared size.
+#[tokio::test]
+async fn a_body_not_complete_by_the_deadline_of_its_size_is_cut() {
+    let app = spawn_app_with(Backend::Sqlite, |config| {
+        config.http.body_read_timeout_secs = 60;
+        config.http.min_body_bytes_per_sec = 1;
+        config.http.body_deadline_base_secs = 1;
+        // 1 s + 100 kB at 100 kB/s: 2 s for the whole body.
+        config.http.body_deadline_bytes_per_sec = 100_000;
+    })
+    .await;
+    let mut stream = connect(&app).await;
+    stream
+        .write_all(&upload_head("/api/v1/analyses/pet", 100_000))
+        .await
+        .unwrap();
+    let mut sent = 0;
+    let answer = loop {
+        // 1 kB every 200 ms: 5 kB/s, above the minimum rate.
+        if sent < 90_000 && stream.write_all(&[b'x'; 1000]).await.is_ok() {
+            sent += 1000;
+        }
+        if let Some(answer) = read_answer(&mut stream, Duration::from_millis(200)).await {
+            break answer;
+        }
+        assert!(sent < 90_000, "no answer after 18 s");
+    };
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+    assert!(answer.contains("\"code\":\"body_timeout\""), "{answer}");
+}
+
+/// Issue 43, item 1: slow bodies held every connection and `/healthz`
+/// failed. Some connections never receive a body, and when the body places
+/// are full the slowest body gives its place to a new one.
+#[tokio::test]
+async fn requests_without_a_body_are_served_while_slow_bodies_hold_every_body_place() {
+    let app = spawn_app_with(Backend::Sqlite, |config| {
+        config.http.max_connections = 6;
+        config.http.connections_kept_for_requests_without_body = 2;
+        config.http.body_read_timeout_secs = 60;
+        config.http.body_rate_grace_secs = 60;
+    })
+    .await;
+    // Six slow uploads: four take the body places, the others are refused
+    // (or take the place of one that has had its second).
+    let mut slow = Vec::new();
+    for _ in 0..6 {
+        let mut stream = connect(&app).await;
+        stream
+            .write_all(&upload_head("/api/v1/analyses/pet", 5_000_000))
+            .await
+            .unwrap();
+        slow.push(stream);
+    }
+    let mut health = connect(&app).await;
+    health
+        .write_all(b"GET /healthz HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n")
+        .await
+        .unwrap();
+    let answer = read_answer(&mut health, Duration::from_secs(10))
+        .await
+        .expect("/healthz is served while slow bodies hold their places");
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    // A fast upload takes the place of the slowest body once the bodies
+    // have had their second (before that it is refused with 503).
+    crate::harness::eventually("a fast upload to be read to its end", || async {
+        let response = app
+            .client
+            .post(app.url("/api/v1/analyses/pet"))
+            .multipart(crate::harness::image_form(vec![b'x'; 200_000], "a.jpg"))
+            .send()
+            .await;
+        // Read to its end and judged: not an image.
+        response.is_ok_and(|response| response.status() == StatusCode::BAD_REQUEST)
+    })
+    .await;
+    let mut shed = 0;
+    for stream in &mut slow {
+        if let Some(answer) = read_answer(stream, Duration::from_millis(500)).await {
+            assert!(
+                answer.starts_with("HTTP/1.1 408") || answer.starts_with("HTTP/1.1 503"),
+                "{answer}"
+            );
+            shed += 1;
+        }
+    }
+    assert!(
+        shed >= 3,
+        "at most four slow bodies hold places: {shed} ended"
+    );
 }
 
 /// A raw connection to the test app from another loopback address

@@ -7,6 +7,7 @@ use serde_json::Value;
 on_both_databases!(
     health_and_readiness_answer_ok,
     readiness_fails_when_the_database_is_gone,
+    in_an_outage_the_leaderboard_answers_from_its_cache_for_a_second_at_most,
     an_unreachable_database_answers_503_with_retry_after_and_recovers
 );
 
@@ -29,6 +30,8 @@ async fn readiness_fails_when_the_database_is_gone(backend: Backend) {
     app.db.close_by_ref().await.unwrap();
     let ready = app.get("/readyz").await;
     assert_eq!(ready.status(), StatusCode::SERVICE_UNAVAILABLE);
+    // Every 503 says when to come back (issue 43).
+    assert_eq!(ready.headers()["retry-after"], "5");
     let body: Value = ready.json().await.unwrap();
     assert_eq!(body["code"], "database_unavailable");
     assert_eq!(
@@ -36,6 +39,30 @@ async fn readiness_fails_when_the_database_is_gone(backend: Backend) {
         StatusCode::OK,
         "still alive"
     );
+}
+
+/// Issue 43 asked whether leaderboard reads answering 200 during a database
+/// outage are intended. They are: anonymous readers share a page read from
+/// the database at most a second ago (`http::recent_reads::TTL`), outage or
+/// not; the cache never holds a page longer because the database is gone.
+async fn in_an_outage_the_leaderboard_answers_from_its_cache_for_a_second_at_most(
+    backend: Backend,
+) {
+    let app = spawn_app(backend).await;
+    assert_eq!(
+        app.get("/api/v1/leaderboard").await.status(),
+        StatusCode::OK
+    );
+    app.db.close_by_ref().await.unwrap();
+    eventually(
+        "the leaderboard to answer 503 once its second is over",
+        || async {
+            let response = app.get("/api/v1/leaderboard").await;
+            response.status() == StatusCode::SERVICE_UNAVAILABLE
+                && response.headers().contains_key("retry-after")
+        },
+    )
+    .await;
 }
 
 #[tokio::test]

@@ -167,3 +167,133 @@ async fn storage_that_hangs_or_refuses_is_a_503_soon_and_saves_no_row(backend: B
         assert_eq!(rows, 0, "no row for an image that was not stored");
     }
 }
+
+/// A proxy to `upstream` that holds every connection's bytes until
+/// `release` is set, then passes them on: storage that hangs, and then
+/// comes back and does what it was asked, though the asker gave up. Counts
+/// the writes (PUTs) it passed on whose asker had gone, once answered.
+async fn spawn_stalling_proxy(
+    upstream: &str,
+) -> (
+    String,
+    tokio::sync::watch::Sender<bool>,
+    std::sync::Arc<std::sync::atomic::AtomicUsize>,
+) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let endpoint = format!("http://{}", listener.local_addr().unwrap());
+    let (release, released) = tokio::sync::watch::channel(false);
+    let late_writes = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let counted = late_writes.clone();
+    let upstream = upstream.trim_start_matches("http://").to_owned();
+    tokio::spawn(async move {
+        while let Ok((mut client, _)) = listener.accept().await {
+            let mut released = released.clone();
+            let upstream = upstream.clone();
+            let counted = counted.clone();
+            tokio::spawn(async move {
+                let mut held = Vec::new();
+                let mut buffer = vec![0u8; 64 * 1024];
+                let mut client_open = true;
+                while !*released.borrow_and_update() {
+                    tokio::select! {
+                        read = client.read(&mut buffer), if client_open => match read {
+                            Ok(0) | Err(_) => client_open = false,
+                            Ok(n) => held.extend_from_slice(&buffer[..n]),
+                        },
+                        changed = released.changed() => if changed.is_err() { return },
+                    }
+                }
+                let Ok(mut server) = tokio::net::TcpStream::connect(&upstream).await else {
+                    return;
+                };
+                if server.write_all(&held).await.is_err() {
+                    return;
+                }
+                if client_open {
+                    let _ = tokio::io::copy_bidirectional(&mut client, &mut server).await;
+                } else {
+                    // The asker is gone; the storage still does the work.
+                    let mut answer = [0u8; 1024];
+                    let answered = tokio::time::timeout(
+                        std::time::Duration::from_secs(10),
+                        server.read(&mut answer),
+                    )
+                    .await;
+                    if held.starts_with(b"PUT ") && matches!(answered, Ok(Ok(n)) if n > 0) {
+                        counted.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                    }
+                }
+            });
+        }
+    });
+    (endpoint, release, late_writes)
+}
+
+/// Every file stored under `dir`, as paths relative to it.
+fn files_under(dir: &std::path::Path) -> Vec<String> {
+    let mut files = Vec::new();
+    let mut pending = vec![dir.to_owned()];
+    while let Some(current) = pending.pop() {
+        let Ok(entries) = std::fs::read_dir(&current) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                pending.push(path);
+            } else {
+                files.push(path.strip_prefix(dir).unwrap().display().to_string());
+            }
+        }
+    }
+    files
+}
+
+on_both_databases!(an_upload_given_up_in_a_hang_leaves_no_object_without_a_row,);
+
+/// Issue 43: an upload given up during an S3 hang still wrote its image when
+/// S3 came back, leaving an image that no photo row names.
+async fn an_upload_given_up_in_a_hang_leaves_no_object_without_a_row(backend: Backend) {
+    let root = tempfile::tempdir().unwrap();
+    let s3 = spawn_s3(root.path(), "media").await;
+    let (endpoint, release, late_writes) = spawn_stalling_proxy(&s3).await;
+    let app = crate::harness::spawn_app_with(backend, move |config| {
+        let StorageConfig::S3(mut s3) = s3_config(endpoint, SECRET_KEY).storage else {
+            unreachable!()
+        };
+        s3.connect_timeout_secs = 1;
+        s3.request_timeout_secs = 1;
+        config.storage = StorageConfig::S3(s3);
+    })
+    .await;
+    let token = crate::harness::access(&app.sign_up("ada@example.com").await).to_owned();
+    let response = app
+        .client
+        .post(app.url("/api/v1/photos"))
+        .bearer_auth(&token)
+        .multipart(crate::harness::image_form(
+            crate::harness::testdata("face/astronaut.png"),
+            "a.png",
+        ))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), reqwest::StatusCode::SERVICE_UNAVAILABLE);
+    // S3 comes back and writes what it was sent...
+    release.send(true).unwrap();
+    let photos = root.path().join("media/photos");
+    crate::harness::eventually_within(
+        std::time::Duration::from_secs(30),
+        "the late write to land",
+        || async { late_writes.load(std::sync::atomic::Ordering::SeqCst) > 0 },
+    )
+    .await;
+    // ...and the instance removes it: no row names it.
+    crate::harness::eventually_within(
+        std::time::Duration::from_secs(60),
+        "no image without its row left in the bucket",
+        || async { files_under(&photos).is_empty() },
+    )
+    .await;
+}

@@ -8,6 +8,14 @@
 //!   or linked ([`crate::auth::external`]);
 //! - the browser returns to `redirect_to` with `?code=` (PKCE) or the session
 //!   in the fragment, or with `error`, `error_code`, `error_description`.
+//!
+//! Without PKCE nothing ties the callback to the browser that started the
+//! sign-in, so anyone could send a victim their own callback link and sign
+//! the victim in as themselves (login CSRF, issue 43). `/authorize` then
+//! sets a random cookie ([`BROWSER_COOKIE`]) whose hash the signed state
+//! carries, and the callback completes only in a browser that has it.
+//! (With PKCE the code is redeemed with a verifier only the starting page
+//! holds.)
 
 use axum::body::Bytes;
 use axum::extract::State;
@@ -32,6 +40,36 @@ use crate::providers::identity::{Callback, IdentityError, IdentityProvider};
 /// A sign-in has this long between leaving for the provider and coming back.
 const STATE_LIFETIME_SECS: i64 = 600;
 const STATE_PURPOSE: &str = "oauth_state";
+/// The cookie that ties a sign-in without PKCE to its browser.
+pub const BROWSER_COOKIE: &str = "ps_oauth_browser";
+
+fn browser_hash(binding: &str) -> String {
+    use sha2::Digest;
+    BASE64URL_NOPAD.encode(&sha2::Sha256::digest(binding.as_bytes()))
+}
+
+/// A started sign-in: the provider's URL, and for a flow without PKCE the
+/// value of [`BROWSER_COOKIE`] to set.
+struct Started {
+    url: String,
+    binding: Option<String>,
+}
+
+impl Started {
+    /// `response` with the binding cookie set, when there is one.
+    fn bind(&self, state: &AppState, mut response: Response) -> Response {
+        if let Some(binding) = &self.binding {
+            crate::http::cookies::set_cross_site(
+                state,
+                response.headers_mut(),
+                BROWSER_COOKIE,
+                binding,
+                STATE_LIFETIME_SECS,
+            );
+        }
+        response
+    }
+}
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
@@ -50,7 +88,7 @@ pub async fn authorize(
     AuthQuery(query): AuthQuery<AuthorizeQuery>,
 ) -> AuthResult<Response> {
     match start(&state, &query, None).await {
-        Ok(url) => Ok(found(&url)),
+        Ok(started) => Ok(started.bind(&state, found(&started.url))),
         // The browser is on its way out: it goes back to the app with the
         // reason, as from a failed callback.
         Err(err) if err.code == "provider_unavailable" => {
@@ -75,11 +113,11 @@ pub async fn link_identity(
     if !state.config.auth.manual_linking {
         return Err(manual_linking_disabled());
     }
-    let url = start(&state, &query, Some(bearer.user.id)).await?;
+    let started = start(&state, &query, Some(bearer.user.id)).await?;
     if query.skip_http_redirect.as_deref() == Some("true") {
-        return Ok(ok(json!({ "url": url })));
+        return Ok(started.bind(&state, ok(json!({ "url": started.url }))));
     }
-    Ok(found(&url))
+    Ok(started.bind(&state, found(&started.url)))
 }
 
 fn found(url: &str) -> Response {
@@ -102,7 +140,7 @@ async fn start(
     state: &AppState,
     query: &AuthorizeQuery,
     linking: Option<Uuid>,
-) -> AuthResult<String> {
+) -> AuthResult<Started> {
     let name = query.provider.as_deref().unwrap_or_default();
     let provider = state
         .identity_providers
@@ -120,6 +158,9 @@ async fn start(
         None => None,
     };
     let nonce = BASE64URL_NOPAD.encode(&rand::random::<[u8; 24]>());
+    let binding = flow
+        .is_none()
+        .then(|| BASE64URL_NOPAD.encode(&rand::random::<[u8; 24]>()));
     let now = Utc::now().timestamp();
     let signed = state.keys.sign(&json!({
         "purpose": STATE_PURPOSE,
@@ -128,10 +169,11 @@ async fn start(
         "flow_state_id": flow,
         "linking_target_id": linking,
         "nonce": nonce,
+        "browser": binding.as_deref().map(browser_hash),
         "iat": now,
         "exp": now + STATE_LIFETIME_SECS,
     }));
-    provider
+    let url = provider
         .authorize_url(
             &callback_url(state),
             &signed,
@@ -139,7 +181,8 @@ async fn start(
             query.scopes.as_deref(),
         )
         .await
-        .map_err(|err| unavailable(provider, &err))
+        .map_err(|err| unavailable(provider, &err))?;
+    Ok(Started { url, binding })
 }
 
 fn unavailable(provider: &IdentityProvider, err: &IdentityError) -> AuthError {
@@ -168,18 +211,22 @@ pub struct CallbackParams {
 pub async fn callback_get(
     State(state): State<AppState>,
     client: ClientInfo,
+    headers: axum::http::HeaderMap,
     query: axum::extract::RawQuery,
 ) -> Response {
     let params = CallbackParams::parse(query.0.as_deref().unwrap_or_default().as_bytes());
-    callback(&state, &client, params).await
+    let browser = crate::http::cookies::read(&headers, BROWSER_COOKIE);
+    callback(&state, &client, params, browser).await
 }
 
 pub async fn callback_post(
     State(state): State<AppState>,
     client: ClientInfo,
+    headers: axum::http::HeaderMap,
     body: Bytes,
 ) -> Response {
-    callback(&state, &client, CallbackParams::parse(&body)).await
+    let browser = crate::http::cookies::read(&headers, BROWSER_COOKIE);
+    callback(&state, &client, CallbackParams::parse(&body), browser).await
 }
 
 impl CallbackParams {
@@ -209,6 +256,8 @@ struct SignInState {
     flow: Option<Uuid>,
     linking: Option<Uuid>,
     nonce: Option<String>,
+    /// The hash of the browser's [`BROWSER_COOKIE`] (a flow without PKCE).
+    browser: Option<String>,
 }
 
 async fn read_state(state: &AppState, signed: Option<&str>) -> Option<SignInState> {
@@ -224,10 +273,16 @@ async fn read_state(state: &AppState, signed: Option<&str>) -> Option<SignInStat
         flow: id("flow_state_id"),
         linking: id("linking_target_id"),
         nonce: text("nonce"),
+        browser: text("browser"),
     })
 }
 
-async fn callback(state: &AppState, client: &ClientInfo, params: CallbackParams) -> Response {
+async fn callback(
+    state: &AppState,
+    client: &ClientInfo,
+    params: CallbackParams,
+    browser: Option<&str>,
+) -> Response {
     let Some(signed) = read_state(state, params.state.as_deref()).await else {
         // Nobody knows where this sign-in began: back to the site, in both
         // places auth-js looks.
@@ -249,6 +304,15 @@ async fn callback(state: &AppState, client: &ClientInfo, params: CallbackParams)
         };
         Redirect::to(&location).into_response()
     };
+    if let Some(expected) = &signed.browser
+        && browser.map(browser_hash).as_ref() != Some(expected)
+    {
+        return fail(
+            "invalid_request",
+            "bad_oauth_state",
+            "This sign-in was started in another browser. Please start the sign-in again here.",
+        );
+    }
     let Some(provider) = state.identity_providers.get(&signed.provider).cloned() else {
         return fail(
             "invalid_request",

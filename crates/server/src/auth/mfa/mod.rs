@@ -410,7 +410,33 @@ pub async fn verify(
         return Err(challenge_not_found());
     }
     let now = Utc::now();
-    if factor.status != "verified" || credential.is_some() {
+    if factor.status == "verified"
+        && let (Some(new), Some(old)) = (&credential, factor.web_authn_credential.as_deref())
+    {
+        // A verified key's count moves forward in this one conditional
+        // update: the stored credential must still be the one the answer was
+        // checked against, so of answers carrying the same count (a cloned
+        // key) exactly one raises a session.
+        let moved = mfa_factors::Entity::update_many()
+            .col_expr(
+                mfa_factors::Column::WebAuthnCredential,
+                sea_orm::sea_query::Expr::value(new.clone()),
+            )
+            .col_expr(
+                mfa_factors::Column::UpdatedAt,
+                sea_orm::sea_query::Expr::value(now),
+            )
+            .filter(mfa_factors::Column::Id.eq(factor.id))
+            .filter(mfa_factors::Column::WebAuthnCredential.eq(old))
+            .exec(&txn)
+            .await?;
+        if moved.rows_affected == 0 {
+            return Err(AuthError::unprocessable(
+                "mfa_verification_failed",
+                "The security key's answer could not be verified",
+            ));
+        }
+    } else if factor.status != "verified" || credential.is_some() {
         let mut active: mfa_factors::ActiveModel = factor.clone().into();
         active.status = Set("verified".into());
         if credential.is_some() {

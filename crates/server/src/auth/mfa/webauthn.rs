@@ -162,7 +162,12 @@ pub async fn finish(
                 .finish_securitykey_authentication(&credential, &authentication)
                 .map_err(refused)?;
             let mut key = stored_key(factor)?;
-            key.update_credential(&result);
+            // A counting key's count must pass the stored one (read after
+            // another answer's commit, the challenge's copy is stale);
+            // the caller's conditional update settles answers at once.
+            if key.update_credential(&result) != Some(true) && result.counter() > 0 {
+                return Err(refused("the signature count did not move forward"));
+            }
             key
         }
         _ => {

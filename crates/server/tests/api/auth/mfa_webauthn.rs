@@ -77,8 +77,45 @@ async fn enrol_key(app: &TestApp, tokens: &Value, key: &mut Authenticator) -> (S
 
 on_both_databases!(
     a_security_key_is_enrolled_and_then_raises_a_sign_in_to_aal2,
-    bad_answers_to_a_factor_challenge_are_refused
+    bad_answers_to_a_factor_challenge_are_refused,
+    eight_answers_with_one_count_raise_one_session
 );
+
+/// Issue 43: a security key's answers to eight challenges at once, all with
+/// the same signature count (a cloned key), raise exactly one session.
+async fn eight_answers_with_one_count_raise_one_session(backend: Backend) {
+    let app = spawn_app_with(backend, |config| {
+        config.auth.rate_limits.mfa_per_minute = 100;
+    })
+    .await;
+    let tokens = app.sign_up("ada@example.com").await;
+    let mut key = Authenticator::new(RP_ID, ORIGIN);
+    let (id, _) = enrol_key(&app, &tokens, &mut key).await;
+    let mut answers = Vec::new();
+    for _ in 0..8 {
+        let fresh = app.sign_in("ada@example.com", PASSWORD).await;
+        let token = access(fresh.assert_ok()).to_owned();
+        let (challenge_id, webauthn) = challenge(&app, &token, &id).await;
+        // Each answer carries the count 1.
+        key.credentials[0].counter = 0;
+        let response = key.get(&webauthn["credential_options"]["publicKey"]);
+        answers.push((token, challenge_id, response));
+    }
+    let replies =
+        futures::future::join_all(answers.iter().map(|(token, challenge_id, response)| {
+            verify(&app, token, &id, challenge_id, "request", response.clone())
+        }))
+        .await;
+    let raised = replies.iter().filter(|r| r.status == 200).count();
+    assert_eq!(raised, 1, "{replies:?}");
+    assert!(
+        replies
+            .iter()
+            .filter(|r| r.status != 200)
+            .all(|r| r.body["error_code"] == "mfa_verification_failed"),
+        "{replies:?}"
+    );
+}
 
 async fn a_security_key_is_enrolled_and_then_raises_a_sign_in_to_aal2(backend: Backend) {
     let app = spawn_app(backend).await;

@@ -48,6 +48,8 @@ on_both_databases!(
     passkeys_are_renamed_and_removed_by_their_owner_and_the_admin,
     eight_tabs_registering_at_once_keep_the_limit,
     one_challenge_signs_in_once_however_often_it_is_sent,
+    eight_challenges_answered_with_one_count_sign_in_once,
+    sign_in_options_are_capped_per_address_and_expired_ones_swept,
     a_sign_in_started_on_one_instance_finishes_on_another,
     turned_off_the_endpoints_answer_passkey_disabled
 );
@@ -521,6 +523,74 @@ async fn one_challenge_signs_in_once_however_often_it_is_sent(backend: Backend) 
         "{replies:?}"
     );
     assert_eq!(count(&app, "sessions").await, sessions_before + 1);
+}
+
+/// Issue 43: eight sign-ins at once on different challenges, all carrying
+/// the same signature count (a cloned key), let 1-5 of them in.
+async fn eight_challenges_answered_with_one_count_sign_in_once(backend: Backend) {
+    let app = spawn_app(backend).await;
+    let tokens = app.sign_up("ada@example.com").await;
+    let mut authenticator = Authenticator::new(RP_ID, ORIGIN);
+    register(&app, access(&tokens), &mut authenticator)
+        .await
+        .assert_ok();
+    let sessions_before = count(&app, "sessions").await;
+    let mut bodies = Vec::new();
+    for _ in 0..8 {
+        // Each answer carries the count 1.
+        authenticator.credentials[0].counter = 0;
+        bodies.push(sign_in_body(&app, &mut authenticator).await);
+    }
+    let replies = join_all(
+        bodies
+            .into_iter()
+            .map(|body| app.post("/passkeys/authentication/verify", body)),
+    )
+    .await;
+    let signed_in = replies.iter().filter(|r| r.status == 200).count();
+    assert_eq!(signed_in, 1, "{replies:?}");
+    assert!(
+        replies
+            .iter()
+            .filter(|r| r.status != 200)
+            .all(|r| r.body["error_code"] == "webauthn_verification_failed"),
+        "{replies:?}"
+    );
+    assert_eq!(count(&app, "sessions").await, sessions_before + 1);
+    // The next assertion, its count moved on, signs in.
+    sign_in_with(&app, &mut authenticator).await.assert_ok();
+}
+
+/// Issue 43: every sign-in options call stored a challenge row, kept a day.
+async fn sign_in_options_are_capped_per_address_and_expired_ones_swept(backend: Backend) {
+    use prettyscore_server::db::entities::webauthn_challenges;
+    use sea_orm::{ActiveModelTrait, Set};
+    let app = spawn_app(backend).await;
+    webauthn_challenges::ActiveModel {
+        id: Set(uuid::Uuid::new_v4()),
+        user_id: Set(None),
+        kind: Set("authentication".into()),
+        state: Set("{}".into()),
+        created_at: Set(chrono::Utc::now() - chrono::Duration::minutes(10)),
+    }
+    .insert(&app.db)
+    .await
+    .unwrap();
+    for _ in 0..10 {
+        app.post("/passkeys/authentication/options", json!({}))
+            .await
+            .assert_ok();
+    }
+    assert_eq!(
+        count(&app, "webauthn_challenges").await,
+        10,
+        "the expired challenge is swept"
+    );
+    let refused = app
+        .post("/passkeys/authentication/options", json!({}))
+        .await;
+    refused.assert_error(429, "over_request_rate_limit");
+    assert_eq!(count(&app, "webauthn_challenges").await, 10);
 }
 
 async fn a_sign_in_started_on_one_instance_finishes_on_another(backend: Backend) {

@@ -192,6 +192,9 @@ struct Started {
     state: String,
     nonce: String,
     url: String,
+    /// The `name=value` of the cookie that ties a sign-in without PKCE to
+    /// its browser.
+    cookie: Option<String>,
 }
 
 async fn start(app: &TestApp, provider: &str, pkce: bool) -> Started {
@@ -204,13 +207,55 @@ async fn start(app: &TestApp, provider: &str, pkce: bool) -> Started {
             "&code_challenge={CHALLENGE}&code_challenge_method=s256"
         ));
     }
-    let url = location(app.get(&path).await).await;
+    let response = app.get(&path).await;
+    let cookie = browser_cookie(&response);
+    let url = location(response).await;
     let query = query_of(&url);
     Started {
         state: query["state"].clone(),
         nonce: query.get("nonce").cloned().unwrap_or_default(),
         url,
+        cookie,
     }
+}
+
+/// Starts linking a provider (`query`, with `skip_http_redirect=true`) for
+/// `token`'s user: the provider's URL and the browser's binding cookie.
+async fn start_linking(app: &TestApp, token: &str, query: &str) -> (String, String) {
+    let response = app
+        .client
+        .get(app.url(&format!("/auth/v1/user/identities/authorize?{query}")))
+        .bearer_auth(token)
+        .send()
+        .await
+        .unwrap();
+    let cookie = browser_cookie(&response).expect("a linking without PKCE binds the browser");
+    let answer: Value = response.json().await.unwrap();
+    (answer["url"].as_str().unwrap().to_owned(), cookie)
+}
+
+/// The `name=value` of the cookie that binds a sign-in to its browser.
+fn browser_cookie(response: &reqwest::Response) -> Option<String> {
+    response
+        .headers()
+        .get_all(reqwest::header::SET_COOKIE)
+        .iter()
+        .filter_map(|value| value.to_str().ok())
+        .find(|value| value.starts_with("ps_oauth_browser="))
+        .map(|value| value.split(';').next().unwrap().to_owned())
+}
+
+/// [`callback`] from a browser that carries `cookie`.
+async fn callback_with_cookie(app: &TestApp, cookie: &str, state: &str, code: &str) -> String {
+    location(
+        app.client
+            .get(app.url(&format!("/auth/v1/callback?state={state}&code={code}")))
+            .header(reqwest::header::COOKIE, cookie)
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await
 }
 
 async fn callback(app: &TestApp, state: &str, code: &str) -> String {
@@ -377,7 +422,17 @@ async fn google_sign_in_with_pkce_creates_the_user_once(backend: Backend) {
         .key
         .sign(&google.claims("g-1", "ada@example.com", true, &implicit.nonce));
     google.answer_code("code-3", &id_token).await;
-    let returned = callback(&app, &implicit.state, "code-3").await;
+    // Issue 43 (login CSRF): the callback completes only in the browser that
+    // started the sign-in, not in another that was sent its link.
+    let cookie = implicit.cookie.clone().expect("a cookie binds the browser");
+    let sessions_before = count(&app, "sessions").await;
+    let elsewhere = callback(&app, &implicit.state, "code-3").await;
+    assert_eq!(error_in(&elsewhere).0, "bad_oauth_state", "{elsewhere}");
+    let other_browser = start(&app, "google", false).await.cookie.unwrap();
+    let elsewhere = callback_with_cookie(&app, &other_browser, &implicit.state, "code-3").await;
+    assert_eq!(error_in(&elsewhere).0, "bad_oauth_state", "{elsewhere}");
+    assert_eq!(count(&app, "sessions").await, sessions_before);
+    let returned = callback_with_cookie(&app, &cookie, &implicit.state, "code-3").await;
     assert!(returned.starts_with(&format!("{RETURN_TO}#")), "{returned}");
     let fragment = fragment_of(&returned);
     assert_eq!(fragment["provider_token"], "ya29.code-3");
@@ -787,18 +842,12 @@ async fn linking_and_unlinking_keep_a_way_in(backend: Backend) {
     .assert_error(400, "validation_failed");
 
     // Ada links a Google account with another address.
-    let url = app
-        .get_as(
-            access(&ada),
-            &format!(
-                "/user/identities/authorize?provider=google&skip_http_redirect=true&redirect_to={RETURN_TO}"
-            ),
-        )
-        .await
-        .ok()["url"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let (url, cookie) = start_linking(
+        &app,
+        access(&ada),
+        &format!("provider=google&skip_http_redirect=true&redirect_to={RETURN_TO}"),
+    )
+    .await;
     let asked = query_of(&url);
     google
         .answer_code(
@@ -808,7 +857,7 @@ async fn linking_and_unlinking_keep_a_way_in(backend: Backend) {
                 .sign(&google.claims("g-ada", "ada.l@gmail.example", true, &asked["nonce"])),
         )
         .await;
-    let returned = callback(&app, &asked["state"], "link-ada").await;
+    let returned = callback_with_cookie(&app, &cookie, &asked["state"], "link-ada").await;
     let fragment = fragment_of(&returned);
     let me = app.get_as(&fragment["access_token"], "/user").await.ok();
     assert_eq!(me["id"], ada["user"]["id"], "still Ada");
@@ -823,16 +872,12 @@ async fn linking_and_unlinking_keep_a_way_in(backend: Backend) {
     assert!(told[0].1.contains("(Google)"), "{}", told[0].1);
 
     // Bob cannot link the Google account Ada has.
-    let url = app
-        .get_as(
-            access(&bob),
-            "/user/identities/authorize?provider=google&skip_http_redirect=true",
-        )
-        .await
-        .ok()["url"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let (url, cookie) = start_linking(
+        &app,
+        access(&bob),
+        "provider=google&skip_http_redirect=true",
+    )
+    .await;
     let asked = query_of(&url);
     google
         .answer_code(
@@ -842,7 +887,8 @@ async fn linking_and_unlinking_keep_a_way_in(backend: Backend) {
                 .sign(&google.claims("g-ada", "ada.l@gmail.example", true, &asked["nonce"])),
         )
         .await;
-    let (code, _) = error_in(&callback(&app, &asked["state"], "link-bob").await);
+    let (code, _) =
+        error_in(&callback_with_cookie(&app, &cookie, &asked["state"], "link-bob").await);
     assert_eq!(code, "identity_already_exists");
     assert_eq!(identities(&app, access(&bob)).await.len(), 1);
 
@@ -929,11 +975,15 @@ async fn eight_tabs_finishing_one_sign_up_make_one_user(backend: Backend) {
                 )),
             )
             .await;
-        tabs.push((started.state, code));
+        tabs.push((started.state, code, started.cookie));
     }
-    let returns =
-        futures::future::join_all(tabs.iter().map(|(state, code)| callback(&app, state, code)))
-            .await;
+    let returns = futures::future::join_all(tabs.iter().map(|(state, code, cookie)| async {
+        match cookie {
+            Some(cookie) => callback_with_cookie(&app, cookie, state, code).await,
+            None => callback(&app, state, code).await,
+        }
+    }))
+    .await;
     for returned in &returns {
         let params: BTreeMap<_, _> = query_of(returned)
             .into_iter()

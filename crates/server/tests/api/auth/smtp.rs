@@ -13,7 +13,8 @@ use super::*;
 on_both_databases!(
     mail_is_retried_for_three_days_with_a_backoff_of_at_most_an_hour,
     waiting_mail_goes_out_soon_after_the_smtp_server_is_back,
-    a_mail_left_sending_by_a_stopped_worker_is_sent_once_more_with_the_same_message_id
+    a_mail_left_sending_by_a_stopped_worker_is_sent_once_more_with_the_same_message_id,
+    a_send_in_flight_holds_a_short_lease_that_its_worker_renews
 );
 
 /// A minimal SMTP server that accepts every message and keeps its data.
@@ -25,11 +26,21 @@ async fn smtp_sink() -> (u16, Arc<Mutex<Vec<String>>>) {
 
 /// [`smtp_sink`] on `listener`.
 fn smtp_sink_on(listener: TcpListener) -> Arc<Mutex<Vec<String>>> {
+    smtp_sink_holding(listener, None)
+}
+
+/// [`smtp_sink_on`] that, given `hold`, answers a message's data only once
+/// `hold` is notified (a send in flight for as long as a test likes).
+fn smtp_sink_holding(
+    listener: TcpListener,
+    hold: Option<Arc<tokio::sync::Notify>>,
+) -> Arc<Mutex<Vec<String>>> {
     let received = Arc::new(Mutex::new(Vec::new()));
     let store = Arc::clone(&received);
     tokio::spawn(async move {
         while let Ok((socket, _)) = listener.accept().await {
             let store = Arc::clone(&store);
+            let hold = hold.clone();
             tokio::spawn(async move {
                 let (read, mut write) = socket.into_split();
                 let mut lines = BufReader::new(read).lines();
@@ -50,6 +61,9 @@ fn smtp_sink_on(listener: TcpListener) -> Arc<Mutex<Vec<String>>> {
                             }
                             data.push_str(&line);
                             data.push('\n');
+                        }
+                        if let Some(hold) = &hold {
+                            hold.notified().await;
                         }
                         store.lock().unwrap().push(data);
                         write.write_all(b"250 queued\r\n").await.unwrap();
@@ -293,4 +307,43 @@ async fn a_mail_left_sending_by_a_stopped_worker_is_sent_once_more_with_the_same
     let received = received.lock().unwrap();
     assert_eq!(received.len(), 2);
     assert!(received[1].contains(&message_id), "{}", received[1]);
+}
+
+/// Issue 43: a mail left `sending` by a crashed worker waited a 120 s lease
+/// before another worker tried it. The lease is short now, and the worker
+/// renews it while its send is in flight, so nobody else sends it meanwhile.
+async fn a_send_in_flight_holds_a_short_lease_that_its_worker_renews(backend: Backend) {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let hold = Arc::new(tokio::sync::Notify::new());
+    let received = smtp_sink_holding(listener, Some(hold.clone()));
+    let app = spawn_app_with(backend, |c| c.auth.smtp = Some(smtp(port))).await;
+    app.sign_up("ada@example.com").await;
+    app.post("/recover", json!({"email": "ada@example.com"}))
+        .await
+        .assert_ok();
+    eventually("the app's worker to be sending the mail", || async {
+        only_mail(&app).await.status == "sending"
+    })
+    .await;
+    let claimed = only_mail(&app).await.locked_until.expect("a lease");
+    assert!(
+        claimed - chrono::Utc::now() <= chrono::Duration::seconds(15),
+        "a crashed worker's mail waits at most 15 s, not until {claimed}"
+    );
+    // Renewed every 5 s: a generous bound for a busy machine.
+    crate::harness::eventually_within(
+        std::time::Duration::from_secs(30),
+        "the lease to be renewed while the send is in flight",
+        || async { only_mail(&app).await.locked_until > Some(claimed) },
+    )
+    .await;
+    let other = Mailer::from_config(app.db.clone(), Some(&smtp(port))).unwrap();
+    assert_eq!(other.deliver_due().await.unwrap(), 0, "the mail is taken");
+    hold.notify_one();
+    eventually("the mail to be marked sent", || async {
+        only_mail(&app).await.status == "sent"
+    })
+    .await;
+    assert_eq!(received.lock().unwrap().len(), 1);
 }

@@ -19,7 +19,9 @@ on_both_databases!(
     parallel_submits_of_one_user_on_two_browsers_never_take_more_than_five,
     failed_edits_give_their_free_edit_back,
     a_fresh_cookie_brings_no_edits_past_the_addresss_day,
-    temporary_results_past_their_budget_wait_and_cost_nothing
+    temporary_results_past_their_budget_wait_and_cost_nothing,
+    signed_out_results_are_kept_under_an_hour,
+    an_addresss_signed_out_results_are_capped_in_bytes_and_cost_nothing_past_it
 );
 
 async fn a_browser_gets_five_free_edits_then_the_upgrade_message(backend: Backend) {
@@ -268,4 +270,66 @@ async fn temporary_results_past_their_budget_wait_and_cost_nothing(backend: Back
     assert_eq!(stored, 0);
     assert_eq!(browser.quota(&app).await["remaining"], 5);
     assert_eq!(Browser::default().quota(&app).await["remaining"], 5);
+}
+
+/// The expiry of every temporary result stored, soonest first.
+async fn temporary_expiries(app: &TestApp) -> Vec<chrono::DateTime<chrono::Utc>> {
+    use prettyscore_server::edits::temp::media_object;
+    use sea_orm::{EntityTrait, QueryOrder};
+    media_object::Entity::find()
+        .order_by_asc(media_object::Column::ExpiresAt)
+        .all(&app.db)
+        .await
+        .unwrap()
+        .into_iter()
+        .filter_map(|row| row.expires_at)
+        .collect()
+}
+
+/// Issue 43: signed-out edit results were kept 24 hours.
+async fn signed_out_results_are_kept_under_an_hour(backend: Backend) {
+    let provider = provider_double().await;
+    let app = spawn_with_provider_and(backend, &provider, |_| {}).await;
+    Browser::default().generative_edit(&app).await.ok();
+    let (token, _) = sign_up(&app, "ada@example.com").await;
+    Browser::signed_in(&token).generative_edit(&app).await.ok();
+    let expiries = temporary_expiries(&app).await;
+    assert_eq!(expiries.len(), 2);
+    let now = chrono::Utc::now();
+    // With the sweep's 5-minute round, gone within the hour.
+    assert!(
+        expiries[0] <= now + chrono::Duration::minutes(55),
+        "{expiries:?}"
+    );
+    // A signed-in user's result is theirs for the day.
+    assert!(
+        expiries[1] > now + chrono::Duration::hours(23),
+        "{expiries:?}"
+    );
+}
+
+/// Issue 43: the bytes of an address's signed-out results had no cap of
+/// their own (a fresh cookie brought fresh edits, stored for a day).
+async fn an_addresss_signed_out_results_are_capped_in_bytes_and_cost_nothing_past_it(
+    backend: Backend,
+) {
+    let provider = provider_double().await;
+    let app = spawn_with_provider_and(backend, &provider, |config| {
+        // No room at all: the provider double's result is under 1 KiB.
+        config.edits.anonymous_temp_bytes_per_address = 0;
+    })
+    .await;
+    let mut browser = Browser::default();
+    let refused = browser.generative_edit(&app).await;
+    refused.assert_error(StatusCode::TOO_MANY_REQUESTS, "rate_limited");
+    assert!(temporary_expiries(&app).await.is_empty(), "nothing stored");
+    assert_eq!(
+        browser.quota(&app).await["remaining"],
+        5,
+        "the edit given back"
+    );
+    // A signed-in user's results are not the address's.
+    let (token, _) = sign_up(&app, "ada@example.com").await;
+    Browser::signed_in(&token).generative_edit(&app).await.ok();
+    assert_eq!(temporary_expiries(&app).await.len(), 1);
 }

@@ -42,7 +42,8 @@ async fn expired_temporary_edits_are_swept_and_others_stay(backend: Backend) {
     let storage = Storage::from_config(&app.config).unwrap();
     let (old_url, old_key) = temporary_edit(&app).await;
     let (new_url, new_key) = temporary_edit(&app).await;
-    assert!(expiry_hours(&app, &new_key).await > 23.9);
+    // A signed-out result: 55 minutes (issue 43).
+    assert!(expiry_hours(&app, &new_key).await > 0.9);
     expire(&app, &old_key).await;
 
     let removed = sweep_expired(&app.db, &storage, chrono::Utc::now())
