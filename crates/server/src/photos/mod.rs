@@ -5,6 +5,7 @@
 pub mod entity;
 pub mod orphans;
 pub mod rules;
+pub mod screening;
 pub mod share;
 
 use axum::extract::multipart::MultipartRejection;
@@ -79,6 +80,9 @@ pub struct Photo {
     pub rejection_reason: Option<String>,
     /// The ranking contest month (`YYYY-MM`) the photo was entered in, if any.
     pub contest_month: Option<String>,
+    /// The nudity check flagged the photo: it is held for review, and nothing of
+    /// it is public until an admin has looked at it.
+    pub held_for_review: bool,
     pub created_at: DateTime<Utc>,
 }
 
@@ -104,6 +108,7 @@ impl Photo {
             listing_status: row.listing_status,
             rejection_reason: row.rejection_reason,
             contest_month: row.contest_month,
+            held_for_review: row.screening_held,
             created_at: row.created_at,
         }
     }
@@ -239,6 +244,8 @@ async fn save_photo(
         contest_entered_at: Set(None),
         attested_adult: Set(false),
         attested_original: Set(false),
+        screening: Set(None),
+        screening_held: Set(false),
         created_at: Set(now),
         updated_at: Set(now),
     };
@@ -249,6 +256,13 @@ async fn save_photo(
             let _ = state.storage.delete_prefix(&folder).await;
             return Err(ApiError::internal(err));
         }
+    };
+    // A leaderboard entry is screened now, so the admins see the scores.
+    let row = if row.public_listing {
+        let original = row.original_image_url.clone();
+        screening::screen(&state, row, &original).await?
+    } else {
+        row
     };
     Ok((StatusCode::CREATED, Json(Photo::from_row(&state, row))))
 }

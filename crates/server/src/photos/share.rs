@@ -1,7 +1,9 @@
 //! Sharing a saved result: on the owner's request a photo gets an unguessable
 //! public page, `/s/<slug>`, whose Open Graph tags point at a 1200x630 score
 //! card, so a shared link shows the card in chats and feeds. Photos that were
-//! never shared have no public page.
+//! never shared have no public page. The image is screened first (`screening`):
+//! while a photo is held for review, or its image has changed since it was
+//! screened, its page and card answer 404 like an unshared one.
 
 use std::io::Cursor;
 use std::sync::OnceLock;
@@ -19,7 +21,7 @@ use sha2::{Digest, Sha256};
 use utoipa::ToSchema;
 use uuid::Uuid;
 
-use super::{entity, own_photo};
+use super::{entity, own_photo, screening};
 use crate::http::AppState;
 use crate::http::error::{ApiError, ErrorBody};
 use crate::http::extract::{AuthUser, ClientInfo, Json, Path};
@@ -45,22 +47,35 @@ fn font() -> &'static FontRef<'static> {
 
 #[derive(Debug, Serialize, ToSchema)]
 pub struct ShareLink {
-    /// The public page of this result.
+    /// The public page of this result (it answers 404 while the photo is held
+    /// for review).
     pub share_url: String,
     /// Its 1200x630 preview image.
     pub card_url: String,
+    /// The nudity check flagged the photo: nothing of it is public until an
+    /// admin has looked at it.
+    pub held_for_review: bool,
+    /// What to tell the owner about the link.
+    pub message: String,
 }
 
-fn share_link(state: &AppState, slug: &str) -> ShareLink {
+fn share_link(state: &AppState, slug: &str, photo: &entity::Model) -> ShareLink {
     let base = state.base_url.trim_end_matches('/');
     ShareLink {
         share_url: format!("{base}/s/{slug}"),
         card_url: format!("{base}/s/{slug}/card.png"),
+        held_for_review: photo.screening_held,
+        message: if photo.screening_held {
+            screening::HELD_MESSAGE.to_owned()
+        } else {
+            "Your result is ready to share!".to_owned()
+        },
     }
 }
 
 /// Makes one of the user's photos shareable (once; later calls return the
-/// same link).
+/// same link). The image is screened first; a flagged one is held for review
+/// (`held_for_review`), and its link stays dark until an admin releases it.
 #[utoipa::path(post, path = "/photos/{id}/share", tag = "photos",
     params(("id" = Uuid, Path, description = "The photo's id")),
     responses(
@@ -75,23 +90,28 @@ pub async fn share_photo(
     Path(id): Path<Uuid>,
 ) -> Result<Json<ShareLink>, ApiError> {
     let row = own_photo(&state, &user, id).await?;
+    let image = screening::shared_image(&row).to_owned();
+    let row = screening::screen(&state, row, &image).await?;
     if let Some(slug) = &row.share_slug {
-        return Ok(Json(share_link(&state, slug)));
+        return Ok(Json(share_link(&state, slug, &row)));
     }
     // 128 random bits: the link is the permission.
     let slug = Uuid::new_v4().simple().to_string();
     let mut active: entity::ActiveModel = row.into();
     active.share_slug = Set(Some(slug.clone()));
     active.updated_at = Set(chrono::Utc::now());
-    active.update(&state.db).await?;
-    Ok(Json(share_link(&state, &slug)))
+    let row = active.update(&state.db).await?;
+    Ok(Json(share_link(&state, &slug, &row)))
 }
 
+/// The shared photo behind `slug`, if its image may be shown: screened, and not
+/// held for review.
 async fn shared_photo(state: &AppState, slug: &str) -> Result<entity::Model, ApiError> {
     entity::Entity::find()
         .filter(entity::Column::ShareSlug.eq(slug))
         .one(&state.db)
         .await?
+        .filter(|photo| screening::may_show(photo, screening::shared_image(photo)))
         .ok_or_else(|| ApiError::not_found("This shared result does not exist."))
 }
 
@@ -112,7 +132,7 @@ pub async fn share_page(State(state): State<AppState>, Path(slug): Path<String>)
         }
         Err(err) => return err.into_response(),
     };
-    let link = share_link(&state, &slug);
+    let link = share_link(&state, &slug, &photo);
     let base = escape(state.base_url.trim_end_matches('/'));
     let title = escape(&format!(
         "I scored {:.1}/10 on PrettyScore: {}!",
@@ -226,10 +246,7 @@ fn cards_folder(photo: &entity::Model) -> String {
 /// The storage key of this version of a photo's card: a digest of everything
 /// the card shows, so a new edit, score or label makes a new card.
 fn card_key(photo: &entity::Model, card: &CardText) -> String {
-    let image_path = photo
-        .edited_image_url
-        .as_deref()
-        .unwrap_or(&photo.original_image_url);
+    let image_path = screening::shared_image(photo);
     let mut digest = Sha256::new();
     digest.update(image_path.as_bytes());
     digest.update([0]);
@@ -250,10 +267,7 @@ async fn draw_card(
     photo: &entity::Model,
     card: CardText,
 ) -> Result<Vec<u8>, ApiError> {
-    let image_path = photo
-        .edited_image_url
-        .as_deref()
-        .unwrap_or(&photo.original_image_url);
+    let image_path = screening::shared_image(photo);
     let bytes = match media::key_of(image_path) {
         Some(key) => state.storage.get(key).await.map_err(ApiError::internal)?,
         None => None,

@@ -18,6 +18,7 @@ function photo(id: string, score: number, createdAt: string, edited: string | nu
     is_verified: false,
     public_listing: false,
     photo_type: 'face',
+    held_for_review: false,
   };
 }
 

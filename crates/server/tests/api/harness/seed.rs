@@ -167,6 +167,8 @@ fn photo_row(owner: Uuid, score: f64, created_at: DateTime<Utc>) -> photos::Acti
         contest_entered_at: Set(None),
         attested_adult: Set(false),
         attested_original: Set(false),
+        screening: Set(None),
+        screening_held: Set(false),
         created_at: Set(created_at),
         updated_at: Set(created_at),
     }

@@ -48,7 +48,12 @@ function DetailsBody({ photo, renderEditor, onDeleted }: { photo: Photo; renderE
 
   function startShare() {
     if (share.data || share.isPending) return;
-    share.mutate(photo.id, { onError: () => toast.error('Failed to create a share link') });
+    share.mutate(photo.id, {
+      onSuccess: (link) => {
+        if (link.held_for_review) toast.info(link.message);
+      },
+      onError: () => toast.error('Failed to create a share link'),
+    });
   }
 
   function confirmDelete() {
@@ -126,7 +131,11 @@ function DetailsBody({ photo, renderEditor, onDeleted }: { photo: Photo; renderE
                 </AlertDialogContent>
               </AlertDialog>
             </div>
-            {share.data ? (
+            {share.data?.held_for_review || photo.held_for_review ? (
+              <p role="status" className="rounded-2xl border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900">
+                Held for review: {share.data?.message ?? 'An admin will look at this photo before anyone else can see it.'}
+              </p>
+            ) : share.data ? (
               <SharePanel
                 bare
                 heading="Share this photo"
