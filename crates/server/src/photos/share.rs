@@ -1,9 +1,9 @@
 //! Sharing a saved result: on the owner's request a photo gets an unguessable
 //! public page, `/s/<slug>`, whose Open Graph tags point at a 1200x630 score
 //! card, so a shared link shows the card in chats and feeds. Photos that were
-//! never shared have no public page. The image is screened first (`screening`):
-//! while a photo is held for review, or its image has changed since it was
-//! screened, its page and card answer 404 like an unshared one.
+//! never shared have no public page. The image is screened first (`screening`),
+//! and a new edit before its page or card is next shown; while a photo is held
+//! for review, its page and card answer 404 like an unshared one.
 
 use std::io::Cursor;
 use std::sync::OnceLock;
@@ -105,14 +105,23 @@ pub async fn share_photo(
 }
 
 /// The shared photo behind `slug`, if its image may be shown: screened, and not
-/// held for review.
+/// held for review. An image that changed since the share (a new edit) is
+/// screened here, once: the first request for its page or card waits for it.
 async fn shared_photo(state: &AppState, slug: &str) -> Result<entity::Model, ApiError> {
-    entity::Entity::find()
+    let not_found = || ApiError::not_found("This shared result does not exist.");
+    let photo = entity::Entity::find()
         .filter(entity::Column::ShareSlug.eq(slug))
         .one(&state.db)
         .await?
-        .filter(|photo| screening::may_show(photo, screening::shared_image(photo)))
-        .ok_or_else(|| ApiError::not_found("This shared result does not exist."))
+        .filter(|photo| !photo.screening_held)
+        .ok_or_else(not_found)?;
+    let image = screening::shared_image(&photo).to_owned();
+    let photo = screening::screen(state, photo, &image).await?;
+    if screening::may_show(&photo, &image) {
+        Ok(photo)
+    } else {
+        Err(not_found())
+    }
 }
 
 fn escape(text: &str) -> String {
