@@ -3,7 +3,8 @@
 # Rust (SQLite, and PostgreSQL when a server can be found or made; the Stripe
 # adapter also against localstripe; social sign-in against a real OpenID
 # Connect provider from e2e/),
-# the API types drift check, the auth API driven by the official auth-js
+# the screening classifier's parity with nsfwjs, the API types drift check, the auth
+# API driven by the official auth-js
 # client, schemathesis over the OpenAPI document, and the browser end-to-end
 # tests. Installs what the tests need when it is missing. Clippy's lints run
 # as the Rust code compiles (scripts/lib/common.sh).
@@ -67,6 +68,10 @@ start_beside api-clients api_clients
 
 say "Rust tests"
 (cd "$ROOT" && cargo test --locked --workspace)
+
+# The screening classifier against nsfwjs itself, in Node (it reuses the example that
+# `cargo test` has just built).
+"$ROOT/scripts/screening-parity.sh"
 
 say "API types drift check"
 "$ROOT/scripts/gen-api-types.sh" --check

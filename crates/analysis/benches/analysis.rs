@@ -6,6 +6,7 @@
 //! a plain backdrop), written to the same folder as `hand-1080p.jpg`. Feet analysis on
 //! 1080-px-high JPEGs of the feet drawing (accepted: every check runs) and of the coffee
 //! photo (refused by the skin measures, no network runs), both written there too.
+//! Screening (nsfwjs's classifier) against the face analysis on the same two JPEGs.
 use criterion::{Criterion, criterion_group, criterion_main};
 use image::{DynamicImage, RgbImage, imageops};
 use std::path::PathBuf;
@@ -149,5 +150,53 @@ fn bench_feet(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, bench, bench_hands, bench_feet);
+/// Screening against the face analysis on the same photos (the 1080p and 12 MP astronaut
+/// JPEGs above), decode included in both: criterion times each, and the ratio of their
+/// medians over alternating runs is printed. Screening decodes every pixel (nsfwjs
+/// samples the original), the face analysis a reduced image, so the ratio grows with
+/// the photo.
+fn bench_screening(c: &mut Criterion) {
+    use prettyscore_analysis::{analyze_face, screen_image};
+    use std::hint::black_box;
+    use std::time::Instant;
+    let mut g = c.benchmark_group("screening");
+    g.sample_size(30);
+    for (name, w, h) in [("1080p", 1920, 1080), ("12mp", 4000, 3000)] {
+        let bytes = make_jpeg(w, h);
+        let s = screen_image(&bytes).expect("screen the bench image");
+        let median = |f: &dyn Fn()| {
+            let mut t: Vec<f64> = (0..15)
+                .map(|_| {
+                    let t0 = Instant::now();
+                    f();
+                    t0.elapsed().as_secs_f64()
+                })
+                .collect();
+            t.sort_by(f64::total_cmp);
+            t[t.len() / 2]
+        };
+        let screen = median(&|| {
+            black_box(screen_image(black_box(&bytes)).unwrap());
+        });
+        let face = median(&|| {
+            black_box(analyze_face(black_box(&bytes)).unwrap());
+        });
+        eprintln!(
+            "screening {name}: {:.1} ms, face analysis {:.1} ms, ratio {:.2} (top class {})",
+            screen * 1e3,
+            face * 1e3,
+            screen / face,
+            s.top_class()
+        );
+        g.bench_function(format!("screen_image {name}"), |b| {
+            b.iter(|| screen_image(black_box(&bytes)).unwrap())
+        });
+        g.bench_function(format!("analyze_face {name}"), |b| {
+            b.iter(|| analyze_face(black_box(&bytes)).unwrap())
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, bench, bench_hands, bench_feet, bench_screening);
 criterion_main!(benches);

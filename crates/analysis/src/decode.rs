@@ -32,6 +32,26 @@ fn check_dims(w: u32, h: u32) -> Result<(), AnalysisError> {
 
 /// Decode any supported upload into an upright RGB working image.
 pub fn decode(bytes: &[u8]) -> Result<Decoded, AnalysisError> {
+    decode_at(bytes, Size::Working)
+}
+
+/// Decode any supported upload into an upright RGB image of its full size, every pixel
+/// as stored (alpha dropped), for the screening classifier, whose reference (nsfwjs)
+/// samples the original pixels. The same checks as [`decode`].
+pub fn decode_full(bytes: &[u8]) -> Result<Rgb, AnalysisError> {
+    Ok(decode_at(bytes, Size::Full)?.image)
+}
+
+/// Which size to decode at.
+#[derive(Clone, Copy, PartialEq)]
+enum Size {
+    /// At most twice [`WORKING_SIDE`] on the long side (reduced while decoding).
+    Working,
+    /// As stored.
+    Full,
+}
+
+fn decode_at(bytes: &[u8], size: Size) -> Result<Decoded, AnalysisError> {
     if bytes.len() > MAX_UPLOAD_BYTES {
         return Err(AnalysisError::TooLarge(bytes.len()));
     }
@@ -43,7 +63,7 @@ pub fn decode(bytes: &[u8]) -> Result<Decoded, AnalysisError> {
         )));
     }
     let (img, orientation, (w, h)) = match format {
-        image::ImageFormat::Jpeg => decode_jpeg(bytes)?,
+        image::ImageFormat::Jpeg => decode_jpeg(bytes, size)?,
         image::ImageFormat::Png
         | image::ImageFormat::WebP
         | image::ImageFormat::Gif
@@ -52,7 +72,7 @@ pub fn decode(bytes: &[u8]) -> Result<Decoded, AnalysisError> {
     };
     let original_size = if orientation >= 5 { (h, w) } else { (w, h) };
     let mut image = img.oriented(orientation);
-    while image.w.max(image.h) > 2 * WORKING_SIDE as usize {
+    while size == Size::Working && image.w.max(image.h) > 2 * WORKING_SIDE as usize {
         image = image.halved();
     }
     Ok(Decoded {
@@ -61,7 +81,7 @@ pub fn decode(bytes: &[u8]) -> Result<Decoded, AnalysisError> {
     })
 }
 
-fn decode_jpeg(bytes: &[u8]) -> Result<(Rgb, u16, (u32, u32)), AnalysisError> {
+fn decode_jpeg(bytes: &[u8], size: Size) -> Result<(Rgb, u16, (u32, u32)), AnalysisError> {
     let mut dec = jpeg_decoder::Decoder::new(Cursor::new(bytes));
     dec.read_info()
         .map_err(|e| AnalysisError::CorruptImage(e.to_string()))?;
@@ -75,10 +95,10 @@ fn decode_jpeg(bytes: &[u8]) -> Result<(Rgb, u16, (u32, u32)), AnalysisError> {
     // Up to a DCT scale of 1/2, a full-size decode by zune-jpeg plus one 2x2 reduction is
     // faster than jpeg-decoder's scaled decode (1080p: about 7.5 vs 12 ms); from 1/4 on,
     // skipping the IDCT and colour conversion of 3/4 of the pixels wins.
-    if long < 4 * WORKING_SIDE
+    if (long < 4 * WORKING_SIDE || size == Size::Full)
         && let Some(img) = decode_jpeg_zune(bytes, (w, h))
     {
-        let img = if long >= 2 * WORKING_SIDE {
+        let img = if long >= 2 * WORKING_SIDE && size == Size::Working {
             img.halved()
         } else {
             img
@@ -86,7 +106,7 @@ fn decode_jpeg(bytes: &[u8]) -> Result<(Rgb, u16, (u32, u32)), AnalysisError> {
         return Ok((img, orientation, (w, h)));
     }
     // DCT scaling: the smallest 1/8..1 scale whose long side still reaches WORKING_SIDE.
-    if long > WORKING_SIDE {
+    if long > WORKING_SIDE && size == Size::Working {
         let rw = (w as u64 * WORKING_SIDE as u64).div_ceil(long as u64) as u16;
         let rh = (h as u64 * WORKING_SIDE as u64).div_ceil(long as u64) as u16;
         dec.scale(rw, rh)

@@ -10,6 +10,8 @@
 //! * [`analyze_pet`], [`analyze_feet`]: scores from measured image properties
 //!   (sharpness, exposure, colourfulness, composition); feet first refuse what is not
 //!   feet (too little bare smooth skin, fur, a face or a hand: `feet.rs`).
+//! * [`screen_image`]: nsfwjs's MobileNetV2 classifier (Drawing, Hentai, Neutral, Porn,
+//!   Sexy), with its input made as nsfwjs makes it, for screening before publication.
 //! * [`segment_person`]: where the person is in a photo (MediaPipe selfie
 //!   segmentation), for the edit engine's background edits.
 //!
@@ -30,6 +32,7 @@ mod measures;
 mod photo;
 mod raster;
 mod score;
+mod screening;
 mod segment;
 #[doc(hidden)]
 pub mod tflite;
@@ -47,6 +50,7 @@ pub use photo::{
 pub use score::{
     FaceBreakdown, Tier, feet_label, hands_label, pet_title, rating_emoji, rating_label,
 };
+pub use screening::{SCREENING_SIDE, ScreeningScores, screen_image};
 pub use segment::{PersonMask, segment_person};
 pub use tflite::release_spare_buffers;
 
@@ -137,6 +141,7 @@ pub fn warm_up() {
     let _ = face::models();
     hands::warm_up();
     segment::warm_up();
+    screening::warm_up();
 }
 
 /// Analyse a face photo. Accepts JPEG, PNG, WebP, GIF and BMP up to

@@ -28,7 +28,7 @@ fn model_files_match_their_sha256_checksums() {
             );
         }
     }
-    assert_eq!(listed.len(), 7);
+    assert_eq!(listed.len(), 8);
 }
 
 #[test]

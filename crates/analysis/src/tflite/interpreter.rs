@@ -4,7 +4,9 @@
 use super::arena::{self, release};
 use super::kernels::conv::{conv, transpose_conv};
 use super::kernels::depthwise::depthwise;
-use super::kernels::elementwise::{add_or_mul, hard_swish_all, logistic_all, prelu_all, relu_all};
+use super::kernels::elementwise::{
+    add_or_mul, hard_swish_all, logistic_all, prelu_all, relu_all, softmax_rows,
+};
 use super::kernels::matmul::dense;
 use super::kernels::pool::{maxpool, spatial_mean};
 use super::kernels::shape::{concat, resize_bilinear, zero_pad};
@@ -173,6 +175,11 @@ impl Model {
                 Op::Logistic { x, y } => {
                     let mut v = self.owned(&mut vals, *x, n);
                     logistic_all(&mut v);
+                    vals[*y] = Some(v);
+                }
+                Op::Softmax { x, y, row, beta } => {
+                    let mut v = self.owned(&mut vals, *x, n);
+                    softmax_rows(&mut v, *row, *beta);
                     vals[*y] = Some(v);
                 }
                 Op::MaxPool { x, y, p } => {

@@ -112,6 +112,13 @@ pub(crate) enum Op {
         x: usize,
         y: usize,
     },
+    /// SOFTMAX over the last axis, `row` values long.
+    Softmax {
+        x: usize,
+        y: usize,
+        row: usize,
+        beta: f32,
+    },
     MaxPool {
         x: usize,
         y: usize,
@@ -179,6 +186,7 @@ pub(crate) fn op_reads(op: &Op) -> Vec<usize> {
         | Op::Dense { x, .. }
         | Op::HardSwish { x, .. }
         | Op::Logistic { x, .. }
+        | Op::Softmax { x, .. }
         | Op::Alias { x, .. } => vec![*x],
         Op::Add { a, b, .. } | Op::Mul { a, b, .. } => vec![*a, *b],
         Op::Concat { xs, .. } => xs.clone(),
@@ -202,6 +210,7 @@ pub(crate) fn op_writes(op: &Op) -> usize {
         | Op::Dense { y, .. }
         | Op::HardSwish { y, .. }
         | Op::Logistic { y, .. }
+        | Op::Softmax { y, .. }
         | Op::Concat { y, .. } => *y,
     }
 }
@@ -448,6 +457,17 @@ impl Model {
                 }
                 Opcode::HARD_SWISH => ops.push(Op::HardSwish { x, y }),
                 Opcode::LOGISTIC => ops.push(Op::Logistic { x, y }),
+                Opcode::SOFTMAX => {
+                    let row = shapes[x].last().copied().unwrap_or(0);
+                    if row == 0 {
+                        return err("softmax of an empty tensor");
+                    }
+                    let beta = match &opts {
+                        Some(t) => t.f32_or(0, 1.0)?,
+                        None => 1.0,
+                    };
+                    ops.push(Op::Softmax { x, y, row, beta });
+                }
                 Opcode::CUSTOM if custom == b"Convolution2DTransposeBias" => {
                     // Options: TfLiteTransposeConvParams as raw little-endian i32s
                     // (padding: 1 same, 2 valid; stride width; stride height).

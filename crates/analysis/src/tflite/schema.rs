@@ -68,6 +68,12 @@ impl<'a> Table<'a> {
             None => d,
         })
     }
+    pub(crate) fn f32_or(&self, i: usize, d: f32) -> Result<f32, ModelError> {
+        Ok(match self.field(i)? {
+            Some(p) => f32::from_bits(self.buf.u32(p)?),
+            None => d,
+        })
+    }
     fn deref(&self, i: usize) -> Result<Option<usize>, ModelError> {
         Ok(match self.field(i)? {
             Some(p) => Some(p + self.buf.u32(p)? as usize),

@@ -4,7 +4,7 @@
 use super::Model;
 use super::kernels::conv::transpose_conv;
 use super::kernels::depthwise::depthwise;
-use super::kernels::elementwise::{hard_swish, logistic};
+use super::kernels::elementwise::{hard_swish, logistic, softmax_rows};
 use super::kernels::matmul::{matmul, matmul_blocked};
 use super::kernels::pad_before;
 use super::kernels::pool::{maxpool, maxpool_portable, spatial_mean};
@@ -199,6 +199,30 @@ fn spatial_mean_averages_each_channel() {
     assert_eq!(logistic(0.0), 0.5);
 }
 
+/// SOFTMAX against its definition: each row sums to 1, keeps the order of its inputs,
+/// does not overflow on large inputs (the row's maximum is subtracted first), and
+/// `beta` scales the inputs.
+#[test]
+fn softmax_normalises_each_row_and_scales_by_beta() {
+    let mut v = [1.0f32, 2.0, 3.0, 1000.0, 1000.0, 999.0];
+    softmax_rows(&mut v, 3, 1.0);
+    let e = [1f64.exp(), 2f64.exp(), 3f64.exp()];
+    let s: f64 = e.iter().sum();
+    for (got, want) in v[..3].iter().zip(e.iter().map(|x| x / s)) {
+        assert!((*got as f64 - want).abs() < 1e-7, "{got} vs {want}");
+    }
+    let (a, b) = (
+        1.0 / (2.0 + (-1f64).exp()),
+        (-1f64).exp() / (2.0 + (-1f64).exp()),
+    );
+    assert!((v[3] as f64 - a).abs() < 1e-7 && v[3] == v[4]);
+    assert!((v[5] as f64 - b).abs() < 1e-7);
+    let mut w = [0.0f32, 2.0];
+    softmax_rows(&mut w, 2, 0.5);
+    assert!((w[1] as f64 - 1.0 / (1.0 + (-1f64).exp())).abs() < 1e-7);
+    assert_eq!(w[0] + w[1], 1.0);
+}
+
 #[test]
 fn half_floats_convert_exactly() {
     assert_eq!(f16_to_f32(0x3c00), 1.0);
@@ -244,10 +268,10 @@ fn with_opcode(code: u8) -> Vec<u8> {
 
 #[test]
 fn an_unsupported_operator_is_named_in_the_error() {
-    let e = Model::parse(&with_opcode(25))
+    let e = Model::parse(&with_opcode(28))
         .err()
-        .expect("SOFTMAX is not supported");
-    assert_eq!(e.to_string(), "model error: unsupported operator SOFTMAX");
+        .expect("TANH is not supported");
+    assert_eq!(e.to_string(), "model error: unsupported operator TANH");
 }
 
 /// The AVX build of MAX_POOL_2D gives the portable loop's bits (2x2 and 3x3 windows,

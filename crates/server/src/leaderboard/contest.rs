@@ -23,6 +23,7 @@ use crate::http::error::{ApiError, ErrorBody, SignedInErrors};
 use crate::http::extract::{AuthUser, Json, MaybeAuthUser, Query};
 use crate::photos::entity as photos;
 use crate::photos::rules::{DisplayName, parse_bio};
+use crate::photos::screening;
 
 /// The spec's prize and the number of monthly winners.
 pub const PRIZE_DOLLARS: u32 = 50_000;
@@ -74,13 +75,17 @@ pub struct ContestEntry {
     pub contest_month: String,
     /// `pending` until an admin approves it, or `approved` if it already was.
     pub listing_status: String,
+    /// The nudity check flagged the photo: it waits for an admin like any
+    /// pending entry, and is not shown until one approves it.
+    pub held_for_review: bool,
     pub message: String,
 }
 
 /// Enters one of the caller's photos in this month's contest. The photo is
 /// put forward for the leaderboard (public_listing) and waits for an admin,
 /// unless it is approved already with this same name and bio: a change to
-/// either sends it back to review (off the leaderboard until approved).
+/// either sends it back to review (off the leaderboard until approved). The
+/// photo is screened first; a flagged one is held for review.
 #[utoipa::path(post, path = "/contest/entries", tag = "leaderboard",
     request_body = ContestSubmission,
     responses(
@@ -105,6 +110,9 @@ pub async fn submit(
         .one(&state.db)
         .await?
         .ok_or_else(|| ApiError::not_found("Photo not found"))?;
+    let original = photo.original_image_url.clone();
+    let photo = screening::screen(&state, photo, &original).await?;
+    let held = photo.screening_held;
     let display_name = match body.display_name.as_deref() {
         Some(raw) => DisplayName::parse(raw)?.into_inner(),
         None => match photo.display_name.clone() {
@@ -124,6 +132,7 @@ pub async fn submit(
     let same_text =
         photo.display_name.as_deref() == Some(display_name.as_str()) && photo.bio == bio;
     let approved = same_text
+        && !held
         && photo.is_verified
         && photo.public_listing
         && photo.listing_status.as_deref() == Some(ListingStatus::Approved.as_str());
@@ -155,7 +164,10 @@ pub async fn submit(
         photo_id: row.id,
         contest_month: month,
         listing_status: status.into(),
-        message: if approved {
+        held_for_review: held,
+        message: if held {
+            screening::HELD_MESSAGE.to_owned()
+        } else if approved {
             "Your photo is in this month's ranking!".to_owned()
         } else {
             "Your photo was submitted! Admins will verify your entry soon.".to_owned()

@@ -135,6 +135,8 @@ pub async fn seed(db: &impl ConnectionTrait, storage: &Storage) -> Result<Seeded
             contest_entered_at: Set(in_contest.then_some(created_at)),
             attested_adult: Set(in_contest),
             attested_original: Set(in_contest),
+            screening: Set(None),
+            screening_held: Set(false),
             created_at: Set(created_at),
             updated_at: Set(created_at),
         }

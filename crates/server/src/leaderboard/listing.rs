@@ -40,6 +40,8 @@ pub fn listed() -> Condition {
     Condition::all()
         .add(photos::Column::PublicListing.eq(true))
         .add(photos::Column::IsVerified.eq(true))
+        // Approval releases a hold; this keeps a held photo off even if not.
+        .add(photos::Column::ScreeningHeld.eq(false))
 }
 
 /// Up to `limit` listed photos in leaderboard order, after `after` (a page's

@@ -30,6 +30,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(moderation::admin_entries))
         .routes(routes!(moderation::approve))
         .routes(routes!(moderation::reject))
+        .routes(routes!(moderation::release))
         .routes(routes!(moderation::unlist))
         .routes(routes!(moderation::feature))
         .routes(routes!(moderation::admin_reports))

@@ -3,6 +3,9 @@
 //! entries can be featured or unlisted; anyone signed in can report an entry.
 //! Every state change is one conditional UPDATE, so two admins (or a retried
 //! request) cannot apply a decision twice, and each change goes to the audit log.
+//! Photos the nudity check holds (`photos::screening`) wait here too, with the
+//! classifier's scores: approving an entry releases its hold, and a held photo
+//! that is only shared (no entry) is released on its own.
 
 use std::collections::HashMap;
 
@@ -10,7 +13,9 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use chrono::{DateTime, Utc};
 use sea_orm::sea_query::Expr;
-use sea_orm::{ColumnTrait, EntityTrait, PaginatorTrait, QueryFilter, QueryOrder, QuerySelect};
+use sea_orm::{
+    ColumnTrait, Condition, EntityTrait, PaginatorTrait, QueryFilter, QueryOrder, QuerySelect,
+};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 use utoipa::{IntoParams, ToSchema};
@@ -24,6 +29,7 @@ use crate::http::error::{AdminErrors, ApiError, ErrorBody, ErrorCode, SignedInEr
 use crate::http::extract::{AdminAction, AdminUser, AuthUser, Json, Path, Query};
 use crate::media;
 use crate::photos::entity as photos;
+use crate::photos::screening::{self, Screening};
 use crate::values::message::reason as parse_reason;
 
 pub use crate::photos::entity::ListingStatus;
@@ -40,7 +46,8 @@ pub struct ModerationEntry {
     pub bio: Option<String>,
     pub owner_id: Uuid,
     pub owner_email: Option<String>,
-    /// `pending`, `approved`, `rejected` or `unlisted`.
+    /// `pending`, `approved`, `rejected` or `unlisted`; empty for a photo that
+    /// is only shared (held by the nudity check, never put forward).
     pub status: String,
     pub rejection_reason: Option<String>,
     pub featured: bool,
@@ -51,6 +58,9 @@ pub struct ModerationEntry {
     pub attested_original: bool,
     /// Reports about this entry not yet resolved.
     pub open_reports: u64,
+    /// The nudity check's scores, once the photo was screened; `held` while it
+    /// waits for an admin.
+    pub screening: Option<Screening>,
     pub created_at: DateTime<Utc>,
     pub reviewed_at: Option<DateTime<Utc>>,
 }
@@ -81,6 +91,7 @@ async fn moderation_entries(
     Ok(rows
         .into_iter()
         .map(|row| ModerationEntry {
+            screening: screening::view(state, &row),
             photo_id: row.id,
             image_url: media::signed_url(state, &row.original_image_url),
             score: row.score,
@@ -108,7 +119,11 @@ pub(crate) async fn moderation_entry(
     id: Uuid,
 ) -> Result<ModerationEntry, ApiError> {
     let row = photos::Entity::find_by_id(id)
-        .filter(photos::Column::ListingStatus.is_not_null())
+        .filter(
+            Condition::any()
+                .add(photos::Column::ListingStatus.is_not_null())
+                .add(photos::Column::Screening.is_not_null()),
+        )
         .one(&state.db)
         .await?
         .ok_or_else(|| ApiError::not_found("Leaderboard entry not found"))?;
@@ -126,15 +141,18 @@ pub enum StatusFilter {
     Approved,
     Rejected,
     Unlisted,
+    /// Held by the nudity check, whatever the listing state (shares too).
+    Held,
 }
 
 impl StatusFilter {
-    fn as_str(self) -> &'static str {
+    fn status(self) -> Option<ListingStatus> {
         match self {
-            Self::Pending => ListingStatus::Pending.as_str(),
-            Self::Approved => ListingStatus::Approved.as_str(),
-            Self::Rejected => ListingStatus::Rejected.as_str(),
-            Self::Unlisted => ListingStatus::Unlisted.as_str(),
+            Self::Pending => Some(ListingStatus::Pending),
+            Self::Approved => Some(ListingStatus::Approved),
+            Self::Rejected => Some(ListingStatus::Rejected),
+            Self::Unlisted => Some(ListingStatus::Unlisted),
+            Self::Held => None,
         }
     }
 }
@@ -142,7 +160,8 @@ impl StatusFilter {
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct EntriesQuery {
-    /// `pending` (default, oldest first), `approved`, `rejected` or `unlisted`.
+    /// `pending` (default, oldest first), `approved`, `rejected`, `unlisted`,
+    /// or `held` (held by the nudity check, oldest first).
     #[serde(default)]
     #[param(inline)]
     pub status: StatusFilter,
@@ -164,9 +183,11 @@ pub async fn admin_entries(
     _admin: AdminUser,
     Query(query): Query<EntriesQuery>,
 ) -> Result<Json<Vec<ModerationEntry>>, ApiError> {
-    let select =
-        photos::Entity::find().filter(photos::Column::ListingStatus.eq(query.status.as_str()));
-    let select = if query.status == StatusFilter::Pending {
+    let select = photos::Entity::find().filter(match query.status.status() {
+        Some(status) => photos::Column::ListingStatus.eq(status.as_str()),
+        None => photos::Column::ScreeningHeld.eq(true),
+    });
+    let select = if matches!(query.status, StatusFilter::Pending | StatusFilter::Held) {
         select.order_by_asc(photos::Column::CreatedAt)
     } else {
         select
@@ -203,7 +224,10 @@ async fn decide(
         // A rejected or unlisted photo is no longer put forward; approving
         // one of them lists it again.
         .col_expr(photos::Column::PublicListing, Expr::value(listed));
-    if !listed {
+    if listed {
+        // The admin approved the photo as it is: a screening hold ends too.
+        update = update.col_expr(photos::Column::ScreeningHeld, Expr::value(false));
+    } else {
         // Taken down by moderation: the photo's share link dies with its
         // listing (issue 45), so `/s/<slug>` and its card answer 404 at once.
         update = update
@@ -353,6 +377,43 @@ pub async fn unlist(
         return Err(not_allowed(&entry, "unlisted"));
     }
     Ok(Json(entry))
+}
+
+/// Releases a photo the nudity check holds: an admin has looked at it and it may
+/// be public (its share page and card go live). A pending leaderboard entry
+/// still waits for approval; approving one releases it as well. Releasing a
+/// photo that is not held changes nothing.
+#[utoipa::path(post, path = "/admin/leaderboard/entries/{id}/release", tag = "admin",
+    params(("id" = Uuid, Path, description = "The photo's id")),
+    responses(
+        (status = 200, description = "The photo, released", body = ModerationEntry),
+        AdminErrors,
+        (status = 404, description = "No such entry or screened photo", body = ErrorBody),
+    ),
+    security(("bearer" = [])))]
+pub async fn release(
+    State(state): State<AppState>,
+    admin: AdminAction,
+    Path(id): Path<Uuid>,
+) -> Result<Json<ModerationEntry>, ApiError> {
+    let entry = moderation_entry(&state, id).await?;
+    let result = photos::Entity::update_many()
+        .col_expr(photos::Column::ScreeningHeld, Expr::value(false))
+        .col_expr(photos::Column::UpdatedAt, Expr::value(Utc::now()))
+        .filter(photos::Column::Id.eq(id))
+        .filter(photos::Column::ScreeningHeld.eq(true))
+        .exec(&state.db)
+        .await?;
+    if result.rows_affected > 0 {
+        admin
+            .record(
+                &state.db,
+                "screening_hold_released",
+                json!({ "photo_id": id, "screening": entry.screening }),
+            )
+            .await;
+    }
+    Ok(Json(moderation_entry(&state, id).await?))
 }
 
 #[derive(Debug, Deserialize, ToSchema)]

@@ -38,6 +38,13 @@ pub struct Model {
     /// The entrant's attestation: 18 or older, and an original photo of themselves.
     pub attested_adult: bool,
     pub attested_original: bool,
+    /// The nudity check's last result: the image it screened and the classifier's
+    /// five scores (`photos::screening`); None until the photo is first made public
+    /// (`m20261207_7600_photo_screening`).
+    pub screening: Option<Json>,
+    /// Flagged by the check and not yet released by an admin: nothing of the photo
+    /// is public while this is set.
+    pub screening_held: bool,
     pub created_at: DateTimeUtc,
     pub updated_at: DateTimeUtc,
 }

@@ -5,6 +5,7 @@
 pub mod entity;
 pub mod orphans;
 pub mod rules;
+pub mod screening;
 pub mod share;
 
 use axum::extract::multipart::MultipartRejection;
@@ -82,6 +83,9 @@ pub struct Photo {
     /// The live share link, if the owner shared the photo (and did not
     /// revoke it, and it has not expired).
     pub share: Option<share::ShareLink>,
+    /// The nudity check flagged the photo: it is held for review, and nothing of
+    /// it is public until an admin has looked at it.
+    pub held_for_review: bool,
     pub created_at: DateTime<Utc>,
 }
 
@@ -109,6 +113,7 @@ impl Photo {
             rejection_reason: row.rejection_reason,
             contest_month: row.contest_month,
             share,
+            held_for_review: row.screening_held,
             created_at: row.created_at,
         }
     }
@@ -255,6 +260,8 @@ async fn save_photo(
         contest_entered_at: Set(None),
         attested_adult: Set(false),
         attested_original: Set(false),
+        screening: Set(None),
+        screening_held: Set(false),
         created_at: Set(now),
         updated_at: Set(now),
     };
@@ -265,6 +272,13 @@ async fn save_photo(
             let _ = state.storage.delete_prefix(&folder).await;
             return Err(ApiError::internal(err));
         }
+    };
+    // A leaderboard entry is screened now, so the admins see the scores.
+    let row = if row.public_listing {
+        let original = row.original_image_url.clone();
+        screening::screen(&state, row, &original).await?
+    } else {
+        row
     };
     Ok((StatusCode::CREATED, Json(Photo::from_row(&state, row))))
 }

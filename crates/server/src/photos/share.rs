@@ -1,7 +1,9 @@
 //! Sharing a saved result: on the owner's request a photo gets an unguessable
 //! public page, `/s/<slug>`, whose Open Graph tags point at a 1200x630 score
 //! card, so a shared link shows the card in chats and feeds. Photos that were
-//! never shared have no public page.
+//! never shared have no public page. The image is screened first (`screening`),
+//! and a new edit before its page or card is next shown; while a photo is held
+//! for review, its page and card answer 404 like an unshared one.
 
 use std::io::Cursor;
 use std::sync::OnceLock;
@@ -21,7 +23,7 @@ use sha2::{Digest, Sha256};
 use utoipa::ToSchema;
 use uuid::Uuid;
 
-use super::{entity, own_photo};
+use super::{entity, own_photo, screening};
 use crate::http::AppState;
 use crate::http::error::{ApiError, ErrorBody};
 use crate::http::extract::{AuthUser, ClientInfo, Json, Path};
@@ -47,20 +49,32 @@ fn font() -> &'static FontRef<'static> {
 
 #[derive(Debug, Serialize, ToSchema)]
 pub struct ShareLink {
-    /// The public page of this result.
+    /// The public page of this result (it answers 404 while the photo is held
+    /// for review).
     pub share_url: String,
     /// Its 1200x630 preview image.
     pub card_url: String,
     /// When the link stops working; null: when the owner revokes it.
     pub expires_at: Option<DateTime<Utc>>,
+    /// The nudity check flagged the photo: nothing of it is public until an
+    /// admin has looked at it.
+    pub held_for_review: bool,
+    /// What to tell the owner about the link.
+    pub message: String,
 }
 
-fn share_link(state: &AppState, slug: &str, expires_at: Option<DateTime<Utc>>) -> ShareLink {
+fn share_link(state: &AppState, slug: &str, photo: &entity::Model) -> ShareLink {
     let base = state.base_url.trim_end_matches('/');
     ShareLink {
         share_url: format!("{base}/s/{slug}"),
         card_url: format!("{base}/s/{slug}/card.png"),
-        expires_at,
+        expires_at: photo.share_expires_at,
+        held_for_review: photo.screening_held,
+        message: if photo.screening_held {
+            screening::HELD_MESSAGE.to_owned()
+        } else {
+            "Your result is ready to share!".to_owned()
+        },
     }
 }
 
@@ -78,7 +92,7 @@ pub fn live_link(state: &AppState, photo: &entity::Model) -> Option<ShareLink> {
     photo
         .share_slug
         .as_deref()
-        .map(|slug| share_link(state, slug, photo.share_expires_at))
+        .map(|slug| share_link(state, slug, photo))
 }
 
 /// How long a new share link works.
@@ -118,7 +132,9 @@ pub struct ShareRequest {
 
 /// Makes one of the user's photos shareable. While its link works, later
 /// calls return the same link; after a revoke or once it expired, a new
-/// one (the old address never works again).
+/// one (the old address never works again). The image is screened first; a
+/// flagged one is held for review (`held_for_review`), and its link stays
+/// dark until an admin releases it.
 #[utoipa::path(post, path = "/photos/{id}/share", tag = "photos",
     params(("id" = Uuid, Path, description = "The photo's id")),
     request_body(content = Option<ShareRequest>, content_type = "application/json"),
@@ -143,11 +159,13 @@ pub async fn share_photo(
         })?
     };
     let row = own_photo(&state, &user, id).await?;
+    let image = screening::shared_image(&row).to_owned();
+    let row = screening::screen(&state, row, &image).await?;
     let now = Utc::now();
     if is_live(&row, now)
         && let Some(slug) = &row.share_slug
     {
-        return Ok(Json(share_link(&state, slug, row.share_expires_at)));
+        return Ok(Json(share_link(&state, slug, &row)));
     }
     // 128 random bits: the link is the permission.
     let slug = Uuid::new_v4().simple().to_string();
@@ -156,8 +174,8 @@ pub async fn share_photo(
     active.share_slug = Set(Some(slug.clone()));
     active.share_expires_at = Set(expires_at);
     active.updated_at = Set(now);
-    active.update(&state.db).await?;
-    Ok(Json(share_link(&state, &slug, expires_at)))
+    let row = active.update(&state.db).await?;
+    Ok(Json(share_link(&state, &slug, &row)))
 }
 
 /// Revokes the photo's share link: its page and card answer 404 from now
@@ -202,14 +220,25 @@ pub async fn revoke(state: &AppState, photo: &entity::Model) -> Result<(), ApiEr
     Ok(())
 }
 
-/// The photo behind a working share link.
+/// The photo behind a working share link, if its image may be shown:
+/// screened, and not held for review. An image that changed since the share
+/// (a new edit) is screened here, once: the first request for its page or
+/// card waits for it.
 async fn shared_photo(state: &AppState, slug: &str) -> Result<entity::Model, ApiError> {
-    entity::Entity::find()
+    let not_found = || ApiError::not_found("This shared result does not exist.");
+    let photo = entity::Entity::find()
         .filter(entity::Column::ShareSlug.eq(slug))
         .one(&state.db)
         .await?
-        .filter(|photo| is_live(photo, Utc::now()))
-        .ok_or_else(|| ApiError::not_found("This shared result does not exist."))
+        .filter(|photo| is_live(photo, Utc::now()) && !photo.screening_held)
+        .ok_or_else(not_found)?;
+    let image = screening::shared_image(&photo).to_owned();
+    let photo = screening::screen(state, photo, &image).await?;
+    if screening::may_show(&photo, &image) {
+        Ok(photo)
+    } else {
+        Err(not_found())
+    }
 }
 
 /// What the page and the card say to caches: any cache (a browser's, a
@@ -286,7 +315,7 @@ pub async fn share_page(
         }
         Err(err) => return gone(err.into_response()),
     };
-    let link = share_link(&state, &slug, photo.share_expires_at);
+    let link = share_link(&state, &slug, &photo);
     let base = escape(state.base_url.trim_end_matches('/'));
     let title = escape(&format!(
         "I scored {:.1}/10 on PrettyScore: {}!",
@@ -401,10 +430,7 @@ fn cards_folder(photo: &entity::Model) -> String {
 /// The storage key of this version of a photo's card: a digest of everything
 /// the card shows, so a new edit, score or label makes a new card.
 fn card_key(photo: &entity::Model, card: &CardText) -> String {
-    let image_path = photo
-        .edited_image_url
-        .as_deref()
-        .unwrap_or(&photo.original_image_url);
+    let image_path = screening::shared_image(photo);
     let mut digest = Sha256::new();
     digest.update(image_path.as_bytes());
     digest.update([0]);
@@ -425,10 +451,7 @@ async fn draw_card(
     photo: &entity::Model,
     card: CardText,
 ) -> Result<Vec<u8>, ApiError> {
-    let image_path = photo
-        .edited_image_url
-        .as_deref()
-        .unwrap_or(&photo.original_image_url);
+    let image_path = screening::shared_image(photo);
     let bytes = match media::key_of(image_path) {
         Some(key) => state.storage.get(key).await.map_err(ApiError::internal)?,
         None => None,

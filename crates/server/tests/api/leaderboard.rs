@@ -4,7 +4,7 @@
 
 use crate::harness::{
     Backend, Caller, Reply, State, TestApp, admin, call, image_form, insert_photo, insert_user,
-    on_both_databases, sign_up_unnamed, spawn_app, testdata,
+    on_both_databases, sign_up_unnamed, spawn_app, store_original, testdata,
 };
 use chrono::{DateTime, Duration, TimeZone, Utc};
 use prettyscore_server::leaderboard::contest::{Freeze, FreezeError, freeze};
@@ -746,6 +746,7 @@ async fn contest_entries_need_the_attestation_and_wait_for_moderation(backend: B
     } = sign_up_unnamed(&app, "other@example.com").await;
     let admin = admin(&app).await.token;
     let id = insert_photo(&app, owner_id, 8.8, Utc::now(), State::Private).await;
+    store_original(&app, id, "face/astronaut.png").await;
     // A private save that was never listed.
     photos::Entity::update_many()
         .col_expr(photos::Column::IsVerified, Expr::value(false))

@@ -56,6 +56,7 @@ mod payouts;
 mod personality;
 mod photos;
 mod saved_feet_and_hands;
+mod screening;
 mod share_links;
 mod storage;
 mod storage_hygiene;

@@ -73,6 +73,47 @@ describe('/admin/leaderboard', () => {
     expect(callsTo(fetchMock, 'POST', '/api/v1/admin/leaderboard/entries/p1/approve')).toHaveLength(1);
   });
 
+  it('shows the nudity check’s scores beside a held photo and releases it after a confirmation', async () => {
+    const held = {
+      ...pending,
+      photo_id: 'p2',
+      display_name: null,
+      status: '',
+      contest_month: null,
+      screening: { scores: { drawing: 0.13, hentai: 0.81, neutral: 0.003, porn: 0.05, sexy: 0.006 }, unsafe_share: 0.86, flagged: true, held: true },
+    };
+    let released = false;
+    const fetchMock = stubApi({
+      'GET /api/v1/admin/access': () => new Response(null, { status: 204 }),
+      'GET /api/v1/admin/leaderboard/entries': (request) =>
+        json(new URL(request.url).searchParams.get('status') === 'held' && !released ? [held] : []),
+      'GET /api/v1/admin/leaderboard/reports': () => json([]),
+      'GET /api/v1/admin/contact-reports': () => json([]),
+      'POST /api/v1/admin/leaderboard/entries/p2/release': () => {
+        released = true;
+        return json({ ...held, screening: { ...held.screening, held: false } });
+      },
+    });
+    const { user } = renderApp('/admin/leaderboard', { user: 'signed-in' });
+    await user.click(await screen.findByRole('button', { name: 'Held by screening' }, { timeout: 5000 }));
+    const card = within(await screen.findByTestId('moderation-entry'));
+    const scores = card.getByTestId('screening-scores');
+    expect(scores).toHaveTextContent('Screening: flagged, held for review (unsafe 86%)');
+    expect(scores).toHaveTextContent('Hentai81%');
+    expect(scores).toHaveTextContent('Neutral0%');
+    expect(card.getByText('Shared result (not a leaderboard entry)')).toBeInTheDocument();
+    expect(card.queryByRole('button', { name: 'Approve' })).toBeNull();
+
+    await user.click(card.getByRole('button', { name: 'Release' }));
+    const confirm = await screen.findByRole('alertdialog', { name: 'Release this entry?' });
+    expect(confirm).toHaveAccessibleDescription(/its share page and card become public at once/);
+    expect(callsTo(fetchMock, 'POST', '/api/v1/admin/leaderboard/entries/p2/release')).toHaveLength(0);
+    await user.click(within(confirm).getByRole('button', { name: 'Release' }));
+    expect(await screen.findByText('Photo released')).toBeInTheDocument();
+    expect(callsTo(fetchMock, 'POST', '/api/v1/admin/leaderboard/entries/p2/release')).toHaveLength(1);
+    expect(await screen.findByText('No entries here.')).toBeInTheDocument();
+  });
+
   it('lists reported requesters, open ones first, and marks an open one resolved', async () => {
     let resolved = false;
     const fetchMock = stubApi({

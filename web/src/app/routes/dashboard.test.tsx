@@ -18,6 +18,7 @@ function photo(id: string, score: number, createdAt: string, edited: string | nu
     is_verified: false,
     public_listing: false,
     photo_type: 'face',
+    held_for_review: false,
   };
 }
 
@@ -271,6 +272,24 @@ describe('My Photos', () => {
     expect(await screen.findByText('Photo deleted')).toBeInTheDocument();
     expect(callsTo(fetchMock, 'DELETE', `/api/v1/photos/${older.id}`)).toHaveLength(1);
   });
+
+  it('says a photo held by the nudity check is held for review instead of offering its link', async () => {
+    const message = 'Your photo is held for review. An admin will look at it before anyone else can see it.';
+    const fetchMock = stubPhotos({
+      [`POST /api/v1/photos/${older.id}/share`]: () =>
+        json({ share_url: 'http://localhost/s/abc', card_url: 'http://localhost/s/abc/card.png', held_for_review: true, message }),
+    });
+    const { user } = renderApp('/dashboard', { user: 'signed-in' });
+    await screen.findByRole('heading', { name: 'My Photos (2)' }, { timeout: 5000 });
+    await user.click(screen.getByRole('button', { name: /^Details of your 8\.8\/10 photo/ }));
+    const dialog = await screen.findByRole('dialog', { name: 'Photo Details' });
+    await user.click(within(dialog).getByRole('button', { name: 'Share' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Create Share Link' }));
+    expect(await within(dialog).findByText(`Held for review: ${message}`)).toBeInTheDocument();
+    expect(within(dialog).queryByText('http://localhost/s/abc')).toBeNull();
+    expect(within(dialog).queryByRole('heading', { name: 'Share this photo' })).toBeNull();
+    expect(callsTo(fetchMock, 'POST', `/api/v1/photos/${older.id}/share`)).toHaveLength(1);
+  });
 });
 
 describe('sharing from My Photos', () => {
@@ -309,7 +328,7 @@ describe('sharing from My Photos', () => {
   it('opens a photo shared already with its link and says it works until turned off', async () => {
     const shared: Photo = {
       ...older,
-      share: { share_url: 'https://prettyscore.example/s/old', card_url: 'https://prettyscore.example/s/old/card.png', expires_at: null },
+      share: { share_url: 'https://prettyscore.example/s/old', card_url: 'https://prettyscore.example/s/old/card.png', expires_at: null, held_for_review: false, message: 'Your result is ready to share!' },
     };
     stubApi({ 'GET /api/v1/photos': () => json([shared]), 'GET /api/v1/edits/quota': () => json(quota(5)) });
     const { user } = renderApp('/dashboard', { user: 'signed-in' });

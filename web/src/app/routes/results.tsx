@@ -73,7 +73,8 @@ function Results({ result }: { result: ResultState }) {
   // Once a signed-in user saves the result, shares point at its public page,
   // whose link preview shows the score card; until then, at the site.
   const shareLink = useSharePhoto();
-  const url = shareLink.data?.share_url ?? site;
+  // A photo held for review has no public page yet: point at the site meanwhile.
+  const url = shareLink.data && !shareLink.data.held_for_review ? shareLink.data.share_url : site;
   const shareContent = {
     title: 'My PrettyScore',
     text: faceShareText(formatScore(score), label, url),
@@ -137,7 +138,13 @@ function Results({ result }: { result: ResultState }) {
               original={image}
               edited={edits.edited}
               result={current}
-              onSaved={(photo) => shareLink.mutate(photo.id)}
+              onSaved={(photo) =>
+                shareLink.mutate(photo.id, {
+                  onSuccess: (link) => {
+                    if (link.held_for_review) toast.info(link.message);
+                  },
+                })
+              }
             />
             <DownloadPhotoButton url={edits.imageUrl} fileName={photoDownloadName('prettyscore-photo', Boolean(edits.edited))} />
             <DownloadCardButton

@@ -211,6 +211,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/admin/leaderboard/entries/{id}/release": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Releases a photo the nudity check holds: an admin has looked at it and it may
+         *     be public (its share page and card go live). A pending leaderboard entry
+         *     still waits for approval; approving one releases it as well. Releasing a
+         *     photo that is not held changes nothing.
+         */
+        post: operations["release"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/admin/leaderboard/entries/{id}/unlist": {
         parameters: {
             query?: never;
@@ -1063,7 +1085,8 @@ export interface paths {
          * Enters one of the caller's photos in this month's contest. The photo is
          *     put forward for the leaderboard (public_listing) and waits for an admin,
          *     unless it is approved already with this same name and bio: a change to
-         *     either sends it back to review (off the leaderboard until approved).
+         *     either sends it back to review (off the leaderboard until approved). The
+         *     photo is screened first; a flagged one is held for review.
          */
         post: operations["submit"];
         delete?: never;
@@ -1514,7 +1537,9 @@ export interface paths {
         /**
          * Makes one of the user's photos shareable. While its link works, later
          *     calls return the same link; after a revoke or once it expired, a new
-         *     one (the old address never works again).
+         *     one (the old address never works again). The image is screened first; a
+         *     flagged one is held for review (`held_for_review`), and its link stays
+         *     dark until an admin releases it.
          */
         post: operations["share_photo"];
         /**
@@ -2059,6 +2084,11 @@ export interface components {
         ContestEntry: {
             /** @description `YYYY-MM`. */
             contest_month: string;
+            /**
+             * @description The nudity check flagged the photo: it waits for an admin like any
+             *     pending entry, and is not shown until one approves it.
+             */
+            held_for_review: boolean;
             /** @description `pending` until an admin approves it, or `approved` if it already was. */
             listing_status: string;
             message: string;
@@ -2761,7 +2791,11 @@ export interface components {
             reviewed_at?: string | null;
             /** Format: double */
             score: number;
-            /** @description `pending`, `approved`, `rejected` or `unlisted`. */
+            screening?: components["schemas"]["Screening"] | null;
+            /**
+             * @description `pending`, `approved`, `rejected` or `unlisted`; empty for a photo that
+             *     is only shared (held by the nudity check, never put forward).
+             */
             status: string;
         };
         /** @description The caller's badge and request. */
@@ -3032,6 +3066,11 @@ export interface components {
             /** @description A signed URL of the latest edit, if any. */
             edited_image_url?: string | null;
             featured: boolean;
+            /**
+             * @description The nudity check flagged the photo: it is held for review, and nothing of
+             *     it is public until an admin has looked at it.
+             */
+            held_for_review: boolean;
             /** Format: uuid */
             id: string;
             is_verified: boolean;
@@ -3218,6 +3257,48 @@ export interface components {
              */
             public_listing?: boolean;
         };
+        /** @description The check's result as the API shows it (to admins beside the image). */
+        Screening: {
+            /** @description At or above the configured threshold. */
+            flagged: boolean;
+            /** @description Held and not yet released by an admin. */
+            held: boolean;
+            /** @description The classifier's five class probabilities. */
+            scores: components["schemas"]["ScreeningScores"];
+            /**
+             * Format: float
+             * @description Porn + Hentai + Sexy.
+             */
+            unsafe_share: number;
+        };
+        /** @description The classifier's five class probabilities (they sum to 1), in nsfwjs's class order. */
+        ScreeningScores: {
+            /**
+             * Format: float
+             * @description A drawing or illustration that is safe to show.
+             */
+            drawing: number;
+            /**
+             * Format: float
+             * @description Explicit drawings.
+             */
+            hentai: number;
+            /**
+             * Format: float
+             * @description Safe photos.
+             */
+            neutral: number;
+            /**
+             * Format: float
+             * @description Explicit photos.
+             */
+            porn: number;
+            /**
+             * Format: float
+             * @description Suggestive, not explicit.
+             */
+            sexy: number;
+        };
         SecureAccountAnswer: {
             /** @description What happened, in the user's words. */
             message: string;
@@ -3250,7 +3331,17 @@ export interface components {
              * @description When the link stops working; null: when the owner revokes it.
              */
             expires_at?: string | null;
-            /** @description The public page of this result. */
+            /**
+             * @description The nudity check flagged the photo: nothing of it is public until an
+             *     admin has looked at it.
+             */
+            held_for_review: boolean;
+            /** @description What to tell the owner about the link. */
+            message: string;
+            /**
+             * @description The public page of this result (it answers 404 while the photo is held
+             *     for review).
+             */
             share_url: string;
         };
         /** @description The optional body of `POST /photos/{id}/share`. */
@@ -3800,8 +3891,11 @@ export interface operations {
     admin_entries: {
         parameters: {
             query?: {
-                /** @description `pending` (default, oldest first), `approved`, `rejected` or `unlisted`. */
-                status?: "pending" | "approved" | "rejected" | "unlisted";
+                /**
+                 * @description `pending` (default, oldest first), `approved`, `rejected`, `unlisted`,
+                 *     or `held` (held by the nudity check, oldest first).
+                 */
+                status?: "pending" | "approved" | "rejected" | "unlisted" | "held";
             };
             header?: never;
             path?: never;
@@ -4103,6 +4197,65 @@ export interface operations {
                 };
             };
             /** @description `validation_failed`: no reason */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    release: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The photo's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The photo, released */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ModerationEntry"];
+                };
+            };
+            /** @description `not_signed_in` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `admin_only` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such entry or screened photo */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`: the path or query holds a control character */
             422: {
                 headers: {
                     [name: string]: unknown;

@@ -2,10 +2,11 @@ import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/r
 import { api, unwrap, type ApiSchemas } from '@/lib/api-client';
 import { leaderboardKeys } from './get-leaderboard';
 
-/** An entry as the moderators see it (signed image URL, owner's email, open reports). */
+/** An entry as the moderators see it (signed image URL, owner's email, open reports, the nudity check's scores). */
 export type ModerationEntry = ApiSchemas['ModerationEntry'];
 export type AdminReport = ApiSchemas['AdminReport'];
-export type EntryStatus = 'pending' | 'approved' | 'rejected' | 'unlisted';
+/** `held`: photos the nudity check holds, shared ones included. */
+export type EntryStatus = 'pending' | 'approved' | 'rejected' | 'unlisted' | 'held';
 
 export const moderationKeys = {
   all: ['admin', 'leaderboard'] as const,
@@ -28,6 +29,7 @@ export function useReports() {
 
 export type ModerationAction =
   | { kind: 'approve'; id: string }
+  | { kind: 'release'; id: string }
   | { kind: 'reject'; id: string; reason: string }
   | { kind: 'unlist'; id: string; reason?: string }
   | { kind: 'feature'; id: string; featured: boolean }
@@ -38,6 +40,9 @@ export async function moderate(action: ModerationAction): Promise<void> {
   switch (action.kind) {
     case 'approve':
       await unwrap(api.POST('/api/v1/admin/leaderboard/entries/{id}/approve', { params: { path: { id: action.id } } }));
+      return;
+    case 'release':
+      await unwrap(api.POST('/api/v1/admin/leaderboard/entries/{id}/release', { params: { path: { id: action.id } } }));
       return;
     case 'reject':
       await unwrap(api.POST('/api/v1/admin/leaderboard/entries/{id}/reject', { params: { path: { id: action.id } }, body: { reason: action.reason } }));

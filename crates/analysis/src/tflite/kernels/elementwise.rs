@@ -67,3 +67,19 @@ pub(crate) fn prelu_all(v: &mut [f32], alpha: &[f32]) {
         }
     }
 }
+
+/// SOFTMAX over each run of `row` values, as TFLite's reference kernel computes it:
+/// `e^((x - max) * beta)` with `libm`'s `expf`, summed in order, each divided by the sum.
+pub(crate) fn softmax_rows(v: &mut [f32], row: usize, beta: f32) {
+    for r in v.chunks_exact_mut(row) {
+        let max = r.iter().fold(f32::NEG_INFINITY, |m, &e| m.max(e));
+        let mut sum = 0f32;
+        for e in r.iter_mut() {
+            *e = libm::expf((*e - max) * beta);
+            sum += *e;
+        }
+        for e in r.iter_mut() {
+            *e /= sum;
+        }
+    }
+}

@@ -69,6 +69,7 @@ mod m20261127_7200_one_purchase;
 mod m20261127_7201_contact_mail;
 mod m20261128_7300_payouts;
 mod m20261128_7400_passkeys;
+mod m20261207_7600_photo_screening;
 mod m20261207_7700_security_links;
 mod m20261207_7701_share_expiry;
 
@@ -101,6 +102,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261127_7201_contact_mail::Migration),
             Box::new(m20261128_7300_payouts::Migration),
             Box::new(m20261128_7400_passkeys::Migration),
+            Box::new(m20261207_7600_photo_screening::Migration),
             Box::new(m20261207_7700_security_links::Migration),
             Box::new(m20261207_7701_share_expiry::Migration),
         ]

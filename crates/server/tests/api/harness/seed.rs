@@ -8,7 +8,7 @@ use prettyscore_server::admin::roles::grant_admin;
 use prettyscore_server::photos::entity as photos;
 use reqwest::StatusCode;
 use sea_orm::sea_query::{Alias, Query};
-use sea_orm::{ActiveModelTrait, ConnectionTrait, Set};
+use sea_orm::{ActiveModelTrait, ConnectionTrait, EntityTrait, Set};
 use serde_json::{Value, json};
 use uuid::Uuid;
 
@@ -133,6 +133,21 @@ pub async fn insert_photo(
     row.insert(&app.db).await.unwrap().id
 }
 
+/// Writes a test image (from `testdata/`) where a seeded photo row says its
+/// original is stored: seeded rows have no file, and what reads the stored image
+/// (the nudity check before an entry or share goes public) needs one.
+pub async fn store_original(app: &TestApp, photo: Uuid, testdata_file: &str) {
+    let row = photos::Entity::find_by_id(photo)
+        .one(&app.db)
+        .await
+        .unwrap()
+        .expect("a seeded photo");
+    let key = row.original_image_url.strip_prefix("/media/").unwrap();
+    let path = app.config.data_dir.join("media").join(key);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, testdata(testdata_file)).unwrap();
+}
+
 /// A private photo row of `owner` with `score` of `photo_type`, made now,
 /// off the leaderboard and without a display name.
 pub async fn insert_private_photo(app: &TestApp, owner: Uuid, score: f64, photo_type: &str) {
@@ -168,6 +183,8 @@ fn photo_row(owner: Uuid, score: f64, created_at: DateTime<Utc>) -> photos::Acti
         contest_entered_at: Set(None),
         attested_adult: Set(false),
         attested_original: Set(false),
+        screening: Set(None),
+        screening_held: Set(false),
         created_at: Set(created_at),
         updated_at: Set(created_at),
     }

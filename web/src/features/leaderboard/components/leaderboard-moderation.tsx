@@ -11,10 +11,12 @@ const TABS: { status: EntryStatus; label: string }[] = [
   { status: 'approved', label: 'Listed' },
   { status: 'rejected', label: 'Rejected' },
   { status: 'unlisted', label: 'Unlisted' },
+  { status: 'held', label: 'Held by screening' },
 ];
 
 const DONE: Record<ModerationAction['kind'], string> = {
   approve: 'Entry approved',
+  release: 'Photo released',
   reject: 'Entry rejected',
   unlist: 'Entry unlisted',
   feature: 'Entry updated',
@@ -85,6 +87,7 @@ function ModerationCard({ entry }: { entry: ModerationEntry }) {
         <p className="text-base font-bold">
           {entry.display_name ?? '(no name)'} · {entry.score.toFixed(1)}/10 {entry.rating_label}
         </p>
+        {entry.status === '' ? <p className="text-muted-foreground">Shared result (not a leaderboard entry)</p> : null}
         <p>Owner: {entry.owner_email ?? entry.owner_id}</p>
         {entry.bio ? <p className="text-muted-foreground">{entry.bio}</p> : null}
         {entry.contest_month ? (
@@ -94,8 +97,25 @@ function ModerationCard({ entry }: { entry: ModerationEntry }) {
         ) : null}
         {entry.open_reports > 0 ? <p className="font-semibold text-destructive">{entry.open_reports} open report(s)</p> : null}
         {entry.rejection_reason ? <p>Reason: {entry.rejection_reason}</p> : null}
+        {entry.screening ? <ScreeningScores screening={entry.screening} /> : null}
         <div className="mt-2 flex flex-wrap items-end gap-2">
-          {entry.status !== 'approved' ? (
+          {entry.screening?.held ? (
+            <ConfirmButton
+              disabled={busy}
+              title={`Release ${name}?`}
+              description={
+                entry.status === 'pending'
+                  ? 'The photo is no longer held by the nudity check. The entry still waits for your approval to be listed.'
+                  : 'The photo is no longer held by the nudity check: its share page and card become public at once.'
+              }
+              confirmLabel="Release"
+              pendingLabel="Releasing..."
+              onConfirm={() => runAsync({ kind: 'release', id: entry.photo_id })}
+            >
+              Release
+            </ConfirmButton>
+          ) : null}
+          {entry.status !== 'approved' && entry.status !== '' ? (
             <Button size="sm" disabled={busy} onClick={() => run({ kind: 'approve', id: entry.photo_id })}>
               Approve
             </Button>
@@ -140,6 +160,35 @@ function ModerationCard({ entry }: { entry: ModerationEntry }) {
         </div>
       </div>
     </li>
+  );
+}
+
+const CLASSES = [
+  ['neutral', 'Neutral'],
+  ['drawing', 'Drawing'],
+  ['sexy', 'Sexy'],
+  ['porn', 'Porn'],
+  ['hentai', 'Hentai'],
+] as const;
+
+/** The nudity check's five scores beside the image, and whether it holds the photo. */
+function ScreeningScores({ screening }: { screening: NonNullable<ModerationEntry['screening']> }) {
+  const percent = (value: number) => `${Math.round(value * 100)}%`;
+  return (
+    <div className="mt-1 flex flex-col gap-1" data-testid="screening-scores">
+      <p className={screening.flagged ? 'font-semibold text-destructive' : 'text-muted-foreground'}>
+        Screening: {screening.flagged ? 'flagged' : 'passed'}
+        {screening.held ? ', held for review' : ''} (unsafe {percent(screening.unsafe_share)})
+      </p>
+      <dl className="flex flex-wrap gap-x-3 gap-y-1 text-xs">
+        {CLASSES.map(([key, label]) => (
+          <div key={key} className="flex gap-1">
+            <dt className="text-muted-foreground">{label}</dt>
+            <dd className="font-semibold tabular-nums">{percent(screening.scores[key])}</dd>
+          </div>
+        ))}
+      </dl>
+    </div>
   );
 }
 

@@ -17,7 +17,7 @@ import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } f
 import { toast } from '@/lib/toast';
 import { useDeletePhoto, type Photo } from '@/resources/photos/photos';
 import { cardSubScores, subScoreColumns, displayImage, outOfTen, photoDate, photoFileBase } from '../utils/photo-display';
-import { ShareLinkSection } from './share-link-section';
+import { HeldForReview, ShareLinkSection } from './share-link-section';
 
 type PhotoDetailsDialogProps = {
   photo: Photo | null;
@@ -122,7 +122,11 @@ function DetailsBody({ photo, renderEditor, onDeleted }: { photo: Photo; renderE
                 </AlertDialogContent>
               </AlertDialog>
             </div>
-            {sharing ? <ShareLinkSection photo={photo} /> : null}
+            {photo.held_for_review ? (
+              <HeldForReview />
+            ) : sharing ? (
+              <ShareLinkSection photo={photo} />
+            ) : null}
           </div>
         </div>
       )}

@@ -10,7 +10,8 @@ import { savedPhotoShareText, shareExpiryChoices, shareLinkLifetime } from '../u
  * The Photo Details dialog's sharing: choose how long a new public link
  * lasts (until turned off, 24 hours or 7 days) and create it, or, while a
  * link works, share it and turn it off. A turned-off link's page and card
- * answer 404 at once.
+ * answer 404 at once. A link to a photo that the nudity check flags stays
+ * dark until an admin releases it, and the owner is told so.
  */
 export function ShareLinkSection({ photo }: { photo: Photo }) {
   const [link, setLink] = useState<ShareLink | null>(photo.share ?? null);
@@ -23,7 +24,10 @@ export function ShareLinkSection({ photo }: { photo: Photo }) {
     create.mutate(
       { id: photo.id, expiresIn },
       {
-        onSuccess: (made) => setLink(made),
+        onSuccess: (made) => {
+          setLink(made);
+          if (made.held_for_review) toast.info(made.message);
+        },
         onError: () => toast.error('Failed to create a share link'),
       },
     );
@@ -39,6 +43,8 @@ export function ShareLinkSection({ photo }: { photo: Photo }) {
       onError: () => toast.error('Failed to turn off the share link'),
     });
   }
+
+  if (link?.held_for_review) return <HeldForReview message={link.message} />;
 
   if (!link) {
     return (
@@ -95,5 +101,14 @@ export function ShareLinkSection({ photo }: { photo: Photo }) {
         </Button>
       </div>
     </div>
+  );
+}
+
+/** What the owner sees while a photo is held by the nudity check. */
+export function HeldForReview({ message }: { message?: string }) {
+  return (
+    <p role="status" className="rounded-2xl border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900">
+      Held for review: {message ?? 'An admin will look at this photo before anyone else can see it.'}
+    </p>
   );
 }
