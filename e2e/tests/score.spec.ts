@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import type { Locator, Page } from '@playwright/test';
 import { expect, axeViolations, test, viewports } from '../support/fixtures';
 import { createAccount, signInThroughForm } from '../support/auth';
 import { expectToast } from '../support/edits';
@@ -226,33 +227,61 @@ test.describe('the face score', () => {
     expect(edited.bytes.subarray(0, 3).equals(Buffer.from([0xff, 0xd8, 0xff])), 'a JPEG').toBe(true);
   });
 
-  test('saving while signed in stores the photo with the server’s score', async ({ page, request, context, baseURL }) => {
+  test('saving while signed in stores the photo with the server’s score, shared for the 24 hours chosen', async ({
+    page,
+    request,
+    context,
+    baseURL,
+  }) => {
     await allowClipboard(context, baseURL!);
     const account = await signUp(request);
     await useSession(page, account);
     const score = await scoreAstronaut(page);
+
+    // The share link's lifetime (issue 45): until turned off by default, 24 hours chosen before saving.
+    const shareLink = page.getByTestId('result-share-link');
+    const lasts = shareLink.getByRole('group', { name: 'The public link works' });
+    await expect(lasts.getByRole('radio', { name: 'Until I turn it off' })).toBeChecked();
+    await lasts.getByText('24 hours').click();
+    await expect(lasts.getByRole('radio', { name: '24 hours' })).toBeChecked();
+    await screenshotAtBothSizes(page, shareLink, 'results-share-expiry-choice.png');
+
     const save = page.getByRole('button', { name: 'Save to My Photos' });
     await save.click();
     await expect(page.getByText('Photo saved to your dashboard!')).toBeVisible();
     await expect(page.getByRole('button', { name: 'Saved' })).toBeDisabled();
+    await expect(shareLink.getByTestId('share-link-lifetime')).toHaveText(/^The link works until /);
+    await expect(lasts).toHaveCount(0);
+    expect(await axeViolations(page)).toEqual([]);
 
     const response = await request.get('/api/v1/photos', { headers: { Authorization: `Bearer ${account.accessToken}` } });
     expect(response.ok(), await response.text()).toBe(true);
     const body = await response.json();
-    const photos = (Array.isArray(body) ? body : (body.photos ?? body.items ?? body.data)) as { score: number; public_listing: boolean }[];
+    const photos = (Array.isArray(body) ? body : (body.photos ?? body.items ?? body.data)) as {
+      score: number;
+      public_listing: boolean;
+      share: { share_url: string; expires_at: string | null } | null;
+    }[];
     expect(photos).toHaveLength(1);
     // The server scores the copy it stores (EXIF stripped, re-encoded), so the
     // saved score may differ from the live one by a re-encode's tolerance.
     expect(Math.abs(photos[0]!.score - Number(score))).toBeLessThanOrEqual(0.3);
     expect(photos[0]!.public_listing).toBe(false);
+    expect(photos[0]!.share?.expires_at, 'the link ends').toBeTruthy();
+    const hours = (new Date(photos[0]!.share!.expires_at!).getTime() - Date.now()) / 3_600_000;
+    expect(hours).toBeGreaterThan(23.5);
+    expect(hours).toBeLessThan(24.5);
 
     // Shares now point at the saved result's public page, whose preview is the score card.
     await page.getByTestId('share-panel').getByRole('button', { name: 'Copy Link' }).click();
     await expect(page.getByText('Link copied to clipboard!')).toBeVisible();
     await expect.poll(() => readClipboard(page)).toMatch(new RegExp(`^${baseURL}/s/[^/]+$`));
-    const shared = await request.get(await readClipboard(page));
+    const copied = await readClipboard(page);
+    expect(copied).toBe(photos[0]!.share!.share_url);
+    const shared = await request.get(copied);
     expect(shared.status()).toBe(200);
     expect(await shared.text()).toContain('og:image');
+    await screenshotAtBothSizes(page, shareLink, 'results-share-link-lifetime.png');
   });
 
   test('a score of 9.5 or more opens the leaderboard entry, which the server queues unverified', async ({
@@ -431,4 +460,15 @@ for (const viewport of viewports) {
       await page.getByTestId('share-panel').screenshot({ path: path.join(shots, 'results-share-panel.png'), animations: 'disabled' });
     });
   });
+}
+
+/** The results screen's share link block and the share panel below it, at each viewport, for looking at. */
+async function screenshotAtBothSizes(page: Page, block: Locator, name: string) {
+  const before = page.viewportSize();
+  for (const viewport of viewports) {
+    await page.setViewportSize(viewport.size);
+    await block.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: path.join(ARTIFACTS_DIR, 'screenshots', viewport.name, name), animations: 'disabled' });
+  }
+  if (before) await page.setViewportSize(before);
 }

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { lastMail, linkIn } from '../support/auth';
 import { expectToast, getPhoto, savePhotoFile } from '../support/edits';
-import { expect, seriousAxeViolations, test, viewports } from '../support/fixtures';
+import { expect, axeViolations, test, viewports } from '../support/fixtures';
 import { ARTIFACTS_DIR } from '../support/paths';
 import { ASTRONAUT, signUp, useSession } from '../support/score';
 
@@ -46,7 +46,7 @@ test.describe('share links the owner controls (issue 45)', () => {
       expect((await request.get(cardPath)).status()).toBe(200);
 
       await dialog.getByTestId('share-link-lifetime').scrollIntoViewIfNeeded();
-      expect(await seriousAxeViolations(page)).toEqual([]);
+      expect(await axeViolations(page)).toEqual([]);
       await page.screenshot({
         path: path.join(ARTIFACTS_DIR, 'screenshots', viewport.name, 'dashboard-share-link.png'),
         animations: 'disabled',
@@ -81,7 +81,7 @@ test.describe('share links the owner controls (issue 45)', () => {
     await expect(page.getByRole('heading', { level: 1, name: 'Secure Your Account' })).toBeVisible();
     for (const viewport of viewports) {
       await page.setViewportSize(viewport.size);
-      expect(await seriousAxeViolations(page)).toEqual([]);
+      expect(await axeViolations(page)).toEqual([]);
       await page.screenshot({
         path: path.join(ARTIFACTS_DIR, 'screenshots', viewport.name, 'account-secure-from-mail.png'),
         animations: 'disabled',

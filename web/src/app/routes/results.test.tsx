@@ -12,14 +12,12 @@ import { apiError, callsTo, json, quota, stubApi } from '@/testing/fake-api';
 import { renderApp } from '@/testing/render-app';
 
 const savePhoto = vi.fn<(input: unknown) => Promise<Photo>>();
-const sharePhoto = vi.fn<(id: string) => Promise<{ share_url: string; card_url: string }>>();
 
 vi.mock('@/resources/photos/photos', async (importOriginal) => {
   const { useMutation } = await import('@tanstack/react-query');
   return {
     ...(await importOriginal<typeof import('@/resources/photos/photos')>()),
     useSavePhoto: () => useMutation({ mutationFn: (input: unknown) => savePhoto(input) }),
-    useSharePhoto: () => useMutation({ mutationFn: (id: string) => sharePhoto(id) }),
   };
 });
 
@@ -46,11 +44,6 @@ beforeEach(() => {
   stubApi({ 'GET /api/v1/edits/quota': () => json(quota(5)) });
   savePhoto.mockReset();
   analyzeFace.mockReset();
-  sharePhoto.mockReset();
-  sharePhoto.mockImplementation(async (id) => ({
-    share_url: `https://prettyscore.example/s/${id}-slug`,
-    card_url: `https://prettyscore.example/s/${id}-slug/card.png`,
-  }));
 });
 
 describe('the results page', () => {
@@ -179,16 +172,61 @@ describe('the results page', () => {
     expect(screen.getByRole('button', { name: 'Saved' })).toBeDisabled();
   });
 
-  it('shares the saved result’s public page once it is saved', async () => {
+  /** The share endpoint for photo p7, answering with a link that ends when asked. */
+  function stubShare() {
+    return stubApi({
+      'GET /api/v1/edits/quota': () => json(quota(5)),
+      'POST /api/v1/photos/p7/share': async (request) => {
+        const { expires_in } = (await request.json()) as { expires_in: string };
+        return json({
+          share_url: 'https://prettyscore.example/s/p7-slug',
+          card_url: 'https://prettyscore.example/s/p7-slug/card.png',
+          expires_at: expires_in === 'never' ? null : '2030-01-02T03:04:05Z',
+        });
+      },
+    });
+  }
+
+  async function sharedExpiries(fetchMock: ReturnType<typeof stubApi>) {
+    const bodies = await Promise.all(callsTo(fetchMock, 'POST', '/api/v1/photos/p7/share').map((request) => request.json()));
+    return bodies.map((body: { expires_in?: string }) => body.expires_in);
+  }
+
+  it('shares the saved result’s public page once it is saved, until turned off by default', async () => {
+    const fetchMock = stubShare();
     savePhoto.mockResolvedValue({ id: 'p7' } as Photo);
     const { user } = await openResults(8.3, 'signed-in');
     const sms = () => screen.getByRole('link', { name: 'Text/SMS' }).getAttribute('href');
     expect(sms()).toContain(encodeURIComponent(window.location.origin));
+    const lasts = screen.getByRole('group', { name: 'The public link works' });
+    expect(within(lasts).getByRole('radio', { name: 'Until I turn it off' })).toBeChecked();
 
     await user.click(screen.getByRole('button', { name: 'Save to My Photos' }));
     await screen.findByRole('button', { name: 'Saved' });
-    expect(sharePhoto).toHaveBeenCalledWith('p7');
     await waitFor(() => expect(sms()).toContain(encodeURIComponent('https://prettyscore.example/s/p7-slug')));
+    expect(await sharedExpiries(fetchMock)).toEqual(['never']);
+    expect(screen.getByTestId('share-link-lifetime')).toHaveTextContent('The link works until you turn it off.');
+    expect(screen.queryByRole('group', { name: 'The public link works' })).toBeNull();
+  });
+
+  it('makes the saved result’s link last 24 hours when chosen, and says until when', async () => {
+    const fetchMock = stubShare();
+    savePhoto.mockResolvedValue({ id: 'p7' } as Photo);
+    const { user } = await openResults(8.3, 'signed-in');
+    const lasts = screen.getByRole('group', { name: 'The public link works' });
+    await user.click(within(lasts).getByText('24 hours'));
+    expect(within(lasts).getByRole('radio', { name: '24 hours' })).toBeChecked();
+
+    await user.click(screen.getByRole('button', { name: 'Save to My Photos' }));
+    const lifetime = await screen.findByTestId('share-link-lifetime');
+    expect(await sharedExpiries(fetchMock)).toEqual(['24h']);
+    expect(lifetime).toHaveTextContent(/^The link works until .*2030/);
+  });
+
+  it('offers no link lifetime to anonymous users, who cannot save here', async () => {
+    await openResults(8.3, 'signed-out');
+    expect(screen.getByRole('button', { name: 'Sign In to Save' })).toBeInTheDocument();
+    expect(screen.queryByRole('group', { name: 'The public link works' })).toBeNull();
   });
 
   it('says Failed to save photo when the save fails', async () => {

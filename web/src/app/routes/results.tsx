@@ -8,6 +8,8 @@ import { PageTitle } from '@/components/layout/page-title';
 import { SharePanel } from '@/components/share-panel';
 import { Button } from '@/components/ui/button';
 import { paths } from '@/config/paths';
+import { ShareExpiryChoice, ShareLinkLifetime } from '@/features/photos/components/share-link-expiry';
+import { HeldForReview } from '@/features/photos/components/share-link-section';
 import { BeforeAfterSlider, BusyOverlay } from '@/features/edits/components/before-after-slider';
 import { ResultsEditCard } from '@/features/edits/components/results-edit-card';
 import { useResultEdits } from '@/features/edits/hooks/use-result-edits';
@@ -24,9 +26,10 @@ import { drawResultCard, resultCardFileName } from '@/features/score/utils/resul
 import { opensLeaderboardDialog } from '@/features/score/utils/rewards';
 import { faceShareText } from '@/features/score/utils/share';
 import { imageUrlToBlob, loadImage } from '@/lib/image';
+import { useSession } from '@/lib/session';
 import { toast } from '@/lib/toast';
 import { analysisErrorMessage, GENERIC_ANALYSIS_ERROR, useAnalyzePhoto } from '@/resources/analyses/analyses';
-import { useSharePhoto } from '@/resources/photos/photos';
+import { useCreateShareLink, type ShareExpiry } from '@/resources/photos/photos';
 
 export default function ResultsRoute() {
   const location = useLocation();
@@ -71,9 +74,12 @@ function Results({ result }: { result: ResultState }) {
   const analyze = useAnalyzePhoto('face');
   const site = window.location.origin;
   // Once a signed-in user saves the result, shares point at its public page,
-  // whose link preview shows the score card; until then, at the site.
-  const shareLink = useSharePhoto();
+  // whose link preview shows the score card; until then, at the site. The
+  // page works as long as the user chose before saving (until turned off by default).
   // A photo held for review has no public page yet: point at the site meanwhile.
+  const { session } = useSession();
+  const [expiresIn, setExpiresIn] = useState<ShareExpiry>('never');
+  const shareLink = useCreateShareLink();
   const url = shareLink.data && !shareLink.data.held_for_review ? shareLink.data.share_url : site;
   const shareContent = {
     title: 'My PrettyScore',
@@ -139,11 +145,14 @@ function Results({ result }: { result: ResultState }) {
               edited={edits.edited}
               result={current}
               onSaved={(photo) =>
-                shareLink.mutate(photo.id, {
-                  onSuccess: (link) => {
-                    if (link.held_for_review) toast.info(link.message);
+                shareLink.mutate(
+                  { id: photo.id, expiresIn },
+                  {
+                    onSuccess: (link) => {
+                      if (link.held_for_review) toast.info(link.message);
+                    },
                   },
-                })
+                )
               }
             />
             <DownloadPhotoButton url={edits.imageUrl} fileName={photoDownloadName('prettyscore-photo', Boolean(edits.edited))} />
@@ -166,6 +175,21 @@ function Results({ result }: { result: ResultState }) {
               </Link>
             </Button>
           </div>
+
+          {session ? (
+            <div className="rounded-2xl border p-4" data-testid="result-share-link">
+              {shareLink.data?.held_for_review ? (
+                <HeldForReview message={shareLink.data.message} />
+              ) : shareLink.data ? (
+                <ShareLinkLifetime expiresAt={shareLink.data.expires_at ?? null} />
+              ) : (
+                <>
+                  <ShareExpiryChoice value={expiresIn} onChange={setExpiresIn} disabled={shareLink.isPending} />
+                  <p className="mt-2 text-xs text-muted-foreground">Saving makes a public page for your shares. Turn it off any time in My Photos.</p>
+                </>
+              )}
+            </div>
+          ) : null}
         </div>
       </div>
 

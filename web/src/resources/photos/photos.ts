@@ -130,19 +130,9 @@ export function useUpdateEditedImage() {
 
 /**
  * POST /api/v1/photos/{id}/share (signed in, idempotent): makes a saved
- * result public at /s/<slug>, whose link preview shows the score card.
- */
-export function sharePhoto(id: string): Promise<ShareLink> {
-  return unwrap(api.POST('/api/v1/photos/{id}/share', { params: { path: { id } } }));
-}
-
-export function useSharePhoto() {
-  return useMutation({ mutationFn: sharePhoto });
-}
-
-/**
- * POST /api/v1/photos/{id}/share with how long the link lasts (My Photos'
- * share dialog). A link that works already is returned as it is.
+ * result public at /s/<slug>, whose link preview shows the score card, for
+ * as long as asked (My Photos' share dialog, the results screen's Save). A
+ * link that works already is returned as it is.
  */
 export function createShareLink({ id, expiresIn }: { id: string; expiresIn: ShareExpiry }): Promise<ShareLink> {
   return unwrap(api.POST('/api/v1/photos/{id}/share', { params: { path: { id } }, body: { expires_in: expiresIn } }));

@@ -1,10 +1,11 @@
 import { LinkIcon, LoaderCircleIcon, Link2OffIcon } from 'lucide-react';
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { SharePanel } from '@/components/share-panel';
 import { Button } from '@/components/ui/button';
 import { toast } from '@/lib/toast';
 import { useCreateShareLink, useRevokeShare, type Photo, type ShareExpiry, type ShareLink } from '@/resources/photos/photos';
-import { savedPhotoShareText, shareExpiryChoices, shareLinkLifetime } from '../utils/photo-display';
+import { savedPhotoShareText } from '../utils/photo-display';
+import { ShareExpiryChoice, ShareLinkLifetime } from './share-link-expiry';
 
 /**
  * The Photo Details dialog's sharing: choose how long a new public link
@@ -18,7 +19,6 @@ export function ShareLinkSection({ photo }: { photo: Photo }) {
   const [expiresIn, setExpiresIn] = useState<ShareExpiry>('never');
   const create = useCreateShareLink();
   const revoke = useRevokeShare();
-  const legendId = useId();
 
   function createLink() {
     create.mutate(
@@ -49,29 +49,7 @@ export function ShareLinkSection({ photo }: { photo: Photo }) {
   if (!link) {
     return (
       <div className="grid gap-3 rounded-2xl border p-4" data-testid="share-link-setup">
-        <fieldset className="grid gap-2" aria-labelledby={legendId}>
-          <legend id={legendId} className="text-sm font-semibold">
-            The public link works
-          </legend>
-          <div className="grid grid-cols-3 gap-2">
-            {shareExpiryChoices.map((choice) => (
-              <label
-                key={choice.value}
-                className="flex cursor-pointer items-center justify-center rounded-xl border px-2 py-2 text-center text-sm font-medium has-[:checked]:border-brand-600 has-[:checked]:bg-brand-50 has-[:checked]:text-brand-700 has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-ring"
-              >
-                <input
-                  type="radio"
-                  name={`share-expiry-${photo.id}`}
-                  value={choice.value}
-                  checked={expiresIn === choice.value}
-                  onChange={() => setExpiresIn(choice.value)}
-                  className="sr-only"
-                />
-                {choice.label}
-              </label>
-            ))}
-          </div>
-        </fieldset>
+        <ShareExpiryChoice value={expiresIn} onChange={setExpiresIn} disabled={create.isPending} />
         <Button onClick={createLink} disabled={create.isPending}>
           {create.isPending ? <LoaderCircleIcon aria-hidden="true" className="animate-spin" /> : <LinkIcon aria-hidden="true" />}
           Create Share Link
@@ -92,9 +70,7 @@ export function ShareLinkSection({ photo }: { photo: Photo }) {
         }}
       />
       <div className="flex flex-wrap items-center justify-between gap-2 rounded-2xl bg-muted px-3 py-2">
-        <p className="text-sm text-muted-foreground" data-testid="share-link-lifetime">
-          {shareLinkLifetime(link.expires_at ?? null)}
-        </p>
+        <ShareLinkLifetime expiresAt={link.expires_at ?? null} />
         <Button variant="outline" size="sm" onClick={turnOff} disabled={revoke.isPending}>
           {revoke.isPending ? <LoaderCircleIcon aria-hidden="true" className="animate-spin" /> : <Link2OffIcon aria-hidden="true" />}
           Turn Off Link
