@@ -276,6 +276,8 @@ async fn links_end_with_the_photo_its_account_or_moderation(backend: Backend) {
     ] {
         let contestant = sign_up_unnamed(&app, &format!("{action}@example.com")).await;
         let id = insert_photo(&app, contestant.id, 8.1, chrono::Utc::now(), state).await;
+        // Sharing screens the stored image, so the seeded row needs one.
+        store_original(&app, id, "face/astronaut.png").await;
         let page = share(&app, &contestant.token, &id.to_string(), None)
             .await
             .ok()["share_url"]
