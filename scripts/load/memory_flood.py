@@ -2,8 +2,10 @@
 
 Measures the server process's RSS (from /proc) when idle after start, after
 50 face analyses of a 12-megapixel photo, and during and 60 s after 100
-parallel uploads of 9.9 MB from one address. Run by memory-flood.sh, which
-starts the server and makes the photo.
+parallel uploads of 9.9 MB, one from each of 100 loopback addresses
+(127.0.0.10 to 127.0.0.109, Linux). Run by memory-flood.sh, which starts the
+server and makes the photo; loopback only, 100 connections at most, each
+given up after 300 s.
 
     python3 memory_flood.py BASE_URL SERVER_PID PHOTO_12MP
 """
@@ -17,6 +19,7 @@ import urllib.parse
 from concurrent.futures import ThreadPoolExecutor
 
 BOUNDARY = "prettyscore-load-boundary"
+FLOOD_ADDRESSES = 100
 
 
 def rss_mb(pid):
@@ -35,9 +38,9 @@ def multipart(image, name="photo.jpg"):
     return head + image + f"\r\n--{BOUNDARY}--\r\n".encode()
 
 
-def post(base, path, body):
+def post(base, path, body, source="127.0.0.1"):
     url = urllib.parse.urlsplit(base)
-    connection = http.client.HTTPConnection(url.hostname, url.port, timeout=300)
+    connection = http.client.HTTPConnection(url.hostname, url.port, timeout=300, source_address=(source, 0))
     try:
         connection.request(
             "POST",
@@ -82,6 +85,8 @@ def counts(statuses):
 
 def main():
     base, pid, photo = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+    if urllib.parse.urlsplit(base).hostname != "127.0.0.1":
+        sys.exit("loopback only: the base URL must be http://127.0.0.1:PORT")
     time.sleep(2)
     idle = rss_mb(pid)
     print(f"idle after start:                 {idle:7.1f} MB")
@@ -94,10 +99,11 @@ def main():
 
     flood = multipart(os.urandom(9_900_000), "flood.jpg")
     peak = Peak(pid)
-    with ThreadPoolExecutor(max_workers=100) as pool:
-        statuses = list(pool.map(lambda _: post(base, "/api/v1/analyses/face", flood), range(100)))
+    sources = [f"127.0.0.{10 + a}" for a in range(FLOOD_ADDRESSES)]
+    with ThreadPoolExecutor(max_workers=FLOOD_ADDRESSES) as pool:
+        statuses = list(pool.map(lambda source: post(base, "/api/v1/analyses/face", flood, source), sources))
     flood_peak = peak.stop()
-    print(f"100 parallel 9.9 MB uploads:      peak {flood_peak:7.1f} MB ({counts(statuses)})")
+    print(f"100 parallel 9.9 MB uploads from 100 addresses: peak {flood_peak:7.1f} MB ({counts(statuses)})")
     ended = time.monotonic()
     for seconds in (1, 10, 30, 60):
         time.sleep(max(0.0, ended + seconds - time.monotonic()))

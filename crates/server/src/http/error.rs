@@ -418,6 +418,14 @@ pub async fn retry_after_on_every_503(
     response
 }
 
+/// The cause of an expected refusal, as its chain on one line. Not its
+/// backtrace: resolving one (with `RUST_BACKTRACE` set) loads the binary's
+/// debug info and keeps it for the life of the process, so a flood of 503s
+/// left the debug build 100 MB larger for good (issue 43).
+fn refusal_cause(cause: &anyhow::Error) -> String {
+    format!("{cause:#}")
+}
+
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         if self.status == StatusCode::SERVICE_UNAVAILABLE {
@@ -429,7 +437,8 @@ impl IntoResponse for ApiError {
                     tracing::debug!(code = self.code.as_str(), "request refused")
                 }
                 (Some(cause), _) => {
-                    tracing::warn!(code = self.code.as_str(), error = ?cause, "request refused")
+                    let error = refusal_cause(cause);
+                    tracing::warn!(code = self.code.as_str(), error, "request refused")
                 }
                 (None, _) => tracing::warn!(code = self.code.as_str(), "request refused"),
             }
@@ -683,6 +692,18 @@ mod tests {
         let status = response.status();
         let bytes = to_bytes(response.into_body(), 1 << 16).await.unwrap();
         (status, serde_json::from_slice(&bytes).unwrap())
+    }
+
+    /// A 503 refusal logs its cause's chain on one line, never the
+    /// multi-line form that carries a resolved backtrace when
+    /// `RUST_BACKTRACE` is set.
+    #[test]
+    fn a_refusal_logs_its_cause_without_a_backtrace() {
+        let cause = anyhow::Error::new(std::io::Error::other("the room is full"))
+            .context("failed to read stream");
+        let logged = refusal_cause(&cause);
+        assert_eq!(logged, "failed to read stream: the room is full");
+        assert!(!logged.contains("backtrace"), "{logged}");
     }
 
     #[tokio::test]
