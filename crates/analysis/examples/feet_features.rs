@@ -1,6 +1,6 @@
-//! Prints every measure the feet check's head may use, one tab-separated line per file:
-//! `cargo run --release --example feet_features -- PHOTO... > features.tsv` (the input
-//! of `scripts/models/train-feet-head.py`).
+//! Prints every measure the feet check reads, one tab-separated line per file, whatever
+//! its gates decide (for setting its thresholds on the training photos):
+//! `cargo run --release --example feet_features -- PHOTO... > features.tsv`.
 fn main() {
     let mut header = false;
     for path in std::env::args().skip(1) {

@@ -73,7 +73,7 @@ pub struct FeetEvidence {
     /// The face detector's confidence (0 when it found none) and the face mesh's face
     /// presence on what it found (0 when not run); `None` when not run.
     pub face_scores: Option<(f32, f32)>,
-    /// The hand models found a hand that the head does not take for feet (what the
+    /// The hand models found a hand, not a foot (rule 3 of the module notes: what the
     /// hands score accepts); `None` when not run.
     pub hand: Option<bool>,
     /// The hand landmark model's hand presence (0 when the palm detector found no palm)
