@@ -1,28 +1,31 @@
 //! Is this a photo of feet? No package registry has a foot detector that the project
-//! can ship and that finds feet ("Feet: what was tried" in the crate's README:
-//! MediaPipe's pose landmarker, the one Apache-2.0 model with heel and toe points, finds
-//! a person by the face and nothing on feet alone; NudeNet's detector ships under the
-//! AGPL-3.0 and found no feet on the test drawings). So the check is built from what can
-//! be measured, and a photo must pass all of it:
+//! can ship ("Feet: what was tried" in the crate's README). But the hand models we ship
+//! answer on feet: MediaPipe's palm detector takes a foot for a palm and the hand
+//! landmark model gives it a hand presence of 0.4-0.98, while a bare leg without its
+//! foot, a face, a peach or a wall get none. The check uses that answer, measured on the
+//! training half of `testdata/feet` and `testdata/notfeet` (issue 44), and a photo must
+//! pass all of it:
 //!
-//! 1. **Bare skin, smooth, in parts of a foot's size.** On a grid of at most 256 pixels
-//!    on the long side (the photo's own pixels when it is smaller: an enlarged photo
-//!    would look smoother than it is), a pixel is skin when its colour lies in the skin
-//!    range of the YCbCr plane (Chai and Ngan's box, which holds light and dark skin
-//!    alike, with red above green) and its surroundings are smooth (the mean absolute
-//!    Laplacian of the luma over 5x5 pixels below [`SMOOTH_BELOW`]). The smooth skin
-//!    regions (4-connected) of at least 1% of the frame must cover [`MIN_SKIN_SHARE`] of
-//!    it together: a cup of coffee or a rocket launch has none of that size.
-//! 2. **Skin, not fur.** Of all pixels in the skin colour range, at least
-//!    [`MIN_SMOOTH_SHARE`] must be smooth: a tabby's coat has the colour but not the
-//!    smoothness.
-//! 3. **No face**: the face analysis (BlazeFace, then the mesh's face presence, as for
+//! 1. **Bare smooth skin.** On a grid of at most 256 pixels on the long side (the
+//!    photo's own pixels when it is smaller: an enlarged photo would look smoother than
+//!    it is), a pixel is skin when its colour lies in the skin range of the YCbCr plane
+//!    (Chai and Ngan's box, which holds light and dark skin alike, with red above green)
+//!    and its surroundings are smooth (the mean absolute Laplacian of the luma over 5x5
+//!    pixels below [`SMOOTH_BELOW`]). The smooth skin regions (4-connected) of at least
+//!    1% of the frame must cover [`MIN_SKIN_SHARE`] of it with [`MIN_SMOOTH_SHARE`] of
+//!    the skin-coloured pixels smooth (not fur), or [`MIN_SMALL_SKIN_SHARE`] with
+//!    [`MIN_SMALL_SMOOTH_SHARE`] (small feet in a large frame). A cup of coffee or a
+//!    rocket launch is refused here, before any network runs.
+//! 2. **No face**: the face analysis (BlazeFace, then the mesh's face presence, as for
 //!    a face score) finds none.
-//! 4. **No hand**: the palm detector and the hand landmark model (as the hands score
-//!    runs them) find no hand.
+//! 3. **Not a hand**: the hand models' answer with a hand presence of at least one half
+//!    and a "palm" (wrist to middle knuckle) of at least [`HAND_PALM_FRAC`] of the short
+//!    side is a hand (the hands score refuses the smaller ones, see `hands.rs`).
+//! 4. **Feet**: the hand models answer (presence at least [`MIN_FOOT_PRESENCE`]) with a
+//!    smaller palm; or the skin is flat-coloured, as in a drawing (a drawing of feet
+//!    passes on its skin measures alone: the hand models do not answer on drawings).
 //!
-//! Any failure is [`AnalysisError::NotFeet`]. The cheap skin measures run first, the
-//! networks only on photos that pass them.
+//! Any failure is [`AnalysisError::NotFeet`].
 
 use crate::error::AnalysisError;
 use crate::raster::Pyramid;
@@ -34,10 +37,25 @@ pub const SMOOTH_BELOW: f32 = 6.0;
 /// Smallest share of the frame a smooth skin region needs to count (a foot is not a
 /// speck).
 pub const MIN_REGION_SHARE: f64 = 0.01;
-/// Smallest share of the frame that counted smooth skin regions must cover together.
-pub const MIN_SKIN_SHARE: f64 = 0.10;
-/// Smallest share of the skin-coloured pixels that must be smooth (not fur).
-pub const MIN_SMOOTH_SHARE: f64 = 0.40;
+/// Smallest share of the frame that counted smooth skin regions must cover together...
+pub const MIN_SKIN_SHARE: f64 = 0.05;
+/// ... with at least this share of the skin-coloured pixels smooth;
+pub const MIN_SMOOTH_SHARE: f64 = 0.10;
+/// or this much smooth skin...
+pub const MIN_SMALL_SKIN_SHARE: f64 = 0.02;
+/// ... that is this smooth.
+pub const MIN_SMALL_SMOOTH_SHARE: f64 = 0.50;
+/// The hand presence from which the hand models' answer counts as feet...
+pub const MIN_FOOT_PRESENCE: f32 = 0.35;
+/// ... when the palm they found is shorter than this share of the photo's short side
+/// (longer, with a presence of one half, it is a hand).
+pub const HAND_PALM_FRAC: f64 = 0.30;
+/// Below this mean texture (absolute Laplacian) the smooth skin is flat-coloured: a
+/// drawing, which the hand models do not answer on.
+pub const DRAWN_SKIN_TEXTURE: f64 = 1.0;
+/// The skin a drawing of feet needs (the first version's thresholds).
+pub const DRAWN_MIN_SKIN_SHARE: f64 = 0.10;
+pub const DRAWN_MIN_SMOOTH_SHARE: f64 = 0.40;
 
 /// What the feet check measured on a photo.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
@@ -55,18 +73,32 @@ pub struct FeetEvidence {
     /// The face detector's confidence (0 when it found none) and the face mesh's face
     /// presence on what it found (0 when not run); `None` when not run.
     pub face_scores: Option<(f32, f32)>,
-    /// The hand models found a hand; `None` when not run.
+    /// The hand models found a hand, not a foot (rule 3 of the module notes: what the
+    /// hands score accepts); `None` when not run.
     pub hand: Option<bool>,
+    /// The hand landmark model's hand presence (0 when the palm detector found no palm)
+    /// and the palm's length over the photo's short side (0 without a palm); `None` when
+    /// not run.
+    pub hand_scores: Option<(f32, f64)>,
+    /// The skin is flat-coloured, as in a drawing (see [`DRAWN_SKIN_TEXTURE`]).
+    pub drawn: bool,
 }
 
 impl FeetEvidence {
     /// Whether the photo passed every check.
     pub fn is_feet(&self) -> bool {
-        self.skin_ok() && self.face == Some(false) && self.hand == Some(false)
+        self.skin_ok()
+            && self.face == Some(false)
+            && self.hand == Some(false)
+            && (self.drawn || self.hand_scores.is_some_and(|(p, f)| looks_like_feet(p, f)))
     }
 
+    /// Skin enough to look further: a fair share of smooth skin, or a little skin that
+    /// is clearly smooth (small feet in a large frame).
     fn skin_ok(&self) -> bool {
-        self.skin_share >= MIN_SKIN_SHARE && self.smooth_share >= MIN_SMOOTH_SHARE
+        (self.skin_share >= MIN_SKIN_SHARE && self.smooth_share >= MIN_SMOOTH_SHARE)
+            || (self.skin_share >= MIN_SMALL_SKIN_SHARE
+                && self.smooth_share >= MIN_SMALL_SMOOTH_SHARE)
     }
 }
 
@@ -86,14 +118,16 @@ pub(crate) fn check(
 }
 
 pub(crate) fn evidence(pyr: &Pyramid, grid: &[f32], gw: usize, gh: usize) -> FeetEvidence {
-    let (skin_share, largest_region, smooth_share) = skin_measures(grid, gw, gh);
+    let skin = SkinMap::new(grid, gw, gh);
     let mut ev = FeetEvidence {
-        skin_share,
-        largest_region,
-        smooth_share,
+        skin_share: skin.skin_share,
+        largest_region: skin.largest_share,
+        smooth_share: skin.smooth_share,
         face: None,
         face_scores: None,
         hand: None,
+        hand_scores: None,
+        drawn: false,
     };
     if !ev.skin_ok() {
         return ev;
@@ -109,7 +143,14 @@ pub(crate) fn evidence(pyr: &Pyramid, grid: &[f32], gw: usize, gh: usize) -> Fee
     if face {
         return ev;
     }
-    ev.hand = Some(hands::has_hand(pyr));
+    // The hand models answer on feet too: the palm detector takes a foot for a palm and
+    // the landmark model gives it a hand presence of 0.4-0.98 (a bare leg without its
+    // foot gets none). What tells them apart here is the size of the "palm": a hand
+    // photo shows the hand close, a feet photo shows the feet with legs and floor.
+    let probe = hands::probe(pyr);
+    ev.hand_scores = Some((probe.presence, probe.palm_frac));
+    ev.hand = Some(looks_like_a_hand(probe.presence, probe.palm_frac));
+    ev.drawn = drawn(&skin);
     ev
 }
 
@@ -123,99 +164,190 @@ fn skin_colour(r: f32, g: f32, b: f32) -> bool {
 }
 
 /// (skin share, largest region, smooth share) of the grid; see the module's notes.
+#[cfg(test)]
 fn skin_measures(rgb: &[f32], w: usize, h: usize) -> (f64, f64, f64) {
-    let n = w * h;
-    let luma: Vec<f32> = rgb
-        .chunks_exact(3)
-        .map(|p| 0.299 * p[0] + 0.587 * p[1] + 0.114 * p[2])
-        .collect();
-    // Absolute 4-neighbour Laplacian (0 on the border), then its 5x5 mean with the
-    // window clipped at the border, through a summed-area table (exact in f64).
-    let mut lap = vec![0f64; n];
-    for y in 1..h.saturating_sub(1) {
-        for x in 1..w - 1 {
-            let i = y * w + x;
-            lap[i] = (luma[i - 1] + luma[i + 1] + luma[i - w] + luma[i + w] - 4.0 * luma[i]).abs()
-                as f64;
+    let m = SkinMap::new(rgb, w, h);
+    (m.skin_share, m.largest_share, m.smooth_share)
+}
+
+/// What the skin measures found on the grid (see the module's notes).
+pub(crate) struct SkinMap {
+    /// Mean absolute Laplacian of the luma over the 5x5 neighbourhoods of the smooth skin
+    /// pixels (0 when there is none).
+    pub skin_texture: f64,
+    /// Share of the frame's border pixels that belong to the largest region.
+    pub region_border: f64,
+    pub skin_share: f64,
+    pub largest_share: f64,
+    pub smooth_share: f64,
+}
+
+impl SkinMap {
+    pub(crate) fn new(rgb: &[f32], w: usize, h: usize) -> SkinMap {
+        let n = w * h;
+        let luma: Vec<f32> = rgb
+            .chunks_exact(3)
+            .map(|p| 0.299 * p[0] + 0.587 * p[1] + 0.114 * p[2])
+            .collect();
+        // Absolute 4-neighbour Laplacian (0 on the border), then its 5x5 mean with the
+        // window clipped at the border, through a summed-area table (exact in f64).
+        let mut lap = vec![0f64; n];
+        for y in 1..h.saturating_sub(1) {
+            for x in 1..w - 1 {
+                let i = y * w + x;
+                lap[i] = (luma[i - 1] + luma[i + 1] + luma[i - w] + luma[i + w] - 4.0 * luma[i])
+                    .abs() as f64;
+            }
         }
-    }
-    let mut sat = vec![0f64; (w + 1) * (h + 1)];
-    for y in 0..h {
-        let mut row = 0f64;
-        for x in 0..w {
-            row += lap[y * w + x];
-            sat[(y + 1) * (w + 1) + x + 1] = sat[y * (w + 1) + x + 1] + row;
+        let mut sat = vec![0f64; (w + 1) * (h + 1)];
+        for y in 0..h {
+            let mut row = 0f64;
+            for x in 0..w {
+                row += lap[y * w + x];
+                sat[(y + 1) * (w + 1) + x + 1] = sat[y * (w + 1) + x + 1] + row;
+            }
         }
-    }
-    let mut skin = vec![false; n];
-    let (mut coloured, mut smooth) = (0usize, 0usize);
-    for y in 0..h {
-        let (y0, y1) = (y.saturating_sub(2), (y + 3).min(h));
-        for x in 0..w {
-            let i = y * w + x;
-            let p = &rgb[3 * i..3 * i + 3];
-            if !skin_colour(p[0], p[1], p[2]) {
+        let mut texture = vec![0f64; n];
+        let mut skin = vec![false; n];
+        let (mut n_coloured, mut n_smooth) = (0usize, 0usize);
+        for y in 0..h {
+            let (y0, y1) = (y.saturating_sub(2), (y + 3).min(h));
+            for x in 0..w {
+                let i = y * w + x;
+                let (x0, x1) = (x.saturating_sub(2), (x + 3).min(w));
+                let s = sat[y1 * (w + 1) + x1] - sat[y0 * (w + 1) + x1] - sat[y1 * (w + 1) + x0]
+                    + sat[y0 * (w + 1) + x0];
+                let mean = s / ((y1 - y0) * (x1 - x0)) as f64;
+                texture[i] = mean;
+                let p = &rgb[3 * i..3 * i + 3];
+                if !skin_colour(p[0], p[1], p[2]) {
+                    continue;
+                }
+                n_coloured += 1;
+                if mean < SMOOTH_BELOW as f64 {
+                    skin[i] = true;
+                    n_smooth += 1;
+                }
+            }
+        }
+        // 4-connected regions, found in raster order with an explicit stack.
+        let (mut counted, mut largest_size, mut largest_start) = (0usize, 0usize, None);
+        let mut label = vec![usize::MAX; n];
+        let mut stack = Vec::new();
+        for start in 0..n {
+            if !skin[start] || label[start] != usize::MAX {
                 continue;
             }
-            coloured += 1;
-            let (x0, x1) = (x.saturating_sub(2), (x + 3).min(w));
-            let s = sat[y1 * (w + 1) + x1] - sat[y0 * (w + 1) + x1] - sat[y1 * (w + 1) + x0]
-                + sat[y0 * (w + 1) + x0];
-            let mean = s / ((y1 - y0) * (x1 - x0)) as f64;
-            if mean < SMOOTH_BELOW as f64 {
-                skin[i] = true;
-                smooth += 1;
-            }
-        }
-    }
-    // 4-connected regions, found in raster order with an explicit stack.
-    let (mut counted, mut largest) = (0usize, 0usize);
-    let mut seen = vec![false; n];
-    let mut stack = Vec::new();
-    for start in 0..n {
-        if !skin[start] || seen[start] {
-            continue;
-        }
-        seen[start] = true;
-        stack.push(start);
-        let mut size = 0usize;
-        while let Some(i) = stack.pop() {
-            size += 1;
-            let (x, y) = (i % w, i / w);
-            let mut visit = |j: usize| {
-                if skin[j] && !seen[j] {
-                    seen[j] = true;
-                    stack.push(j);
+            label[start] = start;
+            stack.push(start);
+            let mut size = 0usize;
+            while let Some(i) = stack.pop() {
+                size += 1;
+                let (x, y) = (i % w, i / w);
+                let mut visit = |j: usize| {
+                    if skin[j] && label[j] == usize::MAX {
+                        label[j] = start;
+                        stack.push(j);
+                    }
+                };
+                if x > 0 {
+                    visit(i - 1);
                 }
-            };
-            if x > 0 {
-                visit(i - 1);
+                if x + 1 < w {
+                    visit(i + 1);
+                }
+                if y > 0 {
+                    visit(i - w);
+                }
+                if y + 1 < h {
+                    visit(i + w);
+                }
             }
-            if x + 1 < w {
-                visit(i + 1);
+            if size > largest_size {
+                largest_size = size;
+                largest_start = Some(start);
             }
-            if y > 0 {
-                visit(i - w);
-            }
-            if y + 1 < h {
-                visit(i + w);
+            if size as f64 >= MIN_REGION_SHARE * n as f64 {
+                counted += size;
             }
         }
-        largest = largest.max(size);
-        if size as f64 >= MIN_REGION_SHARE * n as f64 {
-            counted += size;
-        }
-    }
-    let frame = n as f64;
-    (
-        counted as f64 / frame,
-        largest as f64 / frame,
-        if coloured == 0 {
+        let largest: Vec<bool> = label
+            .iter()
+            .map(|&l| largest_start.is_some_and(|s| l == s))
+            .collect();
+        let on_border = |i: usize| {
+            let (x, y) = (i % w, i / w);
+            x == 0 || y == 0 || x + 1 == w || y + 1 == h
+        };
+        let border = (0..n).filter(|&i| largest[i] && on_border(i)).count();
+        let perimeter = (2 * (w + h)).saturating_sub(4).max(1);
+        let skin_texture = if n_smooth == 0 {
             0.0
         } else {
-            smooth as f64 / coloured as f64
-        },
-    )
+            (0..n).filter(|&i| skin[i]).map(|i| texture[i]).sum::<f64>() / n_smooth as f64
+        };
+        let frame = n as f64;
+        SkinMap {
+            skin_texture,
+            region_border: border as f64 / perimeter as f64,
+            skin_share: counted as f64 / frame,
+            largest_share: largest_size as f64 / frame,
+            smooth_share: if n_coloured == 0 {
+                0.0
+            } else {
+                n_smooth as f64 / n_coloured as f64
+            },
+        }
+    }
+}
+
+/// Whether the hand models' answer on a photo with skin enough and no face is a foot:
+/// they answer (hand presence at least [`MIN_FOOT_PRESENCE`]) with a palm smaller than
+/// [`HAND_PALM_FRAC`] of the photo's short side.
+pub(crate) fn looks_like_feet(presence: f32, palm_frac: f64) -> bool {
+    presence >= MIN_FOOT_PRESENCE && palm_frac < HAND_PALM_FRAC
+}
+
+/// Whether the hand models found a hand, not a foot: a hand presence of at least one
+/// half (MediaPipe's default) with a palm of at least [`HAND_PALM_FRAC`] of the short
+/// side.
+pub(crate) fn looks_like_a_hand(presence: f32, palm_frac: f64) -> bool {
+    presence >= hands::MIN_PRESENCE && palm_frac >= HAND_PALM_FRAC
+}
+
+/// A flat-coloured drawing of skin (the smooth skin's mean texture below
+/// [`DRAWN_SKIN_TEXTURE`]) with skin enough by the first version's measures.
+fn drawn(skin: &SkinMap) -> bool {
+    skin.skin_texture < DRAWN_SKIN_TEXTURE
+        && skin.skin_share >= DRAWN_MIN_SKIN_SHARE
+        && skin.smooth_share >= DRAWN_MIN_SMOOTH_SHARE
+}
+
+/// Every measure the check reads, by name (see `examples/feet_features.rs`), whatever
+/// the gates decide.
+pub(crate) fn explore(
+    pyr: &Pyramid,
+    grid: &[f32],
+    gw: usize,
+    gh: usize,
+) -> Vec<(&'static str, f64)> {
+    let skin = SkinMap::new(grid, gw, gh);
+    let det = face::detect(pyr);
+    let presence = det.map_or(0.0, |d| face::mesh(pyr, &face::roi(&d)).presence);
+    let hand = hands::probe(pyr);
+    let out = vec![
+        ("skin_share", skin.skin_share),
+        ("largest_share", skin.largest_share),
+        ("smooth_share", skin.smooth_share),
+        ("skin_texture", skin.skin_texture),
+        ("region_border", skin.region_border),
+        ("face_score", det.map_or(0.0, |d| d.score) as f64),
+        ("face_presence", presence as f64),
+        ("palm_score", hand.palm_score as f64),
+        ("hand_presence", hand.presence as f64),
+        ("hand_palm_px", hand.palm_frac),
+    ];
+    out
 }
 
 #[cfg(test)]

@@ -89,10 +89,42 @@ pub(crate) fn detect_palm(pyr: &Pyramid) -> Option<Palm> {
     detect::symmetric(a, b)
 }
 
-/// Whether the hands score finds a hand here: a palm, then the landmark model's hand
-/// presence (used by the feet check: a hand is not feet).
-pub(crate) fn has_hand(pyr: &Pyramid) -> bool {
-    detect_palm(pyr).is_some_and(|p| landmarks(pyr, &roi(&p)).presence >= MIN_PRESENCE)
+/// Palm length (wrist to middle knuckle, working-image pixels) over the short side (so
+/// that a hand framed alike gets the same share in a portrait and a landscape photo).
+fn palm_frac(pyr: &Pyramid, pts: &[[f32; 3]; HAND_LANDMARKS]) -> f64 {
+    let (dx, dy) = (
+        (pts[9][0] - pts[0][0]) as f64,
+        (pts[9][1] - pts[0][1]) as f64,
+    );
+    libm::sqrt(dx * dx + dy * dy) / pyr.base().w.min(pyr.base().h) as f64
+}
+
+/// What the hand models see on a photo, for the feet check: the palm detector's score
+/// (0 when it finds no palm), the landmark model's hand presence (0 when not run) and
+/// the size of the palm in the frame.
+pub(crate) struct HandProbe {
+    pub palm_score: f32,
+    pub presence: f32,
+    /// Palm length (wrist to middle knuckle) over the photo's short side; 0 without a palm.
+    pub palm_frac: f64,
+}
+
+pub(crate) fn probe(pyr: &Pyramid) -> HandProbe {
+    match detect_palm(pyr) {
+        None => HandProbe {
+            palm_score: 0.0,
+            presence: 0.0,
+            palm_frac: 0.0,
+        },
+        Some(p) => {
+            let lm = landmarks(pyr, &roi(&p));
+            HandProbe {
+                palm_score: p.score,
+                presence: lm.presence,
+                palm_frac: palm_frac(pyr, &lm.points),
+            }
+        }
+    }
 }
 
 /// MediaPipe's palm-to-hand rule: rotated so the wrist-to-middle-finger line points up,
@@ -464,6 +496,11 @@ pub fn analyze_hands(bytes: &[u8]) -> Result<HandsAnalysis, AnalysisError> {
     let palm = detect_palm(&pyr).ok_or(AnalysisError::NoHand)?;
     let lm = landmarks(&pyr, &roi(&palm));
     if lm.presence < MIN_PRESENCE {
+        return Err(AnalysisError::NoHand);
+    }
+    // The hand models also answer on feet, with a small "palm" in a photo of feet and
+    // legs (crate::feet): a hand must be photographed close.
+    if !crate::feet::looks_like_a_hand(lm.presence, palm_frac(&pyr, &lm.points)) {
         return Err(AnalysisError::NoHand);
     }
     let pts: Vec<[f64; 2]> = lm

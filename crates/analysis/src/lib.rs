@@ -45,7 +45,7 @@ pub use hands::{HandMeasures, HandsAnalysis, HandsBreakdown, analyze_hands};
 pub use measures::FaceMeasures;
 pub use photo::{
     FeetAnalysis, FeetBreakdown, PetAnalysis, PhotoQualities, analyze_feet, analyze_pet,
-    feet_evidence,
+    feet_evidence, feet_features,
 };
 pub use score::{
     FaceBreakdown, Tier, feet_label, hands_label, pet_title, rating_emoji, rating_label,

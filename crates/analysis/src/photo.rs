@@ -235,6 +235,15 @@ pub fn feet_evidence(bytes: &[u8]) -> Result<FeetEvidence, AnalysisError> {
     Ok(feet::evidence(&pyr, &rgb, gw, gh))
 }
 
+/// Every measure the feet check's development-time head may use, by name (for
+/// `examples/feet_features.rs`; not a stable API).
+#[doc(hidden)]
+pub fn feet_features(bytes: &[u8]) -> Result<Vec<(&'static str, f64)>, AnalysisError> {
+    let pyr = Pyramid::new(decode(bytes)?.image);
+    let (rgb, gw, gh) = feet_grid(&pyr).unwrap_or_else(|| grid(&pyr));
+    Ok(feet::explore(&pyr, &rgb, gw, gh))
+}
+
 /// The feet check's grid when it differs from the qualities' grid: a photo smaller than
 /// [`GRID_LONG`] is checked on its own pixels (enlarged, it would look smoother).
 fn feet_grid(pyr: &Pyramid) -> Option<(Vec<f32>, usize, usize)> {
