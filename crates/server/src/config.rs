@@ -159,6 +159,7 @@ const TOP_LEVEL_KEYS: &[&str] = &[
     "edits",
     "payments",
     "share",
+    "screening",
     "partners",
     "http",
 ];
