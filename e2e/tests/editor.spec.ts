@@ -71,6 +71,8 @@ test.describe('the AI photo editor', () => {
     await useSession(page, await signUp(request));
     await openEditorWithTrial(page);
     await page.getByTestId('editor-input').setInputFiles(ASTRONAUT);
+    // The photo is read in the browser first: a tool pressed before it shows has nothing to edit.
+    await expect(page.getByTestId('editor-image')).toHaveAttribute('src', /^data:image\/png;base64,/);
     await page.getByRole('button', { name: 'Retouch' }).click();
     await expectToast(page, 'Photo edited! 4 free edits remaining.');
     await expect(page.getByTestId('history-step')).toHaveText('Retouch · step 2 of 2');
@@ -85,6 +87,7 @@ test.describe('the AI photo editor', () => {
       await useSession(page, await signUp(request));
       await openEditorWithTrial(page);
       await page.getByTestId('editor-input').setInputFiles(ASTRONAUT);
+      await expect(page.getByTestId('editor-image')).toHaveAttribute('src', /^data:image\/png;base64,/);
       await page.getByRole('button', { name: 'Upscale 4K' }).click();
       await expectToast(page, 'Photo upscaled! 4 free edits remaining.');
       await page.waitForLoadState('networkidle');
