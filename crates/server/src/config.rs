@@ -442,6 +442,10 @@ pub struct PaymentsConfig {
     /// Days a captured contact fee waits before the contestant's share is
     /// sent to their payout account: the refund window.
     pub payout_window_days: u32,
+    /// Days after approving a contact request within which the contestant
+    /// must write in the conversation; a request they leave unanswered that
+    /// long is refunded to the requester in full (and earns nothing).
+    pub reply_window_days: u32,
     /// How often each instance looks for shares to send (and transfers to
     /// take back after a refund or dispute).
     pub payout_interval_secs: u64,
@@ -455,6 +459,7 @@ impl Default for PaymentsConfig {
             sandbox_renewal_interval_secs: 60,
             allow_test_payments: false,
             payout_window_days: 7,
+            reply_window_days: 7,
             payout_interval_secs: 60,
         }
     }

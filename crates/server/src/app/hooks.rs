@@ -7,11 +7,11 @@ use crate::config::Config;
 use crate::db::notify::Notifier;
 use crate::http::hooks::HookRegistry;
 use crate::mail::Mailer;
-use crate::{contact, messages, partners, personality};
+use crate::{billing, contact, messages, partners, personality};
 
 /// The listeners the server runs with: the partner programme, the
-/// personality purchase, the contact mails, and the wake-ups of the users'
-/// event streams.
+/// personality purchase, the contact mails, billing's receipts and refund
+/// mails, and the wake-ups of the users' event streams.
 pub fn registry(
     config: &Config,
     mailer: &Mailer,
@@ -27,6 +27,13 @@ pub fn registry(
         Arc::new(contact::hooks::ContactHooks {
             mailer: mailer.clone(),
             base_url: base_url.to_owned(),
+            reply_window_days: config.payments.reply_window_days,
+        }),
+        Arc::new(billing::mail::BillingMails {
+            mailer: mailer.clone(),
+            base_url: base_url.to_owned(),
+            help_email: config.contact_email.clone(),
+            reply_window_days: config.payments.reply_window_days,
         }),
         Arc::new(messages::events::RequestPaymentWakes {
             notifier: notifier.clone(),

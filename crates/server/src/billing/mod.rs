@@ -10,7 +10,9 @@
 //! - My Account: `GET /api/v1/billing/subscription`, `…/payments`,
 //!   `POST …/subscription/cancel` and `…/resume`.
 //! - [`payouts`]: what the app owes its users (a contestant's 75 %), sent
-//!   to their payout account after the refund window.
+//!   to their payout account once they replied and after the refund window.
+//! - [`mail`]: receipts, refund, reversal and "you've been paid" mails, each
+//!   once.
 //! - The premium entitlement, as an extractor: a handler that takes a
 //!   [`MaybePremium`] knows whether the caller has premium editing without
 //!   an `if` of its own.
@@ -20,6 +22,7 @@ mod checkout;
 pub mod entity;
 pub mod fulfil;
 pub mod holds;
+pub mod mail;
 pub mod payouts;
 pub mod refunds;
 pub mod rules;

@@ -25,6 +25,8 @@ pub struct ContactHooks {
     pub mailer: Mailer,
     /// The public address of the app, for the mail's link.
     pub base_url: String,
+    /// `payments.reply_window_days`, said in the mail.
+    pub reply_window_days: u32,
 }
 
 fn sells(purpose: &str) -> bool {
@@ -121,6 +123,13 @@ impl Hooks for ContactHooks {
                 .exec(txn)
                 .await?;
         }
-        mail::tell_held(txn, &self.mailer, &self.base_url, &paid).await
+        mail::tell_held(
+            txn,
+            &self.mailer,
+            &self.base_url,
+            self.reply_window_days,
+            &paid,
+        )
+        .await
     }
 }

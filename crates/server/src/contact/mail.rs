@@ -63,6 +63,7 @@ fn waiting_mail(
     deadline: DateTime<Utc>,
     link: String,
     reminder: bool,
+    reply_days: u32,
 ) -> Mail {
     let (subject, opening) = if reminder {
         (
@@ -74,12 +75,15 @@ fn waiting_mail(
         )
     } else {
         (
-            format!("{requester} paid to contact you on PrettyScore"),
-            format!("{requester} sent you a contact request and paid to reach you."),
+            // Nothing is paid yet: the card is only held until the answer.
+            format!("{requester} sent you a paid request on PrettyScore"),
+            format!(
+                "{requester} sent you a contact request. The fee is held on their card, not charged: it is charged only if you approve."
+            ),
         )
     };
     let body_text = format!(
-        "Hi,\n\n{opening}\n\nTheir message: \"{message}\"\n\nFee: {fee}\nYour share if you approve (75 %): {share}\nAnswer by: {deadline}\n\nApprove to start a private chat and earn your share, or decline and they are not charged. If you do not answer by then, the request expires and they are not charged.\n\nAnswer here: {link}\n\nThe PrettyScore team\n",
+        "Hi,\n\n{opening}\n\nTheir message: \"{message}\"\n\nFee: {fee}\nYour share if you approve (75 %): {share}\nAnswer by: {deadline}\n\nApprove to start a private chat, or decline and they are not charged. If you do not answer by then, the request expires and they are not charged.\n\nYou are paid for a conversation, not for a click: once you approve, your share becomes payable when you have written to them in the chat and the refund window has passed. If you send them nothing within {reply_days} days of approving, they are refunded in full and you earn nothing.\n\nAnswer here: {link}\n\nThe PrettyScore team\n",
         message = row.message_preview,
         fee = money(row.fee_amount_cents),
         share = money(row.contestant_share_cents),
@@ -105,6 +109,7 @@ pub(super) async fn tell_held(
     txn: &DatabaseTransaction,
     mailer: &Mailer,
     base_url: &str,
+    reply_days: u32,
     paid: &payment::Model,
 ) -> Result<(), DbErr> {
     let Some(request_id) = paid.contact_request_id else {
@@ -135,7 +140,7 @@ pub(super) async fn tell_held(
     mailer
         .send_in(
             txn,
-            waiting_mail(to, &requester, &row, deadline, link, false),
+            waiting_mail(to, &requester, &row, deadline, link, false, reply_days),
         )
         .await?;
     Ok(())
@@ -184,7 +189,15 @@ pub async fn remind_expiring(state: &AppState, now: DateTime<Utc>) -> Result<usi
             .mailer
             .send_in(
                 &txn,
-                waiting_mail(to, &requester, &row, deadline, link, true),
+                waiting_mail(
+                    to,
+                    &requester,
+                    &row,
+                    deadline,
+                    link,
+                    true,
+                    state.config.payments.reply_window_days,
+                ),
             )
             .await?;
         txn.commit().await?;
@@ -212,8 +225,9 @@ pub async fn tell_approved(state: &AppState, row: &entity::Model) {
         to,
         subject: "Your PrettyScore contact request was approved".to_owned(),
         body_text: format!(
-            "Hi,\n\nGood news: the contestant approved your contact request. Your card was charged {fee}, and your private chat is open.\n\nStart chatting: {link}\n\nThe PrettyScore team\n",
+            "Hi,\n\nGood news: the contestant approved your contact request. Your card was charged {fee}, and your private chat is open.\n\nIf the contestant sends you nothing within {days} days, you are refunded in full, automatically.\n\nStart chatting: {link}\n\nThe PrettyScore team\n",
             fee = money(row.fee_amount_cents),
+            days = state.config.payments.reply_window_days,
         ),
         body_html: None,
         kind: "contact_request_approved",

@@ -266,6 +266,8 @@ pub const UNIQUE_KEYS: &[UniqueKey] = &[
         "webauthn_credentials",
         &["credential_id"],
     ),
+    // m20261208_8251_money_mail
+    key("mail_outbox_dedup_key_key", "mail_outbox", &["dedup_key"]),
 ];
 
 /// The constraint `err` violated, if it is a constraint violation.

@@ -35,7 +35,7 @@ use lettre::message::{Mailbox, MultiPart, header::ContentType};
 use lettre::transport::smtp::authentication::Credentials;
 use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
 use sea_orm::ExprTrait;
-use sea_orm::sea_query::Expr;
+use sea_orm::sea_query::{Expr, OnConflict};
 use sea_orm::{
     ActiveModelTrait, ColumnTrait, DatabaseConnection, DbErr, EntityTrait, QueryFilter, QueryOrder,
     QuerySelect, Set,
@@ -66,6 +66,10 @@ pub mod outbox {
         pub sent_at: Option<DateTimeUtc>,
         pub created_at: DateTimeUtc,
         pub updated_at: DateTimeUtc,
+        /// A mail that goes out once per thing (a receipt per payment)
+        /// carries its key: queueing the key again does nothing
+        /// (`mail_outbox_dedup_key_key`, `m20261208_8251_money_mail`).
+        pub dedup_key: Option<String>,
     }
 
     #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]
@@ -213,9 +217,40 @@ impl Mailer {
         mail: Mail,
     ) -> Result<Uuid, DbErr> {
         let id = Uuid::now_v7();
+        self.queue(db, id, mail, None).await?;
+        Ok(id)
+    }
+
+    /// Queues `mail` once per `key` (say, `receipt:<payment id>`): a second
+    /// call with the same key, from a replayed provider event or another
+    /// instance at the same moment, queues nothing. In `db`'s transaction,
+    /// like [`Self::send_in`]; whether this call queued it.
+    pub async fn send_once_in(
+        &self,
+        db: &impl sea_orm::ConnectionTrait,
+        key: &str,
+        mail: Mail,
+    ) -> Result<bool, DbErr> {
+        self.queue(db, Uuid::now_v7(), mail, Some(key)).await
+    }
+
+    /// [`Self::send_once_in`] outside a transaction.
+    pub async fn send_once(&self, key: &str, mail: Mail) -> Result<bool, DbErr> {
+        self.send_once_in(&self.db, key, mail).await
+    }
+
+    /// Writes the outbox row (once per `key`, when there is one); whether
+    /// it was written.
+    async fn queue(
+        &self,
+        db: &impl sea_orm::ConnectionTrait,
+        id: Uuid,
+        mail: Mail,
+        key: Option<&str>,
+    ) -> Result<bool, DbErr> {
         let now = Utc::now();
         let logged = matches!(self.transport, Transport::Log);
-        outbox::ActiveModel {
+        let row = outbox::ActiveModel {
             id: Set(id),
             to_address: Set(mail.to.clone()),
             subject: Set(mail.subject.clone()),
@@ -230,9 +265,19 @@ impl Mailer {
             sent_at: Set(logged.then_some(now)),
             created_at: Set(now),
             updated_at: Set(now),
+            dedup_key: Set(key.map(str::to_owned)),
+        };
+        let written = outbox::Entity::insert(row)
+            .on_conflict(
+                OnConflict::column(outbox::Column::DedupKey)
+                    .do_nothing()
+                    .to_owned(),
+            )
+            .exec_without_returning(db)
+            .await?;
+        if written == 0 {
+            return Ok(false);
         }
-        .insert(db)
-        .await?;
         if logged {
             tracing::info!(
                 to = %mail.to,
@@ -243,7 +288,7 @@ impl Mailer {
         } else {
             self.wake.notify_one();
         }
-        Ok(id)
+        Ok(true)
     }
 
     /// Starts the SMTP delivery worker (nothing to do for the log transport).

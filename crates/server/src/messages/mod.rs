@@ -287,6 +287,11 @@ pub async fn send_message(
     };
     if inserted > 0 {
         state.notifier.notify_in(&txn, wake).await?;
+        if user.user_id == row.contestant_id {
+            // The contestant wrote: their share of the fee counts as earned
+            // (payable once the refund window has passed).
+            crate::billing::payouts::ledger::replied(&txn, id, user.user_id).await?;
+        }
     }
     txn.commit().await?;
     if inserted == 0 {

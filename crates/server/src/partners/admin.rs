@@ -663,6 +663,15 @@ async fn record_sent(
     partner: &account::Model,
     row: &payout::Model,
 ) {
+    crate::billing::mail::tell_payout(
+        state,
+        partner.user_id,
+        row.id,
+        row.total_amount_cents,
+        "your partner commissions",
+        row.method == MANUAL,
+    )
+    .await;
     admin
         .record(
             &state.db,

@@ -226,6 +226,7 @@ impl SmsProvider for OutboxSms {
             sent_at: Set(Some(now)),
             created_at: Set(now),
             updated_at: Set(now),
+            dedup_key: Set(None),
         }
         .insert(&self.db)
         .await

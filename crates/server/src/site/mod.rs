@@ -19,6 +19,9 @@ pub struct AppConfig {
     /// Where users write about privacy and their data.
     pub contact_email: String,
     pub site_name: String,
+    /// Days a contestant has, after approving a contact request, to write
+    /// to the requester before the fee is refunded in full.
+    pub reply_window_days: u32,
 }
 
 /// Public settings the web app needs at run time.
@@ -32,5 +35,6 @@ async fn app_config(State(state): State<AppState>) -> Json<AppConfig> {
     Json(AppConfig {
         contact_email: state.config.contact_email.clone(),
         site_name: "PrettyScore".to_owned(),
+        reply_window_days: state.config.payments.reply_window_days,
     })
 }

@@ -213,7 +213,9 @@ async fn the_contestant_is_mailed_once_when_paid_and_the_requester_on_approval(b
     assert_eq!(received.len(), 1, "{received:?}");
     let (to, subject, body) = &received[0];
     assert_eq!(to, "star@example.com");
-    assert!(subject.contains("paid to contact you"), "{subject}");
+    // The card is only held: the subject says a paid request, the body why.
+    assert_eq!(subject, "fan sent you a paid request on PrettyScore");
+    assert!(body.contains("held on their card, not charged"), "{body}");
     // Who asked (their chosen name, never their address), the fee, the
     // 75 % share, the deadline and a link.
     assert!(!body.contains("fan@example.com"), "{body}");

@@ -51,6 +51,7 @@ mod messages;
 mod migrations;
 mod operations;
 mod opportunities;
+mod paid_conversations;
 mod partners;
 mod payouts;
 mod personality;

@@ -29,12 +29,12 @@ on_both_databases!(
     through_stripe_connect_the_share_is_sent_once_retried_with_its_key_and_reversed,
 );
 
-async fn earnings(app: &TestApp, caller: &Caller) -> Value {
+pub(crate) async fn earnings(app: &TestApp, caller: &Caller) -> Value {
     get(app, EARNINGS, caller).await.ok()
 }
 
 /// Connects `caller`'s sandbox payout account through its test page.
-async fn connect(app: &TestApp, caller: &Caller) -> String {
+pub(crate) async fn connect(app: &TestApp, caller: &Caller) -> String {
     let link = post(app, ACCOUNT, caller, json!({})).await.ok();
     let url = link["url"].as_str().unwrap();
     let account = url
@@ -61,7 +61,7 @@ fn sandbox_path(account: &str) -> String {
 }
 
 /// Moves every captured line's charge `days` into the past.
-async fn age_captures(app: &TestApp, days: i64) {
+pub(crate) async fn age_captures(app: &TestApp, days: i64) {
     sql(
         app,
         "UPDATE earning_lines SET captured_at = $1 WHERE captured_at IS NOT NULL",
@@ -70,8 +70,21 @@ async fn age_captures(app: &TestApp, days: i64) {
     .await;
 }
 
+/// The contestant writes to the requester in the request's conversation:
+/// their share counts as earned (issue 42).
+pub(crate) async fn reply(app: &TestApp, star: &Caller, request: &Value) {
+    let sent = post(
+        app,
+        &path(request, "messages"),
+        star,
+        json!({"id": uuid::Uuid::now_v7(), "content": "Hi! Thanks for writing."}),
+    )
+    .await;
+    assert_eq!(sent.status, StatusCode::CREATED, "{}", sent.body);
+}
+
 /// Runs the transfer job as `instances` instances at once; the sums.
-async fn run_job(app: &TestApp, instances: usize) -> transfers::Run {
+pub(crate) async fn run_job(app: &TestApp, instances: usize) -> transfers::Run {
     let runs = futures::future::join_all(
         (0..instances).map(|_| async { transfers::run(&app.state).await.unwrap() }),
     )
@@ -167,9 +180,30 @@ async fn a_contestant_is_paid_75_percent_once_after_the_window_and_a_late_refund
     assert!(connected["account"]["connectedAt"].is_string());
     assert_eq!(run_job(&app, 1).await, transfers::Run::default());
 
-    // The window has passed: eight instances at once send it once.
+    // The window has passed, but the star never wrote: not payable, and
+    // the day to reply by is said.
     age_captures(&app, 8).await;
-    assert_eq!(earnings(&app, &star).await["lines"][0]["state"], "payable");
+    let silent = earnings(&app, &star).await;
+    assert_eq!(silent["lines"][0]["state"], "captured", "{silent}");
+    assert_eq!(silent["lines"][0]["replied"], false);
+    assert!(silent["lines"][0]["replyBy"].is_string(), "{silent}");
+    assert_eq!(run_job(&app, 2).await, transfers::Run::default());
+    // The star writes (the fan writing counts for nothing): payable now,
+    // and eight instances at once send it once.
+    post(
+        &app,
+        &path(&request, "messages"),
+        &fan,
+        json!({"id": uuid::Uuid::now_v7(), "content": "Hello again"}),
+    )
+    .await
+    .assert_ok();
+    assert_eq!(earnings(&app, &star).await["lines"][0]["state"], "captured");
+    reply(&app, &star, &request).await;
+    let replied = earnings(&app, &star).await;
+    assert_eq!(replied["lines"][0]["state"], "payable", "{replied}");
+    assert_eq!(replied["lines"][0]["replied"], true);
+    assert_eq!(replied["lines"][0]["replyBy"], Value::Null);
     assert_eq!(
         earnings(&app, &star).await["totals"]["availableCents"],
         share
@@ -539,6 +573,7 @@ async fn through_stripe_connect_the_share_is_sent_once_retried_with_its_key_and_
         ),
     )
     .await;
+    reply(&app, &star, &request).await;
 
     // Connect: an Express account once, an onboarding link each press.
     for _ in 0..2 {

@@ -6,6 +6,7 @@ use sea_orm::{ActiveModelTrait, ActiveValue::Set, ColumnTrait, DbErr, EntityTrai
 
 use super::{Context, PaymentReport, PaymentStatus};
 use crate::billing::entity::{checkout, payment};
+use crate::billing::payouts::entity::TakenBack;
 use crate::billing::payouts::ledger;
 use crate::billing::rules::Purchase;
 use crate::providers::payments::events::{Charge, Dispute, Intent, IntentChange};
@@ -102,7 +103,11 @@ impl Context<'_> {
             return Ok(());
         };
         match self.payment_by_intent(intent).await? {
-            Some(paid) => ledger::take_back(self.txn, paid.id).await,
+            Some(paid) => {
+                ledger::take_back_because(self.txn, paid.id, TakenBack::Dispute).await?;
+                // The listeners hear of it too (the payee's reversal mail).
+                self.hooks.payment_changed(self.txn, paid.id).await
+            }
             None => {
                 tracing::warn!(dispute = ?dispute.id, "a dispute of a payment we do not know");
                 Ok(())

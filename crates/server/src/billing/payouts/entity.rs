@@ -30,6 +30,22 @@ pub enum LineStatus {
 }
 
 crate::stored_enum! {
+    /// Why a payee's share was taken back (`earning_lines.reason`), as the
+    /// earnings page and the mails say it.
+    #[derive(Serialize, ToSchema)]
+    #[serde(rename_all = "snake_case")]
+    pub enum TakenBack {
+        /// The buyer was refunded.
+        Refund = "refund",
+        /// The buyer disputed the charge with their bank.
+        Dispute = "dispute",
+        /// The payee did not write within the reply window after approving,
+        /// so the buyer was refunded in full.
+        NoReply = "no_reply",
+    }
+}
+
+crate::stored_enum! {
     /// A payout account's state (`payout_accounts.status`, and as the API
     /// says it).
     #[derive(Serialize, ToSchema)]
@@ -118,6 +134,11 @@ pub mod line {
         pub reversed_at: Option<DateTimeUtc>,
         pub created_at: DateTimeUtc,
         pub updated_at: DateTimeUtc,
+        /// When the payee first wrote in the conversation paid for: the
+        /// share is payable only once they have (`m20261208_8251_money_mail`).
+        pub replied_at: Option<DateTimeUtc>,
+        /// Why the line was taken back, once it is: a [`super::TakenBack`].
+        pub reason: Option<String>,
     }
 
     #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

@@ -6,7 +6,14 @@
 //! A line only moves forward: `held` → `captured` → `transferred`, or to one
 //! of the ends `released`, `canceled`, `reversed`. A refund or dispute
 //! cancels a line that was never tried; a line being sent, or sent, is
-//! marked `reverse_owed` and the transfer job takes the transfer back.
+//! marked `reverse_owed` and the transfer job takes the transfer back. The
+//! line keeps why (`reason`: refund, dispute, no reply).
+//!
+//! A captured share is paid for a conversation, not for a click: it is
+//! payable only once the payee has written in it ([`replied`], told by the
+//! messages domain in the message's transaction) and the refund window has
+//! passed. A line the payee leaves unanswered for `payments.reply_window_days`
+//! after the capture is refunded to the buyer in full ([`super::unanswered`]).
 
 use chrono::{DateTime, Duration, Utc};
 use sea_orm::sea_query::{Expr, OnConflict};
@@ -18,7 +25,7 @@ use serde::Serialize;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
-use super::entity::{LineStatus, line};
+use super::entity::{LineStatus, TakenBack, line};
 use crate::billing::entity::payment::{self, Status as PaymentStatus};
 use crate::http::hooks::HookRegistry;
 
@@ -41,11 +48,19 @@ pub fn payable_at(captured_at: DateTime<Utc>, window_days: u32) -> DateTime<Utc>
     captured_at + Duration::days(i64::from(window_days))
 }
 
+/// Where a line stands at `now`: a captured line is payable once the payee
+/// has replied and the refund window after the charge has passed.
 pub fn state_of(row: &line::Model, window_days: u32, now: DateTime<Utc>) -> LineState {
     match row.status {
         LineStatus::Held => LineState::Held,
         LineStatus::Captured => match row.captured_at {
-            Some(at) if payable_at(at, window_days) <= now => LineState::Payable,
+            Some(at)
+                if payable_at(at, window_days) <= now
+                    && row.replied_at.is_some()
+                    && row.reason.is_none() =>
+            {
+                LineState::Payable
+            }
             _ => LineState::Captured,
         },
         LineStatus::Transferred => LineState::Transferred,
@@ -77,6 +92,34 @@ impl Totals {
             LineState::Released | LineState::Canceled | LineState::Reversed => {}
         }
     }
+}
+
+/// The day by which the payee must write in the conversation, for a
+/// captured line they have not replied to yet (none otherwise).
+pub fn reply_by(row: &line::Model, reply_days: u32) -> Option<DateTime<Utc>> {
+    if row.status != LineStatus::Captured || row.replied_at.is_some() || row.reason.is_some() {
+        return None;
+    }
+    row.captured_at
+        .map(|at| at + Duration::days(i64::from(reply_days)))
+}
+
+/// The payee `payee` wrote in the conversation `reference` (a contact
+/// request) paid for: their share there counts as delivered, once (the
+/// first message), unless it is already being refunded for want of one.
+/// In the message's transaction.
+pub async fn replied(db: &impl ConnectionTrait, reference: Uuid, payee: Uuid) -> Result<(), DbErr> {
+    let now = Utc::now();
+    line::Entity::update_many()
+        .col_expr(line::Column::RepliedAt, Expr::value(now))
+        .col_expr(line::Column::UpdatedAt, Expr::value(now))
+        .filter(line::Column::Reference.eq(reference))
+        .filter(line::Column::PayeeId.eq(payee))
+        .filter(line::Column::RepliedAt.is_null())
+        .filter(line::Column::Reason.is_null())
+        .exec(db)
+        .await?;
+    Ok(())
 }
 
 /// What the payee has earned and keeps: their share of every payment that
@@ -152,6 +195,8 @@ pub async fn reconcile(
             reversed_at: Set(None),
             created_at: Set(now),
             updated_at: Set(now),
+            replied_at: Set(None),
+            reason: Set(None),
         })
         .on_conflict(
             OnConflict::column(line::Column::PaymentId)
@@ -190,12 +235,33 @@ pub async fn reconcile(
     }
 }
 
+/// A refund of payment `payment_id`: see [`take_back_because`].
+pub async fn take_back(db: &impl ConnectionTrait, payment_id: Uuid) -> Result<(), DbErr> {
+    take_back_because(db, payment_id, TakenBack::Refund).await
+}
+
 /// A refund or dispute of payment `payment_id`: its line owes nothing. A
 /// line never tried is canceled here; one being sent or sent is left to the
 /// transfer job to take back. A contact fee is refunded whole, so any refund
-/// takes back the whole share.
-pub async fn take_back(db: &impl ConnectionTrait, payment_id: Uuid) -> Result<(), DbErr> {
+/// takes back the whole share. The first reason given stays (a refund for
+/// want of a reply stays `no_reply` when the provider's refund arrives).
+pub async fn take_back_because(
+    db: &impl ConnectionTrait,
+    payment_id: Uuid,
+    reason: TakenBack,
+) -> Result<(), DbErr> {
     let now = Utc::now();
+    line::Entity::update_many()
+        .col_expr(line::Column::Reason, Expr::value(reason))
+        .filter(line::Column::PaymentId.eq(payment_id))
+        .filter(line::Column::Reason.is_null())
+        .filter(line::Column::Status.is_in([
+            LineStatus::Held,
+            LineStatus::Captured,
+            LineStatus::Transferred,
+        ]))
+        .exec(db)
+        .await?;
     let canceled = line::Entity::update_many()
         .col_expr(line::Column::Status, Expr::value(LineStatus::Canceled))
         .col_expr(line::Column::UpdatedAt, Expr::value(now))
@@ -272,7 +338,30 @@ mod tests {
             reversed_at: None,
             created_at: now,
             updated_at: now,
+            replied_at: Some(now),
+            reason: None,
         }
+    }
+
+    #[test]
+    fn a_share_is_payable_only_once_the_payee_replied_and_the_window_passed() {
+        let now = Utc::now();
+        let mut silent = row(LineStatus::Captured, Some(now - Duration::days(8)));
+        silent.replied_at = None;
+        assert_eq!(state_of(&silent, 7, now), LineState::Captured);
+        assert_eq!(
+            reply_by(&silent, 7),
+            Some(now - Duration::days(1)),
+            "seven days after the approval"
+        );
+        silent.replied_at = Some(now);
+        assert_eq!(state_of(&silent, 7, now), LineState::Payable);
+        assert_eq!(reply_by(&silent, 7), None);
+        let mut refunding = silent.clone();
+        refunding.replied_at = None;
+        refunding.reason = Some(TakenBack::NoReply.into());
+        assert_eq!(state_of(&refunding, 7, now), LineState::Captured);
+        assert_eq!(reply_by(&refunding, 7), None);
     }
 
     #[test]

@@ -15,6 +15,7 @@
 pub mod entity;
 pub mod ledger;
 pub mod transfers;
+pub mod unanswered;
 
 use axum::extract::State;
 use axum::http::StatusCode;
@@ -34,7 +35,7 @@ use crate::http::AppState;
 use crate::http::error::{ApiError, ErrorBody, ErrorCode, SignedInErrors};
 use crate::http::extract::{AuthUser, Json, Path};
 use crate::providers::payments::ConnectedAccount;
-use entity::{AccountStatus, account};
+use entity::{AccountStatus, TakenBack, account};
 use ledger::{LineState, Totals};
 
 pub use transfers::{PayoutError, pay_user, spawn_transfer_worker};
@@ -71,9 +72,20 @@ pub struct EarningLine {
     /// The caller's share of it.
     pub amount_cents: i64,
     pub state: LineState,
-    /// When a captured line becomes payable.
+    /// When a captured line becomes payable (if the payee has replied).
     #[schema(required = true)]
     pub payable_at: Option<DateTime<Utc>>,
+    /// The payee has written in the conversation paid for: a share is
+    /// payable only once they have.
+    pub replied: bool,
+    /// For a captured line not replied to: the day by which the payee must
+    /// write, or the buyer is refunded in full.
+    #[schema(required = true)]
+    pub reply_by: Option<DateTime<Utc>>,
+    /// Why the share was taken back (or is being): a refund, a dispute, or
+    /// no reply within the reply window.
+    #[schema(required = true)]
+    pub reason: Option<TakenBack>,
     #[schema(required = true)]
     pub transferred_at: Option<DateTime<Utc>>,
     #[schema(required = true)]
@@ -91,6 +103,9 @@ pub struct Earnings {
     pub can_connect: bool,
     /// Days between a charge and its share becoming payable.
     pub payout_window_days: u32,
+    /// Days after approving within which the payee must write in the
+    /// conversation, or the buyer is refunded in full.
+    pub reply_window_days: u32,
     /// The sums of `lines` by state.
     pub totals: Totals,
     /// Newest first.
@@ -141,6 +156,7 @@ pub async fn earnings(
     user: AuthUser,
 ) -> Result<Json<Earnings>, ApiError> {
     let window = state.config.payments.payout_window_days;
+    let reply_days = state.config.payments.reply_window_days;
     let now = Utc::now();
     let rows = ledger::lines_of(&state.db, user.user_id).await?;
     let mut totals = Totals::default();
@@ -148,6 +164,7 @@ pub async fn earnings(
         .into_iter()
         .map(|row| {
             let state = ledger::state_of(&row, window, now);
+            let reply_by = ledger::reply_by(&row, reply_days);
             totals.add(state, row.amount_cents);
             EarningLine {
                 id: row.id,
@@ -156,6 +173,9 @@ pub async fn earnings(
                 amount_cents: row.amount_cents,
                 state,
                 payable_at: row.captured_at.map(|at| ledger::payable_at(at, window)),
+                replied: row.replied_at.is_some(),
+                reply_by,
+                reason: row.reason.as_deref().and_then(TakenBack::parse),
                 transferred_at: row.transferred_at,
                 reversed_at: row.reversed_at,
                 created_at: row.created_at,
@@ -177,6 +197,7 @@ pub async fn earnings(
         account,
         can_connect,
         payout_window_days: window,
+        reply_window_days: reply_days,
         totals,
         lines,
     }))

@@ -7,6 +7,9 @@
 //! crash or a timeout is the same transfer at the provider, never a second.
 //! Lines marked `reverse_owed` (refunded or disputed after they were tried)
 //! are sent first if they may have reached the provider, then reversed.
+//! A line is due only once its payee has replied in the conversation; the
+//! same worker first refunds the fees whose payee never did
+//! ([`super::unanswered`]), and mails each payee once their share is sent.
 
 use std::collections::BTreeMap;
 use std::time::Duration as StdDuration;
@@ -33,6 +36,13 @@ pub fn spawn_transfer_worker(state: AppState) {
         let mut ticks = tokio::time::interval(every);
         loop {
             ticks.tick().await;
+            match super::unanswered::refund_unanswered(&state, Utc::now()).await {
+                Ok(0) => {}
+                Ok(count) => tracing::info!(count, "refunded contact fees nobody replied to"),
+                Err(err) => {
+                    tracing::error!(error = %err, "could not refund the unanswered contact fees")
+                }
+            }
             if let Err(err) = run(&state).await {
                 tracing::error!(error = %err, "could not run the payout transfers");
             }
@@ -70,7 +80,13 @@ pub async fn run(state: &AppState) -> Result<Run, DbErr> {
                         .add(line::Column::Status.eq(LineStatus::Captured))
                         .add(
                             Condition::any()
-                                .add(line::Column::CapturedAt.lte(now - window))
+                                // Payable: replied to, and past the refund window.
+                                .add(
+                                    Condition::all()
+                                        .add(line::Column::CapturedAt.lte(now - window))
+                                        .add(line::Column::RepliedAt.is_not_null())
+                                        .add(line::Column::Reason.is_null()),
+                                )
                                 .add(line::Column::ReverseOwed.eq(true)),
                         ),
                 )
@@ -114,7 +130,10 @@ pub async fn run(state: &AppState) -> Result<Run, DbErr> {
             continue;
         }
         match settle(state, &row, &destination.account_id).await {
-            Ok(Settled::Transferred) => run.transferred += 1,
+            Ok(Settled::Transferred) => {
+                run.transferred += 1;
+                crate::billing::mail::tell_paid(state, row.id).await;
+            }
             Ok(Settled::Reversed) => run.reversed += 1,
             Err(err) => {
                 run.failed += 1;
