@@ -1,5 +1,5 @@
-import { screen, within } from '@testing-library/react';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { act, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { apiError, callsTo, json, stubApi } from '@/testing/fake-api';
 import { renderApp } from '@/testing/render-app';
 
@@ -45,6 +45,7 @@ const allA = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [String(i),
 
 beforeAll(async () => {
   await import('./personality-test');
+  await import('./checkout-sandbox');
 }, 30_000);
 
 afterEach(() => window.sessionStorage.clear());
@@ -114,6 +115,64 @@ describe('/personality-test', { timeout: 20_000 }, () => {
     expect(asked).toBe(2);
     // A toast says the payment went through.
     expect(await screen.findByText('Payment successful! Your detailed analysis is ready.')).toBeInTheDocument();
+  });
+
+  it('back from paying for a saved result, shows it detailed within seconds even though the page had it cached unpaid', async () => {
+    let paid = false;
+    const fetchMock = stubApi({
+      'POST /functions/v1/check-feature-access': granted,
+      'GET /api/v1/personality/quiz': () => json(QUIZ),
+      'GET /api/v1/personality/results': () => json([paid ? { ...result('detailed', allA), id: 'r1' } : result('basic', allA)]),
+      'POST /functions/v1/create-checkout': () => json({ url: '/checkout/sandbox/cs_1', sessionId: 'cs_1', amountCents: 499, currency: 'usd' }),
+      'GET /api/v1/billing/sandbox/cs_1': () =>
+        json({
+          id: 'cs_1',
+          description: 'Detailed personality analysis',
+          amountCents: 499,
+          renewalCents: null,
+          currency: 'usd',
+          mode: 'payment',
+          status: 'open',
+          successUrl: '/personality-test?success=true',
+          cancelUrl: '/personality-test?canceled=true',
+          notice: 'This is a test payment: no real card is charged and no money moves.',
+        }),
+    });
+    const { router, user } = renderApp('/personality-test', { user: 'signed-in' });
+    const offer = await screen.findByTestId('detailed-offer', undefined, { timeout: 10_000 });
+    await user.click(within(offer).getByRole('button', { name: 'Get Detailed Analysis ($4.99)' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/checkout/sandbox/cs_1'));
+    expect(await screen.findByText('This is a test payment: no real card is charged and no money moves.', undefined, { timeout: 10_000 })).toBeInTheDocument();
+    // Paid at the provider, and back (the list in the cache is seconds old).
+    paid = true;
+    await act(() => router.navigate('/personality-test?success=true'));
+    const heading = await screen.findByRole('heading', { name: 'How you work with others' }, { timeout: 5_000 });
+    expect(screen.getByTestId('personality-analysis')).toContainElement(heading);
+    expect(screen.queryByTestId('detailed-offer')).not.toBeInTheDocument();
+    expect(await screen.findByText('Payment successful! Your detailed analysis is ready.')).toBeInTheDocument();
+    expect(callsTo(fetchMock, 'GET', '/api/v1/personality/results').length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('back from the checkout with no payment, waits 20 s at most and then says so', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    window.sessionStorage.setItem('prettyscore.personality.bought', 'r1');
+    const fetchMock = stubApi({
+      'POST /functions/v1/check-feature-access': granted,
+      'GET /api/v1/personality/quiz': () => json(QUIZ),
+      'GET /api/v1/personality/results': () => json([result('basic', allA)]),
+    });
+    renderApp('/personality-test?success=true', { user: 'signed-in' });
+    expect(await screen.findByTestId('detailed-confirming', undefined, { timeout: 10_000 })).toHaveTextContent('We are confirming your payment…');
+    // No second offer while it waits.
+    expect(screen.queryByTestId('detailed-offer')).not.toBeInTheDocument();
+    await vi.advanceTimersByTimeAsync(3_100);
+    await waitFor(() => expect(callsTo(fetchMock, 'GET', '/api/v1/personality/results').length).toBeGreaterThanOrEqual(2));
+    await vi.advanceTimersByTimeAsync(17_000);
+    const honest = await screen.findByTestId('detailed-no-payment');
+    expect(honest).toHaveTextContent('We have not received your payment yet.');
+    expect(honest).toHaveTextContent('If you left the checkout before paying, nothing was charged.');
+    expect(screen.queryByTestId('detailed-confirming')).not.toBeInTheDocument();
+    expect(screen.getByTestId('detailed-offer')).toBeInTheDocument();
   });
 
   it('buys the detailed analysis of this saved result, and says so when it was bought before', async () => {

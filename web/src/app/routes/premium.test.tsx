@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { apiError, callsTo, json, quota, stubApi } from '@/testing/fake-api';
 import { renderApp } from '@/testing/render-app';
@@ -220,6 +220,33 @@ describe('/premium', { timeout: 20_000 }, () => {
     expect(await screen.findByTestId('premium-success')).toHaveTextContent('Payment successful! Welcome to Premium.');
     await vi.advanceTimersByTimeAsync(1_000);
     await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard'));
+  });
+
+  it('back from checkout with no payment at all: stops waiting after 30 s and says so, and Check again asks again', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const fetchMock = stubApi({
+      'POST /functions/v1/check-subscription': () => json(free),
+      'GET /api/v1/photos': () => json([]),
+      'GET /api/v1/edits/quota': () => json(quota(null)),
+    });
+    await openPremium('/premium?success=true');
+    expect(await screen.findByTestId('premium-confirming')).toHaveTextContent('We are confirming your payment…');
+    await vi.advanceTimersByTimeAsync(28_000);
+    expect(screen.getByTestId('premium-confirming')).toBeInTheDocument();
+    await vi.advanceTimersByTimeAsync(2_100);
+    const honest = await screen.findByTestId('premium-no-payment');
+    expect(honest).toHaveTextContent('We have not received a payment from you.');
+    expect(honest).toHaveTextContent('If you left the checkout before paying, nothing was charged.');
+    expect(screen.queryByTestId('premium-confirming')).not.toBeInTheDocument();
+    expect(screen.queryByText(/Payment successful/)).not.toBeInTheDocument();
+    // No more asking once it said so.
+    const asked = callsTo(fetchMock, 'POST', '/functions/v1/check-subscription').length;
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(callsTo(fetchMock, 'POST', '/functions/v1/check-subscription')).toHaveLength(asked);
+    // Check again: asks at once, and waits again.
+    fireEvent.click(within(honest).getByRole('button', { name: 'Check again' }));
+    expect(await screen.findByTestId('premium-confirming')).toBeInTheDocument();
+    await waitFor(() => expect(callsTo(fetchMock, 'POST', '/functions/v1/check-subscription').length).toBeGreaterThan(asked));
   });
 
   it('tells a member who tries to buy again what the server says', async () => {

@@ -24,14 +24,21 @@ export function useQuiz() {
   );
 }
 
-/** GET /api/v1/personality/results: the user's results, newest first (not asked while signed out, nor while `enabled` is false). */
-export function usePersonalityResults({ enabled = true }: { enabled?: boolean } = {}) {
+/**
+ * GET /api/v1/personality/results: the user's results, newest first (not
+ * asked while signed out, nor while `enabled` is false). `fresh` asks the
+ * server again on mount whatever the cache holds, and `pollMs` keeps asking
+ * (back from a checkout, until the payment is in).
+ */
+export function usePersonalityResults({ enabled = true, fresh = false, pollMs }: { enabled?: boolean; fresh?: boolean; pollMs?: number | false } = {}) {
   const { session } = useSession();
   return useQuery(
     queryOptions({
       queryKey: personalityKeys.results(),
       queryFn: () => unwrap(api.GET('/api/v1/personality/results')),
       enabled: enabled && Boolean(session),
+      refetchOnMount: fresh ? 'always' : true,
+      refetchInterval: pollMs ?? false,
     }),
   );
 }

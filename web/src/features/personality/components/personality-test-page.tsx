@@ -15,21 +15,33 @@ import { useAnalyzePersonality, usePersonalityResults, useQuiz, type Personality
 import {
   ANALYZE_FAILED_MESSAGE,
   clearAnswers,
+  clearBought,
+  CONFIRMING_DETAILED_DETAIL,
+  CONFIRMING_DETAILED_MESSAGE,
   DETAILED_FAILED_MESSAGE,
   DETAILED_READY_MESSAGE,
   DETAILED_PRICE,
   isComplete,
   loadAnswers,
+  loadBought,
+  NO_DETAILED_PAYMENT_DETAIL,
+  NO_DETAILED_PAYMENT_MESSAGE,
   progressOf,
   saveAnswers,
+  saveBought,
   SELECT_ANSWER_MESSAGE,
   SIGN_IN_MESSAGE,
 } from '../utils/quiz-state';
 import { PersonalityResultView } from './personality-result';
 
-/** After a checkout the payment may reach the server a moment after the browser: ask a few times. */
-const DETAILED_TRIES = 5;
+/**
+ * After a checkout the payment may reach the server a moment after the
+ * browser (the provider's webhook): ask again every 1.5 s for up to
+ * CONFIRM_PAYMENT_MS, then say plainly that no payment arrived yet.
+ */
 const DETAILED_RETRY_MS = 1500;
+export const CONFIRM_PAYMENT_MS = 20_000;
+const DETAILED_TRIES = Math.ceil(CONFIRM_PAYMENT_MS / DETAILED_RETRY_MS);
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 type Phase = 'quiz' | 'analysing' | 'result' | 'buying';
@@ -61,9 +73,19 @@ export function PersonalityTestPage({ quizGate = (quiz) => quiz }: PersonalityTe
     const stored = loadAnswers();
     return stored && isComplete(stored) ? stored : null;
   });
+  // Back from paying for a saved result without its quiz in this tab: the
+  // result bought. The cached list predates the payment, so it is asked for
+  // again, then every 1.5 s until the result shows as paid (bounded).
+  const [paidReturn] = useState(() => !arrival && search.get('success') === 'true');
+  const [bought] = useState(() => (paidReturn ? loadBought() : null));
+  const [waitRound, setWaitRound] = useState(0);
+  const [gaveUpRound, setGaveUpRound] = useState<number | null>(null);
+  const waitingOver = gaveUpRound === waitRound;
+  const [waitedPaid, setWaitedPaid] = useState(false);
+  const waiting = paidReturn && !waitedPaid && !waitingOver;
   // Without a quiz in this tab, the latest saved result (if it cannot be
   // read, the quiz starts as for a first visit).
-  const saved = usePersonalityResults({ enabled: !arrival });
+  const saved = usePersonalityResults({ enabled: !arrival, fresh: paidReturn, pollMs: waiting ? DETAILED_RETRY_MS : false });
   const [latestSeen, setLatestSeen] = useState(false);
   const [index, setIndex] = useState(arrival ? 19 : 0);
   const [answers, setAnswers] = useState<QuizAnswers>(arrival ?? {});
@@ -75,12 +97,34 @@ export function PersonalityTestPage({ quizGate = (quiz) => quiz }: PersonalityTe
   // as React advises, so the quiz never flashes before the result).
   if (!latestSeen && !arrival && saved.data) {
     setLatestSeen(true);
-    const latest = saved.data[0];
+    const latest = (bought ? saved.data.find((row) => row.id === bought) : undefined) ?? saved.data[0];
     if (latest && phase === 'quiz' && Object.keys(answers).length === 0) {
       setResult(latest);
       setPhase('result');
     }
   }
+
+  // The result as the server has it now: a purchase turns the saved result
+  // itself into the detailed analysis, so a paid copy from the list replaces
+  // the one shown (paid only ever moves forward).
+  const listed = result ? saved.data?.find((row) => row.id === result.id) : undefined;
+  const shown = listed?.paid ? listed : result;
+  if (waiting && shown?.paid) {
+    setWaitedPaid(true);
+    clearBought();
+    toast.success(DETAILED_READY_MESSAGE, { id: 'detailed-ready' });
+  }
+
+  useEffect(() => {
+    if (!paidReturn || waitedPaid) return;
+    const timer = window.setTimeout(() => setGaveUpRound(waitRound), CONFIRM_PAYMENT_MS);
+    return () => window.clearTimeout(timer);
+  }, [paidReturn, waitedPaid, waitRound]);
+
+  const checkAgain = () => {
+    void saved.refetch();
+    setWaitRound((round) => round + 1);
+  };
 
   /** Scores `given` on the server; the caller has set the phase to 'analysing'. */
   const run = async (given: QuizAnswers, quizType: QuizType) => {
@@ -90,7 +134,10 @@ export function PersonalityTestPage({ quizGate = (quiz) => quiz }: PersonalityTe
         const saved = await analyze.mutateAsync({ answers: given, quizType });
         setResult(saved);
         setPhase('result');
-        if (quizType === 'detailed' && saved.paid) toast.success(DETAILED_READY_MESSAGE, { id: 'detailed-ready' });
+        if (quizType === 'detailed' && saved.paid) {
+          clearBought();
+          toast.success(DETAILED_READY_MESSAGE, { id: 'detailed-ready' });
+        }
         return;
       } catch (error) {
         if (error instanceof ApiError && error.status === 401) {
@@ -149,6 +196,7 @@ export function PersonalityTestPage({ quizGate = (quiz) => quiz }: PersonalityTe
       // The purchase is for this saved result: one key per result, so a
       // double click opens one checkout (the server refuses a second purchase).
       if (checkoutKey.current?.resultId !== result.id) checkoutKey.current = { resultId: result.id, value: newIdempotencyKey() };
+      saveBought(result.id);
       const { url } = await createCheckout(
         {
           userId: current.user.id,
@@ -197,11 +245,32 @@ export function PersonalityTestPage({ quizGate = (quiz) => quiz }: PersonalityTe
     );
   }
 
-  if (result) {
+  if (shown) {
+    const unpaidReturn = paidReturn && !shown.paid;
     return (
       <Shell>
-        <PersonalityResultView result={result} />
-        {!result.paid ? <DetailedOffer buying={phase === 'buying'} onBuy={() => void buyDetailed()} /> : null}
+        {unpaidReturn && waiting ? (
+          <p role="status" className="flex items-start gap-3 rounded-2xl border bg-muted p-4" data-testid="detailed-confirming">
+            <LoaderCircleIcon aria-hidden="true" className="mt-0.5 size-5 shrink-0 animate-spin text-muted-foreground motion-reduce:animate-none" />
+            <span>
+              <span className="font-semibold">{CONFIRMING_DETAILED_MESSAGE}</span> {CONFIRMING_DETAILED_DETAIL}
+            </span>
+          </p>
+        ) : null}
+        {unpaidReturn && waitingOver ? (
+          <div role="status" className="grid gap-2 rounded-2xl border border-amber-300 bg-amber-50 p-4 text-amber-950" data-testid="detailed-no-payment">
+            <p className="font-semibold">{NO_DETAILED_PAYMENT_MESSAGE}</p>
+            <p>{NO_DETAILED_PAYMENT_DETAIL}</p>
+            <div>
+              <Button variant="outline" size="sm" onClick={checkAgain}>
+                <RotateCcwIcon aria-hidden="true" />
+                Check again
+              </Button>
+            </div>
+          </div>
+        ) : null}
+        <PersonalityResultView result={shown} />
+        {!shown.paid && !(unpaidReturn && waiting) ? <DetailedOffer buying={phase === 'buying'} onBuy={() => void buyDetailed()} /> : null}
         <div>
           <Button variant="outline" onClick={retake}>
             <RotateCcwIcon aria-hidden="true" />

@@ -8,6 +8,40 @@ export const DETAILED_FAILED_MESSAGE = 'Failed to get detailed analysis';
 export const DETAILED_READY_MESSAGE = 'Payment successful! Your detailed analysis is ready.';
 export const SIGN_IN_MESSAGE = 'Please log in to take the personality test';
 export const DETAILED_PRICE = '$4.99';
+/** Back from the checkout, until the server has the payment. */
+export const CONFIRMING_DETAILED_MESSAGE = 'We are confirming your payment…';
+export const CONFIRMING_DETAILED_DETAIL = 'Your detailed analysis shows here as soon as the payment provider confirms it.';
+/** Back from the checkout, when no payment arrived within the page's wait. */
+export const NO_DETAILED_PAYMENT_MESSAGE = 'We have not received your payment yet.';
+export const NO_DETAILED_PAYMENT_DETAIL =
+  'If you paid, your detailed analysis shows here once the payment provider confirms it: check again in a minute. If you left the checkout before paying, nothing was charged.';
+
+/** The result being bought, kept across the trip to the checkout. */
+const BOUGHT_KEY = 'prettyscore.personality.bought';
+
+export function saveBought(resultId: string) {
+  try {
+    window.sessionStorage.setItem(BOUGHT_KEY, resultId);
+  } catch {
+    // Without storage the page shows the latest result instead.
+  }
+}
+
+export function loadBought(): string | null {
+  try {
+    return window.sessionStorage.getItem(BOUGHT_KEY);
+  } catch {
+    return null;
+  }
+}
+
+export function clearBought() {
+  try {
+    window.sessionStorage.removeItem(BOUGHT_KEY);
+  } catch {
+    // Nothing stored.
+  }
+}
 
 /**
  * The answers survive a trip to the checkout (and to sign in) in this tab's

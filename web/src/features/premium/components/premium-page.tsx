@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { CheckIcon, CircleCheckIcon, CrownIcon, InfoIcon, LoaderCircleIcon, XIcon } from 'lucide-react';
+import { CheckIcon, CircleCheckIcon, ClockIcon, CrownIcon, InfoIcon, LoaderCircleIcon, RotateCcwIcon, XIcon } from 'lucide-react';
 import { useEffect, useId, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { Button } from '@/components/ui/button';
@@ -10,7 +10,7 @@ import { paths } from '@/config/paths';
 import { toast } from '@/lib/toast';
 import { billingKeys, formatDate, isPremium, useSubscription, type SubscriptionStatus } from '@/resources/billing/billing';
 import { useUpgrade } from '../hooks/use-upgrade';
-import { CONFIRMING_PAYMENT_MESSAGE, PAYMENT_SUCCESS_MESSAGE } from '../utils/messages';
+import { CONFIRMING_PAYMENT_MESSAGE, NO_PAYMENT_YET_DETAIL, NO_PAYMENT_YET_MESSAGE, PAYMENT_SUCCESS_MESSAGE } from '../utils/messages';
 import { PLAN_COMPARISON, PREMIUM_FEATURES, PREMIUM_PLAN_NAME, PREMIUM_PRICE_LABEL, planName } from '../utils/plan';
 
 /**
@@ -19,8 +19,8 @@ import { PLAN_COMPARISON, PREMIUM_FEATURES, PREMIUM_PLAN_NAME, PREMIUM_PRICE_LAB
  * and the dashboard follows 1 s after the confirmation.
  */
 export const SUCCESS_RECHECK_MS = 2_000;
-/** Rechecks before the page stops asking (a minute). */
-export const SUCCESS_RECHECKS = 30;
+/** Rechecks before the page stops asking and says so (30 s). */
+export const SUCCESS_RECHECKS = 15;
 export const SUCCESS_REDIRECT_MS = 1_000;
 export const CHECKOUT_CANCELED_MESSAGE = 'Checkout canceled. You were not charged.';
 /** Under the promo code field: a partner's code gives 10% off the first payment. */
@@ -39,7 +39,7 @@ export function PremiumPage() {
   // Only the server's answer says the payment went through: the return
   // address alone proves nothing.
   const confirmed = success && member;
-  useSuccessReturn(success, confirmed);
+  const { gaveUp, checkAgain } = useSuccessReturn(success, confirmed);
 
   return (
     <div className="mx-auto w-full max-w-5xl px-4 py-10 sm:px-6 sm:py-14">
@@ -60,6 +60,23 @@ export function PremiumPage() {
           <p className="font-semibold">
             {PAYMENT_SUCCESS_MESSAGE} <span className="font-normal">Taking you to your dashboard…</span>
           </p>
+        </div>
+      ) : success && gaveUp ? (
+        <div role="status" className="mx-auto mt-8 flex max-w-2xl items-start gap-3 rounded-2xl border border-amber-300 bg-amber-50 p-4 text-amber-950" data-testid="premium-no-payment">
+          <ClockIcon aria-hidden="true" className="mt-0.5 size-5 shrink-0 text-amber-700" />
+          <div className="grid gap-2">
+            <p className="font-semibold">{NO_PAYMENT_YET_MESSAGE}</p>
+            <p>{NO_PAYMENT_YET_DETAIL}</p>
+            <div className="flex flex-wrap gap-2">
+              <Button variant="outline" size="sm" onClick={checkAgain}>
+                <RotateCcwIcon aria-hidden="true" />
+                Check again
+              </Button>
+              <Button asChild variant="outline" size="sm">
+                <Link to={paths.account.path}>My Account</Link>
+              </Button>
+            </div>
+          </div>
         </div>
       ) : success ? (
         <div role="status" className="mx-auto mt-8 flex max-w-2xl items-center gap-3 rounded-2xl border bg-muted p-4" data-testid="premium-confirming">
@@ -218,28 +235,39 @@ function Comparison() {
  * Back from a checkout (?success=true): until the server confirms the
  * subscription (the provider's event grants premium, not this page), 'We
  * are confirming your payment…' and a fresh check every 2 s; once it does,
- * 'Payment successful!' and the dashboard 1 s later.
+ * 'Payment successful!' and the dashboard 1 s later. After SUCCESS_RECHECKS
+ * checks without a payment the page stops waiting and says so (someone who
+ * came here without paying would otherwise watch a spinner for ever);
+ * Check again starts over.
  */
 function useSuccessReturn(success: boolean, confirmed: boolean) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
+  const [round, setRound] = useState(0);
+  const [gaveUpRound, setGaveUpRound] = useState<number | null>(null);
+  const gaveUp = gaveUpRound === round;
   useEffect(() => {
     if (!success || confirmed) return;
     let rechecks = 0;
     const recheck = setInterval(() => {
       rechecks += 1;
-      if (rechecks > SUCCESS_RECHECKS) {
-        clearInterval(recheck);
-        return;
-      }
       void queryClient.invalidateQueries({ queryKey: billingKeys.all });
+      if (rechecks >= SUCCESS_RECHECKS) {
+        clearInterval(recheck);
+        setGaveUpRound(round);
+      }
     }, SUCCESS_RECHECK_MS);
     return () => clearInterval(recheck);
-  }, [success, confirmed, queryClient]);
+  }, [success, confirmed, queryClient, round]);
   useEffect(() => {
     if (!confirmed) return;
     toast.success(PAYMENT_SUCCESS_MESSAGE, { id: 'premium-success' });
     const redirect = setTimeout(() => void navigate(paths.dashboard.path), SUCCESS_REDIRECT_MS);
     return () => clearTimeout(redirect);
   }, [confirmed, navigate]);
+  const checkAgain = () => {
+    void queryClient.invalidateQueries({ queryKey: billingKeys.all });
+    setRound((current) => current + 1);
+  };
+  return { gaveUp, checkAgain };
 }
