@@ -74,6 +74,10 @@ describe('Contact on /leaderboard', { timeout: 20_000 }, () => {
     expect(within(dialog).getByTestId('contact-hold-notice')).toHaveTextContent(
       "Your card is only held, not charged, until the contestant answers. If they deny or don't answer within 7 days, the hold is released.",
     );
+    // Paid for a conversation: the rule is said before paying, with the server's window.
+    expect(await within(dialog).findByTestId('contact-reply-rule')).toHaveTextContent(
+      'You pay for a conversation: if the contestant approves but sends you nothing within 7 days, you are refunded in full, automatically.',
+    );
     const send = within(dialog).getByRole('button', { name: 'Send and pay $950' });
     expect(send).toBeDisabled();
     await user.type(within(dialog).getByLabelText('Your message'), 'Hi there');
@@ -252,6 +256,7 @@ describe('/contestant-requests', { timeout: 20_000 }, () => {
       'GET /api/v1/contact-requests/received': () => json([pending, approved]),
       'GET /api/v1/contact-requests/sent': () => json([deniedSent]),
       'GET /api/v1/contact-requests/unread': () => json({ awaitingAnswer: 1, unreadMessages: 2 }),
+      'GET /api/v1/app-config': () => json({ contact_email: 'help@example.com', site_name: 'PrettyScore', reply_window_days: 5 }),
     });
     renderApp('/contestant-requests', { user: 'signed-in' });
     const card = await screen.findByTestId('received-request', {}, { timeout: 10_000 });
@@ -260,6 +265,11 @@ describe('/contestant-requests', { timeout: 20_000 }, () => {
     expect(within(card).getByTestId('request-fee')).toHaveTextContent('$950.00');
     expect(within(card).getByTestId('request-share')).toHaveTextContent('$712.50');
     expect(within(card).getByTestId('request-expires')).toHaveTextContent('December 3, 2026');
+    await waitFor(() =>
+      expect(within(card).getByTestId('request-reply-rule')).toHaveTextContent(
+        'You are paid for a conversation, not a click: after you approve, your 75% becomes payable once you have written to them in the chat and the refund window has passed. If you send nothing within 5 days of approving, they are refunded in full.',
+      ),
+    );
     expect(screen.getByTestId('payouts-note')).toHaveTextContent('sent to your payout account');
     expect(within(screen.getByTestId('payouts-note')).getByRole('link', { name: 'See your earnings' })).toHaveAttribute('href', '/earnings');
     expect(screen.getByRole('tab', { name: 'Pending (1)' })).toBeInTheDocument();
@@ -267,6 +277,23 @@ describe('/contestant-requests', { timeout: 20_000 }, () => {
     expect(screen.getByRole('tab', { name: 'Sent (1)' })).toBeInTheDocument();
     // The side menu's badge: requests to answer plus unread messages.
     expect(await screen.findByTestId('contact-unread-badge')).toHaveTextContent('3');
+  });
+
+  it('says a refunded approval earns nothing, on both sides', async () => {
+    const refunded = { ...approved, paymentStatus: 'refunded' };
+    stubApi({
+      'GET /api/v1/contact-requests/received': () => json([refunded]),
+      'GET /api/v1/contact-requests/sent': () => json([{ ...refunded, role: 'requester' }]),
+    });
+    const { user } = renderApp('/contestant-requests', { user: 'signed-in' });
+    await user.click(await screen.findByRole('tab', { name: 'Approved (1)' }, { timeout: 10_000 }));
+    const card = await screen.findByTestId('received-request');
+    expect(within(card).getByTestId('request-refunded')).toHaveTextContent('The requester was refunded: this request earns you nothing.');
+    expect(within(card).queryByTestId('request-reply-rule')).not.toBeInTheDocument();
+    await user.click(screen.getByRole('tab', { name: 'Sent (1)' }));
+    const sent = await screen.findByTestId('sent-request');
+    expect(within(sent).getByTestId('sent-status')).toHaveTextContent('Refunded');
+    expect(sent).toHaveTextContent('Your fee was refunded to your card in full. We mailed you why.');
   });
 
   it('approves and denies through the server, and says when it failed', async () => {

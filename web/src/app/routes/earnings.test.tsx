@@ -19,6 +19,9 @@ function line(extra: Partial<EarningsLine> = {}): EarningsLine {
     payableAt: null,
     transferredAt: null,
     reversedAt: null,
+    replied: false,
+    replyBy: null,
+    reason: null,
     createdAt: '2026-11-20T12:00:00Z',
     ...extra,
   };
@@ -29,6 +32,7 @@ function earnings(extra: Partial<Earnings> = {}): Earnings {
     account: null,
     canConnect: true,
     payoutWindowDays: 7,
+    replyWindowDays: 7,
     totals: { pendingCents: 0, availableCents: 0, paidCents: 0 },
     lines: [],
     ...extra,
@@ -58,7 +62,7 @@ describe('/earnings', { timeout: 20_000 }, () => {
     renderApp('/earnings', { user: 'signed-in' });
     await findHeading();
     expect(await screen.findByTestId('payout-rule')).toHaveTextContent(
-      'Your 75% of each approved contact fee becomes payable 7 days after the requester is charged (the refund window) and is then sent to your payout account.',
+      'Your 75% of each approved contact fee becomes payable 7 days after the requester is charged (the refund window) and is then sent to your payout account. It counts only once you have written to them in the chat: if you send nothing within 7 days of approving, the requester is refunded in full and you earn nothing.',
     );
     const card = screen.getByTestId('payout-account');
     expect(card).toHaveTextContent('A payout account opens with your first earnings');
@@ -108,6 +112,27 @@ describe('/earnings', { timeout: 20_000 }, () => {
       'Hold released — nothing charged',
       'Reversed November 15, 2026',
     ]);
+  });
+
+  it('asks for a reply before a captured share counts, and says why a share was refunded', async () => {
+    const lines = [
+      line({ id: 'silent', state: 'captured', payableAt: '2026-11-30T12:00:00Z', replyBy: '2026-11-30T12:00:00Z' }),
+      line({ id: 'no-reply', state: 'canceled', reason: 'no_reply' }),
+      line({ id: 'disputed', state: 'reversed', reason: 'dispute', reversedAt: '2026-11-15T12:00:00Z' }),
+    ];
+    stubApi({ [`GET ${EARNINGS}`]: () => json(earnings({ account: enabledAccount, lines })) });
+    renderApp('/earnings', { user: 'signed-in' });
+    await findHeading();
+    const rows = await screen.findAllByTestId('earnings-line');
+    expect(within(rows[0]!).getByTestId('line-status')).toHaveTextContent('Reply by November 30, 2026 to earn it');
+    expect(within(rows[0]!).getByTestId('line-reply-by')).toHaveTextContent(
+      'Write to them in the chat by November 30, 2026: your share is paid for the conversation, and if you send nothing by then the requester is refunded in full.',
+    );
+    expect(within(rows[1]!).getByTestId('line-status')).toHaveTextContent('Refunded — no reply in time');
+    expect(within(rows[1]!).getByTestId('line-reason')).toHaveTextContent(
+      'Refunded to the requester: you did not write to them within 7 days of approving.',
+    );
+    expect(within(rows[2]!).getByTestId('line-reason')).toHaveTextContent('The requester disputed the charge with their bank.');
   });
 
   it('says that payable money needs a payout account when none is enabled', async () => {

@@ -1904,6 +1904,12 @@ export interface components {
         AppConfig: {
             /** @description Where users write about privacy and their data. */
             contact_email: string;
+            /**
+             * Format: int32
+             * @description Days a contestant has, after approving a contact request, to write
+             *     to the requester before the fee is refunded in full.
+             */
+            reply_window_days: number;
             site_name: string;
         };
         /**
@@ -2222,6 +2228,9 @@ export interface components {
              * @description When a captured line becomes payable.
              */
             payableAt: string | null;
+            reason: null | components["schemas"]["TakenBack"];
+            replied: boolean;
+            replyBy: string | null;
             /** Format: date-time */
             reversedAt: string | null;
             state: components["schemas"]["LineState"];
@@ -2242,6 +2251,7 @@ export interface components {
              * @description Days between a charge and its share becoming payable.
              */
             payoutWindowDays: number;
+            replyWindowDays: number;
             /** @description The sums of `lines` by state. */
             totals: components["schemas"]["Totals"];
         };
@@ -2726,6 +2736,7 @@ export interface components {
          *     split into waiting for the refund window and `payable`.
          * @enum {string}
          */
+        TakenBack: "refund" | "dispute" | "no_reply";
         LineState: "held" | "captured" | "payable" | "transferred" | "released" | "canceled" | "reversed";
         /** @description A new message in one of the caller's conversations. */
         MessageEvent: {

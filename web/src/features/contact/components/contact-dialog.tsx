@@ -15,9 +15,18 @@ import { useSession } from '@/lib/session';
 import { toast } from '@/lib/toast';
 import { z } from '@/lib/zod';
 import { formatDate } from '@/resources/billing/billing';
+import { useAppConfig } from '@/resources/app-config/get-app-config';
 import { useEntryContact } from '@/resources/contact-requests/contact-requests';
 import { useContactCheckout, type ContactTarget } from '../hooks/use-contact-checkout';
-import { CONTACT_MESSAGE_MAX, characterCount, contactErrorMessage, contactMessageSchema, messages } from '../utils/rules';
+import {
+  CONTACT_MESSAGE_MAX,
+  characterCount,
+  contactErrorMessage,
+  contactMessageSchema,
+  conversationRule,
+  DEFAULT_REPLY_WINDOW_DAYS,
+  messages,
+} from '../utils/rules';
 
 /** Without a display name yet, the dialog asks for one beside the message. */
 const withNameSchema = contactMessageSchema.extend({ displayName: displayNameField });
@@ -114,6 +123,7 @@ function ContactEntry({ target }: { target: ContactTarget }) {
 function ContactForm({ target }: { target: ContactTarget }) {
   const { start } = useContactCheckout();
   const { session, client } = useSession();
+  const replyDays = useAppConfig().data?.reply_window_days ?? DEFAULT_REPLY_WINDOW_DAYS;
   const [busy, setBusy] = useState(false);
   // Asked once the dialog knows the user has none (or the server said so); kept while it is open.
   const [askName, setAskName] = useState(() => displayNameOf(session?.user) === null);
@@ -221,10 +231,16 @@ function ContactForm({ target }: { target: ContactTarget }) {
         </span>
       </div>
 
-      <p id={ids.notice} className="flex items-start gap-2 text-sm" data-testid="contact-hold-notice">
-        <LockIcon aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-brand-600" />
-        <span>{messages.holdNotice}</span>
-      </p>
+      <div id={ids.notice} className="grid gap-2 text-sm">
+        <p className="flex items-start gap-2" data-testid="contact-hold-notice">
+          <LockIcon aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-brand-600" />
+          <span>{messages.holdNotice}</span>
+        </p>
+        <p className="flex items-start gap-2" data-testid="contact-reply-rule">
+          <MessageCircleIcon aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-brand-600" />
+          <span>{conversationRule(replyDays)}</span>
+        </p>
+      </div>
 
       <DialogFooter>
         <Button type="submit" size="lg" disabled={busy || value.trim().length === 0} aria-describedby={ids.notice}>

@@ -6,8 +6,9 @@ import { ApiError } from '@/lib/api-client';
 import { toast } from '@/lib/toast';
 import { cn } from '@/lib/utils';
 import { formatDate, formatMoney } from '@/resources/billing/billing';
+import { useAppConfig } from '@/resources/app-config/get-app-config';
 import { useDecideRequest, type ContactRequest } from '@/resources/contact-requests/contact-requests';
-import { messages, sentState } from '../utils/rules';
+import { contestantRule, DEFAULT_REPLY_WINDOW_DAYS, messages, sentState } from '../utils/rules';
 import { BlockRequesterButton } from './block-requester-button';
 import { ReportRequesterButton } from './report-requester-button';
 
@@ -40,7 +41,9 @@ function OpenChatLink({ request }: { request: ContactRequest }) {
  */
 export function ReceivedRequestCard({ request }: { request: ContactRequest }) {
   const decide = useDecideRequest();
+  const replyDays = useAppConfig().data?.reply_window_days ?? DEFAULT_REPLY_WINDOW_DAYS;
   const pending = request.status === 'pending';
+  const refunded = request.status === 'approved' && request.paymentStatus === 'refunded';
   const deciding = decide.isPending;
 
   // Awaited rather than given callbacks: the live event stream can move this
@@ -70,6 +73,15 @@ export function ReceivedRequestCard({ request }: { request: ContactRequest }) {
         <Amount term="Your share (75%)" value={formatMoney(request.contestantShareCents)} testId="request-share" />
         {pending && request.expiresAt ? <Amount term="Answer by" value={formatDate(request.expiresAt)} testId="request-expires" /> : null}
       </dl>
+      {refunded ? (
+        <p className="text-sm font-semibold" data-testid="request-refunded">
+          The requester was refunded: this request earns you nothing. Your earnings page says why.
+        </p>
+      ) : (
+        <p className="text-sm text-muted-foreground" data-testid="request-reply-rule">
+          {contestantRule(replyDays)}
+        </p>
+      )}
       {request.closed ? <p className="text-sm font-semibold text-muted-foreground">This conversation is closed.</p> : null}
       <div className="flex flex-wrap items-center gap-2">
         {pending ? (

@@ -34,6 +34,23 @@ export const messages = {
   payouts: 'Your share becomes payable once the refund window has passed and is then sent to your payout account.',
 } as const;
 
+function daysText(days: number): string {
+  return `${days} ${days === 1 ? 'day' : 'days'}`;
+}
+
+/** Said in the contact dialog before paying: the fee buys a conversation, not a click. */
+export function conversationRule(replyWindowDays: number): string {
+  return `You pay for a conversation: if the contestant approves but sends you nothing within ${daysText(replyWindowDays)}, you are refunded in full, automatically.`;
+}
+
+/** Said on each request card the contestant receives. */
+export function contestantRule(replyWindowDays: number): string {
+  return `You are paid for a conversation, not a click: after you approve, your 75% becomes payable once you have written to them in the chat and the refund window has passed. If you send nothing within ${daysText(replyWindowDays)} of approving, they are refunded in full.`;
+}
+
+/** The reply window until the server's settings arrive (the server's default). */
+export const DEFAULT_REPLY_WINDOW_DAYS = 7;
+
 /** The dialog's message: 10-1000 characters once trimmed (the server trims too). */
 export const contactMessageSchema = z.object({
   message: z.string().trim().min(CONTACT_MESSAGE_MIN, messages.tooShort).max(CONTACT_MESSAGE_MAX, messages.tooLong),
@@ -99,6 +116,9 @@ export type SentState = { label: string; tone: 'waiting' | 'good' | 'bad' | 'neu
 /** What became of a request the user sent, in their words. */
 export function sentState(request: Pick<ContactRequest, 'status' | 'paid' | 'paymentStatus' | 'closed'>): SentState {
   if (request.status === 'approved') {
+    if (request.paymentStatus === 'refunded') {
+      return { label: 'Refunded', tone: 'neutral', detail: 'Your fee was refunded to your card in full. We mailed you why.' };
+    }
     return request.closed
       ? { label: 'Closed', tone: 'neutral', detail: 'This conversation is closed.' }
       : { label: 'Approved', tone: 'good', detail: 'They said yes: the fee was charged and your chat is open.' };

@@ -10,7 +10,7 @@ import { toast } from '@/lib/toast';
 import { cn } from '@/lib/utils';
 import { formatDate, formatMoney } from '@/resources/billing/billing';
 import { useEarnings, type Earnings, type EarningsLine, type PayoutAccount } from '@/resources/payouts/payouts';
-import { canReceive, earnsNothing, lineStateLabel, messages, onboardingReturn, payoutRule, STATE_TONE } from '../utils/rules';
+import { canReceive, earnsNothing, lineStateLabel, messages, onboardingReturn, payoutRule, reasonText, STATE_TONE } from '../utils/rules';
 
 /**
  * How long the page keeps asking whether a payout account that has just come
@@ -89,7 +89,7 @@ function EarningsBody({ earnings, back, gaveUp }: { earnings: Earnings; back: 'r
   return (
     <>
       <p className="rounded-2xl border border-brand-100 bg-brand-50 p-4 text-sm" data-testid="payout-rule">
-        {payoutRule(earnings.payoutWindowDays)}
+        {payoutRule(earnings.payoutWindowDays, earnings.replyWindowDays)}
       </p>
 
       <AccountCard earnings={earnings} back={back} gaveUp={gaveUp} />
@@ -129,7 +129,7 @@ function EarningsBody({ earnings, back, gaveUp }: { earnings: Earnings; back: 'r
         ) : (
           <ul className="grid gap-3" aria-label="Your earnings">
             {lines.map((line) => (
-              <LineRow key={line.id} line={line} account={account} />
+              <LineRow key={line.id} line={line} account={account} replyWindowDays={earnings.replyWindowDays} />
             ))}
           </ul>
         )}
@@ -214,8 +214,9 @@ function Total({ label, cents, note, testId }: { label: string; cents: number; n
   );
 }
 
-function LineRow({ line, account }: { line: EarningsLine; account: PayoutAccount | null }) {
+function LineRow({ line, account, replyWindowDays }: { line: EarningsLine; account: PayoutAccount | null; replyWindowDays: number }) {
   const nothing = earnsNothing(line.state);
+  const why = reasonText(line.reason, replyWindowDays);
   return (
     <li
       className="grid gap-3 rounded-2xl border bg-card p-4 shadow-sm sm:grid-cols-[minmax(0,1fr)_auto] sm:items-center"
@@ -225,6 +226,15 @@ function LineRow({ line, account }: { line: EarningsLine; account: PayoutAccount
       <div className="min-w-0">
         <p className="font-semibold">{line.description}</p>
         <p className="text-xs text-muted-foreground">{formatDate(line.createdAt)}</p>
+        {why ? (
+          <p className="mt-1 text-sm" data-testid="line-reason">
+            {why}
+          </p>
+        ) : line.replyBy ? (
+          <p className="mt-1 text-sm" data-testid="line-reply-by">
+            Write to them in the chat by {formatDate(line.replyBy)}: your share is paid for the conversation, and if you send nothing by then the requester is refunded in full.
+          </p>
+        ) : null}
       </div>
       <div className="flex flex-wrap items-center gap-x-6 gap-y-2">
         <dl className="flex gap-6 text-sm">

@@ -18,10 +18,32 @@ export const messages = {
   linkExpired: 'Your setup link expired. Continue setup to pick up where you left off.',
 } as const;
 
-/** The one-line rule above the totals. */
-export function payoutRule(payoutWindowDays: number): string {
-  const days = `${payoutWindowDays} ${payoutWindowDays === 1 ? 'day' : 'days'}`;
-  return `Your 75% of each approved contact fee becomes payable ${days} after the requester is charged (the refund window) and is then sent to your payout account.`;
+function daysText(days: number): string {
+  return `${days} ${days === 1 ? 'day' : 'days'}`;
+}
+
+/**
+ * The rule above the totals: paid for a conversation, not a click. The reply
+ * rule is said when the server names its window.
+ */
+export function payoutRule(payoutWindowDays: number, replyWindowDays?: number): string {
+  const payable = `Your 75% of each approved contact fee becomes payable ${daysText(payoutWindowDays)} after the requester is charged (the refund window) and is then sent to your payout account.`;
+  if (replyWindowDays === undefined) return payable;
+  return `${payable} It counts only once you have written to them in the chat: if you send nothing within ${daysText(replyWindowDays)} of approving, the requester is refunded in full and you earn nothing.`;
+}
+
+/** Why a share was taken back, in the payee's words (the same reason the mail gives). */
+export function reasonText(reason: EarningsLine['reason'], replyWindowDays: number): string | null {
+  switch (reason) {
+    case 'no_reply':
+      return `Refunded to the requester: you did not write to them within ${daysText(replyWindowDays)} of approving.`;
+    case 'refund':
+      return 'The requester was refunded.';
+    case 'dispute':
+      return 'The requester disputed the charge with their bank.';
+    default:
+      return null;
+  }
 }
 
 /** Whether money that is payable now can be sent: only to an enabled payout account. */
@@ -29,18 +51,24 @@ export function canReceive(account: PayoutAccount | null): boolean {
   return account?.status === 'enabled';
 }
 
+type LineFacts = Pick<EarningsLine, 'state' | 'payableAt' | 'transferredAt' | 'reversedAt'> & Partial<Pick<EarningsLine, 'reason' | 'replyBy'>>;
+
 /** What a line's state badge says. */
-export function lineStateLabel(line: Pick<EarningsLine, 'state' | 'payableAt' | 'transferredAt' | 'reversedAt'>, account: PayoutAccount | null): string {
+export function lineStateLabel(line: LineFacts, account: PayoutAccount | null): string {
   switch (line.state) {
     case 'held':
       return 'Waiting for your answer';
     case 'captured':
+      if (line.reason === 'no_reply') return 'Being refunded — no reply in time';
+      if (line.replyBy) return `Reply by ${formatDate(line.replyBy)} to earn it`;
       return line.payableAt ? `Payable on ${formatDate(line.payableAt)}` : 'In the refund window';
     case 'payable':
       return canReceive(account) ? 'Payable — sent at the next payout run' : 'Connect a payout account to receive it';
     case 'transferred':
       return line.transferredAt ? `Paid ${formatDate(line.transferredAt)}` : 'Paid';
     case 'canceled':
+      if (line.reason === 'no_reply') return 'Refunded — no reply in time';
+      if (line.reason === 'dispute') return 'Disputed before payout';
       return 'Refunded before payout';
     case 'released':
       return 'Hold released — nothing charged';
