@@ -2,7 +2,8 @@
  * Contact earnings paid out (issue 23, items 5 and 6), with two people in
  * two browser contexts: A has a leaderboard entry; B pays to contact A in the
  * sandbox checkout (a hold); A approves on /contestant-requests (the fee is
- * captured); A opens /earnings from the dashboard's Contact earnings card,
+ * captured) and writes to B in the chat (a share is paid for a
+ * conversation); A opens /earnings from the dashboard's Contact earnings card,
  * connects a payout account through the sandbox's onboarding page and comes
  * back; the line becomes payable and the transfer job sends it, so it says
  * Paid and the Paid total is 75% of the fee. B, who has earned nothing, is
@@ -111,6 +112,16 @@ test.describe('contact earnings paid out', () => {
     const received = a.getByTestId('received-request').filter({ hasText: requesterName });
     await received.getByRole('button', { name: `Approve ${requesterName}'s request` }).click();
     await expectToast(a, 'Request approved! You can now chat.');
+
+    // A writes to B: the share is paid for a conversation (issue 42), so it
+    // counts only once A has replied.
+    await a.getByRole('tab', { name: /^Approved/ }).click();
+    await a.getByRole('link', { name: `Open chat with ${requesterName}` }).click();
+    await expect(a).toHaveURL(/\/messages\/[^/]+$/);
+    const input = a.getByRole('textbox', { name: 'Message' });
+    await input.fill('Thanks for writing! Friday works for me.');
+    await input.press('Enter');
+    await expect(a.getByRole('log')).toContainText('Thanks for writing! Friday works for me.');
 
     // A: the dashboard's Contact earnings card leads to /earnings.
     await a.goto('/user-dashboard');
