@@ -302,7 +302,13 @@ impl Hooks for BillingMails {
 /// Mails the payee of line `line_id` that their share was sent, once.
 /// Logged, never failing the payout run: the transfer is made either way.
 pub async fn tell_paid(state: &AppState, line_id: Uuid) {
-    let sent = async {
+    if let Err(err) = queue_paid(state, line_id).await {
+        tracing::warn!(line = %line_id, error = %err, "could not queue the you've-been-paid mail");
+    }
+}
+
+async fn queue_paid(state: &AppState, line_id: Uuid) -> Result<(), DbErr> {
+    {
         let Some(row) = line::Entity::find_by_id(line_id).one(&state.db).await? else {
             return Ok(());
         };
@@ -341,10 +347,7 @@ pub async fn tell_paid(state: &AppState, line_id: Uuid) {
                 },
             )
             .await?;
-        Ok::<_, DbErr>(())
-    };
-    if let Err(err) = sent.await {
-        tracing::warn!(line = %line_id, error = %err, "could not queue the you've-been-paid mail");
+        Ok(())
     }
 }
 
@@ -358,7 +361,20 @@ pub async fn tell_payout(
     what: &str,
     by_hand: bool,
 ) {
-    let sent = async {
+    if let Err(err) = queue_payout(state, user, payout_id, amount_cents, what, by_hand).await {
+        tracing::warn!(payout = %payout_id, error = %err, "could not queue the payout mail");
+    }
+}
+
+async fn queue_payout(
+    state: &AppState,
+    user: Uuid,
+    payout_id: Uuid,
+    amount_cents: i64,
+    what: &str,
+    by_hand: bool,
+) -> Result<(), DbErr> {
+    {
         let Some(to) = email_of(&state.db, Some(user)).await? else {
             return Ok(());
         };
@@ -389,10 +405,7 @@ pub async fn tell_payout(
                 },
             )
             .await?;
-        Ok::<_, DbErr>(())
-    };
-    if let Err(err) = sent.await {
-        tracing::warn!(payout = %payout_id, error = %err, "could not queue the payout mail");
+        Ok(())
     }
 }
 
