@@ -709,6 +709,12 @@ async fn mark_as_paid_pays_exactly_that_partners_payable_lines_once(backend: Bac
         .to_string();
     assert!(audit.contains("partner_payout_sent"), "{audit}");
     assert_totals_match_lines(&app).await;
+    // The partner is told once that they were paid, and by hand (issue 42).
+    let paid = crate::contact_once::mails(&app, "payout_paid").await;
+    assert_eq!(paid.len(), 1, "{paid:?}");
+    assert_eq!(paid[0].0, "one@example.com");
+    assert_eq!(paid[0].1, "You've been paid $3.00 on PrettyScore");
+    assert!(paid[0].2.contains("sent to you by hand"), "{}", paid[0].2);
 }
 
 async fn a_promo_code_discounts_the_first_payment_and_credits_the_partner(backend: Backend) {
