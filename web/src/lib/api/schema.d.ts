@@ -2225,11 +2225,20 @@ export interface components {
             id: string;
             /**
              * Format: date-time
-             * @description When a captured line becomes payable.
+             * @description When a captured line becomes payable (if the payee has replied).
              */
             payableAt: string | null;
-            reason: null | components["schemas"]["TakenBack"];
+            reason: components["schemas"]["TakenBack"] | null;
+            /**
+             * @description The payee has written in the conversation paid for: a share is
+             *     payable only once they have.
+             */
             replied: boolean;
+            /**
+             * Format: date-time
+             * @description For a captured line not replied to: the day by which the payee must
+             *     write, or the buyer is refunded in full.
+             */
             replyBy: string | null;
             /** Format: date-time */
             reversedAt: string | null;
@@ -2251,6 +2260,11 @@ export interface components {
              * @description Days between a charge and its share becoming payable.
              */
             payoutWindowDays: number;
+            /**
+             * Format: int32
+             * @description Days after approving within which the payee must write in the
+             *     conversation, or the buyer is refunded in full.
+             */
             replyWindowDays: number;
             /** @description The sums of `lines` by state. */
             totals: components["schemas"]["Totals"];
@@ -2736,7 +2750,6 @@ export interface components {
          *     split into waiting for the refund window and `payable`.
          * @enum {string}
          */
-        TakenBack: "refund" | "dispute" | "no_reply";
         LineState: "held" | "captured" | "payable" | "transferred" | "released" | "canceled" | "reversed";
         /** @description A new message in one of the caller's conversations. */
         MessageEvent: {
@@ -3405,6 +3418,12 @@ export interface components {
             /** @description An active `premium_editing` subscription that has not expired. */
             subscribed: boolean;
         };
+        /**
+         * @description Why a payee's share was taken back (`earning_lines.reason`), as the
+         *     earnings page and the mails say it.
+         * @enum {string}
+         */
+        TakenBack: "refund" | "dispute" | "no_reply";
         /**
          * @description The spec's score tiers (1 to 10 scale).
          * @enum {string}
