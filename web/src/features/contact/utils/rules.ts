@@ -31,7 +31,7 @@ export const messages = {
   reportFailed: 'Failed to report requester',
   reportReasonMissing: 'Please say why you are reporting this requester',
   reportReasonTooLong: 'The reason must be at most 500 characters',
-  payouts: 'Your share becomes payable once the refund window has passed and is then sent to your payout account.',
+  payouts: 'Your share becomes payable once you have written to them in the chat and the refund window has passed, and is then sent to your payout account.',
 } as const;
 
 function daysText(days: number): string {
