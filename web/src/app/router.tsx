@@ -1,6 +1,6 @@
 import { lazy, type ReactNode } from 'react';
 import { createBrowserRouter, Outlet, ScrollRestoration, type RouteObject } from 'react-router';
-import { AppLayout } from '@/components/layout/app-layout';
+import { AppLayout } from '@/app/layout/app-layout';
 import { paths } from '@/config/paths';
 import { ADMIN_ACCESS_REQUIRED_MESSAGE } from '@/features/admin/utils/messages';
 import { RequireAuth } from '@/features/auth/components/require-auth';
