@@ -1,4 +1,6 @@
 import js from '@eslint/js';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import { importX } from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
@@ -24,6 +26,42 @@ export default tseslint.config(
       'prettyscore/no-cross-feature-imports': 'error',
       'prettyscore/api-calls-only-in-resources': 'error',
       'prettyscore/resources-below-features': 'error',
+    },
+  },
+  {
+    // Shared code sits below the features, and the features below the app shell
+    // (as bulletproof-react's zones): components, hooks, lib, config and
+    // resources import no feature and nothing of src/app; a feature imports
+    // nothing of src/app (the layout, routes and router are the app's). And no
+    // module reaches itself again through its imports.
+    files: ['src/**/*.{ts,tsx}'],
+    plugins: { 'import-x': importX },
+    settings: {
+      // The TypeScript parser for the files the rules follow (without it
+      // no-cycle reads no imports of a .ts file and finds nothing).
+      'import-x/extensions': ['.ts', '.tsx', '.js'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+      'import-x/resolver-next': [createTypeScriptImportResolver({ project: './tsconfig.app.json' })],
+    },
+    rules: {
+      'import-x/no-cycle': 'error',
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            {
+              target: ['./src/components', './src/hooks', './src/lib', './src/config', './src/resources'],
+              from: ['./src/features', './src/app'],
+              message: 'Shared code is used by features and the app, never the reverse: move what both need down here, or the importing code up.',
+            },
+            {
+              target: './src/features',
+              from: './src/app',
+              message: 'A feature does not import the app shell (layout, routes, router): pass what it needs in, or move it down to components.',
+            },
+          ],
+        },
+      ],
     },
   },
   {

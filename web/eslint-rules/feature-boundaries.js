@@ -8,7 +8,7 @@
  *   (bulletproof-react's rule).
  * - api-calls-only-in-resources: only a server resource's folder
  *   (src/resources/<resource>) calls the API client (`api`, `unwrap`,
- *   `fetchWithSession`…), so every request, its query key and the keys its
+ *   `noContent`…), so every request, its query key and the keys its
  *   mutation invalidates are found in one place. `ApiError` and the generated
  *   types may be used anywhere.
  * - resources-below-features: a resource module imports only src/lib and
@@ -22,7 +22,7 @@ const FEATURES = path.join(SRC, 'features');
 const RESOURCES = path.join(SRC, 'resources');
 const API_CLIENT = path.join(SRC, 'lib', 'api-client');
 /** What only the resource layer may import from the client: the calls. */
-const CLIENT_CALLS = new Set(['api', 'unwrap', 'noContent', 'fetchWithSession', 'apiErrorFrom', 'authMiddleware']);
+const CLIENT_CALLS = new Set(['api', 'unwrap', 'noContent', 'authMiddleware']);
 /** The layers above the resources. */
 const ABOVE_RESOURCES = ['features', 'components', 'hooks', 'app'].map((folder) => path.join(SRC, folder));
 

@@ -93,7 +93,7 @@ describe('the resource layer lint rules', () => {
     const errors = await boundaryErrors(
       'src/features/photos/components/made-up.tsx',
       [
-        "import { fetchWithSession as get } from '../../../lib/api-client';",
+        "import { unwrap as get } from '../../../lib/api-client';",
         "import * as client from '@/lib/api-client';",
         "export { noContent } from '@/lib/api-client';",
         "export const load = () => import('@/lib/api-client');",

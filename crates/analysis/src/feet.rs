@@ -19,7 +19,7 @@
 //! 2. **No face**: the face analysis (BlazeFace, then the mesh's face presence, as for
 //!    a face score) finds none.
 //! 3. **Not a hand**: the hand models' answer with a hand presence of at least one half
-//!    and a "palm" (wrist to middle knuckle) of at least [`HAND_PALM_FRAC`] of the short
+//!    and a "palm" (wrist to middle knuckle) of at least [`hands::HAND_PALM_FRAC`] of the short
 //!    side is a hand (the hands score refuses the smaller ones, see `hands.rs`).
 //! 4. **Feet**: the hand models answer (presence at least [`MIN_FOOT_PRESENCE`]) with a
 //!    smaller palm; or the skin is flat-coloured, as in a drawing (a drawing of feet
@@ -45,11 +45,9 @@ pub const MIN_SMOOTH_SHARE: f64 = 0.10;
 pub const MIN_SMALL_SKIN_SHARE: f64 = 0.02;
 /// ... that is this smooth.
 pub const MIN_SMALL_SMOOTH_SHARE: f64 = 0.50;
-/// The hand presence from which the hand models' answer counts as feet...
+/// The hand presence from which the hand models' answer counts as feet, when the
+/// palm they found is shorter than [`hands::HAND_PALM_FRAC`].
 pub const MIN_FOOT_PRESENCE: f32 = 0.35;
-/// ... when the palm they found is shorter than this share of the photo's short side
-/// (longer, with a presence of one half, it is a hand).
-pub const HAND_PALM_FRAC: f64 = 0.30;
 /// Below this mean texture (absolute Laplacian) the smooth skin is flat-coloured: a
 /// drawing, which the hand models do not answer on.
 pub const DRAWN_SKIN_TEXTURE: f64 = 1.0;
@@ -149,7 +147,7 @@ pub(crate) fn evidence(pyr: &Pyramid, grid: &[f32], gw: usize, gh: usize) -> Fee
     // photo shows the hand close, a feet photo shows the feet with legs and floor.
     let probe = hands::probe(pyr);
     ev.hand_scores = Some((probe.presence, probe.palm_frac));
-    ev.hand = Some(looks_like_a_hand(probe.presence, probe.palm_frac));
+    ev.hand = Some(hands::looks_like_a_hand(probe.presence, probe.palm_frac));
     ev.drawn = drawn(&skin);
     ev
 }
@@ -303,16 +301,9 @@ impl SkinMap {
 
 /// Whether the hand models' answer on a photo with skin enough and no face is a foot:
 /// they answer (hand presence at least [`MIN_FOOT_PRESENCE`]) with a palm smaller than
-/// [`HAND_PALM_FRAC`] of the photo's short side.
+/// [`hands::HAND_PALM_FRAC`] of the photo's short side.
 pub(crate) fn looks_like_feet(presence: f32, palm_frac: f64) -> bool {
-    presence >= MIN_FOOT_PRESENCE && palm_frac < HAND_PALM_FRAC
-}
-
-/// Whether the hand models found a hand, not a foot: a hand presence of at least one
-/// half (MediaPipe's default) with a palm of at least [`HAND_PALM_FRAC`] of the short
-/// side.
-pub(crate) fn looks_like_a_hand(presence: f32, palm_frac: f64) -> bool {
-    presence >= hands::MIN_PRESENCE && palm_frac >= HAND_PALM_FRAC
+    presence >= MIN_FOOT_PRESENCE && palm_frac < hands::HAND_PALM_FRAC
 }
 
 /// A flat-coloured drawing of skin (the smooth skin's mean texture below

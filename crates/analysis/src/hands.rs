@@ -7,11 +7,11 @@
 //! 5-8, middle 9-12, ring 13-16 and little finger 17-20, each MCP, PIP, DIP, tip.
 
 use crate::NormBox;
+use crate::body::{body_score, breakdown_item};
 use crate::decode;
 use crate::detect::{self, Roi, flip_rows, largest};
 use crate::error::AnalysisError;
 use crate::measures::{luma_patch, mean_abs_laplacian, smoothed_spread};
-use crate::photo::{body_score, breakdown_item};
 use crate::raster::Pyramid;
 use crate::score::{g, hands_label};
 use crate::tflite::Model;
@@ -28,6 +28,16 @@ const LANDMARK_SIZE: usize = 224;
 /// MediaPipe Hands' defaults: detection and hand presence confidence 0.5.
 const MIN_PALM_SCORE: f32 = 0.5;
 pub(crate) const MIN_PRESENCE: f32 = 0.5;
+/// The share of the photo's short side from which the palm the hand models found
+/// (wrist to middle knuckle) is a hand's; shorter, it is a foot's (`crate::feet`).
+pub(crate) const HAND_PALM_FRAC: f64 = 0.30;
+
+/// Whether the hand models found a hand, not a foot: a hand presence of at least one
+/// half (MediaPipe's default) with a palm of at least [`HAND_PALM_FRAC`] of the short
+/// side.
+pub(crate) fn looks_like_a_hand(presence: f32, palm_frac: f64) -> bool {
+    presence >= MIN_PRESENCE && palm_frac >= HAND_PALM_FRAC
+}
 
 struct Models {
     palm: Model,
@@ -500,7 +510,7 @@ pub fn analyze_hands(bytes: &[u8]) -> Result<HandsAnalysis, AnalysisError> {
     }
     // The hand models also answer on feet, with a small "palm" in a photo of feet and
     // legs (crate::feet): a hand must be photographed close.
-    if !crate::feet::looks_like_a_hand(lm.presence, palm_frac(&pyr, &lm.points)) {
+    if !looks_like_a_hand(lm.presence, palm_frac(&pyr, &lm.points)) {
         return Err(AnalysisError::NoHand);
     }
     let pts: Vec<[f64; 2]> = lm

@@ -21,6 +21,7 @@
 //! SIMD choice and the pinned JPEG-pixel hash that guards it). Call them off the async
 //! runtime.
 
+mod body;
 mod complete;
 mod decode;
 mod detect;

@@ -4,11 +4,12 @@
 //! must first pass the feet check (`feet.rs`: bare smooth skin, no face, no hand).
 //! (Hands have their own detector and landmarks: `hands.rs`.)
 
+use crate::body::{body_score, breakdown_item};
 use crate::decode::decode;
 use crate::error::AnalysisError;
 use crate::feet::{self, FeetEvidence};
 use crate::raster::Pyramid;
-use crate::score::{feet_label, pet_title, round1};
+use crate::score::{feet_label, pet_title};
 use serde::Serialize;
 
 /// Long side of the normalised grid the properties are measured on.
@@ -188,17 +189,6 @@ pub struct FeetAnalysis {
     pub rating_label: &'static str,
     pub breakdown: FeetBreakdown,
     pub qualities: PhotoQualities,
-}
-
-/// 7.0 + 3 * quality^1.5, one decimal: 9.5 needs a quality of about 0.89.
-pub(crate) fn body_score(quality: f64) -> f64 {
-    let o = quality.clamp(0.0, 1.0);
-    round1(7.0 + 3.0 * o * libm::sqrt(o))
-}
-
-/// A breakdown item: the score moved by up to one point by one quality, within 1..10.
-pub(crate) fn breakdown_item(score: f64, quality: f64) -> f64 {
-    round1((score + 2.0 * quality.clamp(0.0, 1.0) - 1.0).clamp(1.0, 10.0))
 }
 
 /// Score a feet photo. toeSymmetry: left/right balance; archQuality: composition;

@@ -3,11 +3,18 @@
 //! paths that climb out of its top-level module are read; an import from a
 //! lower layer to a higher one, a domain importing a later domain (or `app`),
 //! or any import circle between top-level modules fails the test, naming the
-//! file, the line and the rule.
+//! file, the line and the rule. A circle between the modules inside one
+//! top-level module (`auth::handlers::oauth` and `auth::handlers::token`)
+//! fails too (`tests/module_graph`, which the analysis crate's
+//! `tests/modules.rs` uses on its own tree).
+
+mod module_graph;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::path::Path;
+
+use module_graph::code_only;
 
 /// Bottom up; a layer imports only from layers below it (and, for plumbing,
 /// from other plumbing, without circles).
@@ -58,15 +65,17 @@ const SERVER: Layout<'static> = Layout {
     ],
     http: &["http"],
     media: &["media"],
-    // features uses billing (premium); analyses uses features (the feet and
-    // hands gates); photos uses analyses' upload rules; edits uses photos,
-    // billing and features; leaderboard uses photos (its entries are photos)
-    // and billing's contact fee; opportunities uses auth's email syntax;
-    // personality uses billing's payments and the features gate; dashboard
-    // reads photos, edits, personality, billing and contact for its stats;
-    // verification uses the opportunities' Instagram rule; contact uses the
-    // leaderboard's ranks and billing's holds; messages use contact's
-    // parties; partners earn on billing's payments.
+    // Who uses whom: features uses
+    // billing (premium); analyses uses features (the feet and hands gates);
+    // photos uses analyses' upload rules and the features' save rights;
+    // edits uses photos, analyses' errors, billing (premium) and features;
+    // leaderboard uses photos (its entries are photos) and billing's contact
+    // fee; personality uses billing and the features gate; contact uses the
+    // leaderboard's ranks, photos and billing's holds and prices; messages
+    // use contact's parties and billing's payment states; partners earn on
+    // billing's payments and payouts; dashboard reads photos, edits,
+    // personality, verification and billing for its stats. site, auth,
+    // admin, billing, opportunities and verification use no other domain.
     domains: &[
         "site",
         "auth",
@@ -125,114 +134,6 @@ fn module_path(file: &str) -> Vec<String> {
         parts.pop();
     }
     parts
-}
-
-/// The source without comments, strings and character literals (each
-/// replaced by spaces, newlines kept), so only code is searched.
-fn code_only(source: &str) -> Vec<char> {
-    let chars: Vec<char> = source.chars().collect();
-    let mut out = Vec::with_capacity(chars.len());
-    let blank = |c: char| if c == '\n' { '\n' } else { ' ' };
-    let is_ident = |c: char| c.is_alphanumeric() || c == '_';
-    let mut i = 0;
-    while i < chars.len() {
-        let c = chars[i];
-        let next = chars.get(i + 1).copied();
-        if c == '/' && next == Some('/') {
-            while i < chars.len() && chars[i] != '\n' {
-                out.push(' ');
-                i += 1;
-            }
-        } else if c == '/' && next == Some('*') {
-            let mut depth = 0;
-            while i < chars.len() {
-                if chars[i] == '/' && chars.get(i + 1) == Some(&'*') {
-                    depth += 1;
-                    out.push(' ');
-                    out.push(' ');
-                    i += 2;
-                } else if chars[i] == '*' && chars.get(i + 1) == Some(&'/') {
-                    depth -= 1;
-                    out.push(' ');
-                    out.push(' ');
-                    i += 2;
-                    if depth == 0 {
-                        break;
-                    }
-                } else {
-                    out.push(blank(chars[i]));
-                    i += 1;
-                }
-            }
-        } else if c == 'r'
-            && (i == 0 || !is_ident(chars[i - 1]))
-            && matches!(next, Some('"') | Some('#'))
-        {
-            // A raw string: r"…" or r#"…"#.
-            let mut hashes = 0;
-            let mut j = i + 1;
-            while chars.get(j) == Some(&'#') {
-                hashes += 1;
-                j += 1;
-            }
-            if chars.get(j) != Some(&'"') {
-                out.push(c);
-                i += 1;
-                continue;
-            }
-            j += 1;
-            loop {
-                match chars.get(j) {
-                    None => break,
-                    Some('"') if (1..=hashes).all(|k| chars.get(j + k) == Some(&'#')) => {
-                        j += 1 + hashes;
-                        break;
-                    }
-                    _ => j += 1,
-                }
-            }
-            out.extend(chars[i..j.min(chars.len())].iter().map(|&c| blank(c)));
-            i = j;
-        } else if c == '"' {
-            out.push(' ');
-            i += 1;
-            while i < chars.len() && chars[i] != '"' {
-                if chars[i] == '\\' {
-                    out.push(' ');
-                    i += 1;
-                }
-                if i < chars.len() {
-                    out.push(blank(chars[i]));
-                    i += 1;
-                }
-            }
-            out.push(' ');
-            i += 1;
-        } else if c == '\'' {
-            // A character literal ('x', '\n', '\''), or a lifetime ('a).
-            let end = if next == Some('\\') {
-                (i + 2..chars.len()).find(|&j| chars[j] == '\'' && j > i + 2)
-            } else if chars.get(i + 2) == Some(&'\'') {
-                Some(i + 2)
-            } else {
-                None
-            };
-            match end {
-                Some(end) => {
-                    out.extend((i..=end).map(|_| ' '));
-                    i = end + 1;
-                }
-                None => {
-                    out.push(c);
-                    i += 1;
-                }
-            }
-        } else {
-            out.push(c);
-            i += 1;
-        }
-    }
-    out
 }
 
 /// Every top-level module that `source` (the file `file`, relative to `src/`)
@@ -576,6 +477,37 @@ fn the_server_keeps_its_layers() {
             "`{name}` is not in src/lib.rs"
         );
     }
+}
+
+#[test]
+fn no_circle_inside_a_top_level_module() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    module_graph::read_tree(&src, &src, &mut files);
+    let inside: Vec<module_graph::Arrow> = module_graph::arrows(&files)
+        .into_iter()
+        .filter(|a| !a.from.is_empty() && !a.to.is_empty() && a.from[0] == a.to[0])
+        .collect();
+    assert!(
+        inside.len() > 300,
+        "read the imports inside the modules: {}",
+        inside.len()
+    );
+    let circles: Vec<String> = module_graph::circles(&inside)
+        .iter()
+        .map(|c| module_graph::describe(c.as_slice()))
+        .collect();
+    assert!(
+        circles.is_empty(),
+        "\nModules inside one top-level module import each other in a circle; move what \
+         they share into a module both use (as auth::reply and auth::handlers::steps):\n  {}\n",
+        circles.join("\n  ")
+    );
+}
+
+#[test]
+fn the_module_graph_reader_finds_circles_and_only_circles() {
+    module_graph::self_test();
 }
 
 // The checker itself, on made-up trees: it must be able to fail.

@@ -1,6 +1,6 @@
 import { lazy, type ReactNode } from 'react';
 import { createBrowserRouter, Outlet, ScrollRestoration, type RouteObject } from 'react-router';
-import { AppLayout } from '@/components/layout/app-layout';
+import { AppLayout } from '@/app/layout/app-layout';
 import { paths } from '@/config/paths';
 import { ADMIN_ACCESS_REQUIRED_MESSAGE } from '@/features/admin/utils/messages';
 import { RequireAuth } from '@/features/auth/components/require-auth';
@@ -72,7 +72,7 @@ function adminOnly(page: ReactNode, deniedMessage?: string) {
   );
 }
 
-/** The route table of both spec documents, plus the not-found page. */
+/** The route table (docs/spec-rules.md §2), plus the not-found page. */
 export const routes: RouteObject[] = [
   {
     element: (
@@ -215,7 +215,7 @@ export const routes: RouteObject[] = [
       { path: paths.petResults.path, element: <PetResults /> },
       { path: paths.partners.path, element: <Partners /> },
       {
-        // Applying and the portal need an account (spec document 2, sections 6 and 8).
+        // Applying and the portal need an account (docs/spec-rules.md §6 and §8).
         path: paths.partnersApply.path,
         element: (
           <RequireAuth message={PARTNER_SIGN_IN_MESSAGE}>
@@ -243,7 +243,7 @@ export const routes: RouteObject[] = [
           </RequireAuth>
         ),
       },
-      // The verification page has its own words for a refusal (spec document 2).
+      // The verification page has its own words for a refusal (docs/spec-rules.md).
       { path: paths.adminVerification.path, element: adminOnly(<AdminVerification />, ADMIN_ACCESS_REQUIRED_MESSAGE) },
       { path: paths.adminLeaderboard.path, element: adminOnly(<AdminLeaderboard />) },
       { path: paths.adminOpportunities.path, element: adminOnly(<AdminOpportunities />) },

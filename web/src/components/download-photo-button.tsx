@@ -4,7 +4,7 @@ import { Button, type ButtonProps } from '@/components/ui/button';
 import { downloadImageUrl } from '@/lib/image';
 import { toast } from '@/lib/toast';
 
-/** The spec's messages of a photo download (document 1, section 8). */
+/** The spec's messages of a photo download (docs/spec-rules.md §8). */
 export const PHOTO_DOWNLOADED_MESSAGE = 'Photo downloaded!';
 export const PHOTO_DOWNLOAD_FAILED_MESSAGE = 'Failed to download photo';
 export const NO_PHOTO_TO_DOWNLOAD_MESSAGE = 'No photo to download';

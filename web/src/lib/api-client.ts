@@ -51,31 +51,6 @@ export const authMiddleware: Middleware = {
 
 api.use(authMiddleware);
 
-/**
- * A call to an endpoint whose path the generated schema does not have yet
- * (its contract is written down where it is called), with the session's token
- * like every typed call. Once scripts/gen-api-types.sh picks the path up, the
- * caller moves to `api`.
- */
-export async function fetchWithSession(path: string, init?: RequestInit): Promise<Response> {
-  const request = await withSessionToken(new Request(new URL(path, window.location.origin), init));
-  return globalThis.fetch(request);
-}
-
-/** The server's `{ code, message }` of a failed response as an `ApiError` (a plain one when the body is not JSON). */
-export async function apiErrorFrom(response: Response): Promise<ApiError> {
-  let code = 'http_error';
-  let message = `Request failed with status ${response.status}`;
-  try {
-    const body = (await response.json()) as Record<string, unknown>;
-    if (typeof body.code === 'string') code = body.code;
-    if (typeof body.message === 'string') message = body.message;
-  } catch {
-    // Not JSON: keep the plain message.
-  }
-  return new ApiError(response.status, code, message);
-}
-
 type Result<T> = { data?: T; error?: unknown; response: Response };
 
 /** Resolves to the data of a successful call, or throws an `ApiError`. */

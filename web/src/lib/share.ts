@@ -1,5 +1,5 @@
 /**
- * The share panel's links and messages (spec document 1, sections 2, 7 and
+ * The share panel's links and messages (docs/spec-rules.md §2, 7 and
  * 8), shared by the score, photo and edit screens. Plain functions so the
  * exact wording is tested.
  */

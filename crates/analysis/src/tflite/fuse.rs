@@ -2,7 +2,7 @@
 //! convolution, at load time: one pass and one buffer fewer per folded operator, with the
 //! same operations on the same values, so the same bits.
 
-use super::model::{Act, Epi, Op, op_reads, op_writes};
+use super::ops::{Act, Epi, Op, op_reads, op_writes};
 
 /// Fold the residual blocks' elementwise tail into the convolution that feeds it:
 /// `CONV -> [PAD (channels only) of the skip] -> ADD -> [RELU | PRELU]` and

@@ -10,7 +10,8 @@ use super::kernels::elementwise::{
 use super::kernels::matmul::dense;
 use super::kernels::pool::{maxpool, spatial_mean};
 use super::kernels::shape::{concat, resize_bilinear, zero_pad};
-use super::model::{Model, Op};
+use super::model::Model;
+use super::ops::Op;
 
 impl Model {
     /// The value of tensor `t`, moved out when op `n` is its last reader.

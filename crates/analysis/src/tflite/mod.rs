@@ -13,8 +13,8 @@
 //!
 //! Where things are: `schema` reads the flatbuffer (`opcode` names its operator codes);
 //! `model` turns it into our operator
-//! list (weights rearranged, options checked) and `fuse` folds elementwise tails into the
-//! convolutions; `interpreter` runs that list over buffers from `arena`; `kernels` holds
+//! list (the operators are `ops`: weights rearranged, options checked) and `fuse` folds
+//! elementwise tails into the convolutions; `interpreter` runs that list over buffers from `arena`; `kernels` holds
 //! the arithmetic, one file per family of operators.
 
 mod arena;
@@ -23,6 +23,7 @@ mod interpreter;
 mod kernels;
 mod model;
 mod opcode;
+mod ops;
 mod schema;
 #[cfg(test)]
 mod tests;

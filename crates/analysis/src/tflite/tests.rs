@@ -9,7 +9,7 @@ use super::kernels::matmul::{matmul, matmul_blocked};
 use super::kernels::pad_before;
 use super::kernels::pool::{maxpool, maxpool_portable, spatial_mean};
 use super::kernels::shape::resize_bilinear;
-use super::model::{Act, Pool};
+use super::ops::{Act, Pool};
 use super::schema::f16_to_f32;
 
 /// The wide (AVX, AVX-512) and portable paths must agree bit for bit.

@@ -14,9 +14,9 @@ use uuid::Uuid;
 
 use super::error::{AuthError, AuthResult};
 use super::extract::{AuthJson, AuthQuery, ServiceRole, non_empty};
-use super::handlers::{RedirectQuery, ok};
 use super::notices::{self, Change};
 use super::otp::{self, MailKind};
+use super::reply::{RedirectQuery, api_url, ok};
 use super::users::{self as user_rules, NewUser};
 use super::{account, password};
 use crate::db::entities::{mfa_factors, users};
@@ -211,7 +211,7 @@ pub async fn list_users(
     }
     let mut response = ok(json!({"aud": "authenticated", "users": list}));
     let last = total.div_ceil(per_page).max(1);
-    let base = format!("{}/admin/users", super::api_url(&state));
+    let base = format!("{}/admin/users", api_url(&state));
     let mut links = Vec::new();
     if page < last {
         links.push(format!(

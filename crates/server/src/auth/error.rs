@@ -1,4 +1,4 @@
-//! The error shape of `/auth/v1` (AUTH-COMPAT §2). Every answer carries
+//! The error shape of `/auth/v1` (docs/auth-compat.md §2). Every answer carries
 //! `X-Supabase-Api-Version: 2024-01-01`, and the body holds both the current
 //! and the legacy fields (`code`, `error_code`, `msg`, `message`), so every
 //! auth-js version reads the same code and message.
@@ -11,6 +11,9 @@ use serde_json::{Value, json};
 
 pub const API_VERSION_HEADER: &str = "x-supabase-api-version";
 pub const API_VERSION: &str = "2024-01-01";
+
+/// The answer to a body above the auth API's limit (`super::MAX_BODY_BYTES`).
+pub const BODY_TOO_LARGE: &str = "The request body is too large (at most 1 MB).";
 
 #[derive(Debug)]
 pub struct AuthError {

@@ -145,7 +145,7 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for AuthJson<T> {
                     AuthError::new(
                         StatusCode::PAYLOAD_TOO_LARGE,
                         "request_too_large",
-                        super::BODY_TOO_LARGE,
+                        super::error::BODY_TOO_LARGE,
                     )
                 } else {
                     AuthError::bad_request("bad_json", "Could not read the request body")

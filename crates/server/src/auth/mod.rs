@@ -1,5 +1,5 @@
 //! The GoTrue-compatible auth service under `/auth/v1` (see
-//! `docs`/`AUTH-COMPAT.md`), driven by the official `@supabase/auth-js` client,
+//! `docs/auth-compat.md`), driven by the official `@supabase/auth-js` client,
 //! and the account endpoints under `/api/v1/account`.
 //!
 //! - `handlers`: sign-up, sign-in grants, sign-out, the user, mail flows;
@@ -28,6 +28,7 @@ pub mod passkeys;
 pub mod password;
 pub mod pkce;
 pub mod rate_limit;
+pub mod reply;
 pub mod sessions;
 pub mod users;
 pub mod webauthn;
@@ -41,25 +42,7 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::http::AppState;
-
-/// The public address of this API, e.g. `https://prettyscore.app/auth/v1`
-/// (the `iss` claim and the base of mail links).
-pub fn api_url(state: &AppState) -> String {
-    format!("{}/auth/v1", state.base_url.trim_end_matches('/'))
-}
-
-/// Where users land by default after a mail link: `auth.site_url`, or the
-/// address users reach the server at.
-pub fn site_url(state: &AppState) -> String {
-    state
-        .config
-        .auth
-        .site_url
-        .as_deref()
-        .unwrap_or(&state.base_url)
-        .trim_end_matches('/')
-        .to_owned()
-}
+use reply::site_url;
 
 /// `scheme://host[:port]` of a URL or URL pattern, lower-cased.
 fn origin_of(url: &str) -> Option<String> {
@@ -148,8 +131,6 @@ async fn method_not_allowed(method: Method) -> error::AuthError {
 /// The largest body the auth API reads.
 pub const MAX_BODY_BYTES: usize = 1024 * 1024;
 
-pub const BODY_TOO_LARGE: &str = "The request body is too large (at most 1 MB).";
-
 /// The body limit answers a declared oversize body with a plain-text 413;
 /// clients get GoTrue's JSON shape instead.
 async fn too_large_as_json(response: axum::response::Response) -> axum::response::Response {
@@ -162,7 +143,7 @@ async fn too_large_as_json(response: axum::response::Response) -> axum::response
         return error::AuthError::new(
             axum::http::StatusCode::PAYLOAD_TOO_LARGE,
             "request_too_large",
-            BODY_TOO_LARGE,
+            error::BODY_TOO_LARGE,
         )
         .into_response();
     }

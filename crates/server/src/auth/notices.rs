@@ -303,7 +303,7 @@ async fn issue_link(state: &AppState, user_id: Uuid) -> anyhow::Result<String> {
     .await?;
     Ok(format!(
         "{}/account/secure?token={token}",
-        super::site_url(state)
+        super::reply::site_url(state)
     ))
 }
 
@@ -399,7 +399,7 @@ pub async fn secure_account(
             message: "Every session of your account is signed out.".into(),
         }));
     };
-    let target = format!("{}/auth/reset", super::site_url(&state));
+    let target = format!("{}/auth/reset", super::reply::site_url(&state));
     otp::mail_code_and_link(
         &state,
         user.id,

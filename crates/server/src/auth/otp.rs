@@ -147,7 +147,7 @@ async fn record_wrong_code(
 
 /// `redirect_to` if it is on the site or in the allow list, else the site.
 pub fn redirect_target(state: &AppState, redirect_to: Option<&str>) -> String {
-    let site = &super::site_url(state);
+    let site = &super::reply::site_url(state);
     let Some(wanted) = redirect_to.map(str::trim).filter(|r| !r.is_empty()) else {
         return site.clone();
     };
@@ -250,7 +250,7 @@ pub fn action_link(
     };
     format!(
         "{}/verify?token={token}&type={}&redirect_to={}",
-        super::api_url(state),
+        super::reply::api_url(state),
         kind.verify_type(),
         encode(redirect_to)
     )

@@ -23,8 +23,8 @@ use webauthn_rs::prelude::{
 
 use super::error::{AuthError, AuthResult};
 use super::extract::{AuthJson, Bearer, ServiceRole};
-use super::handlers::ok;
 use super::notices::{self, Change};
+use super::reply::ok;
 use super::webauthn::{self, Ceremony, account_name};
 use super::{rate_limit, sessions, users as user_rules};
 use crate::db::entities::{users, webauthn_credentials};

@@ -1,4 +1,4 @@
-//! PKCE (AUTH-COMPAT §7): a flow state is kept when a mail flow starts with a
+//! PKCE (docs/auth-compat.md §7): a flow state is kept when a mail flow starts with a
 //! code challenge; the mail link then redirects with `?code=`, which
 //! `grant_type=pkce` redeems once with the verifier.
 

@@ -1,4 +1,4 @@
-//! The auth API's rate limits (AUTH-COMPAT §9), counted by the shared
+//! The auth API's rate limits (docs/auth-compat.md §9), counted by the shared
 //! fixed-window counter in [`crate::rate_limit`].
 
 use sea_orm::DatabaseConnection;

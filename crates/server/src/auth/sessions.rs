@@ -1,4 +1,4 @@
-//! Sessions, access tokens and refresh-token rotation (AUTH-COMPAT §4, §6).
+//! Sessions, access tokens and refresh-token rotation (docs/auth-compat.md §4, §6).
 //!
 //! Refresh tokens are opaque random strings; only their SHA-256 digest is
 //! stored. Each use revokes the token and issues a child in the same session.
@@ -148,7 +148,7 @@ pub async fn access_token(
     let now = Utc::now().timestamp();
     let exp = now + state.config.auth.jwt_expiry_secs as i64;
     let claims = json!({
-        "iss": super::api_url(state),
+        "iss": super::reply::api_url(state),
         "sub": user.id,
         "aud": user.aud,
         "exp": exp,
@@ -166,7 +166,7 @@ pub async fn access_token(
     Ok((state.keys.sign(&claims), exp))
 }
 
-/// The token response of AUTH-COMPAT §3.
+/// The token response of docs/auth-compat.md §3.
 pub async fn token_response(
     state: &AppState,
     db: &impl ConnectionTrait,

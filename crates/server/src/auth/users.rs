@@ -1,5 +1,5 @@
 //! Users: queries, creation (with the identity and the profile row) and the
-//! User object of AUTH-COMPAT §3.
+//! User object of docs/auth-compat.md §3.
 
 use chrono::{DateTime, Utc};
 use sea_orm::{

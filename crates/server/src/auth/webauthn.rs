@@ -137,7 +137,7 @@ impl RelyingParty {
 pub fn configured(state: &AppState) -> anyhow::Result<Webauthn> {
     RelyingParty::resolve(
         &state.config.auth.webauthn,
-        &super::site_url(state),
+        &super::reply::site_url(state),
         &state.base_url,
     )
     .and_then(|rp| rp.webauthn())

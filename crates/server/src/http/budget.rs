@@ -25,16 +25,12 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use tokio::sync::Semaphore;
 
+use super::busy::{RETRY_AFTER_SECS, RoomFull};
 use super::error::{ApiError, ErrorCode};
 use super::extract::{client_ip, rate_key};
 
 /// Bodies this small are not counted: the connection cap bounds them.
 const UNCOUNTED_BYTES: u64 = 64 * 1024;
-
-/// What a busy instance tells the client to wait, in seconds.
-pub const RETRY_AFTER_SECS: u32 = 5;
-
-pub const BUSY: &str = "The server is busy with other uploads. Please try again in a few seconds.";
 
 pub const OWN_SHARE_USED: &str =
     "You have several uploads in progress already. Please wait for them to finish and try again.";
@@ -187,35 +183,6 @@ fn refuse(error: ApiError) -> Response {
     error
         .with_retry_after(u64::from(RETRY_AFTER_SECS))
         .into_response()
-}
-
-/// 503 `server_busy` with `Retry-After`: the room for bodies is full.
-pub fn busy() -> ApiError {
-    ApiError::unavailable(ErrorCode::ServerBusy, BUSY).with_retry_after(u64::from(RETRY_AFTER_SECS))
-}
-
-/// The room was full when more of a body arrived.
-#[derive(Debug)]
-pub struct RoomFull;
-
-impl std::fmt::Display for RoomFull {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("the room for request bodies in flight is full")
-    }
-}
-
-impl std::error::Error for RoomFull {}
-
-/// Whether `err`, or any error it came from, is a [`RoomFull`].
-pub fn is_room_full(err: &(dyn std::error::Error + 'static)) -> bool {
-    let mut current = Some(err);
-    while let Some(err) = current {
-        if err.is::<RoomFull>() {
-            return true;
-        }
-        current = err.source();
-    }
-    false
 }
 
 /// The KiB of the room one request's body has taken, given back when the

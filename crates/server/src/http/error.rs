@@ -335,6 +335,13 @@ impl ApiError {
         )
     }
 
+    /// 503 `server_busy` with `Retry-After`: the room for request bodies in
+    /// flight is full ([`crate::http::budget`]).
+    pub fn server_busy() -> Self {
+        Self::unavailable(ErrorCode::ServerBusy, super::busy::BUSY)
+            .with_retry_after(u64::from(super::busy::RETRY_AFTER_SECS))
+    }
+
     /// 503 `database_unavailable` with `Retry-After`: the database cannot
     /// be reached ([`crate::db::is_unavailable`]); trying again shortly may
     /// work, and the server recovers on its own when the database is back.
@@ -622,8 +629,8 @@ impl From<JsonRejection> for ApiError {
             _ if crate::http::idle_body::is_stalled(&rejection) => {
                 return Self::body_stalled().with_cause(rejection);
             }
-            _ if crate::http::budget::is_room_full(&rejection) => {
-                return crate::http::budget::busy().with_cause(rejection);
+            _ if crate::http::busy::is_room_full(&rejection) => {
+                return Self::server_busy().with_cause(rejection);
             }
             _ => (
                 StatusCode::BAD_REQUEST,

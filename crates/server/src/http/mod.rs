@@ -5,6 +5,7 @@
 
 pub mod body_slots;
 pub mod budget;
+pub mod busy;
 pub mod cookies;
 pub mod error;
 pub mod extract;

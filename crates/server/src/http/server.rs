@@ -33,7 +33,7 @@ use tokio::sync::{Semaphore, watch};
 use tower::ServiceExt;
 
 use super::body_slots::BodySlots;
-use super::error::{ApiError, ErrorCode};
+use super::error::ApiError;
 use super::idle_body::{BodyPace, PacedBody};
 
 /// How long an accept error (too many open files, say) pauses the loop.
@@ -235,10 +235,7 @@ pub async fn serve(
                 match body_slots.admit() {
                     Some(slot) => Some(slot),
                     None => {
-                        let mut busy =
-                            ApiError::unavailable(ErrorCode::ServerBusy, super::budget::BUSY)
-                                .with_retry_after(u64::from(super::budget::RETRY_AFTER_SECS))
-                                .into_response();
+                        let mut busy = ApiError::server_busy().into_response();
                         // Its body is not read: the connection cannot be reused.
                         busy.headers_mut()
                             .insert(header::CONNECTION, HeaderValue::from_static("close"));

@@ -127,8 +127,8 @@ fn multipart_error(err: MultipartError) -> ApiError {
     if crate::http::idle_body::is_stalled(&err) {
         return ApiError::body_stalled().with_cause(err);
     }
-    if crate::http::budget::is_room_full(&err) {
-        return crate::http::budget::busy().with_cause(err);
+    if crate::http::busy::is_room_full(&err) {
+        return ApiError::server_busy().with_cause(err);
     }
     ApiError::bad_request(
         ErrorCode::InvalidUpload,

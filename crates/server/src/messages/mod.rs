@@ -1,5 +1,5 @@
 //! Private messages between the two parties of an approved contact request
-//! (spec document 2, `/messages/{requestId}`), delivered without loss.
+//! (docs/spec-rules.md, `/messages/{requestId}`), delivered without loss.
 //!
 //! A message is stored first; its `seq` orders the conversation and is the
 //! stream's event id. The stream (`…/messages/stream`, server-sent events)

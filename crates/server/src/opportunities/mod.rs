@@ -1,4 +1,4 @@
-//! Opportunity applications (spec document 2, `/claim-opportunities`): a
+//! Opportunity applications (docs/spec-rules.md, `/claim-opportunities`): a
 //! signed-in user applies once for modelling and brand work; the team promises
 //! contact within 48 hours, so admins get the list (newest first, as CSV too)
 //! and mark each application contacted.

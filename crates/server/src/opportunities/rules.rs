@@ -1,4 +1,4 @@
-//! The application form's rules (spec document 2, "Validation"), parsed once at
+//! The application form's rules (docs/spec-rules.md §5), parsed once at
 //! the boundary into [`Application`]. The first broken rule, in the form's
 //! field order, is the one reported, with the spec's exact message; the web
 //! form checks the same rules with the same messages before it sends.

@@ -1,4 +1,4 @@
-//! The personality test (spec document 2): 20 questions (`quiz`), a
+//! The personality test (docs/spec-rules.md): 20 questions (`quiz`), a
 //! deterministic model (`model`), a free basic result and a paid detailed
 //! analysis ($4.99 through `create-checkout` type `personality_detailed`).
 //!

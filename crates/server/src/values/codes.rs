@@ -1,5 +1,5 @@
 //! A partner's codes: the short code of their referral link and the promo
-//! code their audience types at checkout (spec document 2, "Partners").
+//! code their audience types at checkout (docs/spec-rules.md).
 
 use rand::RngCore;
 

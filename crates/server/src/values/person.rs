@@ -1,6 +1,6 @@
 //! A person's details as they type them: name, email, phone, Instagram
 //! handle, location, bio and the display name shown on the leaderboard
-//! (spec document 2, "Validation", and document 1's save dialog).
+//! (docs/spec-rules.md §5, and the leaderboard entry of §3).
 
 use super::text;
 use super::{Invalid, chars, present};

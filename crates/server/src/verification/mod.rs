@@ -1,4 +1,4 @@
-//! Verification badges (spec document 2, `/request-verification` and
+//! Verification badges (docs/spec-rules.md, `/request-verification` and
 //! `/admin/verification`): a user asks once (the unique key refuses a second
 //! request, even after a rejection); an admin approves, which also sets
 //! `profiles.is_verified`, or rejects, with notes either way. Each decision is

@@ -1,5 +1,5 @@
 //! The request form's rules, parsed once at the boundary: full name and
-//! reason required, the rest optional (spec document 2, "Validation").
+//! reason required, the rest optional (docs/spec-rules.md §5).
 
 use serde::Deserialize;
 use utoipa::ToSchema;

@@ -1,4 +1,4 @@
-//! The migrations: every table of both spec documents on SQLite and
+//! The migrations: every table of the product (docs/spec-rules.md §3) on SQLite and
 //! PostgreSQL, and applying them again changes nothing. A violated named
 //! constraint is a clear 409 or 422 on both, never a 500.
 

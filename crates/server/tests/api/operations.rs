@@ -84,7 +84,7 @@ async fn unknown_api_paths_get_a_json_404_in_the_one_error_shape() {
         );
         let body: Value = response.json().await.unwrap();
         assert_eq!(body["code"], "not_found", "{path}");
-        // The auth API answers in GoTrue's variant of the shape (AUTH-COMPAT §2).
+        // The auth API answers in GoTrue's variant of the shape (docs/auth-compat.md §2).
         if !path.starts_with("/auth/") {
             let message = body["message"].as_str().unwrap();
             assert!(message.contains(path), "{path}: {body}");

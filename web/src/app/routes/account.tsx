@@ -1,4 +1,4 @@
-import { PageTitle } from '@/components/layout/page-title';
+import { PageTitle } from '@/components/page-title';
 import { paths } from '@/config/paths';
 import { AccountPage } from '@/features/account/components/account-page';
 import { PaymentsCard, SubscriptionCard } from '@/features/premium/components/billing-cards';

@@ -1,6 +1,6 @@
 import { useCallback, useRef } from 'react';
 import { useLocation, useNavigate } from 'react-router';
-import { PageTitle } from '@/components/layout/page-title';
+import { PageTitle } from '@/components/page-title';
 import { paths, signInPathFor } from '@/config/paths';
 import { EditorWorkspace } from '@/features/edits/components/editor-workspace';
 import { readEditorHandoff } from '@/features/edits/utils/editor-handoff';

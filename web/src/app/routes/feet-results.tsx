@@ -1,5 +1,5 @@
 import { Navigate, useLocation } from 'react-router';
-import { PageTitle } from '@/components/layout/page-title';
+import { PageTitle } from '@/components/page-title';
 import { paths } from '@/config/paths';
 import { BodyResultsPage } from '@/features/body-score/components/body-results-page';
 import { isBodyResultState } from '@/features/body-score/kinds';

@@ -16,7 +16,7 @@ import {
   ZapIcon,
 } from 'lucide-react';
 import { Link } from 'react-router';
-import { PageTitle } from '@/components/layout/page-title';
+import { PageTitle } from '@/components/page-title';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { paths } from '@/config/paths';

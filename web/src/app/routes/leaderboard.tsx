@@ -1,7 +1,7 @@
 import { TrophyIcon } from 'lucide-react';
 import { useCallback, useEffect, useEffectEvent, useRef, useState } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
-import { PageTitle } from '@/components/layout/page-title';
+import { PageTitle } from '@/components/page-title';
 import { paths, signInPathFor } from '@/config/paths';
 import { ContactDialog } from '@/features/contact/components/contact-dialog';
 import type { ContactTarget } from '@/features/contact/hooks/use-contact-checkout';

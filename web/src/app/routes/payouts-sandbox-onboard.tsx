@@ -1,5 +1,5 @@
 import { useParams } from 'react-router';
-import { PageTitle } from '@/components/layout/page-title';
+import { PageTitle } from '@/components/page-title';
 import { paths } from '@/config/paths';
 import { SandboxOnboardingPage } from '@/features/payouts/components/sandbox-onboarding-page';
 

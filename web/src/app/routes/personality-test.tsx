@@ -1,4 +1,4 @@
-import { PageTitle } from '@/components/layout/page-title';
+import { PageTitle } from '@/components/page-title';
 import { paths } from '@/config/paths';
 import { PersonalityTestPage } from '@/features/personality/components/personality-test-page';
 import { FeatureGate } from '@/features/premium/components/feature-gate';

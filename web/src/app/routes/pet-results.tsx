@@ -1,7 +1,7 @@
 import { PawPrintIcon, RotateCcwIcon, Share2Icon } from 'lucide-react';
 import { useState } from 'react';
 import { Link, Navigate, useLocation } from 'react-router';
-import { PageTitle } from '@/components/layout/page-title';
+import { PageTitle } from '@/components/page-title';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { paths } from '@/config/paths';

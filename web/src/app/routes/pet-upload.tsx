@@ -1,5 +1,5 @@
 import { PawPrintIcon } from 'lucide-react';
-import { PageTitle } from '@/components/layout/page-title';
+import { PageTitle } from '@/components/page-title';
 import { paths } from '@/config/paths';
 import { PetAnalysingCard } from '@/features/pet/components/pet-analysing-card';
 import { ChosenPhoto, PhotoFileInputs, PickPhotoButtons, usePhotoPicker } from '@/features/upload/components/photo-picker';

@@ -1,6 +1,6 @@
 import { MailIcon } from 'lucide-react';
 import type { ReactNode } from 'react';
-import { PageTitle } from '@/components/layout/page-title';
+import { PageTitle } from '@/components/page-title';
 import { Skeleton } from '@/components/ui/skeleton';
 import { useAppConfig } from '@/resources/app-config/get-app-config';
 

@@ -1,35 +1,34 @@
-// @vitest-environment jsdom
-// (jsdom: this file relies on its cookie, storage-quota or FormData behaviour, which happy-dom differs on.)
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { SAMPLE_IMAGE, sampleAnalysis } from '@/features/score/testing/sample-analysis';
 import { PENDING_RESULT_KEY } from '@/features/score/utils/pending-result';
-import { ApiError } from '@/lib/api-client';
 import { dataUrlToBlob as dataUrlBlob } from '@/lib/image';
 import type { FaceAnalysis } from '@/resources/analyses/analyses';
-import type { Photo } from '@/resources/photos/photos';
 import { apiError, callsTo, json, quota, stubApi } from '@/testing/fake-api';
 import { renderApp } from '@/testing/render-app';
 
-const savePhoto = vi.fn<(input: unknown) => Promise<Photo>>();
+/** What the server answers to a save (POST /api/v1/photos) and to a face analysis; each test says. */
+let saveAnswer: () => Response | Promise<Response>;
+let analysisAnswer: () => Response | Promise<Response>;
+let fetchMock: ReturnType<typeof stubApi>;
 
-vi.mock('@/resources/photos/photos', async (importOriginal) => {
-  const { useMutation } = await import('@tanstack/react-query');
-  return {
-    ...(await importOriginal<typeof import('@/resources/photos/photos')>()),
-    useSavePhoto: () => useMutation({ mutationFn: (input: unknown) => savePhoto(input) }),
-  };
-});
+/** The test's endpoints, beside the save and the face analysis. */
+function stubServer(handlers: Parameters<typeof stubApi>[0]) {
+  fetchMock = stubApi({
+    'POST /api/v1/photos': () => saveAnswer(),
+    'POST /api/v1/analyses/face': () => analysisAnswer(),
+    ...handlers,
+  });
+  return fetchMock;
+}
 
-const analyzeFace = vi.fn<(image: Blob) => Promise<FaceAnalysis>>();
-
-vi.mock('@/resources/analyses/analyses', async (importOriginal) => {
-  const { useMutation } = await import('@tanstack/react-query');
-  return {
-    ...(await importOriginal<typeof import('@/resources/analyses/analyses')>()),
-    useAnalyzePhoto: () => useMutation({ mutationFn: (image: Blob) => analyzeFace(image) }),
-  };
-});
+const saves = () => callsTo(fetchMock, 'POST', '/api/v1/photos');
+const analyses = () => callsTo(fetchMock, 'POST', '/api/v1/analyses/face');
+/** The multipart fields of the n-th save. */
+const savedForm = (n = 0) => saves()[n]!.formData();
+const file = (form: FormData, name: string) => form.get(name) as File;
+const saved = (id: string) => () => json({ id }, 201);
+const analysed = (analysis: FaceAnalysis) => () => json(analysis);
 
 async function openResults(score = 8.3, user: 'signed-in' | 'signed-out' = 'signed-out') {
   const app = renderApp('/', { user });
@@ -41,9 +40,9 @@ async function openResults(score = 8.3, user: 'signed-in' | 'signed-out' = 'sign
 }
 
 beforeEach(() => {
-  stubApi({ 'GET /api/v1/edits/quota': () => json(quota(5)) });
-  savePhoto.mockReset();
-  analyzeFace.mockReset();
+  saveAnswer = () => apiError(500, 'internal_error', 'No save was expected.');
+  analysisAnswer = () => apiError(500, 'internal_error', 'No analysis was expected.');
+  stubServer({ 'GET /api/v1/edits/quota': () => json(quota(5)) });
 });
 
 describe('the results page', () => {
@@ -112,19 +111,21 @@ describe('the results page', () => {
   });
 
   it('requires a display name in the leaderboard dialog and queues the entry', async () => {
-    savePhoto.mockResolvedValue({ id: 'p1' } as Photo);
+    saveAnswer = saved('p1');
     const { user } = await openResults(9.7, 'signed-in');
     const dialog = await screen.findByRole('dialog');
     await user.click(within(dialog).getByRole('button', { name: 'Join the Leaderboard' }));
     expect(within(dialog).getByRole('alert')).toHaveTextContent('Please enter your display name');
-    expect(savePhoto).not.toHaveBeenCalled();
+    expect(saves()).toHaveLength(0);
 
     await user.type(within(dialog).getByLabelText('Display name'), '  Ada  ');
     await user.click(within(dialog).getByRole('button', { name: 'Join the Leaderboard' }));
     expect(
       await screen.findByText("You've been added to the leaderboard queue! Admins will verify your entry soon."),
     ).toBeInTheDocument();
-    expect(savePhoto).toHaveBeenCalledWith(expect.objectContaining({ publicListing: true, displayName: 'Ada' }));
+    const entry = await savedForm();
+    expect(entry.get('public_listing')).toBe('true');
+    expect(entry.get('display_name')).toBe('Ada');
     expect(screen.queryByRole('dialog')).toBeNull();
   });
 
@@ -135,7 +136,7 @@ describe('the results page', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Join the Leaderboard' }));
     expect(await screen.findByText('Sign in to save your photos!')).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/auth');
-    expect(savePhoto).not.toHaveBeenCalled();
+    expect(saves()).toHaveLength(0);
   });
 
   it('offers Sign In to Save to anonymous users, keeping the result for this tab', async () => {
@@ -149,32 +150,42 @@ describe('the results page', () => {
 
   it('still goes to sign in, back to the upload page, when the browser will not keep the result', async () => {
     const { user, router } = await openResults();
-    vi.spyOn(Storage.prototype, 'setItem').mockImplementation(() => {
-      throw new DOMException('full', 'QuotaExceededError');
+    // A full tab storage (happy-dom's Storage cannot be spied on and given back, so it is swapped).
+    const kept = sessionStorage;
+    vi.stubGlobal('sessionStorage', {
+      getItem: (key: string) => kept.getItem(key),
+      removeItem: (key: string) => kept.removeItem(key),
+      setItem: () => {
+        throw new DOMException('full', 'QuotaExceededError');
+      },
     });
-    await user.click(screen.getByRole('button', { name: 'Sign In to Save' }));
-    expect(router.state.location.pathname).toBe('/auth');
-    expect(router.state.location.search).toBe('?returnTo=%2Fupload');
+    try {
+      await user.click(screen.getByRole('button', { name: 'Sign In to Save' }));
+      expect(router.state.location.pathname).toBe('/auth');
+      expect(router.state.location.search).toBe('?returnTo=%2Fupload');
+    } finally {
+      vi.stubGlobal('sessionStorage', kept);
+    }
   });
 
   it('saves once for a signed-in user, then says so', async () => {
-    let resolve: (photo: Photo) => void = () => {};
-    savePhoto.mockImplementation(() => new Promise((done) => (resolve = done)));
+    let resolve: () => void = () => {};
+    saveAnswer = () => new Promise((done) => (resolve = () => done(json({ id: 'p1' }, 201))));
     const { user } = await openResults(8.3, 'signed-in');
     const button = screen.getByRole('button', { name: 'Save to My Photos' });
     await user.click(button);
     expect(screen.getByRole('button', { name: 'Saving...' })).toBeDisabled();
     await user.click(screen.getByRole('button', { name: 'Saving...' }));
-    expect(savePhoto).toHaveBeenCalledTimes(1);
-    expect(savePhoto.mock.calls[0]![0]).toEqual(expect.objectContaining({ image: expect.any(Blob) }));
-    await act(async () => resolve({ id: 'p1' } as Photo));
+    expect(saves()).toHaveLength(1);
+    expect(file(await savedForm(), 'image')).toBeInstanceOf(Blob);
+    await act(async () => resolve());
     expect(await screen.findByText('Photo saved to your dashboard!')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Saved' })).toBeDisabled();
   });
 
   /** The share endpoint for photo p7, answering with a link that ends when asked. */
   function stubShare() {
-    return stubApi({
+    return stubServer({
       'GET /api/v1/edits/quota': () => json(quota(5)),
       'POST /api/v1/photos/p7/share': async (request) => {
         const { expires_in } = (await request.json()) as { expires_in: string };
@@ -194,7 +205,7 @@ describe('the results page', () => {
 
   it('shares the saved result’s public page once it is saved, until turned off by default', async () => {
     const fetchMock = stubShare();
-    savePhoto.mockResolvedValue({ id: 'p7' } as Photo);
+    saveAnswer = saved('p7');
     const { user } = await openResults(8.3, 'signed-in');
     const sms = () => screen.getByRole('link', { name: 'Text/SMS' }).getAttribute('href');
     expect(sms()).toContain(encodeURIComponent(window.location.origin));
@@ -211,7 +222,7 @@ describe('the results page', () => {
 
   it('makes the saved result’s link last 24 hours when chosen, and says until when', async () => {
     const fetchMock = stubShare();
-    savePhoto.mockResolvedValue({ id: 'p7' } as Photo);
+    saveAnswer = saved('p7');
     const { user } = await openResults(8.3, 'signed-in');
     const lasts = screen.getByRole('group', { name: 'The public link works' });
     await user.click(within(lasts).getByText('24 hours'));
@@ -230,7 +241,7 @@ describe('the results page', () => {
   });
 
   it('says Failed to save photo when the save fails', async () => {
-    savePhoto.mockRejectedValue(new Error('boom'));
+    saveAnswer = () => apiError(500, 'internal_error', 'Something went wrong on our side. Please try again.');
     const { user } = await openResults(8.3, 'signed-in');
     await user.click(screen.getByRole('button', { name: 'Save to My Photos' }));
     expect(await screen.findByText('Failed to save photo')).toBeInTheDocument();
@@ -277,7 +288,7 @@ describe('AI edits on the results page', () => {
 
   it('upscales, shows the before/after, then edits the edited image with a custom prompt', async () => {
     const answers = [edited('/media/e1.jpg', 4), edited('/media/e2.jpg', 3)];
-    const fetchMock = stubApi({
+    const fetchMock = stubServer({
       'GET /api/v1/edits/quota': () => json(quota(5)),
       'POST /functions/v1/edit-photo': () => answers.shift()!,
     });
@@ -307,7 +318,7 @@ describe('AI edits on the results page', () => {
   });
 
   it('asks for an instruction when the custom edit is blank', async () => {
-    const fetchMock = stubApi({ 'GET /api/v1/edits/quota': () => json(quota(5)) });
+    const fetchMock = stubServer({ 'GET /api/v1/edits/quota': () => json(quota(5)) });
     const { user } = await openResults();
     await user.click(screen.getByRole('button', { name: 'Apply Edit' }));
     expect(await screen.findByText('Please enter an editing instruction')).toBeInTheDocument();
@@ -315,7 +326,7 @@ describe('AI edits on the results page', () => {
   });
 
   it('disables every edit button at zero and offers Premium', async () => {
-    stubApi({ 'GET /api/v1/edits/quota': () => json(quota(0)) });
+    stubServer({ 'GET /api/v1/edits/quota': () => json(quota(0)) });
     await openResults();
     const notice = await screen.findByTestId('out-of-edits');
     expect(notice).toHaveTextContent("You've used all your free edits!");
@@ -328,12 +339,12 @@ describe('AI edits on the results page', () => {
   });
 
   it('after an enhancement, Analyze scores the edited image and shows the new score', async () => {
-    const fetchMock = stubApi({
+    const fetchMock = stubServer({
       'GET /api/v1/edits/quota': () => json(quota(2)),
       'POST /functions/v1/edit-photo': () => edited('/media/better.jpg', 1),
       'GET /media/better.jpg': () => new Response('jpeg', { headers: { 'Content-Type': 'image/jpeg' } }),
     });
-    analyzeFace.mockResolvedValue(sampleAnalysis(9.1, { ratingLabel: 'Exceptional' }));
+    analysisAnswer = analysed(sampleAnalysis(9.1, { ratingLabel: 'Exceptional' }));
     const { user } = await openResults(8.3);
     await user.click(screen.getByRole('button', { name: 'Improve Score to 10' }));
     expect(await screen.findByText('Photo enhanced! 1 free edit remaining.')).toBeInTheDocument();
@@ -343,7 +354,7 @@ describe('AI edits on the results page', () => {
     expect(await screen.findByText('Your edited photo scores 9.1/10!')).toBeInTheDocument();
     expect(screen.getByTestId('score-label')).toHaveTextContent('Exceptional');
     expect(callsTo(fetchMock, 'GET', '/media/better.jpg')).toHaveLength(1);
-    expect(await analyzeFace.mock.calls[0]![0].text()).toBe('jpeg');
+    expect(await file(await analyses()[0]!.formData(), 'image').text()).toBe('jpeg');
   });
 
   it('shows the catalogue’s messages when an edit fails', async () => {
@@ -352,7 +363,7 @@ describe('AI edits on the results page', () => {
       apiError(500, 'internal', 'Internal error'),
       apiError(403, 'free_edits_used', "You've used all your free edits. Upgrade to Premium for unlimited edits!"),
     ];
-    stubApi({
+    stubServer({
       // The server's count: none left once it refused for the quota.
       'GET /api/v1/edits/quota': () => json(quota(answers.length > 0 ? 3 : 0)),
       'POST /functions/v1/edit-photo': () => answers.shift()!,
@@ -374,13 +385,13 @@ describe('AI edits on the results page', () => {
 
 describe('Sign In to Save', () => {
   it('comes back from signing in to the same result with its AI edits, and saves it', async () => {
-    stubApi({
+    stubServer({
       'GET /api/v1/edits/quota': () => json(quota(5)),
       'POST /functions/v1/edit-photo': () =>
         json({ editedImageUrl: '/media/tmp/e1.jpg?token=t', editsRemaining: 4, operations: ['enhance'], engine: 'builtin' }),
       'GET /media/tmp/e1.jpg': () => new Response('edited-jpeg', { headers: { 'Content-Type': 'image/jpeg' } }),
     });
-    savePhoto.mockResolvedValue({ id: 'p9' } as Photo);
+    saveAnswer = saved('p9');
     const app = await openResults(8.3);
     await app.user.click(screen.getByRole('button', { name: 'Enhance' }));
     expect(await screen.findByText('Photo enhanced! 4 free edits remaining.')).toBeInTheDocument();
@@ -401,10 +412,10 @@ describe('Sign In to Save', () => {
     await app.user.click(screen.getByRole('button', { name: 'Save to My Photos' }));
     expect(await screen.findByText('Photo saved to your dashboard!')).toBeInTheDocument();
     // The original as the photo (the server scores it), the edit beside it.
-    const saved = savePhoto.mock.calls[0]![0] as { image: Blob; editedImage?: Blob };
-    expect(saved.image.type).toBe('image/png');
-    expect(await saved.image.text()).toBe(await dataUrlBlob(SAMPLE_IMAGE).text());
-    expect(await saved.editedImage!.text()).toBe('edited-jpeg');
+    const form = await savedForm();
+    expect(file(form, 'image').type).toBe('image/png');
+    expect(await file(form, 'image').text()).toBe(await dataUrlBlob(SAMPLE_IMAGE).text());
+    expect(await file(form, 'edited_image').text()).toBe('edited-jpeg');
     // Saved: the result stays on screen, edit and score as they were, and nothing waits in the tab.
     expect(screen.getByRole('button', { name: 'Saved' })).toBeDisabled();
     expect(screen.getByTestId('after-image')).toHaveAttribute('src', '/media/tmp/e1.jpg?token=t');
@@ -413,13 +424,13 @@ describe('Sign In to Save', () => {
   });
 
   it('keeps the edited image’s own score when the user had asked for it', async () => {
-    stubApi({
+    stubServer({
       'GET /api/v1/edits/quota': () => json(quota(5)),
       'POST /functions/v1/edit-photo': () =>
         json({ editedImageUrl: '/media/tmp/e2.jpg', editsRemaining: 4, operations: ['enhance'], engine: 'builtin' }),
       'GET /media/tmp/e2.jpg': () => new Response('jpeg', { headers: { 'Content-Type': 'image/jpeg' } }),
     });
-    analyzeFace.mockResolvedValue(sampleAnalysis(9.1, { ratingLabel: 'Exceptional' }));
+    analysisAnswer = analysed(sampleAnalysis(9.1, { ratingLabel: 'Exceptional' }));
     const app = await openResults(8.3);
     await app.user.click(screen.getByRole('button', { name: 'Improve Score to 10' }));
     await screen.findByText('Photo enhanced! 4 free edits remaining.');
@@ -437,14 +448,14 @@ describe('Sign In to Save', () => {
 
 describe('Saving an edited result', () => {
   it('saves the original with the server’s score and the edit beside it, and says whose score is shown', async () => {
-    stubApi({
+    stubServer({
       'GET /api/v1/edits/quota': () => json(quota(5)),
       'POST /functions/v1/edit-photo': () =>
         json({ editedImageUrl: '/media/tmp/e3.jpg?token=t', editsRemaining: 4, operations: ['enhance'], engine: 'builtin' }),
       'GET /media/tmp/e3.jpg': () => new Response('edited-jpeg', { headers: { 'Content-Type': 'image/jpeg' } }),
     });
-    analyzeFace.mockResolvedValue(sampleAnalysis(9.1, { ratingLabel: 'Exceptional' }));
-    savePhoto.mockResolvedValue({ id: 'p3' } as Photo);
+    analysisAnswer = analysed(sampleAnalysis(9.1, { ratingLabel: 'Exceptional' }));
+    saveAnswer = saved('p3');
     const { user } = await openResults(8.3, 'signed-in');
     expect(screen.queryByTestId('score-subject')).toBeNull();
 
@@ -453,7 +464,7 @@ describe('Saving an edited result', () => {
     // An edit alone does not change the score: it is still the original's.
     expect(screen.getByTestId('score-value')).toHaveTextContent('8.3');
     expect(screen.getByTestId('score-subject')).toHaveTextContent('Score of your original photo');
-    expect(analyzeFace).not.toHaveBeenCalled();
+    expect(analyses()).toHaveLength(0);
 
     await user.click(screen.getByRole('button', { name: 'Analyze' }));
     await waitFor(() => expect(screen.getByTestId('score-value')).toHaveTextContent('9.1'));
@@ -461,27 +472,25 @@ describe('Saving an edited result', () => {
 
     await user.click(screen.getByRole('button', { name: 'Save to My Photos' }));
     expect(await screen.findByText('Photo saved to your dashboard!')).toBeInTheDocument();
-    expect(savePhoto).toHaveBeenCalledTimes(1);
-    const saved = savePhoto.mock.calls[0]![0] as { image: Blob; editedImage?: Blob };
-    expect(await saved.image.text()).toBe(await dataUrlBlob(SAMPLE_IMAGE).text());
-    expect(await saved.editedImage!.text()).toBe('edited-jpeg');
-    expect(saved).not.toHaveProperty('score');
+    expect(saves()).toHaveLength(1);
+    const form = await savedForm();
+    expect(await file(form, 'image').text()).toBe(await dataUrlBlob(SAMPLE_IMAGE).text());
+    expect(await file(form, 'edited_image').text()).toBe('edited-jpeg');
+    expect(form.has('score')).toBe(false);
   });
 
   it('saves the photo alone when there is no edit', async () => {
-    savePhoto.mockResolvedValue({ id: 'p4' } as Photo);
+    saveAnswer = saved('p4');
     const { user } = await openResults(8.3, 'signed-in');
     await user.click(screen.getByRole('button', { name: 'Save to My Photos' }));
     await screen.findByText('Photo saved to your dashboard!');
-    const saved = savePhoto.mock.calls[0]![0] as { image: Blob; editedImage?: Blob };
-    expect(await saved.image.text()).toBe(await dataUrlBlob(SAMPLE_IMAGE).text());
-    expect(saved.editedImage).toBeUndefined();
+    const form = await savedForm();
+    expect(await file(form, 'image').text()).toBe(await dataUrlBlob(SAMPLE_IMAGE).text());
+    expect(form.get('edited_image')).toBeNull();
   });
 
   it('shows the server’s words when the photo turns out damaged', async () => {
-    savePhoto.mockRejectedValue(
-      new ApiError(422, 'image_incomplete', 'This photo looks damaged or incomplete. Please choose it again.'),
-    );
+    saveAnswer = () => apiError(422, 'image_incomplete', 'This photo looks damaged or incomplete. Please choose it again.');
     const { user } = await openResults(8.3, 'signed-in');
     await user.click(screen.getByRole('button', { name: 'Save to My Photos' }));
     expect(await screen.findByText('This photo looks damaged or incomplete. Please choose it again.')).toBeInTheDocument();
@@ -500,7 +509,7 @@ describe('Download Photo', () => {
   }
 
   it('downloads the photo as it is now, named original or edited, with the spec’s messages', async () => {
-    stubApi({
+    stubServer({
       'GET /api/v1/edits/quota': () => json(quota(5)),
       'POST /functions/v1/edit-photo': () =>
         json({ editedImageUrl: '/media/tmp/e3.jpg', editsRemaining: 4, operations: ['upscale'], engine: 'builtin' }),
@@ -519,7 +528,7 @@ describe('Download Photo', () => {
   });
 
   it('says Failed to download photo when the image cannot be fetched', async () => {
-    stubApi({
+    stubServer({
       'GET /api/v1/edits/quota': () => json(quota(5)),
       'POST /functions/v1/edit-photo': () =>
         json({ editedImageUrl: '/media/tmp/gone.jpg', editsRemaining: 4, operations: ['upscale'], engine: 'builtin' }),

@@ -4,7 +4,7 @@ import { Link, Navigate, useLocation } from 'react-router';
 import { Confetti, showsConfetti } from '@/components/confetti';
 import { DownloadCardButton } from '@/components/download-card-button';
 import { DownloadPhotoButton, photoDownloadName } from '@/components/download-photo-button';
-import { PageTitle } from '@/components/layout/page-title';
+import { PageTitle } from '@/components/page-title';
 import { SharePanel } from '@/components/share-panel';
 import { Button } from '@/components/ui/button';
 import { paths } from '@/config/paths';

@@ -1,7 +1,7 @@
 import { CameraIcon, CheckIcon, ImageIcon, ImageUpIcon, LightbulbIcon, RefreshCwIcon, SparklesIcon } from 'lucide-react';
 import { useId, useState } from 'react';
 import { useLocation } from 'react-router';
-import { PageTitle } from '@/components/layout/page-title';
+import { PageTitle } from '@/components/page-title';
 import { Button } from '@/components/ui/button';
 import { paths } from '@/config/paths';
 import { AnalysingCard } from '@/features/score/components/analysing-card';

@@ -1,7 +1,7 @@
 import { CameraIcon, GlobeIcon, LogOutIcon, ShieldCheckIcon, WandSparklesIcon } from 'lucide-react';
 import { Link } from 'react-router';
-import { PageLoader } from '@/components/layout/page-loader';
-import { PageTitle } from '@/components/layout/page-title';
+import { PageLoader } from '@/components/page-loader';
+import { PageTitle } from '@/components/page-title';
 import { Button } from '@/components/ui/button';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { VerifiedBadge } from '@/components/verified-badge';

@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { apiErrorFrom, fetchWithSession } from '@/lib/api-client';
+import { ApiError, api, noContent } from '@/lib/api-client';
 import { useSession } from '@/lib/session';
 
 /**
@@ -18,11 +18,14 @@ export const adminKeys = {
 
 /** Resolves to the server's answer; any other status (or no answer) throws an `ApiError`. */
 export async function getAdminAccess(signal?: AbortSignal): Promise<AdminAccess> {
-  const response = await fetchWithSession('/api/v1/admin/access', { signal });
-  if (response.status === 204) return 'granted';
-  if (response.status === 401) return 'signed-out';
-  if (response.status === 403) return 'denied';
-  throw await apiErrorFrom(response);
+  try {
+    await noContent(api.GET('/api/v1/admin/access', { signal }));
+    return 'granted';
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) return 'signed-out';
+    if (error instanceof ApiError && error.status === 403) return 'denied';
+    throw error;
+  }
 }
 
 export function adminAccessQueryOptions() {

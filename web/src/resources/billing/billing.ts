@@ -14,7 +14,7 @@ import { servesApi, useSession } from '@/lib/session';
 
 /** What can be bought; the server sets every price from this. */
 export type CheckoutType = ApiSchemas['Purchase'];
-/** POST /functions/v1/create-checkout (spec document 2, section 7): no amount, the server prices. */
+/** POST /functions/v1/create-checkout (docs/spec-rules.md §7): no amount, the server prices. */
 export type CreateCheckoutRequest = ApiSchemas['CreateCheckoutRequest'];
 /** Where to send the buyer (`url`: Stripe's page, or the sandbox's relative `/checkout/sandbox/{id}`). */
 export type CreateCheckoutResponse = ApiSchemas['CreateCheckoutResponse'];
@@ -28,10 +28,8 @@ export type SandboxCheckout = ApiSchemas['SandboxCheckout'];
 export type SandboxOutcome = ApiSchemas['SandboxResult'];
 export type SandboxAction = 'pay' | 'decline' | 'cancel';
 
-/** The plan that premium is (spec document 2, section 3). */
+/** The plan that premium is (docs/spec-rules.md §3). */
 export const PREMIUM_PLAN = 'premium_editing';
-/** Premium Editing, $9.99 a month (spec document 2, section 9); the server charges its own price. */
-export const PREMIUM_PRICE_CENTS = 999;
 
 export const billingKeys = {
   all: ['billing'] as const,
@@ -63,7 +61,7 @@ export function subscriptionQueryOptions() {
   });
 }
 
-/** Every 30 s on the dashboard (spec document 2, section 9). */
+/** Every 30 s on the dashboard (docs/spec-rules.md §9). */
 export const SUBSCRIPTION_POLL_MS = 30_000;
 
 /**

@@ -4,8 +4,6 @@
  * (the first paint before the quota call answers), never trusted.
  */
 export const EDITS_REMAINING_KEY = 'prettyScoreEditsRemaining';
-/** Free edits per browser (spec document 1, section 9); the server's limit wins. */
-export const FREE_EDITS = 5;
 
 /** Writes the server's remaining count; null (unlimited) removes the counter. */
 export function mirrorEditsRemaining(remaining: number | null, storage: Storage = localStorage): void {

@@ -3,7 +3,7 @@ import { api, unwrap, type ApiSchemas } from '@/lib/api-client';
 import { useSession } from '@/lib/session';
 
 /**
- * The feature gates (spec document 2, sections 4 and 7): premium members use
+ * The feature gates (docs/spec-rules.md §4 and §7): premium members use
  * every gated feature; everyone else gets one free trial of each. The server
  * decides and its gated endpoints check again; the web app's check only
  * decides what to show.

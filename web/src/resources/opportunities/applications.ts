@@ -1,5 +1,5 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { ApiError, api, apiErrorFrom, fetchWithSession, unwrap, type ApiSchemas } from '@/lib/api-client';
+import { ApiError, api, unwrap, type ApiSchemas } from '@/lib/api-client';
 import { useSession } from '@/lib/session';
 
 /** An application as its author and the admins see it. */
@@ -67,9 +67,8 @@ export function useMarkContacted() {
 
 /** GET /api/v1/admin/opportunities.csv with the admin's token, saved as a file. */
 export async function downloadApplicationsCsv(): Promise<void> {
-  const response = await fetchWithSession('/api/v1/admin/opportunities.csv');
-  if (!response.ok) throw await apiErrorFrom(response);
-  const url = URL.createObjectURL(await response.blob());
+  const csv = await unwrap(api.GET('/api/v1/admin/opportunities.csv', { parseAs: 'blob' }));
+  const url = URL.createObjectURL(csv);
   const link = document.createElement('a');
   link.href = url;
   link.download = 'opportunity-applications.csv';

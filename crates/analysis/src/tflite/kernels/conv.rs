@@ -3,7 +3,7 @@
 //! convolution.
 
 use super::super::arena::{alloc_overwritten, release};
-use super::super::model::Act;
+use super::super::ops::Act;
 #[cfg(target_arch = "x86_64")]
 use super::has_avx;
 use super::matmul::matmul;
@@ -98,7 +98,7 @@ pub(crate) fn conv(
     out
 }
 
-/// The skip input with its channel count, RELU, PRELU slopes (see [`Epi`](crate::tflite::model::Epi)).
+/// The skip input with its channel count, RELU, PRELU slopes (see [`Epi`](crate::tflite::ops::Epi)).
 type EpiArgs<'a> = (Option<(&'a [f32], usize)>, bool, Option<&'a [f32]>);
 
 /// The convolution's own activation, then the folded operators, on the outputs of

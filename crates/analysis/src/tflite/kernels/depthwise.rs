@@ -3,7 +3,7 @@
 //! order as the plain loop kept for the borders.
 
 use super::super::arena::alloc_overwritten;
-use super::super::model::Act;
+use super::super::ops::Act;
 #[cfg(target_arch = "x86_64")]
 use super::has_avx;
 use super::{apply, pad_before};

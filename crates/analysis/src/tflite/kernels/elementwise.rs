@@ -1,7 +1,7 @@
 //! Elementwise operators, as TFLite's reference kernels compute them, in place on a
 //! tensor the interpreter no longer needs.
 
-use super::super::model::Act;
+use super::super::ops::Act;
 use super::apply;
 
 /// `x * relu6(x + 3) / 6`, in TFLite's order of operations.

@@ -2,7 +2,7 @@
 //! are in flight at once, each output still summed in ascending order.
 
 use super::super::arena::alloc_overwritten;
-use super::super::model::Act;
+use super::super::ops::Act;
 use super::apply;
 #[cfg(target_arch = "x86_64")]
 use super::{has_avx, prefer_avx512};

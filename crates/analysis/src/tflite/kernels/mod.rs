@@ -9,7 +9,7 @@ pub(crate) mod matmul;
 pub(crate) mod pool;
 pub(crate) mod shape;
 
-use super::model::Act;
+use super::ops::Act;
 
 /// A fused activation.
 #[inline]

@@ -1,7 +1,7 @@
 //! Pooling: MAX_POOL_2D, and the mean over the whole image (AVERAGE_POOL_2D and MEAN).
 
 use super::super::arena::alloc;
-use super::super::model::Pool;
+use super::super::ops::Pool;
 #[cfg(target_arch = "x86_64")]
 use super::has_avx;
 use super::pad_before;

@@ -27,12 +27,13 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use uuid::Uuid;
 
+use super::steps::{TokenBody, present, with_fragment, with_query};
 use super::user::manual_linking_disabled;
-use super::{ok, with_fragment, with_query};
 use crate::auth::error::{AuthError, AuthResult};
 use crate::auth::external::{self, Outcome};
 use crate::auth::extract::{AuthQuery, Bearer};
-use crate::auth::{api_url, otp, pkce, sessions, site_url};
+use crate::auth::reply::{api_url, ok, site_url};
+use crate::auth::{otp, pkce, sessions};
 use crate::http::AppState;
 use crate::http::extract::ClientInfo;
 use crate::providers::identity::{Callback, IdentityError, IdentityProvider};
@@ -468,7 +469,7 @@ fn error_params(error: &str, code: &str, description: &str) -> String {
 pub(super) async fn id_token_grant(
     state: &AppState,
     client: &ClientInfo,
-    body: &super::token::TokenBody,
+    body: &TokenBody,
 ) -> AuthResult<Value> {
     let named = body.provider.as_deref().unwrap_or_default();
     let provider = state
@@ -480,11 +481,11 @@ pub(super) async fn id_token_grant(
                 format!("Provider (issuer \"{named}\") is not enabled"),
             )
         })?;
-    let Some(id_token) = super::present(&body.id_token) else {
+    let Some(id_token) = present(&body.id_token) else {
         return Err(AuthError::validation("id_token must be provided"));
     };
     let person = provider
-        .verify_id_token(id_token, super::present(&body.nonce))
+        .verify_id_token(id_token, present(&body.nonce))
         .await
         .map_err(|err| match err {
             IdentityError::Unavailable(_) => unavailable(provider, &err),

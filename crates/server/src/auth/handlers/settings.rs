@@ -6,8 +6,8 @@ use axum::http::{HeaderValue, header};
 use axum::response::Response;
 use serde_json::json;
 
-use super::ok;
 use crate::auth::error::AuthError;
+use crate::auth::reply::ok;
 use crate::http::AppState;
 
 pub async fn health() -> Response {

@@ -9,10 +9,11 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use uuid::Uuid;
 
-use super::{EmailBody, RedirectQuery, limit_mail_requests, ok, present};
+use super::steps::{EmailBody, limit_mail_requests, present};
 use crate::auth::error::{AuthError, AuthResult};
 use crate::auth::extract::{AuthJson, AuthQuery};
 use crate::auth::otp::{self, MailKind};
+use crate::auth::reply::{RedirectQuery, ok};
 use crate::auth::sessions::{self};
 use crate::auth::users::{self as user_rules, NewUser};
 use crate::auth::{password, pkce, rate_limit};

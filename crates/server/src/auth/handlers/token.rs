@@ -8,10 +8,11 @@ use sea_orm::{ColumnTrait, EntityTrait, QueryFilter};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::{ok, present};
+use super::steps::{TokenBody, present};
 use crate::auth::error::{API_VERSION, API_VERSION_HEADER, AuthError, AuthResult};
 use crate::auth::extract::{AuthJson, AuthQuery, Bearer};
 use crate::auth::otp::{self};
+use crate::auth::reply::ok;
 use crate::auth::sessions::{self, Scope};
 use crate::auth::users::{self as user_rules};
 use crate::auth::{password, pkce, rate_limit};
@@ -22,20 +23,6 @@ use crate::http::extract::ClientInfo;
 #[derive(Debug, Default, Deserialize)]
 pub struct GrantQuery {
     pub grant_type: Option<String>,
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(default)]
-pub struct TokenBody {
-    pub email: Option<String>,
-    pub phone: Option<String>,
-    pub password: Option<String>,
-    pub refresh_token: Option<String>,
-    pub auth_code: Option<String>,
-    pub code_verifier: Option<String>,
-    pub provider: Option<String>,
-    pub id_token: Option<String>,
-    pub nonce: Option<String>,
 }
 
 pub async fn token(

@@ -9,11 +9,12 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use uuid::Uuid;
 
-use super::{RedirectQuery, limit_mail_requests, ok, present};
+use super::steps::{limit_mail_requests, present};
 use crate::auth::error::{AuthError, AuthResult};
 use crate::auth::extract::{AuthJson, AuthQuery, Bearer};
 use crate::auth::notices::{self, Change};
 use crate::auth::otp::{self, MailKind};
+use crate::auth::reply::{RedirectQuery, ok};
 use crate::auth::sessions::{self, Scope};
 use crate::auth::users::{self as user_rules};
 use crate::auth::{password, pkce};

@@ -11,14 +11,13 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::signup::{SMS_OTP_TTL_SECS, phone_otp, send_confirmation, send_sms_code, signed_up};
+use super::steps::{EmailBody, limit_mail_requests, present, with_fragment, with_query};
 use super::user::start_email_change;
-use super::{
-    EmailBody, RedirectQuery, limit_mail_requests, ok, present, with_fragment, with_query,
-};
 use crate::auth::error::{AuthError, AuthResult};
 use crate::auth::extract::{AuthJson, AuthQuery};
 use crate::auth::notices;
 use crate::auth::otp::{self, MailKind};
+use crate::auth::reply::{RedirectQuery, ok};
 use crate::auth::sessions::{self};
 use crate::auth::users::{self as user_rules, NewUser};
 use crate::auth::{pkce, rate_limit};

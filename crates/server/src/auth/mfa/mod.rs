@@ -1,4 +1,4 @@
-//! MFA (AUTH-COMPAT §7): enrol, challenge, verify (the session becomes
+//! MFA (docs/auth-compat.md §7): enrol, challenge, verify (the session becomes
 //! aal2), unenrol, for TOTP apps and for WebAuthn security keys and
 //! passkeys (`webauthn`). Phone factors answer GoTrue's "not enabled" error.
 
@@ -20,8 +20,8 @@ use uuid::Uuid;
 
 use super::error::{AuthError, AuthResult};
 use super::extract::{AuthJson, Bearer};
-use super::handlers::ok;
 use super::notices::Change;
+use super::reply::{ok, site_url};
 use super::{rate_limit, sessions as session_rules};
 use crate::db::entities::{mfa_challenges, mfa_factors, sessions};
 use crate::http::AppState;
@@ -189,7 +189,7 @@ pub async fn enroll(
         .issuer
         .clone()
         .filter(|i| !i.trim().is_empty())
-        .unwrap_or_else(|| default_issuer(&super::site_url(&state)));
+        .unwrap_or_else(|| default_issuer(&site_url(&state)));
     let account = user
         .email
         .clone()

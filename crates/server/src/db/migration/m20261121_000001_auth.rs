@@ -1,4 +1,4 @@
-//! The GoTrue-compatible auth service's tables (`AUTH-COMPAT.md`): users and
+//! The GoTrue-compatible auth service's tables (`docs/auth-compat.md`): users and
 //! their identities, sessions with rotating refresh tokens, MFA factors and
 //! challenges, one-time tokens, PKCE flow states, the audit log and JWT signing
 //! keys.

@@ -1,4 +1,4 @@
-//! `/auth/v1`, the GoTrue-compatible auth API (AUTH-COMPAT.md), and the
+//! `/auth/v1`, the GoTrue-compatible auth API (docs/auth-compat.md), and the
 //! account endpoints. Every test gets a fresh app from the harness (cheap
 //! argon2 parameters); the GoTrue-shaped calls (`app.post`, `app.get_as`,
 //! …) are the harness client's auth layer; `on_both_databases!` runs a

@@ -7,7 +7,7 @@
 //! The app's own API: [`call`], [`get`] and [`post`] (as a signed-in
 //! [`Caller`]), and [`TestApp::send`] for any request built on `app.client`
 //! (multipart uploads, raw bodies). The auth API (`/auth/v1`, GoTrue's
-//! shape, AUTH-COMPAT.md) is a thin layer over it: [`TestApp::call`] and its
+//! shape, docs/auth-compat.md) is a thin layer over it: [`TestApp::call`] and its
 //! shorthands add the headers a Supabase client sends and put paths under
 //! `/auth/v1` (all but `/api/…`).
 

@@ -1,6 +1,6 @@
 import { useEffect, type ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
-import { PageLoader } from '@/components/layout/page-loader';
+import { PageLoader } from '@/components/page-loader';
 import { signInPathFor } from '@/config/paths';
 import { toast } from '@/lib/toast';
 import { useAdminAccess } from '@/resources/admin/get-admin-access';

@@ -1,4 +1,4 @@
-/** What a non-admin is told on the admin pages (spec document 2, section 6)… */
+/** What a non-admin is told on the admin pages (docs/spec-rules.md §6)… */
 export const ADMIN_ONLY_MESSAGE = 'Access denied: Admin only';
 /** …and on /admin/verification. */
 export const ADMIN_ACCESS_REQUIRED_MESSAGE = 'Admin access required';

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
-import { PageLoader } from '@/components/layout/page-loader';
+import { PageLoader } from '@/components/page-loader';
 import { InlineAlert } from '@/components/ui/inline-alert';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { paths } from '@/config/paths';

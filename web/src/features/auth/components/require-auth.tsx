@@ -1,6 +1,6 @@
 import { lazy, useEffect, useState, type ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
-import { PageLoader } from '@/components/layout/page-loader';
+import { PageLoader } from '@/components/page-loader';
 import { signInPathFor } from '@/config/paths';
 import { authMessages } from '@/features/auth/utils/auth-messages';
 import { needsSecondFactor } from '@/features/auth/utils/second-factor';

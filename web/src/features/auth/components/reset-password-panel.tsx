@@ -3,7 +3,7 @@ import { LoaderCircleIcon, MailCheckIcon } from 'lucide-react';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
-import { PageLoader } from '@/components/layout/page-loader';
+import { PageLoader } from '@/components/page-loader';
 import { Button } from '@/components/ui/button';
 import { FormField } from '@/components/ui/form-field';
 import { paths } from '@/config/paths';

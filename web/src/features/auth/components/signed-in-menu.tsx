@@ -1,7 +1,7 @@
 import { ChevronDownIcon, LogOutIcon } from 'lucide-react';
 import { Fragment } from 'react';
 import { Link } from 'react-router';
-import type { UserMenuItem } from '@/components/layout/navigation';
+import type { UserMenuItem } from '@/config/navigation';
 import { Button } from '@/components/ui/button';
 import {
   DropdownMenu,

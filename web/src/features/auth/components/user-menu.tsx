@@ -1,7 +1,7 @@
 import { LogInIcon } from 'lucide-react';
 import { lazy, Suspense, useEffect } from 'react';
 import { Link } from 'react-router';
-import { getUserMenu } from '@/components/layout/navigation';
+import { getUserMenu } from '@/config/navigation';
 import { Button } from '@/components/ui/button';
 import { Skeleton } from '@/components/ui/skeleton';
 import { useShowAdminLinks } from '@/hooks/use-show-admin-links';

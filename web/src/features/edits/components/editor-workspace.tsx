@@ -71,7 +71,7 @@ type EditorWorkspaceProps = {
 const EMPTY: EditHistory = { entries: [], index: -1 };
 
 /**
- * The /editor (spec document 2): AI quick edits (enhance, upscale to 4K,
+ * The /editor (docs/spec-rules.md): AI quick edits (enhance, upscale to 4K,
  * retouch, background, style, custom), four sliders with a live CSS preview,
  * undo/redo over a history that a new edit truncates, save, share, download.
  * The sliders are applied for real by the server (a free adjustments-only

@@ -39,7 +39,7 @@ type InlinePhotoEditorProps = {
 };
 
 /**
- * The Photo Details dialog's AI editor (spec document 1, sections 2 and 4):
+ * The Photo Details dialog's AI editor (docs/spec-rules.md §2 and §4):
  * Background, Hair and Outfit presets and a custom prompt; after an edit,
  * the before/after with Download, Undo, Redo, Edit Again, Download HD
  * Version and four share buttons. Each edit is written to the photo by the

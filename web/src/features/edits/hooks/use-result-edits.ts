@@ -11,7 +11,7 @@ export type EditRequest = { label: string; prompt: string; kind: EditKind };
 export type InitialEdits = { latest: string; needsAnalyze: boolean };
 
 /**
- * The results screen's edit flow (spec document 1, section 4): each edit
+ * The results screen's edit flow (docs/spec-rules.md §4): each edit
  * starts from the latest image (the edit if there is one, else the
  * original), the original stays as 'before', and the server's count of free
  * edits drives the message and the buttons.

@@ -1,7 +1,7 @@
 import type { Adjustments } from '@/resources/edits/types';
 
 /**
- * The /editor's manual sliders (spec document 2): brightness, contrast and
+ * The /editor's manual sliders (docs/spec-rules.md): brightness, contrast and
  * saturation 0-200 % (default 100) and blur 0-10 px in 0.1 steps. The
  * browser previews them with a CSS filter; the server applies them for real.
  */

@@ -3,8 +3,7 @@ import { toast } from '@/lib/toast';
 import type { EditKind } from './presets';
 
 /**
- * What a failed edit tells the user (spec document 1, sections 5 and 8, and
- * document 2's Editor row). The server's own messages are the spec's, so the
+ * What a failed edit tells the user (docs/spec-rules.md §5 and §8). The server's own messages are the spec's, so the
  * ones the user can act on (out of free edits, an instruction the built-in
  * editor cannot do, an image problem) are shown as they come.
  */

@@ -1,7 +1,7 @@
 import type { EditKind } from './edit-errors';
 
 /**
- * The success messages of an edit (spec document 1, section 4 and the
+ * The success messages of an edit (docs/spec-rules.md §4 and the
  * dashboard editor catalogue). With unlimited (premium) edits there is no
  * count to give, so the message says so instead.
  */
@@ -30,7 +30,7 @@ export const NO_PHOTO_TO_SAVE = 'No photo to save';
 export const NO_EDITED_IMAGE_TO_DOWNLOAD = 'No edited image to download';
 export const ADJUSTMENTS_APPLIED = 'Adjustments applied!';
 
-/** The share text of an edited photo (spec document 1, section 7). */
+/** The share text of an edited photo (docs/spec-rules.md §7). */
 export function editShareText(url: string): string {
   return `I just enhanced my photo with AI! Check out PrettyScore: ${url} #AIPhotoChallenge`;
 }

@@ -1,5 +1,5 @@
 /**
- * The edit history of one photo (spec document 2, section 4: each edit
+ * The edit history of one photo (docs/spec-rules.md §4: each edit
  * appends and cuts off any redo branch; undo and redo move within it). A pure
  * reducer, so the rules are tested without a screen.
  */

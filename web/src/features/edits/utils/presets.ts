@@ -32,7 +32,7 @@ export const resultPresets: EditPreset[] = [
 
 export type PresetTab = { value: 'background' | 'hair' | 'outfit'; label: string; presets: EditPreset[] };
 
-/** The Photo Details dialog's tabs, 4 presets each (spec document 1, sections 2 and 9). */
+/** The Photo Details dialog's tabs, 4 presets each (docs/spec-rules.md §2 and §9). */
 export const dashboardTabs: PresetTab[] = [
   {
     value: 'background',

@@ -1,7 +1,7 @@
 import { ArrowLeftIcon, LoaderCircleIcon, LockIcon, MessageCircleIcon, WifiOffIcon } from 'lucide-react';
 import { useCallback, useEffect, useRef } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { PageTitle } from '@/components/layout/page-title';
+import { PageTitle } from '@/components/page-title';
 import { Button } from '@/components/ui/button';
 import { paths } from '@/config/paths';
 import { ApiError } from '@/lib/api-client';

@@ -1,6 +1,6 @@
 import { CheckCircle2Icon, ClockIcon, LogInIcon, SparklesIcon } from 'lucide-react';
 import { Link, useLocation } from 'react-router';
-import { PageLoader } from '@/components/layout/page-loader';
+import { PageLoader } from '@/components/page-loader';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { signInPathFor } from '@/config/paths';

@@ -1,6 +1,6 @@
 import { z } from '@/lib/zod';
 
-/** The six interest options (spec document 2), in the form's order. */
+/** The six interest options (docs/spec-rules.md), in the form's order. */
 export const INTEREST_OPTIONS = [
   'Fashion Modeling',
   'Commercial Modeling',

@@ -3,7 +3,7 @@ import { HandshakeIcon, LoaderCircleIcon } from 'lucide-react';
 import { useEffect, useId, type ChangeEvent } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { Link, Navigate, useNavigate } from 'react-router';
-import { PageLoader } from '@/components/layout/page-loader';
+import { PageLoader } from '@/components/page-loader';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { FormField } from '@/components/ui/form-field';

@@ -19,7 +19,7 @@ const TIER_STYLE: Record<string, string> = {
 /** /partners/leaderboard (public): the top 10 approved partners by total earned. */
 export function PartnerLeaderboard() {
   const standings = usePartnerLeaderboard();
-  // A failed load is only logged (spec document 2, section 8); the page says there is no one yet.
+  // A failed load is only logged (docs/spec-rules.md §8); the page says there is no one yet.
   useEffect(() => {
     if (standings.isError) console.warn('Partner leaderboard failed to load', standings.error);
   }, [standings.isError, standings.error]);

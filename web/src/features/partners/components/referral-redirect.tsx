@@ -26,7 +26,7 @@ export function ReferralRedirect({ code }: { code: string }) {
       };
       trackReferral(code, AbortSignal.timeout(TRACK_TIMEOUT_MS))
         .catch((error: unknown) => {
-          // Only logged (spec document 2, section 8): the visitor is still sent home.
+          // Only logged (docs/spec-rules.md §8): the visitor is still sent home.
           console.warn('Referral tracking failed', error);
         })
         .finally(goHome);

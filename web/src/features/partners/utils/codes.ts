@@ -1,5 +1,5 @@
 /**
- * The partner programme's code rules (spec document 2, section 5), as the
+ * The partner programme's code rules (docs/spec-rules.md §5), as the
  * server applies them: the form mirrors them while the user types, the
  * server decides.
  */

@@ -1,4 +1,4 @@
-/** The partner programme's words (spec document 2, section 8). */
+/** The partner programme's words (docs/spec-rules.md §8). */
 export const SIGN_IN_TO_APPLY_MESSAGE = 'Please sign in to apply';
 export const PARTNER_EXISTS_MESSAGE = 'You already have a partner account';
 export const APPLICATION_SUBMITTED_MESSAGE = "Application submitted! We'll review it shortly.";

@@ -8,7 +8,7 @@ export type PartnerTier = 'starter' | 'pro' | 'elite';
 export type ConversionStatus = 'pending' | 'payable' | 'paid' | 'reversed';
 export type ConversionKind = 'sale' | 'parent' | 'clawback';
 
-/** The three commission tiers (spec document 2, section 9). */
+/** The three commission tiers (docs/spec-rules.md §9). */
 export const TIERS: { tier: PartnerTier; name: string; rate: number }[] = [
   { tier: 'starter', name: 'Starter', rate: 0.15 },
   { tier: 'pro', name: 'Pro', rate: 0.2 },

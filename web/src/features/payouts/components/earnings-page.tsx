@@ -2,7 +2,7 @@ import { CircleCheckIcon, ClockIcon, LoaderCircleIcon, RotateCcwIcon, WalletIcon
 import { useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { ConnectPayoutAccountButton } from '@/components/connect-payout-account-button';
-import { PageLoader } from '@/components/layout/page-loader';
+import { PageLoader } from '@/components/page-loader';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { paths } from '@/config/paths';

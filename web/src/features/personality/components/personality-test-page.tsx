@@ -1,7 +1,7 @@
 import { BrainIcon, ChevronLeftIcon, ChevronRightIcon, LoaderCircleIcon, LockIcon, RotateCcwIcon, SparklesIcon } from 'lucide-react';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import { PageLoader } from '@/components/layout/page-loader';
+import { PageLoader } from '@/components/page-loader';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Progress } from '@/components/ui/progress';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { petScoreSentence, petTitle } from './pet-title';
 import { petCardFileName } from './pet-card';
 
-describe('petTitle (spec section 9)', () => {
+describe('petTitle (docs/spec-rules.md §9)', () => {
   it.each([
     [10, 'Absolutely Adorable!'],
     [9, 'Absolutely Adorable!'],

@@ -1,4 +1,4 @@
-/** The spec's pet titles (document 1, section 9), for a whole-number score. */
+/** The spec's pet titles (docs/spec-rules.md §9), for a whole-number score. */
 export function petTitle(score: number): string {
   if (score >= 9) return 'Absolutely Adorable!';
   if (score >= 8) return 'Super Cute!';

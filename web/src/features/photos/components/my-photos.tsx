@@ -23,7 +23,7 @@ type MyPhotosProps = {
   embedded?: boolean;
 };
 
-/** My Photos (spec document 1, section 2): sortable grid of the user's saved photos. */
+/** My Photos (docs/spec-rules.md §2): sortable grid of the user's saved photos. */
 export function MyPhotos({ email, signOut, onOpenInEditor, renderEditor, banner, embedded = false }: MyPhotosProps) {
   const [sort, setSort] = useState<PhotoSort>('latest');
   const [detailsId, setDetailsId] = useState<string | null>(null);

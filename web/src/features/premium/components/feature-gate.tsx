@@ -1,8 +1,8 @@
 import { CrownIcon, GiftIcon, LoaderCircleIcon, LogInIcon, RefreshCwIcon } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link, useLocation } from 'react-router';
-import { PageLoader } from '@/components/layout/page-loader';
-import { PageTitle } from '@/components/layout/page-title';
+import { PageLoader } from '@/components/page-loader';
+import { PageTitle } from '@/components/page-title';
 import { Button } from '@/components/ui/button';
 import { paths, signInPathFor } from '@/config/paths';
 import type { FeatureName } from '@/resources/feature-access/feature-access';

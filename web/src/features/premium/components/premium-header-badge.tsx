@@ -6,8 +6,8 @@ import { isPremium, useSubscription } from '@/resources/billing/billing';
 /**
  * The header's crown for members. Being in the header, it checks the
  * subscription on every page load and whenever the signed-in user changes
- * (SessionProvider empties the cache then), as the spec asks (document 2,
- * section 4).
+ * (SessionProvider empties the cache then), as the spec asks
+ * (docs/spec-rules.md §4).
  */
 export function PremiumHeaderBadge() {
   const subscription = useSubscription();

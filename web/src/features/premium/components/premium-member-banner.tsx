@@ -6,7 +6,7 @@ import { isPremium, useSubscription } from '@/resources/billing/billing';
 
 /**
  * The dashboard's membership line. The subscription is checked when the
- * dashboard opens and every 30 s while it is open (spec document 2,
+ * dashboard opens and every 30 s while it is open (docs/spec-rules.md,
  * section 9), so a payment or a lapse shows without a reload. Members see
  * the Premium Member badge and shortcuts to feet and hands scoring; others a
  * quiet offer.

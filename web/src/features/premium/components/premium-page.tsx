@@ -15,7 +15,7 @@ import { PLAN_COMPARISON, PREMIUM_FEATURES, PREMIUM_PLAN_NAME, PREMIUM_PRICE_LAB
 
 /**
  * Back from a checkout: the status is checked again every 2 s until the
- * server confirms the subscription (spec, section 9: a recheck after 2 s),
+ * server confirms the subscription (docs/spec-rules.md §9: a recheck after 2 s),
  * and the dashboard follows 1 s after the confirmation.
  */
 export const SUCCESS_RECHECK_MS = 2_000;

@@ -23,7 +23,7 @@ export function gateState(access: FeatureAccess | undefined, trialActivated: boo
 }
 
 /**
- * A gated feature's access (spec document 2, section 4): the server's check,
+ * A gated feature's access (docs/spec-rules.md §4): the server's check,
  * and activating the one free trial, which records the use, checks access
  * again and says, in the server's words, what the trial gives (e.g. 'Trial
  * activated! You can score one photo of your feet.'). The

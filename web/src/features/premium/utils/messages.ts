@@ -1,4 +1,4 @@
-/** The spec's words for the premium page and the feature gates (spec document 2, section 8). */
+/** The spec's words for the premium page and the feature gates (docs/spec-rules.md §8). */
 export const SIGN_IN_TO_UPGRADE_MESSAGE = 'Please sign in to upgrade';
 export const NO_ACTIVE_SESSION_MESSAGE = 'No active session. Please sign in again.';
 export const CHECKOUT_FAILED_MESSAGE = 'Failed to start checkout. Please try again.';

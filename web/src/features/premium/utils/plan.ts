@@ -1,5 +1,5 @@
 /**
- * Premium Editing as the premium page shows it (spec document 2, sections 1,
+ * Premium Editing as the premium page shows it (docs/spec-rules.md §1,
  * 6 and 9). The server charges its own price; this is what the page says.
  */
 export const PREMIUM_PLAN_NAME = 'Premium Editing';

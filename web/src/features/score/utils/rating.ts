@@ -1,5 +1,5 @@
 /**
- * The spec's score tiers (document 1, section 4). The server computes the
+ * The spec's score tiers (docs/spec-rules.md §4). The server computes the
  * label it sends; this mirrors its table for display fallbacks and tests.
  */
 const tiers: { min: number; label: string }[] = [

@@ -1,4 +1,4 @@
-/** The score screens' share texts (spec document 1, section 7). */
+/** The score screens' share texts (docs/spec-rules.md §7). */
 
 /** The face result's share text: the score, its label, the site and the challenge tag. */
 export function faceShareText(score: string, label: string, siteUrl: string): string {

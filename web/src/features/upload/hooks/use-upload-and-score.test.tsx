@@ -3,22 +3,15 @@ import { act, renderHook, waitFor } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { MemoryRouter, useLocation } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { ApiError } from '@/lib/api-client';
 import { toast } from '@/lib/toast';
 import type { AnalysisKind } from '@/resources/analyses/analyses';
+import { apiError, callsTo, json, stubApi } from '@/testing/fake-api';
 import { useUploadAndScore } from './use-upload-and-score';
 
-// The upload is checked here at the module's edge: jsdom's Blob does not survive Node's multipart
-// encoder, so a stubbed fetch would not see the bytes (analyses.test.ts checks the paths).
-const analyzePhoto = vi.fn<(kind: AnalysisKind, image: Blob) => Promise<unknown>>();
-
-vi.mock('@/resources/analyses/analyses', async (importOriginal) => {
-  const { useMutation } = await import('@tanstack/react-query');
-  return {
-    ...(await importOriginal<typeof import('@/resources/analyses/analyses')>()),
-    useAnalyzePhoto: (kind: AnalysisKind) => useMutation({ mutationFn: (image: Blob) => analyzePhoto(kind, image) }),
-  };
-});
+/** The server's analysis endpoints, each answering `answer` (what the server says of any photo). */
+function stubAnalyses(answer: () => Response) {
+  return stubApi(Object.fromEntries((['face', 'pet', 'feet', 'hands'] as const).map((kind) => [`POST /api/v1/analyses/${kind}`, answer])));
+}
 
 const picked = () => new File([new Uint8Array(3_000)], 'IMG_0001.JPG', { type: 'image/jpeg' });
 /** What the working copy step makes of any photo here: four bytes, 'COPY'. */
@@ -42,7 +35,6 @@ function renderFlow(kind: AnalysisKind) {
 }
 
 beforeEach(() => {
-  analyzePhoto.mockReset();
   prepare.mockClear();
 });
 
@@ -52,7 +44,7 @@ describe('useUploadAndScore', () => {
     'sends the working copy of a %s photo to its analysis and opens its results with the analysis and the copy',
     async (kind) => {
       const analysis = { score: 8.4, kind };
-      analyzePhoto.mockResolvedValue(analysis);
+      const fetchMock = stubAnalyses(() => json(analysis));
       const { result } = renderFlow(kind);
 
       await act(() => result.current.flow.photo.choose(picked()));
@@ -62,11 +54,12 @@ describe('useUploadAndScore', () => {
       act(() => result.current.flow.getScore());
       await waitFor(() => expect(result.current.location.pathname).toBe(`/${kind}-results`));
       expect(result.current.location.state).toEqual({ analysis, image: COPY_DATA_URL });
-      expect(analyzePhoto).toHaveBeenCalledTimes(1);
-      const [sentKind, image] = analyzePhoto.mock.calls[0]!;
-      expect(sentKind).toBe(kind);
+      const sent = callsTo(fetchMock, 'POST', `/api/v1/analyses/${kind}`);
+      expect(sent).toHaveLength(1);
+      expect(fetchMock).toHaveBeenCalledTimes(1);
+      const image = (await sent[0]!.formData()).get('image') as File;
       expect(await image.text()).toBe('COPY');
-      expect((image as File).name).toBe(`${kind}.jpg`);
+      expect(image.name).toBe(`${kind}.jpg`);
     },
   );
 
@@ -83,10 +76,11 @@ describe('useUploadAndScore', () => {
 
   it('asks for a photo first, without calling the server', async () => {
     const error = vi.spyOn(toast, 'error');
+    const fetchMock = stubAnalyses(() => json({ score: 8 }));
     const { result } = renderFlow('face');
     act(() => result.current.flow.getScore());
     expect(error).toHaveBeenCalledWith('Please upload a photo first!');
-    expect(analyzePhoto).not.toHaveBeenCalled();
+    expect(fetchMock).not.toHaveBeenCalled();
   });
 
   it('refuses a file over 10 MB before making a copy', async () => {
@@ -101,7 +95,7 @@ describe('useUploadAndScore', () => {
 
   it("shows the server's message and stays on the page when the server refuses", async () => {
     const error = vi.spyOn(toast, 'error');
-    analyzePhoto.mockRejectedValue(new ApiError(422, 'not_an_image', 'Please upload an image file'));
+    stubAnalyses(() => apiError(422, 'not_an_image', 'Please upload an image file'));
     const { result } = renderFlow('hands');
     await act(() => result.current.flow.photo.choose(picked()));
     act(() => result.current.flow.getScore());

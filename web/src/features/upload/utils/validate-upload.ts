@@ -11,7 +11,7 @@ export type UploadCheck = { ok: true } | { ok: false; message: string };
 /** An upload page's own words for its refusals (feet and hands use the spec's other wording). */
 export type UploadMessages = { tooLarge: string; noPhoto: string };
 export const FACE_UPLOAD_MESSAGES: UploadMessages = { tooLarge: TOO_LARGE_MESSAGE, noPhoto: NO_PHOTO_MESSAGE };
-/** The spec's words on the feet and hands upload pages (document 2, section 6). */
+/** The spec's words on the feet and hands upload pages (docs/spec-rules.md §5). */
 export const FEET_HANDS_UPLOAD_MESSAGES: UploadMessages = {
   tooLarge: 'File size must be less than 10MB',
   noPhoto: 'Please upload a photo first',

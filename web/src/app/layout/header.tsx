@@ -1,12 +1,12 @@
 import { lazy, Suspense } from 'react';
-import { Logo } from '@/components/layout/logo';
+import { Logo } from '@/app/layout/logo';
 import { SidebarTrigger } from '@/components/ui/sidebar';
 import { UserMenu } from '@/features/auth/components/user-menu';
 import { useSession } from '@/lib/session';
 
 // What only a signed-in user has (the unread dot, the event stream, the
 // member's crown) loads with the session, not with a first visit's page.
-const UnreadDot = lazy(() => import('@/components/layout/unread-badge').then((module) => ({ default: module.UnreadDot })));
+const UnreadDot = lazy(() => import('@/app/layout/unread-badge').then((module) => ({ default: module.UnreadDot })));
 const UserEventsListener = lazy(() =>
   import('@/features/messages/components/user-events-listener').then((module) => ({ default: module.UserEventsListener })),
 );

@@ -1,8 +1,8 @@
 import { Suspense, useEffect, type ReactNode } from 'react';
-import { AppSidebar } from '@/components/layout/app-sidebar';
-import { Footer } from '@/components/layout/footer';
-import { Header } from '@/components/layout/header';
-import { PageLoader } from '@/components/layout/page-loader';
+import { AppSidebar } from '@/app/layout/app-sidebar';
+import { Footer } from '@/app/layout/footer';
+import { Header } from '@/app/layout/header';
+import { PageLoader } from '@/components/page-loader';
 import { SidebarProvider } from '@/components/ui/sidebar';
 import { markPageShown } from '@/lib/idle';
 

@@ -1,7 +1,7 @@
 import { lazy, Suspense } from 'react';
 import { Link, useLocation } from 'react-router';
-import { Logo } from '@/components/layout/logo';
-import { getSidebarGroups } from '@/components/layout/navigation';
+import { Logo } from '@/app/layout/logo';
+import { getSidebarGroups } from '@/config/navigation';
 import {
   Sidebar,
   SidebarGroup,
@@ -16,7 +16,7 @@ import { useSession } from '@/lib/session';
 
 // The count on Contact Requests, a signed-in user's link: loaded with it.
 const ContactUnreadBadge = lazy(() =>
-  import('@/components/layout/unread-badge').then((module) => ({ default: module.ContactUnreadBadge })),
+  import('@/app/layout/unread-badge').then((module) => ({ default: module.ContactUnreadBadge })),
 );
 
 export function AppSidebar() {
