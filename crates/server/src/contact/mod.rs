@@ -1,4 +1,4 @@
-//! Paid contact requests (spec document 2, the leaderboard's Contact dialog
+//! Paid contact requests (`docs/spec-rules.md` §2 and §9, the leaderboard's Contact dialog
 //! and `/contestant-requests`).
 //!
 //! A requester writes to a listed entry; the fee comes from the entry's rank

@@ -1,4 +1,4 @@
-//! The partner (affiliate) programme (spec document 2, `/partners…`,
+//! The partner (affiliate) programme (`docs/spec-rules.md` §2 and §9, `/partners…`,
 //! `/r/{code}`, `/admin/partners`, `/admin/payouts`), run by the server:
 //!
 //! - [`apply`]: applying, the partner's portal and the public leaderboard;
