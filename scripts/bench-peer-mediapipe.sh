@@ -21,6 +21,9 @@ venv="${VENV:-${TMPDIR:-/tmp}/prettyscore-mediapipe-venv}"
 target="${CARGO_TARGET_DIR:-$root/crates/analysis/target}"
 runs="${RUNS:-40}"
 
+# libjpeg-turbo's SIMD code (the analysis crate's JPEG decode) is assembled by nasm.
+command -v nasm >/dev/null || { echo "install nasm first (apt-get install nasm): without it the JPEG decode is plain C" >&2; exit 1; }
+
 if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c "import mediapipe, cv2" 2>/dev/null; then
   echo "creating $venv (mediapipe==0.10.14)" >&2
   python3 -m venv "$venv"

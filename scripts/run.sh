@@ -6,6 +6,8 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 
 require_toolchains
+# Without nasm the JPEG decoder builds its plain C code (slower); as root it is installed.
+if [[ $EUID -eq 0 ]]; then ensure_nasm; fi
 build_web
 build_server
 cd "$ROOT"

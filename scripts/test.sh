@@ -17,6 +17,7 @@ source "$ROOT/scripts/lib/schemathesis.sh"
 
 require_toolchains
 require_rust_checkers
+ensure_nasm
 trap 'stop_rust_build; stop_beside; drop_test_databases; stop_throwaway_postgres; stop_localstripe' EXIT
 
 say "Rust formatting"

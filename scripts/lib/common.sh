@@ -43,6 +43,22 @@ require_rust_checkers() {
   rustup component add rustfmt clippy
 }
 
+# nasm assembles libjpeg-turbo's SIMD code (mozjpeg-sys builds it from source
+# for the analysis crate's JPEG decode). Without it the crate still builds, with
+# the plain C code only, and the test that compares the two fails: so install it
+# before the first cargo build (Debian's package, as root).
+ensure_nasm() {
+  command -v nasm >/dev/null 2>&1 && return 0
+  if [[ $EUID -eq 0 ]] && command -v apt-get >/dev/null 2>&1; then
+    say "Installing nasm (Debian package) for libjpeg-turbo's SIMD code"
+    apt-get install -y -qq nasm >/dev/null 2>&1 \
+      || { apt-get update -qq && apt-get install -y -qq nasm >/dev/null; } \
+      || die "could not install nasm with apt-get"
+  else
+    die "The JPEG decoder's SIMD code needs nasm. Install it (Debian/Ubuntu: sudo apt-get install nasm)."
+  fi
+}
+
 # Installs a folder's npm packages when package-lock.json changed since the
 # last install (npm ci always starts from scratch, which costs half a minute).
 npm_install() {

@@ -108,6 +108,66 @@ fn main() {
     let mesh = count(include_bytes!("../../../models/face_landmark.tflite"));
     let palm = count(include_bytes!("../../../models/palm_detection_full.tflite"));
     let hand = count(include_bytes!("../../../models/hand_landmark_full.tflite"));
+    // Each model's kernels against that peak: the best of 20 passes on a fixed input
+    // (the arithmetic does not depend on the values), multiply-adds over time.
+    let models: [(&str, &[u8]); 4] = [
+        (
+            "face detector",
+            include_bytes!("../../../models/face_detection_short_range.tflite"),
+        ),
+        (
+            "face mesh",
+            include_bytes!("../../../models/face_landmark.tflite"),
+        ),
+        (
+            "palm detector",
+            include_bytes!("../../../models/palm_detection_full.tflite"),
+        ),
+        (
+            "hand landmarks",
+            include_bytes!("../../../models/hand_landmark_full.tflite"),
+        ),
+    ];
+    for (name, bytes) in models {
+        let m = prettyscore_analysis::tflite::Model::parse(bytes).expect("embedded model");
+        let (h, w, c) = m.input_hwc();
+        let input: Vec<f32> = (0..h * w * c)
+            .map(|i| (i.wrapping_mul(2_654_435_761) % 1000) as f32 / 1000.0)
+            .collect();
+        let mut mirrored = input.clone();
+        for row in mirrored.chunks_exact_mut(w * c) {
+            let px: Vec<f32> = row.chunks_exact(c).rev().flatten().copied().collect();
+            row.copy_from_slice(&px);
+        }
+        let time = |f: &dyn Fn()| {
+            f();
+            (0..20)
+                .map(|_| {
+                    let t = std::time::Instant::now();
+                    f();
+                    t.elapsed().as_secs_f64()
+                })
+                .fold(f64::MAX, f64::min)
+        };
+        let one = time(&|| {
+            std::hint::black_box(m.run(&input));
+        });
+        let pair = time(&|| {
+            std::hint::black_box(m.run_pair(&input, &mirrored));
+        });
+        let macs = m.multiply_adds() as f64;
+        println!(
+            "{name}: {:.1} M multiply-adds a pass; one pass {:.2} ms = {:.1} G/s = {:.0}% of \
+             the separate peak; a pair (photo and mirror) {:.2} ms = {:.1} G/s = {:.0}%",
+            macs / 1e6,
+            one * 1e3,
+            macs / one / 1e9,
+            100.0 * macs / one / 1e9 / separate,
+            pair * 1e3,
+            2.0 * macs / pair / 1e9,
+            100.0 * 2.0 * macs / pair / 1e9 / separate,
+        );
+    }
     // The passes each analysis runs (README, "Pipeline"): every network on the input and
     // on its mirror image, and the face detector twice more on a crop when the face is
     // small in the frame (as in the benchmark photos).

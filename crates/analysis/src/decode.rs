@@ -1,6 +1,6 @@
 //! Decoding with bounded memory: size and dimension checks before any pixel buffer is
-//! allocated, EXIF orientation applied, large JPEGs decoded at reduced scale (DCT
-//! scaling) because the analysis never needs more than about a megapixel.
+//! allocated, EXIF orientation applied, JPEGs decoded at reduced scale (DCT scaling, by
+//! libjpeg-turbo) because the analysis never needs more than about a megapixel.
 
 use crate::error::AnalysisError;
 use crate::raster::Rgb;
@@ -92,9 +92,24 @@ fn decode_jpeg(bytes: &[u8], size: Size) -> Result<(Rgb, u16, (u32, u32)), Analy
     check_dims(w, h)?;
     let orientation = dec.exif_data().map(exif_orientation).unwrap_or(1);
     let long = w.max(h);
-    // Up to a DCT scale of 1/2, a full-size decode by zune-jpeg plus one 2x2 reduction is
-    // faster than jpeg-decoder's scaled decode (1080p: about 7.5 vs 12 ms); from 1/4 on,
-    // skipping the IDCT and colour conversion of 3/4 of the pixels wins.
+    // The working size: libjpeg-turbo decodes straight to 1/2, 1/4 or 1/8 of the size from
+    // the DCT coefficients, the largest of those reductions whose long side still reaches
+    // WORKING_SIDE (the same grid as the full-size decode halved until it is under
+    // 2 x WORKING_SIDE gave before: a 1080p photo is 960x540, a 12 MP one 1000x750).
+    // Photos that need every pixel (under 2 x WORKING_SIDE) stay with zune-jpeg below:
+    // libjpeg-turbo saves nothing there, and its chroma upsampling rounds differently.
+    let reduce = reduction(long);
+    if size == Size::Working
+        && reduce > 1
+        && info.pixel_format != jpeg_decoder::PixelFormat::CMYK32
+        && let Some(img) = decode_jpeg_scaled(bytes, (w, h), reduce)
+    {
+        return Ok((img, orientation, (w, h)));
+    }
+    // Full size, CMYK, or whatever libjpeg-turbo refused: as before. Up to a DCT scale of
+    // 1/2, a full-size decode by zune-jpeg plus one 2x2 reduction is faster than
+    // jpeg-decoder's scaled decode (1080p: about 7.5 vs 12 ms); from 1/4 on, skipping the
+    // IDCT and colour conversion of 3/4 of the pixels wins.
     if (long < 4 * WORKING_SIDE || size == Size::Full)
         && let Some(img) = decode_jpeg_zune(bytes, (w, h))
     {
@@ -127,6 +142,59 @@ fn decode_jpeg(bytes: &[u8], size: Size) -> Result<(Rgb, u16, (u32, u32)), Analy
         return Err(AnalysisError::CorruptImage("pixel count mismatch".into()));
     }
     Ok((Rgb::new(dw, dh, rgb), orientation, (w, h)))
+}
+
+/// The DCT reduction (1, 2, 4 or 8) for a photo whose long side is `long`: the largest
+/// whose reduced long side is still at least [`WORKING_SIDE`].
+fn reduction(long: u32) -> u32 {
+    [8, 4, 2]
+        .into_iter()
+        .find(|&d| long >= d * WORKING_SIDE)
+        .unwrap_or(1)
+}
+
+/// A decode by libjpeg-turbo (as vendored by `mozjpeg-sys`, built from source) reduced
+/// `reduction` times in each direction while decoding: the reduced inverse DCTs (4x4,
+/// 2x2, 1x1 outputs per block, or a full 8x8 one for chroma that was subsampled) give
+/// the pixels straight at the reduced size, so 3/4 (or more) of the inverse transform,
+/// chroma upsampling and colour conversion is never done. `None` when libjpeg-turbo
+/// refuses the file or reads another size from its header than the one checked (the
+/// caller then decodes as before).
+///
+/// Determinism: the accurate integer inverse DCT (JDCT_ISLOW, libjpeg's default, set
+/// explicitly), integer upsampling and colour conversion. libjpeg-turbo picks SSE2, AVX2
+/// (x86-64) or NEON code at run time; each is an exact translation of the C code, and
+/// `tests::scaled_decodes_agree_with_and_without_simd` decodes with every level this
+/// machine has against the plain C code, byte for byte.
+fn decode_jpeg_scaled(bytes: &[u8], (w, h): (u32, u32), reduction: u32) -> Option<Rgb> {
+    // libjpeg reports a fatal error by unwinding out of its error handler (the mozjpeg
+    // crate's `error_exit`, which does not call the panic hook); warnings (corrupt data it
+    // can go on from) are silenced, as zune-jpeg and jpeg-decoder go on from them too.
+    std::panic::catch_unwind(|| {
+        let mut dec = mozjpeg::Decompress::builder().from_mem(bytes).ok()?;
+        if dec.size() != (w as usize, h as usize) {
+            return None;
+        }
+        dec.dct_method(mozjpeg::DctMethod::IntegerSlow);
+        dec.do_fancy_upsampling(true);
+        dec.scale((8 / reduction) as u8);
+        let mut dec = dec.rgb().ok()?;
+        let (dw, dh) = (dec.width(), dec.height());
+        if (dw, dh)
+            != (
+                w.div_ceil(reduction) as usize,
+                h.div_ceil(reduction) as usize,
+            )
+        {
+            return None;
+        }
+        let pixels: Vec<u8> = dec.read_scanlines().ok()?;
+        // The rest of the file (markers after the image) is not read: the completeness
+        // check has already seen its end.
+        (pixels.len() == dw * dh * 3).then(|| Rgb::new(dw, dh, pixels))
+    })
+    .ok()
+    .flatten()
 }
 
 /// A full-size decode by zune-jpeg of a YCbCr, RGB or greyscale JPEG whose header has
@@ -263,4 +331,195 @@ pub fn exif_orientation(tiff: &[u8]) -> u16 {
         None
     };
     find().unwrap_or(1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Stands in, in this test binary only, for libjpeg-turbo's `jpeg_simd_cpu_support`
+    /// (its `jsimdcpu.asm`, which reads CPUID), so that a test can choose the SIMD level.
+    /// libjpeg-turbo asks once per thread (its `simd_support` is thread-local), so each
+    /// level is decoded on a fresh thread. The test's own object files come before the
+    /// library's archive when linking, so the archive's version is never pulled in.
+    #[cfg(target_arch = "x86_64")]
+    mod simd_switch {
+        use std::cell::Cell;
+        use std::sync::atomic::{AtomicBool, Ordering};
+
+        pub const NONE: u32 = 0;
+        /// JSIMD_SSE | JSIMD_SSE2: what every x86-64 processor has.
+        pub const SSE2: u32 = 0x04 | 0x08;
+        /// ... | JSIMD_AVX2.
+        pub const AVX2: u32 = SSE2 | 0x80;
+
+        thread_local! {
+            pub static LEVEL: Cell<u32> = const { Cell::new(NONE) };
+        }
+        /// Whether libjpeg-turbo asked at all (it does not when built without its SIMD
+        /// code, that is without nasm).
+        pub static ASKED: AtomicBool = AtomicBool::new(false);
+
+        #[unsafe(no_mangle)]
+        pub extern "C" fn jpeg_simd_cpu_support() -> u32 {
+            ASKED.store(true, Ordering::SeqCst);
+            LEVEL.with(|l| l.get())
+        }
+    }
+
+    fn testdata(rel: &str) -> Vec<u8> {
+        let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../testdata")
+            .join(rel);
+        std::fs::read(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+    }
+
+    /// The test JPEGs as they are, and the astronaut re-encoded by libjpeg-turbo with
+    /// every chroma subsampling, baseline and progressive, grey, and at an odd size
+    /// (partial blocks at the right and bottom edges).
+    fn sample_jpegs() -> Vec<(String, Vec<u8>)> {
+        let mut out: Vec<(String, Vec<u8>)> = [
+            "face/astronaut-baseline.jpg",
+            "face/astronaut-progressive.jpg",
+            "noface/rocket.jpg",
+            "portraits/aksel-andersson.jpg",
+            "portraits/grace-hopper.jpg",
+            "portraits/ew-dahlgren.jpg",
+        ]
+        .iter()
+        .map(|f| (f.to_string(), testdata(f)))
+        .collect();
+        let png = image::load_from_memory(&testdata("face/astronaut.png"))
+            .unwrap()
+            .into_rgb8();
+        let (pw, ph) = (png.width() as usize, png.height() as usize);
+        // An odd-sized crop, 2 px in from the top left.
+        let (cw, ch) = (pw - 13, ph - 7);
+        let crop: Vec<u8> = (0..ch)
+            .flat_map(|y| png.as_raw()[((y + 2) * pw + 2) * 3..][..cw * 3].to_vec())
+            .collect();
+        let encode = |w: usize, h: usize, px: &[u8], grey: bool, sub: (u8, u8), prog: bool| {
+            let space = if grey {
+                mozjpeg::ColorSpace::JCS_GRAYSCALE
+            } else {
+                mozjpeg::ColorSpace::JCS_RGB
+            };
+            let mut c = mozjpeg::Compress::new(space);
+            c.set_size(w, h);
+            c.set_quality(88.0);
+            if !grey {
+                c.set_chroma_sampling_pixel_sizes(sub, sub);
+            }
+            if prog {
+                c.set_progressive_mode();
+            }
+            let mut c = c.start_compress(Vec::new()).unwrap();
+            c.write_scanlines(px).unwrap();
+            c.finish().unwrap()
+        };
+        let grey: Vec<u8> = crop.chunks_exact(3).map(|p| p[1]).collect();
+        for (sub, name) in [((1, 1), "444"), ((2, 1), "422"), ((2, 2), "420")] {
+            for prog in [false, true] {
+                out.push((
+                    format!("astronaut {name} progressive={prog}"),
+                    encode(pw, ph, png.as_raw(), false, sub, prog),
+                ));
+            }
+            out.push((
+                format!("odd crop {cw}x{ch} {name}"),
+                encode(cw, ch, &crop, false, sub, false),
+            ));
+        }
+        out.push((
+            "odd crop grey".into(),
+            encode(cw, ch, &grey, true, (1, 1), false),
+        ));
+        out
+    }
+
+    fn size_of(jpeg: &[u8]) -> (u32, u32) {
+        let (w, h) = mozjpeg::Decompress::new_mem(jpeg).unwrap().size();
+        (w as u32, h as u32)
+    }
+
+    /// Every sample at every reduction, decoded on a fresh thread at the given SIMD level.
+    #[cfg(target_arch = "x86_64")]
+    fn decode_all_at(level: u32, samples: &[(String, Vec<u8>)]) -> Vec<Vec<u8>> {
+        std::thread::scope(|s| {
+            s.spawn(|| {
+                simd_switch::LEVEL.with(|l| l.set(level));
+                let mut out = Vec::new();
+                for (name, jpeg) in samples {
+                    for reduction in [1, 2, 4, 8] {
+                        let img = decode_jpeg_scaled(jpeg, size_of(jpeg), reduction)
+                            .unwrap_or_else(|| panic!("{name} at 1/{reduction} did not decode"));
+                        out.push(img.data);
+                    }
+                }
+                out
+            })
+            .join()
+            .unwrap()
+        })
+    }
+
+    /// The issue's proof that the scaled decode is the same on every CPU: libjpeg-turbo's
+    /// SSE2 and AVX2 code give the very bytes its plain C code gives, at every reduction,
+    /// for every chroma subsampling, baseline and progressive, colour and grey.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn scaled_decodes_agree_with_and_without_simd() {
+        use std::sync::atomic::Ordering;
+        let samples = sample_jpegs();
+        let plain = decode_all_at(simd_switch::NONE, &samples);
+        assert!(
+            simd_switch::ASKED.load(Ordering::SeqCst),
+            "libjpeg-turbo never asked for the CPU's SIMD support: mozjpeg-sys was built \
+             without its SIMD code (install nasm, as scripts/test.sh does, and rebuild it)"
+        );
+        let mut levels = vec![("SSE2", simd_switch::SSE2)];
+        if std::is_x86_feature_detected!("avx2") {
+            levels.push(("AVX2", simd_switch::AVX2));
+        }
+        for (level_name, level) in levels {
+            let simd = decode_all_at(level, &samples);
+            for (i, (a, b)) in plain.iter().zip(&simd).enumerate() {
+                let (name, reduction) = (&samples[i / 4].0, 1 << (i % 4));
+                assert!(
+                    a == b,
+                    "{name} at 1/{reduction}: {level_name} differs from plain C"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_reduction_keeps_the_long_side_at_the_working_side_or_more() {
+        assert_eq!(reduction(1919), 1);
+        assert_eq!(reduction(1920), 2);
+        assert_eq!(reduction(3839), 2);
+        assert_eq!(reduction(4000), 4);
+        assert_eq!(reduction(7680), 8);
+        assert_eq!(reduction(20_000), 8);
+        for long in (16..20_000).step_by(7) {
+            let d = reduction(long);
+            assert!(long.div_ceil(d) >= WORKING_SIDE.min(long));
+            assert!(d == 8 || long < 2 * d * WORKING_SIDE);
+        }
+    }
+
+    /// A 1080p JPEG decodes to the same 960x540 grid as before (a full-size decode
+    /// halved), upright and with the same size reported.
+    #[test]
+    fn a_1080p_jpeg_is_decoded_at_half_size() {
+        let png = image::load_from_memory(&testdata("face/astronaut.png")).unwrap();
+        let big = png.resize_exact(1920, 1080, image::imageops::FilterType::Triangle);
+        let mut jpeg = Vec::new();
+        big.to_rgb8()
+            .write_to(&mut Cursor::new(&mut jpeg), image::ImageFormat::Jpeg)
+            .unwrap();
+        let d = decode(&jpeg).unwrap();
+        assert_eq!((d.image.w, d.image.h), (960, 540));
+        assert_eq!(d.original_size, (1920, 1080));
+    }
 }

@@ -64,12 +64,11 @@ fn detector_input(pyr: &Pyramid, origin: [f32; 2], side: f32) -> Vec<f32> {
     input
 }
 
-/// Run the detector on a region's input (`mirrored`: the region's mirror image) and return
-/// the faces after weighted non-maximum suppression, in working-image pixels of the
+/// The faces in the detector's outputs on a region's input (`mirrored`: the region's
+/// mirror image) after weighted non-maximum suppression, in working-image pixels of the
 /// unmirrored image.
-fn detect_in(input: &[f32], origin: [f32; 2], side: f32, mirrored: bool) -> Vec<Detection> {
+fn detect_in(out: &[Vec<f32>], origin: [f32; 2], side: f32, mirrored: bool) -> Vec<Detection> {
     let m = models();
-    let out = m.detector.run(input);
     let mut cands = detect::decode::<6>(
         &out[0],
         &out[1],
@@ -120,8 +119,9 @@ fn detect_symmetric(pyr: &Pyramid, origin: [f32; 2], side: f32) -> Option<Detect
     let input = detector_input(pyr, origin, side);
     let mut flipped = input.clone();
     flip_rows(&mut flipped, DET_SIZE, DET_SIZE);
-    let a = largest(&detect_in(&input, origin, side, false));
-    let b = largest(&detect_in(&flipped, origin, side, true));
+    let (out_a, out_b) = models().detector.run_pair(&input, &flipped);
+    let a = largest(&detect_in(&out_a, origin, side, false));
+    let b = largest(&detect_in(&out_b, origin, side, true));
     detect::symmetric(a, b)
 }
 
@@ -154,8 +154,7 @@ pub(crate) fn mesh(pyr: &Pyramid, roi: &Roi) -> Mesh {
     }
     let mut mirrored = input.clone();
     flip_rows(&mut mirrored, MESH_SIZE, MESH_SIZE);
-    let a = m.mesh.run(&input);
-    let b = m.mesh.run(&mirrored);
+    let (a, b) = m.mesh.run_pair(&input, &mirrored);
     let size = MESH_SIZE as f32;
     let mut points = Vec::with_capacity(LANDMARKS);
     for i in 0..LANDMARKS {

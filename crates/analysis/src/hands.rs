@@ -63,10 +63,10 @@ pub(crate) fn warm_up() {
 /// fingers, then two thumb points.
 pub(crate) type Palm = detect::Detection<7>;
 
-/// The detector's answers on a square region's input (0..1), in working-image pixels.
-fn palms_in(input: &[f32], origin: [f32; 2], side: f32, mirrored: bool) -> Vec<Palm> {
+/// The detector's answers (its outputs on a square region's input), in working-image
+/// pixels.
+fn palms_in(out: &[Vec<f32>], origin: [f32; 2], side: f32, mirrored: bool) -> Vec<Palm> {
     let m = models();
-    let out = m.palm.run(input);
     let cands = detect::decode::<7>(
         &out[0],
         &out[1],
@@ -94,8 +94,10 @@ pub(crate) fn detect_palm(pyr: &Pyramid) -> Option<Palm> {
     }
     let mut flipped = input.clone();
     flip_rows(&mut flipped, PALM_SIZE, PALM_SIZE);
-    let a = largest(&palms_in(&input, origin, side, false));
-    let b = largest(&palms_in(&flipped, origin, side, true));
+    // One pair run: the two passes share each layer's weights while they are cached.
+    let (out_a, out_b) = models().palm.run_pair(&input, &flipped);
+    let a = largest(&palms_in(&out_a, origin, side, false));
+    let b = largest(&palms_in(&out_b, origin, side, true));
     detect::symmetric(a, b)
 }
 
@@ -170,8 +172,7 @@ pub(crate) fn landmarks(pyr: &Pyramid, roi: &Roi) -> HandLandmarks {
     }
     let mut mirrored = input.clone();
     flip_rows(&mut mirrored, LANDMARK_SIZE, LANDMARK_SIZE);
-    let a = m.landmark.run(&input);
-    let b = m.landmark.run(&mirrored);
+    let (a, b) = m.landmark.run_pair(&input, &mirrored);
     let size = LANDMARK_SIZE as f32;
     let mut points = [[0f32; 3]; HAND_LANDMARKS];
     let mut world = [[0f32; 3]; HAND_LANDMARKS];

@@ -391,7 +391,9 @@ const PINNED_FINGERPRINT: u64 = 0x70b3_b045_0a87_e920;
 /// zune-jpeg picks AVX2, NEON or scalar code at run time (its options cannot turn that
 /// off), so pin the decoded pixels of a JPEG as well: a machine whose decoder path
 /// computes differently fails here, not silently in the scores. Update only together
-/// with a deliberate change to decoding.
+/// with a deliberate change to decoding. (This JPEG is under 1920 px, so zune-jpeg
+/// decodes it; libjpeg-turbo's scaled decodes are pinned through the benchmark photos'
+/// scores in pinned_scores.rs and compared with and without SIMD in decode.rs.)
 #[test]
 fn jpeg_decoding_is_bit_identical_to_the_pinned_hash() {
     let decoded = prettyscore_analysis::internals::decode(&jpeg(&rgb(ASTRONAUT), 85)).unwrap();

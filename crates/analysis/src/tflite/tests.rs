@@ -334,3 +334,30 @@ fn multiply_adds_match_an_independent_count() {
         assert_eq!(Model::parse(bytes).unwrap().multiply_adds(), expected);
     }
 }
+
+/// A pair run (photo and mirror, operator by operator) gives each input exactly the
+/// outputs of a run of its own.
+#[test]
+fn a_pair_run_is_two_runs_bit_for_bit() {
+    for bytes in [
+        &include_bytes!("../../../../models/face_detection_short_range.tflite")[..],
+        &include_bytes!("../../../../models/face_landmark.tflite")[..],
+        &include_bytes!("../../../../models/palm_detection_full.tflite")[..],
+        &include_bytes!("../../../../models/hand_landmark_full.tflite")[..],
+    ] {
+        let m = Model::parse(bytes).unwrap();
+        let (h, w, c) = m.input_hwc();
+        let a: Vec<f32> = (0..h * w * c)
+            .map(|i| (i.wrapping_mul(2_654_435_761) % 1000) as f32 / 1000.0)
+            .collect();
+        let b: Vec<f32> = a.iter().rev().map(|v| 1.0 - v).collect();
+        let (pa, pb) = m.run_pair(&a, &b);
+        let bits = |o: &[Vec<f32>]| -> Vec<Vec<u32>> {
+            o.iter()
+                .map(|v| v.iter().map(|x| x.to_bits()).collect())
+                .collect()
+        };
+        assert_eq!(bits(&pa), bits(&m.run(&a)));
+        assert_eq!(bits(&pb), bits(&m.run(&b)));
+    }
+}
