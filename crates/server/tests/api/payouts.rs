@@ -29,12 +29,12 @@ on_both_databases!(
     through_stripe_connect_the_share_is_sent_once_retried_with_its_key_and_reversed,
 );
 
-async fn earnings(app: &TestApp, caller: &Caller) -> Value {
+pub(crate) async fn earnings(app: &TestApp, caller: &Caller) -> Value {
     get(app, EARNINGS, caller).await.ok()
 }
 
 /// Connects `caller`'s sandbox payout account through its test page.
-async fn connect(app: &TestApp, caller: &Caller) -> String {
+pub(crate) async fn connect(app: &TestApp, caller: &Caller) -> String {
     let link = post(app, ACCOUNT, caller, json!({})).await.ok();
     let url = link["url"].as_str().unwrap();
     let account = url
@@ -61,7 +61,7 @@ fn sandbox_path(account: &str) -> String {
 }
 
 /// Moves every captured line's charge `days` into the past.
-async fn age_captures(app: &TestApp, days: i64) {
+pub(crate) async fn age_captures(app: &TestApp, days: i64) {
     sql(
         app,
         "UPDATE earning_lines SET captured_at = $1 WHERE captured_at IS NOT NULL",
@@ -71,7 +71,7 @@ async fn age_captures(app: &TestApp, days: i64) {
 }
 
 /// Runs the transfer job as `instances` instances at once; the sums.
-async fn run_job(app: &TestApp, instances: usize) -> transfers::Run {
+pub(crate) async fn run_job(app: &TestApp, instances: usize) -> transfers::Run {
     let runs = futures::future::join_all(
         (0..instances).map(|_| async { transfers::run(&app.state).await.unwrap() }),
     )
