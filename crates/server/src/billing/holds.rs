@@ -65,12 +65,14 @@ const HELD: &str = payment::Status::Held.as_str();
 pub const PAID_TWICE: &str =
     "This contact request was paid for already: the second payment is given back";
 
-/// States of a payment that has held money for its reference (and may
-/// still, or has captured, released or refunded it).
-const HELD_MONEY: [payment::Status; 5] = [
+/// States of a payment that holds or took money for its reference (and
+/// may have given it back since). A canceled payment is not one: it may
+/// never have been authorised (a checkout that expired at Stripe cancels its
+/// PaymentIntent), and a hold placed after a released one is the expiry
+/// job's to release (the request is denied).
+const HELD_MONEY: [payment::Status; 4] = [
     payment::Status::Held,
     payment::Status::Succeeded,
-    payment::Status::Canceled,
     payment::Status::PartiallyRefunded,
     payment::Status::Refunded,
 ];
@@ -90,8 +92,8 @@ async fn counted(db: &impl ConnectionTrait, reference: Uuid) -> Result<Vec<payme
     Ok(rows)
 }
 
-/// Another payment for `reference` than `except` that holds, captured,
-/// released or refunded its money: the reference's payment, if there is one.
+/// Another payment for `reference` than `except` that holds or captured
+/// its money (refunded since, maybe): the reference's payment, if any.
 pub async fn other_live_payment(
     db: &impl ConnectionTrait,
     reference: Uuid,
@@ -211,24 +213,25 @@ pub async fn release_strays(state: &AppState) -> Result<usize, DbErr> {
         if let Some(user_id) = stray.user_id {
             lock_user(&txn, user_id).await?;
         }
-        let live = counted(&txn, reference).await?.into_iter().next();
-        match live {
-            Some(live) if live.id != stray.id => {
-                if mark_duplicate(&txn, stray.id, live.id).await? {
-                    tracing::warn!(payment = %stray.id, live = %live.id, "a stray contact hold: it is released");
-                    refunds::owe(
-                        &txn,
-                        stray.user_id,
-                        &stray.provider,
-                        refunds::PAYMENT,
-                        &stray.id.to_string(),
-                        PAID_TWICE,
-                    )
-                    .await?;
-                    found += 1;
-                }
-            }
-            _ => {}
+        let live = counted(&txn, reference)
+            .await?
+            .into_iter()
+            .next()
+            .filter(|live| live.id != stray.id);
+        if let Some(live) = live
+            && mark_duplicate(&txn, stray.id, live.id).await?
+        {
+            tracing::warn!(payment = %stray.id, live = %live.id, "a stray contact hold: it is released");
+            refunds::owe(
+                &txn,
+                stray.user_id,
+                &stray.provider,
+                refunds::PAYMENT,
+                &stray.id.to_string(),
+                PAID_TWICE,
+            )
+            .await?;
+            found += 1;
         }
         txn.commit().await?;
     }

@@ -225,7 +225,7 @@ impl Context<'_> {
 
     /// One contact request holds money once: a payment authorised while
     /// another payment for the same request holds or has captured the money
-    /// (or released or refunded it: the request is over) is marked a duplicate of that one and owed back at
+    /// (refunded since, maybe) is marked a duplicate of that one and owed back at
     /// once (released; refunded if it was captured meanwhile). The buyer's
     /// row lock orders the payments of one request, so the first authorised
     /// is the request's payment, whatever the order of clicks and events.
