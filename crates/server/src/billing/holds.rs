@@ -213,11 +213,16 @@ pub async fn release_strays(state: &AppState) -> Result<usize, DbErr> {
         if let Some(user_id) = stray.user_id {
             lock_user(&txn, user_id).await?;
         }
+        // Still a hold nobody marked, now that this instance holds the lock.
+        let unmarked = payment::Entity::find_by_id(stray.id)
+            .one(&txn)
+            .await?
+            .is_some_and(|row| row.status == HELD && row.duplicate_of.is_none());
         let live = counted(&txn, reference)
             .await?
             .into_iter()
             .next()
-            .filter(|live| live.id != stray.id);
+            .filter(|live| unmarked && live.id != stray.id);
         if let Some(live) = live
             && mark_duplicate(&txn, stray.id, live.id).await?
         {
