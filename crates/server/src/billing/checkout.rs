@@ -145,7 +145,8 @@ pub async fn create_checkout(
         return replay(found, request.kind, contact_request_id);
     }
 
-    let mut purchase_ref = None;
+    // What is bought, beyond its purpose: one open checkout per user and thing.
+    let purchase_ref: Option<String>;
     let (amount_cents, price_id) = match request.kind {
         Purchase::Subscription => {
             if has_premium_editing(&state.db, user.user_id).await? {

@@ -498,7 +498,7 @@ async fn who_may_list_and_refund_payments(backend: Backend) {
             .await
             .assert_error(StatusCode::UNAUTHORIZED, "not_signed_in");
         for caller in [&buyer, &other] {
-            call(&app, verb.clone(), &route, Some(caller), body.clone())
+            call(&app, verb.clone(), &route, Some(&caller.token), body.clone())
                 .await
                 .assert_error(StatusCode::FORBIDDEN, "admin_only");
         }
@@ -687,6 +687,13 @@ async fn an_admin_refund_goes_through_stripe_once(backend: Backend) {
     assert_eq!(audited(&app, "payment_refunded").await.len(), 1);
 }
 
+/// Mark as Paid for the partner at `pay`: 201 and the payout.
+async fn paid_out(app: &TestApp, admin: &Caller, pay: &str) -> Value {
+    let reply = post(app, pay, admin, json!({})).await;
+    assert_eq!(reply.status, StatusCode::CREATED, "{}", reply.body);
+    reply.body
+}
+
 async fn a_partner_owing_money_back_is_listed_and_the_next_payout_nets_it(backend: Backend) {
     let app = app_without_hold(backend).await;
     let admin = admin(&app).await;
@@ -696,7 +703,7 @@ async fn a_partner_owing_money_back_is_listed_and_the_next_payout_nets_it(backen
     // A sale paid out, then refunded by an admin: the partner owes it back.
     let buyer = sign_up_referred(&app, "buyer@example.com", "OWED").await;
     buy(&app, &buyer, "personality_detailed", None).await; // 499 × 20 % = 100
-    let payout = post(&app, &pay, &admin, json!({})).await.ok();
+    let payout = paid_out(&app, &admin, &pay).await;
     assert_eq!(payout["totalAmountCents"], 100);
     let payment = only_payment(&app, &buyer).await;
     post(
@@ -738,7 +745,7 @@ async fn a_partner_owing_money_back_is_listed_and_the_next_payout_nets_it(backen
         .clone();
     assert_eq!(row["owedBackCents"], 0, "{row}");
     assert_eq!(row["payableCents"], 100);
-    let payout = post(&app, &pay, &admin, json!({})).await.ok();
+    let payout = paid_out(&app, &admin, &pay).await;
     assert_eq!(payout["totalAmountCents"], 100);
     let listed = get(&app, "/api/v1/admin/payouts", &admin).await.ok();
     assert!(
