@@ -498,9 +498,15 @@ async fn who_may_list_and_refund_payments(backend: Backend) {
             .await
             .assert_error(StatusCode::UNAUTHORIZED, "not_signed_in");
         for caller in [&buyer, &other] {
-            call(&app, verb.clone(), &route, Some(&caller.token), body.clone())
-                .await
-                .assert_error(StatusCode::FORBIDDEN, "admin_only");
+            call(
+                &app,
+                verb.clone(),
+                &route,
+                Some(&caller.token),
+                body.clone(),
+            )
+            .await
+            .assert_error(StatusCode::FORBIDDEN, "admin_only");
         }
     }
     let listed = get(&app, PAYMENTS, &admin).await.ok();
