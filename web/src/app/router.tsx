@@ -58,6 +58,7 @@ const AdminVerification = lazy(() => import('./routes/admin/verification'));
 const AdminLeaderboard = lazy(() => import('./routes/admin/leaderboard'));
 const AdminOpportunities = lazy(() => import('./routes/admin/opportunities'));
 const AdminAudit = lazy(() => import('./routes/admin/audit'));
+const AdminPayments = lazy(() => import('./routes/admin/payments'));
 const NotFound = lazy(() => import('./routes/not-found'));
 
 /**
@@ -248,6 +249,7 @@ export const routes: RouteObject[] = [
       { path: paths.adminLeaderboard.path, element: adminOnly(<AdminLeaderboard />) },
       { path: paths.adminOpportunities.path, element: adminOnly(<AdminOpportunities />) },
       { path: paths.adminAudit.path, element: adminOnly(<AdminAudit />) },
+      { path: paths.adminPayments.path, element: adminOnly(<AdminPayments />) },
       { path: '*', element: <NotFound /> },
     ],
   },

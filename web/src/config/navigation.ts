@@ -29,6 +29,7 @@ import {
   UserIcon,
   WandSparklesIcon,
   GlobeIcon,
+  ReceiptIcon,
   type LucideIcon,
 } from 'lucide-react';
 import { paths } from '@/config/paths';
@@ -99,6 +100,7 @@ const adminGroup: NavGroup = {
   items: [
     { title: 'Partner Management', to: paths.adminPartners.path, icon: UsersIcon },
     { title: 'Payouts', to: paths.adminPayouts.path, icon: BanknoteIcon },
+    { title: 'Payments', to: paths.adminPayments.path, icon: ReceiptIcon },
     { title: 'Leaderboard Moderation', to: paths.adminLeaderboard.path, icon: ListChecksIcon },
     { title: 'Opportunity Applications', to: paths.adminOpportunities.path, icon: BriefcaseIcon },
     { title: 'Verification Requests', to: paths.adminVerification.path, icon: BadgeCheckIcon },

@@ -188,6 +188,11 @@ export const paths = {
     title: 'Admin Audit Log',
     purpose: 'For admins: every decision made on the admin pages, who made it and when, with the state before and after.',
   },
+  adminPayments: {
+    path: '/admin/payments',
+    title: 'Payments',
+    purpose: 'For admins: the newest payments with their payer, and refunds with a reason.',
+  },
   adminVerification: {
     path: '/admin/verification',
     title: 'Verification Requests',

@@ -145,7 +145,8 @@ pub async fn create_checkout(
         return replay(found, request.kind, contact_request_id);
     }
 
-    let mut purchase_ref = None;
+    // What is bought, beyond its purpose: one open checkout per user and thing.
+    let purchase_ref: Option<String>;
     let (amount_cents, price_id) = match request.kind {
         Purchase::Subscription => {
             if has_premium_editing(&state.db, user.user_id).await? {
@@ -185,7 +186,11 @@ pub async fn create_checkout(
                 Some(Priced::Price {
                     amount_cents,
                     price_id,
-                }) => (amount_cents, price_id),
+                }) => {
+                    // One open checkout per request, as for Premium.
+                    purchase_ref = Some(id.to_string());
+                    (amount_cents, price_id)
+                }
                 Some(Priced::AlreadyPaid) => {
                     return Err(ApiError::conflict(
                         ErrorCode::AlreadyPaid,
@@ -222,8 +227,9 @@ pub async fn create_checkout(
     let charged_cents = discounted_cents(amount_cents, discount_percent);
     // One open checkout per thing: a second tab gets the first tab's
     // checkout, unless it asks for another price (a promo code entered
-    // since); then the first is no longer offered (if it is paid anyway,
-    // fulfilment refunds the second payment).
+    // since, a contact fee whose rank moved); then the first is no longer
+    // offered (if it is paid anyway, fulfilment refunds or releases the
+    // second payment).
     if let Some(reference) = &purchase_ref
         && let Some(open) =
             open_checkout(state.db.clone(), user.user_id, request.kind, reference).await?

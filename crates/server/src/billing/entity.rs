@@ -134,6 +134,10 @@ pub mod payment {
         pub purchase_ref: Option<String>,
         /// The subscription a subscription payment paid for.
         pub provider_subscription_id: Option<String>,
+        /// The payment that already held or had captured the money for the
+        /// same contact request when this one was authorised: this one is
+        /// given back at once and never counts (`m20261208_8100_one_hold`).
+        pub duplicate_of: Option<Uuid>,
     }
 
     #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

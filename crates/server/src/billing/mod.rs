@@ -8,7 +8,10 @@
 //!   sandbox's events come from its log ([`sandbox`]). Both go through
 //!   [`fulfil`], the only code that grants anything.
 //! - My Account: `GET /api/v1/billing/subscription`, `…/payments`,
-//!   `POST …/subscription/cancel` and `…/resume`.
+//!   `POST …/subscription/cancel` and `…/resume`; the return page asks
+//!   `GET …/checkouts/{sessionId}` what became of its checkout ([`returns`]).
+//! - [`holds`]: a contact fee's hold, one per request.
+//! - [`admin`]: the admins' payments list and refunds.
 //! - [`payouts`]: what the app owes its users (a contestant's 75 %), sent
 //!   to their payout account once they replied and after the refund window.
 //! - [`mail`]: receipts, refund, reversal and "you've been paid" mails, each
@@ -18,6 +21,7 @@
 //!   an `if` of its own.
 
 pub mod account;
+pub mod admin;
 mod checkout;
 pub mod entity;
 pub mod fulfil;
@@ -25,6 +29,7 @@ pub mod holds;
 pub mod mail;
 pub mod payouts;
 pub mod refunds;
+mod returns;
 pub mod rules;
 pub mod sandbox;
 mod subscription;
@@ -64,6 +69,9 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(sandbox::sandbox_pay))
         .routes(routes!(sandbox::sandbox_decline))
         .routes(routes!(sandbox::sandbox_cancel))
+        .routes(routes!(returns::checkout_outcome))
+        .routes(routes!(admin::admin_payments))
+        .routes(routes!(admin::refund_payment))
         .merge(payouts::routes())
 }
 

@@ -1,6 +1,8 @@
 //! Refunds billing owes because a thing was paid for twice: a second
-//! Premium subscription (two tabs, a late provider event) or a second
-//! detailed analysis of one personality result.
+//! Premium subscription (two tabs, a late provider event), a second
+//! detailed analysis of one personality result, or a second hold on one
+//! contact request (released, as it was never charged); and the refunds an
+//! admin gives ([`crate::billing::admin`]).
 //!
 //! Fulfilment finds the second purchase inside the event's transaction and
 //! writes what is owed into `billing_refunds` ([`owe`], once per provider
@@ -49,7 +51,21 @@ pub async fn owe(
     target: &str,
     reason: &str,
 ) -> Result<(), DbErr> {
-    refund::Entity::insert(refund::ActiveModel {
+    owe_new(db, user_id, provider, kind, target, reason).await?;
+    Ok(())
+}
+
+/// [`owe`], saying whether this call recorded it (false: it was owed
+/// before, whatever the reason).
+pub async fn owe_new(
+    db: &impl ConnectionTrait,
+    user_id: Option<Uuid>,
+    provider: &str,
+    kind: &'static str,
+    target: &str,
+    reason: &str,
+) -> Result<bool, DbErr> {
+    let inserted = refund::Entity::insert(refund::ActiveModel {
         id: Set(Uuid::now_v7()),
         user_id: Set(user_id),
         provider: Set(provider.to_owned()),
@@ -74,7 +90,7 @@ pub async fn owe(
     )
     .exec_without_returning(db)
     .await?;
-    Ok(())
+    Ok(inserted == 1)
 }
 
 /// Starts the worker that settles owed refunds on this instance.
@@ -242,9 +258,14 @@ async fn refund_payment(
         return Ok(true);
     };
     match (paid.state(), &paid.provider_payment_intent_id) {
-        (Status::Refunded, _) => Ok(true),
+        (Status::Refunded | Status::Canceled, _) => Ok(true),
         (Status::Succeeded | Status::PartiallyRefunded, Some(intent)) => {
             done_before(provider.refund(intent, None).await.map(|_| ()))?;
+            Ok(true)
+        }
+        // Only held, never charged: letting the hold go gives it back.
+        (Status::Held, Some(intent)) => {
+            done_before(provider.release(intent).await.map(|_| ()))?;
             Ok(true)
         }
         _ => Ok(false),

@@ -78,8 +78,10 @@ impl Purchase {
                 "/personality-test?success=true",
                 "/personality-test?canceled=true",
             ),
+            // The provider fills in the session's id, so the page can say
+            // when this payment was a second one, given back at once.
             Self::ContactRequest => (
-                "/leaderboard?contact=success",
+                "/leaderboard?contact=success&checkout={CHECKOUT_SESSION_ID}",
                 "/leaderboard?contact=canceled",
             ),
         }

@@ -52,7 +52,8 @@ pub async fn release_expired(state: &AppState, now: DateTime<Utc>) -> Result<usi
     Ok(released)
 }
 
-/// Runs [`super::mail::remind_expiring`] and [`release_expired`] every 10 minutes for as long as the server runs.
+/// Runs [`super::mail::remind_expiring`], [`holds::release_strays`] and
+/// [`release_expired`] every 10 minutes for as long as the server runs.
 pub fn spawn_hold_expiry(state: AppState) {
     tokio::spawn(async move {
         let mut ticks = tokio::time::interval(EVERY);
@@ -63,6 +64,13 @@ pub fn spawn_hold_expiry(state: AppState) {
                 Ok(0) => {}
                 Ok(count) => tracing::info!(count, "reminded contestants of expiring requests"),
                 Err(err) => tracing::warn!(error = %err, "the contact reminder failed"),
+            }
+            // A hold that is not its request's payment (a crash between two
+            // steps) is given back.
+            match holds::release_strays(&state).await {
+                Ok(0) => {}
+                Ok(count) => tracing::warn!(count, "released stray contact holds"),
+                Err(err) => tracing::warn!(error = %err, "the stray hold sweep failed"),
             }
             match release_expired(&state, Utc::now()).await {
                 Ok(0) => {}

@@ -107,6 +107,11 @@ impl Hooks for ContactHooks {
         let Some(request_id) = paid.contact_request_id else {
             return Ok(());
         };
+        // A second payment for the request is given back by billing: the
+        // request follows its own payment only.
+        if paid.duplicate_of.is_some() {
+            return Ok(());
+        }
         // A confirmed or captured hold is paid; a released hold and a
         // refund give the requester their money back.
         let copied = match paid.state() {

@@ -134,6 +134,9 @@ error_codes! {
     PaymentRequired = "payment_required",
     /// The contact request was paid for already.
     AlreadyPaid = "already_paid",
+    /// The payment was refunded (or released) already, or a refund of it is
+    /// under way.
+    AlreadyRefunded = "already_refunded",
     /// The user has no subscription to cancel or resume.
     NoSubscription = "no_subscription",
     /// The payment provider failed or refused; nothing was charged.

@@ -69,6 +69,7 @@ const CLIENT_ROUTES: &[&str] = &[
     "/admin/leaderboard",
     "/admin/opportunities",
     "/admin/audit",
+    "/admin/payments",
 ];
 
 /// Path prefixes that belong to the server, never to the web app. (`/auth`

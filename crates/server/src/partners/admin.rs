@@ -83,6 +83,9 @@ pub struct PayablePartner {
     /// A Pay through Stripe whose transfer is not confirmed yet (the
     /// provider did not answer): pressing it again sends the same transfer.
     pub unconfirmed_transfer_cents: i64,
+    /// What the partner owes back: clawbacks of commissions paid out before
+    /// a refund, more than what is payable now. The next payout deducts it.
+    pub owed_back_cents: i64,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -285,10 +288,11 @@ fn payable(now: chrono::DateTime<Utc>) -> Condition {
 
 /// Partners with unpaid commissions: what Mark as Paid would pay now, and
 /// what is still in its refund window with the date the first of it
-/// becomes payable.
+/// becomes payable; and partners who owe money back (a clawback larger
+/// than what is payable), with what they owe.
 #[utoipa::path(get, path = "/admin/payouts", tag = "admin",
     responses(
-        (status = 200, description = "Partners with unpaid conversions, payable or pending", body = Vec<PayablePartner>),
+        (status = 200, description = "Partners with unpaid conversions, payable or pending, or owing money back", body = Vec<PayablePartner>),
         AdminErrors,
     ),
     security(("bearer" = [])))]
@@ -357,7 +361,8 @@ pub async fn admin_payouts(
         let waiting = pending.get(&partner.id).copied();
         let pending_cents = waiting.map_or(0, |w| w.1);
         let unconfirmed_cents = unconfirmed.get(&partner.id).copied().unwrap_or(0);
-        if cents <= 0 && pending_cents <= 0 && unconfirmed_cents <= 0 {
+        // A partner who owes money back is listed too, with what is owed.
+        if cents == 0 && pending_cents <= 0 && unconfirmed_cents <= 0 {
             continue;
         }
         let payout_account = payouts::account_of(&state.db, provider, partner.user_id)
@@ -374,6 +379,7 @@ pub async fn admin_payouts(
             next_payable_at: waiting.map(|w| w.2),
             payout_account,
             unconfirmed_transfer_cents: unconfirmed_cents,
+            owed_back_cents: (-cents).max(0),
         });
     }
     Ok(Json(rows))

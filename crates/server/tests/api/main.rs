@@ -49,6 +49,7 @@ mod jobs;
 mod leaderboard;
 mod messages;
 mod migrations;
+mod money_holds;
 mod operations;
 mod opportunities;
 mod paid_conversations;

@@ -28,7 +28,7 @@ const ADMIN_PARTNERS: &str = "/api/v1/admin/partners";
 const PAYOUTS: &str = "/api/v1/admin/payouts";
 
 /// The app with commissions payable at once (no refund window).
-async fn app_without_hold(backend: Backend) -> TestApp {
+pub(crate) async fn app_without_hold(backend: Backend) -> TestApp {
     spawn_app_with(backend, |config| config.partners.commission_hold_days = 0).await
 }
 
@@ -61,7 +61,7 @@ async fn set_tier(app: &TestApp, admin: &Caller, partner: &Value, tier: &str) ->
 }
 
 /// A user who applies and is approved at `tier`.
-async fn partner(
+pub(crate) async fn partner(
     app: &TestApp,
     admin: &Caller,
     email: &str,
@@ -77,7 +77,7 @@ async fn partner(
 
 /// Signs up through the API with the browser's referral cookie (and a
 /// display name, as anyone who sends a contact request needs one).
-async fn sign_up_referred(app: &TestApp, email: &str, code: &str) -> Caller {
+pub(crate) async fn sign_up_referred(app: &TestApp, email: &str, code: &str) -> Caller {
     let name = email.split('@').next().unwrap_or(email);
     let response = app
         .client
@@ -108,7 +108,7 @@ async fn referrer_of(app: &TestApp, user: &Caller) -> Option<Uuid> {
 }
 
 /// Buys `kind` in the sandbox (optionally with a promo code); the checkout answer.
-async fn buy(app: &TestApp, buyer: &Caller, kind: &str, promo: Option<&str>) -> Value {
+pub(crate) async fn buy(app: &TestApp, buyer: &Caller, kind: &str, promo: Option<&str>) -> Value {
     let opened = post(
         app,
         "/functions/v1/create-checkout",
@@ -142,7 +142,7 @@ async fn refund(app: &TestApp, buyer: &Caller, cents: Option<i64>) {
     assert_eq!(deliver_events(&app.db, &hooks, &sandbox).await.unwrap(), 0);
 }
 
-async fn portal(app: &TestApp, caller: &Caller) -> Value {
+pub(crate) async fn portal(app: &TestApp, caller: &Caller) -> Value {
     get(app, PORTAL, caller).await.ok()
 }
 

@@ -17,6 +17,7 @@ describe('the admin pages', () => {
       '/admin/leaderboard',
       '/admin/opportunities',
       '/admin/partners',
+      '/admin/payments',
       '/admin/payouts',
       '/admin/verification',
     ]);

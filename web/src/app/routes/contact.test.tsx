@@ -226,6 +226,28 @@ describe('Contact on /leaderboard', { timeout: 20_000 }, () => {
     await waitFor(() => expect(router.state.location.search).toBe(''));
   });
 
+  it('says when the payment was a second one for the request, released at once', async () => {
+    const fetchMock = stubApi({
+      [LEADERBOARD]: () => json({ entries: [entry], next_cursor: null }),
+      'GET /api/v1/billing/checkouts/cs_second': () =>
+        json({ status: 'complete', paymentStatus: 'canceled', givenBack: true, message: 'This request was paid for already. The hold was released at once.' }),
+    });
+    const { router } = renderApp('/leaderboard?contact=success&checkout=cs_second', { user: 'signed-in' });
+    expect(await screen.findByText('This request was paid for already. The hold was released at once.', {}, { timeout: 10_000 })).toBeInTheDocument();
+    expect(screen.queryByText('Request sent! The contestant has 7 days to answer.')).toBeNull();
+    expect(callsTo(fetchMock, 'GET', '/api/v1/billing/checkouts/cs_second')).toHaveLength(1);
+    await waitFor(() => expect(router.state.location.search).toBe(''));
+  });
+
+  it('says the request was sent when its payment is the one that counts', async () => {
+    stubApi({
+      [LEADERBOARD]: () => json({ entries: [entry], next_cursor: null }),
+      'GET /api/v1/billing/checkouts/cs_first': () => json({ status: 'complete', paymentStatus: 'held', givenBack: false, message: null }),
+    });
+    renderApp('/leaderboard?contact=success&checkout=cs_first', { user: 'signed-in' });
+    expect(await screen.findByText('Request sent! The contestant has 7 days to answer.', {}, { timeout: 10_000 })).toBeInTheDocument();
+  });
+
   it('says a canceled checkout charged nothing', async () => {
     stubApi({ [LEADERBOARD]: () => json({ entries: [entry], next_cursor: null }) });
     renderApp('/leaderboard?contact=canceled', { user: 'signed-in' });

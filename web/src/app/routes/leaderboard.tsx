@@ -11,6 +11,7 @@ import { LeaderboardList } from '@/features/leaderboard/components/leaderboard-l
 import { ReportEntryButton } from '@/features/leaderboard/components/report-entry-button';
 import { useSession } from '@/lib/session';
 import { toast } from '@/lib/toast';
+import { getCheckoutOutcome } from '@/resources/billing/billing';
 import { useLeaderboardEntry } from '@/resources/leaderboard/find-entry';
 import type { LeaderboardEntry } from '@/resources/leaderboard/get-leaderboard';
 
@@ -24,12 +25,38 @@ export const CONTACT_ENTRY_PARAM = 'contactEntry';
 
 export const ENTRY_GONE_MESSAGE = 'This entry is no longer on the leaderboard.';
 
+/** The checkout's session id, which the payment provider puts in the return address. */
+const CHECKOUT_PARAM = 'checkout';
+
+/** When this payment was a second one for a request paid already (the server's words, if it gave none). */
+export const GIVEN_BACK_MESSAGE =
+  'This request was paid for already, in another tab or window. The hold this payment placed on your card was released at once: you are charged only once.';
+
+/**
+ * What the return from a paid checkout says: sent, or, when another payment
+ * for the same request already held the money, that this one was released
+ * at once. If the server cannot say yet, the request was sent either way.
+ */
+async function sayCheckoutOutcome(sessionId: string) {
+  try {
+    const outcome = await getCheckoutOutcome(sessionId);
+    if (outcome.givenBack) {
+      toast.warning(outcome.message ?? GIVEN_BACK_MESSAGE, { id: 'contact-checkout-return', duration: 15_000 });
+      return;
+    }
+  } catch {
+    // Said as sent: the request is paid whichever payment counts.
+  }
+  toast.success(contactMessages.sent, { id: 'contact-checkout-return' });
+}
+
 /**
  * Global Leaderboard: listed entries in the server's order, with ranks and
  * contact fees. Contact opens the contact feature's dialog (message, then
  * checkout) for a signed-in user; visitors are sent to sign in, which comes
  * back here with ?contactEntry={photo id}, and that entry's dialog opens.
- * The checkout comes back here with ?contact=success or ?contact=canceled.
+ * The checkout comes back here with ?contact=success (and the session's id
+ * as ?checkout=) or ?contact=canceled.
  */
 export default function LeaderboardRoute() {
   const { session, status } = useSession();
@@ -40,21 +67,24 @@ export default function LeaderboardRoute() {
   const [target, setTarget] = useState<ContactTarget | null>(null);
   const backHere = `${location.pathname}${location.search}`;
   const returned = checkoutReturn(search);
+  const returnedCheckout = search.get(CHECKOUT_PARAM);
 
   useEffect(() => {
     if (!returned) return;
-    if (returned === 'success') toast.success(contactMessages.sent, { id: 'contact-checkout-return' });
+    if (returned === 'success' && returnedCheckout) void sayCheckoutOutcome(returnedCheckout);
+    else if (returned === 'success') toast.success(contactMessages.sent, { id: 'contact-checkout-return' });
     else toast.info(contactMessages.canceled, { id: 'contact-checkout-return' });
     // Said once: a reload or going back does not say it again.
     setSearch(
       (current) => {
         const next = new URLSearchParams(current);
         next.delete('contact');
+        next.delete(CHECKOUT_PARAM);
         return next;
       },
       { replace: true },
     );
-  }, [returned, setSearch]);
+  }, [returned, returnedCheckout, setSearch]);
 
   const signInFirst = (message: string, returnTo = backHere) => {
     toast.error(message);

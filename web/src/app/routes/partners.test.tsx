@@ -426,6 +426,21 @@ describe('/admin/payouts', { timeout: 20_000 }, () => {
     expect(callsTo(fetchMock, 'POST', '/api/v1/admin/payouts/p1')).toHaveLength(1);
   });
 
+  it('lists a partner who owes money back, with the amount, and offers no payout', async () => {
+    stubApi({
+      ...admin,
+      'GET /api/v1/admin/payouts': () =>
+        json([
+          { partnerId: 'p1', displayName: 'Ada Partner', code: 'ADA1', payableCount: 0, payableCents: 0, pendingCount: 0, pendingCents: 0, nextPayableAt: null, owedBackCents: 135 },
+        ]),
+    });
+    renderApp('/admin/payouts', { user: 'signed-in' });
+    const row = await screen.findByRole('listitem', { name: 'Ada Partner' }, { timeout: 10_000 });
+    expect(within(row).getByTestId('owed-back-amount')).toHaveTextContent('$1.35');
+    expect(within(row).getByTestId('owed-back-amount')).toHaveTextContent('deducted from the next payout');
+    expect(within(row).getByRole('button', { name: /^Mark as Paid/ })).toBeDisabled();
+  });
+
   it('pays a partner with a connected account through Stripe once, with both buttons disabled while it is sent', async () => {
     let payable = [
       { partnerId: 'p1', displayName: 'Ada Partner', code: 'ADA1', payableCount: 2, payableCents: 400, pendingCount: 0, pendingCents: 0, nextPayableAt: null, payoutAccount: 'enabled' },

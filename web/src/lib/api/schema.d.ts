@@ -395,6 +395,44 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/admin/payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The newest payments, optionally of one payer. */
+        get: operations["admin_payments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/payments/{id}/refund": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Gives a payment back in full through the provider, once: a charge is
+         *     refunded, a hold released. The payee's share and any partner commission
+         *     follow through the ledgers. Audited with the reason.
+         */
+        post: operations["refund_payment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/admin/payouts": {
         parameters: {
             query?: never;
@@ -405,7 +443,8 @@ export interface paths {
         /**
          * Partners with unpaid commissions: what Mark as Paid would pay now, and
          *     what is still in its refund window with the date the first of it
-         *     becomes payable.
+         *     becomes payable; and partners who owe money back (a clawback larger
+         *     than what is payable), with what they owe.
          */
         get: operations["admin_payouts"];
         put?: never;
@@ -611,6 +650,26 @@ export interface paths {
         };
         /** Public settings the web app needs at run time. */
         get: operations["app_config"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/billing/checkouts/{session_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What became of the caller's checkout `sessionId`: its state, its
+         *     payment's, and whether that payment was given back as a second one.
+         */
+        get: operations["checkout_outcome"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1882,6 +1941,41 @@ export interface components {
         AdminPartner: components["schemas"]["PartnerAccount"] & {
             email: string | null;
         };
+        /** @description A payment as the admins see it. */
+        AdminPayment: {
+            /** Format: int64 */
+            amountCents: number;
+            /** Format: date-time */
+            createdAt: string;
+            currency: string;
+            description: string;
+            /** @description A second payment for one contact request, given back at once. */
+            duplicate: boolean;
+            /** @description The payer's address. */
+            email: string | null;
+            /** Format: uuid */
+            id: string;
+            /** @description `sandbox` or `stripe`. */
+            provider: string;
+            /** @description `subscription`, `personality_detailed` or `contact_request`. */
+            purpose: string;
+            refund: components["schemas"]["RefundProgress"] | null;
+            /**
+             * @description An admin may refund it now: charged or held, with the configured
+             *     provider, and no refund asked for yet.
+             */
+            refundable: boolean;
+            /** Format: int64 */
+            refundedCents: number;
+            share: components["schemas"]["LineState"] | null;
+            /**
+             * @description `pending`, `held`, `failed`, `succeeded`, `canceled`,
+             *     `partially_refunded` or `refunded`.
+             */
+            status: string;
+            /** Format: uuid */
+            userId: string | null;
+        };
         /** @description A report as the admins see it. */
         AdminReport: {
             /** Format: date-time */
@@ -2015,6 +2109,19 @@ export interface components {
             plan_name?: string | null;
             /** @description Ignored: the rank stored with the contact request counts. */
             rank?: Record<string, never> | null;
+        };
+        CheckoutOutcome: {
+            /**
+             * @description This payment was a second one for the same contact request: its hold
+             *     is released (or being released) at once.
+             */
+            givenBack: boolean;
+            /** @description What to tell the buyer when `givenBack`. */
+            message: string | null;
+            /** @description The payment's status once the provider has told us of it. */
+            paymentStatus: string | null;
+            /** @description `open`, `complete` or `expired`. */
+            status: string;
         };
         /** @description A report as the admins see it. */
         ContactReport: {
@@ -2388,7 +2495,7 @@ export interface components {
          *     all, so the web app's generated types know each one.
          * @enum {string}
          */
-        ErrorCode: "not_found" | "method_not_allowed" | "unsupported_media_type" | "invalid_json" | "invalid_request" | "body_too_large" | "invalid_query" | "validation_failed" | "conflict" | "rate_limited" | "not_signed_in" | "insufficient_aal" | "reauthentication_needed" | "security_link_invalid" | "admin_only" | "invalid_upload" | "missing_image" | "too_large" | "not_an_image" | "image_incomplete" | "bad_dimensions" | "no_face" | "face_too_small" | "no_hand" | "not_feet" | "missing_prompt" | "invalid_image_url" | "unsupported_prompt" | "free_edits_used" | "provider_credits" | "edit_failed" | "forbidden" | "invalid_signature" | "idempotency_key_reused" | "checkout_in_progress" | "checkout_closed" | "card_declined" | "already_subscribed" | "already_purchased" | "payment_required" | "already_paid" | "no_subscription" | "payment_provider_failed" | "unknown_feature" | "trial_used" | "feature_locked" | "already_applied" | "already_requested" | "already_verified" | "partner_exists" | "partner_not_found" | "invalid_short_code" | "short_code_taken" | "promo_code_taken" | "invalid_promo_code" | "invalid_transition" | "nothing_payable" | "no_earnings" | "already_connected" | "no_payout_account" | "cannot_contact_self" | "display_name_required" | "request_open" | "blocked" | "already_decided" | "not_paid" | "not_approved" | "conversation_closed" | "server_busy" | "database_unavailable" | "shutting_down" | "body_timeout" | "storage_unavailable" | "internal_error";
+        ErrorCode: "not_found" | "method_not_allowed" | "unsupported_media_type" | "invalid_json" | "invalid_request" | "body_too_large" | "invalid_query" | "validation_failed" | "conflict" | "rate_limited" | "not_signed_in" | "insufficient_aal" | "reauthentication_needed" | "security_link_invalid" | "admin_only" | "invalid_upload" | "missing_image" | "too_large" | "not_an_image" | "image_incomplete" | "bad_dimensions" | "no_face" | "face_too_small" | "no_hand" | "not_feet" | "missing_prompt" | "invalid_image_url" | "unsupported_prompt" | "free_edits_used" | "provider_credits" | "edit_failed" | "forbidden" | "invalid_signature" | "idempotency_key_reused" | "checkout_in_progress" | "checkout_closed" | "card_declined" | "already_subscribed" | "already_purchased" | "payment_required" | "already_paid" | "already_refunded" | "no_subscription" | "payment_provider_failed" | "unknown_feature" | "trial_used" | "feature_locked" | "already_applied" | "already_requested" | "already_verified" | "partner_exists" | "partner_not_found" | "invalid_short_code" | "short_code_taken" | "promo_code_taken" | "invalid_promo_code" | "invalid_transition" | "nothing_payable" | "no_earnings" | "already_connected" | "no_payout_account" | "cannot_contact_self" | "display_name_required" | "request_open" | "blocked" | "already_decided" | "not_paid" | "not_approved" | "conversation_closed" | "server_busy" | "database_unavailable" | "shutting_down" | "body_timeout" | "storage_unavailable" | "internal_error";
         /** @description The result of a face analysis. */
         FaceAnalysis: {
             breakdown: components["schemas"]["FaceBreakdown"];
@@ -2980,6 +3087,12 @@ export interface components {
              * @description When the first pending line becomes payable.
              */
             nextPayableAt: string | null;
+            /**
+             * Format: int64
+             * @description What the partner owes back: clawbacks of commissions paid out before
+             *     a refund, more than what is payable now. The next payout deducts it.
+             */
+            owedBackCents: number;
             /** Format: uuid */
             partnerId: string;
             /**
@@ -3192,6 +3305,23 @@ export interface components {
         ReasonBody: {
             /** @description Shown to the owner; 1 to 500 characters. */
             reason?: string | null;
+        };
+        RefundForm: {
+            /** @description Why: kept in the audit log and the refunds queue. 1-500 characters. */
+            reason: string;
+        };
+        /** @description A refund asked for, and how far it got. */
+        RefundProgress: {
+            /**
+             * Format: date-time
+             * @description The provider did it; the payment follows with the provider's event.
+             */
+            doneAt: string | null;
+            /** @description The provider's last refusal or failure; it is tried again. */
+            lastError: string | null;
+            reason: string;
+            /** Format: date-time */
+            requestedAt: string;
         };
         ReportBody: {
             /** @description What is wrong with the entry; 1 to 500 characters. */
@@ -4873,6 +5003,164 @@ export interface operations {
             };
         };
     };
+    admin_payments: {
+        parameters: {
+            query?: {
+                /** @description Only the payments of the account with this email address. */
+                email?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The newest 100 payments */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminPayment"][];
+                };
+            };
+            /** @description `invalid_query`: a query parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_signed_in` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `admin_only` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`: the path or query holds a control character */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    refund_payment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The payment's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RefundForm"];
+            };
+        };
+        responses: {
+            /** @description Refunded, or queued when the provider has not confirmed yet (see `refund`) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminPayment"];
+                };
+            };
+            /** @description `invalid_json`: the body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_signed_in` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `admin_only` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `already_refunded`: refunded or released before, or a refund of it is under way */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `body_too_large`: the body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`: no reason, a reason over 500 characters, a payment never charged, or one made with another provider */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     admin_payouts: {
         parameters: {
             query?: never;
@@ -4882,7 +5170,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Partners with unpaid conversions, payable or pending */
+            /** @description Partners with unpaid conversions, payable or pending, or owing money back */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5685,6 +5973,56 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AppConfig"];
+                };
+            };
+        };
+    };
+    checkout_outcome: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The provider's checkout session id */
+                session_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The checkout's outcome */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckoutOutcome"];
+                };
+            };
+            /** @description `not_signed_in` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: no such checkout of the caller's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`: the path or query holds a control character */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };

@@ -144,3 +144,11 @@ export function formatMoney(cents: number, currency = 'usd'): string {
 export function formatDate(iso: string): string {
   return new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'long', day: 'numeric' }).format(new Date(iso));
 }
+
+/** What became of one of the user's checkouts: its state, its payment's, and whether it was given back as a second payment. */
+export type CheckoutOutcome = ApiSchemas['CheckoutOutcome'];
+
+/** GET /api/v1/billing/checkouts/{sessionId}, for the page the buyer returns to. */
+export function getCheckoutOutcome(sessionId: string): Promise<CheckoutOutcome> {
+  return unwrap(api.GET('/api/v1/billing/checkouts/{session_id}', { params: { path: { session_id: sessionId } } }));
+}

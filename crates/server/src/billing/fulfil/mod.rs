@@ -36,6 +36,7 @@ use uuid::Uuid;
 
 use super::entity::payment::Status as PaymentStatus;
 use super::entity::{payment, processed_event, refund};
+use super::holds;
 use super::refunds::{self, PAYMENT};
 use super::rules::Purchase;
 use crate::db::entities::users;
@@ -222,6 +223,44 @@ impl Context<'_> {
         Ok(())
     }
 
+    /// One contact request holds money once: a payment authorised while
+    /// another payment for the same request holds or has captured the money
+    /// (refunded since, maybe) is marked a duplicate of that one and owed back at
+    /// once (released; refunded if it was captured meanwhile). The buyer's
+    /// row lock orders the payments of one request, so the first authorised
+    /// is the request's payment, whatever the order of clicks and events.
+    async fn one_hold(
+        &self,
+        paid: &payment::Model,
+        before: Option<PaymentStatus>,
+    ) -> Result<(), DbErr> {
+        let (Some(reference), Some(user_id)) = (paid.contact_request_id, paid.user_id) else {
+            return Ok(());
+        };
+        // Only the event that authorised it: a later event of the request's
+        // own payment (its capture) never makes it a duplicate.
+        let authorised_now =
+            paid.state() == PaymentStatus::Held && before != Some(PaymentStatus::Held);
+        if paid.duplicate_of.is_some() || !authorised_now {
+            return Ok(());
+        }
+        self.lock_user(user_id).await?;
+        let Some(live) = holds::other_live_payment(self.txn, reference, paid.id).await? else {
+            return Ok(());
+        };
+        tracing::warn!(payment = %paid.id, live = %live, "a contact request paid twice: the second hold is released");
+        holds::mark_duplicate(self.txn, paid.id, live).await?;
+        refunds::owe(
+            self.txn,
+            Some(user_id),
+            self.provider,
+            PAYMENT,
+            &paid.id.to_string(),
+            holds::PAID_TWICE,
+        )
+        .await
+    }
+
     /// A user id from an event, if that user still exists.
     async fn user(&self, id: Option<Uuid>) -> Result<Option<Uuid>, DbErr> {
         let Some(id) = id else { return Ok(None) };
@@ -263,6 +302,7 @@ impl Context<'_> {
                 .await?;
         }
         let now = Utc::now();
+        let before = existing.as_ref().map(payment::Model::state);
         let saved = match existing {
             Some(row) => {
                 let mut active: payment::ActiveModel = row.clone().into();
@@ -315,12 +355,14 @@ impl Context<'_> {
                     updated_at: Set(now),
                     purchase_ref: Set(report.purchase_ref.clone()),
                     provider_subscription_id: Set(report.subscription.map(str::to_owned)),
+                    duplicate_of: Set(None),
                 }
                 .insert(self.txn)
                 .await?
             }
         };
         self.one_purchase(&saved).await?;
+        self.one_hold(&saved, before).await?;
         self.payment_changed(saved.id).await
     }
 

@@ -165,6 +165,10 @@ pub async fn reconcile(
         .one(txn)
         .await?;
     if existing.is_none() {
+        // A second payment for one request is given back: it earns nothing.
+        if paid.duplicate_of.is_some() {
+            return Ok(());
+        }
         let status = match paid.state() {
             PaymentStatus::Held => LineStatus::Held,
             PaymentStatus::Succeeded => LineStatus::Captured,

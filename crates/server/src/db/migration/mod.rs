@@ -72,6 +72,7 @@ mod m20261128_7400_passkeys;
 mod m20261207_7600_photo_screening;
 mod m20261207_7700_security_links;
 mod m20261207_7701_share_expiry;
+mod m20261208_8100_one_hold;
 mod m20261208_8251_money_mail;
 
 /// Applies the migrations: `Migrator::up(&db, None)`.
@@ -106,6 +107,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261207_7600_photo_screening::Migration),
             Box::new(m20261207_7700_security_links::Migration),
             Box::new(m20261207_7701_share_expiry::Migration),
+            Box::new(m20261208_8100_one_hold::Migration),
             Box::new(m20261208_8251_money_mail::Migration),
         ]
     }

@@ -605,7 +605,8 @@ impl PaymentProvider for Sandbox {
             "client_reference_id": request.client_reference_id,
             "customer": format!("cus_sandbox_{}", request.client_reference_id.replace('-', "")),
             "metadata": request.metadata,
-            "success_url": request.success_url,
+            // As Stripe: the session's id goes into the return address.
+            "success_url": request.success_url.replace("{CHECKOUT_SESSION_ID}", &id),
             "cancel_url": request.cancel_url,
             "url": url,
         });

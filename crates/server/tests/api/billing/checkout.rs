@@ -608,7 +608,11 @@ async fn a_contact_fee_paid_in_the_sandbox_is_held_not_captured(backend: Backend
     )
     .await
     .ok();
-    assert_eq!(paid["redirectUrl"], "/leaderboard?contact=success");
+    // The session's id goes into the return address, as Stripe fills it in.
+    assert_eq!(
+        paid["redirectUrl"],
+        format!("/leaderboard?contact=success&checkout={session}")
+    );
     assert_eq!(
         contact_state(&app, request).await,
         (true, "paid".to_owned())

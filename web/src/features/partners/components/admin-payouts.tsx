@@ -34,7 +34,8 @@ export function transferErrorMessage(error: unknown): string {
 /**
  * /admin/payouts: partners with unpaid conversions: what is payable now
  * (Mark as Paid), and what still waits out its refund window, with the date
- * the first of it becomes payable.
+ * the first of it becomes payable; and partners who owe money back (a
+ * refund after their commission was paid out), which the next payout nets.
  */
 export function AdminPayouts() {
   const payable = usePayablePartners();
@@ -128,6 +129,15 @@ function PayableRow({ partner }: { partner: PayablePartner }) {
             {formatMoney(partner.payableCents)}
           </dd>
         </div>
+        {partner.owedBackCents > 0 ? (
+          <div className="col-span-2 sm:col-span-1">
+            <dt className="text-muted-foreground">Owes back</dt>
+            <dd className="font-semibold tabular-nums text-amber-900" data-testid="owed-back-amount">
+              {formatMoney(partner.owedBackCents)}
+              <span className="block text-xs font-normal text-muted-foreground">refunded after payout; deducted from the next payout</span>
+            </dd>
+          </div>
+        ) : null}
         {unconfirmed ? (
           <div className="col-span-2 sm:col-span-1">
             <dt className="text-muted-foreground">Not confirmed by Stripe</dt>
