@@ -66,11 +66,14 @@ const SERVER: Layout<'static> = Layout {
     // reads photos, edits, personality, billing and contact for its stats;
     // verification uses the opportunities' Instagram rule; contact uses the
     // leaderboard's ranks and billing's holds; messages use contact's
-    // parties; partners earn on billing's payments.
+    // parties; partners earn on billing's payments. reports sits low, as
+    // billing does: the domains whose content can be reported use its
+    // `file` and register hooks; it names none of them.
     domains: &[
         "site",
         "auth",
         "admin",
+        "reports",
         "billing",
         "features",
         "analyses",

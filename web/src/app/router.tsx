@@ -58,6 +58,9 @@ const AdminVerification = lazy(() => import('./routes/admin/verification'));
 const AdminLeaderboard = lazy(() => import('./routes/admin/leaderboard'));
 const AdminOpportunities = lazy(() => import('./routes/admin/opportunities'));
 const AdminAudit = lazy(() => import('./routes/admin/audit'));
+const AdminReports = lazy(() => import('./routes/admin/reports'));
+const Report = lazy(() => import('./routes/report'));
+const Appeal = lazy(() => import('./routes/appeal'));
 const NotFound = lazy(() => import('./routes/not-found'));
 
 /**
@@ -248,6 +251,9 @@ export const routes: RouteObject[] = [
       { path: paths.adminLeaderboard.path, element: adminOnly(<AdminLeaderboard />) },
       { path: paths.adminOpportunities.path, element: adminOnly(<AdminOpportunities />) },
       { path: paths.adminAudit.path, element: adminOnly(<AdminAudit />) },
+      { path: paths.adminReports.path, element: adminOnly(<AdminReports />) },
+      { path: paths.report.path, element: <Report /> },
+      { path: paths.appeal.path, element: <Appeal /> },
       { path: '*', element: <NotFound /> },
     ],
   },

@@ -18,6 +18,7 @@ describe('the admin pages', () => {
       '/admin/opportunities',
       '/admin/partners',
       '/admin/payouts',
+      '/admin/reports',
       '/admin/verification',
     ]);
   });

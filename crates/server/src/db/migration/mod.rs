@@ -72,6 +72,7 @@ mod m20261128_7400_passkeys;
 mod m20261207_7600_photo_screening;
 mod m20261207_7700_security_links;
 mod m20261207_7701_share_expiry;
+mod m20261208_8401_reports;
 
 /// Applies the migrations: `Migrator::up(&db, None)`.
 pub struct Migrator;
@@ -105,6 +106,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261207_7600_photo_screening::Migration),
             Box::new(m20261207_7700_security_links::Migration),
             Box::new(m20261207_7701_share_expiry::Migration),
+            Box::new(m20261208_8401_reports::Migration),
         ]
     }
 }
@@ -174,4 +176,8 @@ pub const TABLES: &[&str] = &[
     "webauthn_challenges",
     // auth: the links of security notices
     "security_links",
+    // reports: one queue, decisions and appeals
+    "moderation_decisions",
+    "reports",
+    "moderation_appeals",
 ];

@@ -20,6 +20,8 @@ export type OutgoingMessage = {
   status: 'sending' | 'failed';
   /** The server's reason, when it gave one the user can act on. */
   error: string | null;
+  /** The sender answered the server's "Are you sure?" with yes. */
+  confirm?: boolean;
 };
 
 export const CHAT_MESSAGE_MAX = 5000;
@@ -33,6 +35,7 @@ export const chatMessages = {
   notFound: 'Contact request not found',
   notApproved: 'This contact request is not approved',
   closed: 'This conversation is closed',
+  removed: 'This message was removed',
   loadFailed: 'Failed to load messages',
 } as const;
 
