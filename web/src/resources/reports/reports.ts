@@ -92,9 +92,10 @@ export function useMyDecisions() {
 }
 
 /** GET /api/v1/moderation-decisions/{id}: for the affected user, signed in or with the mail's token. */
-export function useDecision(id: string, token?: string) {
+export function useDecision(id: string, token: string | undefined, enabled: boolean) {
   return useQuery(
     queryOptions({
+      enabled,
       queryKey: reportKeys.decision(id, token),
       queryFn: () =>
         unwrap(api.GET('/api/v1/moderation-decisions/{id}', { params: { path: { id }, query: token ? { token } : {} } })),
