@@ -81,12 +81,13 @@ for (const viewport of viewports) {
       await page.getByRole('link', { name: 'Report this page' }).click();
       await expect(page.getByRole('heading', { level: 1, name: 'Report Content' })).toBeVisible();
       await page.getByRole('radio', { name: 'A photo of me used without my consent' }).check();
-      await page.getByLabel('What is wrong? (optional)').fill('This is my face. I never agreed to it being posted.');
+      const complaint = `This is my face (${viewport.name}). I never agreed to it being posted.`;
+      await page.getByLabel('What is wrong? (optional)').fill(complaint);
       await page.getByLabel('Your email address').fill(visitor);
       await page.getByRole('checkbox', { name: /in good faith/ }).check();
       await shoot(page, viewport.name, 'report-share-page');
       await page.getByRole('button', { name: 'Send report' }).click();
-      await expect(page.getByRole('status')).toContainText('We have received your report');
+      await expect(page.getByRole('main').getByRole('status')).toContainText('We have received your report');
       expect((await mailOf(request, visitor, 'report_received')).body_text).toContain('48 hours');
 
       // The first admin removes it with reasons, from the one queue.
@@ -94,7 +95,7 @@ for (const viewport of viewports) {
       const adminPage = await pageOf(browser, viewport.size, first);
       await adminPage.goto('/admin/reports');
       await expect(adminPage.getByRole('heading', { level: 1, name: 'Reports' })).toBeVisible();
-      const card = adminPage.locator('[aria-label^="Report: "]').filter({ hasText: 'This is my face' });
+      const card = adminPage.locator('[aria-label^="Report: "]').filter({ hasText: complaint });
       await expect(card).toBeVisible();
       await expect(card).toContainText(/h \d+ min left/);
       await card.getByRole('radio', { name: 'Remove the content' }).check();
@@ -115,18 +116,21 @@ for (const viewport of viewports) {
       await ownerPage.goto(new URL(link).pathname + new URL(link).search);
       await expect(ownerPage.getByRole('heading', { level: 1, name: 'Appeal a Decision' })).toBeVisible();
       await expect(ownerPage.getByText(/We removed a shared photo/)).toBeVisible();
-      await ownerPage.getByLabel(/Why is this decision wrong/).fill('That photo is of me, not of anyone else.');
+      const appealText = `That photo is of me (${viewport.name}), not of anyone else.`;
+      await ownerPage.getByLabel(/Why is this decision wrong/).fill(appealText);
       await shoot(ownerPage, viewport.name, 'appeal-form');
       await ownerPage.getByRole('button', { name: 'Send appeal' }).click();
-      await expect(ownerPage.getByRole('status')).toContainText('Another admin will look at your appeal');
+      await expect(ownerPage.getByRole('main').getByRole('status')).toContainText('Another admin will look at your appeal');
 
       // The admin who decided cannot answer; a second admin does.
       await adminPage.reload();
-      await expect(adminPage.getByText('You took this decision, so another admin must answer the appeal.').first()).toBeVisible();
+      await expect(
+        adminPage.locator('[aria-label^="Appeal of: "]').filter({ hasText: appealText }).getByText('You took this decision, so another admin must answer the appeal.'),
+      ).toBeVisible();
       const second = await newAdmin(request);
       const secondPage = await pageOf(browser, viewport.size, second);
       await secondPage.goto('/admin/reports');
-      const appealCard = secondPage.locator('[aria-label^="Appeal of: "]').filter({ hasText: 'That photo is of me' });
+      const appealCard = secondPage.locator('[aria-label^="Appeal of: "]').filter({ hasText: appealText });
       await appealCard.getByRole('radio', { name: 'Uphold: the decision stands' }).check();
       await appealCard.getByLabel('Answer to the user').fill('The visitor showed us it is their face; the removal stands.');
       await shoot(secondPage, viewport.name, 'admin-reports-appeal');

@@ -716,7 +716,7 @@ async fn block(state: &AppState, blocker: Uuid, blocked: Uuid) -> Result<(), DbE
 
 /// Denies (and releases) every open request between the two, either way,
 /// and closes every conversation between them.
-pub(crate) async fn end_all_between(state: &AppState, one: Uuid, other: Uuid) -> Result<(), DbErr> {
+async fn end_all_between(state: &AppState, one: Uuid, other: Uuid) -> Result<(), DbErr> {
     let between = || {
         Condition::any()
             .add(

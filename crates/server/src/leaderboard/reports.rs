@@ -66,7 +66,10 @@ impl Hooks for PhotoReports {
             return Ok(Some(None));
         };
         let public = is_public(state, &row).await?;
-        let name = row.display_name.clone().unwrap_or_else(|| "an unnamed photo".to_owned());
+        let name = row
+            .display_name
+            .clone()
+            .unwrap_or_else(|| "an unnamed photo".to_owned());
         let label = if row.contest_month.is_some() {
             "a photo in the contest"
         } else if row.public_listing && row.is_verified {

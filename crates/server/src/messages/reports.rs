@@ -62,7 +62,10 @@ impl Hooks for MessageReports {
                 parties: vec![message.sender_id, message.receiver_id],
             })));
         }
-        let Some(row) = contact::entity::Entity::find_by_id(id).one(&state.db).await? else {
+        let Some(row) = contact::entity::Entity::find_by_id(id)
+            .one(&state.db)
+            .await?
+        else {
             return Ok(Some(None));
         };
         let last = entity::Entity::find()

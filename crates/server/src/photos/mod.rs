@@ -664,7 +664,11 @@ pub async fn remove_reported(
             .filter_map(media::key_of)
             .map(str::to_owned)
             .collect();
-        if let Ok(more) = state.storage.list(&storage_prefix(row.user_id, row.id)).await {
+        if let Ok(more) = state
+            .storage
+            .list(&storage_prefix(row.user_id, row.id))
+            .await
+        {
             keys.extend(more);
         }
         keys.sort();
@@ -680,7 +684,9 @@ pub async fn remove_reported(
                     }
                 }
                 Ok(None) => {}
-                Err(err) => tracing::warn!(%key, error = %err, "could not read a removed photo for evidence"),
+                Err(err) => {
+                    tracing::warn!(%key, error = %err, "could not read a removed photo for evidence")
+                }
             }
         }
     }

@@ -363,7 +363,8 @@ a.report{{background:none;color:#5b4a6b;padding:8px;margin-top:8px;font-weight:6
 </html>"#,
         url = escape(&link.share_url),
         card = escape(&link.card_url),
-        slug_param = escape(&url::form_urlencoded::byte_serialize(slug.as_bytes()).collect::<String>()),
+        slug_param =
+            escape(&url::form_urlencoded::byte_serialize(slug.as_bytes()).collect::<String>()),
     );
     validated(&request, Bytes::from(page), "text/html; charset=utf-8")
 }

@@ -35,8 +35,8 @@ use data_encoding::{BASE64URL_NOPAD, HEXLOWER};
 use rand::RngCore;
 use sea_orm::sea_query::{Expr, OnConflict};
 use sea_orm::{
-    ActiveModelTrait, ColumnTrait, ConnectionTrait, DbErr, EntityTrait, PaginatorTrait, QueryFilter, QueryOrder,
-    QuerySelect, Set, TransactionTrait,
+    ActiveModelTrait, ColumnTrait, ConnectionTrait, DbErr, EntityTrait, PaginatorTrait,
+    QueryFilter, QueryOrder, QuerySelect, Set, TransactionTrait,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::json;
@@ -51,7 +51,9 @@ use crate::http::AppState;
 use crate::http::error::{
     AdminErrors, ApiError, ConstraintError, DbResultExt, ErrorBody, ErrorCode, SignedInErrors,
 };
-use crate::http::extract::{AdminAction, AdminUser, AuthUser, ClientInfo, Json, MaybeAuthUser, Path, Query};
+use crate::http::extract::{
+    AdminAction, AdminUser, AuthUser, ClientInfo, Json, MaybeAuthUser, Path, Query,
+};
 use crate::http::hooks::Reported;
 use crate::http::rate_limit;
 use crate::mail::Mail;
@@ -77,11 +79,11 @@ pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(create_report))
         .routes(routes!(admin_queue))
-        .routes(routes!(decide))
+        .routes(routes!(decide_report))
         .routes(routes!(decide_appeal))
         .routes(routes!(my_decisions))
         .routes(routes!(decision_view))
-        .routes(routes!(appeal))
+        .routes(routes!(appeal_decision))
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -130,7 +132,9 @@ pub struct NewReport<'a> {
 }
 
 fn nothing_to_report() -> ApiError {
-    ApiError::not_found("We could not find what you are reporting. It may have been removed already.")
+    ApiError::not_found(
+        "We could not find what you are reporting. It may have been removed already.",
+    )
 }
 
 /// Optional free text, trimmed, at most 2000 characters.
@@ -140,12 +144,18 @@ pub fn free_text(raw: Option<&str>, field: &'static str) -> Result<String, Inval
     };
     text::check_text(field, value)?;
     if chars(value) > MAX_TEXT {
-        return Err(Invalid::new(format!("{field} must be at most 2000 characters")));
+        return Err(Invalid::new(format!(
+            "{field} must be at most 2000 characters"
+        )));
     }
     Ok(value.to_owned())
 }
 
-fn required_text(raw: Option<&str>, field: &'static str, missing: &'static str) -> Result<String, Invalid> {
+fn required_text(
+    raw: Option<&str>,
+    field: &'static str,
+    missing: &'static str,
+) -> Result<String, Invalid> {
     let value = free_text(raw, field)?;
     if value.is_empty() {
         return Err(Invalid::new(missing));
@@ -283,7 +293,15 @@ pub async fn file(state: &AppState, new: NewReport<'_>) -> Result<Filed, ApiErro
             label = found.label,
             reason = new.reason.label(),
         );
-        send(state, to, "We received your report", body, "report_received", None).await;
+        send(
+            state,
+            to,
+            "We received your report",
+            body,
+            "report_received",
+            None,
+        )
+        .await;
     }
     Ok(Filed {
         id,
@@ -300,7 +318,14 @@ pub struct Filed {
     pub first_time: bool,
 }
 
-async fn send(state: &AppState, to: String, subject: &str, body: String, kind: &'static str, link: Option<String>) {
+async fn send(
+    state: &AppState,
+    to: String,
+    subject: &str,
+    body: String,
+    kind: &'static str,
+    link: Option<String>,
+) {
     let mail = Mail {
         to,
         subject: subject.to_owned(),
@@ -354,8 +379,11 @@ pub async fn create_report(
             (None, form.good_faith.unwrap_or(false))
         }
         None => {
-            let email = Email::parse(form.reporter_email.as_deref())
-                .map_err(|_| ApiError::invalid("Please enter your email address, so that we can tell you what we decide"))?;
+            let email = Email::parse(form.reporter_email.as_deref()).map_err(|_| {
+                ApiError::invalid(
+                    "Please enter your email address, so that we can tell you what we decide",
+                )
+            })?;
             if form.good_faith != Some(true) {
                 return Err(ApiError::invalid(
                     "Please confirm that your report is accurate and made in good faith",
@@ -399,7 +427,8 @@ pub async fn create_report(
         StatusCode::ACCEPTED,
         Json(ReportAccepted {
             id: filed.id,
-            message: "Thank you. We have received your report and will answer within 48 hours.".to_owned(),
+            message: "Thank you. We have received your report and will answer within 48 hours."
+                .to_owned(),
         }),
     ))
 }
@@ -495,7 +524,10 @@ pub struct Queue {
     pub admins: u64,
 }
 
-async fn emails(db: &impl ConnectionTrait, ids: impl IntoIterator<Item = Uuid>) -> Result<HashMap<Uuid, String>, DbErr> {
+async fn emails(
+    db: &impl ConnectionTrait,
+    ids: impl IntoIterator<Item = Uuid>,
+) -> Result<HashMap<Uuid, String>, DbErr> {
     let ids: Vec<Uuid> = ids.into_iter().collect();
     if ids.is_empty() {
         return Ok(HashMap::new());
@@ -553,10 +585,14 @@ pub async fn admin_queue(
         let reason = Reason::parse(&row.reason).unwrap_or(Reason::Other);
         reports.push(QueuedReport {
             id: row.id,
-            label: found
+            label: found.as_ref().map_or_else(
+                || format!("a {} that no longer exists", row.target_kind),
+                |f| f.label.clone(),
+            ),
+            excerpt: found
                 .as_ref()
-                .map_or_else(|| format!("a {} that no longer exists", row.target_kind), |f| f.label.clone()),
-            excerpt: found.as_ref().map(|f| f.excerpt.clone()).unwrap_or_default(),
+                .map(|f| f.excerpt.clone())
+                .unwrap_or_default(),
             image_url: found.and_then(|f| f.image_url),
             affected_email: row.affected_user_id.and_then(|id| people.get(&id).cloned()),
             affected_user_id: row.affected_user_id,
@@ -587,7 +623,10 @@ pub async fn admin_queue(
         .await?;
     let mut appeals = Vec::with_capacity(open.len());
     for row in open {
-        let Some(decided) = decision::Entity::find_by_id(row.decision_id).one(&state.db).await? else {
+        let Some(decided) = decision::Entity::find_by_id(row.decision_id)
+            .one(&state.db)
+            .await?
+        else {
             continue;
         };
         appeals.push(QueuedAppeal {
@@ -677,7 +716,11 @@ fn token_hash(token: &str) -> String {
 }
 
 /// Bars `user` from signing in until `until` and ends their sessions.
-async fn bar(db: &impl ConnectionTrait, user: Uuid, until: Option<DateTime<Utc>>) -> Result<(), DbErr> {
+async fn bar(
+    db: &impl ConnectionTrait,
+    user: Uuid,
+    until: Option<DateTime<Utc>>,
+) -> Result<(), DbErr> {
     users::Entity::update_many()
         .col_expr(users::Column::BannedUntil, Expr::value(until))
         .col_expr(users::Column::UpdatedAt, Expr::value(Utc::now()))
@@ -694,7 +737,10 @@ async fn bar(db: &impl ConnectionTrait, user: Uuid, until: Option<DateTime<Utc>>
 }
 
 fn already_decided() -> ApiError {
-    ApiError::conflict(ErrorCode::AlreadyDecided, "This report was decided already.")
+    ApiError::conflict(
+        ErrorCode::AlreadyDecided,
+        "This report was decided already.",
+    )
 }
 
 /// Decides a report, and with it every open report of the same thing:
@@ -714,7 +760,7 @@ fn already_decided() -> ApiError {
         (status = 422, description = "`validation_failed`: no such action or rule, no statement, days out of range, or no account to suspend", body = ErrorBody),
     ),
     security(("bearer" = [])))]
-pub async fn decide(
+pub async fn decide_report(
     State(state): State<AppState>,
     admin: AdminAction,
     Path(id): Path<Uuid>,
@@ -727,8 +773,9 @@ pub async fn decide(
     if first.status != "open" {
         return Err(already_decided());
     }
-    let action = Action::parse(form.action.trim())
-        .ok_or_else(|| ApiError::invalid("Please choose a decision: dismiss, remove, suspend or ban"))?;
+    let action = Action::parse(form.action.trim()).ok_or_else(|| {
+        ApiError::invalid("Please choose a decision: dismiss, remove, suspend or ban")
+    })?;
     let statement = required_text(
         form.statement.as_deref(),
         "Statement",
@@ -736,7 +783,9 @@ pub async fn decide(
     )?;
     let reason = Reason::parse(&first.reason).unwrap_or(Reason::Other);
     let rule = match present(form.rule.as_deref()) {
-        Some(rule) => rules::rule(rule).ok_or_else(|| ApiError::invalid("No such rule of the guidelines"))?,
+        Some(rule) => {
+            rules::rule(rule).ok_or_else(|| ApiError::invalid("No such rule of the guidelines"))?
+        }
         None => reason.rule(),
     };
     let suspend_days = match action {
@@ -748,7 +797,9 @@ pub async fn decide(
     };
     let affected = first.affected_user_id;
     if matches!(action, Action::Suspend | Action::Ban) && affected.is_none() {
-        return Err(ApiError::invalid("There is no account to suspend or ban for this report"));
+        return Err(ApiError::invalid(
+            "There is no account to suspend or ban for this report",
+        ));
     }
     if action == Action::Remove && first.target_kind == "user" {
         return Err(ApiError::invalid(
@@ -756,9 +807,10 @@ pub async fn decide(
         ));
     }
     let found = target(&state, &first.target_kind, &first.target_id).await?;
-    let label = found
-        .as_ref()
-        .map_or_else(|| format!("a {}", first.target_kind), |found| found.label.clone());
+    let label = found.as_ref().map_or_else(
+        || format!("a {}", first.target_kind),
+        |found| found.label.clone(),
+    );
     let decision_id = Uuid::now_v7();
     let mut token_bytes = [0u8; 32];
     rand::rngs::OsRng.fill_bytes(&mut token_bytes);
@@ -820,14 +872,26 @@ pub async fn decide(
                 .then(|| format!("evidence/{decision_id}/"));
             let removed = state
                 .hooks
-                .remove_reported(&state, &first.target_kind, &first.target_id, folder.as_deref())
+                .remove_reported(
+                    &state,
+                    &first.target_kind,
+                    &first.target_id,
+                    folder.as_deref(),
+                )
                 .await?
                 .unwrap_or_default();
             if folder.is_some() {
-                let until = Utc::now() + Duration::days(i64::from(state.config.moderation.evidence_days));
+                let until =
+                    Utc::now() + Duration::days(i64::from(state.config.moderation.evidence_days));
                 decision::Entity::update_many()
-                    .col_expr(decision::Column::EvidenceKeys, Expr::value(json!(removed.evidence_keys)))
-                    .col_expr(decision::Column::EvidenceText, Expr::value(removed.evidence_text.clone()))
+                    .col_expr(
+                        decision::Column::EvidenceKeys,
+                        Expr::value(json!(removed.evidence_keys)),
+                    )
+                    .col_expr(
+                        decision::Column::EvidenceText,
+                        Expr::value(removed.evidence_text.clone()),
+                    )
                     .col_expr(decision::Column::EvidenceUntil, Expr::value(Some(until)))
                     .filter(decision::Column::Id.eq(decision_id))
                     .exec(&state.db)
@@ -912,7 +976,15 @@ async fn tell_decision(
             statement = row.statement,
             title = rule.title,
         );
-        send(state, to, "What we decided about your report", body, "report_decided", None).await;
+        send(
+            state,
+            to,
+            "What we decided about your report",
+            body,
+            "report_decided",
+            None,
+        )
+        .await;
     }
     if let Some(to) = row.affected_user_id.and_then(|id| people.get(&id).cloned()) {
         let appeal_link = format!("{base}/appeal/{}?token={token}", row.id);
@@ -939,7 +1011,15 @@ async fn tell_decision(
             title = rule.title,
         );
         let link = (action != Action::Dismiss).then_some(appeal_link);
-        send(state, to, "A decision about your content on PrettyScore", body, "moderation_decision", link).await;
+        send(
+            state,
+            to,
+            "A decision about your content on PrettyScore",
+            body,
+            "moderation_decision",
+            link,
+        )
+        .await;
     }
     Ok(())
 }
@@ -1060,7 +1140,7 @@ pub struct AppealReceipt {
         (status = 422, description = "`validation_failed`: no statement, or a dismissal (nothing to appeal)", body = ErrorBody),
     ),
     security((), ("bearer" = [])))]
-pub async fn appeal(
+pub async fn appeal_decision(
     State(state): State<AppState>,
     MaybeAuthUser(user): MaybeAuthUser,
     client: ClientInfo,
@@ -1069,7 +1149,9 @@ pub async fn appeal(
 ) -> Result<(StatusCode, Json<AppealReceipt>), ApiError> {
     let row = own_decision(&state, id, user.as_ref(), form.token.as_deref()).await?;
     if row.action == Action::Dismiss.as_str() {
-        return Err(ApiError::invalid("Nothing was taken down, so there is nothing to appeal"));
+        return Err(ApiError::invalid(
+            "Nothing was taken down, so there is nothing to appeal",
+        ));
     }
     let statement = required_text(
         form.statement.as_deref(),
@@ -1104,7 +1186,8 @@ pub async fn appeal(
         StatusCode::CREATED,
         Json(AppealReceipt {
             id: appeal_id,
-            message: "Thank you. Another admin will look at your appeal and answer you by mail.".to_owned(),
+            message: "Thank you. Another admin will look at your appeal and answer you by mail."
+                .to_owned(),
         }),
     ))
 }
@@ -1154,13 +1237,24 @@ pub async fn decide_appeal(
     let outcome = match form.outcome.trim() {
         "upheld" => "upheld",
         "reversed" => "reversed",
-        _ => return Err(ApiError::invalid("Please choose: the decision is upheld or reversed")),
+        _ => {
+            return Err(ApiError::invalid(
+                "Please choose: the decision is upheld or reversed",
+            ));
+        }
     };
-    let answer = required_text(form.answer.as_deref(), "Answer", "Please write your answer to the appeal")?;
+    let answer = required_text(
+        form.answer.as_deref(),
+        "Answer",
+        "Please write your answer to the appeal",
+    )?;
     let changed = appeal::Entity::update_many()
         .col_expr(appeal::Column::Status, Expr::value(outcome))
         .col_expr(appeal::Column::Answer, Expr::value(Some(answer.clone())))
-        .col_expr(appeal::Column::DecidedBy, Expr::value(Some(admin.user_id())))
+        .col_expr(
+            appeal::Column::DecidedBy,
+            Expr::value(Some(admin.user_id())),
+        )
         .col_expr(appeal::Column::DecidedAt, Expr::value(Some(Utc::now())))
         .filter(appeal::Column::Id.eq(id))
         .filter(appeal::Column::Status.eq("open"))
@@ -1169,7 +1263,10 @@ pub async fn decide_appeal(
         .rows_affected
         > 0;
     if !changed {
-        return Err(ApiError::conflict(ErrorCode::AlreadyDecided, "This appeal was answered already."));
+        return Err(ApiError::conflict(
+            ErrorCode::AlreadyDecided,
+            "This appeal was answered already.",
+        ));
     }
     let action = Action::parse(&decided.action).unwrap_or(Action::Dismiss);
     if outcome == "reversed"
@@ -1185,10 +1282,7 @@ pub async fn decide_appeal(
             json!({ "appeal_id": id, "decision_id": decided.id, "before": "open", "after": outcome, "action": decided.action }),
         )
         .await;
-    if let Some(to) = decided
-        .affected_user_id
-        .map(|id| emails(&state.db, [id]))
-    {
+    if let Some(to) = decided.affected_user_id.map(|id| emails(&state.db, [id])) {
         let to = to.await?.into_values().next();
         if let Some(to) = to {
             let what = match (outcome, action) {
@@ -1206,7 +1300,15 @@ pub async fn decide_appeal(
                 label = decided.target_label,
                 sentence = action.sentence(&decided.target_label, decided.suspend_days),
             );
-            send(&state, to, "The answer to your appeal", body, "appeal_decided", None).await;
+            send(
+                &state,
+                to,
+                "The answer to your appeal",
+                body,
+                "appeal_decided",
+                None,
+            )
+            .await;
         }
     }
     let appealed = appeal::Entity::find_by_id(id).one(&state.db).await?;
@@ -1228,7 +1330,10 @@ pub async fn sweep_evidence(state: &AppState) -> anyhow::Result<usize> {
         decision::Entity::update_many()
             .col_expr(decision::Column::EvidenceKeys, Expr::value(json!([])))
             .col_expr(decision::Column::EvidenceText, Expr::value(None::<String>))
-            .col_expr(decision::Column::EvidenceUntil, Expr::value(None::<DateTime<Utc>>))
+            .col_expr(
+                decision::Column::EvidenceUntil,
+                Expr::value(None::<DateTime<Utc>>),
+            )
             .filter(decision::Column::Id.eq(row.id))
             .exec(&state.db)
             .await?;

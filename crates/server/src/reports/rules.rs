@@ -52,7 +52,9 @@ impl Reason {
     }
 
     pub fn parse(raw: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|reason| reason.as_str() == raw.trim())
+        Self::ALL
+            .into_iter()
+            .find(|reason| reason.as_str() == raw.trim())
     }
 
     /// In the user's words.
@@ -115,14 +117,38 @@ pub struct Rule {
 }
 
 pub const RULES: &[Rule] = &[
-    Rule { id: "g1", title: "Adults only: nobody under 18 may appear or take part" },
-    Rule { id: "g2", title: "No intimate images of anyone without their consent" },
-    Rule { id: "g3", title: "Post only photos of yourself, or with the person's consent" },
-    Rule { id: "g4", title: "No nudity or sexual content" },
-    Rule { id: "g5", title: "No harassment, threats or hate" },
-    Rule { id: "g6", title: "No spam, scams or selling outside the app" },
-    Rule { id: "g7", title: "Nothing illegal" },
-    Rule { id: "g8", title: "Be kind and respect people's wishes" },
+    Rule {
+        id: "g1",
+        title: "Adults only: nobody under 18 may appear or take part",
+    },
+    Rule {
+        id: "g2",
+        title: "No intimate images of anyone without their consent",
+    },
+    Rule {
+        id: "g3",
+        title: "Post only photos of yourself, or with the person's consent",
+    },
+    Rule {
+        id: "g4",
+        title: "No nudity or sexual content",
+    },
+    Rule {
+        id: "g5",
+        title: "No harassment, threats or hate",
+    },
+    Rule {
+        id: "g6",
+        title: "No spam, scams or selling outside the app",
+    },
+    Rule {
+        id: "g7",
+        title: "Nothing illegal",
+    },
+    Rule {
+        id: "g8",
+        title: "Be kind and respect people's wishes",
+    },
 ];
 
 pub fn rule(id: &str) -> Option<&'static Rule> {
@@ -170,7 +196,9 @@ impl Action {
     /// What was decided, in a sentence for the mails.
     pub fn sentence(self, what: &str, days: Option<i32>) -> String {
         match self {
-            Self::Dismiss => format!("We found that {what} does not break our guidelines; it stays up."),
+            Self::Dismiss => {
+                format!("We found that {what} does not break our guidelines; it stays up.")
+            }
             Self::Remove => format!("We removed {what}."),
             Self::Suspend => format!(
                 "We suspended the account behind {what} for {} days.",
@@ -190,7 +218,14 @@ pub fn ban_until(now: DateTime<Utc>) -> DateTime<Utc> {
 }
 
 /// The kinds a report may name, and the canonical kind each is decided under.
-pub const TARGET_KINDS: &[&str] = &["photo", "share", "message", "conversation", "contest_entry", "user"];
+pub const TARGET_KINDS: &[&str] = &[
+    "photo",
+    "share",
+    "message",
+    "conversation",
+    "contest_entry",
+    "user",
+];
 
 /// Whether `word` list item occurs in `text` as a whole word (or phrase), in
 /// any case.
@@ -249,6 +284,9 @@ mod tests {
 
     #[test]
     fn rule_links_point_into_the_guidelines() {
-        assert_eq!(rule_link("http://x/", Reason::Harassment.rule()), "http://x/guidelines#g5");
+        assert_eq!(
+            rule_link("http://x/", Reason::Harassment.rule()),
+            "http://x/guidelines#g5"
+        );
     }
 }

@@ -633,7 +633,10 @@ async fn a_report_blocks_the_requester_and_reaches_the_admins(backend: Backend) 
     assert_eq!(listed[0]["details"], "Rude and pushy");
     assert_eq!(listed[0]["target_kind"], "conversation");
     assert_eq!(listed[0]["target_id"], sent["id"]);
-    let decide = format!("/api/v1/admin/reports/{}/decision", listed[0]["id"].as_str().unwrap());
+    let decide = format!(
+        "/api/v1/admin/reports/{}/decision",
+        listed[0]["id"].as_str().unwrap()
+    );
     let dismissal = json!({"action": "dismiss", "statement": "Pushy, not abusive."});
     post(&app, &decide, &star, dismissal.clone())
         .await

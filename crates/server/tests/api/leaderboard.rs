@@ -673,15 +673,28 @@ async fn reports_go_to_the_admins_and_nobody_reports_their_own_entry(backend: Ba
     // They reach the one queue (`/admin/reports`), admins only, as reports
     // of the photo with the words given; the moderation page counts them.
     for token in [&owner, &other] {
-        let Reply { status, .. } =
-            call(&app, Method::GET, "/api/v1/admin/reports", Some(token), None).await;
+        let Reply { status, .. } = call(
+            &app,
+            Method::GET,
+            "/api/v1/admin/reports",
+            Some(token),
+            None,
+        )
+        .await;
         assert_eq!(status, StatusCode::FORBIDDEN);
     }
     let Reply {
         status,
         body: queue,
         ..
-    } = call(&app, Method::GET, "/api/v1/admin/reports", Some(&admin), None).await;
+    } = call(
+        &app,
+        Method::GET,
+        "/api/v1/admin/reports",
+        Some(&admin),
+        None,
+    )
+    .await;
     assert_eq!(status, StatusCode::OK);
     let reports = queue["reports"].as_array().unwrap();
     assert_eq!(reports.len(), 2);
@@ -710,17 +723,35 @@ async fn reports_go_to_the_admins_and_nobody_reports_their_own_entry(backend: Ba
         first["id"].as_str().unwrap()
     );
     let dismissal = json!({"action": "dismiss", "statement": "A real person."});
-    let Reply { status, .. } =
-        call(&app, Method::POST, &decide, Some(&other), Some(dismissal.clone())).await;
+    let Reply { status, .. } = call(
+        &app,
+        Method::POST,
+        &decide,
+        Some(&other),
+        Some(dismissal.clone()),
+    )
+    .await;
     assert_eq!(status, StatusCode::FORBIDDEN);
-    let Reply { status, .. } =
-        call(&app, Method::POST, &decide, Some(&admin), Some(dismissal.clone())).await;
+    let Reply { status, .. } = call(
+        &app,
+        Method::POST,
+        &decide,
+        Some(&admin),
+        Some(dismissal.clone()),
+    )
+    .await;
     assert_eq!(status, StatusCode::CREATED);
     let Reply { status, .. } =
         call(&app, Method::POST, &decide, Some(&admin), Some(dismissal)).await;
     assert_eq!(status, StatusCode::CONFLICT, "deciding twice is refused");
-    let Reply { body: queue, .. } =
-        call(&app, Method::GET, "/api/v1/admin/reports", Some(&admin), None).await;
+    let Reply { body: queue, .. } = call(
+        &app,
+        Method::GET,
+        "/api/v1/admin/reports",
+        Some(&admin),
+        None,
+    )
+    .await;
     assert_eq!(queue["reports"].as_array().unwrap().len(), 0);
 }
 

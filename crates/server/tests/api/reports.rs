@@ -172,25 +172,60 @@ async fn anyone_reports_public_content_and_only_the_parties_report_a_chat(backen
 
     // Signed in: the owner cannot report their own photo; another user and
     // an admin can; a repeated report answers the first.
-    post(&app, REPORTS, &owner, report_of("photo", &photo.to_string(), "spam_or_scam"))
-        .await
-        .assert_error(422, "validation_failed");
-    let first = post(&app, REPORTS, &other, report_of("share", "sunny-day", "spam_or_scam")).await;
+    post(
+        &app,
+        REPORTS,
+        &owner,
+        report_of("photo", &photo.to_string(), "spam_or_scam"),
+    )
+    .await
+    .assert_error(422, "validation_failed");
+    let first = post(
+        &app,
+        REPORTS,
+        &other,
+        report_of("share", "sunny-day", "spam_or_scam"),
+    )
+    .await;
     assert_eq!(first.status, StatusCode::ACCEPTED, "{}", first.body);
-    let again = post(&app, REPORTS, &other, report_of("photo", &photo.to_string(), "harassment")).await;
-    assert_eq!(again.body["id"], first.body["id"], "one report per user and thing");
-    post(&app, REPORTS, &admin, report_of("contest_entry", &photo.to_string(), "other"))
-        .await
-        .assert_error(404, "not_found"); // not a contest entry
-    post(&app, REPORTS, &admin, report_of("user", &owner.id.to_string(), "harassment"))
-        .await
-        .ok_status(StatusCode::ACCEPTED);
+    let again = post(
+        &app,
+        REPORTS,
+        &other,
+        report_of("photo", &photo.to_string(), "harassment"),
+    )
+    .await;
+    assert_eq!(
+        again.body["id"], first.body["id"],
+        "one report per user and thing"
+    );
+    post(
+        &app,
+        REPORTS,
+        &admin,
+        report_of("contest_entry", &photo.to_string(), "other"),
+    )
+    .await
+    .assert_error(404, "not_found"); // not a contest entry
+    post(
+        &app,
+        REPORTS,
+        &admin,
+        report_of("user", &owner.id.to_string(), "harassment"),
+    )
+    .await
+    .ok_status(StatusCode::ACCEPTED);
     post(&app, REPORTS, &other, report_of("spaceship", "x", "other"))
         .await
         .assert_error(422, "validation_failed");
-    post(&app, REPORTS, &other, report_of("user", &owner.id.to_string(), "because"))
-        .await
-        .assert_error(422, "validation_failed");
+    post(
+        &app,
+        REPORTS,
+        &other,
+        report_of("user", &owner.id.to_string(), "because"),
+    )
+    .await
+    .assert_error(422, "validation_failed");
 
     // The service role is not a user: it reports nothing and sees no queue.
     let service = app.service_token().await;
@@ -297,9 +332,14 @@ async fn eight_reports_and_eight_decisions_on_one_photo_make_one_decision_and_on
     post(&app, &decision, &admin, json!({"action": "remove"}))
         .await
         .assert_error(422, "validation_failed");
-    post(&app, &decision, &admin, json!({"action": "explode", "statement": "x"}))
-        .await
-        .assert_error(422, "validation_failed");
+    post(
+        &app,
+        &decision,
+        &admin,
+        json!({"action": "explode", "statement": "x"}),
+    )
+    .await
+    .assert_error(422, "validation_failed");
 
     // Eight decisions at once, on eight of the reports: one decision.
     let replies = futures::future::join_all(reports.iter().map(|reply| {
@@ -331,7 +371,10 @@ async fn eight_reports_and_eight_decisions_on_one_photo_make_one_decision_and_on
             1
         );
     }
-    assert_eq!(mails(&app, "moderation_decision", "owner@example.com").await, 1);
+    assert_eq!(
+        mails(&app, "moderation_decision", "owner@example.com").await,
+        1
+    );
     let statement = last_mail(&app, "moderation_decision", "owner@example.com").await;
     for part in [
         "What we decided: We removed",
@@ -345,7 +388,10 @@ async fn eight_reports_and_eight_decisions_on_one_photo_make_one_decision_and_on
 
     // Gone everywhere at once: the share page and card, the leaderboard,
     // the stored bytes.
-    assert_eq!(app.get("/s/to-be-removed").await.status(), StatusCode::NOT_FOUND);
+    assert_eq!(
+        app.get("/s/to-be-removed").await.status(),
+        StatusCode::NOT_FOUND
+    );
     assert_eq!(
         app.get("/s/to-be-removed/card.png").await.status(),
         StatusCode::NOT_FOUND
@@ -357,12 +403,7 @@ async fn eight_reports_and_eight_decisions_on_one_photo_make_one_decision_and_on
 
     // Audited.
     assert_eq!(
-        count_where(
-            &app,
-            "audit_log_entries",
-            "payload LIKE '%report_decided%'"
-        )
-        .await,
+        count_where(&app, "audit_log_entries", "payload LIKE '%report_decided%'").await,
         1
     );
 }
@@ -378,7 +419,13 @@ async fn a_ban_stops_sign_in_and_the_appeal_is_heard_once_by_another_admin(backe
     let request = crate::contact::created(&app, &fan, photo).await;
     crate::contact::pay(&app, &fan, &request).await;
 
-    let report = post(&app, REPORTS, &fan, report_of("user", &owner.id.to_string(), "spam_or_scam")).await;
+    let report = post(
+        &app,
+        REPORTS,
+        &fan,
+        report_of("user", &owner.id.to_string(), "spam_or_scam"),
+    )
+    .await;
     report.ok_status(StatusCode::ACCEPTED);
     let decided = post(
         &app,
@@ -395,7 +442,10 @@ async fn a_ban_stops_sign_in_and_the_appeal_is_heard_once_by_another_admin(backe
     app.sign_in("owner@example.com", PASSWORD)
         .await
         .assert_error(400, "user_banned");
-    assert_eq!(app.get("/s/banned-one").await.status(), StatusCode::NOT_FOUND);
+    assert_eq!(
+        app.get("/s/banned-one").await.status(),
+        StatusCode::NOT_FOUND
+    );
     let board = call(&app, Method::GET, "/api/v1/leaderboard", None, None).await;
     assert!(!board.body.to_string().contains(&photo.to_string()));
     assert_eq!(
@@ -418,14 +468,30 @@ async fn a_ban_stops_sign_in_and_the_appeal_is_heard_once_by_another_admin(backe
     call(&app, Method::GET, &view, None, None)
         .await
         .assert_error(401, "not_signed_in");
-    get(&app, &view, &stranger).await.assert_error(404, "not_found");
-    get(&app, &view, &first_admin).await.assert_error(404, "not_found");
-    call(&app, Method::GET, &format!("{view}?token=wrong"), None, None)
+    get(&app, &view, &stranger)
         .await
         .assert_error(404, "not_found");
-    let seen = call(&app, Method::GET, &format!("{view}?token={token}"), None, None)
+    get(&app, &view, &first_admin)
         .await
-        .ok();
+        .assert_error(404, "not_found");
+    call(
+        &app,
+        Method::GET,
+        &format!("{view}?token=wrong"),
+        None,
+        None,
+    )
+    .await
+    .assert_error(404, "not_found");
+    let seen = call(
+        &app,
+        Method::GET,
+        &format!("{view}?token={token}"),
+        None,
+        None,
+    )
+    .await
+    .ok();
     assert_eq!(seen["action"], "ban");
     assert_eq!(seen["appealable"], true);
 
@@ -451,7 +517,10 @@ async fn a_ban_stops_sign_in_and_the_appeal_is_heard_once_by_another_admin(backe
     }))
     .await;
     assert_eq!(
-        appeals.iter().filter(|r| r.status == StatusCode::CREATED).count(),
+        appeals
+            .iter()
+            .filter(|r| r.status == StatusCode::CREATED)
+            .count(),
         1,
         "{appeals:?}"
     );
@@ -483,7 +552,10 @@ async fn a_ban_stops_sign_in_and_the_appeal_is_heard_once_by_another_admin(backe
         .await
         .assert_error(403, "admin_only");
     let second = second_admin(&app).await;
-    assert_eq!(the_queue(&app, &second).await["appeals"][0]["may_decide"], true);
+    assert_eq!(
+        the_queue(&app, &second).await["appeals"][0]["may_decide"],
+        true
+    );
     let answered = post(&app, &answer, &second, reversal.clone()).await.ok();
     assert_eq!(answered["appeal_status"], "reversed");
     post(&app, &answer, &second, reversal)
@@ -508,9 +580,15 @@ async fn a_ban_stops_sign_in_and_the_appeal_is_heard_once_by_another_admin(backe
             .ok(),
         json!([])
     );
-    call(&app, Method::GET, "/api/v1/account/moderation-decisions", None, None)
-        .await
-        .assert_error(401, "not_signed_in");
+    call(
+        &app,
+        Method::GET,
+        "/api/v1/account/moderation-decisions",
+        None,
+        None,
+    )
+    .await
+    .assert_error(401, "not_signed_in");
     assert_eq!(
         count_where(&app, "audit_log_entries", "payload LIKE '%appeal_decided%'").await,
         1
@@ -526,9 +604,14 @@ async fn an_intimate_image_is_kept_as_evidence_out_of_sight_and_urgent_reports_c
     let admin = admin(&app).await;
     let spam = shared_entry(&app, owner.id, "spammy").await;
     let intimate = shared_entry(&app, owner.id, "intimate").await;
-    post(&app, REPORTS, &other, report_of("photo", &spam.to_string(), "spam_or_scam"))
-        .await
-        .ok_status(StatusCode::ACCEPTED);
+    post(
+        &app,
+        REPORTS,
+        &other,
+        report_of("photo", &spam.to_string(), "spam_or_scam"),
+    )
+    .await
+    .ok_status(StatusCode::ACCEPTED);
     let urgent = anonymous(
         &app,
         REPORTS,
@@ -538,7 +621,10 @@ async fn an_intimate_image_is_kept_as_evidence_out_of_sight_and_urgent_reports_c
     .await;
     urgent.ok_status(StatusCode::ACCEPTED);
     let queue = the_queue(&app, &admin).await;
-    assert_eq!(queue["reports"][0]["reason"], "intimate_image_without_consent");
+    assert_eq!(
+        queue["reports"][0]["reason"],
+        "intimate_image_without_consent"
+    );
     assert_eq!(queue["reports"][0]["urgent"], true);
     assert_eq!(queue["reports"][1]["urgent"], false);
 
@@ -553,9 +639,9 @@ async fn an_intimate_image_is_kept_as_evidence_out_of_sight_and_urgent_reports_c
     let media = app.config.data_dir.join("media");
     let files = files_under(&media);
     assert!(
-        !files
-            .iter()
-            .any(|f| f.to_string_lossy().contains(&format!("photos/{}/{intimate}", owner.id))),
+        !files.iter().any(|f| f
+            .to_string_lossy()
+            .contains(&format!("photos/{}/{intimate}", owner.id))),
         "the public copy is gone: {files:?}"
     );
     let evidence: Vec<_> = files
@@ -626,23 +712,53 @@ async fn either_side_of_a_chat_blocks_leaves_and_reports(backend: Backend) {
 
     // The requester reports the contestant's message; the contestant the
     // whole conversation. Nobody else can, and nobody reports their own.
-    post(&app, REPORTS, &stranger, report_of("message", &message, "harassment"))
-        .await
-        .assert_error(404, "not_found");
-    anonymous(&app, REPORTS, anonymous_report("message", &message, "x@example.com"))
-        .await
-        .assert_error(401, "not_signed_in");
-    post(&app, REPORTS, &star, report_of("message", &message, "harassment"))
-        .await
-        .assert_error(422, "validation_failed");
-    let reported = post(&app, REPORTS, &fan, report_of("message", &message, "harassment")).await;
+    post(
+        &app,
+        REPORTS,
+        &stranger,
+        report_of("message", &message, "harassment"),
+    )
+    .await
+    .assert_error(404, "not_found");
+    anonymous(
+        &app,
+        REPORTS,
+        anonymous_report("message", &message, "x@example.com"),
+    )
+    .await
+    .assert_error(401, "not_signed_in");
+    post(
+        &app,
+        REPORTS,
+        &star,
+        report_of("message", &message, "harassment"),
+    )
+    .await
+    .assert_error(422, "validation_failed");
+    let reported = post(
+        &app,
+        REPORTS,
+        &fan,
+        report_of("message", &message, "harassment"),
+    )
+    .await;
     reported.ok_status(StatusCode::ACCEPTED);
-    post(&app, REPORTS, &star, report_of("conversation", &id, "spam_or_scam"))
-        .await
-        .ok_status(StatusCode::ACCEPTED);
-    post(&app, REPORTS, &stranger, report_of("conversation", &id, "spam_or_scam"))
-        .await
-        .assert_error(404, "not_found");
+    post(
+        &app,
+        REPORTS,
+        &star,
+        report_of("conversation", &id, "spam_or_scam"),
+    )
+    .await
+    .ok_status(StatusCode::ACCEPTED);
+    post(
+        &app,
+        REPORTS,
+        &stranger,
+        report_of("conversation", &id, "spam_or_scam"),
+    )
+    .await
+    .assert_error(404, "not_found");
     let queue = the_queue(&app, &admin).await;
     let conv = queue["reports"]
         .as_array()
@@ -670,7 +786,10 @@ async fn either_side_of_a_chat_blocks_leaves_and_reports(backend: Backend) {
         assert_eq!(shown["removed"], true);
         assert_eq!(shown["content"], "");
     }
-    assert_eq!(mails(&app, "moderation_decision", "star@example.com").await, 1);
+    assert_eq!(
+        mails(&app, "moderation_decision", "star@example.com").await,
+        1
+    );
     assert_eq!(mails(&app, "report_decided", "fan@example.com").await, 1);
 
     // The requester blocks the contestant: the chat ends for both, and
@@ -728,13 +847,24 @@ async fn a_hurtful_message_is_sent_only_after_are_you_sure(backend: Backend) {
     let asked = send(None).await;
     asked.assert_error(409, "confirm_required");
     assert!(asked.message().starts_with("Are you sure?"));
-    send(Some(false)).await.assert_error(409, "confirm_required");
-    assert_eq!(count_where(&app, "messages", "1 = 1").await, 0, "nothing sent yet");
+    send(Some(false))
+        .await
+        .assert_error(409, "confirm_required");
+    assert_eq!(
+        count_where(&app, "messages", "1 = 1").await,
+        0,
+        "nothing sent yet"
+    );
     send(Some(true)).await.ok_status(StatusCode::CREATED);
     // Kind words need no question; nor does a word inside another.
-    say(&app, &star, &id, "Thank you, that is kind! Greetings from Sussex")
-        .await
-        .ok_status(StatusCode::CREATED);
+    say(
+        &app,
+        &star,
+        &id,
+        "Thank you, that is kind! Greetings from Sussex",
+    )
+    .await
+    .ok_status(StatusCode::CREATED);
 
     // Either side leaves: the conversation closes for both; the captured
     // fee stays captured.

@@ -20,7 +20,7 @@ export default function AppealRoute() {
       {!canAsk && status !== 'loading' && <p>Please open the link in the mail we sent you, or sign in to see the decisions about your content.</p>}
       {canAsk && decision.isPending && <p>Loading the decision…</p>}
       {decision.isError && <p role="alert">{decision.error.message}</p>}
-      {decision.data && <DecisionCard decision={decision.data} token={token} />}
+      {decision.data && <DecisionCard decision={decision.data} token={token} level={2} />}
     </div>
   );
 }

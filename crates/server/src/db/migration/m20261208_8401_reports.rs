@@ -60,7 +60,12 @@ impl MigrationTrait for Migration {
             .col(text(ModerationDecisions::Reason))
             .col(text(ModerationDecisions::Rule))
             .col(text(ModerationDecisions::Statement))
-            .col(ColumnDef::new(ModerationDecisions::SuspendDays).integer().null().take())
+            .col(
+                ColumnDef::new(ModerationDecisions::SuspendDays)
+                    .integer()
+                    .null()
+                    .take(),
+            )
             .col(uuid_null(ModerationDecisions::DecidedBy))
             .col(json_default(ModerationDecisions::EvidenceKeys, "[]"))
             .col(text_null(ModerationDecisions::EvidenceText))
@@ -69,7 +74,10 @@ impl MigrationTrait for Migration {
             .col(timestamp_now(ModerationDecisions::CreatedAt, db))
             .foreign_key(&mut fk(
                 "moderation_decisions_affected_user_id_fkey",
-                (ModerationDecisions::Table, ModerationDecisions::AffectedUserId),
+                (
+                    ModerationDecisions::Table,
+                    ModerationDecisions::AffectedUserId,
+                ),
                 (Users::Table, Users::Id),
                 SetNull,
             ))
@@ -227,10 +235,11 @@ impl MigrationTrait for Migration {
 async fn copy_legacy_reports(manager: &SchemaManager<'_>) -> Result<(), DbErr> {
     let db = manager.get_connection();
     let backend = manager.get_database_backend();
-    let mut sql = "INSERT INTO reports (id, target_kind, target_id, reported_as, affected_user_id, \
+    let mut sql =
+        "INSERT INTO reports (id, target_kind, target_id, reported_as, affected_user_id, \
                    reporter_id, reason, details, status, due_at, created_at) \
                    VALUES ($1, $2, $3, $4, $5, $6, 'other', $7, 'open', $8, $9)"
-        .to_owned();
+            .to_owned();
     if backend == sea_orm_migration::sea_orm::DbBackend::Sqlite {
         for n in (1..=9).rev() {
             sql = sql.replace(&format!("${n}"), &format!("?{n}"));

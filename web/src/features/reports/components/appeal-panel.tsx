@@ -13,7 +13,8 @@ const APPEAL_STATUS: Record<string, string> = {
 };
 
 /** A decision, its statement of reasons, and the one appeal (DSA Art. 17 and 20). */
-export function DecisionCard({ decision, token }: { decision: DecisionView; token?: string }) {
+export function DecisionCard({ decision, token, level = 3 }: { decision: DecisionView; token?: string; level?: 2 | 3 }) {
+  const Heading = level === 2 ? 'h2' : 'h3';
   const [statement, setStatement] = useState('');
   const [error, setError] = useState<string | null>(null);
   const appeal = useAppeal();
@@ -28,9 +29,9 @@ export function DecisionCard({ decision, token }: { decision: DecisionView; toke
   };
   return (
     <article aria-labelledby={ids.heading} className="flex flex-col gap-2 rounded-2xl border p-4">
-      <h3 id={ids.heading} className="font-semibold">
+      <Heading id={ids.heading} className="font-semibold">
         {decision.summary}
-      </h3>
+      </Heading>
       <p className="text-sm">
         <span className="font-semibold">Why: </span>
         {decision.statement}
