@@ -69,6 +69,9 @@ const CLIENT_ROUTES: &[&str] = &[
     "/admin/leaderboard",
     "/admin/opportunities",
     "/admin/audit",
+    "/admin/reports",
+    "/report",
+    "/appeal/:decisionId",
 ];
 
 /// Path prefixes that belong to the server, never to the web app. (`/auth`

@@ -560,13 +560,12 @@ pub async fn admin_queue(
         .all(&state.db)
         .await?;
     let now = Utc::now();
-    let people = emails(
-        &state.db,
-        rows.iter()
-            .flat_map(|row| [row.reporter_id, row.affected_user_id])
-            .flatten(),
-    )
-    .await?;
+    let ids: Vec<Uuid> = rows
+        .iter()
+        .flat_map(|row| [row.reporter_id, row.affected_user_id])
+        .flatten()
+        .collect();
+    let people = emails(&state.db, ids).await?;
     let mut per_target: HashMap<(String, String), u64> = HashMap::new();
     for row in &rows {
         *per_target
@@ -816,31 +815,9 @@ pub async fn decide_report(
     rand::rngs::OsRng.fill_bytes(&mut token_bytes);
     let token = BASE64URL_NOPAD.encode(&token_bytes);
     let txn = state.db.begin().await?;
-    // One statement takes every open report of the thing: of eight admins
-    // deciding at once, one takes them, the others find none open.
-    let claimed = report::Entity::update_many()
-        .col_expr(report::Column::Status, Expr::value("decided"))
-        .col_expr(report::Column::DecisionId, Expr::value(decision_id))
-        .filter(report::Column::TargetKind.eq(&first.target_kind))
-        .filter(report::Column::TargetId.eq(&first.target_id))
-        .filter(report::Column::Status.eq("open"))
-        .exec(&txn)
-        .await?
-        .rows_affected;
-    let covered = report::Entity::find()
-        .filter(report::Column::DecisionId.eq(decision_id))
-        .all(&txn)
-        .await?;
-    if claimed == 0 || !covered.iter().any(|row| row.id == id) {
-        txn.rollback().await?;
-        return Err(already_decided());
-    }
-    // The decision answers the most urgent reason among the reports.
-    let reason = covered
-        .iter()
-        .filter_map(|row| Reason::parse(&row.reason))
-        .min_by_key(|reason| reason.priority())
-        .unwrap_or(reason);
+    // The decision row first (the reports point at it), then one statement
+    // takes every open report of the thing: of eight admins deciding at
+    // once, one takes them, the others find none open and roll back.
     let row = decision::ActiveModel {
         id: Set(decision_id),
         target_kind: Set(first.target_kind.clone()),
@@ -861,6 +838,37 @@ pub async fn decide_report(
     }
     .insert(&txn)
     .await?;
+    let claimed = report::Entity::update_many()
+        .col_expr(report::Column::Status, Expr::value("decided"))
+        .col_expr(report::Column::DecisionId, Expr::value(decision_id))
+        .filter(report::Column::TargetKind.eq(&first.target_kind))
+        .filter(report::Column::TargetId.eq(&first.target_id))
+        .filter(report::Column::Status.eq("open"))
+        .exec(&txn)
+        .await?
+        .rows_affected;
+    let covered = report::Entity::find()
+        .filter(report::Column::DecisionId.eq(decision_id))
+        .all(&txn)
+        .await?;
+    if claimed == 0 || !covered.iter().any(|report| report.id == id) {
+        txn.rollback().await?;
+        return Err(already_decided());
+    }
+    // The decision answers the most urgent reason among the reports.
+    let most_urgent = covered
+        .iter()
+        .filter_map(|report| Reason::parse(&report.reason))
+        .min_by_key(|reason| reason.priority())
+        .unwrap_or(reason);
+    let row = if most_urgent == reason {
+        row
+    } else {
+        let mut active: decision::ActiveModel = row.into();
+        active.reason = Set(most_urgent.as_str().to_owned());
+        active.update(&txn).await?
+    };
+    let reason = most_urgent;
     txn.commit().await?;
 
     let mut evidence = json!(null);
@@ -947,14 +955,12 @@ async fn tell_decision(
     let rule = rules::rule(&row.rule).unwrap_or(&rules::RULES[0]);
     let link = rules::rule_link(base, rule);
     let sentence = action.sentence(&row.target_label, row.suspend_days);
-    let people = emails(
-        &state.db,
-        covered
-            .iter()
-            .filter_map(|report| report.reporter_id)
-            .chain(row.affected_user_id),
-    )
-    .await?;
+    let ids: Vec<Uuid> = covered
+        .iter()
+        .filter_map(|report| report.reporter_id)
+        .chain(row.affected_user_id)
+        .collect();
+    let people = emails(&state.db, ids).await?;
     for report in covered {
         let to = report
             .reporter_email

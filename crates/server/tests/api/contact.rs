@@ -260,8 +260,9 @@ async fn who_may_see_and_answer_a_request(backend: Backend) {
                 .assert_error(StatusCode::NOT_FOUND, "not_found");
         }
     }
-    // The requester cannot answer their own request.
-    for action in &actions {
+    // The requester cannot answer their own request (blocking is for
+    // either party: issue 41, tested in reports.rs).
+    for action in &actions[..2] {
         post(&app, action, &fan, json!({}))
             .await
             .assert_error(StatusCode::NOT_FOUND, "not_found");

@@ -110,7 +110,11 @@ async fn anyone_reports_public_content_and_only_the_parties_report_a_chat(backen
     no_email["reporter_email"] = Value::Null;
     let refused = anonymous(&app, REPORTS, no_email).await;
     refused.assert_error(422, "validation_failed");
-    assert!(refused.message().contains("email"), "{}", refused.message());
+    assert!(
+        refused.body["message"].as_str().unwrap().contains("email"),
+        "{}",
+        refused.body
+    );
     let mut no_faith = anonymous_report("share", "sunny-day", "visitor@example.com");
     no_faith["good_faith"] = json!(false);
     anonymous(&app, REPORTS, no_faith)
@@ -152,8 +156,9 @@ async fn anyone_reports_public_content_and_only_the_parties_report_a_chat(backen
     )
     .await
     .assert_error(404, "not_found");
-    // Rate-limited per address: five an hour.
-    for _ in 0..3 {
+    // Rate-limited per address: five an hour (the four above count, those
+    // refused after the check too).
+    for _ in 0..1 {
         anonymous(
             &app,
             REPORTS,
@@ -403,7 +408,12 @@ async fn eight_reports_and_eight_decisions_on_one_photo_make_one_decision_and_on
 
     // Audited.
     assert_eq!(
-        count_where(&app, "audit_log_entries", "payload LIKE '%report_decided%'").await,
+        count_where(
+            &app,
+            "audit_log_entries",
+            "CAST(payload AS TEXT) LIKE '%report_decided%'"
+        )
+        .await,
         1
     );
 }
@@ -590,7 +600,12 @@ async fn a_ban_stops_sign_in_and_the_appeal_is_heard_once_by_another_admin(backe
     .await
     .assert_error(401, "not_signed_in");
     assert_eq!(
-        count_where(&app, "audit_log_entries", "payload LIKE '%appeal_decided%'").await,
+        count_where(
+            &app,
+            "audit_log_entries",
+            "CAST(payload AS TEXT) LIKE '%appeal_decided%'"
+        )
+        .await,
         1
     );
 }
@@ -846,7 +861,14 @@ async fn a_hurtful_message_is_sent_only_after_are_you_sure(backend: Backend) {
     };
     let asked = send(None).await;
     asked.assert_error(409, "confirm_required");
-    assert!(asked.message().starts_with("Are you sure?"));
+    assert!(
+        asked.body["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("Are you sure?"),
+        "{}",
+        asked.body
+    );
     send(Some(false))
         .await
         .assert_error(409, "confirm_required");
@@ -872,6 +894,10 @@ async fn a_hurtful_message_is_sent_only_after_are_you_sure(backend: Backend) {
     call(&app, Method::POST, &leave, None, Some(json!({})))
         .await
         .assert_error(401, "not_signed_in");
+    let stranger = sign_up(&app, "stranger@example.com").await;
+    post(&app, &leave, &stranger, json!({}))
+        .await
+        .assert_error(404, "not_found");
     assert_eq!(
         post(&app, &leave, &star, json!({})).await.status,
         StatusCode::NO_CONTENT

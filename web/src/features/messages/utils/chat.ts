@@ -102,6 +102,7 @@ export function parseChatMessage(data: string): ChatMessage | null {
       senderId: typeof value.senderId === 'string' ? value.senderId : '',
       mine: Boolean(value.mine),
       content: value.content,
+      removed: Boolean(value.removed),
       createdAt: typeof value.createdAt === 'string' ? value.createdAt : new Date().toISOString(),
     };
   } catch {
