@@ -14,6 +14,7 @@ const SAMPLE_PARAMS: Record<string, string> = {
   account: 'acct_sample',
   requestId: '7b0e6f3a-2c1d-4e5f-9a8b-0c1d2e3f4a5b',
   code: 'SAMPLE1',
+  decisionId: '7b0e6f3a-2c1d-4e5f-9a8b-0c1d2e3f4a5c',
 };
 
 function kebab(key: string): string {

@@ -63,6 +63,7 @@ pub struct Config {
     pub share: ShareConfig,
     pub screening: ScreeningConfig,
     pub partners: PartnersConfig,
+    pub moderation: ModerationConfig,
     pub http: HttpConfig,
 }
 
@@ -85,6 +86,7 @@ impl Default for Config {
             share: ShareConfig::default(),
             screening: ScreeningConfig::default(),
             partners: PartnersConfig::default(),
+            moderation: ModerationConfig::default(),
             http: HttpConfig::default(),
         }
     }
@@ -161,6 +163,7 @@ const TOP_LEVEL_KEYS: &[&str] = &[
     "share",
     "screening",
     "partners",
+    "moderation",
     "http",
 ];
 
@@ -297,6 +300,43 @@ pub struct ScreeningConfig {
 impl Default for ScreeningConfig {
     fn default() -> Self {
         Self { hold_at: 0.5 }
+    }
+}
+
+/// Reports, decisions and the chat's "Are you sure?" (issue 41).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ModerationConfig {
+    /// Words (or phrases) that make the server ask a chat message's sender
+    /// "Are you sure?" before it is sent: insults and sexual words. Matched
+    /// as whole words, in any case. Nothing is blocked: the sender confirms
+    /// and the message goes.
+    pub caution_words: Vec<String>,
+    /// Days the evidence of a removal is kept (never public) when the
+    /// report's reason requires it: someone under 18, an intimate image
+    /// shared without consent, other illegal content.
+    pub evidence_days: u32,
+    /// Reports one signed-out visitor's email address (and one client
+    /// address) may send an hour (429 beyond).
+    pub anonymous_reports_per_hour: u32,
+    /// Reports one signed-in user may send an hour.
+    pub reports_per_user_per_hour: u32,
+}
+
+impl Default for ModerationConfig {
+    fn default() -> Self {
+        Self {
+            caution_words: [
+                "idiot", "stupid", "moron", "loser", "ugly", "fat", "bitch", "slut", "whore",
+                "cunt", "fuck", "fucking", "asshole", "dick", "cock", "pussy", "tits", "boobs",
+                "nude", "nudes", "naked", "horny", "sex", "sexy",
+            ]
+            .map(str::to_owned)
+            .to_vec(),
+            evidence_days: 90,
+            anonymous_reports_per_hour: 5,
+            reports_per_user_per_hour: 30,
+        }
     }
 }
 

@@ -36,6 +36,7 @@ pub mod opportunities;
 pub mod partners;
 pub mod personality;
 pub mod photos;
+pub mod reports;
 pub mod site;
 pub mod verification;
 

@@ -74,12 +74,15 @@ const SERVER: Layout<'static> = Layout {
     // leaderboard's ranks, photos and billing's holds and prices; messages
     // use contact's parties and billing's payment states; partners earn on
     // billing's payments and payouts; dashboard reads photos, edits,
-    // personality, verification and billing for its stats. site, auth,
+    // personality, verification and billing for its stats. reports sits
+    // low, as billing does: the domains whose content can be reported use
+    // its `file` and register hooks; it names none of them. site, auth,
     // admin, billing, opportunities and verification use no other domain.
     domains: &[
         "site",
         "auth",
         "admin",
+        "reports",
         "billing",
         "features",
         "analyses",

@@ -59,6 +59,9 @@ const AdminLeaderboard = lazy(() => import('./routes/admin/leaderboard'));
 const AdminOpportunities = lazy(() => import('./routes/admin/opportunities'));
 const AdminAudit = lazy(() => import('./routes/admin/audit'));
 const AdminPayments = lazy(() => import('./routes/admin/payments'));
+const AdminReports = lazy(() => import('./routes/admin/reports'));
+const Report = lazy(() => import('./routes/report'));
+const Appeal = lazy(() => import('./routes/appeal'));
 const NotFound = lazy(() => import('./routes/not-found'));
 
 /**
@@ -250,6 +253,9 @@ export const routes: RouteObject[] = [
       { path: paths.adminOpportunities.path, element: adminOnly(<AdminOpportunities />) },
       { path: paths.adminAudit.path, element: adminOnly(<AdminAudit />) },
       { path: paths.adminPayments.path, element: adminOnly(<AdminPayments />) },
+      { path: paths.adminReports.path, element: adminOnly(<AdminReports />) },
+      { path: paths.report.path, element: <Report /> },
+      { path: paths.appeal.path, element: <Appeal /> },
       { path: '*', element: <NotFound /> },
     ],
   },

@@ -29,6 +29,7 @@ import {
   UserIcon,
   WandSparklesIcon,
   GlobeIcon,
+  FlagIcon,
   ReceiptIcon,
   type LucideIcon,
 } from 'lucide-react';
@@ -104,6 +105,7 @@ const adminGroup: NavGroup = {
     { title: 'Leaderboard Moderation', to: paths.adminLeaderboard.path, icon: ListChecksIcon },
     { title: 'Opportunity Applications', to: paths.adminOpportunities.path, icon: BriefcaseIcon },
     { title: 'Verification Requests', to: paths.adminVerification.path, icon: BadgeCheckIcon },
+    { title: 'Reports', to: paths.adminReports.path, icon: FlagIcon },
     { title: 'Audit Log', to: paths.adminAudit.path, icon: ScrollTextIcon },
   ],
 };

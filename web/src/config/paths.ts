@@ -193,6 +193,21 @@ export const paths = {
     title: 'Payments',
     purpose: 'For admins: the newest payments with their payer, and refunds with a reason.',
   },
+  adminReports: {
+    path: '/admin/reports',
+    title: 'Reports',
+    purpose: 'For admins: every report in one queue, urgent first, each with the time left of its 48 hours; decisions and appeals.',
+  },
+  report: {
+    path: '/report',
+    title: 'Report Content',
+    purpose: 'Report a shared page, a photo or a user: an admin answers within 48 hours.',
+  },
+  appeal: {
+    path: '/appeal/:decisionId',
+    title: 'Appeal a Decision',
+    purpose: 'Read what was decided about your content and why, and appeal it once.',
+  },
   adminVerification: {
     path: '/admin/verification',
     title: 'Verification Requests',
@@ -214,4 +229,10 @@ export function signInPathFor(returnTo: string): string {
 /** The conversation of an approved contact request (/messages/{requestId}). */
 export function messagesPathFor(requestId: string): string {
   return paths.messages.path.replace(':requestId', encodeURIComponent(requestId));
+}
+
+/** The appeal page of a decision (with the mail's token, for a user who cannot sign in). */
+export function appealPath(decisionId: string, token?: string): string {
+  const path = paths.appeal.path.replace(':decisionId', encodeURIComponent(decisionId));
+  return token ? `${path}?token=${encodeURIComponent(token)}` : path;
 }

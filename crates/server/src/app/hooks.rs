@@ -7,7 +7,7 @@ use crate::config::Config;
 use crate::db::notify::Notifier;
 use crate::http::hooks::HookRegistry;
 use crate::mail::Mailer;
-use crate::{billing, contact, messages, partners, personality};
+use crate::{billing, contact, leaderboard, messages, partners, personality};
 
 /// The listeners the server runs with: the partner programme, the
 /// personality purchase, the contact mails, billing's receipts and refund
@@ -38,5 +38,8 @@ pub fn registry(
         Arc::new(messages::events::RequestPaymentWakes {
             notifier: notifier.clone(),
         }),
+        // What can be reported, and how it is removed (issue 41).
+        Arc::new(leaderboard::reports::PhotoReports),
+        Arc::new(messages::reports::MessageReports),
     ])
 }

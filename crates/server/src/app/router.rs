@@ -14,7 +14,7 @@ use crate::http::error::{ApiError, ErrorCode};
 use crate::http::{self, AppState};
 use crate::{
     admin, analyses, auth, billing, contact, dashboard, edits, features, leaderboard, media,
-    messages, opportunities, partners, personality, photos, site, verification,
+    messages, opportunities, partners, personality, photos, reports, site, verification,
 };
 
 #[derive(OpenApi)]
@@ -40,6 +40,7 @@ use crate::{
         (name = "verification", description = "Verification badge requests"),
         (name = "contact", description = "Paid contact requests: the hold, the contestant's answer, blocks"),
         (name = "messages", description = "Private messages of approved contact requests, with a resumable stream"),
+        (name = "reports", description = "Reports of anything public or shared, the decisions about them and their appeals"),
         (name = "partners", description = "The partner programme: applying, the portal, referral clicks and the partner leaderboard"),
     )
 )]
@@ -64,7 +65,8 @@ fn api_routes() -> OpenApiRouter<AppState> {
         .merge(verification::routes())
         .merge(partners::routes())
         .merge(contact::routes())
-        .merge(messages::routes());
+        .merge(messages::routes())
+        .merge(reports::routes());
     OpenApiRouter::with_openapi(ApiDoc::openapi())
         .merge(http::health::routes())
         .nest("/api/v1", api_v1)

@@ -226,7 +226,8 @@ const ORPHAN_SWEEP_EVERY: Duration = Duration::from_secs(3600);
 const ORPHAN_GRACE_SECS: i64 = 3600;
 
 /// Deletes stored images that no row points at (a crash between an image's
-/// write and its row's), once an hour on one instance: the first of them to
+/// write and its row's), and evidence of removed content past its period,
+/// once an hour on one instance: the first of them to
 /// claim the hour in the shared rate-limit table.
 fn spawn_orphan_sweep(state: AppState) {
     tokio::spawn(async move {
@@ -252,6 +253,12 @@ fn spawn_orphan_sweep(state: AppState) {
                     tracing::info!(photos, edits, "removed stored images without their row")
                 }
                 Err(err) => tracing::warn!(error = %err, "the orphan sweep failed"),
+            }
+            // Evidence of removed content past its period (issue 41).
+            match crate::reports::sweep_evidence(&state).await {
+                Ok(0) => {}
+                Ok(n) => tracing::info!(decisions = n, "deleted evidence kept past its period"),
+                Err(err) => tracing::warn!(error = %err, "the evidence sweep failed"),
             }
         }
     });

@@ -15,6 +15,7 @@ use uuid::Uuid;
 use super::{entity, mail};
 use crate::billing::entity::payment::{self, Status};
 use crate::billing::rules::{Purchase, contact_fee_cents, contact_price_id};
+use crate::http::AppState;
 use crate::http::hooks::{Hooks, Payee, Priced};
 use crate::mail::Mailer;
 
@@ -35,6 +36,37 @@ fn sells(purpose: &str) -> bool {
 
 #[async_trait::async_trait]
 impl Hooks for ContactHooks {
+    /// A banned user's open requests, sent and received, are withdrawn
+    /// (denied, their holds released: nobody is charged), and their
+    /// conversations close.
+    async fn user_banned(&self, state: &AppState, user: Uuid) -> Result<(), DbErr> {
+        let open = entity::Entity::find()
+            .filter(
+                sea_orm::Condition::any()
+                    .add(entity::Column::RequesterId.eq(user))
+                    .add(entity::Column::ContestantId.eq(user)),
+            )
+            .filter(entity::Column::Status.eq(super::Status::Pending))
+            .all(&state.db)
+            .await?;
+        for request in open {
+            if super::claim(&state.db, request.id, false, super::Status::Denied).await? {
+                super::release_hold(state, request.id).await?;
+            }
+        }
+        entity::Entity::update_many()
+            .col_expr(entity::Column::ClosedAt, Expr::value(Utc::now()))
+            .filter(
+                sea_orm::Condition::any()
+                    .add(entity::Column::RequesterId.eq(user))
+                    .add(entity::Column::ContestantId.eq(user)),
+            )
+            .filter(entity::Column::ClosedAt.is_null())
+            .exec(&state.db)
+            .await?;
+        Ok(())
+    }
+
     /// The fee of the rank stored with the buyer's unpaid request.
     async fn price(
         &self,

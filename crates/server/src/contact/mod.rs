@@ -9,8 +9,12 @@
 //! it, and a hold left unanswered for 7 days is released by [`expiry`].
 //! Every decision is one conditional UPDATE on a pending request, so it
 //! happens once however often it is asked for, on any number of instances.
-//! A contestant can block a requester: their open requests are denied and
-//! released and their conversations close.
+//! Either party can block the other (issue 41): open requests between them
+//! either way are denied and released, their conversations close, and
+//! neither can send the other a new request. Either party can leave a
+//! conversation: a pending request is withdrawn (its hold released, nothing
+//! charged), an approved one closes (the captured fee stays captured: the
+//! contestant accepted and the chat was delivered).
 
 pub mod entity;
 pub mod expiry;
@@ -72,9 +76,8 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(approve_contact_request))
         .routes(routes!(deny_contact_request))
         .routes(routes!(block_requester))
+        .routes(routes!(leave_conversation))
         .routes(routes!(reports::report_requester))
-        .routes(routes!(reports::admin_contact_reports))
-        .routes(routes!(reports::resolve_contact_report))
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -114,8 +117,11 @@ pub struct ContactRequest {
     /// When an unanswered paid request is released (7 days after the hold).
     #[schema(required = true)]
     pub expires_at: Option<DateTime<Utc>>,
-    /// The conversation was closed by a block.
+    /// The conversation was closed by a block, by one party leaving, or
+    /// by a moderator.
     pub closed: bool,
+    /// The other party's user id (to report them as a user).
+    pub other_user_id: Uuid,
     pub created_at: DateTime<Utc>,
 }
 
@@ -172,6 +178,11 @@ async fn present(
         status: row.status,
         expires_at,
         closed: row.closed_at.is_some(),
+        other_user_id: if viewer == row.contestant_id {
+            row.requester_id
+        } else {
+            row.contestant_id
+        },
         created_at: row.created_at,
     })
 }
@@ -204,14 +215,25 @@ fn visible_to_contestant(row: &entity::Model) -> bool {
     row.paid || row.status != Status::Pending
 }
 
-async fn is_blocked(
-    db: &impl ConnectionTrait,
-    contestant: Uuid,
-    requester: Uuid,
-) -> Result<bool, DbErr> {
+/// Whether either of the two blocked the other. (`contact_blocks` keeps
+/// the one who blocked in `contestant_id` and the one blocked in
+/// `requester_id`: the columns are named after the first version, where
+/// only contestants blocked.)
+async fn is_blocked(db: &impl ConnectionTrait, one: Uuid, other: Uuid) -> Result<bool, DbErr> {
     Ok(block::Entity::find()
-        .filter(block::Column::ContestantId.eq(contestant))
-        .filter(block::Column::RequesterId.eq(requester))
+        .filter(
+            Condition::any()
+                .add(
+                    Condition::all()
+                        .add(block::Column::ContestantId.eq(one))
+                        .add(block::Column::RequesterId.eq(other)),
+                )
+                .add(
+                    Condition::all()
+                        .add(block::Column::ContestantId.eq(other))
+                        .add(block::Column::RequesterId.eq(one)),
+                ),
+        )
         .one(db)
         .await?
         .is_some())
@@ -258,7 +280,7 @@ pub async fn create_contact_request(
         return Err(ApiError::new(
             StatusCode::FORBIDDEN,
             ErrorCode::Blocked,
-            "This contestant is not taking requests from you",
+            "You cannot send this contestant a request: one of you has blocked the other",
         ));
     }
     // The contestant decides on a name, never an address: a requester
@@ -601,15 +623,15 @@ pub async fn deny_contact_request(
     Ok(Json(present(&state.db, row, user.user_id).await?))
 }
 
-/// The contestant blocks the request's requester: no more requests from
-/// them, their open requests are denied (holds released), and every
-/// conversation between the two closes.
+/// Either party blocks the other: no more requests between them, open
+/// ones denied and released (nothing is charged), and every conversation
+/// between the two closes for both. A captured fee stays captured.
 #[utoipa::path(post, path = "/contact-requests/{id}/block", tag = "contact",
-    params(("id" = Uuid, Path, description = "A request from the requester to block")),
+    params(("id" = Uuid, Path, description = "A request between the caller and the person to block")),
     responses(
         (status = 204, description = "Blocked"),
         SignedInErrors,
-        (status = 404, description = "`not_found`: not a request to the caller", body = ErrorBody),
+        (status = 404, description = "`not_found`: not a request of the caller's", body = ErrorBody),
     ),
     security(("bearer" = [])))]
 pub async fn block_requester(
@@ -617,8 +639,50 @@ pub async fn block_requester(
     user: AuthUser,
     Path(id): Path<Uuid>,
 ) -> Result<StatusCode, ApiError> {
-    let row = received(&state, id, user.user_id).await?;
-    block(&state, user.user_id, row.requester_id).await?;
+    let row = party_of(&state.db, id, user.user_id)
+        .await?
+        .ok_or_else(not_found)?;
+    let other = if row.contestant_id == user.user_id {
+        row.requester_id
+    } else {
+        row.contestant_id
+    };
+    block(&state, user.user_id, other).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// Either party leaves: a pending request is withdrawn (denied, its hold
+/// released: nothing is charged); an approved conversation closes for both
+/// (the fee, captured when the contestant accepted, stays captured and the
+/// contestant's share is paid as usual). Leaving twice changes nothing.
+#[utoipa::path(post, path = "/contact-requests/{id}/leave", tag = "contact",
+    params(("id" = Uuid, Path, description = "The request or conversation to leave")),
+    responses(
+        (status = 204, description = "Left"),
+        SignedInErrors,
+        (status = 404, description = "`not_found`: not a request of the caller's", body = ErrorBody),
+    ),
+    security(("bearer" = [])))]
+pub async fn leave_conversation(
+    State(state): State<AppState>,
+    user: AuthUser,
+    Path(id): Path<Uuid>,
+) -> Result<StatusCode, ApiError> {
+    let row = party_of(&state.db, id, user.user_id)
+        .await?
+        .ok_or_else(not_found)?;
+    if row.status == Status::Pending && claim(&state.db, id, false, Status::Denied).await? {
+        release_hold(&state, id).await?;
+        if row.contestant_id == user.user_id {
+            tell_requester(&state, &row, "declined by the contestant").await;
+        }
+    }
+    entity::Entity::update_many()
+        .col_expr(entity::Column::ClosedAt, Expr::value(Utc::now()))
+        .filter(entity::Column::Id.eq(id))
+        .filter(entity::Column::ClosedAt.is_null())
+        .exec(&state.db)
+        .await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -631,13 +695,13 @@ async fn received(state: &AppState, id: Uuid, contestant: Uuid) -> Result<entity
         .ok_or_else(not_found)
 }
 
-/// Blocks `requester` for `contestant`: no more requests, open ones denied
-/// and released, conversations closed. Doing it twice changes nothing.
-async fn block(state: &AppState, contestant: Uuid, requester: Uuid) -> Result<(), DbErr> {
+/// `blocker` blocks `blocked`: no more requests either way, open ones
+/// denied and released, conversations closed. Doing it twice changes nothing.
+async fn block(state: &AppState, blocker: Uuid, blocked: Uuid) -> Result<(), DbErr> {
     block::Entity::insert(block::ActiveModel {
         id: Set(Uuid::now_v7()),
-        contestant_id: Set(contestant),
-        requester_id: Set(requester),
+        contestant_id: Set(blocker),
+        requester_id: Set(blocked),
         created_at: Set(Utc::now()),
     })
     .on_conflict(
@@ -647,10 +711,24 @@ async fn block(state: &AppState, contestant: Uuid, requester: Uuid) -> Result<()
     )
     .exec_without_returning(&state.db)
     .await?;
+    end_all_between(state, blocker, blocked).await
+}
+
+/// Denies (and releases) every open request between the two, either way,
+/// and closes every conversation between them.
+async fn end_all_between(state: &AppState, one: Uuid, other: Uuid) -> Result<(), DbErr> {
     let between = || {
-        Condition::all()
-            .add(entity::Column::ContestantId.eq(contestant))
-            .add(entity::Column::RequesterId.eq(requester))
+        Condition::any()
+            .add(
+                Condition::all()
+                    .add(entity::Column::ContestantId.eq(one))
+                    .add(entity::Column::RequesterId.eq(other)),
+            )
+            .add(
+                Condition::all()
+                    .add(entity::Column::ContestantId.eq(other))
+                    .add(entity::Column::RequesterId.eq(one)),
+            )
     };
     let open = entity::Entity::find()
         .filter(between())

@@ -152,6 +152,17 @@ pub const UNIQUE_KEYS: &[UniqueKey] = &[
         "contact_reports",
         &["contact_request_id"],
     ),
+    // m20261208_8401_reports
+    key(
+        "reports_target_reporter_key",
+        "reports",
+        &["target_kind", "target_id", "reporter_id"],
+    ),
+    key(
+        "moderation_appeals_decision_key",
+        "moderation_appeals",
+        &["decision_id"],
+    ),
     // m20261121_000004_accounts
     key(
         "user_roles_user_id_role_key",

@@ -195,6 +195,14 @@ error_codes! {
     NotApproved = "not_approved",
     /// The conversation was closed by a block; no more messages.
     ConversationClosed = "conversation_closed",
+    // Reports and safety (issue 41).
+    /// A chat message with words that may hurt or offend: the sender is asked
+    /// "Are you sure?" and sends it again with `confirm: true`.
+    ConfirmRequired = "confirm_required",
+    /// An appeal is decided by another admin than the one who decided first.
+    SecondAdminRequired = "second_admin_required",
+    /// The decision was appealed already (an appeal is heard once).
+    AlreadyAppealed = "already_appealed",
     // The server.
     /// The instance is at its cap of request bodies in flight; try again
     /// after `Retry-After` seconds.

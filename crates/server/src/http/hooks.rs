@@ -12,6 +12,45 @@ use std::sync::Arc;
 use sea_orm::{DatabaseConnection, DatabaseTransaction, DbErr};
 use uuid::Uuid;
 
+use super::state::AppState;
+
+/// What a report points at, as the domain that keeps it describes it to the
+/// reports domain (issue 41): whose it is, who may report it, and what an
+/// admin sees of it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Reported {
+    /// The kind decisions are kept under: `photo` for a photo, its share
+    /// page and its contest entry alike, so that one decision covers them.
+    pub kind: &'static str,
+    /// The canonical id under `kind` (a share's slug becomes its photo's id).
+    pub id: String,
+    /// Whose content it is: the user a decision affects.
+    pub owner: Option<Uuid>,
+    /// What it is, in a few words for the mails and the queue ("a photo on
+    /// the leaderboard", "a chat message").
+    pub label: String,
+    /// What the admin reads: a message's text, a photo's name.
+    pub excerpt: String,
+    /// A short-lived signed URL of its image, for the admin queue only.
+    pub image_url: Option<String>,
+    /// Anyone may see it (a share page, a leaderboard or contest entry), so
+    /// a signed-out visitor may report it.
+    pub public: bool,
+    /// Besides the public: the users who may see it and so report it (the
+    /// two parties of a conversation).
+    pub parties: Vec<Uuid>,
+}
+
+/// What removing reported content did.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Removed {
+    /// The storage keys the content's bytes were copied to as evidence
+    /// (under the evidence folder given), when a reason required it.
+    pub evidence_keys: Vec<String>,
+    /// Text kept as evidence (a removed message's words).
+    pub evidence_text: Option<String>,
+}
+
 /// A new account, made by its owner (not an admin, not anonymous).
 #[derive(Debug, Clone)]
 pub struct SignUp<'a> {
@@ -142,6 +181,39 @@ pub trait Hooks: Send + Sync {
     async fn receives_payouts(&self, _db: &DatabaseConnection, _user: Uuid) -> Result<bool, DbErr> {
         Ok(false)
     }
+
+    /// The content a report names by `kind` and `id` (as the reporter sent
+    /// them, or canonical): `None` when this listener does not keep `kind`,
+    /// `Some(None)` when there is no such content. Who may report it is the
+    /// reports domain's to decide, from `public` and `parties`.
+    async fn reported(
+        &self,
+        _state: &AppState,
+        _kind: &str,
+        _id: &str,
+    ) -> Result<Option<Option<Reported>>, DbErr> {
+        Ok(None)
+    }
+
+    /// Removes the content `id` of the canonical `kind` everywhere at once,
+    /// its stored bytes included; when `evidence` names a storage folder,
+    /// the bytes (or text) are copied there first, never public. `None` when
+    /// this listener does not keep `kind`.
+    async fn remove_reported(
+        &self,
+        _state: &AppState,
+        _kind: &str,
+        _id: &str,
+        _evidence: Option<&str>,
+    ) -> Result<Option<Removed>, DbErr> {
+        Ok(None)
+    }
+
+    /// `user` was banned: withdraw what they offer to others (listings,
+    /// open requests, with their holds released).
+    async fn user_banned(&self, _state: &AppState, _user: Uuid) -> Result<(), DbErr> {
+        Ok(())
+    }
 }
 
 /// Every listener, in registration order.
@@ -250,6 +322,46 @@ impl HookRegistry {
             }
         }
         Ok(None)
+    }
+
+    /// The first listener's view of a reported target (see [`Hooks::reported`]):
+    /// `None` when no listener keeps `kind` or there is no such content.
+    pub async fn reported(
+        &self,
+        state: &AppState,
+        kind: &str,
+        id: &str,
+    ) -> Result<Option<Reported>, DbErr> {
+        for hook in self.0.iter() {
+            if let Some(found) = hook.reported(state, kind, id).await? {
+                return Ok(found);
+            }
+        }
+        Ok(None)
+    }
+
+    /// Removes reported content through the listener that keeps `kind`.
+    pub async fn remove_reported(
+        &self,
+        state: &AppState,
+        kind: &str,
+        id: &str,
+        evidence: Option<&str>,
+    ) -> Result<Option<Removed>, DbErr> {
+        for hook in self.0.iter() {
+            if let Some(removed) = hook.remove_reported(state, kind, id, evidence).await? {
+                return Ok(Some(removed));
+            }
+        }
+        Ok(None)
+    }
+
+    /// Tells every listener that `user` was banned.
+    pub async fn user_banned(&self, state: &AppState, user: Uuid) -> Result<(), DbErr> {
+        for hook in self.0.iter() {
+            hook.user_banned(state, user).await?;
+        }
+        Ok(())
     }
 
     /// Whether any listener pays `user` (see [`Hooks::receives_payouts`]).

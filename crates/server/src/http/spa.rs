@@ -70,6 +70,9 @@ const CLIENT_ROUTES: &[&str] = &[
     "/admin/opportunities",
     "/admin/audit",
     "/admin/payments",
+    "/admin/reports",
+    "/report",
+    "/appeal/:decisionId",
 ];
 
 /// Path prefixes that belong to the server, never to the web app. (`/auth`

@@ -33,6 +33,4 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(moderation::release))
         .routes(routes!(moderation::unlist))
         .routes(routes!(moderation::feature))
-        .routes(routes!(moderation::admin_reports))
-        .routes(routes!(moderation::resolve_report))
 }

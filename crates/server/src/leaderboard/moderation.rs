@@ -1,6 +1,7 @@
 //! Moderation: entries wait as `pending` until an admin approves (listed:
 //! is_verified set) or rejects them with a reason the owner sees; approved
-//! entries can be featured or unlisted; anyone signed in can report an entry.
+//! entries can be featured or unlisted; anyone signed in can report an entry
+//! (into the one queue of the reports domain).
 //! Every state change is one conditional UPDATE, so two admins (or a retried
 //! request) cannot apply a decision twice, and each change goes to the audit log.
 //! Photos the nudity check holds (`photos::screening`) wait here too, with the
@@ -13,20 +14,17 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use chrono::{DateTime, Utc};
 use sea_orm::sea_query::Expr;
-use sea_orm::{
-    ColumnTrait, Condition, EntityTrait, PaginatorTrait, QueryFilter, QueryOrder, QuerySelect,
-};
+use sea_orm::{ColumnTrait, Condition, EntityTrait, QueryFilter, QueryOrder, QuerySelect};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 use utoipa::{IntoParams, ToSchema};
 use uuid::Uuid;
 
 use super::listing::listed;
-use super::reports;
 use crate::db::entities::users;
 use crate::http::AppState;
 use crate::http::error::{AdminErrors, ApiError, ErrorBody, ErrorCode, SignedInErrors};
-use crate::http::extract::{AdminAction, AdminUser, AuthUser, Json, Path, Query};
+use crate::http::extract::{AdminAction, AdminUser, AuthUser, ClientInfo, Json, Path, Query};
 use crate::media;
 use crate::photos::entity as photos;
 use crate::photos::screening::{self, Screening};
@@ -87,7 +85,12 @@ async fn moderation_entries(
     rows: Vec<photos::Model>,
 ) -> Result<Vec<ModerationEntry>, ApiError> {
     let emails = owner_emails(state, rows.iter().map(|row| row.user_id)).await?;
-    let open = reports::open_counts(&state.db, rows.iter().map(|row| row.id)).await?;
+    let open = crate::reports::open_counts(
+        &state.db,
+        "photo",
+        rows.iter().map(|row| row.id.to_string()),
+    )
+    .await?;
     Ok(rows
         .into_iter()
         .map(|row| ModerationEntry {
@@ -107,7 +110,7 @@ async fn moderation_entries(
             contest_month: row.contest_month,
             attested_adult: row.attested_adult,
             attested_original: row.attested_original,
-            open_reports: open.get(&row.id).copied().unwrap_or(0),
+            open_reports: open.get(&row.id.to_string()).copied().unwrap_or(0),
             created_at: row.created_at,
             reviewed_at: row.reviewed_at,
         })
@@ -474,8 +477,9 @@ pub struct ReportReceipt {
     pub message: String,
 }
 
-/// Reports a listed entry to the admins. One report per user and entry: a
-/// repeated report answers with the first.
+/// Reports a listed entry to the admins: a report of the one queue
+/// (`/admin/reports`, reason `other` with the words given). One report per
+/// user and entry: a repeated report answers with the first.
 #[utoipa::path(post, path = "/leaderboard/entries/{id}/report", tag = "leaderboard",
     params(("id" = Uuid, Path, description = "The entry's photo id")),
     request_body = ReportBody,
@@ -489,6 +493,7 @@ pub struct ReportReceipt {
 pub async fn report(
     State(state): State<AppState>,
     user: AuthUser,
+    client: ClientInfo,
     Path(id): Path<Uuid>,
     Json(body): Json<ReportBody>,
 ) -> Result<(StatusCode, Json<ReportReceipt>), ApiError> {
@@ -504,7 +509,22 @@ pub async fn report(
     if photo.user_id == user.user_id {
         return Err(ApiError::invalid("You cannot report your own entry"));
     }
-    let report_id = reports::insert_once(&state.db, photo.id, user.user_id, &reason).await?;
+    let id = photo.id.to_string();
+    let report_id = crate::reports::file(
+        &state,
+        crate::reports::NewReport {
+            kind: "photo",
+            id: &id,
+            reason: crate::reports::rules::Reason::Other,
+            details: reason,
+            reporter: Some(&user),
+            reporter_email: None,
+            good_faith: false,
+            ip: &client.ip,
+        },
+    )
+    .await?
+    .id;
     Ok((
         StatusCode::CREATED,
         Json(ReportReceipt {
@@ -512,102 +532,4 @@ pub async fn report(
             message: "Thank you. Our admins will review this entry.".to_owned(),
         }),
     ))
-}
-
-/// A report as the admins see it.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct AdminReport {
-    pub id: Uuid,
-    pub photo_id: Uuid,
-    pub reason: String,
-    pub reporter_email: Option<String>,
-    /// `open` or `resolved`.
-    pub status: String,
-    pub created_at: DateTime<Utc>,
-    /// The entry reported.
-    pub entry: ModerationEntry,
-}
-
-/// Open reports, oldest first, each with its entry.
-#[utoipa::path(get, path = "/admin/leaderboard/reports", tag = "admin",
-    responses(
-        (status = 200, description = "Open reports", body = Vec<AdminReport>),
-        AdminErrors,
-    ),
-    security(("bearer" = [])))]
-pub async fn admin_reports(
-    State(state): State<AppState>,
-    _admin: AdminUser,
-) -> Result<Json<Vec<AdminReport>>, ApiError> {
-    let rows = reports::Entity::find()
-        .filter(reports::Column::Status.eq("open"))
-        .order_by_asc(reports::Column::CreatedAt)
-        .limit(ADMIN_PAGE)
-        .all(&state.db)
-        .await?;
-    let photo_rows = photos::Entity::find()
-        .filter(photos::Column::Id.is_in(rows.iter().map(|r| r.photo_id).collect::<Vec<_>>()))
-        .all(&state.db)
-        .await?;
-    let entries: HashMap<Uuid, ModerationEntry> = moderation_entries(&state, photo_rows)
-        .await?
-        .into_iter()
-        .map(|entry| (entry.photo_id, entry))
-        .collect();
-    let emails = owner_emails(&state, rows.iter().map(|row| row.reporter_id)).await?;
-    let mut out = Vec::with_capacity(rows.len());
-    for row in rows {
-        // Several reports of one entry each carry it.
-        let Some(entry) = entries.get(&row.photo_id).cloned() else {
-            continue;
-        };
-        out.push(AdminReport {
-            id: row.id,
-            photo_id: row.photo_id,
-            reason: row.reason,
-            reporter_email: emails.get(&row.reporter_id).cloned().flatten(),
-            status: row.status,
-            created_at: row.created_at,
-            entry,
-        });
-    }
-    Ok(Json(out))
-}
-
-/// Marks a report resolved (the admin has acted on it, or found nothing wrong).
-#[utoipa::path(post, path = "/admin/leaderboard/reports/{id}/resolve", tag = "admin",
-    params(("id" = Uuid, Path, description = "The report's id")),
-    responses(
-        (status = 204, description = "Resolved (or already resolved)"),
-        AdminErrors,
-        (status = 404, description = "No such report", body = ErrorBody),
-    ),
-    security(("bearer" = [])))]
-pub async fn resolve_report(
-    State(state): State<AppState>,
-    admin: AdminAction,
-    Path(id): Path<Uuid>,
-) -> Result<StatusCode, ApiError> {
-    let exists = reports::Entity::find_by_id(id).count(&state.db).await? > 0;
-    if !exists {
-        return Err(ApiError::not_found("Report not found"));
-    }
-    let result = reports::Entity::update_many()
-        .col_expr(reports::Column::Status, Expr::value("resolved"))
-        .col_expr(reports::Column::ResolvedBy, Expr::value(admin.user_id()))
-        .col_expr(reports::Column::ResolvedAt, Expr::value(Utc::now()))
-        .filter(reports::Column::Id.eq(id))
-        .filter(reports::Column::Status.eq("open"))
-        .exec(&state.db)
-        .await?;
-    if result.rows_affected > 0 {
-        admin
-            .record(
-                &state.db,
-                "leaderboard_report_resolved",
-                json!({ "report_id": id, "before": "open", "after": "resolved" }),
-            )
-            .await;
-    }
-    Ok(StatusCode::NO_CONTENT)
 }

@@ -1,89 +1,132 @@
-//! The `leaderboard_reports` table (`m20261123_006001_leaderboard`): a user's
-//! report of an entry, one per user and entry.
-
-use std::collections::HashMap;
+//! What the reports domain needs of photos (issue 41): a photo, its share
+//! page (`share`, by slug) and its contest entry are one thing to report
+//! and to decide (canonical kind `photo`); removing it takes the row, and
+//! with it the share page and card, the listing and the contest standing, at
+//! once, and deletes its stored images. A banned user's listings and share
+//! links are withdrawn.
+//!
+//! (The `leaderboard_reports` table of the first leaderboard is no longer
+//! written: its open reports were copied into the one queue by
+//! `m20261208_8401_reports`.)
 
 use chrono::Utc;
-use sea_orm::entity::prelude::*;
-use sea_orm::sea_query::OnConflict;
-use sea_orm::{QuerySelect, Set};
+use sea_orm::sea_query::Expr;
+use sea_orm::{ColumnTrait, DbErr, EntityTrait, QueryFilter};
+use uuid::Uuid;
 
-#[derive(Clone, Debug, PartialEq, DeriveEntityModel)]
-#[sea_orm(table_name = "leaderboard_reports")]
-pub struct Model {
-    #[sea_orm(primary_key, auto_increment = false)]
-    pub id: Uuid,
-    pub photo_id: Uuid,
-    pub reporter_id: Uuid,
-    pub reason: String,
-    /// `open` or `resolved`.
-    pub status: String,
-    pub resolved_by: Option<Uuid>,
-    pub resolved_at: Option<DateTimeUtc>,
-    pub created_at: DateTimeUtc,
-}
+use super::listing::listed;
+use crate::http::AppState;
+use crate::http::hooks::{Hooks, Removed, Reported};
+use crate::media;
+use crate::photos::entity as photos;
+use crate::photos::{self as photo_rules, share};
 
-#[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]
-pub enum Relation {}
+/// The photos' reports listener, registered in `app::hooks`.
+pub struct PhotoReports;
 
-impl ActiveModelBehavior for ActiveModel {}
-
-/// Records a report unless this user already reported this entry; the id of
-/// the report either way.
-pub async fn insert_once(
-    db: &impl ConnectionTrait,
-    photo_id: Uuid,
-    reporter_id: Uuid,
-    reason: &str,
-) -> Result<Uuid, DbErr> {
-    let row = ActiveModel {
-        id: Set(Uuid::now_v7()),
-        photo_id: Set(photo_id),
-        reporter_id: Set(reporter_id),
-        reason: Set(reason.to_owned()),
-        status: Set("open".to_owned()),
-        resolved_by: Set(None),
-        resolved_at: Set(None),
-        created_at: Set(Utc::now()),
-    };
-    Entity::insert(row)
-        .on_conflict(
-            OnConflict::columns([Column::PhotoId, Column::ReporterId])
-                .do_nothing()
-                .to_owned(),
-        )
-        .exec_without_returning(db)
-        .await?;
-    let report = Entity::find()
-        .filter(Column::PhotoId.eq(photo_id))
-        .filter(Column::ReporterId.eq(reporter_id))
-        .one(db)
-        .await?
-        .ok_or_else(|| DbErr::RecordNotFound("the report just written".to_owned()))?;
-    Ok(report.id)
-}
-
-/// Open reports per photo.
-pub async fn open_counts(
-    db: &impl ConnectionTrait,
-    photo_ids: impl IntoIterator<Item = Uuid>,
-) -> Result<HashMap<Uuid, u64>, DbErr> {
-    let ids: Vec<Uuid> = photo_ids.into_iter().collect();
-    if ids.is_empty() {
-        return Ok(HashMap::new());
+async fn find(state: &AppState, kind: &str, id: &str) -> Result<Option<photos::Model>, DbErr> {
+    let id = id.trim();
+    if kind == "share" {
+        return photos::Entity::find()
+            .filter(photos::Column::ShareSlug.eq(id))
+            .one(&state.db)
+            .await;
     }
-    let rows: Vec<(Uuid, i64)> = Entity::find()
-        .select_only()
-        .column(Column::PhotoId)
-        .column_as(Column::Id.count(), "open")
-        .filter(Column::PhotoId.is_in(ids))
-        .filter(Column::Status.eq("open"))
-        .group_by(Column::PhotoId)
-        .into_tuple()
-        .all(db)
-        .await?;
-    Ok(rows
-        .into_iter()
-        .map(|(id, count)| (id, u64::try_from(count).unwrap_or(0)))
-        .collect())
+    let Ok(id) = id.parse::<Uuid>() else {
+        return Ok(None);
+    };
+    let row = photos::Entity::find_by_id(id).one(&state.db).await?;
+    Ok(row.filter(|row| kind != "contest_entry" || row.contest_month.is_some()))
+}
+
+/// Whether anyone may see the photo now: listed, or behind a live share link.
+async fn is_public(state: &AppState, row: &photos::Model) -> Result<bool, DbErr> {
+    if share::is_live(row, Utc::now()) && !row.screening_held {
+        return Ok(true);
+    }
+    Ok(photos::Entity::find_by_id(row.id)
+        .filter(listed())
+        .one(&state.db)
+        .await?
+        .is_some())
+}
+
+#[async_trait::async_trait]
+impl Hooks for PhotoReports {
+    async fn reported(
+        &self,
+        state: &AppState,
+        kind: &str,
+        id: &str,
+    ) -> Result<Option<Option<Reported>>, DbErr> {
+        if !matches!(kind, "photo" | "share" | "contest_entry") {
+            return Ok(None);
+        }
+        let Some(row) = find(state, kind, id).await? else {
+            return Ok(Some(None));
+        };
+        let public = is_public(state, &row).await?;
+        let name = row
+            .display_name
+            .clone()
+            .unwrap_or_else(|| "an unnamed photo".to_owned());
+        let label = if row.contest_month.is_some() {
+            "a photo in the contest"
+        } else if row.public_listing && row.is_verified {
+            "a photo on the leaderboard"
+        } else {
+            "a shared photo"
+        };
+        Ok(Some(Some(Reported {
+            kind: "photo",
+            id: row.id.to_string(),
+            owner: Some(row.user_id),
+            label: label.to_owned(),
+            excerpt: format!("{name} ({:.1}/10)", row.score),
+            image_url: Some(media::signed_url(state, &row.original_image_url)),
+            public,
+            parties: Vec::new(),
+        })))
+    }
+
+    async fn remove_reported(
+        &self,
+        state: &AppState,
+        kind: &str,
+        id: &str,
+        evidence: Option<&str>,
+    ) -> Result<Option<Removed>, DbErr> {
+        if kind != "photo" {
+            return Ok(None);
+        }
+        let Some(row) = find(state, kind, id).await? else {
+            return Ok(Some(Removed::default()));
+        };
+        let evidence_keys = photo_rules::remove_reported(state, &row, evidence).await?;
+        Ok(Some(Removed {
+            evidence_keys,
+            evidence_text: None,
+        }))
+    }
+
+    async fn user_banned(&self, state: &AppState, user: Uuid) -> Result<(), DbErr> {
+        photos::Entity::update_many()
+            .col_expr(photos::Column::PublicListing, Expr::value(false))
+            .col_expr(photos::Column::IsVerified, Expr::value(false))
+            .col_expr(photos::Column::Featured, Expr::value(false))
+            .col_expr(photos::Column::ShareSlug, Expr::value(None::<String>))
+            .col_expr(
+                photos::Column::ShareExpiresAt,
+                Expr::value(None::<chrono::DateTime<Utc>>),
+            )
+            .col_expr(
+                photos::Column::ListingStatus,
+                Expr::cust("CASE WHEN listing_status IS NULL THEN NULL ELSE 'unlisted' END"),
+            )
+            .col_expr(photos::Column::UpdatedAt, Expr::value(Utc::now()))
+            .filter(photos::Column::UserId.eq(user))
+            .exec(&state.db)
+            .await?;
+        Ok(())
+    }
 }

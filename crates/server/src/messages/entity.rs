@@ -16,6 +16,9 @@ pub struct Model {
     pub receiver_id: Uuid,
     pub content: String,
     pub created_at: DateTimeUtc,
+    /// Taken down after a report (`m20261208_8401_reports`): shown as "This
+    /// message was removed", its words gone.
+    pub removed_at: Option<DateTimeUtc>,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

@@ -17,6 +17,7 @@
 
 pub mod entity;
 pub mod events;
+pub mod reports;
 
 use std::collections::VecDeque;
 use std::convert::Infallible;
@@ -74,18 +75,23 @@ pub struct ChatMessage {
     pub sender_id: Uuid,
     /// Sent by the caller.
     pub mine: bool,
+    /// Empty once the message was removed.
     pub content: String,
+    /// Removed after a report: the app shows "This message was removed".
+    pub removed: bool,
     pub created_at: DateTime<Utc>,
 }
 
 impl ChatMessage {
     fn of(row: entity::Model, viewer: Uuid) -> Self {
+        let removed = row.removed_at.is_some();
         Self {
             seq: row.seq,
             id: row.id,
             mine: row.sender_id == viewer,
             sender_id: row.sender_id,
-            content: row.content,
+            content: if removed { String::new() } else { row.content },
+            removed,
             created_at: row.created_at,
         }
     }
@@ -108,6 +114,10 @@ pub struct SendMessageForm {
     pub id: Uuid,
     /// 1-5000 characters.
     pub content: String,
+    /// The sender answered "Are you sure?" with yes: a message with words
+    /// that may hurt or offend is sent (without it: 409 `confirm_required`).
+    #[serde(default)]
+    pub confirm: bool,
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -225,7 +235,7 @@ pub async fn list_messages(
         SignedInErrors,
         (status = 403, description = "`not_approved`", body = ErrorBody),
         (status = 404, description = "`not_found`", body = ErrorBody),
-        (status = 409, description = "`conversation_closed`, or `conflict`: the id is another message's", body = ErrorBody),
+        (status = 409, description = "`conversation_closed`; `conflict`: the id is another message's; `confirm_required`: the message has words that may hurt or offend, send it again with `confirm: true` if the sender is sure", body = ErrorBody),
         (status = 422, description = "`validation_failed`", body = ErrorBody),
     ),
     security(("bearer" = [])))]
@@ -246,6 +256,9 @@ pub async fn send_message(
     let row = conversation(&state, id, user.user_id).await?;
     if row.closed_at.is_some() {
         return Err(closed());
+    }
+    if !form.confirm && needs_confirmation(&state.config.moderation.caution_words, &form.content) {
+        return Err(ApiError::conflict(ErrorCode::ConfirmRequired, ARE_YOU_SURE));
     }
     let receiver = if row.requester_id == user.user_id {
         row.contestant_id
@@ -302,6 +315,19 @@ pub async fn send_message(
         StatusCode::CREATED,
         Json(ChatMessage::of(stored, user.user_id)),
     ))
+}
+
+/// What the sender of a message with hurtful or sexual words is asked.
+pub const ARE_YOU_SURE: &str =
+    "Are you sure? Your message has words that may hurt or offend. Send it anyway?";
+
+/// Whether `content` has a word of the configured list (whole words, any
+/// case): the server asks before sending, so an edited client cannot skip
+/// the question; nothing is blocked.
+pub fn needs_confirmation(words: &[String], content: &str) -> bool {
+    words
+        .iter()
+        .any(|word| crate::reports::rules::mentions(content, word))
 }
 
 /// Takes both parties' row locks for the rest of the sending transaction,

@@ -646,6 +646,55 @@ async fn delete_photo(
     Ok(StatusCode::NO_CONTENT)
 }
 
+/// Takes a photo down for good after a report (issue 41): its row goes, so
+/// its share page and card, its leaderboard listing and its contest entry
+/// answer 404 at once, and its stored images are deleted. When `evidence`
+/// names a storage folder, the images are copied there first (never
+/// served: `/media/` only serves what a signed URL or a public listing names).
+/// The keys of the copies.
+pub async fn remove_reported(
+    state: &AppState,
+    row: &entity::Model,
+    evidence: Option<&str>,
+) -> Result<Vec<String>, sea_orm::DbErr> {
+    let mut kept = Vec::new();
+    if let Some(folder) = evidence {
+        let mut keys: Vec<String> = std::iter::once(row.original_image_url.as_str())
+            .chain(row.edited_image_url.as_deref())
+            .filter_map(media::key_of)
+            .map(str::to_owned)
+            .collect();
+        if let Ok(more) = state
+            .storage
+            .list(&storage_prefix(row.user_id, row.id))
+            .await
+        {
+            keys.extend(more);
+        }
+        keys.sort();
+        keys.dedup();
+        for key in keys {
+            match state.storage.get(&key).await {
+                Ok(Some(bytes)) => {
+                    let copy = format!("{folder}{}", key.replace('/', "_"));
+                    if let Err(err) = state.storage.put(&copy, bytes).await {
+                        tracing::warn!(%key, error = %err, "could not keep a removed photo as evidence");
+                    } else {
+                        kept.push(copy);
+                    }
+                }
+                Ok(None) => {}
+                Err(err) => {
+                    tracing::warn!(%key, error = %err, "could not read a removed photo for evidence")
+                }
+            }
+        }
+    }
+    entity::Entity::delete_by_id(row.id).exec(&state.db).await?;
+    delete_images(state, row).await;
+    Ok(kept)
+}
+
 /// Removes a photo's stored images: the original and every edit, all in its
 /// folder. A failure is logged, not fatal, since the row is already gone.
 async fn delete_images(state: &AppState, row: &entity::Model) {

@@ -348,6 +348,7 @@ main{{max-width:640px;padding:24px;text-align:center}}
 img{{width:100%;height:auto;border-radius:16px;box-shadow:0 10px 30px rgba(120,20,90,.2)}}
 a{{display:inline-block;margin-top:24px;padding:14px 28px;border-radius:999px;background:linear-gradient(90deg,#db2777,#9333ea);color:#fff;font-weight:700;text-decoration:none}}
 p{{color:#5b4a6b}}
+a.report{{background:none;color:#5b4a6b;padding:8px;margin-top:8px;font-weight:600;text-decoration:underline}}
 </style>
 </head>
 <body>
@@ -356,11 +357,14 @@ p{{color:#5b4a6b}}
 <img src="{card}" alt="{title}" width="{CARD_WIDTH}" height="{CARD_HEIGHT}">
 <p>{description}</p>
 <a href="{base}/">Get your own score</a>
+<p><a class="report" href="{base}/report?kind=share&amp;id={slug_param}">Report this page</a></p>
 </main>
 </body>
 </html>"#,
         url = escape(&link.share_url),
         card = escape(&link.card_url),
+        slug_param =
+            escape(&url::form_urlencoded::byte_serialize(slug.as_bytes()).collect::<String>()),
     );
     validated(&request, Bytes::from(page), "text/html; charset=utf-8")
 }

@@ -302,11 +302,7 @@ async fn an_entry_waits_for_an_admin_and_only_admins_moderate(backend: Backend) 
             "/api/v1/admin/leaderboard/entries".to_owned(),
             None,
         ),
-        (
-            Method::GET,
-            "/api/v1/admin/leaderboard/reports".to_owned(),
-            None,
-        ),
+        (Method::GET, "/api/v1/admin/reports".to_owned(), None),
         (
             Method::POST,
             format!("/api/v1/admin/leaderboard/entries/{id}/approve"),
@@ -674,11 +670,13 @@ async fn reports_go_to_the_admins_and_nobody_reports_their_own_entry(backend: Ba
     .await;
     assert_eq!(status, StatusCode::NOT_FOUND);
 
+    // They reach the one queue (`/admin/reports`), admins only, as reports
+    // of the photo with the words given; the moderation page counts them.
     for token in [&owner, &other] {
         let Reply { status, .. } = call(
             &app,
             Method::GET,
-            "/api/v1/admin/leaderboard/reports",
+            "/api/v1/admin/reports",
             Some(token),
             None,
         )
@@ -687,49 +685,74 @@ async fn reports_go_to_the_admins_and_nobody_reports_their_own_entry(backend: Ba
     }
     let Reply {
         status,
-        body: reports,
+        body: queue,
         ..
     } = call(
         &app,
         Method::GET,
-        "/api/v1/admin/leaderboard/reports",
+        "/api/v1/admin/reports",
         Some(&admin),
         None,
     )
     .await;
     assert_eq!(status, StatusCode::OK);
-    let reports = reports.as_array().unwrap();
+    let reports = queue["reports"].as_array().unwrap();
     assert_eq!(reports.len(), 2);
-    assert_eq!(reports[0]["reason"], "Not a real person");
-    assert_eq!(reports[0]["reporter_email"], "other@example.com");
-    assert_eq!(reports[0]["entry"]["open_reports"], 2);
-
-    let resolve = format!(
-        "/api/v1/admin/leaderboard/reports/{}/resolve",
-        reports[0]["id"].as_str().unwrap()
-    );
-    let Reply { status, .. } =
-        call(&app, Method::POST, &resolve, Some(&other), Some(json!({}))).await;
-    assert_eq!(status, StatusCode::FORBIDDEN);
-    let Reply { status, .. } =
-        call(&app, Method::POST, &resolve, Some(&admin), Some(json!({}))).await;
-    assert_eq!(status, StatusCode::NO_CONTENT);
-    let Reply { status, .. } =
-        call(&app, Method::POST, &resolve, Some(&admin), Some(json!({}))).await;
-    assert_eq!(
-        status,
-        StatusCode::NO_CONTENT,
-        "resolving twice is harmless"
-    );
-    let Reply { body: reports, .. } = call(
+    let first_report = reports
+        .iter()
+        .find(|report| report["id"] == first["id"])
+        .expect("the first report");
+    assert_eq!(first_report["details"], "Not a real person");
+    assert_eq!(first_report["reason"], "other");
+    assert_eq!(first_report["reporter_email"], "other@example.com");
+    assert_eq!(first_report["target_id"], id.to_string());
+    assert_eq!(first_report["open_reports_of_target"], 2);
+    let Reply { body: entries, .. } = call(
         &app,
         Method::GET,
-        "/api/v1/admin/leaderboard/reports",
+        "/api/v1/admin/leaderboard/entries?status=approved",
         Some(&admin),
         None,
     )
     .await;
-    assert_eq!(reports.as_array().unwrap().len(), 1);
+    assert_eq!(entries[0]["open_reports"], 2, "{entries}");
+
+    // Dismissed: one decision answers both, and the count is back to none.
+    let decide = format!(
+        "/api/v1/admin/reports/{}/decision",
+        first["id"].as_str().unwrap()
+    );
+    let dismissal = json!({"action": "dismiss", "statement": "A real person."});
+    let Reply { status, .. } = call(
+        &app,
+        Method::POST,
+        &decide,
+        Some(&other),
+        Some(dismissal.clone()),
+    )
+    .await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    let Reply { status, .. } = call(
+        &app,
+        Method::POST,
+        &decide,
+        Some(&admin),
+        Some(dismissal.clone()),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED);
+    let Reply { status, .. } =
+        call(&app, Method::POST, &decide, Some(&admin), Some(dismissal)).await;
+    assert_eq!(status, StatusCode::CONFLICT, "deciding twice is refused");
+    let Reply { body: queue, .. } = call(
+        &app,
+        Method::GET,
+        "/api/v1/admin/reports",
+        Some(&admin),
+        None,
+    )
+    .await;
+    assert_eq!(queue["reports"].as_array().unwrap().len(), 0);
 }
 
 async fn contest_entries_need_the_attestation_and_wait_for_moderation(backend: Backend) {

@@ -57,6 +57,7 @@ mod partners;
 mod payouts;
 mod personality;
 mod photos;
+mod reports;
 mod saved_feet_and_hands;
 mod screening;
 mod share_links;

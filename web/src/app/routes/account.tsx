@@ -2,6 +2,7 @@ import { PageTitle } from '@/components/page-title';
 import { paths } from '@/config/paths';
 import { AccountPage } from '@/features/account/components/account-page';
 import { PaymentsCard, SubscriptionCard } from '@/features/premium/components/billing-cards';
+import { MyDecisionsCard } from '@/features/reports/components/my-decisions-card';
 
 export default function AccountRoute() {
   return (
@@ -10,6 +11,7 @@ export default function AccountRoute() {
       <AccountPage>
         <SubscriptionCard />
         <PaymentsCard />
+        <MyDecisionsCard />
       </AccountPage>
     </div>
   );

@@ -1,23 +1,7 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { apiError, callsTo, json, stubApi } from '@/testing/fake-api';
+import { callsTo, json, stubApi } from '@/testing/fake-api';
 import { renderApp } from '@/testing/render-app';
-
-function contactReport(id: string, extra: Record<string, unknown> = {}) {
-  return {
-    id,
-    contactRequestId: `00000000-0000-4000-8000-0000000000${id}`,
-    reporterId: 'u1',
-    reportedId: 'u2',
-    reportedName: 'Sam',
-    reportedEmail: 'sam@example.com',
-    reason: 'Rude and pushy',
-    messagePreview: 'Hello Eileen, I love your photo!',
-    status: 'open',
-    createdAt: '2026-11-26T10:00:00Z',
-    ...extra,
-  };
-}
 
 const pending = {
   photo_id: 'p1',
@@ -45,8 +29,6 @@ describe('/admin/leaderboard', () => {
     const fetchMock = stubApi({
       'GET /api/v1/admin/access': () => new Response(null, { status: 204 }),
       'GET /api/v1/admin/leaderboard/entries': () => json([pending]),
-      'GET /api/v1/admin/leaderboard/reports': () => json([]),
-      'GET /api/v1/admin/contact-reports': () => json([]),
       'POST /api/v1/admin/leaderboard/entries/p1/approve': () => json({ ...pending, status: 'approved', listed: true }),
       'POST /api/v1/admin/leaderboard/entries/p1/reject': () => json({ ...pending, status: 'rejected' }),
     });
@@ -87,8 +69,6 @@ describe('/admin/leaderboard', () => {
       'GET /api/v1/admin/access': () => new Response(null, { status: 204 }),
       'GET /api/v1/admin/leaderboard/entries': (request) =>
         json(new URL(request.url).searchParams.get('status') === 'held' && !released ? [held] : []),
-      'GET /api/v1/admin/leaderboard/reports': () => json([]),
-      'GET /api/v1/admin/contact-reports': () => json([]),
       'POST /api/v1/admin/leaderboard/entries/p2/release': () => {
         released = true;
         return json({ ...held, screening: { ...held.screening, held: false } });
@@ -114,70 +94,13 @@ describe('/admin/leaderboard', () => {
     expect(await screen.findByText('No entries here.')).toBeInTheDocument();
   });
 
-  it('lists reported requesters, open ones first, and marks an open one resolved', async () => {
-    let resolved = false;
-    const fetchMock = stubApi({
-      'GET /api/v1/admin/access': () => new Response(null, { status: 204 }),
-      'GET /api/v1/admin/leaderboard/entries': () => json([]),
-      'GET /api/v1/admin/leaderboard/reports': () => json([]),
-      'GET /api/v1/admin/contact-reports': () =>
-        json([
-          contactReport('r0', { reportedName: 'Old', reportedEmail: null, status: 'resolved', createdAt: '2026-11-20T10:00:00Z' }),
-          contactReport('r1', { status: resolved ? 'resolved' : 'open' }),
-        ]),
-      'POST /api/v1/admin/contact-reports/r1/resolve': () => {
-        resolved = true;
-        return new Response(null, { status: 204 });
-      },
-    });
-    const { user } = renderApp('/admin/leaderboard', { user: 'signed-in' });
-    const section = within(await screen.findByRole('region', { name: 'Reported requesters' }, { timeout: 5000 }));
-    const [first, second] = await section.findAllByTestId('contact-report');
-    const open = within(first!);
-    expect(open.getByRole('heading', { name: 'Sam' })).toBeInTheDocument();
-    expect(first).toHaveTextContent('sam@example.com');
-    expect(first).toHaveTextContent('Rude and pushy');
-    expect(first).toHaveTextContent('Hello Eileen, I love your photo!');
-    expect(open.getByTestId('contact-report-status')).toHaveTextContent('Open');
-    expect(within(second!).getByRole('heading', { name: 'Old' })).toBeInTheDocument();
-    expect(second).toHaveTextContent('No email address');
-    expect(within(second!).getByTestId('contact-report-status')).toHaveTextContent('Resolved');
-    expect(within(second!).queryByRole('button', { name: 'Mark resolved' })).toBeNull();
-
-    const resolve = open.getByRole('button', { name: 'Mark resolved' });
-    expect(resolve).toHaveAccessibleDescription('Sam');
-    await user.click(resolve);
-    expect(await screen.findByText('Report marked resolved')).toBeInTheDocument();
-    expect(callsTo(fetchMock, 'POST', '/api/v1/admin/contact-reports/r1/resolve')).toHaveLength(1);
-    // Read again: nothing is left to resolve.
-    await waitFor(() => expect(section.queryByRole('button', { name: 'Mark resolved' })).toBeNull());
-  });
-
-  it('shows the server’s word when a report was resolved before, and the empty text', async () => {
-    let reports = [contactReport('r1')];
+  it('points to the one report queue instead of a list of its own', async () => {
     stubApi({
       'GET /api/v1/admin/access': () => new Response(null, { status: 204 }),
       'GET /api/v1/admin/leaderboard/entries': () => json([]),
-      'GET /api/v1/admin/leaderboard/reports': () => json([]),
-      'GET /api/v1/admin/contact-reports': () => json(reports),
-      'POST /api/v1/admin/contact-reports/r1/resolve': () => {
-        reports = [];
-        return apiError(409, 'conflict', 'This report was resolved already.');
-      },
-    });
-    const { user } = renderApp('/admin/leaderboard', { user: 'signed-in' });
-    await user.click(await screen.findByRole('button', { name: 'Mark resolved' }, { timeout: 5000 }));
-    expect(await screen.findByText('This report was resolved already.')).toBeInTheDocument();
-    expect(await screen.findByText('No reported requesters')).toBeInTheDocument();
-  });
-
-  it('keeps reported requesters behind the admin check', async () => {
-    const fetchMock = stubApi({
-      'GET /api/v1/admin/access': () => apiError(403, 'admin_only', 'Admin only'),
     });
     renderApp('/admin/leaderboard', { user: 'signed-in' });
-    expect(await screen.findByText('Access denied: Admin only', {}, { timeout: 5000 })).toBeInTheDocument();
-    expect(screen.queryByRole('heading', { name: 'Reported requesters' })).toBeNull();
-    expect(callsTo(fetchMock, 'GET', '/api/v1/admin/contact-reports')).toHaveLength(0);
+    const link = await screen.findByRole('link', { name: 'open the reports' }, { timeout: 5000 });
+    expect(link).toHaveAttribute('href', '/admin/reports');
   });
 });

@@ -19,6 +19,7 @@ describe('the admin pages', () => {
       '/admin/partners',
       '/admin/payments',
       '/admin/payouts',
+      '/admin/reports',
       '/admin/verification',
     ]);
   });

@@ -36,6 +36,7 @@ function request(extra: Partial<ContactRequest> = {}): ContactRequest {
     status: 'pending',
     expiresAt: null,
     closed: false,
+    otherUserId: '00000000-0000-4000-8000-0000000000e1',
     createdAt: '2026-11-26T10:00:00Z',
     ...extra,
   };

@@ -167,20 +167,46 @@ describe('/leaderboard', () => {
     await waitFor(() => expect(screen.getByText('Page 1')).toBeInTheDocument());
   });
 
-  it('reports an entry with a reason', async () => {
+  it('reports an entry with a reason and words, into the one queue', async () => {
     const fetchMock = stubApi({
       [LEADERBOARD]: () => json({ entries: [entry(3)], next_cursor: null }),
-      [`POST /api/v1/leaderboard/entries/${entry(3).photo_id}/report`]: () => json({ id: 'r1', message: 'ok' }, 201),
+      'POST /api/v1/reports': () => json({ id: 'r1', message: 'ok' }, 202),
     });
     const { user } = renderApp('/leaderboard', { user: 'signed-in' });
     await user.click(await screen.findByRole('button', { name: "Report Person 3's entry" }, { timeout: 5000 }));
-    const dialog = await screen.findByRole('dialog', { name: 'Report this entry' });
+    const dialog = await screen.findByRole('dialog', { name: "Report Person 3's entry" });
     const send = within(dialog).getByRole('button', { name: 'Send report' });
-    expect(send).toBeDisabled();
-    await user.type(within(dialog).getByLabelText('Reason'), 'Not a real person');
     await user.click(send);
-    expect(await screen.findByText('Thank you. Our admins will review this entry.')).toBeInTheDocument();
-    const [report] = callsTo(fetchMock, 'POST', `/api/v1/leaderboard/entries/${entry(3).photo_id}/report`);
-    expect(await report!.json()).toEqual({ reason: 'Not a real person' });
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent('Please choose a reason for your report.');
+    await user.click(within(dialog).getByRole('radio', { name: 'Spam or scam' }));
+    await user.type(within(dialog).getByLabelText('What is wrong? (optional)'), 'Not a real person');
+    await user.click(send);
+    expect(await within(dialog).findByText(/We have received your report/)).toBeInTheDocument();
+    const [report] = callsTo(fetchMock, 'POST', '/api/v1/reports');
+    expect(await report!.json()).toEqual({ target: { kind: 'photo', id: entry(3).photo_id }, reason: 'spam_or_scam', details: 'Not a real person' });
+  });
+
+  it('lets a signed-out visitor report an entry with an address and a good-faith statement', async () => {
+    const fetchMock = stubApi({
+      [LEADERBOARD]: () => json({ entries: [entry(3)], next_cursor: null }),
+      'POST /api/v1/reports': () => json({ id: 'r1', message: 'ok' }, 202),
+    });
+    const { user } = renderApp('/leaderboard');
+    await user.click(await screen.findByRole('button', { name: "Report Person 3's entry" }, { timeout: 5000 }));
+    const dialog = await screen.findByRole('dialog', { name: "Report Person 3's entry" });
+    await user.click(within(dialog).getByRole('radio', { name: 'A photo of me used without my consent' }));
+    await user.type(within(dialog).getByLabelText('Your email address'), 'me@example.com');
+    await user.click(within(dialog).getByRole('button', { name: 'Send report' }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent('good faith');
+    await user.click(within(dialog).getByRole('checkbox', { name: /in good faith/ }));
+    await user.click(within(dialog).getByRole('button', { name: 'Send report' }));
+    expect(await within(dialog).findByText(/We have sent a confirmation/)).toBeInTheDocument();
+    const [report] = callsTo(fetchMock, 'POST', '/api/v1/reports');
+    expect(await report!.json()).toEqual({
+      target: { kind: 'photo', id: entry(3).photo_id },
+      reason: 'my_photo_without_consent',
+      reporter_email: 'me@example.com',
+      good_faith: true,
+    });
   });
 });

@@ -8,7 +8,7 @@ import type { ContactTarget } from '@/features/contact/hooks/use-contact-checkou
 import { checkoutReturn, messages as contactMessages } from '@/features/contact/utils/rules';
 import { SIGN_IN_TO_CONTACT_MESSAGE } from '@/features/leaderboard/components/leaderboard-entry-card';
 import { LeaderboardList } from '@/features/leaderboard/components/leaderboard-list';
-import { ReportEntryButton } from '@/features/leaderboard/components/report-entry-button';
+import { ReportButton } from '@/components/report/report-button';
 import { useSession } from '@/lib/session';
 import { toast } from '@/lib/toast';
 import { getCheckoutOutcome } from '@/resources/billing/billing';
@@ -153,11 +153,8 @@ export default function LeaderboardRoute() {
         onContact={(entry) => (sessionKnown ? contact(entry) : (contactOnceKnown.current = entry))}
         renderActions={(entry) =>
           entry.is_own ? null : (
-            <ReportEntryButton
-              entry={entry}
-              // Until the session is known a click does nothing, rather than ask a member to sign in.
-              onSignInNeeded={session ? undefined : () => sessionKnown && signInFirst('Please sign in to report an entry')}
-            />
+            // Signed out too: a visitor reports with an address and a good-faith statement (DSA Art. 16).
+            <ReportButton kind="photo" id={entry.photo_id} what={`${entry.display_name}'s entry`} />
           )
         }
       />

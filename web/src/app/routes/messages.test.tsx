@@ -23,6 +23,7 @@ const contact: ContactRequest = {
   status: 'approved',
   expiresAt: null,
   closed: false,
+  otherUserId: '00000000-0000-4000-8000-0000000000e1',
   createdAt: '2026-11-26T10:00:00Z',
 };
 
@@ -224,5 +225,59 @@ describe('/messages/{requestId}', { timeout: 20_000 }, () => {
     const { router } = renderApp(`/messages/${ID}`, { user: 'signed-in' });
     expect(await screen.findByText('Contact request not found', {}, { timeout: 10_000 })).toBeInTheDocument();
     await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+  });
+
+  it('asks "Are you sure?" when the server does, sends the same message confirmed on yes, and shows a removed message as removed', async () => {
+    const bodies: { id: string; content: string; confirm?: boolean }[] = [];
+    const fetchMock = stubApi({
+      [`GET ${BASE}`]: () => json(contact),
+      [`GET ${BASE}/messages`]: () =>
+        json({ messages: [{ ...message(1, false, ''), removed: true }], myLastReadSeq: 1, otherLastReadSeq: 0 }),
+      [`GET ${BASE}/messages/stream`]: (request) => eventStream(request, []),
+      [`POST ${BASE}/messages`]: async (request) => {
+        const body = (await request.json()) as { id: string; content: string; confirm?: boolean };
+        bodies.push(body);
+        if (!body.confirm) return apiError(409, 'confirm_required', 'Are you sure? Your message has words that may hurt or offend. Send it anyway?');
+        return json({ ...message(2, true, body.content), id: body.id }, 201);
+      },
+    });
+    const { user } = renderApp(`/messages/${ID}`, { user: 'signed-in' });
+    const log = await screen.findByRole('log', {}, { timeout: 10_000 });
+    expect(await within(log).findByText('This message was removed')).toBeInTheDocument();
+    expect(within(log).queryByRole('button', { name: /Report this message/ })).toBeNull();
+    const input = screen.getByLabelText('Message');
+    await user.type(input, 'You idiot{Enter}');
+    const asked = await screen.findByRole('alertdialog', { name: 'Are you sure?' });
+    expect(asked).toHaveTextContent('may hurt or offend');
+    await user.click(within(asked).getByRole('button', { name: 'Send anyway' }));
+    await waitFor(() => expect(within(log).getAllByTestId('chat-message')).toHaveLength(2));
+    expect(bodies).toHaveLength(2);
+    expect(bodies[1]).toEqual({ id: bodies[0]!.id, content: 'You idiot', confirm: true });
+    expect(callsTo(fetchMock, 'POST', `${BASE}/messages`)).toHaveLength(2);
+  });
+
+  it('offers report, block and leave; blocking asks first and closes the chat', async () => {
+    let closed = false;
+    const fetchMock = stubApi({
+      [`GET ${BASE}`]: () => json({ ...contact, closed }),
+      [`GET ${BASE}/messages`]: () => json({ messages: [message(1, false, 'Pay me outside the app')], myLastReadSeq: 1, otherLastReadSeq: 0 }),
+      [`GET ${BASE}/messages/stream`]: (request) => eventStream(request, []),
+      [`POST ${BASE}/block`]: () => {
+        closed = true;
+        return new Response(null, { status: 204 });
+      },
+    });
+    const { user } = renderApp(`/messages/${ID}`, { user: 'signed-in' });
+    const log = await screen.findByRole('log', {}, { timeout: 10_000 });
+    expect(await within(log).findByRole('button', { name: 'Report this message from Eileen' })).toBeInTheDocument();
+    const safety = screen.getByRole('group', { name: 'Safety' });
+    expect(within(safety).getByRole('button', { name: 'Report this conversation' })).toBeInTheDocument();
+    expect(within(safety).getByRole('button', { name: 'Report Eileen as a user' })).toBeInTheDocument();
+    await user.click(within(safety).getByRole('button', { name: 'Block' }));
+    const confirm = await screen.findByRole('alertdialog', { name: 'Block Eileen?' });
+    expect(callsTo(fetchMock, 'POST', `${BASE}/block`)).toHaveLength(0);
+    await user.click(within(confirm).getByRole('button', { name: 'Block' }));
+    expect(await screen.findByTestId('conversation-closed')).toBeInTheDocument();
+    expect(callsTo(fetchMock, 'POST', `${BASE}/block`)).toHaveLength(1);
   });
 });

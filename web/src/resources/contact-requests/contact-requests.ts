@@ -244,3 +244,16 @@ export function useReportRequester() {
     onSettled: () => void queryClient.invalidateQueries({ queryKey: contactRequestKeys.all }),
   });
 }
+
+/**
+ * POST /api/v1/contact-requests/{id}/leave (either party): 204. A pending
+ * request is withdrawn (its hold released, nothing charged); an approved
+ * conversation closes for both (the captured fee stays captured).
+ */
+export function useLeaveConversation() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => noContent(api.POST('/api/v1/contact-requests/{id}/leave', { params: { path: { id } } })),
+    onSettled: () => void queryClient.invalidateQueries({ queryKey: contactRequestKeys.all }),
+  });
+}

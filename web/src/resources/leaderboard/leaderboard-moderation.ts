@@ -4,14 +4,12 @@ import { leaderboardKeys } from './get-leaderboard';
 
 /** An entry as the moderators see it (signed image URL, owner's email, open reports, the nudity check's scores). */
 export type ModerationEntry = ApiSchemas['ModerationEntry'];
-export type AdminReport = ApiSchemas['AdminReport'];
 /** `held`: photos the nudity check holds, shared ones included. */
 export type EntryStatus = 'pending' | 'approved' | 'rejected' | 'unlisted' | 'held';
 
 export const moderationKeys = {
   all: ['admin', 'leaderboard'] as const,
   entries: (status: EntryStatus) => [...moderationKeys.all, 'entries', status] as const,
-  reports: () => [...moderationKeys.all, 'reports'] as const,
 };
 
 export function useModerationEntries(status: EntryStatus) {
@@ -23,17 +21,12 @@ export function useModerationEntries(status: EntryStatus) {
   );
 }
 
-export function useReports() {
-  return useQuery(queryOptions({ queryKey: moderationKeys.reports(), queryFn: () => unwrap(api.GET('/api/v1/admin/leaderboard/reports')) }));
-}
-
 export type ModerationAction =
   | { kind: 'approve'; id: string }
   | { kind: 'release'; id: string }
   | { kind: 'reject'; id: string; reason: string }
   | { kind: 'unlist'; id: string; reason?: string }
-  | { kind: 'feature'; id: string; featured: boolean }
-  | { kind: 'resolve'; reportId: string };
+  | { kind: 'feature'; id: string; featured: boolean };
 
 /** POST to the admin endpoint of one decision. The server checks the role again and applies each decision once. */
 export async function moderate(action: ModerationAction): Promise<void> {
@@ -54,11 +47,6 @@ export async function moderate(action: ModerationAction): Promise<void> {
       await unwrap(
         api.POST('/api/v1/admin/leaderboard/entries/{id}/feature', { params: { path: { id: action.id } }, body: { featured: action.featured } }),
       );
-      return;
-    case 'resolve': {
-      const { response } = await api.POST('/api/v1/admin/leaderboard/reports/{id}/resolve', { params: { path: { id: action.reportId } } });
-      if (!response.ok) throw new Error(`Request failed with status ${response.status}`);
-    }
   }
 }
 

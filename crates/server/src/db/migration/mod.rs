@@ -74,6 +74,7 @@ mod m20261207_7700_security_links;
 mod m20261207_7701_share_expiry;
 mod m20261208_8100_one_hold;
 mod m20261208_8251_money_mail;
+mod m20261208_8401_reports;
 
 /// Applies the migrations: `Migrator::up(&db, None)`.
 pub struct Migrator;
@@ -109,6 +110,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261207_7701_share_expiry::Migration),
             Box::new(m20261208_8100_one_hold::Migration),
             Box::new(m20261208_8251_money_mail::Migration),
+            Box::new(m20261208_8401_reports::Migration),
         ]
     }
 }
@@ -178,4 +180,8 @@ pub const TABLES: &[&str] = &[
     "webauthn_challenges",
     // auth: the links of security notices
     "security_links",
+    // reports: one queue, decisions and appeals
+    "moderation_decisions",
+    "reports",
+    "moderation_appeals",
 ];

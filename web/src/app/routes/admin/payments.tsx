@@ -1,4 +1,4 @@
-import { PageTitle } from '@/components/layout/page-title';
+import { PageTitle } from '@/components/page-title';
 import { paths } from '@/config/paths';
 import { AdminPayments } from '@/features/admin/components/admin-payments';
 

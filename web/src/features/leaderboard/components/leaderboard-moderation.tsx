@@ -4,7 +4,9 @@ import { ConfirmButton } from '@/components/ui/confirm-button';
 import { Input } from '@/components/ui/input';
 import { ApiError } from '@/lib/api-client';
 import { toast } from '@/lib/toast';
-import { useModerate, useModerationEntries, useReports, type EntryStatus, type ModerationAction, type ModerationEntry } from '@/resources/leaderboard/leaderboard-moderation';
+import { Link } from 'react-router';
+import { paths } from '@/config/paths';
+import { useModerate, useModerationEntries, type EntryStatus, type ModerationAction, type ModerationEntry } from '@/resources/leaderboard/leaderboard-moderation';
 
 const TABS: { status: EntryStatus; label: string }[] = [
   { status: 'pending', label: 'Pending' },
@@ -20,7 +22,6 @@ const DONE: Record<ModerationAction['kind'], string> = {
   reject: 'Entry rejected',
   unlist: 'Entry unlisted',
   feature: 'Entry updated',
-  resolve: 'Report resolved',
 };
 
 function useRun() {
@@ -192,54 +193,20 @@ function ScreeningScores({ screening }: { screening: NonNullable<ModerationEntry
   );
 }
 
+/** Reports of entries are answered in the one queue (/admin/reports), with every other report. */
 function Reports() {
-  const reports = useReports();
-  const { run, runAsync, busy } = useRun();
   return (
     <section aria-labelledby="reports-heading" className="flex flex-col gap-3">
       <h2 id="reports-heading" className="text-2xl font-bold">
         Reports
       </h2>
-      {reports.isPending ? (
-        <p role="status">Loading reports...</p>
-      ) : reports.isError ? (
-        <p role="alert" className="text-destructive">
-          Failed to load reports
-        </p>
-      ) : reports.data.length === 0 ? (
-        <p className="text-muted-foreground">No open reports.</p>
-      ) : (
-        <ul className="flex flex-col gap-2" aria-label="Open reports">
-          {reports.data.map((report) => (
-            <li key={report.id} className="flex flex-wrap items-center gap-3 rounded-2xl border bg-card p-3 text-sm">
-              <img src={report.entry.image_url} alt="" className="size-12 rounded-xl object-cover" />
-              <div className="min-w-0 flex-1">
-                <p className="font-semibold">
-                  {report.entry.display_name ?? '(no name)'} ({report.entry.status})
-                </p>
-                <p>
-                  “{report.reason}” — {report.reporter_email ?? 'a user'}
-                </p>
-              </div>
-              {report.entry.status === 'approved' ? (
-                <ConfirmButton
-                  disabled={busy}
-                  title={`Unlist ${report.entry.display_name ?? 'this entry'}?`}
-                  description={`The reported entry leaves the public leaderboard at once, with the report’s reason: “${report.reason}”. You can approve it again from the Unlisted tab.`}
-                  confirmLabel="Unlist"
-                  pendingLabel="Unlisting..."
-                  onConfirm={() => runAsync({ kind: 'unlist', id: report.photo_id, reason: report.reason })}
-                >
-                  Unlist entry
-                </ConfirmButton>
-              ) : null}
-              <Button size="sm" variant="ghost" disabled={busy} onClick={() => run({ kind: 'resolve', reportId: report.id })}>
-                Resolve
-              </Button>
-            </li>
-          ))}
-        </ul>
-      )}
+      <p>
+        Reports of entries, shared pages, chats and users are answered in one queue, urgent ones first:{' '}
+        <Link to={paths.adminReports.path} className="font-semibold underline">
+          open the reports
+        </Link>
+        .
+      </p>
     </section>
   );
 }

@@ -1,5 +1,6 @@
 import { AlertCircleIcon, RotateCwIcon } from 'lucide-react';
 import { useEffect, useRef } from 'react';
+import { ReportButton } from '@/components/report/report-button';
 import { Button } from '@/components/ui/button';
 import { cn } from '@/lib/utils';
 import { chatMessages, messageTime, seenSeq, type ChatMessage, type OutgoingMessage } from '../utils/chat';
@@ -82,8 +83,17 @@ export function MessageList({ messages, outbox = [], onRetry, otherLastReadSeq, 
               )}
             >
               <span className="sr-only">{message.mine ? 'You' : otherName}: </span>
-              <span data-testid="message-content">{message.content}</span>
+              {message.removed ? (
+                <span data-testid="message-content" className="italic opacity-80">
+                  {chatMessages.removed}
+                </span>
+              ) : (
+                <span data-testid="message-content">{message.content}</span>
+              )}
             </p>
+            {!message.mine && !message.removed ? (
+              <ReportButton kind="message" id={message.id} what="this message" label={`Report this message from ${otherName}`} />
+            ) : null}
             <span className="px-1 text-xs text-muted-foreground">
               <time dateTime={message.createdAt}>{messageTime(message.createdAt)}</time>
               {seen === message.seq ? (

@@ -6,7 +6,10 @@ import { Button } from '@/components/ui/button';
 import { paths } from '@/config/paths';
 import { ApiError } from '@/lib/api-client';
 import { toast } from '@/lib/toast';
-import { useContactRequest } from '@/resources/contact-requests/contact-requests';
+import { ReportButton } from '@/components/report/report-button';
+import { AlertDialog, AlertDialogAction, AlertDialogCancel, AlertDialogContent, AlertDialogDescription, AlertDialogFooter, AlertDialogHeader, AlertDialogTitle } from '@/components/ui/alert-dialog';
+import { ConfirmButton } from '@/components/ui/confirm-button';
+import { useBlockRequester, useContactRequest, useLeaveConversation } from '@/resources/contact-requests/contact-requests';
 import { useConversation } from '../hooks/use-conversation';
 import { chatMessages } from '../utils/chat';
 import { ChatComposer } from './chat-composer';
@@ -52,6 +55,9 @@ export function MessagesPage({ requestId }: { requestId: string }) {
 
   const other = request.data ? (request.data.role === 'contestant' ? request.data.requesterName : request.data.contestantName) : null;
   const closed = Boolean(request.data?.closed) || chat.closedBySend;
+  const block = useBlockRequester();
+  const leaveChat = useLeaveConversation();
+  const safetyFailed = (error: unknown) => toast.error(error instanceof ApiError ? error.message : 'Something went wrong. Please try again.');
 
   let body;
   if (chat.first.isPending) {
@@ -125,6 +131,60 @@ export function MessagesPage({ requestId }: { requestId: string }) {
           <p className="text-sm text-muted-foreground">A private conversation between the two of you.</p>
         </div>
       </header>
+      <div className="flex flex-wrap gap-2" role="group" aria-label="Safety">
+        <ReportButton kind="conversation" id={requestId} what="this conversation" variant="outline" />
+        {request.data ? (
+          <ReportButton kind="user" id={request.data.otherUserId} what={other ?? 'this user'} label={`Report ${other ?? 'this user'} as a user`} variant="outline" />
+        ) : null}
+        {closed ? null : (
+          <>
+            <ConfirmButton
+              variant="outline"
+              size="sm"
+              title={`Block ${other ?? 'them'}?`}
+              description="The conversation ends for both of you, and neither of you can send the other a new request. A fee already paid for an accepted chat is not refunded."
+              confirmLabel="Block"
+              pendingLabel="Blocking..."
+              onConfirm={() =>
+                block.mutateAsync(requestId).then(
+                  () => void toast.success(`You blocked ${other ?? 'them'}.`),
+                  safetyFailed,
+                )
+              }
+            >
+              Block
+            </ConfirmButton>
+            <ConfirmButton
+              variant="outline"
+              size="sm"
+              title="Leave this conversation?"
+              description="The conversation closes for both of you. The history stays readable."
+              confirmLabel="Leave"
+              pendingLabel="Leaving..."
+              onConfirm={() =>
+                leaveChat.mutateAsync(requestId).then(
+                  () => void toast.success('You left the conversation.'),
+                  safetyFailed,
+                )
+              }
+            >
+              Leave
+            </ConfirmButton>
+          </>
+        )}
+      </div>
+      <AlertDialog open={chat.asking !== null} onOpenChange={(open) => (open ? undefined : chat.cancelSend())}>
+        <AlertDialogContent>
+          <AlertDialogHeader>
+            <AlertDialogTitle>Are you sure?</AlertDialogTitle>
+            <AlertDialogDescription>{chat.asking}</AlertDialogDescription>
+          </AlertDialogHeader>
+          <AlertDialogFooter>
+            <AlertDialogCancel onClick={chat.cancelSend}>Edit message</AlertDialogCancel>
+            <AlertDialogAction onClick={chat.confirmSend}>Send anyway</AlertDialogAction>
+          </AlertDialogFooter>
+        </AlertDialogContent>
+      </AlertDialog>
       <section aria-label="Chat" className="flex h-[600px] flex-col overflow-hidden rounded-2xl border bg-card shadow-sm" data-testid="chat-box">
         {body}
       </section>

@@ -159,6 +159,9 @@ export function useConversation(
   const [draft, setDraft] = useState('');
   const [draftError, setDraftError] = useState<string | null>(null);
   const [outbox, setOutbox] = useState<OutgoingMessage[]>([]);
+  // A message the server asked "Are you sure?" about (409 confirm_required):
+  // out of the outbox until the sender answers.
+  const [asking, setAsking] = useState<{ item: OutgoingMessage; question: string } | null>(null);
   const queue = useRef<Promise<void>>(Promise.resolve());
 
   const changeDraft = (value: string) => {
@@ -169,10 +172,15 @@ export function useConversation(
   const deliver = (item: OutgoingMessage) => {
     queue.current = queue.current.then(async () => {
       try {
-        const message = await sendMessage(requestId, { id: item.id, content: item.content });
+        const message = await sendMessage(requestId, { id: item.id, content: item.content, confirm: item.confirm ?? false });
         dispatch({ type: 'messages', messages: [message] });
         setOutbox((list) => list.filter((entry) => entry.id !== item.id));
       } catch (error) {
+        if (error instanceof ApiError && error.code === 'confirm_required') {
+          setOutbox((list) => list.filter((entry) => entry.id !== item.id));
+          setAsking({ item, question: error.message });
+          return;
+        }
         if (error instanceof ApiError && error.code === 'conversation_closed') setClosedBySend(true);
         const reason = error instanceof ApiError && error.code !== 'http_error' && error.status < 500 ? error.message : null;
         setOutbox((list) => list.map((entry) => (entry.id === item.id ? { ...entry, status: 'failed', error: reason } : entry)));
@@ -207,6 +215,22 @@ export function useConversation(
     void deliver(again);
   };
 
+  /** "Send anyway": the same message (and id) again, confirmed. */
+  const confirmSend = () => {
+    if (!asking) return;
+    const again: OutgoingMessage = { ...asking.item, status: 'sending', error: null, confirm: true };
+    setAsking(null);
+    setOutbox((list) => [...list, again]);
+    void deliver(again);
+  };
+
+  /** "Edit message": the words go back into the box, nothing is sent. */
+  const cancelSend = () => {
+    if (!asking) return;
+    setDraft(asking.item.content);
+    setAsking(null);
+  };
+
   // A message the stream (or a catch-up read) brought back is stored: its outbox copy goes.
   const pending = outbox.filter((entry) => !state.messages.some((message) => message.id === entry.id));
 
@@ -223,5 +247,8 @@ export function useConversation(
     send,
     outbox: pending,
     retry,
+    asking: asking?.question ?? null,
+    confirmSend,
+    cancelSend,
   };
 }

@@ -12,7 +12,7 @@ import {
 } from './chat';
 
 function message(seq: number, mine = false, content = `message ${seq}`): ChatMessage {
-  return { seq, id: `00000000-0000-4000-8000-${String(seq).padStart(12, '0')}`, senderId: mine ? 'me' : 'them', mine, content, createdAt: '2026-11-26T10:00:00Z' };
+  return { seq, id: `00000000-0000-4000-8000-${String(seq).padStart(12, '0')}`, senderId: mine ? 'me' : 'them', mine, content, removed: false, createdAt: '2026-11-26T10:00:00Z' };
 }
 
 describe('mergeMessages', () => {

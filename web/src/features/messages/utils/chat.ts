@@ -20,6 +20,8 @@ export type OutgoingMessage = {
   status: 'sending' | 'failed';
   /** The server's reason, when it gave one the user can act on. */
   error: string | null;
+  /** The sender answered the server's "Are you sure?" with yes. */
+  confirm?: boolean;
 };
 
 export const CHAT_MESSAGE_MAX = 5000;
@@ -33,6 +35,7 @@ export const chatMessages = {
   notFound: 'Contact request not found',
   notApproved: 'This contact request is not approved',
   closed: 'This conversation is closed',
+  removed: 'This message was removed',
   loadFailed: 'Failed to load messages',
 } as const;
 
@@ -99,6 +102,7 @@ export function parseChatMessage(data: string): ChatMessage | null {
       senderId: typeof value.senderId === 'string' ? value.senderId : '',
       mine: Boolean(value.mine),
       content: value.content,
+      removed: Boolean(value.removed),
       createdAt: typeof value.createdAt === 'string' ? value.createdAt : new Date().toISOString(),
     };
   } catch {

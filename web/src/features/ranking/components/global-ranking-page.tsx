@@ -1,6 +1,7 @@
 import { CrownIcon, LoaderCircleIcon, TrophyIcon } from 'lucide-react';
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
+import { ReportButton } from '@/components/report/report-button';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
@@ -264,6 +265,7 @@ function Standings() {
                 {entry.is_own ? <span className="ml-2 text-xs text-muted-foreground">(you)</span> : null}
               </span>
               <span className="font-bold">{entry.score.toFixed(1)}/10</span>
+              {entry.is_own ? null : <ReportButton kind="contest_entry" id={entry.photo_id} what={`${entry.display_name}'s contest entry`} />}
             </li>
           ))}
         </ol>
