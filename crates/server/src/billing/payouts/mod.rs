@@ -31,8 +31,8 @@ use uuid::Uuid;
 use super::provider_error;
 use crate::db::entities::users;
 use crate::http::AppState;
-use crate::http::error::{ApiError, ErrorBody, ErrorCode, SignedInErrors};
-use crate::http::extract::{AuthUser, Json, Path};
+use crate::http::error::{ApiError, CommunityErrors, ErrorBody, ErrorCode, SignedInErrors};
+use crate::http::extract::{AuthUser, CommunityMember, Json, Path};
 use crate::providers::payments::ConnectedAccount;
 use entity::{AccountStatus, account};
 use ledger::{LineState, Totals};
@@ -132,13 +132,14 @@ pub async fn account_of(
 /// The caller's earnings: their payout account, their lines and totals.
 #[utoipa::path(get, path = "/payouts/earnings", tag = "billing",
     responses(
+        CommunityErrors,
         (status = 200, description = "The caller's earnings", body = Earnings),
         SignedInErrors,
     ),
     security(("bearer" = [])))]
 pub async fn earnings(
     State(state): State<AppState>,
-    user: AuthUser,
+    CommunityMember(user): CommunityMember,
 ) -> Result<Json<Earnings>, ApiError> {
     let window = state.config.payments.payout_window_days;
     let now = Utc::now();
@@ -187,6 +188,7 @@ pub async fn earnings(
 /// pressed) and answers where to finish setting it up.
 #[utoipa::path(post, path = "/payouts/account", tag = "billing",
     responses(
+        CommunityErrors,
         (status = 200, description = "Go to `url` to finish onboarding", body = OnboardingLink),
         SignedInErrors,
         (status = 403, description = "`no_earnings`: nothing to be paid yet", body = ErrorBody),
@@ -196,7 +198,7 @@ pub async fn earnings(
     security(("bearer" = [])))]
 pub async fn connect_account(
     State(state): State<AppState>,
-    user: AuthUser,
+    CommunityMember(user): CommunityMember,
 ) -> Result<Json<OnboardingLink>, ApiError> {
     let provider = state.payments.provider.clone();
     let existing = account_of(&state.db, provider.name(), user.user_id).await?;
@@ -359,6 +361,7 @@ fn sandbox_view(data: &Value) -> SandboxAccount {
 #[utoipa::path(get, path = "/payouts/sandbox/accounts/{id}", tag = "billing",
     params(("id" = String, Path, description = "The test account's id (acct_sandbox_…)")),
     responses(
+        CommunityErrors,
         (status = 200, description = "The test account", body = SandboxAccount),
         SignedInErrors,
         (status = 404, description = "No such account of the caller's, or the sandbox is off", body = ErrorBody),
@@ -366,7 +369,7 @@ fn sandbox_view(data: &Value) -> SandboxAccount {
     security(("bearer" = [])))]
 pub async fn sandbox_account(
     State(state): State<AppState>,
-    user: AuthUser,
+    CommunityMember(user): CommunityMember,
     Path(id): Path<String>,
 ) -> Result<Json<SandboxAccount>, ApiError> {
     let sandbox = own_sandbox_account(&state, &user, &id).await?;
@@ -383,6 +386,7 @@ pub async fn sandbox_account(
 #[utoipa::path(post, path = "/payouts/sandbox/accounts/{id}/complete", tag = "billing",
     params(("id" = String, Path, description = "The test account's id")),
     responses(
+        CommunityErrors,
         (status = 200, description = "The account is enabled", body = SandboxAccount),
         SignedInErrors,
         (status = 404, description = "No such account of the caller's", body = ErrorBody),
@@ -390,7 +394,7 @@ pub async fn sandbox_account(
     security(("bearer" = [])))]
 pub async fn sandbox_complete(
     State(state): State<AppState>,
-    user: AuthUser,
+    CommunityMember(user): CommunityMember,
     Path(id): Path<String>,
 ) -> Result<Json<SandboxAccount>, ApiError> {
     let sandbox = own_sandbox_account(&state, &user, &id).await?;

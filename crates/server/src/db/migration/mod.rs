@@ -72,6 +72,7 @@ mod m20261128_7400_passkeys;
 mod m20261207_7600_photo_screening;
 mod m20261207_7700_security_links;
 mod m20261207_7701_share_expiry;
+mod m20261208_8300_adults_terms;
 
 /// Applies the migrations: `Migrator::up(&db, None)`.
 pub struct Migrator;
@@ -105,6 +106,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261207_7600_photo_screening::Migration),
             Box::new(m20261207_7700_security_links::Migration),
             Box::new(m20261207_7701_share_expiry::Migration),
+            Box::new(m20261208_8300_adults_terms::Migration),
         ]
     }
 }
@@ -174,4 +176,7 @@ pub const TABLES: &[&str] = &[
     "webauthn_challenges",
     // auth: the links of security notices
     "security_links",
+    // adults only, terms people accept
+    "birth_dates",
+    "terms_acceptances",
 ];
