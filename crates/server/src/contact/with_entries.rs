@@ -17,7 +17,7 @@ use uuid::Uuid;
 use super::{Status, entity, held_at, rules};
 use crate::http::AppState;
 use crate::http::error::{ApiError, CommunityErrors, ErrorBody, ErrorCode, SignedInErrors};
-use crate::http::extract::{AuthUser, CommunityMember, Json, Path, Query};
+use crate::http::extract::{CommunityMember, Json, Path, Query};
 use crate::photos::entity as photos;
 
 /// The most entries one call asks about: a leaderboard page's largest size.

@@ -20,7 +20,7 @@ use super::moderation::ListingStatus;
 use super::rules::{month_end, month_of, parse_month};
 use crate::http::AppState;
 use crate::http::error::{ApiError, CommunityErrors, ErrorBody, SignedInErrors};
-use crate::http::extract::{AuthUser, CommunityMember, Json, MaybeAuthUser, Query};
+use crate::http::extract::{CommunityMember, Json, MaybeAuthUser, Query};
 use crate::photos::entity as photos;
 use crate::photos::rules::{DisplayName, parse_bio};
 use crate::photos::screening;

@@ -47,7 +47,7 @@ use crate::contact::{self, Status};
 use crate::db::notify::{Notifier, StreamSlot, Wake};
 use crate::http::AppState;
 use crate::http::error::{ApiError, CommunityErrors, SignedInErrors};
-use crate::http::extract::{AuthUser, CommunityMember, Query};
+use crate::http::extract::{CommunityMember, Query};
 use crate::http::hooks::Hooks;
 
 /// A new message in one of the caller's conversations.

@@ -44,7 +44,7 @@ use crate::db::entities::sessions;
 use crate::db::notify::{StreamSlot, Wake};
 use crate::http::AppState;
 use crate::http::error::{ApiError, CommunityErrors, ErrorBody, ErrorCode, SignedInErrors};
-use crate::http::extract::{AuthUser, CommunityMember, Json, Path, Query};
+use crate::http::extract::{CommunityMember, Json, Path, Query};
 use entity::read;
 
 pub const MAX_MESSAGE_CHARS: usize = 5000;

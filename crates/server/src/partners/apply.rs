@@ -21,7 +21,7 @@ use crate::http::AppState;
 use crate::http::error::{
     ApiError, CommunityErrors, ConstraintError, DbResultExt, ErrorBody, ErrorCode, SignedInErrors,
 };
-use crate::http::extract::{AuthUser, CommunityMember, Json};
+use crate::http::extract::{CommunityMember, Json};
 use crate::values::text;
 
 const CONSTRAINTS: &[ConstraintError] = &[

@@ -8,12 +8,12 @@ use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 use uuid::Uuid;
 
+use crate::harness::State as Listing;
 use crate::harness::{
     ADULT_BIRTH_DATE, Backend, Caller, PASSWORD, TestApp, access, admin, astronaut, call, count,
     count_where, get, insert_photo, insert_user, make_member, on_both_databases, post, save_photo,
     sign_up, spawn_app, spawn_app_with, sql,
 };
-use crate::harness::State as Listing;
 
 /// A date of birth of someone who turns 18 tomorrow.
 fn minor_birth_date() -> String {
@@ -108,13 +108,22 @@ async fn a_minor_signing_up_is_refused_and_nothing_is_stored(backend: Backend) {
         .await;
     refused.assert_error(422, "underage");
     // By magic link, and as an anonymous user, alike.
-    app.post("/otp", json!({"email": email, "data": {"date_of_birth": minor}}))
-        .await
-        .assert_error(422, "underage");
+    app.post(
+        "/otp",
+        json!({"email": email, "data": {"date_of_birth": minor}}),
+    )
+    .await
+    .assert_error(422, "underage");
     app.post("/signup", json!({"data": {"date_of_birth": minor}}))
         .await
         .assert_error(422, "underage");
-    for table in ["users", "identities", "profiles", "birth_dates", "mail_outbox"] {
+    for table in [
+        "users",
+        "identities",
+        "profiles",
+        "birth_dates",
+        "mail_outbox",
+    ] {
         assert_eq!(count(&app, table).await, 0, "{table}");
     }
     assert_eq!(
@@ -165,10 +174,7 @@ async fn the_date_stays_out_of_the_metadata_and_put_user_cannot_set_it(backend: 
     let standing = standing(&app, &ada).await;
     assert_eq!(standing["adult"], true);
     assert_eq!(standing["member"], true);
-    assert_eq!(
-        count_where(&app, "birth_dates", "source = 'self'").await,
-        1
-    );
+    assert_eq!(count_where(&app, "birth_dates", "source = 'self'").await, 1);
 }
 
 async fn declaring_a_date_of_birth_later_works_once(backend: Backend) {
@@ -200,9 +206,14 @@ async fn declaring_a_date_of_birth_later_works_once(backend: Backend) {
         id: tokens["user"]["id"].as_str().unwrap().parse().unwrap(),
         email: "ada@example.com".into(),
     };
-    post(&app, path, &ada, json!({"date_of_birth": minor_birth_date()}))
-        .await
-        .assert_error(422, "underage");
+    post(
+        &app,
+        path,
+        &ada,
+        json!({"date_of_birth": minor_birth_date()}),
+    )
+    .await
+    .assert_error(422, "underage");
     assert_eq!(count(&app, "birth_dates").await, 0, "nothing stored");
     post(&app, path, &ada, json!({"date_of_birth": "17.05.1990"}))
         .await
@@ -310,18 +321,17 @@ async fn the_terms_are_answered_to_anyone_and_accepted_by_the_owner(backend: Bac
     .await
     .assert_error(422, "terms_version_mismatch");
 
-    let accepted = post(&app, path, &ada, json!({"version": version})).await.ok();
+    let accepted = post(&app, path, &ada, json!({"version": version}))
+        .await
+        .ok();
     assert_eq!(accepted["standing"]["terms_accepted"], true);
     assert_eq!(accepted["standing"]["member"], true);
     // Twice (two tabs) changes nothing.
-    post(&app, path, &ada, json!({"version": version})).await.ok();
+    post(&app, path, &ada, json!({"version": version}))
+        .await
+        .ok();
     assert_eq!(
-        count_where(
-            &app,
-            "terms_acceptances",
-            &format!("version = '{version}'")
-        )
-        .await,
+        count_where(&app, "terms_acceptances", &format!("version = '{version}'")).await,
         1
     );
     get(&app, "/api/v1/contact-requests/sent", &ada).await.ok();
@@ -346,9 +356,14 @@ async fn a_new_version_of_the_terms_closes_the_community_until_accepted(backend:
     get(&app, "/api/v1/contact-requests/received", &ada)
         .await
         .assert_error(403, "terms_required");
-    post(&app, "/api/v1/account/terms", &ada, json!({"version": "2.0"}))
-        .await
-        .ok();
+    post(
+        &app,
+        "/api/v1/account/terms",
+        &ada,
+        json!({"version": "2.0"}),
+    )
+    .await
+    .ok();
     get(&app, "/api/v1/contact-requests/received", &ada)
         .await
         .ok();
@@ -371,9 +386,15 @@ async fn only_an_admin_corrects_a_date_and_the_correction_is_audited(backend: Ba
         .await
         .assert_error(401, "not_signed_in");
     for caller in [&ada, &bob] {
-        call(&app, Method::PUT, &path, Some(&caller.token), Some(body.clone()))
-            .await
-            .assert_error(403, "admin_only");
+        call(
+            &app,
+            Method::PUT,
+            &path,
+            Some(&caller.token),
+            Some(body.clone()),
+        )
+        .await
+        .assert_error(403, "admin_only");
     }
     call(
         &app,
@@ -393,17 +414,26 @@ async fn only_an_admin_corrects_a_date_and_the_correction_is_audited(backend: Ba
     )
     .await
     .assert_error(404, "not_found");
-    assert_eq!(count_where(&app, "birth_dates", "source = 'admin'").await, 0);
+    assert_eq!(
+        count_where(&app, "birth_dates", "source = 'admin'").await,
+        0
+    );
 
     let corrected = call(&app, Method::PUT, &path, Some(&boss.token), Some(body))
         .await
         .ok();
     assert_eq!(corrected["standing"]["adult"], true);
-    assert_eq!(count_where(&app, "birth_dates", "source = 'admin'").await, 1);
+    assert_eq!(
+        count_where(&app, "birth_dates", "source = 'admin'").await,
+        1
+    );
     let audit = get(&app, "/api/v1/admin/audit", &boss).await.ok();
     let text = audit.to_string();
     assert!(text.contains("date_of_birth_corrected"), "{text}");
-    assert!(text.contains(ADULT_BIRTH_DATE) && text.contains("1991-05-17"), "{text}");
+    assert!(
+        text.contains(ADULT_BIRTH_DATE) && text.contains("1991-05-17"),
+        "{text}"
+    );
     assert!(text.contains("A typo, shown by ID"), "{text}");
 
     // A correction to a minor's date closes the community to them.
@@ -437,9 +467,17 @@ fn community_endpoints(photo: Uuid, request: Uuid) -> Vec<(Method, String, Optio
             "/api/v1/contact-requests".into(),
             Some(json!({"photo_id": photo, "message": "Hello there, nice photo!"})),
         ),
-        (Method::GET, "/api/v1/contact-requests/received".into(), None),
+        (
+            Method::GET,
+            "/api/v1/contact-requests/received".into(),
+            None,
+        ),
         (Method::GET, "/api/v1/contact-requests/sent".into(), None),
-        (Method::GET, format!("/api/v1/contact-requests/{request}"), None),
+        (
+            Method::GET,
+            format!("/api/v1/contact-requests/{request}"),
+            None,
+        ),
         (
             Method::POST,
             format!("/api/v1/contact-requests/{request}/approve"),
@@ -494,7 +532,11 @@ fn community_endpoints(photo: Uuid, request: Uuid) -> Vec<(Method, String, Optio
         ),
         (Method::GET, "/api/v1/partners/me".into(), None),
         (Method::GET, "/api/v1/payouts/earnings".into(), None),
-        (Method::POST, "/api/v1/payouts/account".into(), Some(json!({}))),
+        (
+            Method::POST,
+            "/api/v1/payouts/account".into(),
+            Some(json!({})),
+        ),
         (
             Method::GET,
             format!("/api/v1/payouts/sandbox/accounts/{any}"),
@@ -622,7 +664,10 @@ async fn with_smtp_a_sign_up_waits_for_its_confirmation_mail(backend: Backend) {
         });
     })
     .await;
-    assert!(!app.config.auth.autoconfirm(), "confirmation is on with SMTP");
+    assert!(
+        !app.config.auth.autoconfirm(),
+        "confirmation is on with SMTP"
+    );
     let reply = app
         .post(
             "/signup",
@@ -694,7 +739,12 @@ async fn a_contestant_who_is_not_a_member_receives_no_request(backend: Backend) 
 
 async fn names_posing_as_the_service_are_refused(backend: Backend) {
     let app = spawn_app(backend).await;
-    for name in ["PrettyScore Support Team", "Adm1n", "S U P P O R T", "ＯＦＦＩＣＩＡＬ"] {
+    for name in [
+        "PrettyScore Support Team",
+        "Adm1n",
+        "S U P P O R T",
+        "ＯＦＦＩＣＩＡＬ",
+    ] {
         let mut data = app.member_data();
         data["display_name"] = json!(name);
         let reply = app
@@ -704,20 +754,36 @@ async fn names_posing_as_the_service_are_refused(backend: Backend) {
             )
             .await;
         reply.assert_error(422, "validation_failed");
-        assert!(reply.message().contains("pose as the service"), "{name}: {}", reply.body);
+        assert!(
+            reply.message().contains("pose as the service"),
+            "{name}: {}",
+            reply.body
+        );
     }
     assert_eq!(count(&app, "users").await, 0);
 
     let ada = sign_up(&app, "ada@example.com").await;
-    app.put_as(&ada.token, "/user", json!({"data": {"display_name": "Mod3rator Ada"}}))
-        .await
-        .assert_error(422, "validation_failed");
-    app.put_as(&ada.token, "/user", json!({"data": {"full_name": "PrettyScore Staff"}}))
-        .await
-        .assert_error(422, "validation_failed");
-    app.put_as(&ada.token, "/user", json!({"data": {"display_name": "Ada L."}}))
-        .await
-        .ok();
+    app.put_as(
+        &ada.token,
+        "/user",
+        json!({"data": {"display_name": "Mod3rator Ada"}}),
+    )
+    .await
+    .assert_error(422, "validation_failed");
+    app.put_as(
+        &ada.token,
+        "/user",
+        json!({"data": {"full_name": "PrettyScore Staff"}}),
+    )
+    .await
+    .assert_error(422, "validation_failed");
+    app.put_as(
+        &ada.token,
+        "/user",
+        json!({"data": {"display_name": "Ada L."}}),
+    )
+    .await
+    .ok();
 
     // A leaderboard listing's name too.
     let listed = save_photo(
@@ -735,7 +801,10 @@ async fn names_posing_as_the_service_are_refused(backend: Backend) {
     sql(
         &app,
         "UPDATE users SET raw_user_meta_data = $1 WHERE id = $2",
-        vec![json!({"display_name": "Support Team"}).into(), old.id.into()],
+        vec![
+            json!({"display_name": "Support Team"}).into(),
+            old.id.into(),
+        ],
     )
     .await;
     let owner = insert_user(&app).await;

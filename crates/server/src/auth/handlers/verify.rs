@@ -32,19 +32,8 @@ pub async fn recover(
     State(state): State<AppState>,
     client: ClientInfo,
     AuthQuery(query): AuthQuery<RedirectQuery>,
-    AuthJson(mut body): AuthJson<EmailBody>,
+    AuthJson(body): AuthJson<EmailBody>,
 ) -> AuthResult<Response> {
-    // A minor's request leaves no trace (issue 41); the phone's own path
-    // takes the date itself.
-    let facts = if present(&body.phone).is_none() {
-        let facts = community::take_signup_facts(&state.config.community, &mut body.data)?;
-        if let Some(data) = &body.data {
-            community::check_names(&state.config.community, data)?;
-        }
-        facts
-    } else {
-        community::SignupFacts::default()
-    };
     limit_mail_requests(&state, &client).await?;
     let challenge = pkce::parse(
         body.code_challenge.as_deref(),
@@ -116,8 +105,19 @@ pub async fn otp(
     client: ClientInfo,
     referral: Referral,
     AuthQuery(query): AuthQuery<RedirectQuery>,
-    AuthJson(body): AuthJson<EmailBody>,
+    AuthJson(mut body): AuthJson<EmailBody>,
 ) -> AuthResult<Response> {
+    // A minor's request leaves no trace (issue 41); the phone's own path
+    // takes the date itself.
+    let facts = if present(&body.phone).is_none() {
+        let facts = community::take_signup_facts(&state.config.community, &mut body.data)?;
+        if let Some(data) = &body.data {
+            community::check_names(&state.config.community, data)?;
+        }
+        facts
+    } else {
+        community::SignupFacts::default()
+    };
     limit_mail_requests(&state, &client).await?;
     let challenge = pkce::parse(
         body.code_challenge.as_deref(),
