@@ -132,7 +132,12 @@ async fn a_minor_signing_up_is_refused_and_nothing_is_stored(backend: Backend) {
         "not even the address is kept"
     );
     assert_eq!(
-        count_where(&app, "audit_log_entries", "payload LIKE '%young%'").await,
+        count_where(
+            &app,
+            "audit_log_entries",
+            "CAST(payload AS TEXT) LIKE '%young%'"
+        )
+        .await,
         0
     );
 
@@ -465,7 +470,7 @@ fn community_endpoints(photo: Uuid, request: Uuid) -> Vec<(Method, String, Optio
         (
             Method::POST,
             "/api/v1/contact-requests".into(),
-            Some(json!({"photo_id": photo, "message": "Hello there, nice photo!"})),
+            Some(json!({"photoId": photo, "message": "Hello there, nice photo!"})),
         ),
         (
             Method::GET,
@@ -730,7 +735,7 @@ async fn a_contestant_who_is_not_a_member_receives_no_request(backend: Backend) 
         &app,
         "/api/v1/contact-requests",
         &fan,
-        json!({"photo_id": photo, "message": "Hello there, nice photo!"}),
+        json!({"photoId": photo, "message": "Hello there, nice photo!"}),
     )
     .await
     .assert_error(403, "recipient_unavailable");
@@ -813,7 +818,7 @@ async fn names_posing_as_the_service_are_refused(backend: Backend) {
         &app,
         "/api/v1/contact-requests",
         &old,
-        json!({"photo_id": photo, "message": "Hello there, nice photo!"}),
+        json!({"photoId": photo, "message": "Hello there, nice photo!"}),
     )
     .await
     .assert_error(422, "validation_failed");

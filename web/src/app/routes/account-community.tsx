@@ -9,7 +9,7 @@ import { FormField } from '@/components/ui/form-field';
 import { InlineAlert } from '@/components/ui/inline-alert';
 import { paths } from '@/config/paths';
 import { safeReturnTo } from '@/features/auth/utils/return-to';
-import { dateOfBirthField, isAdult, todayIso, UNDERAGE_MESSAGE } from '@/features/legal/age';
+import { dateOfBirthField, isAdult, todayIso, UNDERAGE_MESSAGE } from '@/lib/age';
 import { ApiError } from '@/lib/api-client';
 import { useSession } from '@/lib/session';
 import { toast } from '@/lib/toast';

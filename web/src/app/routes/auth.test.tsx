@@ -1,6 +1,6 @@
 import { act, screen, waitFor } from '@testing-library/react';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { TERMS_VERSION } from '@/features/legal/legal';
+import { TERMS_VERSION } from '@/lib/legal';
 import { renderApp } from '@/testing/render-app';
 
 const accounts = { 'ada@example.com': 'correct horse' };

@@ -1,5 +1,5 @@
 import { LegalPage } from '@/features/legal/legal-page';
-import { TERMS_DATE, TERMS_VERSION } from '@/features/legal/legal';
+import { TERMS_DATE, TERMS_VERSION } from '@/lib/legal';
 import { guidelines } from '@/features/legal/guidelines';
 
 export default function GuidelinesRoute() {

@@ -1,7 +1,7 @@
 import { MailIcon } from 'lucide-react';
 import { Skeleton } from '@/components/ui/skeleton';
 import { LegalPage, type LegalSection } from '@/features/legal/legal-page';
-import { PRIVACY_DATE } from '@/features/legal/legal';
+import { PRIVACY_DATE } from '@/lib/legal';
 import { useAppConfig } from '@/resources/app-config/get-app-config';
 
 function ContactAddress() {

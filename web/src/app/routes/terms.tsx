@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
 import { LegalPage } from '@/features/legal/legal-page';
-import { TERMS_DATE, TERMS_VERSION } from '@/features/legal/legal';
+import { TERMS_DATE, TERMS_VERSION } from '@/lib/legal';
 import { termsSections } from '@/features/legal/terms';
 
 export default function TermsRoute() {

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { PageTitle } from '@/components/layout/page-title';
-import { formatLegalDate } from './legal';
+import { formatLegalDate } from '@/lib/legal';
 
 export type LegalSection = {
   /** The anchor (`#id`): stable, other pages and mails link to it. */

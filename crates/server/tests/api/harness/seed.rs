@@ -35,6 +35,12 @@ pub async fn sign_up(app: &TestApp, email: &str) -> Caller {
     caller(app.sign_up_named(email, name).await, email)
 }
 
+/// Signs up with `display_name` (for an address whose local part is a word
+/// no display name may contain, such as `admin@`).
+pub async fn sign_up_named_caller(app: &TestApp, email: &str, display_name: &str) -> Caller {
+    caller(app.sign_up_named(email, display_name).await, email)
+}
+
 /// Signs up without a display name.
 pub async fn sign_up_unnamed(app: &TestApp, email: &str) -> Caller {
     caller(app.sign_up(email).await, email)
@@ -50,9 +56,13 @@ fn caller(tokens: Value, email: &str) -> Caller {
     }
 }
 
-/// `admin@example.com`, signed up and granted the admin role.
+/// `admin@example.com`, signed up (named "Boss": a display name may not
+/// say "admin") and granted the admin role.
 pub async fn admin(app: &TestApp) -> Caller {
-    let admin = sign_up(app, "admin@example.com").await;
+    let admin = caller(
+        app.sign_up_named("admin@example.com", "Boss").await,
+        "admin@example.com",
+    );
     grant_admin(&app.db, "admin@example.com").await.unwrap();
     admin
 }

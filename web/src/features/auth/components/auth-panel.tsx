@@ -12,8 +12,8 @@ import type { Credentials, SignUpValues } from '@/features/auth/utils/auth-schem
 import { readLastLoginEmail, saveLastLoginEmail } from '@/features/auth/utils/last-login-email';
 import { afterSignInPath } from '@/features/auth/utils/return-to';
 import { needsSecondFactor } from '@/features/auth/utils/second-factor';
-import { isAdult, UNDERAGE_MESSAGE } from '@/features/legal/age';
-import { TERMS_VERSION } from '@/features/legal/legal';
+import { isAdult, UNDERAGE_MESSAGE } from '@/lib/age';
+import { TERMS_VERSION } from '@/lib/legal';
 import { useAuthRedirectError } from '@/hooks/use-auth-redirect-error';
 import { useSession } from '@/lib/session';
 import { toast } from '@/lib/toast';

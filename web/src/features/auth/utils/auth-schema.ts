@@ -1,5 +1,5 @@
 import { z } from '@/lib/zod';
-import { dateOfBirthField } from '@/features/legal/age';
+import { dateOfBirthField } from '@/lib/age';
 import { optionalDisplayNameField } from '@/lib/display-name';
 
 /** The server's rule (auth.password_min_length, floor 6). */
