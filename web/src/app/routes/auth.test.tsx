@@ -130,7 +130,7 @@ describe('the auth page', () => {
     await fillAgeAndTerms(user);
     await user.click(screen.getByRole('button', { name: 'Create Account' }));
     await waitFor(() => expect(auth.mocks.signUp).toHaveBeenCalledTimes(1));
-    expect(auth.mocks.signUp.mock.calls[0]![0].options.data).not.toHaveProperty('display_name');
+    expect(auth.mocks.signUp.mock.calls[0]![0].options?.data).not.toHaveProperty('display_name');
   });
 
   it('asks for the date of birth and the terms, and sends both in the sign-up data', async () => {
@@ -148,7 +148,7 @@ describe('the auth page', () => {
     await fillAgeAndTerms(user);
     await user.click(screen.getByRole('button', { name: 'Create Account' }));
     await waitFor(() => expect(auth.mocks.signUp).toHaveBeenCalledTimes(1));
-    expect(auth.mocks.signUp.mock.calls[0]![0].options.data).toEqual({
+    expect(auth.mocks.signUp.mock.calls[0]![0].options?.data).toEqual({
       date_of_birth: '1990-05-17',
       terms_version: TERMS_VERSION,
     });

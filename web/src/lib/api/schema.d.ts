@@ -26,6 +26,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/account/date-of-birth": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Declares the signed-in user's date of birth, once, for an account that
+         *     has none on file (accounts made before the rule, or through a sign-in
+         *     that could not ask). Under 18: 422 `underage`, nothing stored. Once on
+         *     file: 409 `date_of_birth_on_file` (only an admin corrects it).
+         */
+        post: operations["declare_date_of_birth"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/account/export": {
         parameters: {
             query?: never;
@@ -62,6 +84,47 @@ export interface paths {
          *     have none left); each link works once and for 7 days.
          */
         post: operations["secure_account"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/account/standing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Where the signed-in user stands with the community: what is still to do
+         *     before the community features open (the date itself is never answered).
+         */
+        get: operations["account_standing"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/account/terms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accepts the terms in force for the signed-in user; accepting the same
+         *     version again changes nothing. Another version: 409
+         *     `terms_version_mismatch`.
+         */
+        post: operations["accept_terms"];
         delete?: never;
         options?: never;
         head?: never;
@@ -476,6 +539,28 @@ export interface paths {
          */
         get: operations["admin_role"];
         put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/users/{id}/date-of-birth": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * An admin corrects a user's date of birth (say, after the user proved a
+         *     typo). The correction and its reason go into the audit log, with the
+         *     dates before and after. A date under 18 is allowed here: it closes the
+         *     community to that user.
+         */
+        put: operations["correct_date_of_birth"];
         post?: never;
         delete?: never;
         options?: never;
@@ -1554,6 +1639,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/terms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The version of the terms of service and community guidelines in force.
+         *     Anyone may ask.
+         */
+        get: operations["current_terms"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/verification/mine": {
         parameters: {
             query?: never;
@@ -1799,6 +1904,11 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description `POST /api/v1/account/terms`. */
+        AcceptTermsBody: {
+            /** @description The version accepted: the one `GET /api/v1/terms` answers. */
+            version: string;
+        };
         /**
          * @description Why the caller has access or not.
          * @enum {string}
@@ -2109,6 +2219,13 @@ export interface components {
              */
             photo_id: string;
         };
+        /** @description `PUT /api/v1/admin/users/{id}/date-of-birth`. */
+        CorrectDateOfBirth: {
+            /** @description `YYYY-MM-DD`. */
+            date_of_birth: string;
+            /** @description Why (kept in the audit log), 1 to 500 characters. */
+            reason: string;
+        };
         /**
          * @description The body of `create-checkout` (the spec's fields; `priceId` is accepted
          *     and ignored).
@@ -2192,6 +2309,11 @@ export interface components {
             premium: boolean;
             /** @description The verification badge. */
             verified: boolean;
+        };
+        /** @description `POST /api/v1/account/date-of-birth`. */
+        DateOfBirthBody: {
+            /** @description `YYYY-MM-DD`. */
+            date_of_birth: string;
         };
         /** @description The optional body of `DELETE /api/v1/account`. */
         DeleteAccountBody: {
@@ -2364,7 +2486,7 @@ export interface components {
          *     all, so the web app's generated types know each one.
          * @enum {string}
          */
-        ErrorCode: "not_found" | "method_not_allowed" | "unsupported_media_type" | "invalid_json" | "invalid_request" | "body_too_large" | "invalid_query" | "validation_failed" | "conflict" | "rate_limited" | "not_signed_in" | "insufficient_aal" | "reauthentication_needed" | "security_link_invalid" | "admin_only" | "invalid_upload" | "missing_image" | "too_large" | "not_an_image" | "image_incomplete" | "bad_dimensions" | "no_face" | "face_too_small" | "no_hand" | "not_feet" | "missing_prompt" | "invalid_image_url" | "unsupported_prompt" | "free_edits_used" | "provider_credits" | "edit_failed" | "forbidden" | "invalid_signature" | "idempotency_key_reused" | "checkout_in_progress" | "checkout_closed" | "card_declined" | "already_subscribed" | "already_purchased" | "payment_required" | "already_paid" | "no_subscription" | "payment_provider_failed" | "unknown_feature" | "trial_used" | "feature_locked" | "already_applied" | "already_requested" | "already_verified" | "partner_exists" | "partner_not_found" | "invalid_short_code" | "short_code_taken" | "promo_code_taken" | "invalid_promo_code" | "invalid_transition" | "nothing_payable" | "no_earnings" | "already_connected" | "no_payout_account" | "cannot_contact_self" | "display_name_required" | "request_open" | "blocked" | "already_decided" | "not_paid" | "not_approved" | "conversation_closed" | "server_busy" | "database_unavailable" | "shutting_down" | "body_timeout" | "storage_unavailable" | "internal_error";
+        ErrorCode: "not_found" | "method_not_allowed" | "unsupported_media_type" | "invalid_json" | "invalid_request" | "body_too_large" | "invalid_query" | "validation_failed" | "conflict" | "rate_limited" | "not_signed_in" | "insufficient_aal" | "reauthentication_needed" | "security_link_invalid" | "admin_only" | "age_required" | "confirmation_required" | "terms_required" | "underage" | "date_of_birth_on_file" | "terms_version_mismatch" | "recipient_unavailable" | "invalid_upload" | "missing_image" | "too_large" | "not_an_image" | "image_incomplete" | "bad_dimensions" | "no_face" | "face_too_small" | "no_hand" | "not_feet" | "missing_prompt" | "invalid_image_url" | "unsupported_prompt" | "free_edits_used" | "provider_credits" | "edit_failed" | "forbidden" | "invalid_signature" | "idempotency_key_reused" | "checkout_in_progress" | "checkout_closed" | "card_declined" | "already_subscribed" | "already_purchased" | "payment_required" | "already_paid" | "no_subscription" | "payment_provider_failed" | "unknown_feature" | "trial_used" | "feature_locked" | "already_applied" | "already_requested" | "already_verified" | "partner_exists" | "partner_not_found" | "invalid_short_code" | "short_code_taken" | "promo_code_taken" | "invalid_promo_code" | "invalid_transition" | "nothing_payable" | "no_earnings" | "already_connected" | "no_payout_account" | "cannot_contact_self" | "display_name_required" | "request_open" | "blocked" | "already_decided" | "not_paid" | "not_approved" | "conversation_closed" | "server_busy" | "database_unavailable" | "shutting_down" | "body_timeout" | "storage_unavailable" | "internal_error";
         /** @description The result of a face analysis. */
         FaceAnalysis: {
             breakdown: components["schemas"]["FaceBreakdown"];
@@ -3169,6 +3291,10 @@ export interface components {
             /** @description Shown to the owner; 1 to 500 characters. */
             reason?: string | null;
         };
+        /** @description The gate's view after a change. */
+        Recorded: {
+            standing: components["schemas"]["Standing"];
+        };
         ReportBody: {
             /** @description What is wrong with the entry; 1 to 500 characters. */
             reason?: string | null;
@@ -3352,6 +3478,21 @@ export interface components {
              */
             expires_in?: components["schemas"]["ShareExpiry"];
         };
+        /** @description Where a user stands with the three conditions. */
+        Standing: {
+            /** @description The date on file is of an adult today. */
+            adult: boolean;
+            /** @description The email or the phone is confirmed. */
+            confirmed: boolean;
+            /** @description A date of birth is on file (its value is never shown here). */
+            date_of_birth_on_file: boolean;
+            /** @description All three hold: the community features are open to the user. */
+            member: boolean;
+            /** @description The user accepted that version. */
+            terms_accepted: boolean;
+            /** @description The version of the terms in force. */
+            terms_version: string;
+        };
         Standings: {
             /**
              * Format: date-time
@@ -3393,6 +3534,17 @@ export interface components {
             status: string | null;
             /** @description An active `premium_editing` subscription that has not expired. */
             subscribed: boolean;
+        };
+        /** @description The terms in force (`GET /api/v1/terms`). */
+        Terms: {
+            /** @description When it took effect, `YYYY-MM-DD`. */
+            date: string;
+            guidelines_url: string;
+            privacy_url: string;
+            /** @description The pages it covers. */
+            terms_url: string;
+            /** @description The version a user accepts (`POST /api/v1/account/terms`). */
+            version: string;
         };
         /**
          * @description The spec's score tiers (1 to 10 scale).
@@ -3591,6 +3743,84 @@ export interface operations {
             };
         };
     };
+    declare_date_of_birth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DateOfBirthBody"];
+            };
+        };
+        responses: {
+            /** @description Recorded */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Recorded"];
+                };
+            };
+            /** @description `invalid_json`: the body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_signed_in` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `date_of_birth_on_file` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `body_too_large`: the body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `underage`: under 18, nothing stored; `validation_failed`: not a date */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     export: {
         parameters: {
             query?: never;
@@ -3680,6 +3910,113 @@ export interface operations {
             };
             /** @description Too many tries from this address */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    account_standing: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Where the user stands */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Standing"];
+                };
+            };
+            /** @description `not_signed_in` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    accept_terms: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AcceptTermsBody"];
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Recorded"];
+                };
+            };
+            /** @description `invalid_json`: the body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_signed_in` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `terms_version_mismatch`: not the version in force */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `body_too_large`: the body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`: a field is missing or has the wrong type */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5055,6 +5392,96 @@ export interface operations {
             };
         };
     };
+    correct_date_of_birth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The user */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CorrectDateOfBirth"];
+            };
+        };
+        responses: {
+            /** @description Corrected; the user's standing */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Recorded"];
+                };
+            };
+            /** @description `invalid_json`: the body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_signed_in` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `admin_only` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such user */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `body_too_large`: the body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`: not a date, or no reason */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     admin_requests: {
         parameters: {
             query?: never;
@@ -6160,7 +6587,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `blocked` */
+            /** @description `blocked`; `recipient_unavailable`: the contestant may not receive requests (issue 41) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6252,6 +6679,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `age_required` (no adult date of birth on file), `terms_required` (the current terms not accepted), `confirmation_required` (no confirmed email or phone) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     sent_requests: {
@@ -6281,6 +6717,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `age_required` (no adult date of birth on file), `terms_required` (the current terms not accepted), `confirmation_required` (no confirmed email or phone) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     unread_summary: {
@@ -6303,6 +6748,15 @@ export interface operations {
             };
             /** @description `not_signed_in` */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `age_required` (no adult date of birth on file), `terms_required` (the current terms not accepted), `confirmation_required` (no confirmed email or phone) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6351,6 +6805,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `age_required` (no adult date of birth on file), `terms_required` (the current terms not accepted), `confirmation_required` (no confirmed email or phone) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description `validation_failed`: the path or query holds a control character */
             422: {
                 headers: {
@@ -6385,6 +6848,15 @@ export interface operations {
             };
             /** @description `not_signed_in` */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `age_required` (no adult date of birth on file), `terms_required` (the current terms not accepted), `confirmation_required` (no confirmed email or phone) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6442,6 +6914,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `age_required` (no adult date of birth on file), `terms_required` (the current terms not accepted), `confirmation_required` (no confirmed email or phone) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description `not_found`: no such request of the caller's */
             404: {
                 headers: {
@@ -6485,6 +6966,15 @@ export interface operations {
             };
             /** @description `not_signed_in` */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `age_required` (no adult date of birth on file), `terms_required` (the current terms not accepted), `confirmation_required` (no confirmed email or phone) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6558,6 +7048,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `age_required` (no adult date of birth on file), `terms_required` (the current terms not accepted), `confirmation_required` (no confirmed email or phone) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description `not_found`: not a request to the caller */
             404: {
                 headers: {
@@ -6601,6 +7100,15 @@ export interface operations {
             };
             /** @description `not_signed_in` */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `age_required` (no adult date of birth on file), `terms_required` (the current terms not accepted), `confirmation_required` (no confirmed email or phone) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7115,6 +7623,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `age_required` (no adult date of birth on file), `terms_required` (the current terms not accepted), `confirmation_required` (no confirmed email or phone) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description No such photo of this user */
             404: {
                 headers: {
@@ -7337,6 +7854,15 @@ export interface operations {
             };
             /** @description `not_signed_in` */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `age_required` (no adult date of birth on file), `terms_required` (the current terms not accepted), `confirmation_required` (no confirmed email or phone) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7683,6 +8209,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `age_required` (no adult date of birth on file), `terms_required` (the current terms not accepted), `confirmation_required` (no confirmed email or phone) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description `partner_exists`, `short_code_taken`, `promo_code_taken` */
             409: {
                 headers: {
@@ -7761,6 +8296,15 @@ export interface operations {
             };
             /** @description `not_signed_in` */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `age_required` (no adult date of birth on file), `terms_required` (the current terms not accepted), `confirmation_required` (no confirmed email or phone) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7862,6 +8406,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `age_required` (no adult date of birth on file), `terms_required` (the current terms not accepted), `confirmation_required` (no confirmed email or phone) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     sandbox_account: {
@@ -7887,6 +8440,15 @@ export interface operations {
             };
             /** @description `not_signed_in` */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `age_required` (no adult date of birth on file), `terms_required` (the current terms not accepted), `confirmation_required` (no confirmed email or phone) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7937,6 +8499,15 @@ export interface operations {
             };
             /** @description `not_signed_in` */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `age_required` (no adult date of birth on file), `terms_required` (the current terms not accepted), `confirmation_required` (no confirmed email or phone) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8103,7 +8674,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `feature_locked`: feet or hands without Premium or a fresh trial result */
+            /** @description `feature_locked`: feet or hands without Premium or a fresh trial result; with `public_listing`, the community gate's `age_required`, `terms_required`, `confirmation_required` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8553,6 +9124,26 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    current_terms: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The terms in force */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Terms"];
                 };
             };
         };
