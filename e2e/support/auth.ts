@@ -7,6 +7,15 @@ import { expect, type APIRequestContext, type Page } from '@playwright/test';
 
 export const PASSWORD = 'correct horse battery';
 
+/** The terms version the server ships with (`community.terms_version`, GET /api/v1/terms). */
+export const TERMS_VERSION = '1.0';
+
+/**
+ * The sign-up `data` of a community member (issue 41): an adult date of
+ * birth and the terms in force, as the web app's sign-up form sends them.
+ */
+export const MEMBER_DATA = { date_of_birth: '1990-05-17', terms_version: TERMS_VERSION } as const;
+
 let counter = 0;
 /** An address no other test uses. */
 export function uniqueEmail(prefix: string): string {
@@ -17,7 +26,7 @@ export function uniqueEmail(prefix: string): string {
 /** Creates an account through the API (autoconfirm is on, so it can sign in at once). */
 export async function createAccount(request: APIRequestContext, prefix: string, password = PASSWORD) {
   const email = uniqueEmail(prefix);
-  const response = await request.post('/auth/v1/signup', { data: { email, password } });
+  const response = await request.post('/auth/v1/signup', { data: { email, password, data: MEMBER_DATA } });
   expect(response.ok(), await response.text()).toBe(true);
   return { email, password };
 }
@@ -93,10 +102,25 @@ export function totp(secret: string, at = Date.now()): string {
 }
 
 /** Fills the visible tab's email and password and submits it. */
-export async function submitCredentials(page: Page, email: string, password: string, button: 'Sign In' | 'Create Account') {
+/**
+ * Fills the visible tab's form and presses `button`. Creating an account
+ * also gives an adult's date of birth and accepts the terms, as every
+ * sign-up must (issue 41); `dateOfBirth` overrides the date.
+ */
+export async function submitCredentials(
+  page: Page,
+  email: string,
+  password: string,
+  button: 'Sign In' | 'Create Account',
+  dateOfBirth: string = MEMBER_DATA.date_of_birth,
+) {
   const panel = page.getByRole('tabpanel');
   await panel.getByLabel('Email').fill(email);
   await panel.getByLabel('Password').fill(password);
+  if (button === 'Create Account') {
+    await panel.getByLabel('Date of birth').fill(dateOfBirth);
+    await panel.getByRole('checkbox', { name: /I accept the Terms of Service/ }).check();
+  }
   await panel.getByRole('button', { name: button, exact: true }).click();
 }
 

@@ -1,13 +1,14 @@
 import fs from 'node:fs';
 import { expect, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import { grantAdmin } from './admin';
+import { MEMBER_DATA } from './auth';
 import { ASTRONAUT, signUp, type TestAccount } from './score';
 
 /** A fresh account with a display name (a requester needs one to be named). */
 export async function signUpNamed(request: APIRequestContext, displayName: string): Promise<TestAccount> {
   const email = `chat-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
   const password = 'correct horse battery';
-  const response = await request.post('/auth/v1/signup', { data: { email, password, data: { display_name: displayName } } });
+  const response = await request.post('/auth/v1/signup', { data: { email, password, data: { ...MEMBER_DATA, display_name: displayName } } });
   expect(response.ok(), await response.text()).toBe(true);
   const session = (await response.json()) as Record<string, unknown>;
   expect(session.access_token, 'sign-up returns a session').toBeTruthy();

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, type APIRequestContext, type BrowserContext, type Page } from '@playwright/test';
+import { MEMBER_DATA } from './auth';
 import { TESTDATA_DIR } from './paths';
 
 export const ASTRONAUT = path.join(TESTDATA_DIR, 'face', 'astronaut.png');
@@ -85,7 +86,7 @@ export type TestAccount = { email: string; password: string; accessToken: string
 export async function signUp(request: APIRequestContext): Promise<TestAccount> {
   const email = `score-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
   const password = 'correct horse battery';
-  const response = await request.post('/auth/v1/signup', { data: { email, password } });
+  const response = await request.post('/auth/v1/signup', { data: { email, password, data: MEMBER_DATA } });
   expect(response.ok(), await response.text()).toBe(true);
   const session = (await response.json()) as Record<string, unknown>;
   expect(session.access_token, 'sign-up returns a session').toBeTruthy();

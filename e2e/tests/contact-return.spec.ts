@@ -8,7 +8,7 @@
  */
 import path from 'node:path';
 import type { APIRequestContext, Locator, Page } from '@playwright/test';
-import { PASSWORD, lastMail, linkIn, submitCredentials, uniqueEmail } from '../support/auth';
+import { MEMBER_DATA, PASSWORD, lastMail, linkIn, submitCredentials, uniqueEmail } from '../support/auth';
 import { findEntry, listedEntry, signUpNamed } from '../support/conversation';
 import { expect, axeViolations, test, viewports } from '../support/fixtures';
 import { ARTIFACTS_DIR } from '../support/paths';
@@ -90,7 +90,7 @@ for (const viewport of viewports) {
  */
 async function confirmedAccount(request: APIRequestContext, displayName: string): Promise<TestAccount> {
   const email = uniqueEmail('confirmed');
-  const signedUp = await request.post('/auth/v1/signup', { data: { email, password: PASSWORD, data: { display_name: displayName } } });
+  const signedUp = await request.post('/auth/v1/signup', { data: { email, password: PASSWORD, data: { ...MEMBER_DATA, display_name: displayName } } });
   expect(signedUp.ok(), await signedUp.text()).toBe(true);
   expect(((await signedUp.json()) as { access_token?: string }).access_token, 'no session before confirming').toBeUndefined();
   const confirmed = await request.get(linkIn(await lastMail(request, email)), { maxRedirects: 0 });

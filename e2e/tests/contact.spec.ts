@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { APIRequestContext, Locator, Page } from '@playwright/test';
 import { grantAdmin } from '../support/admin';
+import { MEMBER_DATA } from '../support/auth';
 import { expectToast } from '../support/edits';
 import { expect, axeViolations, test, viewports } from '../support/fixtures';
 import { ARTIFACTS_DIR } from '../support/paths';
@@ -22,7 +23,7 @@ const HOLD_NOTICE =
 async function signUpNamed(request: APIRequestContext, displayName: string): Promise<TestAccount> {
   const email = `contact-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
   const password = 'correct horse battery';
-  const response = await request.post('/auth/v1/signup', { data: { email, password, data: { display_name: displayName } } });
+  const response = await request.post('/auth/v1/signup', { data: { email, password, data: { ...MEMBER_DATA, display_name: displayName } } });
   expect(response.ok(), await response.text()).toBe(true);
   const session = (await response.json()) as Record<string, unknown>;
   expect(session.access_token, 'sign-up returns a session').toBeTruthy();

@@ -64,6 +64,7 @@ pub struct Config {
     pub screening: ScreeningConfig,
     pub partners: PartnersConfig,
     pub moderation: ModerationConfig,
+    pub community: CommunityConfig,
     pub http: HttpConfig,
 }
 
@@ -87,6 +88,7 @@ impl Default for Config {
             screening: ScreeningConfig::default(),
             partners: PartnersConfig::default(),
             moderation: ModerationConfig::default(),
+            community: CommunityConfig::default(),
             http: HttpConfig::default(),
         }
     }
@@ -164,6 +166,7 @@ const TOP_LEVEL_KEYS: &[&str] = &[
     "screening",
     "partners",
     "moderation",
+    "community",
     "http",
 ];
 
@@ -281,6 +284,40 @@ impl Default for ShareConfig {
     fn default() -> Self {
         Self {
             cards_per_client_per_minute: 60,
+        }
+    }
+}
+
+/// Who may enter the community (issue 41): the terms everyone accepts, and
+/// the display names nobody may take.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct CommunityConfig {
+    /// The version of the terms of service and community guidelines in
+    /// force (the web app's /terms and /guidelines say which version they
+    /// are). A signed-in user who accepted another version accepts again
+    /// before any community feature. Change it with the pages' text.
+    pub terms_version: String,
+    /// When that version took effect, `YYYY-MM-DD`.
+    pub terms_date: String,
+    /// Words no display name may contain, compared with case, spacing and
+    /// look-alike letters folded (`values::names`).
+    pub reserved_name_words: Vec<String>,
+}
+
+/// The terms' version and date the app ships with.
+pub const TERMS_VERSION: &str = "1.0";
+pub const TERMS_DATE: &str = "2026-12-08";
+
+impl Default for CommunityConfig {
+    fn default() -> Self {
+        Self {
+            terms_version: TERMS_VERSION.to_owned(),
+            terms_date: TERMS_DATE.to_owned(),
+            reserved_name_words: crate::values::names::DEFAULT_RESERVED_WORDS
+                .iter()
+                .map(|word| (*word).to_owned())
+                .collect(),
         }
     }
 }
@@ -530,8 +567,9 @@ impl Default for StripeConfig {
 }
 
 /// The GoTrue-compatible auth service (`/auth/v1`). Defaults follow GoTrue's,
-/// except that sign-up confirmation is off (`autoconfirm`), as the app's
-/// sign-up goes straight to the dashboard.
+/// except that the embedded default without SMTP confirms sign-ups at once
+/// (`autoconfirm`); with SMTP, addresses are confirmed by mail. An
+/// unconfirmed account can score and edit, not enter the community.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct AuthConfig {
@@ -552,6 +590,9 @@ pub struct AuthConfig {
     /// Access-token lifetime in seconds.
     pub jwt_expiry_secs: u64,
     /// Confirm new email sign-ups without a mail (GoTrue `MAILER_AUTOCONFIRM`).
+    /// It only applies to the embedded default with no mail transport (mail
+    /// is kept in the outbox, where nobody could confirm): with SMTP, every
+    /// address is confirmed by mail. Read it with [`AuthConfig::autoconfirm`].
     pub autoconfirm: bool,
     /// `POST /signup` without email or phone creates an anonymous user.
     pub anonymous_sign_ins: bool,
@@ -703,6 +744,14 @@ pub struct AppleSigning {
     pub key_id: String,
     /// The `.p8` key Apple issued: a PKCS#8 PEM of a P-256 key.
     pub private_key: Option<Secret>,
+}
+
+impl AuthConfig {
+    /// Whether new sign-ups are confirmed without a mail: only without an
+    /// SMTP transport, and then as `autoconfirm` says (on by default).
+    pub fn autoconfirm(&self) -> bool {
+        self.autoconfirm && self.smtp.is_none()
+    }
 }
 
 impl Default for AuthConfig {
@@ -1081,12 +1130,25 @@ mod tests {
     fn auth_settings_have_gotrue_defaults_and_come_from_the_environment() {
         Jail::expect_with(|jail| {
             let config = Config::load(None, &Overrides::default()).unwrap();
-            assert!(config.auth.autoconfirm);
+            assert!(config.auth.autoconfirm());
             assert!(!config.auth.anonymous_sign_ins);
             assert!(!config.auth.dev_outbox);
             assert_eq!(config.auth.jwt_expiry_secs, 3600);
             assert_eq!(config.auth.rate_limits.token_per_5min, 150);
 
+            jail.set_env("PRETTYSCORE_AUTH__SMTP__HOST", "smtp.example.com");
+            jail.set_env("PRETTYSCORE_AUTH__SMTP__FROM", "no-reply@example.com");
+            let config = Config::load(None, &Overrides::default()).unwrap();
+            assert!(
+                !config.auth.autoconfirm(),
+                "with SMTP, confirmation is on by default"
+            );
+            jail.set_env("PRETTYSCORE_AUTH__AUTOCONFIRM", "true");
+            let config = Config::load(None, &Overrides::default()).unwrap();
+            assert!(
+                !config.auth.autoconfirm(),
+                "with SMTP, autoconfirm cannot skip the mail"
+            );
             jail.set_env("PRETTYSCORE_AUTH__AUTOCONFIRM", "false");
             jail.set_env("PRETTYSCORE_AUTH__DEV_OUTBOX", "true");
             jail.set_env("PRETTYSCORE_AUTH__REFRESH_TOKEN_REUSE_INTERVAL_SECS", "0");
@@ -1098,7 +1160,7 @@ mod tests {
             jail.set_env("PRETTYSCORE_AUTH__SMTP__HOST", "smtp.example.com");
             jail.set_env("PRETTYSCORE_AUTH__SMTP__FROM", "no-reply@example.com");
             let config = Config::load(None, &Overrides::default()).unwrap();
-            assert!(!config.auth.autoconfirm);
+            assert!(!config.auth.autoconfirm());
             assert!(config.auth.dev_outbox);
             assert_eq!(config.auth.refresh_token_reuse_interval_secs, 0);
             assert_eq!(config.auth.rate_limits.token_per_5min, 5);

@@ -24,6 +24,9 @@ const Results = lazy(() => import('./routes/results'));
 const Leaderboard = lazy(() => import('./routes/leaderboard'));
 const HowItWorks = lazy(() => import('./routes/how-it-works'));
 const Privacy = lazy(() => import('./routes/privacy'));
+const Terms = lazy(() => import('./routes/terms'));
+const Guidelines = lazy(() => import('./routes/guidelines'));
+const AccountCommunity = lazy(() => import('./routes/account-community'));
 const Auth = lazy(() => import('./routes/auth'));
 const AuthReset = lazy(() => import('./routes/auth-reset'));
 const AccountSecure = lazy(() => import('./routes/account-secure'));
@@ -97,6 +100,16 @@ export const routes: RouteObject[] = [
       { path: paths.leaderboard.path, element: <Leaderboard /> },
       { path: paths.howItWorks.path, element: <HowItWorks /> },
       { path: paths.privacy.path, element: <Privacy /> },
+      { path: paths.terms.path, element: <Terms /> },
+      { path: paths.guidelines.path, element: <Guidelines /> },
+      {
+        path: paths.community.path,
+        element: (
+          <RequireAuth>
+            <AccountCommunity />
+          </RequireAuth>
+        ),
+      },
       { path: paths.auth.path, element: <Auth /> },
       { path: paths.authReset.path, element: <AuthReset /> },
       { path: paths.accountSecure.path, element: <AccountSecure /> },

@@ -31,6 +31,21 @@ export const paths = {
     purpose: 'What happens to your photo and how the score is worked out.',
   },
   privacy: { path: '/privacy', title: 'Privacy Policy', purpose: 'How we treat your photos and your data.' },
+  terms: {
+    path: '/terms',
+    title: 'Terms of Service',
+    purpose: 'The agreement between you and PrettyScore: who may use what, fees, reports and appeals.',
+  },
+  guidelines: {
+    path: '/guidelines',
+    title: 'Community Guidelines',
+    purpose: 'What may be posted and said on PrettyScore, rule by rule.',
+  },
+  community: {
+    path: '/account/community',
+    title: 'Join the Community',
+    purpose: 'Before the leaderboard, contest, contact requests and chats: your date of birth, the terms and a confirmed address.',
+  },
   auth: { path: '/auth', title: 'Sign In', purpose: 'Sign in or create an account with your email and a password.' },
   authReset: {
     path: '/auth/reset',

@@ -15,6 +15,7 @@ export type SessionClient = Pick<
   | 'resetPasswordForEmail'
   | 'updateUser'
   | 'reauthenticate'
+  | 'resend'
   | 'refreshSession'
   | 'getUserIdentities'
   | 'unlinkIdentity'
@@ -144,6 +145,7 @@ export function createLazySessionClient(load: () => Promise<GoTrueClient> = load
     resetPasswordForEmail: async (email, options) => (await load()).resetPasswordForEmail(email, options),
     updateUser: async (attributes, options) => (await load()).updateUser(attributes, options),
     reauthenticate: async () => (await load()).reauthenticate(),
+    resend: async (credentials) => (await load()).resend(credentials),
     refreshSession: async (current) => (await load()).refreshSession(current),
     signInWithOAuth: async (credentials) => (await load()).signInWithOAuth(credentials as SignInWithOAuthCredentials),
     linkIdentity: async (credentials) => (await load()).linkIdentity(credentials as SignInWithOAuthCredentials),

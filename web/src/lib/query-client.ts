@@ -26,9 +26,32 @@ export function askForSecondFactor() {
   window.location.assign(signInPathFor(`${pathname}${search}${hash}`));
 }
 
+/** The community gate's refusals (issue 41): no adult date of birth, terms or confirmed address on file. */
+export function isCommunityRefusal(error: unknown): boolean {
+  return (
+    error instanceof ApiError &&
+    error.status === 403 &&
+    ['age_required', 'terms_required', 'confirmation_required'].includes(error.code)
+  );
+}
+
+/** Where the community's questions are asked; it brings the user back to `returnTo`. */
+export const COMMUNITY_PATH = '/account/community';
+
+/**
+ * Takes the user to the community's questions (date of birth, terms,
+ * confirmation) and back to this page afterwards.
+ */
+export function askToJoinCommunity() {
+  const { pathname, search, hash } = window.location;
+  if (pathname === COMMUNITY_PATH) return;
+  window.location.assign(`${COMMUNITY_PATH}?returnTo=${encodeURIComponent(`${pathname}${search}${hash}`)}`);
+}
+
 export function createQueryClient() {
   const onError = (error: unknown) => {
     if (isInsufficientAal(error)) askForSecondFactor();
+    else if (isCommunityRefusal(error)) askToJoinCommunity();
   };
   return new QueryClient({
     defaultOptions: queryConfig,

@@ -13,13 +13,32 @@ export function apiError(status: number, code: string, message: string): Respons
 }
 
 /**
+ * A community member's standing (issue 41): an adult date of birth, the
+ * terms and a confirmed address on file, as the test users of the API
+ * harness have. A test of the community's questions passes its own.
+ */
+export const MEMBER_STANDING = {
+  date_of_birth_on_file: true,
+  adult: true,
+  confirmed: true,
+  terms_version: '1.0',
+  terms_accepted: true,
+  member: true,
+};
+
+/**
  * Stubs fetch with handlers keyed "METHOD /path" (the query string is not
- * part of the key). Anything else answers 404. Returns the mock, whose calls
- * hold the Requests.
+ * part of the key). Anything else answers 404, except the signed-in user's
+ * standing, a member's unless a handler says otherwise. Returns the mock,
+ * whose calls hold the Requests.
  */
 const seen = new WeakMap<object, Request[]>();
 
-export function stubApi(handlers: Record<string, Handler>) {
+export function stubApi(given: Record<string, Handler>) {
+  const handlers: Record<string, Handler> = {
+    'GET /api/v1/account/standing': () => json(MEMBER_STANDING),
+    ...given,
+  };
   const requests: Request[] = [];
   const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
     const request = input instanceof Request ? input : new Request(new URL(String(input), window.location.origin), init);

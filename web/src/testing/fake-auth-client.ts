@@ -170,6 +170,7 @@ export function createFakeAuthClient(options: FakeAuthOptions = {}) {
     }),
     resetPasswordForEmail: vi.fn(async () => ({ data: {}, error: null })),
     reauthenticate: vi.fn(async () => ({ data: { user: null, session: null }, error: null })),
+    resend: vi.fn(async () => ({ data: { user: null, session: null }, error: null })),
     // Like auth-js: `data` is merged into the user's metadata and USER_UPDATED is told.
     updateUser: vi.fn(async (attributes: { data?: Record<string, unknown> } = {}) => {
       if (session && attributes.data) {

@@ -74,6 +74,7 @@ async fn account_section(state: &AppState, user_id: Uuid) -> anyhow::Result<Valu
     let user_json = super::users::user_json(&state.db, &user)
         .await
         .map_err(|err| anyhow::anyhow!("{err}"))?;
+    let community = super::community::export_section(&state.db, user_id).await?;
     Ok(json!({
         "user": user_json,
         "profile": profile.map(|p| json!({
@@ -92,6 +93,9 @@ async fn account_section(state: &AppState, user_id: Uuid) -> anyhow::Result<Valu
             "created_at": p.created_at,
             "last_used_at": p.last_used_at,
         })).collect::<Vec<_>>(),
+        // The date of birth on file and every acceptance of the terms.
+        "date_of_birth": community["date_of_birth"],
+        "terms_acceptances": community["terms_acceptances"],
         "sessions": sessions.iter().map(|s| json!({
             "id": s.id,
             "aal": s.aal,

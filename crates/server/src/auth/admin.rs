@@ -90,8 +90,12 @@ pub struct AdminUserBody {
 pub async fn create_user(
     State(state): State<AppState>,
     _admin: ServiceRole,
-    AuthJson(body): AuthJson<AdminUserBody>,
+    AuthJson(mut body): AuthJson<AdminUserBody>,
 ) -> AuthResult<Response> {
+    let facts = crate::auth::community::take_signup_facts(
+        &state.config.community,
+        &mut body.user_metadata,
+    )?;
     let email = body
         .email
         .as_deref()
@@ -133,6 +137,7 @@ pub async fn create_user(
             email_confirmed: body.email_confirm.unwrap_or(false),
             phone_confirmed: body.phone_confirm.unwrap_or(false),
             role: body.role.clone(),
+            facts,
             ..NewUser::default()
         },
     )

@@ -167,7 +167,7 @@ async fn sign_up(
             "Signups not allowed for this instance",
         ));
     }
-    let confirmed = person.email_verified || state.config.auth.autoconfirm;
+    let confirmed = person.email_verified || state.config.auth.autoconfirm();
     let mut metadata = person.identity_data.clone();
     if let Value::Object(map) = &mut metadata {
         map.retain(|_, value| !value.is_null());

@@ -12,11 +12,14 @@
 //!   `crate::tokens`, the tables' models `crate::db::entities`);
 //!   `rate_limit`: database-backed counters; `extract`: the auth API's
 //!   bearer-token extractors (`/api` and `/functions` use `http::extract`);
-//!   `account`: export and deletion of one's own account.
+//!   `account`: export and deletion of one's own account; `community`: the
+//!   date of birth, the terms accepted and reserved display names, which the
+//!   community gate (`http::extract::CommunityMember`) reads.
 
 pub mod account;
 pub mod admin;
 pub mod cli;
+pub mod community;
 pub mod error;
 pub mod external;
 pub mod extract;
@@ -273,13 +276,19 @@ pub fn routes(state: &AppState) -> Router<AppState> {
         .layer(cors(state))
 }
 
-/// `/account` (export, delete), documented in the OpenAPI document; nested
+/// `/account` (export, delete, date of birth, terms, standing), `/terms`
+/// and the admin's date-of-birth correction, documented in the OpenAPI document; nested
 /// under `/api/v1`.
 pub fn api_routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(account::export))
         .routes(routes!(account::delete_account))
         .routes(routes!(notices::secure_account))
+        .routes(routes!(community::current_terms))
+        .routes(routes!(community::account_standing))
+        .routes(routes!(community::declare_date_of_birth))
+        .routes(routes!(community::accept_terms))
+        .routes(routes!(community::correct_date_of_birth))
 }
 
 #[cfg(test)]

@@ -101,6 +101,9 @@ pub struct NewUser {
     /// Signing up through an outside provider: its identity is created
     /// instead of the email one.
     pub provider_identity: Option<ProviderIdentity>,
+    /// The date of birth and terms the sign-up declared
+    /// ([`super::community::take_signup_facts`]).
+    pub facts: super::community::SignupFacts,
 }
 
 /// An outside provider's identity (`google`, the person's `sub`, the claims).
@@ -233,6 +236,7 @@ pub async fn create(db: &impl ConnectionTrait, new: NewUser) -> AuthResult<users
     }
     .insert(db)
     .await?;
+    super::community::record_signup_facts(db, id, &new.facts).await?;
     Ok(user)
 }
 
@@ -277,10 +281,17 @@ pub const DISPLAY_NAME_KEY: &str = "display_name";
 
 /// User metadata as it is stored: a `display_name` in it must be a name of
 /// 1-50 visible characters (`values::text::check_display_name`), kept trimmed;
-/// `null` (which deletes it in a patch) passes. 422 `validation_failed`
+/// `null` (which deletes it in a patch) passes; `date_of_birth` and
+/// `terms_version` are dropped (they are kept apart, `super::community`). 422 `validation_failed`
 /// otherwise, in the user's words. Every other key is the app's own.
 pub fn checked_user_metadata(metadata: &Value) -> AuthResult<Value> {
     let mut metadata = metadata.clone();
+    // The date of birth and the terms are kept where the user cannot edit
+    // them (`super::community`), never in the metadata.
+    if let Some(map) = metadata.as_object_mut() {
+        map.remove(super::community::DATE_OF_BIRTH_KEY);
+        map.remove(super::community::TERMS_VERSION_KEY);
+    }
     if let Some(value) = metadata
         .as_object_mut()
         .and_then(|map| map.get_mut(DISPLAY_NAME_KEY))

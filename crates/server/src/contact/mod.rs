@@ -44,9 +44,9 @@ use crate::billing::{holds, provider_error};
 use crate::db::entities::users;
 use crate::http::AppState;
 use crate::http::error::{
-    ApiError, ConstraintError, DbResultExt, ErrorBody, ErrorCode, SignedInErrors,
+    ApiError, CommunityErrors, ConstraintError, DbResultExt, ErrorBody, ErrorCode, SignedInErrors,
 };
-use crate::http::extract::{AuthUser, Json, Path};
+use crate::http::extract::{CommunityMember, Json, Path, standing};
 use crate::http::rate_limit;
 use crate::http::user_data::UserData;
 use crate::leaderboard::listing::rank_of;
@@ -246,10 +246,11 @@ async fn is_blocked(db: &impl ConnectionTrait, one: Uuid, other: Uuid) -> Result
 #[utoipa::path(post, path = "/contact-requests", tag = "contact",
     request_body = ContactRequestForm,
     responses(
+        CommunityErrors,
         (status = 201, description = "Created; pay it with create-checkout type `contact_request`", body = ContactRequest),
         (status = 200, description = "The unpaid request to this contestant, updated to the current fee", body = ContactRequest),
         SignedInErrors,
-        (status = 403, description = "`blocked`", body = ErrorBody),
+        (status = 403, description = "`blocked`; `recipient_unavailable`: the contestant may not receive requests (issue 41)", body = ErrorBody),
         (status = 404, description = "`not_found`: the entry is not on the leaderboard", body = ErrorBody),
         (status = 409, description = "`request_open`", body = ErrorBody),
         (status = 422, description = "`cannot_contact_self`, `display_name_required` (the requester has no display name yet), `validation_failed`", body = ErrorBody),
@@ -258,7 +259,7 @@ async fn is_blocked(db: &impl ConnectionTrait, one: Uuid, other: Uuid) -> Result
     security(("bearer" = [])))]
 pub async fn create_contact_request(
     State(state): State<AppState>,
-    user: AuthUser,
+    CommunityMember(user): CommunityMember,
     Json(form): Json<ContactRequestForm>,
 ) -> Result<(StatusCode, Json<ContactRequest>), ApiError> {
     let message = crate::values::message::contact_message(&form.message)?;
@@ -289,11 +290,24 @@ pub async fn create_contact_request(
         .one(&state.db)
         .await?
         .ok_or_else(|| ApiError::not_found("Account not found"))?;
-    if rules::chosen_name(&requester.raw_user_meta_data).is_none() {
+    let Some(name) = rules::chosen_name(&requester.raw_user_meta_data) else {
         return Err(ApiError::new(
             StatusCode::UNPROCESSABLE_ENTITY,
             ErrorCode::DisplayNameRequired,
             rules::NAME_REQUIRED,
+        ));
+    };
+    // A name set before the rule that poses as the service (issue 41) does
+    // not reach a contestant's card or mail.
+    crate::values::names::check_not_reserved(&name, &state.config.community.reserved_name_words)?;
+    // Receiving a request is a community feature too: the contestant must
+    // be an adult on file, with the terms and a confirmed address.
+    let recipient = standing(&state.db, &state.config.community, photo.user_id).await?;
+    if !recipient.is_member() {
+        return Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            ErrorCode::RecipientUnavailable,
+            "This contestant can't receive requests right now.",
         ));
     }
     let key = format!("contact:{}", user.user_id);
@@ -375,13 +389,14 @@ pub async fn create_contact_request(
 /// approved ones, newest first.
 #[utoipa::path(get, path = "/contact-requests/received", tag = "contact",
     responses(
+        CommunityErrors,
         (status = 200, description = "The inbox", body = Vec<ContactRequest>),
         SignedInErrors,
     ),
     security(("bearer" = [])))]
 pub async fn received_requests(
     State(state): State<AppState>,
-    user: AuthUser,
+    CommunityMember(user): CommunityMember,
 ) -> Result<Json<Vec<ContactRequest>>, ApiError> {
     let rows = entity::Entity::find()
         .filter(entity::Column::ContestantId.eq(user.user_id))
@@ -403,13 +418,14 @@ pub async fn received_requests(
 /// The requests the caller sent, newest first, with what became of each.
 #[utoipa::path(get, path = "/contact-requests/sent", tag = "contact",
     responses(
+        CommunityErrors,
         (status = 200, description = "The caller's requests", body = Vec<ContactRequest>),
         SignedInErrors,
     ),
     security(("bearer" = [])))]
 pub async fn sent_requests(
     State(state): State<AppState>,
-    user: AuthUser,
+    CommunityMember(user): CommunityMember,
 ) -> Result<Json<Vec<ContactRequest>>, ApiError> {
     let rows = entity::Entity::find()
         .filter(entity::Column::RequesterId.eq(user.user_id))
@@ -423,6 +439,7 @@ pub async fn sent_requests(
 #[utoipa::path(get, path = "/contact-requests/{id}", tag = "contact",
     params(("id" = Uuid, Path, description = "The request's id")),
     responses(
+        CommunityErrors,
         (status = 200, description = "The request", body = ContactRequest),
         SignedInErrors,
         (status = 404, description = "`not_found`: no such request of the caller's", body = ErrorBody),
@@ -430,7 +447,7 @@ pub async fn sent_requests(
     security(("bearer" = [])))]
 pub async fn contact_request(
     State(state): State<AppState>,
-    user: AuthUser,
+    CommunityMember(user): CommunityMember,
     Path(id): Path<Uuid>,
 ) -> Result<Json<ContactRequest>, ApiError> {
     let row = party_of(&state.db, id, user.user_id)
@@ -506,6 +523,7 @@ async fn claim(
 #[utoipa::path(post, path = "/contact-requests/{id}/approve", tag = "contact",
     params(("id" = Uuid, Path, description = "The request's id")),
     responses(
+        CommunityErrors,
         (status = 200, description = "Approved", body = ContactRequest),
         SignedInErrors,
         (status = 404, description = "`not_found`: not a request to the caller", body = ErrorBody),
@@ -515,7 +533,7 @@ async fn claim(
     security(("bearer" = [])))]
 pub async fn approve_contact_request(
     State(state): State<AppState>,
-    user: AuthUser,
+    CommunityMember(user): CommunityMember,
     Path(id): Path<Uuid>,
 ) -> Result<Json<ContactRequest>, ApiError> {
     decidable(&state, id, user.user_id).await?;
@@ -599,6 +617,7 @@ async fn tell_requester(state: &AppState, row: &entity::Model, why: &str) {
 #[utoipa::path(post, path = "/contact-requests/{id}/deny", tag = "contact",
     params(("id" = Uuid, Path, description = "The request's id")),
     responses(
+        CommunityErrors,
         (status = 200, description = "Denied", body = ContactRequest),
         SignedInErrors,
         (status = 404, description = "`not_found`: not a request to the caller", body = ErrorBody),
@@ -607,7 +626,7 @@ async fn tell_requester(state: &AppState, row: &entity::Model, why: &str) {
     security(("bearer" = [])))]
 pub async fn deny_contact_request(
     State(state): State<AppState>,
-    user: AuthUser,
+    CommunityMember(user): CommunityMember,
     Path(id): Path<Uuid>,
 ) -> Result<Json<ContactRequest>, ApiError> {
     let row = decidable(&state, id, user.user_id).await?;
@@ -629,6 +648,7 @@ pub async fn deny_contact_request(
 #[utoipa::path(post, path = "/contact-requests/{id}/block", tag = "contact",
     params(("id" = Uuid, Path, description = "A request between the caller and the person to block")),
     responses(
+        CommunityErrors,
         (status = 204, description = "Blocked"),
         SignedInErrors,
         (status = 404, description = "`not_found`: not a request of the caller's", body = ErrorBody),
@@ -636,7 +656,7 @@ pub async fn deny_contact_request(
     security(("bearer" = [])))]
 pub async fn block_requester(
     State(state): State<AppState>,
-    user: AuthUser,
+    CommunityMember(user): CommunityMember,
     Path(id): Path<Uuid>,
 ) -> Result<StatusCode, ApiError> {
     let row = party_of(&state.db, id, user.user_id)

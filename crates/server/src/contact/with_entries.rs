@@ -16,8 +16,8 @@ use uuid::Uuid;
 
 use super::{Status, entity, held_at, rules};
 use crate::http::AppState;
-use crate::http::error::{ApiError, ErrorBody, ErrorCode, SignedInErrors};
-use crate::http::extract::{AuthUser, Json, Path, Query};
+use crate::http::error::{ApiError, CommunityErrors, ErrorBody, ErrorCode, SignedInErrors};
+use crate::http::extract::{CommunityMember, Json, Path, Query};
 use crate::photos::entity as photos;
 
 /// The most entries one call asks about: a leaderboard page's largest size.
@@ -132,6 +132,7 @@ async fn contacts_of(
 #[utoipa::path(get, path = "/contact-requests/with/{photo_id}", tag = "contact",
     params(("photo_id" = Uuid, Path, description = "The leaderboard entry (a photo)")),
     responses(
+        CommunityErrors,
         (status = 200, description = "What Contact does for the caller", body = EntryContact),
         SignedInErrors,
         (status = 404, description = "`not_found`: no such entry", body = ErrorBody),
@@ -139,7 +140,7 @@ async fn contacts_of(
     security(("bearer" = [])))]
 pub async fn request_with_entry(
     State(state): State<AppState>,
-    user: AuthUser,
+    CommunityMember(user): CommunityMember,
     Path(photo_id): Path<Uuid>,
 ) -> Result<Json<EntryContact>, ApiError> {
     let photo = photos::Entity::find_by_id(photo_id)
@@ -189,6 +190,7 @@ fn parse_ids(photo_ids: &str) -> Result<Vec<Uuid>, ApiError> {
 #[utoipa::path(get, path = "/contact-requests/with", tag = "contact",
     params(EntriesQuery),
     responses(
+        CommunityErrors,
         (status = 200, description = "What Contact does on each entry", body = Vec<EntryContactOf>),
         (status = 400, description = "`invalid_query`: no ids, more than 100, or one that is no id", body = ErrorBody),
         SignedInErrors,
@@ -196,7 +198,7 @@ fn parse_ids(photo_ids: &str) -> Result<Vec<Uuid>, ApiError> {
     security(("bearer" = [])))]
 pub async fn requests_with_entries(
     State(state): State<AppState>,
-    user: AuthUser,
+    CommunityMember(user): CommunityMember,
     Query(query): Query<EntriesQuery>,
 ) -> Result<Json<Vec<EntryContactOf>>, ApiError> {
     let ids = parse_ids(&query.photo_ids)?;

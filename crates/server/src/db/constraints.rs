@@ -227,6 +227,13 @@ pub const UNIQUE_KEYS: &[UniqueKey] = &[
         "sandbox_events",
         &["event_id"],
     ),
+    // m20261208_8300_adults_terms
+    key("birth_dates_user_id_key", "birth_dates", &["user_id"]),
+    key(
+        "terms_acceptances_user_id_version_key",
+        "terms_acceptances",
+        &["user_id", "version"],
+    ),
     // m20261123_006001_leaderboard
     key(
         "leaderboard_reports_photo_id_reporter_id_key",

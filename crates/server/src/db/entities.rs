@@ -180,3 +180,20 @@ entity!(user_roles, "user_roles", {
     role: String,
     created_at: DateTimeUtc,
 });
+
+// The date of birth a user declared, out of the user's own reach (created by
+// `m20261208_8300_adults_terms`): `source` `self` or `admin` (a correction).
+entity!(birth_dates, "birth_dates", {
+    user_id: Uuid,
+    date_of_birth: Date,
+    source: String,
+    created_at: DateTimeUtc,
+    updated_at: DateTimeUtc,
+});
+
+// Every version of the terms a user accepted, and when.
+entity!(terms_acceptances, "terms_acceptances", {
+    user_id: Uuid,
+    version: String,
+    accepted_at: DateTimeUtc,
+});

@@ -77,6 +77,22 @@ error_codes! {
     SecurityLinkInvalid = "security_link_invalid",
     /// Signed in, but not an administrator.
     AdminOnly = "admin_only",
+    // Who may enter the community (issue 41).
+    /// No adult date of birth on file: answer `POST /account/date-of-birth`.
+    AgeRequired = "age_required",
+    /// Neither the email nor the phone is confirmed yet.
+    ConfirmationRequired = "confirmation_required",
+    /// The current terms are not accepted yet: `POST /account/terms`.
+    TermsRequired = "terms_required",
+    /// The date of birth given is of someone under 18.
+    Underage = "underage",
+    /// A date of birth is on file already; only an admin corrects it.
+    DateOfBirthOnFile = "date_of_birth_on_file",
+    /// The terms accepted are not the version in force.
+    TermsVersionMismatch = "terms_version_mismatch",
+    /// The other person of a contact request may not receive one (no adult
+    /// date, terms or confirmed address on file).
+    RecipientUnavailable = "recipient_unavailable",
     // Uploads and images.
     /// Not a multipart upload, or a damaged one.
     InvalidUpload = "invalid_upload",
@@ -274,6 +290,22 @@ pub enum AdminErrors {
     /// `admin_only`
     #[response(status = 403, description = "`admin_only`")]
     AdminOnly(ErrorBody),
+}
+
+/// The OpenAPI rows every community endpoint shares (the
+/// [`crate::http::extract::CommunityMember`] gate): 401 `not_signed_in`, 403
+/// `age_required`, `terms_required`, `confirmation_required`.
+#[derive(utoipa::IntoResponses)]
+pub enum CommunityErrors {
+    /// `not_signed_in`
+    #[response(status = 401, description = "`not_signed_in`")]
+    NotSignedIn(ErrorBody),
+    /// `age_required`, `terms_required`, `confirmation_required`
+    #[response(
+        status = 403,
+        description = "`age_required` (no adult date of birth on file), `terms_required` (the current terms not accepted), `confirmation_required` (no confirmed email or phone)"
+    )]
+    NotYetMember(ErrorBody),
 }
 
 /// The JSON body of every error answered under `/api/` and `/functions/`.

@@ -19,8 +19,8 @@ use super::listing::{LeaderboardEntry, entries_of, listed_after};
 use super::moderation::ListingStatus;
 use super::rules::{month_end, month_of, parse_month};
 use crate::http::AppState;
-use crate::http::error::{ApiError, ErrorBody, SignedInErrors};
-use crate::http::extract::{AuthUser, Json, MaybeAuthUser, Query};
+use crate::http::error::{ApiError, CommunityErrors, ErrorBody, SignedInErrors};
+use crate::http::extract::{CommunityMember, Json, MaybeAuthUser, Query};
 use crate::photos::entity as photos;
 use crate::photos::rules::{DisplayName, parse_bio};
 use crate::photos::screening;
@@ -89,6 +89,7 @@ pub struct ContestEntry {
 #[utoipa::path(post, path = "/contest/entries", tag = "leaderboard",
     request_body = ContestSubmission,
     responses(
+        CommunityErrors,
         (status = 200, description = "Entered", body = ContestEntry),
         SignedInErrors,
         (status = 404, description = "No such photo of this user", body = ErrorBody),
@@ -97,7 +98,7 @@ pub struct ContestEntry {
     security(("bearer" = [])))]
 pub async fn submit(
     State(state): State<AppState>,
-    user: AuthUser,
+    CommunityMember(user): CommunityMember,
     Json(body): Json<ContestSubmission>,
 ) -> Result<Json<ContestEntry>, ApiError> {
     if !(body.attest_adult && body.attest_original) {
@@ -114,7 +115,10 @@ pub async fn submit(
     let photo = screening::screen(&state, photo, &original).await?;
     let held = photo.screening_held;
     let display_name = match body.display_name.as_deref() {
-        Some(raw) => DisplayName::parse(raw)?.into_inner(),
+        Some(raw) => {
+            DisplayName::parse_unreserved(raw, &state.config.community.reserved_name_words)?
+                .into_inner()
+        }
         None => match photo.display_name.clone() {
             Some(name) => name,
             None => DisplayName::parse("")?.into_inner(),

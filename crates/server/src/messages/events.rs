@@ -46,8 +46,8 @@ use crate::billing::entity::payment;
 use crate::contact::{self, Status};
 use crate::db::notify::{Notifier, StreamSlot, Wake};
 use crate::http::AppState;
-use crate::http::error::{ApiError, SignedInErrors};
-use crate::http::extract::{AuthUser, Query};
+use crate::http::error::{ApiError, CommunityErrors, SignedInErrors};
+use crate::http::extract::{CommunityMember, Query};
 use crate::http::hooks::Hooks;
 
 /// A new message in one of the caller's conversations.
@@ -267,13 +267,14 @@ impl UserCursor {
         After,
     ),
     responses(
+        CommunityErrors,
         (status = 200, description = "`text/event-stream`: `unread` (UnreadSummary), `message` (MessageEvent) and `request` (RequestEvent) events", content_type = "text/event-stream", body = MessageEvent),
         SignedInErrors,
     ),
     security(("bearer" = [])))]
 pub async fn user_events(
     State(state): State<AppState>,
-    user: AuthUser,
+    CommunityMember(user): CommunityMember,
     headers: HeaderMap,
     Query(query): Query<After>,
 ) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiError> {

@@ -44,8 +44,8 @@ use crate::contact::{self, Status};
 use crate::db::entities::sessions;
 use crate::db::notify::{StreamSlot, Wake};
 use crate::http::AppState;
-use crate::http::error::{ApiError, ErrorBody, ErrorCode, SignedInErrors};
-use crate::http::extract::{AuthUser, Json, Path, Query};
+use crate::http::error::{ApiError, CommunityErrors, ErrorBody, ErrorCode, SignedInErrors};
+use crate::http::extract::{CommunityMember, Json, Path, Query};
 use entity::read;
 
 pub const MAX_MESSAGE_CHARS: usize = 5000;
@@ -195,6 +195,7 @@ async fn last_read(db: &impl ConnectionTrait, id: Uuid, user: Uuid) -> Result<i6
 #[utoipa::path(get, path = "/contact-requests/{id}/messages", tag = "messages",
     params(("id" = Uuid, Path, description = "The contact request's id"), After),
     responses(
+        CommunityErrors,
         (status = 200, description = "Messages in order", body = MessagePage),
         SignedInErrors,
         (status = 403, description = "`not_approved`", body = ErrorBody),
@@ -203,7 +204,7 @@ async fn last_read(db: &impl ConnectionTrait, id: Uuid, user: Uuid) -> Result<i6
     security(("bearer" = [])))]
 pub async fn list_messages(
     State(state): State<AppState>,
-    user: AuthUser,
+    CommunityMember(user): CommunityMember,
     Path(id): Path<Uuid>,
     Query(query): Query<After>,
 ) -> Result<Json<MessagePage>, ApiError> {
@@ -230,6 +231,7 @@ pub async fn list_messages(
     params(("id" = Uuid, Path, description = "The contact request's id")),
     request_body = SendMessageForm,
     responses(
+        CommunityErrors,
         (status = 201, description = "Stored and delivered", body = ChatMessage),
         (status = 200, description = "Sent before with this id", body = ChatMessage),
         SignedInErrors,
@@ -241,7 +243,7 @@ pub async fn list_messages(
     security(("bearer" = [])))]
 pub async fn send_message(
     State(state): State<AppState>,
-    user: AuthUser,
+    CommunityMember(user): CommunityMember,
     Path(id): Path<Uuid>,
     Json(form): Json<SendMessageForm>,
 ) -> Result<(StatusCode, Json<ChatMessage>), ApiError> {
@@ -369,6 +371,7 @@ pub(crate) async fn lock_parties(
     params(("id" = Uuid, Path, description = "The contact request's id")),
     request_body = ReadForm,
     responses(
+        CommunityErrors,
         (status = 204, description = "Marked"),
         SignedInErrors,
         (status = 403, description = "`not_approved`", body = ErrorBody),
@@ -377,7 +380,7 @@ pub(crate) async fn lock_parties(
     security(("bearer" = [])))]
 pub async fn mark_read(
     State(state): State<AppState>,
-    user: AuthUser,
+    CommunityMember(user): CommunityMember,
     Path(id): Path<Uuid>,
     Json(form): Json<ReadForm>,
 ) -> Result<StatusCode, ApiError> {
@@ -565,6 +568,7 @@ fn stopping_event(after: std::time::Duration) -> Event {
         After,
     ),
     responses(
+        CommunityErrors,
         (status = 200, description = "`text/event-stream` of ChatMessage events", content_type = "text/event-stream", body = ChatMessage),
         SignedInErrors,
         (status = 403, description = "`not_approved`", body = ErrorBody),
@@ -574,7 +578,7 @@ fn stopping_event(after: std::time::Duration) -> Event {
     security(("bearer" = [])))]
 pub async fn message_stream(
     State(state): State<AppState>,
-    user: AuthUser,
+    CommunityMember(user): CommunityMember,
     Path(id): Path<Uuid>,
     headers: HeaderMap,
     Query(query): Query<After>,
@@ -621,13 +625,14 @@ pub async fn message_stream(
 /// caller's answer and messages they have not read.
 #[utoipa::path(get, path = "/contact-requests/unread", tag = "messages",
     responses(
+        CommunityErrors,
         (status = 200, description = "The counts", body = UnreadSummary),
         SignedInErrors,
     ),
     security(("bearer" = [])))]
 pub async fn unread_summary(
     State(state): State<AppState>,
-    user: AuthUser,
+    CommunityMember(user): CommunityMember,
 ) -> Result<Json<UnreadSummary>, ApiError> {
     Ok(Json(unread_of(&state.db, user.user_id).await?))
 }

@@ -19,9 +19,9 @@ use super::ledger::{self, LineStatus};
 use super::rules;
 use crate::http::AppState;
 use crate::http::error::{
-    ApiError, ConstraintError, DbResultExt, ErrorBody, ErrorCode, SignedInErrors,
+    ApiError, CommunityErrors, ConstraintError, DbResultExt, ErrorBody, ErrorCode, SignedInErrors,
 };
-use crate::http::extract::{AuthUser, Json};
+use crate::http::extract::{CommunityMember, Json};
 use crate::values::text;
 
 const CONSTRAINTS: &[ConstraintError] = &[
@@ -163,6 +163,7 @@ pub struct PartnerStanding {
 #[utoipa::path(post, path = "/partners", tag = "partners",
     request_body = ApplyPartnerForm,
     responses(
+        CommunityErrors,
         (status = 201, description = "Submitted", body = PartnerAccount),
         SignedInErrors,
         (status = 409, description = "`partner_exists`, `short_code_taken`, `promo_code_taken`", body = ErrorBody),
@@ -171,7 +172,7 @@ pub struct PartnerStanding {
     security(("bearer" = [])))]
 pub async fn apply_partner(
     State(state): State<AppState>,
-    user: AuthUser,
+    CommunityMember(user): CommunityMember,
     Json(form): Json<ApplyPartnerForm>,
 ) -> Result<(StatusCode, Json<PartnerAccount>), ApiError> {
     let display_name = form.display_name.trim();
@@ -217,6 +218,7 @@ pub async fn apply_partner(
 /// The caller's partner account with its totals and newest lines.
 #[utoipa::path(get, path = "/partners/me", tag = "partners",
     responses(
+        CommunityErrors,
         (status = 200, description = "The portal", body = PartnerPortal),
         SignedInErrors,
         (status = 404, description = "`partner_not_found`: the caller has no partner account", body = ErrorBody),
@@ -224,7 +226,7 @@ pub async fn apply_partner(
     security(("bearer" = [])))]
 pub async fn partner_portal(
     State(state): State<AppState>,
-    user: AuthUser,
+    CommunityMember(user): CommunityMember,
 ) -> Result<Json<PartnerPortal>, ApiError> {
     let account = account::Entity::find()
         .filter(account::Column::UserId.eq(user.user_id))

@@ -157,7 +157,7 @@ struct SavePhotoForm {
         (status = 201, description = "Saved", body = Photo),
         (status = 400, description = "Not an image, or a damaged one", body = ErrorBody),
         (status = 401, description = "Not signed in", body = ErrorBody),
-        (status = 403, description = "`feature_locked`: feet or hands without Premium or a fresh trial result", body = ErrorBody),
+        (status = 403, description = "`feature_locked`: feet or hands without Premium or a fresh trial result; with `public_listing`, the community gate's `age_required`, `terms_required`, `confirmation_required`", body = ErrorBody),
         (status = 413, description = "Over 10 MB", body = ErrorBody),
         (status = 422, description = "`image_incomplete`: a cut-off or damaged photo; no face (or hand) found, a face in a feet photo, or a missing display name", body = ErrorBody),
         (status = 429, description = "Too many analyses from this client", body = ErrorBody),
@@ -185,7 +185,12 @@ async fn save_photo(
         form.text("public_listing"),
         form.text("display_name"),
         form.text("bio"),
+        &state.config.community.reserved_name_words,
     )?;
+    if listing.public_listing {
+        // A public listing is a community feature (issue 41).
+        crate::http::extract::require_member(&state, &user).await?;
+    }
     if photo_type != PhotoType::Face {
         if listing.public_listing {
             return Err(ApiError::invalid(

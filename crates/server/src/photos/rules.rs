@@ -36,11 +36,12 @@ impl Listing {
         public_listing: Option<&str>,
         display_name: Option<&str>,
         bio: Option<&str>,
+        reserved_words: &[String],
     ) -> Result<Self, Invalid> {
         let public_listing = parse_flag(public_listing)?;
         let display_name = match display_name {
             Some(raw) if public_listing || !raw.trim().is_empty() => {
-                Some(DisplayName::parse(raw)?.into_inner())
+                Some(DisplayName::parse_unreserved(raw, reserved_words)?.into_inner())
             }
             None if public_listing => return Err(DisplayName::parse("").unwrap_err()),
             _ => None,
@@ -97,14 +98,14 @@ mod tests {
 
     #[test]
     fn a_leaderboard_entry_needs_a_display_name_and_a_private_save_does_not() {
-        assert!(Listing::parse(Some("true"), None, None).is_err());
-        assert!(Listing::parse(Some("true"), Some("  "), None).is_err());
-        let entry = Listing::parse(Some("true"), Some(" Ada "), Some("  hi ")).unwrap();
+        assert!(Listing::parse(Some("true"), None, None, &[]).is_err());
+        assert!(Listing::parse(Some("true"), Some("  "), None, &[]).is_err());
+        let entry = Listing::parse(Some("true"), Some(" Ada "), Some("  hi "), &[]).unwrap();
         assert!(entry.public_listing);
         assert_eq!(entry.display_name.as_deref(), Some("Ada"));
         assert_eq!(entry.bio.as_deref(), Some("hi"));
 
-        let private = Listing::parse(None, Some("  "), Some("")).unwrap();
+        let private = Listing::parse(None, Some("  "), Some(""), &[]).unwrap();
         assert!(!private.public_listing);
         assert_eq!(private.display_name, None);
         assert_eq!(private.bio, None);

@@ -12,10 +12,14 @@
 //! - [`person`]: full name, email, phone, Instagram handle, location, bio,
 //!   display name;
 //! - [`codes`]: a partner's short code and promo code;
-//! - [`message`]: a contact request's message, a moderation reason, notes.
+//! - [`message`]: a contact request's message, a moderation reason, notes;
+//! - [`birth`]: a date of birth, and who is an adult;
+//! - [`names`]: display names that would pose as the service.
 
+pub mod birth;
 pub mod codes;
 pub mod message;
+pub mod names;
 pub mod person;
 pub mod text;
 

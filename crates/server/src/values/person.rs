@@ -189,6 +189,14 @@ impl DisplayName {
         Ok(Self(trimmed.to_owned()))
     }
 
+    /// [`DisplayName::parse`], refusing names that pose as the service
+    /// (`values::names`, the configured `words`).
+    pub fn parse_unreserved(raw: &str, words: &[String]) -> Result<Self, Invalid> {
+        let name = Self::parse(raw)?;
+        super::names::check_not_reserved(&name.0, words)?;
+        Ok(name)
+    }
+
     pub fn into_inner(self) -> String {
         self.0
     }

@@ -7,7 +7,7 @@
 
 use crate::harness::{
     Backend, Caller, Reply, State, TestApp, call, count, get, insert_photo, on_both_databases,
-    pay_in_sandbox, post, sandbox_app, sign_up, spawn_app_with, sql,
+    pay_in_sandbox, post, sandbox_app, sign_up, sign_up_named_caller, spawn_app_with, sql,
 };
 use chrono::{Duration, Utc};
 use prettyscore_server::contact::mail::remind_expiring;
@@ -110,7 +110,7 @@ async fn a_second_request_while_one_waits_or_chats_is_refused_and_contact_says_w
     let star = sign_up(&app, "star@example.com").await;
     let fan = sign_up(&app, "fan@example.com").await;
     let other = sign_up(&app, "other@example.com").await;
-    let admin = sign_up(&app, "admin@example.com").await;
+    let admin = sign_up_named_caller(&app, "admin@example.com", "Boss").await;
     prettyscore_server::admin::roles::grant_admin(&app.db, "admin@example.com")
         .await
         .unwrap();
@@ -305,7 +305,7 @@ async fn a_page_of_entries_says_for_each_whether_contact_opens_a_chat(backend: B
     let muse = sign_up(&app, "muse@example.com").await;
     let fan = sign_up(&app, "fan@example.com").await;
     let other = sign_up(&app, "other@example.com").await;
-    let admin = sign_up(&app, "admin@example.com").await;
+    let admin = sign_up_named_caller(&app, "admin@example.com", "Boss").await;
     prettyscore_server::admin::roles::grant_admin(&app.db, "admin@example.com")
         .await
         .unwrap();

@@ -37,6 +37,7 @@ mod analyses;
 mod auth;
 mod backup;
 mod billing;
+mod community;
 mod contact;
 mod contact_once;
 mod dashboard;

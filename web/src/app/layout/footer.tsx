@@ -4,6 +4,8 @@ import { paths } from '@/config/paths';
 
 const links = [
   { title: 'How It Works', to: paths.howItWorks.path },
+  { title: 'Terms', to: paths.terms.path },
+  { title: 'Guidelines', to: paths.guidelines.path },
   { title: 'Privacy', to: paths.privacy.path },
   { title: 'Partners', to: paths.partners.path },
 ];

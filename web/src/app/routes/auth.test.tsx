@@ -1,5 +1,6 @@
 import { act, screen, waitFor } from '@testing-library/react';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { TERMS_VERSION } from '@/lib/legal';
 import { renderApp } from '@/testing/render-app';
 
 const accounts = { 'ada@example.com': 'correct horse' };
@@ -14,6 +15,15 @@ async function openAuth(url = '/auth', options: Parameters<typeof renderApp>[1] 
 beforeAll(async () => {
   await import('./auth'); await import('./auth-reset'); await import('./account');
 }, 30_000);
+
+/** Gives an adult's date of birth (or `born`) and ticks the terms, as every sign-up must. */
+async function fillAgeAndTerms(user: Awaited<ReturnType<typeof openAuth>>['user'], born = '1990-05-17') {
+  const date = screen.getByLabelText('Date of birth');
+  await user.clear(date);
+  await user.type(date, born);
+  const terms = screen.getByRole('checkbox', { name: /I accept the Terms of Service/ });
+  if (!(terms as HTMLInputElement).checked) await user.click(terms);
+}
 
 describe('the auth page', () => {
   it('has Sign In and Sign Up tabs, each with email and password', async () => {
@@ -68,6 +78,7 @@ describe('the auth page', () => {
     await user.click(screen.getByRole('tab', { name: 'Sign Up' }));
     await user.type(screen.getByLabelText('Email'), 'grace@example.com');
     await user.type(screen.getByLabelText('Password'), 'secret123');
+    await fillAgeAndTerms(user);
     await user.click(screen.getByRole('button', { name: 'Create Account' }));
     expect(await screen.findByText('Account created successfully! Redirecting...')).toBeInTheDocument();
     await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard'));
@@ -79,6 +90,7 @@ describe('the auth page', () => {
     await user.click(screen.getByRole('tab', { name: 'Sign Up' }));
     await user.type(screen.getByLabelText('Email'), 'grace@example.com');
     await user.type(screen.getByLabelText('Password'), 'secret123');
+    await fillAgeAndTerms(user);
     await user.click(screen.getByRole('button', { name: 'Create Account' }));
     await waitFor(() => expect(auth.mocks.signUp).toHaveBeenCalledTimes(1));
     // Without autoconfirm the mail's link is the way back: it must lead to the entry, not /dashboard.
@@ -95,6 +107,7 @@ describe('the auth page', () => {
     // The field takes at most 50 characters; one of only invisible characters is refused.
     expect(name).toHaveAttribute('maxLength', '50');
     await user.type(name, '\u200B\u200B');
+    await fillAgeAndTerms(user);
     await user.click(screen.getByRole('button', { name: 'Create Account' }));
     expect(await screen.findByText('Display name needs at least one visible character')).toBeInTheDocument();
     expect(name).toHaveAttribute('aria-invalid', 'true');
@@ -102,6 +115,7 @@ describe('the auth page', () => {
 
     await user.clear(name);
     await user.type(name, '  Grace Hopper ');
+    await fillAgeAndTerms(user);
     await user.click(screen.getByRole('button', { name: 'Create Account' }));
     await waitFor(() => expect(auth.mocks.signUp).toHaveBeenCalledTimes(1));
     expect(auth.mocks.signUp.mock.calls[0]![0].options).toMatchObject({ data: { display_name: 'Grace Hopper' } });
@@ -113,9 +127,46 @@ describe('the auth page', () => {
     await user.type(screen.getByLabelText('Email'), 'grace@example.com');
     await user.type(screen.getByLabelText('Password'), 'secret123');
     await user.type(screen.getByLabelText('Display name (optional)'), '   ');
+    await fillAgeAndTerms(user);
     await user.click(screen.getByRole('button', { name: 'Create Account' }));
     await waitFor(() => expect(auth.mocks.signUp).toHaveBeenCalledTimes(1));
-    expect(auth.mocks.signUp.mock.calls[0]![0].options).not.toHaveProperty('data');
+    expect(auth.mocks.signUp.mock.calls[0]![0].options?.data).not.toHaveProperty('display_name');
+  });
+
+  it('asks for the date of birth and the terms, and sends both in the sign-up data', async () => {
+    const { user, auth } = await openAuth();
+    await user.click(screen.getByRole('tab', { name: 'Sign Up' }));
+    await user.type(screen.getByLabelText('Email'), 'grace@example.com');
+    await user.type(screen.getByLabelText('Password'), 'secret123');
+    await user.click(screen.getByRole('button', { name: 'Create Account' }));
+    expect(await screen.findByText('Please enter your date of birth')).toBeInTheDocument();
+    expect(screen.getByText('Please accept the terms of service and community guidelines')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Terms of Service' })).toHaveAttribute('href', '/terms');
+    expect(screen.getByRole('link', { name: 'Community Guidelines' })).toHaveAttribute('href', '/guidelines');
+    expect(auth.mocks.signUp).not.toHaveBeenCalled();
+
+    await fillAgeAndTerms(user);
+    await user.click(screen.getByRole('button', { name: 'Create Account' }));
+    await waitFor(() => expect(auth.mocks.signUp).toHaveBeenCalledTimes(1));
+    expect(auth.mocks.signUp.mock.calls[0]![0].options?.data).toEqual({
+      date_of_birth: '1990-05-17',
+      terms_version: TERMS_VERSION,
+    });
+  });
+
+  it('refuses a minor kindly and sends nothing', async () => {
+    const { user, auth, router } = await openAuth();
+    await user.click(screen.getByRole('tab', { name: 'Sign Up' }));
+    await user.type(screen.getByLabelText('Email'), 'kid@example.com');
+    await user.type(screen.getByLabelText('Password'), 'secret123');
+    const born = new Date();
+    born.setUTCFullYear(born.getUTCFullYear() - 18);
+    born.setUTCDate(born.getUTCDate() + 1);
+    await fillAgeAndTerms(user, born.toISOString().slice(0, 10));
+    await user.click(screen.getByRole('button', { name: 'Create Account' }));
+    expect(await screen.findByText(/you need to be 18 or older/)).toBeInTheDocument();
+    expect(auth.mocks.signUp).not.toHaveBeenCalled();
+    expect(router.state.location.pathname).toBe('/auth');
   });
 
   it("shows the provider's message for a taken address and the fallback for an exception", async () => {
@@ -123,10 +174,12 @@ describe('the auth page', () => {
     await user.click(screen.getByRole('tab', { name: 'Sign Up' }));
     await user.type(screen.getByLabelText('Email'), 'ada@example.com');
     await user.type(screen.getByLabelText('Password'), 'secret123');
+    await fillAgeAndTerms(user);
     await user.click(screen.getByRole('button', { name: 'Create Account' }));
     expect(await screen.findByText('User already registered')).toBeInTheDocument();
 
     auth.mocks.signUp.mockRejectedValueOnce(new TypeError('Failed to fetch'));
+    await fillAgeAndTerms(user);
     await user.click(screen.getByRole('button', { name: 'Create Account' }));
     expect(await screen.findByText('An error occurred during signup')).toBeInTheDocument();
   });

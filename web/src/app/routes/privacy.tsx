@@ -1,12 +1,8 @@
 import { MailIcon } from 'lucide-react';
-import type { ReactNode } from 'react';
-import { PageTitle } from '@/components/page-title';
 import { Skeleton } from '@/components/ui/skeleton';
+import { LegalPage, type LegalSection } from '@/features/legal/legal-page';
+import { PRIVACY_DATE } from '@/lib/legal';
 import { useAppConfig } from '@/resources/app-config/get-app-config';
-
-function formatToday(): string {
-  return new Date().toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric' });
-}
 
 function ContactAddress() {
   const config = useAppConfig();
@@ -36,9 +32,7 @@ function ContactAddress() {
   );
 }
 
-type Section = { id: string; title: string; body: ReactNode };
-
-const sections: Section[] = [
+const sections: LegalSection[] = [
   {
     id: 'no-photo-storage',
     title: 'No photo storage',
@@ -63,13 +57,55 @@ const sections: Section[] = [
       <>
         <p>
           We do not sell your data or build advertising profiles. We only keep what the service needs: if you
-          create an account, your email address and sign-in details, and the photos and results you choose to save.
+          create an account, your email address and sign-in details, your date of birth, the terms you accepted, and
+          the photos and results you choose to save.
         </p>
         <p>
           We may collect anonymous usage statistics, such as which pages are visited, to keep the service running
           well and to improve it. These statistics are not linked to your photos.
         </p>
       </>
+    ),
+  },
+  {
+    id: 'date-of-birth',
+    title: 'Your date of birth and the terms you accepted',
+    body: (
+      <>
+        <p>
+          The community features are for adults, so we ask for your date of birth when you sign up (or before you
+          first use them). It is kept apart from your profile, where you cannot change it by mistake, and it is never
+          shown to anyone else: not on the leaderboard, not to people you contact. Only an administrator can correct
+          it, and each correction is recorded. If you tell us you are under 18, nothing you entered is kept.
+        </p>
+        <p>
+          We also keep which version of our terms and guidelines you accepted, and when. Both are part of your data
+          export and are deleted with your account.
+        </p>
+      </>
+    ),
+  },
+  {
+    id: 'reports',
+    title: 'Reports',
+    body: (
+      <p>
+        When you report something we keep the report: what it is about, the reason, what you wrote, your account or,
+        without one, the email address you gave, and the decision made on it. The person reported is not told who
+        reported them. Reports and decisions are kept as long as needed to handle appeals and to show what we did;
+        content removed as evidence of a crime is kept out of public view only as long as the law requires.
+      </p>
+    ),
+  },
+  {
+    id: 'payouts',
+    title: 'Payments and payouts',
+    body: (
+      <p>
+        If you pay for something or receive payouts, our payment provider handles the card and bank details; we keep
+        the amounts, dates and the provider's references, and the payout account you connected, because accounting
+        and tax rules require us to keep such records for several years, even after an account is deleted.
+      </p>
     ),
   },
   {
@@ -123,44 +159,16 @@ const sections: Section[] = [
 
 export default function PrivacyRoute() {
   return (
-    <article className="mx-auto w-full max-w-3xl px-4 py-10 sm:px-6 sm:py-14">
-      <PageTitle title="Privacy Policy" />
-      <header>
-        <h1 className="text-4xl font-extrabold tracking-tight sm:text-5xl">Privacy Policy</h1>
-        <p className="mt-3 text-sm text-muted-foreground">
-          Last updated: <time dateTime={new Date().toISOString().slice(0, 10)}>{formatToday()}</time>
-        </p>
-        <p className="mt-6 text-lg text-pretty text-muted-foreground">
+    <LegalPage
+      title="Privacy Policy"
+      date={PRIVACY_DATE}
+      intro={
+        <p>
           PrettyScore is built to be fun without costing you your privacy. Here is what happens to your photos and
           your data.
         </p>
-      </header>
-
-      <nav aria-label="Sections of this policy" className="mt-8 rounded-2xl border bg-card p-5 shadow-sm">
-        <ol className="grid list-decimal gap-x-6 gap-y-1.5 pl-5 text-sm font-medium sm:grid-cols-2">
-          {sections.map((section) => (
-            <li key={section.id}>
-              <a href={`#${section.id}`} className="text-brand-700 underline-offset-4 hover:underline">
-                {section.title}
-              </a>
-            </li>
-          ))}
-        </ol>
-      </nav>
-
-      <div className="mt-10 space-y-10">
-        {sections.map((section, index) => (
-          <section key={section.id} id={section.id} aria-labelledby={`${section.id}-heading`} className="scroll-mt-24">
-            <h2 id={`${section.id}-heading`} className="flex items-baseline gap-3 text-2xl font-bold">
-              <span aria-hidden="true" className="brand-gradient-text text-lg font-black">
-                {String(index + 1).padStart(2, '0')}
-              </span>
-              {section.title}
-            </h2>
-            <div className="mt-3 space-y-3 leading-relaxed text-foreground/85">{section.body}</div>
-          </section>
-        ))}
-      </div>
-    </article>
+      }
+      sections={sections}
+    />
   );
 }

@@ -26,6 +26,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/account/date-of-birth": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Declares the signed-in user's date of birth, once, for an account that
+         *     has none on file (accounts made before the rule, or through a sign-in
+         *     that could not ask). Under 18: 422 `underage`, nothing stored. Once on
+         *     file: 409 `date_of_birth_on_file` (only an admin corrects it).
+         */
+        post: operations["declare_date_of_birth"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/account/export": {
         parameters: {
             query?: never;
@@ -38,26 +60,6 @@ export interface paths {
          *     Needs `Authorization: Bearer <access token>`.
          */
         get: operations["export"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/account/moderation-decisions": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The decisions about the caller's content or account, newest first, with
-         *     their appeals.
-         */
-        get: operations["my_decisions"];
         put?: never;
         post?: never;
         delete?: never;
@@ -88,6 +90,47 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/account/standing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Where the signed-in user stands with the community: what is still to do
+         *     before the community features open (the date itself is never answered).
+         */
+        get: operations["account_standing"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/account/terms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accepts the terms in force for the signed-in user; accepting the same
+         *     version again changes nothing. Another version: 409
+         *     `terms_version_mismatch`.
+         */
+        post: operations["accept_terms"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/admin/access": {
         parameters: {
             query?: never;
@@ -109,27 +152,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/admin/appeals/{id}/decision": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Answers an appeal: another admin than the one who decided. A reversed
-         *     suspension or ban ends at once; removed content cannot come back (its
-         *     bytes are gone), which the answer says.
-         */
-        post: operations["decide_appeal"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/v1/admin/audit": {
         parameters: {
             query?: never;
@@ -141,6 +163,40 @@ export interface paths {
         get: operations["admin_audit"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/contact-reports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Reports of requesters, open first, then newest first. */
+        get: operations["admin_contact_reports"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/contact-reports/{id}/resolve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Marks an open report resolved (once; audited). */
+        post: operations["resolve_contact_report"];
         delete?: never;
         options?: never;
         head?: never;
@@ -254,6 +310,40 @@ export interface paths {
          *     with the reason if one is given).
          */
         post: operations["unlist"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/leaderboard/reports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Open reports, oldest first, each with its entry. */
+        get: operations["admin_reports"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/leaderboard/reports/{id}/resolve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Marks a report resolved (the admin has acted on it, or found nothing wrong). */
+        post: operations["resolve_report"];
         delete?: never;
         options?: never;
         head?: never;
@@ -434,50 +524,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/admin/reports": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The one queue: every open report, urgent reasons first, then the nearest
-         *     deadline; and the open appeals.
-         */
-        get: operations["admin_queue"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/admin/reports/{id}/decision": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Decides a report, and with it every open report of the same thing:
-         *     dismiss, remove the content (everywhere at once, stored bytes included,
-         *     unless the reason requires evidence), suspend its owner for a number of
-         *     days, or ban them. The reporters and the affected user are mailed a
-         *     statement of reasons; the decision is audited. Once: a second decision
-         *     on the same reports is 409.
-         */
-        post: operations["decide_report"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/v1/admin/role": {
         parameters: {
             query?: never;
@@ -493,6 +539,28 @@ export interface paths {
          */
         get: operations["admin_role"];
         put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/users/{id}/date-of-birth": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * An admin corrects a user's date of birth (say, after the user proved a
+         *     typo). The correction and its reason go into the audit log, with the
+         *     dates before and after. A date under 18 is allowed here: it closes the
+         *     community to that user.
+         */
+        put: operations["correct_date_of_birth"];
         post?: never;
         delete?: never;
         options?: never;
@@ -976,9 +1044,9 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Either party blocks the other: no more requests between them, open
-         *     ones denied and released (nothing is charged), and every conversation
-         *     between the two closes for both. A captured fee stays captured.
+         * The contestant blocks the request's requester: no more requests from
+         *     them, their open requests are denied (holds released), and every
+         *     conversation between the two closes.
          */
         post: operations["block_requester"];
         delete?: never;
@@ -998,28 +1066,6 @@ export interface paths {
         put?: never;
         /** Denies a request: the hold is released and the requester told. */
         post: operations["deny_contact_request"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/contact-requests/{id}/leave": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Either party leaves: a pending request is withdrawn (denied, its hold
-         *     released: nothing is charged); an approved conversation closes for both
-         *     (the fee, captured when the contestant accepted, stays captured and the
-         *     contestant's share is paid as usual). Leaving twice changes nothing.
-         */
-        post: operations["leave_conversation"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1290,48 +1336,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Reports a listed entry to the admins: a report of the one queue
-         *     (`/admin/reports`, reason `other` with the words given). One report per
-         *     user and entry: a repeated report answers with the first.
+         * Reports a listed entry to the admins. One report per user and entry: a
+         *     repeated report answers with the first.
          */
         post: operations["report"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/moderation-decisions/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** One decision, for its affected user (signed in, or with the mail's token). */
-        get: operations["decision_view"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/moderation-decisions/{id}/appeal": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * The affected user appeals a decision, once (DSA Art. 20). Another admin
-         *     answers.
-         */
-        post: operations["appeal_decision"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1631,20 +1639,20 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/reports": {
+    "/api/v1/terms": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        get?: never;
-        put?: never;
         /**
-         * Reports anything: a signed-in user what they can see, a signed-out
-         *     visitor public content (with an address and a good-faith statement).
+         * The version of the terms of service and community guidelines in force.
+         *     Anyone may ask.
          */
-        post: operations["create_report"];
+        get: operations["current_terms"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1896,6 +1904,11 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description `POST /api/v1/account/terms`. */
+        AcceptTermsBody: {
+            /** @description The version accepted: the one `GET /api/v1/terms` answers. */
+            version: string;
+        };
         /**
          * @description Why the caller has access or not.
          * @enum {string}
@@ -1979,6 +1992,21 @@ export interface components {
         AdminPartner: components["schemas"]["PartnerAccount"] & {
             email: string | null;
         };
+        /** @description A report as the admins see it. */
+        AdminReport: {
+            /** Format: date-time */
+            created_at: string;
+            /** @description The entry reported. */
+            entry: components["schemas"]["ModerationEntry"];
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            photo_id: string;
+            reason: string;
+            reporter_email?: string | null;
+            /** @description `open` or `resolved`. */
+            status: string;
+        };
         /** @description Whether the signed-in caller is an administrator, as a yes or no. */
         AdminRole: {
             admin: boolean;
@@ -1987,23 +2015,6 @@ export interface components {
             /** @description Where users write about privacy and their data. */
             contact_email: string;
             site_name: string;
-        };
-        AppealDecisionForm: {
-            /** @description The answer the user reads (1 to 2000 characters). */
-            answer?: string | null;
-            /** @description `upheld` (the decision stands) or `reversed`. */
-            outcome: string;
-        };
-        AppealForm: {
-            /** @description Why the decision is wrong (1 to 2000 characters). */
-            statement?: string | null;
-            /** @description The mail link's token, when not signed in. */
-            token?: string | null;
-        };
-        AppealReceipt: {
-            /** Format: uuid */
-            id: string;
-            message: string;
         };
         /**
          * @description The form as it is sent (camelCase, as the spec names the fields). Every
@@ -2069,7 +2080,6 @@ export interface components {
             image: string;
         };
         ChatMessage: {
-            /** @description Empty once the message was removed. */
             content: string;
             /** Format: date-time */
             createdAt: string;
@@ -2077,8 +2087,6 @@ export interface components {
             id: string;
             /** @description Sent by the caller. */
             mine: boolean;
-            /** @description Removed after a report: the app shows "This message was removed". */
-            removed: boolean;
             /** Format: uuid */
             senderId: string;
             /**
@@ -2112,15 +2120,32 @@ export interface components {
             /** @description Ignored: the rank stored with the contact request counts. */
             rank?: Record<string, never> | null;
         };
+        /** @description A report as the admins see it. */
+        ContactReport: {
+            /** Format: uuid */
+            contactRequestId: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: uuid */
+            id: string;
+            /** @description The request's first message. */
+            messagePreview: string;
+            reason: string;
+            reportedEmail: string | null;
+            /** Format: uuid */
+            reportedId: string;
+            reportedName: string;
+            /** Format: uuid */
+            reporterId: string;
+            /** @description `open` or `resolved`. */
+            status: string;
+        };
         /**
          * @description A contact request as either party sees it. The requester's address is
          *     never shown to the contestant: only the name they chose.
          */
         ContactRequest: {
-            /**
-             * @description The conversation was closed by a block, by one party leaving, or
-             *     by a moderator.
-             */
+            /** @description The conversation was closed by a block. */
             closed: boolean;
             /** @description The entry's display name. */
             contestantName: string;
@@ -2141,11 +2166,6 @@ export interface components {
             /** Format: uuid */
             id: string;
             messagePreview: string;
-            /**
-             * Format: uuid
-             * @description The other party's user id (to report them as a user).
-             */
-            otherUserId: string;
             /** @description The hold is confirmed. */
             paid: boolean;
             /** @description `pending_payment`, `paid`, `failed` or `refunded`. */
@@ -2198,6 +2218,13 @@ export interface components {
              * @description One of the caller's photos.
              */
             photo_id: string;
+        };
+        /** @description `PUT /api/v1/admin/users/{id}/date-of-birth`. */
+        CorrectDateOfBirth: {
+            /** @description `YYYY-MM-DD`. */
+            date_of_birth: string;
+            /** @description Why (kept in the audit log), 1 to 500 characters. */
+            reason: string;
         };
         /**
          * @description The body of `create-checkout` (the spec's fields; `priceId` is accepted
@@ -2283,44 +2310,10 @@ export interface components {
             /** @description The verification badge. */
             verified: boolean;
         };
-        DecisionForm: {
-            /** @description `dismiss`, `remove`, `suspend` or `ban`. */
-            action: string;
-            /** @description The rule of /guidelines (`g1`…); the reason's rule when absent. */
-            rule?: string | null;
-            /** @description The statement of reasons the reporter and the affected user read. */
-            statement?: string | null;
-            /**
-             * Format: int32
-             * @description For `suspend`: 1 to 365 days.
-             */
-            suspend_days?: number | null;
-        };
-        /** @description A decision as its affected user, the reporter's page and the admins see it. */
-        DecisionView: {
-            /** @description `dismiss`, `remove`, `suspend` or `ban`. */
-            action: string;
-            appeal_answer: string | null;
-            /** @description `open`, `upheld` or `reversed`, once appealed. */
-            appeal_status: string | null;
-            /** @description The affected user may appeal (once; not a dismissal). */
-            appealable: boolean;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: uuid */
-            id: string;
-            reason: string;
-            rule: string;
-            /** @description `/guidelines#gN`. */
-            rule_link: string;
-            rule_title: string;
-            statement: string;
-            /** @description What was decided, in a sentence. */
-            summary: string;
-            /** Format: int32 */
-            suspend_days: number | null;
-            target_kind: string;
-            target_label: string;
+        /** @description `POST /api/v1/account/date-of-birth`. */
+        DateOfBirthBody: {
+            /** @description `YYYY-MM-DD`. */
+            date_of_birth: string;
         };
         /** @description The optional body of `DELETE /api/v1/account`. */
         DeleteAccountBody: {
@@ -2493,7 +2486,7 @@ export interface components {
          *     all, so the web app's generated types know each one.
          * @enum {string}
          */
-        ErrorCode: "not_found" | "method_not_allowed" | "unsupported_media_type" | "invalid_json" | "invalid_request" | "body_too_large" | "invalid_query" | "validation_failed" | "conflict" | "rate_limited" | "not_signed_in" | "insufficient_aal" | "reauthentication_needed" | "security_link_invalid" | "admin_only" | "invalid_upload" | "missing_image" | "too_large" | "not_an_image" | "image_incomplete" | "bad_dimensions" | "no_face" | "face_too_small" | "no_hand" | "not_feet" | "missing_prompt" | "invalid_image_url" | "unsupported_prompt" | "free_edits_used" | "provider_credits" | "edit_failed" | "forbidden" | "invalid_signature" | "idempotency_key_reused" | "checkout_in_progress" | "checkout_closed" | "card_declined" | "already_subscribed" | "already_purchased" | "payment_required" | "already_paid" | "no_subscription" | "payment_provider_failed" | "unknown_feature" | "trial_used" | "feature_locked" | "already_applied" | "already_requested" | "already_verified" | "partner_exists" | "partner_not_found" | "invalid_short_code" | "short_code_taken" | "promo_code_taken" | "invalid_promo_code" | "invalid_transition" | "nothing_payable" | "no_earnings" | "already_connected" | "no_payout_account" | "cannot_contact_self" | "display_name_required" | "request_open" | "blocked" | "already_decided" | "not_paid" | "not_approved" | "conversation_closed" | "confirm_required" | "second_admin_required" | "already_appealed" | "server_busy" | "database_unavailable" | "shutting_down" | "body_timeout" | "storage_unavailable" | "internal_error";
+        ErrorCode: "not_found" | "method_not_allowed" | "unsupported_media_type" | "invalid_json" | "invalid_request" | "body_too_large" | "invalid_query" | "validation_failed" | "conflict" | "rate_limited" | "not_signed_in" | "insufficient_aal" | "reauthentication_needed" | "security_link_invalid" | "admin_only" | "age_required" | "confirmation_required" | "terms_required" | "underage" | "date_of_birth_on_file" | "terms_version_mismatch" | "recipient_unavailable" | "invalid_upload" | "missing_image" | "too_large" | "not_an_image" | "image_incomplete" | "bad_dimensions" | "no_face" | "face_too_small" | "no_hand" | "not_feet" | "missing_prompt" | "invalid_image_url" | "unsupported_prompt" | "free_edits_used" | "provider_credits" | "edit_failed" | "forbidden" | "invalid_signature" | "idempotency_key_reused" | "checkout_in_progress" | "checkout_closed" | "card_declined" | "already_subscribed" | "already_purchased" | "payment_required" | "already_paid" | "no_subscription" | "payment_provider_failed" | "unknown_feature" | "trial_used" | "feature_locked" | "already_applied" | "already_requested" | "already_verified" | "partner_exists" | "partner_not_found" | "invalid_short_code" | "short_code_taken" | "promo_code_taken" | "invalid_promo_code" | "invalid_transition" | "nothing_payable" | "no_earnings" | "already_connected" | "no_payout_account" | "cannot_contact_self" | "display_name_required" | "request_open" | "blocked" | "already_decided" | "not_paid" | "not_approved" | "conversation_closed" | "server_busy" | "database_unavailable" | "shutting_down" | "body_timeout" | "storage_unavailable" | "internal_error";
         /** @description The result of a face analysis. */
         FaceAnalysis: {
             breakdown: components["schemas"]["FaceBreakdown"];
@@ -3268,76 +3261,6 @@ export interface components {
          * @enum {string}
          */
         Purchase: "subscription" | "personality_detailed" | "contact_request";
-        Queue: {
-            /**
-             * Format: int64
-             * @description How many admins there are: with one, appeals cannot be answered.
-             */
-            admins: number;
-            /** @description Oldest first. */
-            appeals: components["schemas"]["QueuedAppeal"][];
-            /** @description Urgent first, then the nearest deadline. */
-            reports: components["schemas"]["QueuedReport"][];
-        };
-        /** @description An appeal waiting for an admin. */
-        QueuedAppeal: {
-            /** Format: date-time */
-            created_at: string;
-            decision: components["schemas"]["DecisionView"];
-            /** Format: uuid */
-            id: string;
-            /** @description The caller did not take the decision, so may answer the appeal. */
-            may_decide: boolean;
-            /** @description The user's words. */
-            statement: string;
-        };
-        /** @description A report as the admins see it in the queue. */
-        QueuedReport: {
-            affected_email: string | null;
-            /** Format: uuid */
-            affected_user_id: string | null;
-            /** Format: date-time */
-            created_at: string;
-            details: string;
-            /**
-             * Format: date-time
-             * @description 48 hours after it was made.
-             */
-            due_at: string;
-            /** @description What the admin reads (a message's text, a photo's name). */
-            excerpt: string;
-            /** Format: uuid */
-            id: string;
-            /** @description A signed URL of the image, valid for an hour. */
-            image_url: string | null;
-            /** @description What it is, or that it no longer exists. */
-            label: string;
-            /**
-             * Format: int64
-             * @description Open reports of the same thing (one decision answers them all).
-             */
-            open_reports_of_target: number;
-            reason: string;
-            reason_label: string;
-            /** @description The kind the reporter named (`share`, `contest_entry`, …). */
-            reported_as: string;
-            /** @description Who reported it: their address (signed out) or their account's. */
-            reporter_email: string | null;
-            /** @description The rule of /guidelines the reason points to (`g1`…). */
-            rule: string;
-            /**
-             * Format: int64
-             * @description Seconds until `due_at` (negative: overdue).
-             */
-            seconds_left: number;
-            /** @description Reported by a signed-out visitor. */
-            signed_out: boolean;
-            target_id: string;
-            /** @description The canonical kind: `photo`, `message`, `conversation` or `user`. */
-            target_kind: string;
-            /** @description Someone under 18, or an intimate image shared without consent. */
-            urgent: boolean;
-        };
         /** @description A question as the web app shows it. */
         QuizQuestion: {
             index: number;
@@ -3368,32 +3291,13 @@ export interface components {
             /** @description Shown to the owner; 1 to 500 characters. */
             reason?: string | null;
         };
-        ReportAccepted: {
-            /** Format: uuid */
-            id: string;
-            message: string;
+        /** @description The gate's view after a change. */
+        Recorded: {
+            standing: components["schemas"]["Standing"];
         };
         ReportBody: {
             /** @description What is wrong with the entry; 1 to 500 characters. */
             reason?: string | null;
-        };
-        ReportForm: {
-            /** @description What is wrong, in the reporter's words (at most 2000 characters). */
-            details?: string | null;
-            /**
-             * @description Signed-out visitors: "I believe the information in this report is
-             *     accurate and complete, and I make it in good faith" (DSA Art. 16).
-             */
-            good_faith?: boolean | null;
-            /**
-             * @description `spam_or_scam`, `harassment`, `nudity_or_sexual_content`, `under_18`,
-             *     `intimate_image_without_consent`, `my_photo_without_consent`,
-             *     `other_illegal_content` or `other`.
-             */
-            reason: string;
-            /** @description Signed-out visitors: where the receipt and the decision go. */
-            reporter_email?: string | null;
-            target: components["schemas"]["TargetForm"];
         };
         ReportReceipt: {
             /** Format: uuid */
@@ -3531,11 +3435,6 @@ export interface components {
             token: string;
         };
         SendMessageForm: {
-            /**
-             * @description The sender answered "Are you sure?" with yes: a message with words
-             *     that may hurt or offend is sent (without it: 409 `confirm_required`).
-             */
-            confirm?: boolean;
             /** @description 1-5000 characters. */
             content: string;
             /**
@@ -3579,6 +3478,21 @@ export interface components {
              */
             expires_in?: components["schemas"]["ShareExpiry"];
         };
+        /** @description Where a user stands with the three conditions. */
+        Standing: {
+            /** @description The date on file is of an adult today. */
+            adult: boolean;
+            /** @description The email or the phone is confirmed. */
+            confirmed: boolean;
+            /** @description A date of birth is on file (its value is never shown here). */
+            date_of_birth_on_file: boolean;
+            /** @description All three hold: the community features are open to the user. */
+            member: boolean;
+            /** @description The user accepted that version. */
+            terms_accepted: boolean;
+            /** @description The version of the terms in force. */
+            terms_version: string;
+        };
         Standings: {
             /**
              * Format: date-time
@@ -3621,14 +3535,16 @@ export interface components {
             /** @description An active `premium_editing` subscription that has not expired. */
             subscribed: boolean;
         };
-        TargetForm: {
-            /**
-             * @description The photo's, message's, conversation's (contact request's) or user's
-             *     id; for `share`, the slug of `/s/{slug}`.
-             */
-            id: string;
-            /** @description `photo`, `share`, `message`, `conversation`, `contest_entry` or `user`. */
-            kind: string;
+        /** @description The terms in force (`GET /api/v1/terms`). */
+        Terms: {
+            /** @description When it took effect, `YYYY-MM-DD`. */
+            date: string;
+            guidelines_url: string;
+            privacy_url: string;
+            /** @description The pages it covers. */
+            terms_url: string;
+            /** @description The version a user accepts (`POST /api/v1/account/terms`). */
+            version: string;
         };
         /**
          * @description The spec's score tiers (1 to 10 scale).
@@ -3827,6 +3743,84 @@ export interface operations {
             };
         };
     };
+    declare_date_of_birth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DateOfBirthBody"];
+            };
+        };
+        responses: {
+            /** @description Recorded */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Recorded"];
+                };
+            };
+            /** @description `invalid_json`: the body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_signed_in` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `date_of_birth_on_file` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `body_too_large`: the body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `underage`: under 18, nothing stored; `validation_failed`: not a date */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     export: {
         parameters: {
             query?: never;
@@ -3846,35 +3840,6 @@ export interface operations {
                 };
             };
             /** @description Not signed in */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    my_decisions: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The decisions */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["DecisionView"][];
-                };
-            };
-            /** @description `not_signed_in` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3954,6 +3919,113 @@ export interface operations {
             };
         };
     };
+    account_standing: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Where the user stands */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Standing"];
+                };
+            };
+            /** @description `not_signed_in` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    accept_terms: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AcceptTermsBody"];
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Recorded"];
+                };
+            };
+            /** @description `invalid_json`: the body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_signed_in` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `terms_version_mismatch`: not the version in force */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `body_too_large`: the body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`: a field is missing or has the wrong type */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     admin_access: {
         parameters: {
             query?: never;
@@ -3981,105 +4053,6 @@ export interface operations {
             };
             /** @description `admin_only`: signed in, but not an administrator */
             403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    decide_appeal: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The appeal's id */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["AppealDecisionForm"];
-            };
-        };
-        responses: {
-            /** @description Answered */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["DecisionView"];
-                };
-            };
-            /** @description `invalid_json`: the body is not valid JSON */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description `not_signed_in` */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description `admin_only` */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description `not_found` */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description `already_decided`; `second_admin_required`: the caller took the decision */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description `body_too_large`: the body is too large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description `unsupported_media_type`: the body is not sent as `application/json` */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description `validation_failed` */
-            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4130,6 +4103,110 @@ export interface operations {
             };
             /** @description `admin_only` */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`: the path or query holds a control character */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    admin_contact_reports: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The reports */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContactReport"][];
+                };
+            };
+            /** @description `not_signed_in` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `admin_only` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    resolve_contact_report: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The report's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Resolved */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `not_signed_in` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `admin_only` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `conflict`: resolved before */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4615,6 +4692,101 @@ export interface operations {
                 };
             };
             /** @description `validation_failed`: a field is missing or has the wrong type */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    admin_reports: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Open reports */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminReport"][];
+                };
+            };
+            /** @description `not_signed_in` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `admin_only` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    resolve_report: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The report's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Resolved (or already resolved) */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `not_signed_in` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `admin_only` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such report */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`: the path or query holds a control character */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5191,7 +5363,7 @@ export interface operations {
             };
         };
     };
-    admin_queue: {
+    admin_role: {
         parameters: {
             query?: never;
             header?: never;
@@ -5200,13 +5372,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The queue */
+            /** @description Whether the caller is an administrator */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Queue"];
+                    "application/json": components["schemas"]["AdminRole"];
                 };
             };
             /** @description `not_signed_in` */
@@ -5218,40 +5390,31 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `admin_only` */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
         };
     };
-    decide_report: {
+    correct_date_of_birth: {
         parameters: {
             query?: never;
             header?: never;
             path: {
-                /** @description The report's id */
+                /** @description The user */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["DecisionForm"];
+                "application/json": components["schemas"]["CorrectDateOfBirth"];
             };
         };
         responses: {
-            /** @description Decided */
-            201: {
+            /** @description Corrected; the user's standing */
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["DecisionView"];
+                    "application/json": components["schemas"]["Recorded"];
                 };
             };
             /** @description `invalid_json`: the body is not valid JSON */
@@ -5281,17 +5444,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `not_found` */
+            /** @description No such user */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description `already_decided` */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5317,37 +5471,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `validation_failed`: no such action or rule, no statement, days out of range, or no account to suspend */
+            /** @description `validation_failed`: not a date, or no reason */
             422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    admin_role: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Whether the caller is an administrator */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AdminRole"];
-                };
-            };
-            /** @description `not_signed_in` */
-            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6462,7 +6587,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `blocked` */
+            /** @description `blocked`; `recipient_unavailable`: the contestant may not receive requests (issue 41) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6554,6 +6679,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `age_required` (no adult date of birth on file), `terms_required` (the current terms not accepted), `confirmation_required` (no confirmed email or phone) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     sent_requests: {
@@ -6583,6 +6717,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `age_required` (no adult date of birth on file), `terms_required` (the current terms not accepted), `confirmation_required` (no confirmed email or phone) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     unread_summary: {
@@ -6605,6 +6748,15 @@ export interface operations {
             };
             /** @description `not_signed_in` */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `age_required` (no adult date of birth on file), `terms_required` (the current terms not accepted), `confirmation_required` (no confirmed email or phone) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6653,6 +6805,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `age_required` (no adult date of birth on file), `terms_required` (the current terms not accepted), `confirmation_required` (no confirmed email or phone) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description `validation_failed`: the path or query holds a control character */
             422: {
                 headers: {
@@ -6687,6 +6848,15 @@ export interface operations {
             };
             /** @description `not_signed_in` */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `age_required` (no adult date of birth on file), `terms_required` (the current terms not accepted), `confirmation_required` (no confirmed email or phone) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6744,6 +6914,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `age_required` (no adult date of birth on file), `terms_required` (the current terms not accepted), `confirmation_required` (no confirmed email or phone) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description `not_found`: no such request of the caller's */
             404: {
                 headers: {
@@ -6794,6 +6973,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `age_required` (no adult date of birth on file), `terms_required` (the current terms not accepted), `confirmation_required` (no confirmed email or phone) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description `not_found`: not a request to the caller */
             404: {
                 headers: {
@@ -6837,7 +7025,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description A request between the caller and the person to block */
+                /** @description A request from the requester to block */
                 id: string;
             };
             cookie?: never;
@@ -6860,7 +7048,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `not_found`: not a request of the caller's */
+            /** @description `age_required` (no adult date of birth on file), `terms_required` (the current terms not accepted), `confirmation_required` (no confirmed email or phone) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: not a request to the caller */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6910,6 +7107,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `age_required` (no adult date of birth on file), `terms_required` (the current terms not accepted), `confirmation_required` (no confirmed email or phone) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description `not_found`: not a request to the caller */
             404: {
                 headers: {
@@ -6921,54 +7127,6 @@ export interface operations {
             };
             /** @description `already_decided` */
             409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description `validation_failed`: the path or query holds a control character */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    leave_conversation: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The request or conversation to leave */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Left */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description `not_signed_in` */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description `not_found`: not a request of the caller's */
-            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7128,7 +7286,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `conversation_closed`; `conflict`: the id is another message's; `confirm_required`: the message has words that may hurt or offend, send it again with `confirm: true` if the sender is sure */
+            /** @description `conversation_closed`, or `conflict`: the id is another message's */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7465,6 +7623,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `age_required` (no adult date of birth on file), `terms_required` (the current terms not accepted), `confirmation_required` (no confirmed email or phone) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description No such photo of this user */
             404: {
                 headers: {
@@ -7694,6 +7861,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `age_required` (no adult date of birth on file), `terms_required` (the current terms not accepted), `confirmation_required` (no confirmed email or phone) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description `validation_failed`: the path or query holds a control character */
             422: {
                 headers: {
@@ -7877,161 +8053,6 @@ export interface operations {
             };
         };
     };
-    decision_view: {
-        parameters: {
-            query?: {
-                /**
-                 * @description The token of the decision mail's appeal link (for a user who cannot
-                 *     sign in).
-                 */
-                token?: string;
-            };
-            header?: never;
-            path: {
-                /** @description The decision's id */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The decision */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["DecisionView"];
-                };
-            };
-            /** @description `invalid_query`: a query parameter is invalid */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description `not_signed_in`: no session and no token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description `not_found`: not a decision about the caller */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description `validation_failed`: the path or query holds a control character */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    appeal_decision: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The decision's id */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["AppealForm"];
-            };
-        };
-        responses: {
-            /** @description Appealed */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AppealReceipt"];
-                };
-            };
-            /** @description `invalid_json`: the body is not valid JSON */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description `not_signed_in`: no session and no token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description `not_found`: not a decision about the caller */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description `already_appealed` */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description `body_too_large`: the body is too large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description `unsupported_media_type`: the body is not sent as `application/json` */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description `validation_failed`: no statement, or a dismissal (nothing to appeal) */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
     apply: {
         parameters: {
             query?: never;
@@ -8188,6 +8209,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `age_required` (no adult date of birth on file), `terms_required` (the current terms not accepted), `confirmation_required` (no confirmed email or phone) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description `partner_exists`, `short_code_taken`, `promo_code_taken` */
             409: {
                 headers: {
@@ -8266,6 +8296,15 @@ export interface operations {
             };
             /** @description `not_signed_in` */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `age_required` (no adult date of birth on file), `terms_required` (the current terms not accepted), `confirmation_required` (no confirmed email or phone) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8367,6 +8406,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `age_required` (no adult date of birth on file), `terms_required` (the current terms not accepted), `confirmation_required` (no confirmed email or phone) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     sandbox_account: {
@@ -8392,6 +8440,15 @@ export interface operations {
             };
             /** @description `not_signed_in` */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `age_required` (no adult date of birth on file), `terms_required` (the current terms not accepted), `confirmation_required` (no confirmed email or phone) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8442,6 +8499,15 @@ export interface operations {
             };
             /** @description `not_signed_in` */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `age_required` (no adult date of birth on file), `terms_required` (the current terms not accepted), `confirmation_required` (no confirmed email or phone) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8608,7 +8674,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `feature_locked`: feet or hands without Premium or a fresh trial result */
+            /** @description `feature_locked`: feet or hands without Premium or a fresh trial result; with `public_listing`, the community gate's `age_required`, `terms_required`, `confirmation_required` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9062,89 +9128,22 @@ export interface operations {
             };
         };
     };
-    create_report: {
+    current_terms: {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["ReportForm"];
-            };
-        };
+        requestBody?: never;
         responses: {
-            /** @description Received; an admin answers within 48 hours */
-            202: {
+            /** @description The terms in force */
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ReportAccepted"];
-                };
-            };
-            /** @description `invalid_json`: the body is not valid JSON */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description `not_signed_in`: signed out, and the content is not public */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description `not_found`: nothing of that kind and id the caller can see */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description `body_too_large`: the body is too large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description `unsupported_media_type`: the body is not sent as `application/json` */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description `validation_failed`: no such kind or reason, no address or good-faith statement, or the caller's own content */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description `rate_limited` */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["Terms"];
                 };
             };
         };

@@ -2,6 +2,7 @@ import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/r
 import { useSyncExternalStore } from 'react';
 import { api, ApiError, noContent, unwrap, type ApiSchemas } from '@/lib/api-client';
 import { servesApi, useSession } from '@/lib/session';
+import { useIsMember } from '@/resources/account/community';
 
 /**
  * The contact-request resource: the inbox and the requests the user sent
@@ -83,11 +84,13 @@ export function useUserEventsLive(): boolean {
 export function useUnreadSummary() {
   const { session } = useSession();
   const live = useUserEventsLive();
+  // Only members have requests and chats; anyone else would get 403 `age_required` and the like.
+  const member = useIsMember();
   return useQuery(
     queryOptions({
       queryKey: contactRequestKeys.unread(),
       queryFn: () => unwrap(api.GET('/api/v1/contact-requests/unread')),
-      enabled: session !== null && servesApi(session),
+      enabled: session !== null && servesApi(session) && member,
       refetchInterval: live ? false : UNREAD_POLL_MS,
       refetchOnWindowFocus: 'always',
       retry: retryServerErrors,
@@ -119,11 +122,12 @@ export type EntryContact = ApiSchemas['EntryContact'];
  */
 export function useEntryContact(photoId: string | null) {
   const { session } = useSession();
+  const member = useIsMember();
   return useQuery(
     queryOptions({
       queryKey: contactRequestKeys.withEntry(photoId),
       queryFn: () => unwrap(api.GET('/api/v1/contact-requests/with/{photo_id}', { params: { path: { photo_id: photoId ?? '' } } })),
-      enabled: Boolean(session && photoId),
+      enabled: Boolean(session && photoId && member),
       retry: retryServerErrors,
       staleTime: 0,
     }),
@@ -143,12 +147,13 @@ export const MAX_ENTRY_CONTACTS = 100;
  */
 export function useEntryContacts(photoIds: readonly string[]) {
   const { session } = useSession();
+  const member = useIsMember();
   const ids = photoIds.slice(0, MAX_ENTRY_CONTACTS);
   return useQuery(
     queryOptions({
       queryKey: contactRequestKeys.withEntries(ids),
       queryFn: () => unwrap(api.GET('/api/v1/contact-requests/with', { params: { query: { photoIds: ids.join(',') } } })),
-      enabled: session !== null && servesApi(session) && ids.length > 0,
+      enabled: session !== null && servesApi(session) && ids.length > 0 && member,
       select: (entries): ReadonlyMap<string, EntryContactOf> => new Map(entries.map((entry) => [entry.photoId, entry])),
       retry: retryServerErrors,
       staleTime: 0,

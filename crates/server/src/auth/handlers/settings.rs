@@ -45,7 +45,7 @@ pub async fn settings(State(state): State<AppState>) -> Response {
         "external": external,
         "external_labels": labels,
         "disable_signup": auth.disable_signup,
-        "mailer_autoconfirm": auth.autoconfirm,
+        "mailer_autoconfirm": auth.autoconfirm(),
         "phone_autoconfirm": false,
         "sms_provider": match state.config.auth.sms.provider {
             crate::config::SmsProviderKind::Twilio => "twilio",

@@ -10,6 +10,7 @@ use serde_json::{Value, json};
 use uuid::Uuid;
 
 use super::steps::{EmailBody, limit_mail_requests, present};
+use crate::auth::community;
 use crate::auth::error::{AuthError, AuthResult};
 use crate::auth::extract::{AuthJson, AuthQuery};
 use crate::auth::otp::{self, MailKind};
@@ -40,7 +41,7 @@ pub async fn signup(
     client: ClientInfo,
     referral: Referral,
     AuthQuery(query): AuthQuery<RedirectQuery>,
-    AuthJson(body): AuthJson<SignupBody>,
+    AuthJson(mut body): AuthJson<SignupBody>,
 ) -> AuthResult<Response> {
     let auth = &state.config.auth;
     if auth.disable_signup {
@@ -48,6 +49,12 @@ pub async fn signup(
             "signup_disabled",
             "Signups not allowed for this instance",
         ));
+    }
+    // Before anything is stored or counted: a minor's sign-up leaves no
+    // trace, not even the address (issue 41).
+    let facts = community::take_signup_facts(&state.config.community, &mut body.data)?;
+    if let Some(data) = &body.data {
+        community::check_names(&state.config.community, data)?;
     }
     let challenge = pkce::parse(
         body.code_challenge.as_deref(),
@@ -58,14 +65,14 @@ pub async fn signup(
             return Err(AuthError::phone_disabled("Phone signups are disabled"));
         }
         let phone = user_rules::normalise_phone(phone)?;
-        return phone_signup(&state, &client, &phone, &referral, body).await;
+        return phone_signup(&state, &client, &phone, &referral, body, facts).await;
     }
     let Some(email) = present(&body.email) else {
-        return anonymous_sign_in(&state, &client, body.data).await;
+        return anonymous_sign_in(&state, &client, body.data, facts).await;
     };
     limit_mail_requests(&state, &client).await?;
     let email = user_rules::normalise_email(email)?;
-    if !auth.autoconfirm {
+    if !auth.autoconfirm() {
         // Counted before the lookup: the same for a taken address as a new one.
         otp::limit_mail(&state, &client, &email).await?;
     }
@@ -81,7 +88,7 @@ pub async fn signup(
     let existing = user_rules::find_by_email(&state.db, &email).await?;
     let user = match existing {
         Some(user) if user.email_confirmed_at.is_some() => {
-            if auth.autoconfirm {
+            if auth.autoconfirm() {
                 return Err(AuthError::unprocessable(
                     "user_already_exists",
                     "User already registered",
@@ -108,7 +115,8 @@ pub async fn signup(
             }
             active.updated_at = Set(Utc::now());
             let user = active.update(&state.db).await?;
-            if auth.autoconfirm {
+            community::record_signup_facts(&state.db, user.id, &facts).await?;
+            if auth.autoconfirm() {
                 user_rules::confirm_email(&state.db, &user).await?
             } else {
                 user
@@ -122,7 +130,8 @@ pub async fn signup(
                     email: Some(email.clone()),
                     password_hash: Some(hash),
                     user_metadata: body.data.clone(),
-                    email_confirmed: auth.autoconfirm,
+                    email_confirmed: auth.autoconfirm(),
+                    facts,
                     ..NewUser::default()
                 },
             )
@@ -155,6 +164,7 @@ pub(super) async fn phone_signup(
     phone: &str,
     referral: &Referral,
     body: SignupBody,
+    facts: community::SignupFacts,
 ) -> AuthResult<Response> {
     let auth = &state.config.auth;
     limit_mail_requests(state, client).await?;
@@ -177,7 +187,9 @@ pub(super) async fn phone_signup(
             let mut active: users::ActiveModel = user.clone().into();
             active.encrypted_password = Set(Some(hash));
             active.updated_at = Set(Utc::now());
-            active.update(&state.db).await?
+            let user = active.update(&state.db).await?;
+            community::record_signup_facts(&state.db, user.id, &facts).await?;
+            user
         }
         None => {
             let txn = state.db.begin().await?;
@@ -187,6 +199,7 @@ pub(super) async fn phone_signup(
                     phone: Some(phone.to_owned()),
                     password_hash: Some(hash),
                     user_metadata: body.data.clone(),
+                    facts,
                     ..NewUser::default()
                 },
             )
@@ -234,8 +247,12 @@ pub(super) async fn phone_otp(
     state: &AppState,
     phone: &str,
     referral: &Referral,
-    body: EmailBody,
+    mut body: EmailBody,
 ) -> AuthResult<Response> {
+    let facts = community::take_signup_facts(&state.config.community, &mut body.data)?;
+    if let Some(data) = &body.data {
+        community::check_names(&state.config.community, data)?;
+    }
     let phone = user_rules::normalise_phone(phone)?;
     let user = match user_rules::find_by_phone(&state.db, &phone).await? {
         Some(user) => user,
@@ -258,6 +275,7 @@ pub(super) async fn phone_otp(
                 NewUser {
                     phone: Some(phone.clone()),
                     user_metadata: body.data,
+                    facts,
                     ..NewUser::default()
                 },
             )
@@ -320,6 +338,7 @@ pub(super) async fn anonymous_sign_in(
     state: &AppState,
     client: &ClientInfo,
     data: Option<Value>,
+    facts: community::SignupFacts,
 ) -> AuthResult<Response> {
     if !state.config.auth.anonymous_sign_ins {
         return Err(AuthError::unprocessable(
@@ -341,6 +360,7 @@ pub(super) async fn anonymous_sign_in(
         NewUser {
             user_metadata: data,
             is_anonymous: true,
+            facts,
             ..NewUser::default()
         },
     )

@@ -76,6 +76,7 @@ pub async fn update_user(
     }
 
     if let Some(data) = &body.data {
+        crate::auth::community::check_names(&state.config.community, data)?;
         let mut active: users::ActiveModel = user.clone().into();
         active.raw_user_meta_data =
             Set(user_rules::merged_metadata(&user.raw_user_meta_data, data)?);

@@ -13,6 +13,7 @@ use serde_json::{Value, json};
 use super::signup::{SMS_OTP_TTL_SECS, phone_otp, send_confirmation, send_sms_code, signed_up};
 use super::steps::{EmailBody, limit_mail_requests, present, with_fragment, with_query};
 use super::user::start_email_change;
+use crate::auth::community;
 use crate::auth::error::{AuthError, AuthResult};
 use crate::auth::extract::{AuthJson, AuthQuery};
 use crate::auth::notices;
@@ -103,8 +104,19 @@ pub async fn otp(
     client: ClientInfo,
     referral: Referral,
     AuthQuery(query): AuthQuery<RedirectQuery>,
-    AuthJson(body): AuthJson<EmailBody>,
+    AuthJson(mut body): AuthJson<EmailBody>,
 ) -> AuthResult<Response> {
+    // A minor's request leaves no trace (issue 41); the phone's own path
+    // takes the date itself.
+    let facts = if present(&body.phone).is_none() {
+        let facts = community::take_signup_facts(&state.config.community, &mut body.data)?;
+        if let Some(data) = &body.data {
+            community::check_names(&state.config.community, data)?;
+        }
+        facts
+    } else {
+        community::SignupFacts::default()
+    };
     limit_mail_requests(&state, &client).await?;
     let challenge = pkce::parse(
         body.code_challenge.as_deref(),
@@ -159,6 +171,7 @@ pub async fn otp(
                 NewUser {
                     email: Some(email),
                     user_metadata: body.data,
+                    facts,
                     ..NewUser::default()
                 },
             )

@@ -32,8 +32,8 @@ use uuid::Uuid;
 use super::provider_error;
 use crate::db::entities::users;
 use crate::http::AppState;
-use crate::http::error::{ApiError, ErrorBody, ErrorCode, SignedInErrors};
-use crate::http::extract::{AuthUser, Json, Path};
+use crate::http::error::{ApiError, CommunityErrors, ErrorBody, ErrorCode, SignedInErrors};
+use crate::http::extract::{AuthUser, CommunityMember, Json, Path};
 use crate::providers::payments::ConnectedAccount;
 use entity::{AccountStatus, TakenBack, account};
 use ledger::{LineState, Totals};
@@ -147,13 +147,14 @@ pub async fn account_of(
 /// The caller's earnings: their payout account, their lines and totals.
 #[utoipa::path(get, path = "/payouts/earnings", tag = "billing",
     responses(
+        CommunityErrors,
         (status = 200, description = "The caller's earnings", body = Earnings),
         SignedInErrors,
     ),
     security(("bearer" = [])))]
 pub async fn earnings(
     State(state): State<AppState>,
-    user: AuthUser,
+    CommunityMember(user): CommunityMember,
 ) -> Result<Json<Earnings>, ApiError> {
     let window = state.config.payments.payout_window_days;
     let reply_days = state.config.payments.reply_window_days;
@@ -208,6 +209,7 @@ pub async fn earnings(
 /// pressed) and answers where to finish setting it up.
 #[utoipa::path(post, path = "/payouts/account", tag = "billing",
     responses(
+        CommunityErrors,
         (status = 200, description = "Go to `url` to finish onboarding", body = OnboardingLink),
         SignedInErrors,
         (status = 403, description = "`no_earnings`: nothing to be paid yet", body = ErrorBody),
@@ -217,7 +219,7 @@ pub async fn earnings(
     security(("bearer" = [])))]
 pub async fn connect_account(
     State(state): State<AppState>,
-    user: AuthUser,
+    CommunityMember(user): CommunityMember,
 ) -> Result<Json<OnboardingLink>, ApiError> {
     let provider = state.payments.provider.clone();
     let existing = account_of(&state.db, provider.name(), user.user_id).await?;
@@ -380,6 +382,7 @@ fn sandbox_view(data: &Value) -> SandboxAccount {
 #[utoipa::path(get, path = "/payouts/sandbox/accounts/{id}", tag = "billing",
     params(("id" = String, Path, description = "The test account's id (acct_sandbox_…)")),
     responses(
+        CommunityErrors,
         (status = 200, description = "The test account", body = SandboxAccount),
         SignedInErrors,
         (status = 404, description = "No such account of the caller's, or the sandbox is off", body = ErrorBody),
@@ -387,7 +390,7 @@ fn sandbox_view(data: &Value) -> SandboxAccount {
     security(("bearer" = [])))]
 pub async fn sandbox_account(
     State(state): State<AppState>,
-    user: AuthUser,
+    CommunityMember(user): CommunityMember,
     Path(id): Path<String>,
 ) -> Result<Json<SandboxAccount>, ApiError> {
     let sandbox = own_sandbox_account(&state, &user, &id).await?;
@@ -404,6 +407,7 @@ pub async fn sandbox_account(
 #[utoipa::path(post, path = "/payouts/sandbox/accounts/{id}/complete", tag = "billing",
     params(("id" = String, Path, description = "The test account's id")),
     responses(
+        CommunityErrors,
         (status = 200, description = "The account is enabled", body = SandboxAccount),
         SignedInErrors,
         (status = 404, description = "No such account of the caller's", body = ErrorBody),
@@ -411,7 +415,7 @@ pub async fn sandbox_account(
     security(("bearer" = [])))]
 pub async fn sandbox_complete(
     State(state): State<AppState>,
-    user: AuthUser,
+    CommunityMember(user): CommunityMember,
     Path(id): Path<String>,
 ) -> Result<Json<SandboxAccount>, ApiError> {
     let sandbox = own_sandbox_account(&state, &user, &id).await?;

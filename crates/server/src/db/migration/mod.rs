@@ -74,6 +74,7 @@ mod m20261207_7700_security_links;
 mod m20261207_7701_share_expiry;
 mod m20261208_8100_one_hold;
 mod m20261208_8251_money_mail;
+mod m20261208_8300_adults_terms;
 mod m20261208_8401_reports;
 
 /// Applies the migrations: `Migrator::up(&db, None)`.
@@ -110,6 +111,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261207_7701_share_expiry::Migration),
             Box::new(m20261208_8100_one_hold::Migration),
             Box::new(m20261208_8251_money_mail::Migration),
+            Box::new(m20261208_8300_adults_terms::Migration),
             Box::new(m20261208_8401_reports::Migration),
         ]
     }
@@ -184,4 +186,7 @@ pub const TABLES: &[&str] = &[
     "moderation_decisions",
     "reports",
     "moderation_appeals",
+    // adults only, terms people accept
+    "birth_dates",
+    "terms_acceptances",
 ];

@@ -7,6 +7,9 @@
 //!   but this session has not used it (aal1);
 //! - [`AdminUser`]: a signed-in user with the admin role, else 403
 //!   `admin_only`;
+//! - [`CommunityMember`]: a signed-in adult with the current terms accepted
+//!   and a confirmed address, else 403 `age_required`, `terms_required` or
+//!   `confirmation_required` (the one community gate, issue 41);
 //! - [`ClientInfo`]: the caller's address and user agent;
 //! - [`Json`]: a JSON body whose rejection is an [`ApiError`];
 //! - [`Query`]: query parameters whose rejection is an [`ApiError`] (400
@@ -18,6 +21,7 @@
 
 mod caller;
 mod client;
+mod community;
 mod roles;
 mod session_cache;
 
@@ -28,6 +32,10 @@ pub use caller::{
     insufficient_aal, not_signed_in, verified_claims,
 };
 pub use client::{ClientInfo, client_ip, rate_key};
+pub use community::{
+    CommunityMember, Standing, age_required, confirmation_required, require_member, standing,
+    terms_required,
+};
 pub use roles::{ADMIN_ROLE, AdminAction, AdminUser, admin_only, is_admin};
 pub use session_cache::{SESSION_CACHE_TTL, SessionCache, forget_recent_reads_after_writes};
 

@@ -318,7 +318,7 @@ async fn the_detailed_analysis_is_bought_for_one_result_of_the_callers(backend: 
     let app = sandbox_app(backend).await;
     let owner = sign_up(&app, "owner@example.com").await;
     let other = sign_up(&app, "other@example.com").await;
-    let admin = sign_up(&app, "admin@example.com").await;
+    let admin = sign_up_named_caller(&app, "admin@example.com", "Boss").await;
     prettyscore_server::admin::roles::grant_admin(&app.db, "admin@example.com")
         .await
         .unwrap();

@@ -16,7 +16,7 @@ use reqwest::{Method, RequestBuilder, StatusCode};
 use serde_json::{Value, json};
 
 use super::app::TestApp;
-use super::seed::{Caller, PASSWORD};
+use super::seed::{ADULT_BIRTH_DATE, Caller, PASSWORD};
 
 /// A status for [`Reply::assert_error`]: a [`StatusCode`] or its number.
 pub trait Status {
@@ -261,21 +261,49 @@ impl TestApp {
         .await
     }
 
-    /// Signs up (autoconfirm on) and returns the token response.
+    /// Signs up (autoconfirm on) and returns the token response. Like the
+    /// web app's form, it declares an adult date of birth ([`ADULT_BIRTH_DATE`])
+    /// and accepts the terms in force, so the user may use the community
+    /// features (issue 41); [`TestApp::sign_up_bare`] for a GoTrue client's
+    /// sign-up without them.
     pub async fn sign_up(&self, email: &str) -> Value {
+        let reply = self
+            .post(
+                "/signup",
+                json!({"email": email, "password": PASSWORD, "data": self.member_data()}),
+            )
+            .await;
+        reply.assert_ok().clone()
+    }
+
+    /// Signs up with only an email and a password, as auth-js's own tests do:
+    /// no date of birth, no terms accepted.
+    pub async fn sign_up_bare(&self, email: &str) -> Value {
         let reply = self
             .post("/signup", json!({"email": email, "password": PASSWORD}))
             .await;
         reply.assert_ok().clone()
     }
 
+    /// The sign-up `data` of a community member: an adult date of birth and
+    /// the terms in force.
+    pub fn member_data(&self) -> Value {
+        json!({
+            "date_of_birth": ADULT_BIRTH_DATE,
+            "terms_version": self.config.community.terms_version,
+        })
+    }
+
     /// Signs up with a display name in the user metadata (`data.display_name`,
-    /// as the web app's sign-up form sends it) and returns the token response.
+    /// as the web app's sign-up form sends it), an adult date of birth and the
+    /// terms in force, and returns the token response.
     pub async fn sign_up_named(&self, email: &str, display_name: &str) -> Value {
+        let mut data = self.member_data();
+        data["display_name"] = json!(display_name);
         let reply = self
             .post(
                 "/signup",
-                json!({"email": email, "password": PASSWORD, "data": {"display_name": display_name}}),
+                json!({"email": email, "password": PASSWORD, "data": data}),
             )
             .await;
         reply.assert_ok().clone()

@@ -18,6 +18,9 @@ use super::client::{Reply, access, claims};
 /// Every test user's password.
 pub const PASSWORD: &str = "correct-horse-battery";
 
+/// The date of birth test users declare: an adult's.
+pub const ADULT_BIRTH_DATE: &str = "1990-05-17";
+
 /// A signed-in user.
 pub struct Caller {
     pub token: String,
@@ -30,6 +33,12 @@ pub struct Caller {
 pub async fn sign_up(app: &TestApp, email: &str) -> Caller {
     let name = email.split('@').next().unwrap_or(email);
     caller(app.sign_up_named(email, name).await, email)
+}
+
+/// Signs up with `display_name` (for an address whose local part is a word
+/// no display name may contain, such as `admin@`).
+pub async fn sign_up_named_caller(app: &TestApp, email: &str, display_name: &str) -> Caller {
+    caller(app.sign_up_named(email, display_name).await, email)
 }
 
 /// Signs up without a display name.
@@ -47,9 +56,13 @@ fn caller(tokens: Value, email: &str) -> Caller {
     }
 }
 
-/// `admin@example.com`, signed up and granted the admin role.
+/// `admin@example.com`, signed up (named "Boss": a display name may not
+/// say "admin") and granted the admin role.
 pub async fn admin(app: &TestApp) -> Caller {
-    let admin = sign_up(app, "admin@example.com").await;
+    let admin = caller(
+        app.sign_up_named("admin@example.com", "Boss").await,
+        "admin@example.com",
+    );
     grant_admin(&app.db, "admin@example.com").await.unwrap();
     admin
 }
@@ -69,13 +82,42 @@ pub async fn insert_user_at(app: &TestApp, email: &str) -> Uuid {
     id
 }
 
+/// A confirmed user row of an adult who accepted the terms in force, so it
+/// may list photos and receive contact requests (issue 41).
 async fn insert_user_with_id(app: &TestApp, id: Uuid, email: &str) {
     let insert = Query::insert()
         .into_table(Alias::new("users"))
-        .columns([Alias::new("id"), Alias::new("email")])
-        .values_panic([id.into(), email.into()])
+        .columns([
+            Alias::new("id"),
+            Alias::new("email"),
+            Alias::new("email_confirmed_at"),
+        ])
+        .values_panic([id.into(), email.into(), Utc::now().into()])
         .to_owned();
     app.db.execute(&insert).await.unwrap();
+    make_member(app, id).await;
+}
+
+/// Puts an adult date of birth and an acceptance of the terms in force on
+/// file for `user` (a bare row or an API sign-up without them).
+pub async fn make_member(app: &TestApp, user: Uuid) {
+    let born = chrono::NaiveDate::parse_from_str(ADULT_BIRTH_DATE, "%Y-%m-%d").unwrap();
+    sql(
+        app,
+        "INSERT INTO birth_dates (id, user_id, date_of_birth, source) VALUES ($1, $2, $3, 'self')",
+        vec![Uuid::now_v7().into(), user.into(), born.into()],
+    )
+    .await;
+    sql(
+        app,
+        "INSERT INTO terms_acceptances (id, user_id, version) VALUES ($1, $2, $3)",
+        vec![
+            Uuid::now_v7().into(),
+            user.into(),
+            app.config.community.terms_version.clone().into(),
+        ],
+    )
+    .await;
 }
 
 /// A signed-in Premium member (`member@example.com`), as feet and hands

@@ -12,6 +12,8 @@ import type { Credentials, SignUpValues } from '@/features/auth/utils/auth-schem
 import { readLastLoginEmail, saveLastLoginEmail } from '@/features/auth/utils/last-login-email';
 import { afterSignInPath } from '@/features/auth/utils/return-to';
 import { needsSecondFactor } from '@/features/auth/utils/second-factor';
+import { isAdult, UNDERAGE_MESSAGE } from '@/lib/age';
+import { TERMS_VERSION } from '@/lib/legal';
 import { useAuthRedirectError } from '@/hooks/use-auth-redirect-error';
 import { useSession } from '@/lib/session';
 import { toast } from '@/lib/toast';
@@ -31,6 +33,8 @@ export function AuthPanel() {
   // The session (by access token) that still needs its authenticator code.
   const [needsCodeFor, setNeedsCodeFor] = useState<string | null>(null);
   const [tab, setTab] = useState('sign-in');
+  // A sign-up refused for age: the kind refusal replaces the form's answer.
+  const [refused, setRefused] = useState(false);
   const [lastEmail] = useState(readLastLoginEmail);
   const target = afterSignInPath(location.search, location.state);
   const redirectError = useAuthRedirectError();
@@ -63,8 +67,14 @@ export function AuthPanel() {
     }
   };
 
-  const signUp = async ({ email, password, displayName }: SignUpValues) => {
+  const signUp = async ({ email, password, displayName, dateOfBirth }: SignUpValues) => {
     redirectError.dismiss();
+    setRefused(false);
+    // A minor is refused here, kindly, and nothing is sent: no account, no address kept.
+    if (!isAdult(dateOfBirth)) {
+      setRefused(true);
+      return;
+    }
     try {
       const { data, error } = await client.signUp({
         email,
@@ -73,10 +83,20 @@ export function AuthPanel() {
           // The confirmation link leads where signing in would (the entry
           // whose Contact sent them here, say), not always to the dashboard.
           emailRedirectTo: `${window.location.origin}${target}`,
-          // Kept in the user's metadata, as GoTrue apps keep it; none when left blank.
-          ...(displayName ? { data: { display_name: displayName } } : {}),
+          // The name is kept in the user's metadata, as GoTrue apps keep it (none
+          // when left blank); the server takes the date of birth and the terms
+          // out of it and keeps them where the user cannot edit them.
+          data: {
+            ...(displayName ? { display_name: displayName } : {}),
+            date_of_birth: dateOfBirth,
+            terms_version: TERMS_VERSION,
+          },
         },
       });
+      if (error?.code === 'underage') {
+        setRefused(true);
+        return;
+      }
       if (error) {
         toast.error(messageOf(error, authMessages.signUpFailed));
         return;
@@ -130,6 +150,11 @@ export function AuthPanel() {
           </p>
         </TabsContent>
         <TabsContent value="sign-up">
+          {refused ? (
+            <InlineAlert className="mb-4">
+              {UNDERAGE_MESSAGE} Scoring a photo and the personality test stay open to you without an account.
+            </InlineAlert>
+          ) : null}
           <CredentialsForm
             idPrefix="sign-up"
             submitLabel="Create Account"

@@ -1,4 +1,5 @@
 import { z } from '@/lib/zod';
+import { dateOfBirthField } from '@/lib/age';
 import { optionalDisplayNameField } from '@/lib/display-name';
 
 /** The server's rule (auth.password_min_length, floor 6). */
@@ -19,8 +20,16 @@ export const passwordField = z
 export const credentialsSchema = z.object({ email: emailField, password: passwordField });
 export type Credentials = z.infer<typeof credentialsSchema>;
 
-/** Sign up may also take the name shown to others (optional; blank means none). */
-export const signUpSchema = credentialsSchema.extend({ displayName: optionalDisplayNameField });
+/**
+ * Sign up may also take the name shown to others (optional; blank means
+ * none), and always asks for the date of birth and the acceptance of the
+ * terms and guidelines (issue 41).
+ */
+export const signUpSchema = credentialsSchema.extend({
+  displayName: optionalDisplayNameField,
+  dateOfBirth: dateOfBirthField,
+  acceptTerms: z.literal(true, { error: 'Please accept the terms of service and community guidelines' }),
+});
 export type SignUpValues = z.infer<typeof signUpSchema>;
 
 export const emailSchema = z.object({ email: emailField });

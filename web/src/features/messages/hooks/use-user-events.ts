@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { ApiError } from '@/lib/api-client';
 import { servesApi, useSession } from '@/lib/session';
+import { useIsMember } from '@/resources/account/community';
 import { contactRequestKeys, setUserEventsLive } from '@/resources/contact-requests/contact-requests';
 import { openUserEventStream, parseUnread } from '@/resources/messages/user-events';
 import { pause, readSseStream, reconnectDelay, SseParser } from '../utils/sse';
@@ -25,7 +26,9 @@ export function useUserEvents(): UserEventsStatus {
   const { session } = useSession();
   const queryClient = useQueryClient();
   const userId = session?.user.id ?? '';
-  const enabled = session !== null && servesApi(session);
+  // Only members have requests and chats (the stream answers 403 otherwise).
+  const member = useIsMember();
+  const enabled = session !== null && servesApi(session) && member;
   const [status, setStatus] = useState<UserEventsStatus>('connecting');
 
   useEffect(() => {
