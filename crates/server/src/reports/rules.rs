@@ -90,13 +90,13 @@ impl Reason {
     pub fn rule(self) -> &'static Rule {
         let id = match self {
             Reason::Under18 => "g1",
-            Reason::IntimateImageWithoutConsent => "g2",
-            Reason::MyPhotoWithoutConsent => "g3",
-            Reason::NudityOrSexualContent => "g4",
+            Reason::MyPhotoWithoutConsent => "g2",
+            Reason::NudityOrSexualContent => "g3",
+            Reason::IntimateImageWithoutConsent => "g4",
             Reason::Harassment => "g5",
             Reason::SpamOrScam => "g6",
-            Reason::OtherIllegalContent => "g7",
-            Reason::Other => "g8",
+            Reason::Other => "g9",
+            Reason::OtherIllegalContent => "g10",
         };
         rule(id).expect("every reason has a rule")
     }
@@ -107,9 +107,9 @@ impl Reason {
     }
 }
 
-/// A rule of the community guidelines, as decisions cite it. The numbering
-/// is this table's (`/guidelines#g1` …); the guidelines page uses the same
-/// anchors.
+/// A rule of the community guidelines, as decisions cite it: the anchors
+/// and titles of /guidelines (`web/src/features/legal/guidelines.tsx`), which
+/// must stay in step with this table.
 #[derive(Debug, PartialEq, Eq)]
 pub struct Rule {
     pub id: &'static str,
@@ -119,35 +119,43 @@ pub struct Rule {
 pub const RULES: &[Rule] = &[
     Rule {
         id: "g1",
-        title: "Adults only: nobody under 18 may appear or take part",
+        title: "Adults only",
     },
     Rule {
         id: "g2",
-        title: "No intimate images of anyone without their consent",
+        title: "Only your own photos",
     },
     Rule {
         id: "g3",
-        title: "Post only photos of yourself, or with the person's consent",
-    },
-    Rule {
-        id: "g4",
         title: "No nudity or sexual content",
     },
     Rule {
+        id: "g4",
+        title: "Never share intimate images without consent",
+    },
+    Rule {
         id: "g5",
-        title: "No harassment, threats or hate",
+        title: "No harassment, hate or threats",
     },
     Rule {
         id: "g6",
-        title: "No spam, scams or selling outside the app",
+        title: "No spam or scams",
     },
     Rule {
         id: "g7",
-        title: "Nothing illegal",
+        title: "Be who you say you are",
     },
     Rule {
         id: "g8",
-        title: "Be kind and respect people's wishes",
+        title: "Keep other people's details private",
+    },
+    Rule {
+        id: "g9",
+        title: "Respect a no",
+    },
+    Rule {
+        id: "g10",
+        title: "Nothing illegal",
     },
 ];
 

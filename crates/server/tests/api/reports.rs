@@ -325,7 +325,7 @@ async fn eight_reports_and_eight_decisions_on_one_photo_make_one_decision_and_on
     // Who may decide: admins only.
     let id = reports[3].body["id"].as_str().unwrap().to_owned();
     let decision = format!("{QUEUE}/{id}/decision");
-    let body = json!({"action": "remove", "rule": "g3", "statement": "The person in the photo did not agree to it being posted."});
+    let body = json!({"action": "remove", "rule": "g2", "statement": "The person in the photo did not agree to it being posted."});
     call(&app, Method::POST, &decision, None, Some(body.clone()))
         .await
         .assert_error(401, "not_signed_in");
@@ -365,7 +365,7 @@ async fn eight_reports_and_eight_decisions_on_one_photo_make_one_decision_and_on
     assert_eq!(count_where(&app, "reports", "status = 'open'").await, 0);
     let view = &decided[0].body;
     assert_eq!(view["action"], "remove");
-    assert_eq!(view["rule_link"], "/guidelines#g3");
+    assert_eq!(view["rule_link"], "/guidelines#g2");
 
     // One statement of reasons to each reporter, one to the owner.
     for n in 0..8 {
@@ -382,7 +382,7 @@ async fn eight_reports_and_eight_decisions_on_one_photo_make_one_decision_and_on
     for part in [
         "What we decided: We removed",
         "did not agree to it being posted",
-        "/guidelines#g3",
+        "/guidelines#g2",
         "/appeal/",
         "appeal once",
     ] {

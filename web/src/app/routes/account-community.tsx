@@ -1,8 +1,8 @@
 import { CheckCircle2Icon, LoaderCircleIcon } from 'lucide-react';
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
-import { PageLoader } from '@/components/layout/page-loader';
-import { PageTitle } from '@/components/layout/page-title';
+import { PageLoader } from '@/components/page-loader';
+import { PageTitle } from '@/components/page-title';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { FormField } from '@/components/ui/form-field';

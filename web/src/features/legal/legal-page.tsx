@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { PageTitle } from '@/components/layout/page-title';
+import { PageTitle } from '@/components/page-title';
 import { formatLegalDate } from '@/lib/legal';
 
 export type LegalSection = {

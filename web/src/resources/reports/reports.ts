@@ -26,16 +26,18 @@ export const REPORT_REASONS = [
   { value: 'other', label: 'Something else' },
 ] as const;
 
-/** The rules of /guidelines a decision can cite (the server's table). */
+/** The rules of /guidelines a decision can cite: the anchors of the guidelines page and the server's table (`reports/rules.rs`). */
 export const GUIDELINE_RULES = [
   { id: 'g1', title: 'Adults only' },
-  { id: 'g2', title: 'No intimate images without consent' },
-  { id: 'g3', title: 'Only your own photos, or with consent' },
-  { id: 'g4', title: 'No nudity or sexual content' },
-  { id: 'g5', title: 'No harassment, threats or hate' },
+  { id: 'g2', title: 'Only your own photos' },
+  { id: 'g3', title: 'No nudity or sexual content' },
+  { id: 'g4', title: 'Never share intimate images without consent' },
+  { id: 'g5', title: 'No harassment, hate or threats' },
   { id: 'g6', title: 'No spam or scams' },
-  { id: 'g7', title: 'Nothing illegal' },
-  { id: 'g8', title: 'Be kind' },
+  { id: 'g7', title: 'Be who you say you are' },
+  { id: 'g8', title: "Keep other people's details private" },
+  { id: 'g9', title: 'Respect a no' },
+  { id: 'g10', title: 'Nothing illegal' },
 ] as const;
 
 export const reportKeys = {
