@@ -46,7 +46,7 @@ use crate::http::AppState;
 use crate::http::error::{
     ApiError, CommunityErrors, ConstraintError, DbResultExt, ErrorBody, ErrorCode, SignedInErrors,
 };
-use crate::http::extract::{CommunityMember, Json, Path, standing};
+use crate::http::extract::{AuthUser, CommunityMember, Json, Path, standing};
 use crate::http::rate_limit;
 use crate::http::user_data::UserData;
 use crate::leaderboard::listing::rank_of;
