@@ -68,6 +68,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/account/moderation-decisions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The decisions about the caller's content or account, newest first, with
+         *     their appeals.
+         */
+        get: operations["my_decisions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/account/secure": {
         parameters: {
             query?: never;
@@ -152,6 +172,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/admin/appeals/{id}/decision": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Answers an appeal: another admin than the one who decided. A reversed
+         *     suspension or ban ends at once; removed content cannot come back (its
+         *     bytes are gone), which the answer says.
+         */
+        post: operations["decide_appeal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/admin/audit": {
         parameters: {
             query?: never;
@@ -163,40 +204,6 @@ export interface paths {
         get: operations["admin_audit"];
         put?: never;
         post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/admin/contact-reports": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Reports of requesters, open first, then newest first. */
-        get: operations["admin_contact_reports"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/admin/contact-reports/{id}/resolve": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Marks an open report resolved (once; audited). */
-        post: operations["resolve_contact_report"];
         delete?: never;
         options?: never;
         head?: never;
@@ -316,40 +323,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/admin/leaderboard/reports": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Open reports, oldest first, each with its entry. */
-        get: operations["admin_reports"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/admin/leaderboard/reports/{id}/resolve": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Marks a report resolved (the admin has acted on it, or found nothing wrong). */
-        post: operations["resolve_report"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/v1/admin/opportunities": {
         parameters: {
             query?: never;
@@ -458,6 +431,44 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/admin/payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The newest payments, optionally of one payer. */
+        get: operations["admin_payments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/payments/{id}/refund": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Gives a payment back in full through the provider, once: a charge is
+         *     refunded, a hold released. The payee's share and any partner commission
+         *     follow through the ledgers. Audited with the reason.
+         */
+        post: operations["refund_payment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/admin/payouts": {
         parameters: {
             query?: never;
@@ -468,7 +479,8 @@ export interface paths {
         /**
          * Partners with unpaid commissions: what Mark as Paid would pay now, and
          *     what is still in its refund window with the date the first of it
-         *     becomes payable.
+         *     becomes payable; and partners who owe money back (a clawback larger
+         *     than what is payable), with what they owe.
          */
         get: operations["admin_payouts"];
         put?: never;
@@ -518,6 +530,50 @@ export interface paths {
          *     when it refuses, nothing is marked paid.
          */
         post: operations["pay_through_stripe"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/reports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The one queue: every open report, urgent reasons first, then the nearest
+         *     deadline; and the open appeals.
+         */
+        get: operations["admin_queue"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/reports/{id}/decision": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Decides a report, and with it every open report of the same thing:
+         *     dismiss, remove the content (everywhere at once, stored bytes included,
+         *     unless the reason requires evidence), suspend its owner for a number of
+         *     days, or ban them. The reporters and the affected user are mailed a
+         *     statement of reasons; the decision is audited. Once: a second decision
+         *     on the same reports is 409.
+         */
+        post: operations["decide_report"];
         delete?: never;
         options?: never;
         head?: never;
@@ -696,6 +752,26 @@ export interface paths {
         };
         /** Public settings the web app needs at run time. */
         get: operations["app_config"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/billing/checkouts/{session_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What became of the caller's checkout `sessionId`: its state, its
+         *     payment's, and whether that payment was given back as a second one.
+         */
+        get: operations["checkout_outcome"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1044,9 +1120,9 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * The contestant blocks the request's requester: no more requests from
-         *     them, their open requests are denied (holds released), and every
-         *     conversation between the two closes.
+         * Either party blocks the other: no more requests between them, open
+         *     ones denied and released (nothing is charged), and every conversation
+         *     between the two closes for both. A captured fee stays captured.
          */
         post: operations["block_requester"];
         delete?: never;
@@ -1066,6 +1142,28 @@ export interface paths {
         put?: never;
         /** Denies a request: the hold is released and the requester told. */
         post: operations["deny_contact_request"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/contact-requests/{id}/leave": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Either party leaves: a pending request is withdrawn (denied, its hold
+         *     released: nothing is charged); an approved conversation closes for both
+         *     (the fee, captured when the contestant accepted, stays captured and the
+         *     contestant's share is paid as usual). Leaving twice changes nothing.
+         */
+        post: operations["leave_conversation"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1336,10 +1434,48 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Reports a listed entry to the admins. One report per user and entry: a
-         *     repeated report answers with the first.
+         * Reports a listed entry to the admins: a report of the one queue
+         *     (`/admin/reports`, reason `other` with the words given). One report per
+         *     user and entry: a repeated report answers with the first.
          */
         post: operations["report"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/moderation-decisions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One decision, for its affected user (signed in, or with the mail's token). */
+        get: operations["decision_view"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/moderation-decisions/{id}/appeal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The affected user appeals a decision, once (DSA Art. 20). Another admin
+         *     answers.
+         */
+        post: operations["appeal_decision"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1634,6 +1770,26 @@ export interface paths {
          *     photo that has no link is no error.
          */
         delete: operations["revoke_share"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/reports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reports anything: a signed-in user what they can see, a signed-out
+         *     visitor public content (with an address and a good-faith statement).
+         */
+        post: operations["create_report"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1992,20 +2148,40 @@ export interface components {
         AdminPartner: components["schemas"]["PartnerAccount"] & {
             email: string | null;
         };
-        /** @description A report as the admins see it. */
-        AdminReport: {
+        /** @description A payment as the admins see it. */
+        AdminPayment: {
+            /** Format: int64 */
+            amountCents: number;
             /** Format: date-time */
-            created_at: string;
-            /** @description The entry reported. */
-            entry: components["schemas"]["ModerationEntry"];
+            createdAt: string;
+            currency: string;
+            description: string;
+            /** @description A second payment for one contact request, given back at once. */
+            duplicate: boolean;
+            /** @description The payer's address. */
+            email: string | null;
             /** Format: uuid */
             id: string;
-            /** Format: uuid */
-            photo_id: string;
-            reason: string;
-            reporter_email?: string | null;
-            /** @description `open` or `resolved`. */
+            /** @description `sandbox` or `stripe`. */
+            provider: string;
+            /** @description `subscription`, `personality_detailed` or `contact_request`. */
+            purpose: string;
+            refund: components["schemas"]["RefundProgress"] | null;
+            /**
+             * @description An admin may refund it now: charged or held, with the configured
+             *     provider, and no refund asked for yet.
+             */
+            refundable: boolean;
+            /** Format: int64 */
+            refundedCents: number;
+            share: components["schemas"]["LineState"] | null;
+            /**
+             * @description `pending`, `held`, `failed`, `succeeded`, `canceled`,
+             *     `partially_refunded` or `refunded`.
+             */
             status: string;
+            /** Format: uuid */
+            userId: string | null;
         };
         /** @description Whether the signed-in caller is an administrator, as a yes or no. */
         AdminRole: {
@@ -2014,7 +2190,30 @@ export interface components {
         AppConfig: {
             /** @description Where users write about privacy and their data. */
             contact_email: string;
+            /**
+             * Format: int32
+             * @description Days a contestant has, after approving a contact request, to write
+             *     to the requester before the fee is refunded in full.
+             */
+            reply_window_days: number;
             site_name: string;
+        };
+        AppealDecisionForm: {
+            /** @description The answer the user reads (1 to 2000 characters). */
+            answer?: string | null;
+            /** @description `upheld` (the decision stands) or `reversed`. */
+            outcome: string;
+        };
+        AppealForm: {
+            /** @description Why the decision is wrong (1 to 2000 characters). */
+            statement?: string | null;
+            /** @description The mail link's token, when not signed in. */
+            token?: string | null;
+        };
+        AppealReceipt: {
+            /** Format: uuid */
+            id: string;
+            message: string;
         };
         /**
          * @description The form as it is sent (camelCase, as the spec names the fields). Every
@@ -2080,6 +2279,7 @@ export interface components {
             image: string;
         };
         ChatMessage: {
+            /** @description Empty once the message was removed. */
             content: string;
             /** Format: date-time */
             createdAt: string;
@@ -2087,6 +2287,8 @@ export interface components {
             id: string;
             /** @description Sent by the caller. */
             mine: boolean;
+            /** @description Removed after a report: the app shows "This message was removed". */
+            removed: boolean;
             /** Format: uuid */
             senderId: string;
             /**
@@ -2120,24 +2322,17 @@ export interface components {
             /** @description Ignored: the rank stored with the contact request counts. */
             rank?: Record<string, never> | null;
         };
-        /** @description A report as the admins see it. */
-        ContactReport: {
-            /** Format: uuid */
-            contactRequestId: string;
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: uuid */
-            id: string;
-            /** @description The request's first message. */
-            messagePreview: string;
-            reason: string;
-            reportedEmail: string | null;
-            /** Format: uuid */
-            reportedId: string;
-            reportedName: string;
-            /** Format: uuid */
-            reporterId: string;
-            /** @description `open` or `resolved`. */
+        CheckoutOutcome: {
+            /**
+             * @description This payment was a second one for the same contact request: its hold
+             *     is released (or being released) at once.
+             */
+            givenBack: boolean;
+            /** @description What to tell the buyer when `givenBack`. */
+            message: string | null;
+            /** @description The payment's status once the provider has told us of it. */
+            paymentStatus: string | null;
+            /** @description `open`, `complete` or `expired`. */
             status: string;
         };
         /**
@@ -2145,7 +2340,10 @@ export interface components {
          *     never shown to the contestant: only the name they chose.
          */
         ContactRequest: {
-            /** @description The conversation was closed by a block. */
+            /**
+             * @description The conversation was closed by a block, by one party leaving, or
+             *     by a moderator.
+             */
             closed: boolean;
             /** @description The entry's display name. */
             contestantName: string;
@@ -2166,6 +2364,11 @@ export interface components {
             /** Format: uuid */
             id: string;
             messagePreview: string;
+            /**
+             * Format: uuid
+             * @description The other party's user id (to report them as a user).
+             */
+            otherUserId: string;
             /** @description The hold is confirmed. */
             paid: boolean;
             /** @description `pending_payment`, `paid`, `failed` or `refunded`. */
@@ -2315,6 +2518,45 @@ export interface components {
             /** @description `YYYY-MM-DD`. */
             date_of_birth: string;
         };
+        DecisionForm: {
+            /** @description `dismiss`, `remove`, `suspend` or `ban`. */
+            action: string;
+            /** @description The rule of /guidelines (`g1`…); the reason's rule when absent. */
+            rule?: string | null;
+            /** @description The statement of reasons the reporter and the affected user read. */
+            statement?: string | null;
+            /**
+             * Format: int32
+             * @description For `suspend`: 1 to 365 days.
+             */
+            suspend_days?: number | null;
+        };
+        /** @description A decision as its affected user, the reporter's page and the admins see it. */
+        DecisionView: {
+            /** @description `dismiss`, `remove`, `suspend` or `ban`. */
+            action: string;
+            appeal_answer: string | null;
+            /** @description `open`, `upheld` or `reversed`, once appealed. */
+            appeal_status: string | null;
+            /** @description The affected user may appeal (once; not a dismissal). */
+            appealable: boolean;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: uuid */
+            id: string;
+            reason: string;
+            rule: string;
+            /** @description `/guidelines#gN`. */
+            rule_link: string;
+            rule_title: string;
+            statement: string;
+            /** @description What was decided, in a sentence. */
+            summary: string;
+            /** Format: int32 */
+            suspend_days: number | null;
+            target_kind: string;
+            target_label: string;
+        };
         /** @description The optional body of `DELETE /api/v1/account`. */
         DeleteAccountBody: {
             /**
@@ -2341,9 +2583,21 @@ export interface components {
             id: string;
             /**
              * Format: date-time
-             * @description When a captured line becomes payable.
+             * @description When a captured line becomes payable (if the payee has replied).
              */
             payableAt: string | null;
+            reason: components["schemas"]["TakenBack"] | null;
+            /**
+             * @description The payee has written in the conversation paid for: a share is
+             *     payable only once they have.
+             */
+            replied: boolean;
+            /**
+             * Format: date-time
+             * @description For a captured line not replied to: the day by which the payee must
+             *     write, or the buyer is refunded in full.
+             */
+            replyBy: string | null;
             /** Format: date-time */
             reversedAt: string | null;
             state: components["schemas"]["LineState"];
@@ -2364,6 +2618,12 @@ export interface components {
              * @description Days between a charge and its share becoming payable.
              */
             payoutWindowDays: number;
+            /**
+             * Format: int32
+             * @description Days after approving within which the payee must write in the
+             *     conversation, or the buyer is refunded in full.
+             */
+            replyWindowDays: number;
             /** @description The sums of `lines` by state. */
             totals: components["schemas"]["Totals"];
         };
@@ -2486,7 +2746,7 @@ export interface components {
          *     all, so the web app's generated types know each one.
          * @enum {string}
          */
-        ErrorCode: "not_found" | "method_not_allowed" | "unsupported_media_type" | "invalid_json" | "invalid_request" | "body_too_large" | "invalid_query" | "validation_failed" | "conflict" | "rate_limited" | "not_signed_in" | "insufficient_aal" | "reauthentication_needed" | "security_link_invalid" | "admin_only" | "age_required" | "confirmation_required" | "terms_required" | "underage" | "date_of_birth_on_file" | "terms_version_mismatch" | "recipient_unavailable" | "invalid_upload" | "missing_image" | "too_large" | "not_an_image" | "image_incomplete" | "bad_dimensions" | "no_face" | "face_too_small" | "no_hand" | "not_feet" | "missing_prompt" | "invalid_image_url" | "unsupported_prompt" | "free_edits_used" | "provider_credits" | "edit_failed" | "forbidden" | "invalid_signature" | "idempotency_key_reused" | "checkout_in_progress" | "checkout_closed" | "card_declined" | "already_subscribed" | "already_purchased" | "payment_required" | "already_paid" | "no_subscription" | "payment_provider_failed" | "unknown_feature" | "trial_used" | "feature_locked" | "already_applied" | "already_requested" | "already_verified" | "partner_exists" | "partner_not_found" | "invalid_short_code" | "short_code_taken" | "promo_code_taken" | "invalid_promo_code" | "invalid_transition" | "nothing_payable" | "no_earnings" | "already_connected" | "no_payout_account" | "cannot_contact_self" | "display_name_required" | "request_open" | "blocked" | "already_decided" | "not_paid" | "not_approved" | "conversation_closed" | "server_busy" | "database_unavailable" | "shutting_down" | "body_timeout" | "storage_unavailable" | "internal_error";
+        ErrorCode: "not_found" | "method_not_allowed" | "unsupported_media_type" | "invalid_json" | "invalid_request" | "body_too_large" | "invalid_query" | "validation_failed" | "conflict" | "rate_limited" | "not_signed_in" | "insufficient_aal" | "reauthentication_needed" | "security_link_invalid" | "admin_only" | "age_required" | "confirmation_required" | "terms_required" | "underage" | "date_of_birth_on_file" | "terms_version_mismatch" | "recipient_unavailable" | "invalid_upload" | "missing_image" | "too_large" | "not_an_image" | "image_incomplete" | "bad_dimensions" | "no_face" | "face_too_small" | "no_hand" | "not_feet" | "missing_prompt" | "invalid_image_url" | "unsupported_prompt" | "free_edits_used" | "provider_credits" | "edit_failed" | "forbidden" | "invalid_signature" | "idempotency_key_reused" | "checkout_in_progress" | "checkout_closed" | "card_declined" | "already_subscribed" | "already_purchased" | "payment_required" | "already_paid" | "already_refunded" | "no_subscription" | "payment_provider_failed" | "unknown_feature" | "trial_used" | "feature_locked" | "already_applied" | "already_requested" | "already_verified" | "partner_exists" | "partner_not_found" | "invalid_short_code" | "short_code_taken" | "promo_code_taken" | "invalid_promo_code" | "invalid_transition" | "nothing_payable" | "no_earnings" | "already_connected" | "no_payout_account" | "cannot_contact_self" | "display_name_required" | "request_open" | "blocked" | "already_decided" | "not_paid" | "not_approved" | "conversation_closed" | "confirm_required" | "second_admin_required" | "already_appealed" | "server_busy" | "database_unavailable" | "shutting_down" | "body_timeout" | "storage_unavailable" | "internal_error";
         /** @description The result of a face analysis. */
         FaceAnalysis: {
             breakdown: components["schemas"]["FaceBreakdown"];
@@ -3078,6 +3338,12 @@ export interface components {
              * @description When the first pending line becomes payable.
              */
             nextPayableAt: string | null;
+            /**
+             * Format: int64
+             * @description What the partner owes back: clawbacks of commissions paid out before
+             *     a refund, more than what is payable now. The next payout deducts it.
+             */
+            owedBackCents: number;
             /** Format: uuid */
             partnerId: string;
             /**
@@ -3261,6 +3527,76 @@ export interface components {
          * @enum {string}
          */
         Purchase: "subscription" | "personality_detailed" | "contact_request";
+        Queue: {
+            /**
+             * Format: int64
+             * @description How many admins there are: with one, appeals cannot be answered.
+             */
+            admins: number;
+            /** @description Oldest first. */
+            appeals: components["schemas"]["QueuedAppeal"][];
+            /** @description Urgent first, then the nearest deadline. */
+            reports: components["schemas"]["QueuedReport"][];
+        };
+        /** @description An appeal waiting for an admin. */
+        QueuedAppeal: {
+            /** Format: date-time */
+            created_at: string;
+            decision: components["schemas"]["DecisionView"];
+            /** Format: uuid */
+            id: string;
+            /** @description The caller did not take the decision, so may answer the appeal. */
+            may_decide: boolean;
+            /** @description The user's words. */
+            statement: string;
+        };
+        /** @description A report as the admins see it in the queue. */
+        QueuedReport: {
+            affected_email: string | null;
+            /** Format: uuid */
+            affected_user_id: string | null;
+            /** Format: date-time */
+            created_at: string;
+            details: string;
+            /**
+             * Format: date-time
+             * @description 48 hours after it was made.
+             */
+            due_at: string;
+            /** @description What the admin reads (a message's text, a photo's name). */
+            excerpt: string;
+            /** Format: uuid */
+            id: string;
+            /** @description A signed URL of the image, valid for an hour. */
+            image_url: string | null;
+            /** @description What it is, or that it no longer exists. */
+            label: string;
+            /**
+             * Format: int64
+             * @description Open reports of the same thing (one decision answers them all).
+             */
+            open_reports_of_target: number;
+            reason: string;
+            reason_label: string;
+            /** @description The kind the reporter named (`share`, `contest_entry`, …). */
+            reported_as: string;
+            /** @description Who reported it: their address (signed out) or their account's. */
+            reporter_email: string | null;
+            /** @description The rule of /guidelines the reason points to (`g1`…). */
+            rule: string;
+            /**
+             * Format: int64
+             * @description Seconds until `due_at` (negative: overdue).
+             */
+            seconds_left: number;
+            /** @description Reported by a signed-out visitor. */
+            signed_out: boolean;
+            target_id: string;
+            /** @description The canonical kind: `photo`, `message`, `conversation` or `user`. */
+            target_kind: string;
+            /** @description Someone under 18, or an intimate image shared without consent. */
+            urgent: boolean;
+        };
         /** @description A question as the web app shows it. */
         QuizQuestion: {
             index: number;
@@ -3295,9 +3631,49 @@ export interface components {
         Recorded: {
             standing: components["schemas"]["Standing"];
         };
+        RefundForm: {
+            /** @description Why: kept in the audit log and the refunds queue. 1-500 characters. */
+            reason: string;
+        };
+        /** @description A refund asked for, and how far it got. */
+        RefundProgress: {
+            /**
+             * Format: date-time
+             * @description The provider did it; the payment follows with the provider's event.
+             */
+            doneAt: string | null;
+            /** @description The provider's last refusal or failure; it is tried again. */
+            lastError: string | null;
+            reason: string;
+            /** Format: date-time */
+            requestedAt: string;
+        };
+        ReportAccepted: {
+            /** Format: uuid */
+            id: string;
+            message: string;
+        };
         ReportBody: {
             /** @description What is wrong with the entry; 1 to 500 characters. */
             reason?: string | null;
+        };
+        ReportForm: {
+            /** @description What is wrong, in the reporter's words (at most 2000 characters). */
+            details?: string | null;
+            /**
+             * @description Signed-out visitors: "I believe the information in this report is
+             *     accurate and complete, and I make it in good faith" (DSA Art. 16).
+             */
+            good_faith?: boolean | null;
+            /**
+             * @description `spam_or_scam`, `harassment`, `nudity_or_sexual_content`, `under_18`,
+             *     `intimate_image_without_consent`, `my_photo_without_consent`,
+             *     `other_illegal_content` or `other`.
+             */
+            reason: string;
+            /** @description Signed-out visitors: where the receipt and the decision go. */
+            reporter_email?: string | null;
+            target: components["schemas"]["TargetForm"];
         };
         ReportReceipt: {
             /** Format: uuid */
@@ -3435,6 +3811,11 @@ export interface components {
             token: string;
         };
         SendMessageForm: {
+            /**
+             * @description The sender answered "Are you sure?" with yes: a message with words
+             *     that may hurt or offend is sent (without it: 409 `confirm_required`).
+             */
+            confirm?: boolean;
             /** @description 1-5000 characters. */
             content: string;
             /**
@@ -3534,6 +3915,21 @@ export interface components {
             status: string | null;
             /** @description An active `premium_editing` subscription that has not expired. */
             subscribed: boolean;
+        };
+        /**
+         * @description Why a payee's share was taken back (`earning_lines.reason`), as the
+         *     earnings page and the mails say it.
+         * @enum {string}
+         */
+        TakenBack: "refund" | "dispute" | "no_reply";
+        TargetForm: {
+            /**
+             * @description The photo's, message's, conversation's (contact request's) or user's
+             *     id; for `share`, the slug of `/s/{slug}`.
+             */
+            id: string;
+            /** @description `photo`, `share`, `message`, `conversation`, `contest_entry` or `user`. */
+            kind: string;
         };
         /** @description The terms in force (`GET /api/v1/terms`). */
         Terms: {
@@ -3850,6 +4246,35 @@ export interface operations {
             };
         };
     };
+    my_decisions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The decisions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DecisionView"][];
+                };
+            };
+            /** @description `not_signed_in` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     secure_account: {
         parameters: {
             query?: never;
@@ -4062,6 +4487,105 @@ export interface operations {
             };
         };
     };
+    decide_appeal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The appeal's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AppealDecisionForm"];
+            };
+        };
+        responses: {
+            /** @description Answered */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DecisionView"];
+                };
+            };
+            /** @description `invalid_json`: the body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_signed_in` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `admin_only` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `already_decided`; `second_admin_required`: the caller took the decision */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `body_too_large`: the body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     admin_audit: {
         parameters: {
             query?: {
@@ -4103,110 +4627,6 @@ export interface operations {
             };
             /** @description `admin_only` */
             403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description `validation_failed`: the path or query holds a control character */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    admin_contact_reports: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The reports */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ContactReport"][];
-                };
-            };
-            /** @description `not_signed_in` */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description `admin_only` */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    resolve_contact_report: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The report's id */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Resolved */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description `not_signed_in` */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description `admin_only` */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description `not_found` */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description `conflict`: resolved before */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4702,101 +5122,6 @@ export interface operations {
             };
         };
     };
-    admin_reports: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Open reports */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AdminReport"][];
-                };
-            };
-            /** @description `not_signed_in` */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description `admin_only` */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    resolve_report: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The report's id */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Resolved (or already resolved) */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description `not_signed_in` */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description `admin_only` */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description No such report */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description `validation_failed`: the path or query holds a control character */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
     admin_list: {
         parameters: {
             query?: never;
@@ -5180,6 +5505,164 @@ export interface operations {
             };
         };
     };
+    admin_payments: {
+        parameters: {
+            query?: {
+                /** @description Only the payments of the account with this email address. */
+                email?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The newest 100 payments */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminPayment"][];
+                };
+            };
+            /** @description `invalid_query`: a query parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_signed_in` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `admin_only` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`: the path or query holds a control character */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    refund_payment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The payment's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RefundForm"];
+            };
+        };
+        responses: {
+            /** @description Refunded, or queued when the provider has not confirmed yet (see `refund`) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminPayment"];
+                };
+            };
+            /** @description `invalid_json`: the body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_signed_in` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `admin_only` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `already_refunded`: refunded or released before, or a refund of it is under way */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `body_too_large`: the body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`: no reason, a reason over 500 characters, a payment never charged, or one made with another provider */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     admin_payouts: {
         parameters: {
             query?: never;
@@ -5189,7 +5672,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Partners with unpaid conversions, payable or pending */
+            /** @description Partners with unpaid conversions, payable or pending, or owing money back */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5354,6 +5837,143 @@ export interface operations {
             };
             /** @description `payment_provider_failed` */
             502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    admin_queue: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The queue */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Queue"];
+                };
+            };
+            /** @description `not_signed_in` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `admin_only` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    decide_report: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The report's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DecisionForm"];
+            };
+        };
+        responses: {
+            /** @description Decided */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DecisionView"];
+                };
+            };
+            /** @description `invalid_json`: the body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_signed_in` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `admin_only` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `already_decided` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `body_too_large`: the body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`: no such action or rule, no statement, days out of range, or no account to suspend */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6082,6 +6702,56 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AppConfig"];
+                };
+            };
+        };
+    };
+    checkout_outcome: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The provider's checkout session id */
+                session_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The checkout's outcome */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckoutOutcome"];
+                };
+            };
+            /** @description `not_signed_in` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: no such checkout of the caller's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`: the path or query holds a control character */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -7025,7 +7695,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description A request from the requester to block */
+                /** @description A request between the caller and the person to block */
                 id: string;
             };
             cookie?: never;
@@ -7057,7 +7727,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `not_found`: not a request to the caller */
+            /** @description `not_found`: not a request of the caller's */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7127,6 +7797,54 @@ export interface operations {
             };
             /** @description `already_decided` */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`: the path or query holds a control character */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    leave_conversation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The request or conversation to leave */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Left */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `not_signed_in` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: not a request of the caller's */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7286,7 +8004,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `conversation_closed`, or `conflict`: the id is another message's */
+            /** @description `conversation_closed`; `conflict`: the id is another message's; `confirm_required`: the message has words that may hurt or offend, send it again with `confirm: true` if the sender is sure */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -8043,6 +8761,161 @@ export interface operations {
                 };
             };
             /** @description `validation_failed`: no reason, or the caller's own entry */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    decision_view: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The token of the decision mail's appeal link (for a user who cannot
+                 *     sign in).
+                 */
+                token?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The decision's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The decision */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DecisionView"];
+                };
+            };
+            /** @description `invalid_query`: a query parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_signed_in`: no session and no token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: not a decision about the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`: the path or query holds a control character */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    appeal_decision: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The decision's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AppealForm"];
+            };
+        };
+        responses: {
+            /** @description Appealed */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppealReceipt"];
+                };
+            };
+            /** @description `invalid_json`: the body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_signed_in`: no session and no token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: not a decision about the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `already_appealed` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `body_too_large`: the body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`: no statement, or a dismissal (nothing to appeal) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9119,6 +9992,93 @@ export interface operations {
             };
             /** @description `validation_failed`: the path or query holds a control character */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    create_report: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReportForm"];
+            };
+        };
+        responses: {
+            /** @description Received; an admin answers within 48 hours */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReportAccepted"];
+                };
+            };
+            /** @description `invalid_json`: the body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_signed_in`: signed out, and the content is not public */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: nothing of that kind and id the caller can see */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `body_too_large`: the body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`: no such kind or reason, no address or good-faith statement, or the caller's own content */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
