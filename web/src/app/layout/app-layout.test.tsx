@@ -103,9 +103,11 @@ describe('the shared layout', () => {
       expect(within(group).getAllByRole('link').map((link) => link.getAttribute('href'))).toEqual([
         '/admin/partners',
         '/admin/payouts',
+        '/admin/payments',
         '/admin/leaderboard',
         '/admin/opportunities',
         '/admin/verification',
+        '/admin/reports',
         '/admin/audit',
       ]);
       await user.click(screen.getByRole('button', { name: /^Open user menu/ }));
@@ -114,9 +116,11 @@ describe('the shared layout', () => {
       expect(adminItems.map((item) => item.textContent)).toEqual([
         'Partner Management',
         'Payouts',
+        'Payments',
         'Leaderboard Moderation',
         'Opportunity Applications',
         'Verification Requests',
+        'Reports',
         'Audit Log',
       ]);
       expect(within(menu).getByRole('menuitem', { name: 'Audit Log' })).toHaveAttribute('href', '/admin/audit');
