@@ -76,7 +76,7 @@ describe('the Admin links', () => {
     expect(getSidebarGroups(true, true).map((group) => group.label)).toEqual(['Main', 'Premium', 'Account', 'Admin', 'Info']);
     const admin = getSidebarGroups(true, true).find((group) => group.label === 'Admin');
     expect(admin?.items.map((item) => item.to).sort()).toEqual(adminPaths);
-    expect(adminPaths).toHaveLength(7);
+    expect(adminPaths).toHaveLength(8);
     expect(getSidebarGroups(true, false).some((group) => group.label === 'Admin')).toBe(false);
     expect(getSidebarGroups(false, true).some((group) => group.label === 'Admin')).toBe(false);
   });
