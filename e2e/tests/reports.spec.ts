@@ -110,7 +110,7 @@ for (const viewport of viewports) {
 
       // The owner appeals from the mail's link, signed out.
       const statement = await mailOf(request, owner.email, 'moderation_decision');
-      expect(statement.body_text).toContain('/guidelines#g3');
+      expect(statement.body_text).toContain('/guidelines#g2');
       const link = statement.body_text.split(/\s+/).find((word) => word.includes('/appeal/'))!;
       const ownerPage = await pageOf(browser, viewport.size);
       await ownerPage.goto(new URL(link).pathname + new URL(link).search);
