@@ -16,7 +16,7 @@
 import path from 'node:path';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { grantAdmin } from '../support/admin';
-import { approvedConversation, findEntry, listedEntry, signUpNamed } from '../support/conversation';
+import { approvedConversation, fillConversation, findEntry, listedEntry, signUpNamed } from '../support/conversation';
 import { expectToast } from '../support/edits';
 import { expect, axeViolations, test, viewports } from '../support/fixtures';
 import { ARTIFACTS_DIR } from '../support/paths';
@@ -119,6 +119,8 @@ test.describe('admins put money right', () => {
     test.slow();
     const conversation = await approvedConversation(request);
     const { contestant, requester } = conversation;
+    // A share is payable only once the contestant has written (issue 42 §2).
+    await fillConversation(request, conversation, 2);
     await connectPayoutAccount(request, contestant);
     // The transfer job (every second, 0-day window) sends the 75 % share.
     await expect.poll(async () => (await earningsOf(request, contestant)).lines[0]?.state, { timeout: 60_000 }).toBe('transferred');
