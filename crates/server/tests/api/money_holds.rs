@@ -601,6 +601,8 @@ async fn an_admin_refund_of_a_contact_fee_reverses_the_contestants_paid_share(ba
     post(&app, &request_path(&request, "approve"), &star, json!({}))
         .await
         .ok();
+    // A share is payable only once the contestant has written (issue 42 §2).
+    crate::payouts::reply(&app, &star, &request).await;
     connect(&app, &star).await;
     age_captures(&app, 30).await;
     assert_eq!(run_job(&app, 1).await.transferred, 1);

@@ -477,7 +477,10 @@ async fn sigterm_drains_finishes_what_is_in_flight_and_exits_0() {
     // A signed-in user's event stream, open.
     let session: Value = client
         .post(format!("{url}/auth/v1/signup"))
-        .json(&serde_json::json!({"email": "drain@example.com", "password": "Drain-test-passw0rd"}))
+        .json(&serde_json::json!({"email": "drain@example.com", "password": "Drain-test-passw0rd", "data": {
+            "date_of_birth": crate::harness::seed::ADULT_BIRTH_DATE,
+            "terms_version": prettyscore_server::config::Config::default().community.terms_version,
+        }}))
         .send()
         .await
         .unwrap()

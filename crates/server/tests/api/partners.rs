@@ -83,7 +83,11 @@ pub(crate) async fn sign_up_referred(app: &TestApp, email: &str, code: &str) -> 
         .client
         .post(app.url("/auth/v1/signup"))
         .header("Cookie", format!("affiliate_code={code}"))
-        .json(&json!({"email": email, "password": PASSWORD, "data": {"display_name": name}}))
+        .json(&json!({"email": email, "password": PASSWORD, "data": {
+            "display_name": name,
+            "date_of_birth": crate::harness::seed::ADULT_BIRTH_DATE,
+            "terms_version": app.config.community.terms_version,
+        }}))
         .send()
         .await
         .unwrap();
