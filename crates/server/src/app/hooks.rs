@@ -5,20 +5,15 @@ use std::sync::Arc;
 
 use crate::config::Config;
 use crate::db::notify::Notifier;
-use crate::http::hooks::HookRegistry;
+use crate::http::AppHooks;
 use crate::mail::Mailer;
 use crate::{billing, contact, leaderboard, messages, partners, personality};
 
 /// The listeners the server runs with: the partner programme, the
 /// personality purchase, the contact mails, billing's receipts and refund
 /// mails, and the wake-ups of the users' event streams.
-pub fn registry(
-    config: &Config,
-    mailer: &Mailer,
-    base_url: &str,
-    notifier: &Notifier,
-) -> HookRegistry {
-    HookRegistry::new(vec![
+pub fn registry(config: &Config, mailer: &Mailer, base_url: &str, notifier: &Notifier) -> AppHooks {
+    AppHooks::new(vec![
         Arc::new(partners::PartnerHooks {
             hold_days: config.partners.commission_hold_days,
             sandbox_earns: !config.is_public(),

@@ -277,7 +277,7 @@ impl BillingMails {
 }
 
 #[async_trait::async_trait]
-impl Hooks for BillingMails {
+impl Hooks<AppState> for BillingMails {
     async fn payment_changed(
         &self,
         txn: &DatabaseTransaction,

@@ -16,10 +16,10 @@ use utoipa::ToSchema;
 use super::entity::checkout;
 use super::fulfil::fulfil;
 use super::provider_error;
+use crate::http::AppHooks;
 use crate::http::AppState;
 use crate::http::error::{ApiError, ErrorBody, ErrorCode, SignedInErrors};
 use crate::http::extract::{AuthUser, Json};
-use crate::http::hooks::HookRegistry;
 use crate::providers::payments::Event;
 use crate::providers::payments::sandbox::{PayOutcome, Sandbox};
 
@@ -90,7 +90,7 @@ pub async fn deliver_sandbox_events(state: &AppState) {
 /// Delivers `sandbox`'s pending events through fulfilment; how many.
 pub async fn deliver_events(
     db: &DatabaseConnection,
-    hooks: &HookRegistry,
+    hooks: &AppHooks,
     sandbox: &Sandbox,
 ) -> anyhow::Result<usize> {
     let pending = sandbox.pending_events().await?;

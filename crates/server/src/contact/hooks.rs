@@ -35,7 +35,7 @@ fn sells(purpose: &str) -> bool {
 }
 
 #[async_trait::async_trait]
-impl Hooks for ContactHooks {
+impl Hooks<AppState> for ContactHooks {
     /// A banned user's open requests, sent and received, are withdrawn
     /// (denied, their holds released: nobody is charged), and their
     /// conversations close.

@@ -12,8 +12,6 @@ use std::sync::Arc;
 use sea_orm::{DatabaseConnection, DatabaseTransaction, DbErr};
 use uuid::Uuid;
 
-use super::state::AppState;
-
 /// What a report points at, as the domain that keeps it describes it to the
 /// reports domain (issue 41): whose it is, who may report it, and what an
 /// admin sees of it.
@@ -96,8 +94,10 @@ pub struct Payee {
     pub description: String,
 }
 
+/// Generic over the state the report hooks are handed (`AppState`), so that
+/// this module need not name the state that holds the registry.
 #[async_trait::async_trait]
-pub trait Hooks: Send + Sync {
+pub trait Hooks<S: Sync>: Send + Sync {
     async fn signed_up(
         &self,
         _txn: &DatabaseTransaction,
@@ -188,7 +188,7 @@ pub trait Hooks: Send + Sync {
     /// reports domain's to decide, from `public` and `parties`.
     async fn reported(
         &self,
-        _state: &AppState,
+        _state: &S,
         _kind: &str,
         _id: &str,
     ) -> Result<Option<Option<Reported>>, DbErr> {
@@ -201,7 +201,7 @@ pub trait Hooks: Send + Sync {
     /// this listener does not keep `kind`.
     async fn remove_reported(
         &self,
-        _state: &AppState,
+        _state: &S,
         _kind: &str,
         _id: &str,
         _evidence: Option<&str>,
@@ -211,17 +211,28 @@ pub trait Hooks: Send + Sync {
 
     /// `user` was banned: withdraw what they offer to others (listings,
     /// open requests, with their holds released).
-    async fn user_banned(&self, _state: &AppState, _user: Uuid) -> Result<(), DbErr> {
+    async fn user_banned(&self, _state: &S, _user: Uuid) -> Result<(), DbErr> {
         Ok(())
     }
 }
 
 /// Every listener, in registration order.
-#[derive(Clone, Default)]
-pub struct HookRegistry(Arc<[Arc<dyn Hooks>]>);
+pub struct HookRegistry<S>(Arc<[Arc<dyn Hooks<S>>]>);
 
-impl HookRegistry {
-    pub fn new(hooks: Vec<Arc<dyn Hooks>>) -> Self {
+impl<S> Clone for HookRegistry<S> {
+    fn clone(&self) -> Self {
+        Self(self.0.clone())
+    }
+}
+
+impl<S> Default for HookRegistry<S> {
+    fn default() -> Self {
+        Self(Arc::new([]))
+    }
+}
+
+impl<S: Sync> HookRegistry<S> {
+    pub fn new(hooks: Vec<Arc<dyn Hooks<S>>>) -> Self {
         Self(hooks.into())
     }
 
@@ -328,7 +339,7 @@ impl HookRegistry {
     /// `None` when no listener keeps `kind` or there is no such content.
     pub async fn reported(
         &self,
-        state: &AppState,
+        state: &S,
         kind: &str,
         id: &str,
     ) -> Result<Option<Reported>, DbErr> {
@@ -343,7 +354,7 @@ impl HookRegistry {
     /// Removes reported content through the listener that keeps `kind`.
     pub async fn remove_reported(
         &self,
-        state: &AppState,
+        state: &S,
         kind: &str,
         id: &str,
         evidence: Option<&str>,
@@ -357,7 +368,7 @@ impl HookRegistry {
     }
 
     /// Tells every listener that `user` was banned.
-    pub async fn user_banned(&self, state: &AppState, user: Uuid) -> Result<(), DbErr> {
+    pub async fn user_banned(&self, state: &S, user: Uuid) -> Result<(), DbErr> {
         for hook in self.0.iter() {
             hook.user_banned(state, user).await?;
         }

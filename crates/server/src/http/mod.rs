@@ -25,7 +25,7 @@ pub mod text;
 pub mod upload;
 pub mod user_data;
 
-pub use state::AppState;
+pub use state::{AppHooks, AppState};
 
 use std::time::Duration;
 

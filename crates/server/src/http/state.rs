@@ -22,6 +22,9 @@ use crate::tokens::KeyRing;
 use super::hooks::HookRegistry;
 use super::user_data::UserDataRegistry;
 
+/// The listeners every domain's hooks are registered in, handed this state.
+pub type AppHooks = HookRegistry<AppState>;
+
 /// What every handler can reach. Cheap to clone.
 #[derive(Clone)]
 pub struct AppState {
@@ -62,7 +65,7 @@ pub struct AppState {
     /// Realtime wake-ups across instances (messages).
     pub notifier: Notifier,
     /// Listeners to sign-ups and payments (the partner programme).
-    pub hooks: HookRegistry,
+    pub hooks: AppHooks,
     pub web: Arc<WebApp>,
     pub metrics: PrometheusHandle,
     /// Set when the instance has been told to stop: `/readyz` answers 503.

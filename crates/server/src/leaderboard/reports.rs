@@ -52,7 +52,7 @@ async fn is_public(state: &AppState, row: &photos::Model) -> Result<bool, DbErr>
 }
 
 #[async_trait::async_trait]
-impl Hooks for PhotoReports {
+impl Hooks<AppState> for PhotoReports {
     async fn reported(
         &self,
         state: &AppState,

@@ -320,7 +320,7 @@ pub struct RequestPaymentWakes {
 }
 
 #[async_trait::async_trait]
-impl Hooks for RequestPaymentWakes {
+impl Hooks<AppState> for RequestPaymentWakes {
     async fn payment_changed(
         &self,
         txn: &DatabaseTransaction,

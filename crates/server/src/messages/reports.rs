@@ -26,7 +26,7 @@ fn excerpt(text: &str) -> String {
 }
 
 #[async_trait::async_trait]
-impl Hooks for MessageReports {
+impl Hooks<AppState> for MessageReports {
     async fn reported(
         &self,
         state: &AppState,

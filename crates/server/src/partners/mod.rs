@@ -63,7 +63,7 @@ pub struct PartnerHooks {
 }
 
 #[async_trait::async_trait]
-impl Hooks for PartnerHooks {
+impl Hooks<AppState> for PartnerHooks {
     async fn signed_up(
         &self,
         txn: &DatabaseTransaction,

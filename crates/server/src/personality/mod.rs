@@ -321,7 +321,7 @@ impl UserData for PersonalityResults {
 pub struct PersonalityHooks;
 
 #[async_trait::async_trait]
-impl Hooks for PersonalityHooks {
+impl Hooks<AppState> for PersonalityHooks {
     async fn owns_purchase(
         &self,
         db: &DatabaseConnection,

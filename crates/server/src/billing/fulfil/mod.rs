@@ -40,7 +40,7 @@ use super::holds;
 use super::refunds::{self, PAYMENT};
 use super::rules::Purchase;
 use crate::db::entities::users;
-use crate::http::hooks::HookRegistry;
+use crate::http::AppHooks;
 use crate::providers::payments::Event;
 use crate::providers::payments::events::PaymentEvent;
 
@@ -56,7 +56,7 @@ pub enum Outcome {
 /// Applies `event` from `provider` (`sandbox` or `stripe`) once.
 pub async fn fulfil(
     db: &DatabaseConnection,
-    hooks: &HookRegistry,
+    hooks: &AppHooks,
     provider: &str,
     event: &Event,
 ) -> Result<Outcome, DbErr> {
@@ -96,7 +96,7 @@ pub async fn fulfil(
 struct Context<'a> {
     txn: &'a DatabaseTransaction,
     /// Told of every payment recorded or advanced (the partner ledger).
-    hooks: &'a HookRegistry,
+    hooks: &'a AppHooks,
     provider: &'a str,
     /// When the provider made the event.
     created: DateTime<Utc>,

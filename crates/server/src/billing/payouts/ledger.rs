@@ -27,7 +27,7 @@ use uuid::Uuid;
 
 use super::entity::{LineStatus, TakenBack, line};
 use crate::billing::entity::payment::{self, Status as PaymentStatus};
-use crate::http::hooks::HookRegistry;
+use crate::http::AppHooks;
 
 /// What a line looks like to its payee: the stored state, with `captured`
 /// split into waiting for the refund window and `payable`.
@@ -150,7 +150,7 @@ pub async fn lines_of(db: &impl ConnectionTrait, payee: Uuid) -> Result<Vec<line
 /// transaction that changed the payment.
 pub async fn reconcile(
     txn: &DatabaseTransaction,
-    hooks: &HookRegistry,
+    hooks: &AppHooks,
     payment_id: Uuid,
 ) -> Result<(), DbErr> {
     let Some(paid) = payment::Entity::find_by_id(payment_id).one(txn).await? else {
