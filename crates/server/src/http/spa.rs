@@ -35,10 +35,13 @@ const CLIENT_ROUTES: &[&str] = &[
     "/leaderboard",
     "/how-it-works",
     "/privacy",
+    "/terms",
+    "/guidelines",
     "/auth",
     "/auth/reset",
     "/account",
     "/account/secure",
+    "/account/community",
     "/dashboard",
     "/user-dashboard",
     "/premium",
@@ -265,6 +268,26 @@ mod tests {
             "/auth/v1",
         ] {
             assert!(!is_client_route(path), "{path}");
+        }
+    }
+
+    /// Every `path: '…'` of the web app's `config/paths.ts` (the router's
+    /// routes) answers 200 here: a page added there and forgotten here
+    /// would answer 404 on a reload.
+    #[test]
+    fn every_route_of_the_web_app_is_a_client_route() {
+        let paths = std::fs::read_to_string(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../../web/src/config/paths.ts"),
+        )
+        .expect("the web app's paths");
+        let routes: Vec<&str> = paths
+            .split("path: '")
+            .skip(1)
+            .filter_map(|rest| rest.split('\'').next())
+            .collect();
+        assert!(routes.len() > 40, "read the web app's routes: {routes:?}");
+        for route in routes {
+            assert!(CLIENT_ROUTES.contains(&route), "{route} is not in CLIENT_ROUTES");
         }
     }
 
