@@ -87,7 +87,7 @@ export async function listedEntry(
     }),
   );
   const photoId = listed!.id as string;
-  const admin = other ? await other.account(request, 'Admin') : await signUp(request);
+  const admin = other ? await other.account(request, 'Boss') : await signUp(request);
   await grantAdmin(admin.email, other?.dataDir);
   await ok(await request.post(`/api/v1/admin/leaderboard/entries/${photoId}/approve`, { headers: bearer(admin) }));
   return { contestant, photoId };

@@ -68,9 +68,11 @@ test.describe('the admin pages', () => {
     const adminLinks = [
       ['Partner Management', '/admin/partners'],
       ['Payouts', '/admin/payouts'],
+      ['Payments', '/admin/payments'],
       ['Leaderboard Moderation', '/admin/leaderboard'],
       ['Opportunity Applications', '/admin/opportunities'],
       ['Verification Requests', '/admin/verification'],
+      ['Reports', '/admin/reports'],
       ['Audit Log', '/admin/audit'],
     ];
 
