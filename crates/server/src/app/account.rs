@@ -7,7 +7,7 @@ use std::sync::Arc;
 use crate::http::user_data::UserDataRegistry;
 use crate::{
     auth, billing, contact, edits, features, opportunities, partners, personality, photos,
-    verification,
+    reports, verification,
 };
 
 pub fn registry() -> UserDataRegistry {
@@ -22,5 +22,6 @@ pub fn registry() -> UserDataRegistry {
         Arc::new(verification::VerificationRequests),
         Arc::new(partners::PartnerData),
         Arc::new(contact::ContactRequests),
+        Arc::new(reports::export::ModerationRecords),
     ])
 }

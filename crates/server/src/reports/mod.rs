@@ -24,6 +24,7 @@
 //!   /account); another admin answers.
 
 pub mod entity;
+pub mod export;
 pub mod rules;
 
 use std::collections::HashMap;
@@ -1079,21 +1080,9 @@ pub async fn my_decisions(
     State(state): State<AppState>,
     user: AuthUser,
 ) -> Result<Json<Vec<DecisionView>>, ApiError> {
-    let rows = decision::Entity::find()
-        .filter(decision::Column::AffectedUserId.eq(user.user_id))
-        .order_by_desc(decision::Column::CreatedAt)
-        .limit(200)
-        .all(&state.db)
-        .await?;
-    let mut out = Vec::with_capacity(rows.len());
-    for row in rows {
-        let appealed = appeal::Entity::find()
-            .filter(appeal::Column::DecisionId.eq(row.id))
-            .one(&state.db)
-            .await?;
-        out.push(view(&state, row, appealed.as_ref()));
-    }
-    Ok(Json(out))
+    let mut decisions = export::decisions_about(&state, user.user_id).await?;
+    decisions.truncate(200);
+    Ok(Json(decisions))
 }
 
 /// One decision, for its affected user (signed in, or with the mail's token).

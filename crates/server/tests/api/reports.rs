@@ -24,6 +24,7 @@ on_both_databases!(
     an_intimate_image_is_kept_as_evidence_out_of_sight_and_urgent_reports_come_first,
     either_side_of_a_chat_blocks_leaves_and_reports,
     a_hurtful_message_is_sent_only_after_are_you_sure,
+    the_export_holds_the_reports_filed_the_decisions_and_the_appeal,
 );
 
 const REPORTS: &str = "/api/v1/reports";
@@ -906,4 +907,75 @@ async fn a_hurtful_message_is_sent_only_after_are_you_sure(backend: Backend) {
     let request = get(&app, &format!("{REQUESTS}/{id}"), &fan).await.ok();
     assert_eq!(request["closed"], true);
     assert_eq!(request["status"], "approved");
+}
+
+/// The account export (GDPR Art. 15) holds what a user reported, what was
+/// decided about them and their appeal; nobody else's.
+async fn the_export_holds_the_reports_filed_the_decisions_and_the_appeal(backend: Backend) {
+    let app = spawn_app(backend).await;
+    let owner = sign_up(&app, "owner@example.com").await;
+    let fan = sign_up(&app, "fan@example.com").await;
+    let stranger = sign_up(&app, "stranger@example.com").await;
+    let moderator = admin(&app).await;
+    shared_entry(&app, owner.id, "exported-one").await;
+    const EXPORT: &str = "/api/v1/account/export";
+    let before = get(&app, EXPORT, &fan).await.ok();
+    assert!(before["sections"].get("moderation").is_none(), "{before}");
+
+    let report = post(
+        &app,
+        REPORTS,
+        &fan,
+        report_of("share", "exported-one", "harassment"),
+    )
+    .await;
+    report.ok_status(StatusCode::ACCEPTED);
+    let report_id = report.body["id"].as_str().unwrap().to_owned();
+    let decided = post(
+        &app,
+        &format!("{QUEUE}/{report_id}/decision"),
+        &moderator,
+        json!({"action": "remove", "statement": "The caption mocks another member."}),
+    )
+    .await;
+    decided.ok_status(StatusCode::CREATED);
+    let decision_id = decided.body["id"].as_str().unwrap().to_owned();
+    post(
+        &app,
+        &format!("/api/v1/moderation-decisions/{decision_id}/appeal"),
+        &owner,
+        json!({"statement": "The caption was a joke between friends."}),
+    )
+    .await
+    .ok_status(StatusCode::CREATED);
+
+    let fans = get(&app, EXPORT, &fan).await.ok();
+    let filed = &fans["sections"]["moderation"]["reports_filed"];
+    assert_eq!(filed.as_array().map(Vec::len), Some(1), "{fans}");
+    assert_eq!(filed[0]["id"], report_id.as_str());
+    assert_eq!(filed[0]["reported_as"], "share");
+    assert_eq!(filed[0]["reason"], "harassment");
+    assert_eq!(filed[0]["details"], "Please look at this");
+    assert_eq!(filed[0]["decision_id"], decision_id.as_str());
+    assert_eq!(fans["sections"]["moderation"]["decisions_about_you"], json!([]));
+
+    let owners = get(&app, EXPORT, &owner).await.ok();
+    let moderation = &owners["sections"]["moderation"];
+    assert_eq!(moderation["reports_filed"], json!([]), "{owners}");
+    let decision = &moderation["decisions_about_you"][0];
+    assert_eq!(decision["id"], decision_id.as_str());
+    assert_eq!(decision["action"], "remove");
+    assert_eq!(decision["statement"], "The caption mocks another member.");
+    assert_eq!(decision["appeal_status"], "open");
+    assert_eq!(
+        moderation["appeals"][0]["statement"],
+        "The caption was a joke between friends."
+    );
+    // Internal bookkeeping stays out: the appeal link's hash, the admin.
+    let text = owners.to_string();
+    assert!(!text.contains("appeal_token_hash"), "{text}");
+    assert!(!text.contains(&moderator.id.to_string()), "{text}");
+
+    let strangers = get(&app, EXPORT, &stranger).await.ok();
+    assert!(strangers["sections"].get("moderation").is_none(), "{strangers}");
 }

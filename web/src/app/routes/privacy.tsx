@@ -92,7 +92,8 @@ const sections: LegalSection[] = [
       <p>
         When you report something we keep the report: what it is about, the reason, what you wrote, your account or,
         without one, the email address you gave, and the decision made on it. The person reported is not told who
-        reported them. Reports and decisions are kept as long as needed to handle appeals and to show what we did;
+        reported them. Your data export lists the reports you made, the decisions about your content or account and
+        your appeals. Reports and decisions are kept as long as needed to handle appeals and to show what we did;
         content removed as evidence of a crime is kept out of public view only as long as the law requires.
       </p>
     ),
