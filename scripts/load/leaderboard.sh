@@ -59,6 +59,8 @@ say "Seeding $ROWS listed photos (scores 1.0-10.0 with one decimal, so ties are 
 start=$(date +%s)
 q <<SQL
 INSERT INTO users (id, email) VALUES ('00000000-0000-0000-0000-0000000000b1', 'bench@example.com');
+-- The leaderboard lists adults on file only (issue 41).
+INSERT INTO birth_dates (id, user_id, date_of_birth) VALUES (gen_random_uuid(), '00000000-0000-0000-0000-0000000000b1', '1990-01-01');
 INSERT INTO photos (id, user_id, original_image_url, score, rating_label, breakdown, public_listing,
                     is_verified, listing_status, display_name, created_at, updated_at)
 SELECT gen_random_uuid(), '00000000-0000-0000-0000-0000000000b1', '/media/bench/' || g || '.jpg',

@@ -173,5 +173,22 @@ async fn insert_user(
         .values_panic([id.into(), email.into(), verified.into()])
         .to_owned();
     db.execute(&profile).await.map_err(anyhow::Error::from)?;
+    // The leaderboard lists adults on file only; the sample people are.
+    let born = Query::insert()
+        .into_table(Alias::new("birth_dates"))
+        .columns([
+            Alias::new("id"),
+            Alias::new("user_id"),
+            Alias::new("date_of_birth"),
+        ])
+        .values_panic([
+            Uuid::now_v7().into(),
+            id.into(),
+            chrono::NaiveDate::from_ymd_opt(1995, 6, 1)
+                .expect("a real day")
+                .into(),
+        ])
+        .to_owned();
+    db.execute(&born).await.map_err(anyhow::Error::from)?;
     Ok(())
 }

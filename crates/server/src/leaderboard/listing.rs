@@ -2,7 +2,10 @@
 //! fees, keyset pages, and their publicly cacheable images.
 //!
 //! Listed = `public_listing AND is_verified` (is_verified: approved by an
-//! admin). Order: score descending, then the older entry first, then the id
+//! admin), not held by screening, and its owner an adult on file (issue 41:
+//! an account from before the age question, or one an admin corrected to a
+//! minor's date, is off the leaderboard until an adult date is on file; the
+//! listing itself is kept). Order: score descending, then the older entry first, then the id
 //! (only so that a page boundary is exact). Rank = 1 + the number of listed
 //! entries with a higher score, or an equal score and an older created_at.
 
@@ -23,13 +26,14 @@ use uuid::Uuid;
 
 use super::rules::{Cursor, ranks_after};
 use crate::billing::rules::contact_fee_dollars;
-use crate::db::entities::profiles;
+use crate::db::entities::{birth_dates, profiles};
 use crate::http::AppState;
 use crate::http::error::{ApiError, ErrorBody};
 use crate::http::extract::{MaybeAuthUser, Path, Query};
 use crate::http::shared_answer::SharedAnswer;
 use crate::media;
 use crate::photos::entity as photos;
+use crate::values::birth::latest_adult_birth_date;
 
 /// Entries per page unless asked otherwise, and the most a page holds.
 pub const DEFAULT_PAGE_SIZE: u64 = 20;
@@ -37,11 +41,18 @@ pub const MAX_PAGE_SIZE: u64 = 100;
 
 /// The listed photos.
 pub fn listed() -> Condition {
+    let today = chrono::Utc::now().date_naive();
+    let adults = sea_orm::sea_query::Query::select()
+        .column(birth_dates::Column::UserId)
+        .from(birth_dates::Entity)
+        .and_where(birth_dates::Column::DateOfBirth.lte(latest_adult_birth_date(today)))
+        .to_owned();
     Condition::all()
         .add(photos::Column::PublicListing.eq(true))
         .add(photos::Column::IsVerified.eq(true))
         // Approval releases a hold; this keeps a held photo off even if not.
         .add(photos::Column::ScreeningHeld.eq(false))
+        .add(photos::Column::UserId.in_subquery(adults))
 }
 
 /// Up to `limit` listed photos in leaderboard order, after `after` (a page's

@@ -57,6 +57,17 @@ pub fn is_adult(born: NaiveDate, today: NaiveDate) -> bool {
     age_on(born, today) >= ADULT_AGE
 }
 
+/// The latest date of birth of an adult on `today`: `born <= this` exactly
+/// when [`is_adult`], so a query can ask it of a date column.
+pub fn latest_adult_birth_date(today: NaiveDate) -> NaiveDate {
+    let year = today.year() - ADULT_AGE as i32;
+    // 29 February has no twin in most years: the 28th is the last day whose
+    // eighteenth birthday has come (a leap-day child turns 18 on 1 March).
+    NaiveDate::from_ymd_opt(year, today.month(), today.day())
+        .or_else(|| NaiveDate::from_ymd_opt(year, today.month(), today.day() - 1))
+        .expect("the day before 29 February exists in every year")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -71,6 +82,21 @@ mod tests {
         assert!(!is_adult(born, day("2026-12-07")));
         assert!(is_adult(born, day("2026-12-08")));
         assert_eq!(age_on(born, day("2026-12-07")), 17);
+    }
+
+    #[test]
+    fn the_latest_adult_birth_date_agrees_with_is_adult_on_every_day() {
+        // Four years of "today" (one leap day among them), each against the
+        // birth dates around its cutoff.
+        let mut today = day("2026-01-01");
+        while today < day("2030-01-01") {
+            let cutoff = latest_adult_birth_date(today);
+            assert!(is_adult(cutoff, today), "{cutoff} on {today}");
+            let after = cutoff.succ_opt().unwrap();
+            assert!(!is_adult(after, today), "{after} on {today}");
+            today = today.succ_opt().unwrap();
+        }
+        assert_eq!(latest_adult_birth_date(day("2028-02-29")), day("2010-02-28"));
     }
 
     #[test]

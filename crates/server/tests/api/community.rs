@@ -12,7 +12,7 @@ use crate::harness::State as Listing;
 use crate::harness::{
     ADULT_BIRTH_DATE, Backend, Caller, PASSWORD, TestApp, access, admin, astronaut, call, count,
     count_where, get, insert_photo, insert_user, make_member, on_both_databases, post, save_photo,
-    sign_up, spawn_app, spawn_app_with, sql,
+    sign_up, spawn_app, spawn_app_with, sql, store_original,
 };
 
 /// A date of birth of someone who turns 18 tomorrow.
@@ -70,6 +70,7 @@ on_both_databases!(
     names_posing_as_the_service_are_refused,
     the_reserved_words_come_from_the_configuration,
     the_export_has_the_date_and_every_acceptance,
+    only_an_adult_on_file_is_on_the_leaderboard,
 );
 
 async fn a_sign_up_without_a_date_or_terms_still_makes_the_account_as_gotrue_does(
@@ -725,9 +726,10 @@ async fn a_contestant_who_is_not_a_member_receives_no_request(backend: Backend) 
     let fan = sign_up(&app, "fan@example.com").await;
     let owner = insert_user(&app).await;
     let photo = insert_photo(&app, owner, 9.0, Utc::now(), Listing::Listed).await;
+    // Listed (an adult on file), but the terms in force not accepted.
     sql(
         &app,
-        "DELETE FROM birth_dates WHERE user_id = $1",
+        "DELETE FROM terms_acceptances WHERE user_id = $1",
         vec![owner.into()],
     )
     .await;
@@ -875,4 +877,58 @@ async fn the_export_has_the_date_and_every_acceptance(backend: Backend) {
     let bob = sign_up(&app, "bob@example.com").await;
     let bobs = get(&app, "/api/v1/account/export", &bob).await.ok();
     assert!(!bobs.to_string().contains(&ada.id.to_string()));
+}
+
+/// A listing from before the age question, or of a user an admin found to
+/// be a minor, is off the leaderboard (its rank, its image, its report
+/// button) until an adult date is on file; the listing itself is kept.
+async fn only_an_adult_on_file_is_on_the_leaderboard(backend: Backend) {
+    let app = spawn_app(backend).await;
+    let boss = admin(&app).await;
+    let owner = insert_user(&app).await;
+    let photo = insert_photo(&app, owner, 9.0, Utc::now(), Listing::Listed).await;
+    store_original(&app, photo, "face/astronaut.png").await;
+    let board = || async {
+        call(&app, Method::GET, "/api/v1/leaderboard", None, None)
+            .await
+            .ok()
+            .to_string()
+    };
+    let image = format!("/api/v1/leaderboard/entries/{photo}/image");
+    assert!(board().await.contains(&photo.to_string()));
+    assert_eq!(app.get(&image).await.status(), StatusCode::OK);
+
+    // An account from before the question: no date on file.
+    sql(
+        &app,
+        "DELETE FROM birth_dates WHERE user_id = $1",
+        vec![owner.into()],
+    )
+    .await;
+    assert!(!board().await.contains(&photo.to_string()));
+    assert_eq!(app.get(&image).await.status(), StatusCode::NOT_FOUND);
+
+    // An admin finds a minor's date, then the right one.
+    let correct = |date: String| {
+        let app = &app;
+        let boss = &boss;
+        async move {
+            call(
+                app,
+                Method::PUT,
+                &format!("/api/v1/admin/users/{owner}/date-of-birth"),
+                Some(&boss.token),
+                Some(json!({"date_of_birth": date, "reason": "Shown by ID"})),
+            )
+            .await
+            .ok();
+        }
+    };
+    correct(minor_birth_date()).await;
+    assert!(!board().await.contains(&photo.to_string()));
+    correct(ADULT_BIRTH_DATE.to_owned()).await;
+    assert!(board().await.contains(&photo.to_string()));
+    assert_eq!(app.get(&image).await.status(), StatusCode::OK);
+    let kept = count_where(&app, "photos", "public_listing AND is_verified").await;
+    assert_eq!(kept, 1, "the listing itself was never withdrawn");
 }
