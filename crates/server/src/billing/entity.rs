@@ -138,6 +138,9 @@ pub mod payment {
         /// same contact request when this one was authorised: this one is
         /// given back at once and never counts (`m20261208_8100_one_hold`).
         pub duplicate_of: Option<Uuid>,
+        /// The card as a receipt names it ("Visa ending in 4242"), when the
+        /// provider said (`m20261208_8500_payment_card`).
+        pub card: Option<String>,
     }
 
     #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

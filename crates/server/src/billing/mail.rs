@@ -63,12 +63,17 @@ async fn email_of(db: &impl ConnectionTrait, id: Option<Uuid>) -> Result<Option<
         .and_then(|user| user.email))
 }
 
-/// How the payment was made, as a receipt says it.
-pub fn paid_with(provider: &str) -> &'static str {
-    if provider == "sandbox" {
-        "Test payment (sandbox): no card was charged and no money moved"
-    } else {
-        "The card you entered at checkout (your card statement shows PRETTYSCORE)"
+/// How the payment was made, as a receipt says it: the card when the
+/// provider named it.
+pub fn paid_with(paid: &payment::Model) -> String {
+    match (paid.provider.as_str(), &paid.card) {
+        ("sandbox", _) => {
+            "Test payment (sandbox): no card was charged and no money moved".to_owned()
+        }
+        (_, Some(card)) => format!("{card} (your card statement shows PRETTYSCORE)"),
+        (_, None) => {
+            "The card you entered at checkout (your card statement shows PRETTYSCORE)".to_owned()
+        }
     }
 }
 
@@ -107,7 +112,7 @@ impl BillingMails {
             amount = money(paid.amount_cents),
             currency = paid.currency.to_uppercase(),
             date = day(paid.updated_at),
-            card = paid_with(&paid.provider),
+            card = paid_with(paid),
             reference = paid.id,
             help = self.help(),
         );
@@ -192,7 +197,7 @@ impl BillingMails {
             amount = money(paid.refunded_cents),
             paid_amount = money(paid.amount_cents),
             what = paid.description,
-            card = paid_with(&paid.provider),
+            card = paid_with(paid),
             date = day(paid.updated_at),
             reference = paid.id,
             help = self.help(),
@@ -421,9 +426,39 @@ mod tests {
         assert_eq!(money(5), "$0.05");
     }
 
+    fn payment(provider: &str, card: Option<&str>) -> payment::Model {
+        let now = Utc::now();
+        payment::Model {
+            id: Uuid::nil(),
+            user_id: None,
+            checkout_session_id: None,
+            contact_request_id: None,
+            provider: provider.to_owned(),
+            purpose: "subscription".to_owned(),
+            description: String::new(),
+            amount_cents: 999,
+            refunded_cents: 0,
+            currency: "usd".to_owned(),
+            status: "succeeded".to_owned(),
+            provider_payment_intent_id: None,
+            provider_invoice_id: None,
+            created_at: now,
+            updated_at: now,
+            purchase_ref: None,
+            provider_subscription_id: None,
+            duplicate_of: None,
+            card: card.map(str::to_owned),
+        }
+    }
+
     #[test]
-    fn a_sandbox_payment_says_it_moved_no_money() {
-        assert!(paid_with("sandbox").starts_with("Test payment"));
-        assert!(!paid_with("stripe").contains("Test"));
+    fn a_receipt_names_the_card_or_says_it_moved_no_money() {
+        assert!(paid_with(&payment("sandbox", None)).starts_with("Test payment"));
+        assert_eq!(
+            paid_with(&payment("stripe", Some("Visa ending in 4242"))),
+            "Visa ending in 4242 (your card statement shows PRETTYSCORE)"
+        );
+        let unnamed = paid_with(&payment("stripe", None));
+        assert!(unnamed.starts_with("The card you entered"), "{unnamed}");
     }
 }

@@ -9,11 +9,12 @@ use chrono::Utc;
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use super::fulfil::{Outcome, fulfil};
+use super::fulfil::{Outcome, fulfil_paid_with};
 use crate::http::AppState;
 use crate::http::error::{ApiError, ErrorBody, ErrorCode};
 use crate::http::extract::Json;
 use crate::providers::payments::Event;
+use crate::providers::payments::events::{IntentChange, PaymentEvent};
 use crate::providers::payments::stripe::verify_signature;
 
 /// The webhook's answer.
@@ -64,7 +65,9 @@ pub async fn webhook(
         )
         .with_cause(err)
     })?;
-    let outcome = fulfil(&state.db, &state.hooks, "stripe", &event).await?;
+    let card = card_of(&state, &event).await;
+    let outcome = fulfil_paid_with(&state.db, &state.hooks, "stripe", &event, card.as_deref())
+        .await?;
     // A thing paid twice is refunded at once, after the answer to Stripe
     // (a failure is tried again by the refund worker).
     let settling = state.clone();
@@ -77,4 +80,27 @@ pub async fn webhook(
         received: true,
         duplicate: outcome == Outcome::Duplicate,
     }))
+}
+
+/// The card the payment of `event` was made with, asked of Stripe before
+/// fulfilment's transaction, for the receipt: only for an event that
+/// charges or holds a card. A failure costs the receipt its card line
+/// ("the card you entered at checkout"), never the event.
+async fn card_of(state: &AppState, event: &Event) -> Option<String> {
+    let (intent, invoice) = match event.read() {
+        PaymentEvent::CheckoutCompleted(session) => (session.payment_intent, session.invoice),
+        PaymentEvent::InvoicePaid(invoice) => (invoice.payment_intent, invoice.id),
+        PaymentEvent::Intent(IntentChange::Held | IntentChange::Succeeded, intent) => {
+            (intent.id, None)
+        }
+        _ => return None,
+    };
+    let provider = &state.payments.provider;
+    match provider.card(intent.as_deref(), invoice.as_deref()).await {
+        Ok(card) => card,
+        Err(err) => {
+            tracing::warn!(error = %err, event = %event.id, "could not read the card of a payment");
+            None
+        }
+    }
 }

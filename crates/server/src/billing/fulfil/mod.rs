@@ -60,6 +60,19 @@ pub async fn fulfil(
     provider: &str,
     event: &Event,
 ) -> Result<Outcome, DbErr> {
+    fulfil_paid_with(db, hooks, provider, event, None).await
+}
+
+/// [`fulfil`], knowing the card the event's payment was made with (read
+/// from the provider before the transaction): the payment keeps it for its
+/// receipt.
+pub async fn fulfil_paid_with(
+    db: &DatabaseConnection,
+    hooks: &AppHooks,
+    provider: &str,
+    event: &Event,
+    card: Option<&str>,
+) -> Result<Outcome, DbErr> {
     let txn = db.begin().await?;
     let recorded = processed_event::Entity::insert(processed_event::ActiveModel {
         id: Set(Uuid::now_v7()),
@@ -87,6 +100,7 @@ pub async fn fulfil(
         hooks,
         provider,
         created: event.created_at(),
+        card,
     };
     context.apply(&event.read()).await?;
     txn.commit().await?;
@@ -100,6 +114,8 @@ struct Context<'a> {
     provider: &'a str,
     /// When the provider made the event.
     created: DateTime<Utc>,
+    /// The card the event's payment was made with, when known.
+    card: Option<&'a str>,
 }
 
 /// A payment as an event reports it.
@@ -333,6 +349,9 @@ impl Context<'_> {
                 if row.provider_subscription_id.is_none() && report.subscription.is_some() {
                     active.provider_subscription_id = Set(report.subscription.map(str::to_owned));
                 }
+                if row.card.is_none() && self.card.is_some() {
+                    active.card = Set(self.card.map(str::to_owned));
+                }
                 active.updated_at = Set(now);
                 active.update(self.txn).await?
             }
@@ -356,6 +375,7 @@ impl Context<'_> {
                     purchase_ref: Set(report.purchase_ref.clone()),
                     provider_subscription_id: Set(report.subscription.map(str::to_owned)),
                     duplicate_of: Set(None),
+                    card: Set(self.card.map(str::to_owned)),
                 }
                 .insert(self.txn)
                 .await?

@@ -76,6 +76,7 @@ mod m20261208_8100_one_hold;
 mod m20261208_8251_money_mail;
 mod m20261208_8300_adults_terms;
 mod m20261208_8401_reports;
+mod m20261208_8500_payment_card;
 
 /// Applies the migrations: `Migrator::up(&db, None)`.
 pub struct Migrator;
@@ -113,6 +114,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261208_8251_money_mail::Migration),
             Box::new(m20261208_8300_adults_terms::Migration),
             Box::new(m20261208_8401_reports::Migration),
+            Box::new(m20261208_8500_payment_card::Migration),
         ]
     }
 }

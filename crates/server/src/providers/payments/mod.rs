@@ -319,6 +319,18 @@ pub trait PaymentProvider: Send + Sync + std::fmt::Debug {
     /// Releases a hold (cancels the PaymentIntent).
     async fn release(&self, payment_intent: &str) -> Result<PaymentIntent, PaymentError>;
 
+    /// The card a payment was made with, as a receipt names it ("Visa
+    /// ending in 4242"), from its PaymentIntent or, for a subscription's
+    /// first payment, its invoice. `None` when the provider has no card to
+    /// name (the sandbox).
+    async fn card(
+        &self,
+        _payment_intent: Option<&str>,
+        _invoice: Option<&str>,
+    ) -> Result<Option<String>, PaymentError> {
+        Ok(None)
+    }
+
     /// Refunds a captured payment, in full or `amount_cents` of it.
     async fn refund(
         &self,

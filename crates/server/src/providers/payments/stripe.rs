@@ -234,6 +234,27 @@ impl Stripe {
     }
 }
 
+/// "Visa ending in 4242" from a charge's `payment_method_details.card`.
+fn card_label(card: &serde_json::Value) -> Option<String> {
+    let last4 = card["last4"]
+        .as_str()
+        .filter(|digits| digits.len() == 4 && digits.bytes().all(|b| b.is_ascii_digit()))?;
+    let brand = match card["brand"].as_str().unwrap_or_default() {
+        "visa" => "Visa",
+        "mastercard" => "Mastercard",
+        "amex" => "American Express",
+        "discover" => "Discover",
+        "diners" => "Diners Club",
+        "jcb" => "JCB",
+        "unionpay" => "UnionPay",
+        "cartes_bancaires" => "Cartes Bancaires",
+        "eftpos_au" => "eftpos",
+        "interac" => "Interac",
+        _ => "Card",
+    };
+    Some(format!("{brand} ending in {last4}"))
+}
+
 fn metadata(form: &mut Form, prefix: &str, metadata: &std::collections::BTreeMap<String, String>) {
     for (key, value) in metadata {
         field(form, format!("{prefix}[{key}]"), value);
@@ -362,6 +383,36 @@ impl PaymentProvider for Stripe {
         self.post(&path, &Form::new(), Some(&key)).await
     }
 
+    async fn card(
+        &self,
+        payment_intent: Option<&str>,
+        invoice: Option<&str>,
+    ) -> Result<Option<String>, PaymentError> {
+        // The charge's card, expanded in one call: on the PaymentIntent
+        // (`latest_charge`; `charges` in API versions before 2022-11-15), or
+        // on the invoice's PaymentIntent.
+        let (path, intent_at): (String, &[&str]) = match (payment_intent, invoice) {
+            (Some(intent), _) => (
+                format!("/v1/payment_intents/{intent}?expand[]=latest_charge"),
+                &[],
+            ),
+            (None, Some(invoice)) => (
+                format!("/v1/invoices/{invoice}?expand[]=payment_intent.latest_charge"),
+                &["payment_intent"],
+            ),
+            (None, None) => return Ok(None),
+        };
+        let object: serde_json::Value = self
+            .send(reqwest::Method::GET, &path, &Form::new(), None)
+            .await?;
+        let intent = intent_at.iter().fold(&object, |value, key| &value[*key]);
+        let charge = match &intent["latest_charge"] {
+            serde_json::Value::Object(_) => &intent["latest_charge"],
+            _ => &intent["charges"]["data"][0],
+        };
+        Ok(card_label(&charge["payment_method_details"]["card"]))
+    }
+
     async fn refund(
         &self,
         payment_intent: &str,
@@ -479,8 +530,28 @@ impl PaymentProvider for Stripe {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     const SECRET: &str = "whsec_test";
+
+    #[test]
+    fn a_card_is_named_by_its_brand_and_last_four_digits() {
+        let card = |brand: &str, last4: &str| json!({"brand": brand, "last4": last4});
+        assert_eq!(
+            card_label(&card("visa", "4242")).as_deref(),
+            Some("Visa ending in 4242")
+        );
+        assert_eq!(
+            card_label(&card("amex", "0005")).as_deref(),
+            Some("American Express ending in 0005")
+        );
+        assert_eq!(
+            card_label(&card("link", "1234")).as_deref(),
+            Some("Card ending in 1234")
+        );
+        assert_eq!(card_label(&card("visa", "42")), None);
+        assert_eq!(card_label(&json!(null)), None);
+    }
 
     #[test]
     fn a_signature_made_as_stripe_makes_it_is_accepted() {

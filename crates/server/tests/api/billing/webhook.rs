@@ -10,7 +10,8 @@ on_both_databases!(
     an_expired_cancelled_or_unpaid_subscription_loses_premium,
     renewals_extend_the_period_and_a_late_old_event_changes_nothing,
     a_refund_marks_the_payment_refunded,
-    a_contact_fee_is_priced_by_rank_held_and_released_by_events
+    a_contact_fee_is_priced_by_rank_held_and_released_by_events,
+    a_stripe_receipt_names_the_card_the_payment_was_made_with
 );
 
 /// A Stripe checkout for a subscription, and the `checkout.session.completed`
@@ -602,4 +603,91 @@ async fn an_async_payment_grants_only_when_it_succeeds(backend: Backend) {
         };
         assert_eq!(payments[0]["status"], expected);
     }
+}
+
+/// The receipt of a Stripe payment names its card, read from Stripe when
+/// the event arrives: the PaymentIntent's charge for a one-time purchase,
+/// the invoice's for a subscription's first payment; without an answer
+/// from Stripe the receipt still goes, saying "the card you entered".
+async fn a_stripe_receipt_names_the_card_the_payment_was_made_with(backend: Backend) {
+    use wiremock::matchers::query_param;
+    let stripe = stripe_double().await;
+    let card = |brand: &str, last4: &str| {
+        json!({"id": "ch_1", "object": "charge",
+               "payment_method_details": {"type": "card", "card": {"brand": brand, "last4": last4}}})
+    };
+    Mock::given(method("GET"))
+        .and(path("/v1/payment_intents/pi_card"))
+        .and(query_param("expand[]", "latest_charge"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(
+            json!({"id": "pi_card", "object": "payment_intent", "latest_charge": card("visa", "4242")}),
+        ))
+        .mount(&stripe)
+        .await;
+    Mock::given(method("GET"))
+        .and(path("/v1/invoices/in_sub_card"))
+        .and(query_param("expand[]", "payment_intent.latest_charge"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!({
+            "id": "in_sub_card", "object": "invoice",
+            "payment_intent": {"id": "pi_sub", "latest_charge": card("mastercard", "5555")},
+        })))
+        .mount(&stripe)
+        .await;
+    let app = stripe_app(backend, &stripe.uri()).await;
+    let receipt_to = |to: &'static str| {
+        let app = &app;
+        async move {
+            let receipts: Vec<String> = crate::contact_once::mails(app, "payment_receipt")
+                .await
+                .into_iter()
+                .filter(|(address, _, _)| address == to)
+                .map(|(_, _, body)| body)
+                .collect();
+            assert_eq!(receipts.len(), 1, "{receipts:?}");
+            receipts[0].clone()
+        }
+    };
+    let one_time = |buyer: Caller, intent: &'static str| {
+        let app = &app;
+        async move {
+            let opened = checkout(app, &buyer, "personality_detailed").await;
+            let session_id = opened["sessionId"].as_str().unwrap().to_owned();
+            let checkout_id = checkout_id(app, &session_id).await;
+            let completed = event(
+                &format!("evt_{intent}"),
+                "checkout.session.completed",
+                now(),
+                json!({"id": session_id, "mode": "payment", "status": "complete", "payment_status": "paid",
+                       "amount_total": 499, "currency": "usd", "payment_intent": intent,
+                       "metadata": {"checkout_id": checkout_id, "user_id": buyer.id, "purpose": "personality_detailed"}}),
+            );
+            deliver(app, &completed).await;
+            deliver(app, &completed).await;
+        }
+    };
+
+    one_time(sign_up(&app, "reader@example.com").await, "pi_card").await;
+    assert!(
+        receipt_to("reader@example.com")
+            .await
+            .contains("Paid with: Visa ending in 4242 (your card statement shows PRETTYSCORE)")
+    );
+
+    let subscriber = sign_up(&app, "subscriber@example.com").await;
+    let completed = paid_subscription_checkout(&app, &subscriber, "sub_card", now()).await;
+    deliver(&app, &completed).await;
+    assert!(
+        receipt_to("subscriber@example.com")
+            .await
+            .contains("Paid with: Mastercard ending in 5555")
+    );
+
+    // Stripe does not answer for this one (the double has no such intent).
+    one_time(sign_up(&app, "unnamed@example.com").await, "pi_unknown").await;
+    assert!(
+        receipt_to("unnamed@example.com")
+            .await
+            .contains("Paid with: The card you entered at checkout")
+    );
+    assert_eq!(payments_of(&app, &subscriber).await.len(), 1);
 }
