@@ -214,6 +214,33 @@ test.describe('Premium', () => {
     });
   }
 
+  for (const viewport of viewports) {
+    test(`back on /premium?success=true without paying, the wait ends after 30 s and says so at ${viewport.name}`, async ({ page, request }) => {
+      await page.setViewportSize(viewport.size);
+      const account = await signUp(request);
+      await useSession(page, account);
+      // The page's own timers, run ahead: its 15 rechecks every 2 s still
+      // ask the server each time.
+      await page.clock.install();
+      await page.goto('/premium?success=true');
+      await expect(page.getByTestId('premium-confirming')).toContainText('We are confirming your payment…');
+      await page.clock.runFor(20_000);
+      await expect(page.getByTestId('premium-confirming')).toBeVisible();
+      await page.clock.runFor(11_000);
+      const told = page.getByTestId('premium-no-payment');
+      await expect(told).toContainText('We have not received a payment from you.');
+      await expect(told).toContainText('If you left the checkout before paying, nothing was charged.');
+      await expect(page.getByTestId('premium-confirming')).toHaveCount(0);
+      await shot(page, viewport.name, 'premium-no-payment.png');
+      await expect(told.getByRole('link', { name: 'My Account' })).toHaveAttribute('href', '/account');
+
+      // Check again waits once more, and nothing was granted meanwhile.
+      await told.getByRole('button', { name: 'Check again' }).click();
+      await expect(page.getByTestId('premium-confirming')).toBeVisible();
+      expect((await subscriptionOf(request, account)).subscribed).toBe(false);
+    });
+  }
+
   test('the editor offers its free trial once, then Premium', async ({ page, request }) => {
     await useSession(page, await signUp(request));
     await page.goto('/editor');
