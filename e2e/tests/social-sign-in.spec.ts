@@ -25,16 +25,41 @@ for (const viewport of viewports) {
   test.describe(`social sign-in at ${viewport.name}`, () => {
     test.use({ viewport: viewport.size });
 
-    test('a new person signs up with Test ID and lands on their dashboard', async ({ page }) => {
+    test('a new person is asked their date of birth and the terms before Test ID makes their account', async ({ page }) => {
+      // Two trips to the provider, each with its sign-in form.
+      test.slow();
       const email = uniqueEmail('e2e-oidc');
       await page.goto('/auth');
       const button = page.getByRole('button', { name: 'Continue with Test ID' });
       await expect(button).toBeVisible();
       await shoot(page, viewport.name, 'auth-with-providers');
+
+      // From the Sign In tab: no account is made without a date of birth;
+      // the page comes back on the Sign Up tab and says why.
       await button.click();
+      await signInAtTheProvider(page, email);
+      await expect(page).toHaveURL(/\/auth(\?.*)?$/);
+      await expect(page.getByRole('alert')).toContainText('please tell us your date of birth and accept our terms first');
+      await expect(page.getByRole('tab', { name: 'Sign Up' })).toHaveAttribute('aria-selected', 'true');
+
+      // The Sign Up tab asks before it leaves; a minor is refused here.
+      await page.getByRole('button', { name: 'Continue with Test ID' }).click();
+      const step = page.getByTestId('social-sign-up-step');
+      await step.getByLabel('Date of birth').fill(`${new Date().getUTCFullYear() - 16}-06-01`);
+      await step.getByRole('checkbox').check();
+      await step.getByRole('button', { name: 'Continue with Test ID' }).click();
+      await expect(page.getByText(/you need to be 18 or older/)).toBeVisible();
+      await expect(page).toHaveURL(/\/auth(\?.*)?$/);
+      await step.getByLabel('Date of birth').fill('1990-05-17');
+      await shoot(page, viewport.name, 'auth-social-sign-up-step');
+      await step.getByRole('button', { name: 'Continue with Test ID' }).click();
       await signInAtTheProvider(page, email);
       await expect(page).toHaveURL(/\/dashboard$/);
       await expect(page.getByRole('heading', { level: 1, name: 'My Photos' })).toBeVisible();
+
+      // The date and the terms came with the account: the community is open.
+      await page.goto('/account/community');
+      await expect(page.getByText("You're all set")).toBeVisible();
 
       // The account page knows how this person signs in.
       await page.goto('/account');
@@ -44,6 +69,13 @@ for (const viewport of viewports) {
       // Its only way in cannot be unlinked.
       await expect(methods.getByRole('button', { name: 'Unlink Test ID' })).toBeDisabled();
       await shoot(page, viewport.name, 'account-sign-in-methods');
+
+      // Signing in again from the Sign In tab needs nothing more.
+      await page.evaluate(() => window.localStorage.clear());
+      await page.goto('/auth');
+      await page.getByRole('button', { name: 'Continue with Test ID' }).click();
+      await signInAtTheProvider(page, email);
+      await expect(page).toHaveURL(/\/dashboard$/);
     });
 
     test('a password account links Test ID, then unlinks it', async ({ page, request }) => {

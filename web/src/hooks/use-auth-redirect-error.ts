@@ -7,15 +7,14 @@ import { authErrorMessage, readAuthRedirectError, withoutAuthRedirectError } fro
  * page back with (`?error=…&error_description=…`, and the same in the
  * fragment), in the user's words; null when there is none. The parameters
  * leave the address at once (a replaced history entry), so a reload or a
- * bookmark does not show the message again. `dismiss` hides it.
+ * bookmark does not show the message again. `dismiss` hides it; `code` is
+ * the server's machine code (`age_required`…), when it gave one.
  */
-export function useAuthRedirectError(): { message: string | null; dismiss: () => void } {
+export function useAuthRedirectError(): { message: string | null; code: string | null; dismiss: () => void } {
   const location = useLocation();
   const navigate = useNavigate();
-  const [message, setMessage] = useState(() => {
-    const error = readAuthRedirectError(location.search, location.hash);
-    return error ? authErrorMessage(error) : null;
-  });
+  const [error] = useState(() => readAuthRedirectError(location.search, location.hash));
+  const [message, setMessage] = useState(() => (error ? authErrorMessage(error) : null));
 
   useEffect(() => {
     if (!readAuthRedirectError(location.search, location.hash)) return;
@@ -24,5 +23,5 @@ export function useAuthRedirectError(): { message: string | null; dismiss: () =>
     void navigate({ pathname: location.pathname, search, hash }, { replace: true, state: location.state });
   }, [location.pathname, location.search, location.hash, location.state, navigate]);
 
-  return { message, dismiss: () => setMessage(null) };
+  return { message, code: error?.code ?? null, dismiss: () => setMessage(null) };
 }

@@ -17,6 +17,7 @@ use sea_orm::{
 use serde_json::{Value, json};
 use uuid::Uuid;
 
+use super::community::SignupFacts;
 use super::error::{AuthError, AuthResult};
 use super::notices::{self, Change};
 use super::users::{self, NewUser, ProviderIdentity};
@@ -24,6 +25,18 @@ use crate::db::entities::{identities, users as user_rows};
 use crate::http::AppState;
 use crate::http::extract::ClientInfo;
 use crate::providers::identity::ProviderUser;
+
+/// What the browser declared when it left for the provider (issue 41): the
+/// date of birth and terms a new account is made with, and whether a new
+/// account may be made without them (the web app asks for them first; a
+/// GoTrue client that asks nothing makes one as GoTrue does, and it is
+/// asked at its first community feature).
+#[derive(Debug, Clone, Default)]
+pub struct Declared {
+    pub facts: SignupFacts,
+    /// No new account without a date: 422 `age_required`, nothing stored.
+    pub require_date_of_birth: bool,
+}
 
 /// What the provider's answer comes to.
 #[derive(Debug)]
@@ -41,16 +54,18 @@ pub async fn resolve(
     label: &str,
     person: &ProviderUser,
     linking: Option<Uuid>,
+    declared: &Declared,
     client: &ClientInfo,
 ) -> AuthResult<Outcome> {
     // Two callbacks for one new person (a double submit, two tabs) race to
     // create the same identity: the loser finds the winner's on a second look.
-    let (outcome, linked) = match attempt(state, provider, label, person, linking).await {
-        Err(err) if err.code == "identity_race" => {
-            attempt(state, provider, label, person, linking).await
-        }
-        other => other,
-    }?;
+    let (outcome, linked) =
+        match attempt(state, provider, label, person, linking, declared).await {
+            Err(err) if err.code == "identity_race" => {
+                attempt(state, provider, label, person, linking, declared).await
+            }
+            other => other,
+        }?;
     if linked && let Outcome::SignIn(user) = &outcome {
         notices::notify(state, user, Change::IdentityLinked, Some(label), client).await;
     }
@@ -63,6 +78,7 @@ async fn attempt(
     label: &str,
     person: &ProviderUser,
     linking: Option<Uuid>,
+    declared: &Declared,
 ) -> AuthResult<(Outcome, bool)> {
     let txn = state.db.begin().await?;
     // A write first: it takes SQLite's write lock (so two callbacks queue
@@ -123,11 +139,16 @@ async fn attempt(
                         confirm_if_verified(&txn, user, person, email.as_deref()).await?,
                     )
                 }
-                None => sign_up(state, &txn, provider, person, email).await?,
+                None => sign_up(state, &txn, provider, label, person, email, declared).await?,
             },
-            None => sign_up(state, &txn, provider, person, None).await?,
+            None => sign_up(state, &txn, provider, label, person, None, declared).await?,
         },
     };
+    // An existing account without a date on file takes what was declared
+    // (a date on file stays: only an admin changes it).
+    if let Outcome::SignIn(user) = &outcome {
+        super::community::record_signup_facts(&txn, user.id, &declared.facts).await?;
+    }
     txn.commit().await?;
     Ok((outcome, linked))
 }
@@ -158,13 +179,24 @@ async fn sign_up(
     state: &AppState,
     db: &impl ConnectionTrait,
     provider: &str,
+    label: &str,
     person: &ProviderUser,
     email: Option<String>,
+    declared: &Declared,
 ) -> AuthResult<Outcome> {
     if state.config.auth.disable_signup {
         return Err(AuthError::unprocessable(
             "signup_disabled",
             "Signups not allowed for this instance",
+        ));
+    }
+    if declared.require_date_of_birth && declared.facts.date_of_birth.is_none() {
+        return Err(AuthError::unprocessable(
+            "age_required",
+            format!(
+                "To create your PrettyScore account with {label}, please tell us your date of \
+                 birth and accept our terms first."
+            ),
         ));
     }
     let confirmed = person.email_verified || state.config.auth.autoconfirm();
@@ -183,6 +215,7 @@ async fn sign_up(
                 subject: person.subject.clone(),
                 data: person.identity_data.clone(),
             }),
+            facts: declared.facts.clone(),
             ..NewUser::default()
         },
     )

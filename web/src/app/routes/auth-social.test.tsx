@@ -66,7 +66,7 @@ describe('social sign-in on the auth page', () => {
     expect(auth.mocks.signInWithOAuth).toHaveBeenCalledTimes(1);
     expect(auth.mocks.signInWithOAuth).toHaveBeenCalledWith({
       provider: 'test',
-      options: { redirectTo: `${window.location.origin}/auth?returnTo=%2Fupload` },
+      options: { redirectTo: `${window.location.origin}/auth?returnTo=%2Fupload`, queryParams: { require_date_of_birth: 'true' } },
     });
     const busy = screen.getByRole('button', { name: 'Redirecting to Test ID...' });
     expect(busy).toBeDisabled();
@@ -84,7 +84,7 @@ describe('social sign-in on the auth page', () => {
     await first.user.click(await screen.findByRole('button', { name: 'Continue with Google' }));
     expect(first.auth.mocks.signInWithOAuth).toHaveBeenCalledWith({
       provider: 'google',
-      options: { redirectTo: `${window.location.origin}/auth?returnTo=%2Faccount` },
+      options: { redirectTo: `${window.location.origin}/auth?returnTo=%2Faccount`, queryParams: { require_date_of_birth: 'true' } },
     });
     first.unmount();
 
@@ -92,7 +92,7 @@ describe('social sign-in on the auth page', () => {
     await second.user.click(await screen.findByRole('button', { name: 'Continue with GitHub' }));
     expect(second.auth.mocks.signInWithOAuth).toHaveBeenCalledWith({
       provider: 'github',
-      options: { redirectTo: `${window.location.origin}/auth?returnTo=%2Fdashboard` },
+      options: { redirectTo: `${window.location.origin}/auth?returnTo=%2Fdashboard`, queryParams: { require_date_of_birth: 'true' } },
     });
   });
 
@@ -135,5 +135,58 @@ describe('social sign-in on the auth page', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent('Sign-in was cancelled at the provider.');
     await user.click(await screen.findByRole('button', { name: 'Continue with Google' }));
     expect(screen.queryByText('Sign-in was cancelled at the provider.')).not.toBeInTheDocument();
+  });
+
+  it('on the Sign Up tab asks the date of birth and the terms before leaving for the provider', async () => {
+    stubApi({ 'GET /auth/v1/settings': () => json(settings) });
+    const { user, auth } = await openAuth('/auth?returnTo=%2Fleaderboard');
+    await user.click(screen.getByRole('tab', { name: 'Sign Up' }));
+    await user.click(await screen.findByRole('button', { name: 'Continue with Google' }));
+    const step = await screen.findByTestId('social-sign-up-step');
+    expect(within(step).getByText('Before you continue with Google')).toBeInTheDocument();
+    expect(auth.mocks.signInWithOAuth).not.toHaveBeenCalled();
+
+    // Nothing filled in: the form says what is missing and nothing starts.
+    await user.click(within(step).getByRole('button', { name: 'Continue with Google' }));
+    expect(await within(step).findByText('Please enter your date of birth')).toBeInTheDocument();
+    expect(within(step).getByText('Please accept the terms of service and community guidelines')).toBeInTheDocument();
+    expect(auth.mocks.signInWithOAuth).not.toHaveBeenCalled();
+
+    await user.type(within(step).getByLabelText('Date of birth'), '1990-05-17');
+    await user.click(within(step).getByRole('checkbox'));
+    await user.click(within(step).getByRole('button', { name: 'Continue with Google' }));
+    expect(auth.mocks.signInWithOAuth).toHaveBeenCalledWith({
+      provider: 'google',
+      options: {
+        redirectTo: `${window.location.origin}/auth?returnTo=%2Fleaderboard`,
+        queryParams: { date_of_birth: '1990-05-17', terms_version: '1.0' },
+      },
+    });
+  });
+
+  it('refuses a minor on the Sign Up tab kindly, and sends nothing', async () => {
+    stubApi({ 'GET /auth/v1/settings': () => json(settings) });
+    const { user, auth } = await openAuth();
+    await user.click(screen.getByRole('tab', { name: 'Sign Up' }));
+    await user.click(await screen.findByRole('button', { name: 'Continue with GitHub' }));
+    const step = await screen.findByTestId('social-sign-up-step');
+    const year = new Date().getUTCFullYear() - 17;
+    await user.type(within(step).getByLabelText('Date of birth'), `${year}-01-01`);
+    await user.click(within(step).getByRole('checkbox'));
+    await user.click(within(step).getByRole('button', { name: 'Continue with GitHub' }));
+    expect(await screen.findByText(/you need to be 18 or older/)).toBeInTheDocument();
+    expect(auth.mocks.signInWithOAuth).not.toHaveBeenCalled();
+    // Cancel closes the step and the refusal.
+    await user.click(within(step).getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByTestId('social-sign-up-step')).not.toBeInTheDocument();
+    expect(screen.queryByText(/you need to be 18 or older/)).not.toBeInTheDocument();
+  });
+
+  it('back from a provider with no account made, opens the Sign Up tab and says why', async () => {
+    stubApi({ 'GET /auth/v1/settings': () => json(settings) });
+    const description = 'To create your PrettyScore account with Google, please tell us your date of birth and accept our terms first.';
+    await openAuth(`/auth?error=access_denied&error_code=age_required&error_description=${encodeURIComponent(description)}`);
+    expect(await screen.findByRole('alert')).toHaveTextContent(description);
+    expect(screen.getByRole('tab', { name: 'Sign Up' })).toHaveAttribute('aria-selected', 'true');
   });
 });

@@ -30,7 +30,8 @@ use uuid::Uuid;
 use super::steps::{TokenBody, present, with_fragment, with_query};
 use super::user::manual_linking_disabled;
 use crate::auth::error::{AuthError, AuthResult};
-use crate::auth::external::{self, Outcome};
+use crate::auth::community::{self, SignupFacts};
+use crate::auth::external::{self, Declared, Outcome};
 use crate::auth::extract::{AuthQuery, Bearer};
 use crate::auth::reply::{api_url, ok, site_url};
 use crate::auth::{otp, pkce, sessions};
@@ -81,7 +82,35 @@ pub struct AuthorizeQuery {
     pub code_challenge: Option<String>,
     pub code_challenge_method: Option<String>,
     pub skip_http_redirect: Option<String>,
+    /// Ours, not GoTrue's (auth-js sends them as `options.queryParams`):
+    /// what a new account is made with, checked before the browser leaves
+    /// (issue 41). `YYYY-MM-DD`; under 18 goes straight back with
+    /// `error_code=underage` and nothing is stored.
+    pub date_of_birth: Option<String>,
+    pub terms_version: Option<String>,
+    /// `true`: make no new account without a date (the web app's Sign In
+    /// tab, which cannot know whether the person has one): the browser
+    /// comes back with `error_code=age_required` and the page asks.
+    pub require_date_of_birth: Option<String>,
 }
+
+impl AuthorizeQuery {
+    /// What the browser declared, checked as a sign-up's `data` is.
+    fn declared(&self, state: &AppState) -> AuthResult<Declared> {
+        let mut fields = serde_json::Map::new();
+        fields.insert(community::DATE_OF_BIRTH_KEY.into(), json!(self.date_of_birth));
+        fields.insert(community::TERMS_VERSION_KEY.into(), json!(self.terms_version));
+        let mut data = Some(Value::Object(fields));
+        Ok(Declared {
+            facts: community::take_signup_facts(&state.config.community, &mut data)?,
+            require_date_of_birth: self.require_date_of_birth.as_deref() == Some("true"),
+        })
+    }
+}
+
+/// The refusals of [`AuthorizeQuery::declared`], which go back to the app
+/// as a failed callback does: the browser is on its way out.
+const DECLARATION_ERRORS: &[&str] = &["underage", "validation_failed", "terms_version_mismatch"];
 
 /// `GET /authorize`: off to the provider.
 pub async fn authorize(
@@ -92,9 +121,14 @@ pub async fn authorize(
         Ok(started) => Ok(started.bind(&state, found(&started.url))),
         // The browser is on its way out: it goes back to the app with the
         // reason, as from a failed callback.
-        Err(err) if err.code == "provider_unavailable" => {
+        Err(err) if err.code == "provider_unavailable" || DECLARATION_ERRORS.contains(&err.code) => {
             let target = otp::redirect_target(&state, query.redirect_to.as_deref());
-            let params = error_params("server_error", err.code, &err.message);
+            let error = if err.status.is_server_error() {
+                "server_error"
+            } else {
+                "invalid_request"
+            };
+            let params = error_params(error, err.code, &err.message);
             Ok(
                 Redirect::to(&with_fragment(&with_query(&target, &params), &params))
                     .into_response(),
@@ -152,6 +186,7 @@ async fn start(
         query.code_challenge_method.as_deref(),
     )?;
     let target = otp::redirect_target(state, query.redirect_to.as_deref());
+    let declared = query.declared(state)?;
     let flow = match &challenge {
         Some(challenge) => {
             Some(pkce::create_for_provider(&state.db, &provider.name, challenge).await?)
@@ -171,6 +206,9 @@ async fn start(
         "linking_target_id": linking,
         "nonce": nonce,
         "browser": binding.as_deref().map(browser_hash),
+        "date_of_birth": declared.facts.date_of_birth.map(|date| date.format("%Y-%m-%d").to_string()),
+        "terms_version": declared.facts.terms_version,
+        "require_date_of_birth": declared.require_date_of_birth,
         "iat": now,
         "exp": now + STATE_LIFETIME_SECS,
     }));
@@ -259,6 +297,8 @@ struct SignInState {
     nonce: Option<String>,
     /// The hash of the browser's [`BROWSER_COOKIE`] (a flow without PKCE).
     browser: Option<String>,
+    /// Checked at `/authorize`.
+    declared: Declared,
 }
 
 async fn read_state(state: &AppState, signed: Option<&str>) -> Option<SignInState> {
@@ -275,6 +315,15 @@ async fn read_state(state: &AppState, signed: Option<&str>) -> Option<SignInStat
         linking: id("linking_target_id"),
         nonce: text("nonce"),
         browser: text("browser"),
+        declared: Declared {
+            facts: SignupFacts {
+                date_of_birth: text("date_of_birth")
+                    .and_then(|date| chrono::NaiveDate::parse_from_str(&date, "%Y-%m-%d").ok()),
+                terms_version: text("terms_version"),
+            },
+            require_date_of_birth: claims.get("require_date_of_birth").and_then(Value::as_bool)
+                == Some(true),
+        },
     })
 }
 
@@ -385,6 +434,7 @@ async fn callback(
             &provider.label,
             &person,
             signed.linking,
+            &signed.declared,
             client,
         )
         .await?;
@@ -500,6 +550,9 @@ pub(super) async fn id_token_grant(
         &provider.label,
         &person,
         None,
+        // GoTrue's grant carries no sign-up data: a new account is made as
+        // GoTrue makes it, and asked its date at its first community feature.
+        &Declared::default(),
         client,
     )
     .await?

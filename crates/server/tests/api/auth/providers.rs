@@ -198,8 +198,13 @@ struct Started {
 }
 
 async fn start(app: &TestApp, provider: &str, pkce: bool) -> Started {
+    start_declaring(app, provider, pkce, "").await
+}
+
+/// [`start`] with more of `/authorize`'s query (`&date_of_birth=…`).
+async fn start_declaring(app: &TestApp, provider: &str, pkce: bool, more: &str) -> Started {
     let mut path = format!(
-        "/auth/v1/authorize?provider={provider}&redirect_to={}",
+        "/auth/v1/authorize?provider={provider}&redirect_to={}{more}",
         url::form_urlencoded::byte_serialize(RETURN_TO.as_bytes()).collect::<String>()
     );
     if pkce {
@@ -315,6 +320,7 @@ on_both_databases!(
     apple_signs_its_client_secret_and_posts_the_name_once,
     a_native_id_token_signs_in,
     a_sign_in_started_on_one_instance_finishes_on_another,
+    a_social_sign_up_is_asked_its_date_of_birth_before_the_account_exists,
 );
 
 async fn google_sign_in_with_pkce_creates_the_user_once(backend: Backend) {
@@ -1303,4 +1309,103 @@ async fn a_sign_in_started_on_one_instance_finishes_on_another(backend: Backend)
         1,
         "only the new sign-in's flow"
     );
+}
+
+/// Issue 41: the web app asks for the date of birth and the terms before it
+/// leaves for the provider. A minor goes straight back and nothing is
+/// stored; an adult's account is made with both on file; from the Sign In
+/// tab (`require_date_of_birth=true`) a person new here gets no account and
+/// comes back to be asked, while someone with an account signs in.
+async fn a_social_sign_up_is_asked_its_date_of_birth_before_the_account_exists(
+    backend: Backend,
+) {
+    let google = Issuer::start().await;
+    let app = spawn_app_with(
+        backend,
+        with_providers(vec![(
+            "google",
+            google.provider(IdentityProviderKind::Google),
+        )]),
+    )
+    .await;
+    let terms = app.config.community.terms_version.clone();
+    let minor = (chrono::Utc::now().date_naive() - chrono::Days::new(17 * 365))
+        .format("%Y-%m-%d")
+        .to_string();
+
+    // A minor never leaves for Google.
+    let refused = location(
+        app.get(&format!(
+            "/auth/v1/authorize?provider=google&redirect_to={RETURN_TO}&date_of_birth={minor}&terms_version={terms}"
+        ))
+        .await,
+    )
+    .await;
+    assert!(refused.starts_with(RETURN_TO), "{refused}");
+    let (code, description) = error_in(&refused);
+    assert_eq!(code, "underage");
+    assert!(description.contains("18 or older"), "{description}");
+    for bad in ["2001-02-30", "yesterday"] {
+        let returned = location(
+            app.get(&format!(
+                "/auth/v1/authorize?provider=google&redirect_to={RETURN_TO}&date_of_birth={bad}"
+            ))
+            .await,
+        )
+        .await;
+        assert_eq!(error_in(&returned).0, "validation_failed", "{returned}");
+    }
+    assert_eq!(count(&app, "users").await, 0);
+    assert_eq!(count(&app, "flow_states").await, 0, "no sign-in was started");
+
+    // From the Sign In tab, a person new here: no account, asked first.
+    let started = start_declaring(&app, "google", true, "&require_date_of_birth=true").await;
+    let token = google
+        .key
+        .sign(&google.claims("g-new", "new@example.com", true, &started.nonce));
+    google.answer_code("code-new", &token).await;
+    let returned = callback(&app, &started.state, "code-new").await;
+    let (code, description) = error_in(&returned);
+    assert_eq!(code, "age_required");
+    assert!(description.contains("date of birth"), "{description}");
+    assert_eq!(count(&app, "users").await, 0);
+
+    // Asked, they come back with both: the account is made with them on file.
+    let started = start_declaring(
+        &app,
+        "google",
+        true,
+        &format!("&date_of_birth={ADULT_BIRTH_DATE}&terms_version={terms}"),
+    )
+    .await;
+    let token = google
+        .key
+        .sign(&google.claims("g-new", "new@example.com", true, &started.nonce));
+    google.answer_code("code-adult", &token).await;
+    let session = redeem(&app, &callback(&app, &started.state, "code-adult").await).await;
+    let user = &session["user"];
+    assert!(user["user_metadata"].get("date_of_birth").is_none(), "{user}");
+    let standing = app
+        .call(
+            Method::GET,
+            "/api/v1/account/standing",
+            Some(access(&session)),
+            None,
+        )
+        .await
+        .assert_ok()
+        .clone();
+    assert_eq!(standing["date_of_birth_on_file"], true, "{standing}");
+    assert_eq!(standing["terms_accepted"], true, "{standing}");
+    assert_eq!(count(&app, "birth_dates").await, 1);
+
+    // Someone with an account signs in from the Sign In tab as before.
+    let started = start_declaring(&app, "google", true, "&require_date_of_birth=true").await;
+    let token = google
+        .key
+        .sign(&google.claims("g-new", "new@example.com", true, &started.nonce));
+    google.answer_code("code-again", &token).await;
+    let again = redeem(&app, &callback(&app, &started.state, "code-again").await).await;
+    assert_eq!(again["user"]["id"], user["id"]);
+    assert_eq!(count(&app, "users").await, 1);
 }

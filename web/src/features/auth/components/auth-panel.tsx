@@ -24,7 +24,9 @@ import { toast } from '@/lib/toast';
  * signed in, a sign-in here or at a provider, or one in another tab) the user
  * moves on to ?returnTo= or /dashboard; with an authenticator app enrolled,
  * only after its code. A provider sign-in that failed comes back here with
- * the server's error, which is shown above the tabs.
+ * the server's error, which is shown above the tabs; one that made no
+ * account because no date of birth came with it opens the Sign Up tab,
+ * whose provider buttons ask for it first.
  */
 export function AuthPanel() {
   const { status, session, client } = useSession();
@@ -32,12 +34,13 @@ export function AuthPanel() {
   const location = useLocation();
   // The session (by access token) that still needs its authenticator code.
   const [needsCodeFor, setNeedsCodeFor] = useState<string | null>(null);
-  const [tab, setTab] = useState('sign-in');
+  const redirectError = useAuthRedirectError();
+  // Back from a provider with no account yet: the Sign Up tab asks the date of birth and the terms.
+  const [tab, setTab] = useState(() => (redirectError.code === 'age_required' ? 'sign-up' : 'sign-in'));
   // A sign-up refused for age: the kind refusal replaces the form's answer.
   const [refused, setRefused] = useState(false);
   const [lastEmail] = useState(readLastLoginEmail);
   const target = afterSignInPath(location.search, location.state);
-  const redirectError = useAuthRedirectError();
 
   useEffect(() => {
     if (!session) return;
@@ -165,7 +168,7 @@ export function AuthPanel() {
           />
         </TabsContent>
       </Tabs>
-      <SocialSignIn target={target} onStart={redirectError.dismiss} />
+      <SocialSignIn target={target} onStart={redirectError.dismiss} signingUp={tab === 'sign-up'} />
     </>
   );
 }

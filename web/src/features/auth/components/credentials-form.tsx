@@ -1,9 +1,9 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { LoaderCircleIcon } from 'lucide-react';
 import { useForm } from 'react-hook-form';
-import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { FormField } from '@/components/ui/form-field';
+import { AgeAndTermsFields } from '@/features/auth/components/age-and-terms-fields';
 import { credentialsSchema, signUpSchema, type SignUpValues } from '@/features/auth/utils/auth-schema';
 import { DISPLAY_NAME_MAX } from '@/lib/display-name';
 
@@ -19,8 +19,6 @@ type CredentialsFormProps = {
   /** Sign up: also the name shown to others (optional), the date of birth and the terms. */
   askDisplayName?: boolean;
 };
-
-const legalLink = 'font-semibold text-brand-700 underline underline-offset-4 hover:text-accent-700';
 
 /**
  * Email and password, both required; the password has at least 6
@@ -89,58 +87,13 @@ export function CredentialsForm({
         </div>
       ) : null}
       {askDisplayName ? (
-        <>
-          <div className="grid gap-1">
-            <FormField
-              id={`${idPrefix}-date-of-birth`}
-              label="Date of birth"
-              type="date"
-              autoComplete="bday"
-              required
-              max={new Date().toISOString().slice(0, 10)}
-              aria-describedby={errors.dateOfBirth ? `${idPrefix}-date-of-birth-error` : `${idPrefix}-date-of-birth-hint`}
-              error={errors.dateOfBirth?.message}
-              {...register('dateOfBirth')}
-            />
-            {errors.dateOfBirth ? null : (
-              <p id={`${idPrefix}-date-of-birth-hint`} className="text-xs text-muted-foreground">
-                PrettyScore's community is for adults (18+). Never shown to anyone.
-              </p>
-            )}
-          </div>
-          <div className="grid gap-1">
-            <div className="flex items-start gap-2.5">
-              <input
-                id={`${idPrefix}-accept-terms`}
-                type="checkbox"
-                className="mt-1 size-4 shrink-0 accent-brand-600"
-                aria-invalid={errors.acceptTerms ? true : undefined}
-                aria-describedby={errors.acceptTerms ? `${idPrefix}-accept-terms-error` : undefined}
-                {...register('acceptTerms')}
-              />
-              <label htmlFor={`${idPrefix}-accept-terms`} className="text-sm leading-snug">
-                I accept the{' '}
-                <Link to="/terms" target="_blank" className={legalLink}>
-                  Terms of Service
-                </Link>{' '}
-                and the{' '}
-                <Link to="/guidelines" target="_blank" className={legalLink}>
-                  Community Guidelines
-                </Link>
-                , and I have read the{' '}
-                <Link to="/privacy" target="_blank" className={legalLink}>
-                  Privacy Policy
-                </Link>
-                .
-              </label>
-            </div>
-            {errors.acceptTerms ? (
-              <p id={`${idPrefix}-accept-terms-error`} role="alert" className="text-sm font-medium text-destructive">
-                {errors.acceptTerms.message}
-              </p>
-            ) : null}
-          </div>
-        </>
+        <AgeAndTermsFields
+          idPrefix={idPrefix}
+          dateOfBirth={register('dateOfBirth')}
+          acceptTerms={register('acceptTerms')}
+          dateOfBirthError={errors.dateOfBirth?.message}
+          acceptTermsError={errors.acceptTerms?.message}
+        />
       ) : null}
       <Button type="submit" size="lg" className="mt-1 w-full" disabled={isSubmitting}>
         {isSubmitting ? <LoaderCircleIcon className="animate-spin" aria-hidden="true" /> : null}

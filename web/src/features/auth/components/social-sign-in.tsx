@@ -1,8 +1,12 @@
 import { KeyRoundIcon, LoaderCircleIcon } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { Button } from '@/components/ui/button';
+import { InlineAlert } from '@/components/ui/inline-alert';
 import { signInPathFor } from '@/config/paths';
+import { SocialSignUpStep } from '@/features/auth/components/social-sign-up-step';
 import { authMessages, messageOf } from '@/features/auth/utils/auth-messages';
+import { isAdult, UNDERAGE_MESSAGE } from '@/lib/age';
+import { TERMS_VERSION } from '@/lib/legal';
 import { passkeyErrorMessage } from '@/lib/passkey-errors';
 import { useSession } from '@/lib/session';
 import { toast } from '@/lib/toast';
@@ -30,11 +34,29 @@ const PASSKEY = ' passkey';
  * A click leaves for the provider: the button shows that it is on its way and
  * every button stays disabled, so a second click starts nothing.
  */
-export function SocialSignIn({ target, onStart }: { target: string; /** Called as a sign-in starts (the page's old error goes). */ onStart?: () => void }) {
+export function SocialSignIn({
+  target,
+  onStart,
+  signingUp = false,
+}: {
+  target: string;
+  /** Called as a sign-in starts (the page's old error goes). */
+  onStart?: () => void;
+  /**
+   * The Sign Up tab: a provider's button first asks the date of birth and
+   * the terms, which go with the browser to the server. On the Sign In tab
+   * the server makes no new account without them: a person new here comes
+   * back to be asked (`age_required`).
+   */
+  signingUp?: boolean;
+}) {
   const { client } = useSession();
   const { providers } = useSocialProviders();
   const passkeys = usePasskeysAvailable();
   const [pending, setPending] = useState<string | null>(null);
+  // The provider whose sign-up step is open, and a minor's refusal.
+  const [asking, setAsking] = useState<SocialProvider | null>(null);
+  const [underage, setUnderage] = useState(false);
   // Set before the first await: a double click arrives before React redraws.
   const started = useRef(false);
 
@@ -74,7 +96,22 @@ export function SocialSignIn({ target, onStart }: { target: string; /** Called a
     }
   };
 
-  const start = async ({ name, label }: SocialProvider) => {
+  const choose = (provider: SocialProvider) => {
+    setUnderage(false);
+    if (signingUp) setAsking(provider);
+    else void start(provider, { require_date_of_birth: 'true' });
+  };
+
+  const declared = (provider: SocialProvider, dateOfBirth: string) => {
+    // A minor is refused here, kindly, and nothing is sent.
+    if (!isAdult(dateOfBirth)) {
+      setUnderage(true);
+      return;
+    }
+    void start(provider, { date_of_birth: dateOfBirth, terms_version: TERMS_VERSION });
+  };
+
+  const start = async ({ name, label }: SocialProvider, queryParams: Record<string, string>) => {
     if (started.current) return;
     started.current = true;
     setPending(name);
@@ -87,7 +124,7 @@ export function SocialSignIn({ target, onStart }: { target: string; /** Called a
       setPending(null);
     };
     try {
-      const { error } = await client.signInWithOAuth({ provider: name, options: { redirectTo: socialRedirectTo(target) } });
+      const { error } = await client.signInWithOAuth({ provider: name, options: { redirectTo: socialRedirectTo(target), queryParams } });
       // Without an error auth-js is taking the browser to the provider: stay busy until the page goes.
       if (error) fail(messageOf(error, fallback));
     } catch {
@@ -102,6 +139,18 @@ export function SocialSignIn({ target, onStart }: { target: string; /** Called a
         <span>or</span>
         <span aria-hidden="true" className="h-px flex-1 bg-border" />
       </div>
+      {underage ? <InlineAlert>{UNDERAGE_MESSAGE}</InlineAlert> : null}
+      {asking && signingUp ? (
+        <SocialSignUpStep
+          key={asking.name}
+          label={asking.label}
+          onContinue={(dateOfBirth) => declared(asking, dateOfBirth)}
+          onCancel={() => {
+            setAsking(null);
+            setUnderage(false);
+          }}
+        />
+      ) : null}
       <ul className="grid gap-2" aria-label="Other ways to sign in">
         {passkeys ? (
           <li>
@@ -132,7 +181,7 @@ export function SocialSignIn({ target, onStart }: { target: string; /** Called a
               className="w-full"
               disabled={pending !== null}
               aria-busy={pending === provider.name}
-              onClick={() => void start(provider)}
+              onClick={() => choose(provider)}
             >
               {pending === provider.name ? <LoaderCircleIcon className="animate-spin" aria-hidden="true" /> : null}
               {pending === provider.name ? `Redirecting to ${provider.label}...` : `Continue with ${provider.label}`}

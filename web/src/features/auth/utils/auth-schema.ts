@@ -25,10 +25,15 @@ export type Credentials = z.infer<typeof credentialsSchema>;
  * none), and always asks for the date of birth and the acceptance of the
  * terms and guidelines (issue 41).
  */
-export const signUpSchema = credentialsSchema.extend({
-  displayName: optionalDisplayNameField,
+export const ageAndTermsSchema = z.object({
   dateOfBirth: dateOfBirthField,
   acceptTerms: z.literal(true, { error: 'Please accept the terms of service and community guidelines' }),
+});
+export type AgeAndTerms = z.infer<typeof ageAndTermsSchema>;
+
+export const signUpSchema = credentialsSchema.extend({
+  displayName: optionalDisplayNameField,
+  ...ageAndTermsSchema.shape,
 });
 export type SignUpValues = z.infer<typeof signUpSchema>;
 
