@@ -8,6 +8,10 @@
 #
 #   scripts/load/slow-body.sh [slow-body|budget] [ADDRESSES] [PER_ADDRESS] [SECONDS]
 #   PRETTYSCORE_BIN=path scripts/load/slow-body.sh   another binary
+#   SERVER_CPUS=0 ATTACKER_CPUS=1 scripts/load/slow-body.sh
+#                                  the server and the attacker each on their
+#                                  own cores (taskset), as a real attacker
+#                                  is on other machines
 #
 # Defaults: slow-body 64 256 60. Linux only (127.0.0.x aliases are loopback
 # there); at most 64 x 256 connections for 120 s, all on loopback. The
@@ -26,8 +30,14 @@ work="$(mktemp -d)"
 pid=""
 trap '[[ -n "$pid" ]] && kill "$pid" 2>/dev/null; rm -rf "$work"' EXIT
 
+# Optional core pinning: a prefix for each side's command.
+server_on=()
+attacker_on=()
+if [[ -n "${SERVER_CPUS:-}" ]]; then server_on=(taskset -c "$SERVER_CPUS"); fi
+if [[ -n "${ATTACKER_CPUS:-}" ]]; then attacker_on=(taskset -c "$ATTACKER_CPUS"); fi
+
 env -u DATABASE_URL PRETTYSCORE_AUTH__AUTOCONFIRM=true \
-  "$BIN" serve --bind 127.0.0.1:0 --data-dir "$work/data" >"$work/stdout" 2>"$work/log" &
+  "${server_on[@]}" "$BIN" serve --bind 127.0.0.1:0 --data-dir "$work/data" >"$work/stdout" 2>"$work/log" &
 pid=$!
 url=""
 for _ in $(seq 1 600); do
@@ -38,4 +48,4 @@ for _ in $(seq 1 600); do
 done
 [[ -n "$url" ]] || die "the server did not start within a minute"
 say "Attacking ${BIN#"$ROOT"/} (pid $pid) at $url"
-python3 "$ROOT/scripts/load/slow_body.py" "$url" "${1:-slow-body}" "${2:-64}" "${3:-256}" "${4:-60}"
+"${attacker_on[@]}" python3 "$ROOT/scripts/load/slow_body.py" "$url" "${1:-slow-body}" "${2:-64}" "${3:-256}" "${4:-60}"
