@@ -6,8 +6,8 @@ use std::sync::Arc;
 
 use crate::http::user_data::UserDataRegistry;
 use crate::{
-    auth, billing, contact, edits, features, opportunities, partners, personality, photos,
-    reports, verification,
+    auth, billing, contact, edits, features, opportunities, partners, personality, photos, reports,
+    verification,
 };
 
 pub fn registry() -> UserDataRegistry {

@@ -59,13 +59,12 @@ pub async fn resolve(
 ) -> AuthResult<Outcome> {
     // Two callbacks for one new person (a double submit, two tabs) race to
     // create the same identity: the loser finds the winner's on a second look.
-    let (outcome, linked) =
-        match attempt(state, provider, label, person, linking, declared).await {
-            Err(err) if err.code == "identity_race" => {
-                attempt(state, provider, label, person, linking, declared).await
-            }
-            other => other,
-        }?;
+    let (outcome, linked) = match attempt(state, provider, label, person, linking, declared).await {
+        Err(err) if err.code == "identity_race" => {
+            attempt(state, provider, label, person, linking, declared).await
+        }
+        other => other,
+    }?;
     if linked && let Outcome::SignIn(user) = &outcome {
         notices::notify(state, user, Change::IdentityLinked, Some(label), client).await;
     }

@@ -66,8 +66,8 @@ pub async fn webhook(
         .with_cause(err)
     })?;
     let card = card_of(&state, &event).await;
-    let outcome = fulfil_paid_with(&state.db, &state.hooks, "stripe", &event, card.as_deref())
-        .await?;
+    let outcome =
+        fulfil_paid_with(&state.db, &state.hooks, "stripe", &event, card.as_deref()).await?;
     // A thing paid twice is refunded at once, after the answer to Stripe
     // (a failure is tried again by the refund worker).
     let settling = state.clone();

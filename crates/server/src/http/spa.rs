@@ -287,7 +287,10 @@ mod tests {
             .collect();
         assert!(routes.len() > 40, "read the web app's routes: {routes:?}");
         for route in routes {
-            assert!(CLIENT_ROUTES.contains(&route), "{route} is not in CLIENT_ROUTES");
+            assert!(
+                CLIENT_ROUTES.contains(&route),
+                "{route} is not in CLIENT_ROUTES"
+            );
         }
     }
 

@@ -96,7 +96,10 @@ mod tests {
             assert!(!is_adult(after, today), "{after} on {today}");
             today = today.succ_opt().unwrap();
         }
-        assert_eq!(latest_adult_birth_date(day("2028-02-29")), day("2010-02-28"));
+        assert_eq!(
+            latest_adult_birth_date(day("2028-02-29")),
+            day("2010-02-28")
+        );
     }
 
     #[test]

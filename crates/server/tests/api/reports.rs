@@ -957,7 +957,10 @@ async fn the_export_holds_the_reports_filed_the_decisions_and_the_appeal(backend
     assert_eq!(filed[0]["reason"], "harassment");
     assert_eq!(filed[0]["details"], "Please look at this");
     assert_eq!(filed[0]["decision_id"], decision_id.as_str());
-    assert_eq!(fans["sections"]["moderation"]["decisions_about_you"], json!([]));
+    assert_eq!(
+        fans["sections"]["moderation"]["decisions_about_you"],
+        json!([])
+    );
 
     let owners = get(&app, EXPORT, &owner).await.ok();
     let moderation = &owners["sections"]["moderation"];
@@ -977,5 +980,8 @@ async fn the_export_holds_the_reports_filed_the_decisions_and_the_appeal(backend
     assert!(!text.contains(&moderator.id.to_string()), "{text}");
 
     let strangers = get(&app, EXPORT, &stranger).await.ok();
-    assert!(strangers["sections"].get("moderation").is_none(), "{strangers}");
+    assert!(
+        strangers["sections"].get("moderation").is_none(),
+        "{strangers}"
+    );
 }

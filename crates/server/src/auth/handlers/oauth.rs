@@ -29,8 +29,8 @@ use uuid::Uuid;
 
 use super::steps::{TokenBody, present, with_fragment, with_query};
 use super::user::manual_linking_disabled;
-use crate::auth::error::{AuthError, AuthResult};
 use crate::auth::community::{self, SignupFacts};
+use crate::auth::error::{AuthError, AuthResult};
 use crate::auth::external::{self, Declared, Outcome};
 use crate::auth::extract::{AuthQuery, Bearer};
 use crate::auth::reply::{api_url, ok, site_url};
@@ -98,8 +98,14 @@ impl AuthorizeQuery {
     /// What the browser declared, checked as a sign-up's `data` is.
     fn declared(&self, state: &AppState) -> AuthResult<Declared> {
         let mut fields = serde_json::Map::new();
-        fields.insert(community::DATE_OF_BIRTH_KEY.into(), json!(self.date_of_birth));
-        fields.insert(community::TERMS_VERSION_KEY.into(), json!(self.terms_version));
+        fields.insert(
+            community::DATE_OF_BIRTH_KEY.into(),
+            json!(self.date_of_birth),
+        );
+        fields.insert(
+            community::TERMS_VERSION_KEY.into(),
+            json!(self.terms_version),
+        );
         let mut data = Some(Value::Object(fields));
         Ok(Declared {
             facts: community::take_signup_facts(&state.config.community, &mut data)?,
@@ -121,7 +127,9 @@ pub async fn authorize(
         Ok(started) => Ok(started.bind(&state, found(&started.url))),
         // The browser is on its way out: it goes back to the app with the
         // reason, as from a failed callback.
-        Err(err) if err.code == "provider_unavailable" || DECLARATION_ERRORS.contains(&err.code) => {
+        Err(err)
+            if err.code == "provider_unavailable" || DECLARATION_ERRORS.contains(&err.code) =>
+        {
             let target = otp::redirect_target(&state, query.redirect_to.as_deref());
             let error = if err.status.is_server_error() {
                 "server_error"

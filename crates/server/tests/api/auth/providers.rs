@@ -1316,9 +1316,7 @@ async fn a_sign_in_started_on_one_instance_finishes_on_another(backend: Backend)
 /// stored; an adult's account is made with both on file; from the Sign In
 /// tab (`require_date_of_birth=true`) a person new here gets no account and
 /// comes back to be asked, while someone with an account signs in.
-async fn a_social_sign_up_is_asked_its_date_of_birth_before_the_account_exists(
-    backend: Backend,
-) {
+async fn a_social_sign_up_is_asked_its_date_of_birth_before_the_account_exists(backend: Backend) {
     let google = Issuer::start().await;
     let app = spawn_app_with(
         backend,
@@ -1356,7 +1354,11 @@ async fn a_social_sign_up_is_asked_its_date_of_birth_before_the_account_exists(
         assert_eq!(error_in(&returned).0, "validation_failed", "{returned}");
     }
     assert_eq!(count(&app, "users").await, 0);
-    assert_eq!(count(&app, "flow_states").await, 0, "no sign-in was started");
+    assert_eq!(
+        count(&app, "flow_states").await,
+        0,
+        "no sign-in was started"
+    );
 
     // From the Sign In tab, a person new here: no account, asked first.
     let started = start_declaring(&app, "google", true, "&require_date_of_birth=true").await;
@@ -1384,7 +1386,10 @@ async fn a_social_sign_up_is_asked_its_date_of_birth_before_the_account_exists(
     google.answer_code("code-adult", &token).await;
     let session = redeem(&app, &callback(&app, &started.state, "code-adult").await).await;
     let user = &session["user"];
-    assert!(user["user_metadata"].get("date_of_birth").is_none(), "{user}");
+    assert!(
+        user["user_metadata"].get("date_of_birth").is_none(),
+        "{user}"
+    );
     let standing = app
         .call(
             Method::GET,
