@@ -114,34 +114,31 @@ impl AuthorizeQuery {
     }
 }
 
-/// The refusals of [`AuthorizeQuery::declared`], which go back to the app
-/// as a failed callback does: the browser is on its way out.
-const DECLARATION_ERRORS: &[&str] = &["underage", "validation_failed", "terms_version_mismatch"];
-
 /// `GET /authorize`: off to the provider.
 pub async fn authorize(
     State(state): State<AppState>,
     AuthQuery(query): AuthQuery<AuthorizeQuery>,
 ) -> AuthResult<Response> {
-    match start(&state, &query, None).await {
+    // The browser is on its way out: a refusal goes back to the app with
+    // the reason, as from a failed callback (a minor never leaves for the
+    // provider, and nothing is stored).
+    let back = |err: AuthError| {
+        let target = otp::redirect_target(&state, query.redirect_to.as_deref());
+        let error = if err.status.is_server_error() {
+            "server_error"
+        } else {
+            "invalid_request"
+        };
+        let params = error_params(error, err.code, &err.message);
+        Redirect::to(&with_fragment(&with_query(&target, &params), &params)).into_response()
+    };
+    let declared = match query.declared(&state) {
+        Ok(declared) => declared,
+        Err(err) => return Ok(back(err)),
+    };
+    match start(&state, &query, None, declared).await {
         Ok(started) => Ok(started.bind(&state, found(&started.url))),
-        // The browser is on its way out: it goes back to the app with the
-        // reason, as from a failed callback.
-        Err(err)
-            if err.code == "provider_unavailable" || DECLARATION_ERRORS.contains(&err.code) =>
-        {
-            let target = otp::redirect_target(&state, query.redirect_to.as_deref());
-            let error = if err.status.is_server_error() {
-                "server_error"
-            } else {
-                "invalid_request"
-            };
-            let params = error_params(error, err.code, &err.message);
-            Ok(
-                Redirect::to(&with_fragment(&with_query(&target, &params), &params))
-                    .into_response(),
-            )
-        }
+        Err(err) if err.code == "provider_unavailable" => Ok(back(err)),
         Err(err) => Err(err),
     }
 }
@@ -156,7 +153,8 @@ pub async fn link_identity(
     if !state.config.auth.manual_linking {
         return Err(manual_linking_disabled());
     }
-    let started = start(&state, &query, Some(bearer.user.id)).await?;
+    let declared = query.declared(&state)?;
+    let started = start(&state, &query, Some(bearer.user.id), declared).await?;
     if query.skip_http_redirect.as_deref() == Some("true") {
         return Ok(started.bind(&state, ok(json!({ "url": started.url }))));
     }
@@ -183,6 +181,7 @@ async fn start(
     state: &AppState,
     query: &AuthorizeQuery,
     linking: Option<Uuid>,
+    declared: Declared,
 ) -> AuthResult<Started> {
     let name = query.provider.as_deref().unwrap_or_default();
     let provider = state
@@ -194,7 +193,6 @@ async fn start(
         query.code_challenge_method.as_deref(),
     )?;
     let target = otp::redirect_target(state, query.redirect_to.as_deref());
-    let declared = query.declared(state)?;
     let flow = match &challenge {
         Some(challenge) => {
             Some(pkce::create_for_provider(&state.db, &provider.name, challenge).await?)
