@@ -16,6 +16,11 @@
 //! carries, and the callback completes only in a browser that has it.
 //! (With PKCE the code is redeemed with a verifier only the starting page
 //! holds.)
+//!
+//! A social sign-up declares its date of birth and terms at `/authorize`
+//! (issue 41). They travel to the callback in a signed cookie bound to the
+//! sign-in's nonce ([`DECLARED_COOKIE`]), never in the `state` the provider
+//! sees; the account is made with them on file.
 
 use axum::body::Bytes;
 use axum::extract::State;
@@ -44,6 +49,11 @@ const STATE_LIFETIME_SECS: i64 = 600;
 const STATE_PURPOSE: &str = "oauth_state";
 /// The cookie that ties a sign-in without PKCE to its browser.
 pub const BROWSER_COOKIE: &str = "ps_oauth_browser";
+/// The cookie that carries a declared date of birth and terms to the
+/// callback, signed and bound to the sign-in's nonce. Not in the `state`,
+/// which the provider sees: the date is shown to nobody else (issue 41).
+pub const DECLARED_COOKIE: &str = "ps_oauth_declared";
+const DECLARED_PURPOSE: &str = "oauth_declared";
 
 fn browser_hash(binding: &str) -> String {
     use sha2::Digest;
@@ -55,19 +65,27 @@ fn browser_hash(binding: &str) -> String {
 struct Started {
     url: String,
     binding: Option<String>,
+    /// The value of [`DECLARED_COOKIE`] to set, when something was declared.
+    declared: Option<String>,
 }
 
 impl Started {
-    /// `response` with the binding cookie set, when there is one.
+    /// `response` with the binding and declaration cookies set, when there
+    /// are any.
     fn bind(&self, state: &AppState, mut response: Response) -> Response {
-        if let Some(binding) = &self.binding {
-            crate::http::cookies::set_cross_site(
-                state,
-                response.headers_mut(),
-                BROWSER_COOKIE,
-                binding,
-                STATE_LIFETIME_SECS,
-            );
+        for (name, value) in [
+            (BROWSER_COOKIE, &self.binding),
+            (DECLARED_COOKIE, &self.declared),
+        ] {
+            if let Some(value) = value {
+                crate::http::cookies::set_cross_site(
+                    state,
+                    response.headers_mut(),
+                    name,
+                    value,
+                    STATE_LIFETIME_SECS,
+                );
+            }
         }
         response
     }
@@ -107,9 +125,13 @@ impl AuthorizeQuery {
             json!(self.terms_version),
         );
         let mut data = Some(Value::Object(fields));
+        let facts = community::take_signup_facts(&state.config.community, &mut data)?;
         Ok(Declared {
-            facts: community::take_signup_facts(&state.config.community, &mut data)?,
-            require_date_of_birth: self.require_date_of_birth.as_deref() == Some("true"),
+            // A sign-up that declared a date wants one: if its declaration
+            // does not reach the callback (another browser), no account.
+            require_date_of_birth: self.require_date_of_birth.as_deref() == Some("true")
+                || facts.date_of_birth.is_some(),
+            facts,
         })
     }
 }
@@ -212,12 +234,21 @@ async fn start(
         "linking_target_id": linking,
         "nonce": nonce,
         "browser": binding.as_deref().map(browser_hash),
-        "date_of_birth": declared.facts.date_of_birth.map(|date| date.format("%Y-%m-%d").to_string()),
-        "terms_version": declared.facts.terms_version,
         "require_date_of_birth": declared.require_date_of_birth,
         "iat": now,
         "exp": now + STATE_LIFETIME_SECS,
     }));
+    let facts = &declared.facts;
+    let declared = (facts.date_of_birth.is_some() || facts.terms_version.is_some()).then(|| {
+        state.keys.sign(&json!({
+            "purpose": DECLARED_PURPOSE,
+            "nonce": nonce,
+            "date_of_birth": facts.date_of_birth.map(|date| date.format("%Y-%m-%d").to_string()),
+            "terms_version": facts.terms_version,
+            "iat": now,
+            "exp": now + STATE_LIFETIME_SECS,
+        }))
+    });
     let url = provider
         .authorize_url(
             &callback_url(state),
@@ -227,7 +258,11 @@ async fn start(
         )
         .await
         .map_err(|err| unavailable(provider, &err))?;
-    Ok(Started { url, binding })
+    Ok(Started {
+        url,
+        binding,
+        declared,
+    })
 }
 
 fn unavailable(provider: &IdentityProvider, err: &IdentityError) -> AuthError {
@@ -260,8 +295,7 @@ pub async fn callback_get(
     query: axum::extract::RawQuery,
 ) -> Response {
     let params = CallbackParams::parse(query.0.as_deref().unwrap_or_default().as_bytes());
-    let browser = crate::http::cookies::read(&headers, BROWSER_COOKIE);
-    callback(&state, &client, params, browser).await
+    callback(&state, &client, params, &headers).await
 }
 
 pub async fn callback_post(
@@ -270,8 +304,7 @@ pub async fn callback_post(
     headers: axum::http::HeaderMap,
     body: Bytes,
 ) -> Response {
-    let browser = crate::http::cookies::read(&headers, BROWSER_COOKIE);
-    callback(&state, &client, CallbackParams::parse(&body), browser).await
+    callback(&state, &client, CallbackParams::parse(&body), &headers).await
 }
 
 impl CallbackParams {
@@ -307,6 +340,26 @@ struct SignInState {
     declared: Declared,
 }
 
+/// What the browser declared at `/authorize`, from [`DECLARED_COOKIE`]:
+/// nothing unless it is ours, unexpired and of this sign-in (`nonce`).
+async fn read_declared(state: &AppState, cookie: Option<&str>, nonce: Option<&str>) -> SignupFacts {
+    let Some(cookie) = cookie else {
+        return SignupFacts::default();
+    };
+    let Ok(claims) = state.keys.verify(&state.db, cookie).await else {
+        return SignupFacts::default();
+    };
+    let text = |name: &str| claims.get(name).and_then(Value::as_str);
+    if text("purpose") != Some(DECLARED_PURPOSE) || nonce.is_none() || text("nonce") != nonce {
+        return SignupFacts::default();
+    }
+    SignupFacts {
+        date_of_birth: text("date_of_birth")
+            .and_then(|date| chrono::NaiveDate::parse_from_str(date, "%Y-%m-%d").ok()),
+        terms_version: text("terms_version").map(str::to_owned),
+    }
+}
+
 async fn read_state(state: &AppState, signed: Option<&str>) -> Option<SignInState> {
     let claims = state.keys.verify(&state.db, signed?).await.ok()?;
     if claims.get("purpose").and_then(Value::as_str) != Some(STATE_PURPOSE) {
@@ -322,11 +375,8 @@ async fn read_state(state: &AppState, signed: Option<&str>) -> Option<SignInStat
         nonce: text("nonce"),
         browser: text("browser"),
         declared: Declared {
-            facts: SignupFacts {
-                date_of_birth: text("date_of_birth")
-                    .and_then(|date| chrono::NaiveDate::parse_from_str(&date, "%Y-%m-%d").ok()),
-                terms_version: text("terms_version"),
-            },
+            // Filled from the declaration cookie by the callback.
+            facts: SignupFacts::default(),
             require_date_of_birth: claims.get("require_date_of_birth").and_then(Value::as_bool)
                 == Some(true),
         },
@@ -337,9 +387,10 @@ async fn callback(
     state: &AppState,
     client: &ClientInfo,
     params: CallbackParams,
-    browser: Option<&str>,
+    headers: &axum::http::HeaderMap,
 ) -> Response {
-    let Some(signed) = read_state(state, params.state.as_deref()).await else {
+    let browser = crate::http::cookies::read(headers, BROWSER_COOKIE);
+    let Some(mut signed) = read_state(state, params.state.as_deref()).await else {
         // Nobody knows where this sign-in began: back to the site, in both
         // places auth-js looks.
         let params = error_params(
@@ -350,6 +401,12 @@ async fn callback(
         let site = site_url(state);
         return Redirect::to(&with_fragment(&with_query(&site, &params), &params)).into_response();
     };
+    signed.declared.facts = read_declared(
+        state,
+        crate::http::cookies::read(headers, DECLARED_COOKIE),
+        signed.nonce.as_deref(),
+    )
+    .await;
     let pkce = signed.flow.is_some();
     let fail = |error: &str, code: &str, description: &str| {
         let params = error_params(error, code, description);

@@ -195,6 +195,8 @@ struct Started {
     /// The `name=value` of the cookie that ties a sign-in without PKCE to
     /// its browser.
     cookie: Option<String>,
+    /// The `name=value` of the cookie that carries a declared date of birth.
+    declared: Option<String>,
 }
 
 async fn start(app: &TestApp, provider: &str, pkce: bool) -> Started {
@@ -214,6 +216,7 @@ async fn start_declaring(app: &TestApp, provider: &str, pkce: bool, more: &str) 
     }
     let response = app.get(&path).await;
     let cookie = browser_cookie(&response);
+    let declared = set_cookie(&response, "ps_oauth_declared");
     let url = location(response).await;
     let query = query_of(&url);
     Started {
@@ -221,6 +224,7 @@ async fn start_declaring(app: &TestApp, provider: &str, pkce: bool, more: &str) 
         nonce: query.get("nonce").cloned().unwrap_or_default(),
         url,
         cookie,
+        declared,
     }
 }
 
@@ -241,12 +245,17 @@ async fn start_linking(app: &TestApp, token: &str, query: &str) -> (String, Stri
 
 /// The `name=value` of the cookie that binds a sign-in to its browser.
 fn browser_cookie(response: &reqwest::Response) -> Option<String> {
+    set_cookie(response, "ps_oauth_browser")
+}
+
+/// The `name=value` of the `Set-Cookie` named `name`.
+fn set_cookie(response: &reqwest::Response, name: &str) -> Option<String> {
     response
         .headers()
         .get_all(reqwest::header::SET_COOKIE)
         .iter()
         .filter_map(|value| value.to_str().ok())
-        .find(|value| value.starts_with("ps_oauth_browser="))
+        .find(|value| value.starts_with(&format!("{name}=")))
         .map(|value| value.split(';').next().unwrap().to_owned())
 }
 
@@ -1380,11 +1389,56 @@ async fn a_social_sign_up_is_asked_its_date_of_birth_before_the_account_exists(b
         &format!("&date_of_birth={ADULT_BIRTH_DATE}&terms_version={terms}"),
     )
     .await;
+    // The date never goes to the provider: it rides in our own cookie.
+    let state_claims = started.state.split('.').nth(1).unwrap();
+    let state_claims =
+        String::from_utf8(BASE64URL_NOPAD.decode(state_claims.as_bytes()).unwrap()).unwrap();
+    assert!(!state_claims.contains(ADULT_BIRTH_DATE), "{state_claims}");
+    assert!(!started.url.contains(ADULT_BIRTH_DATE), "{}", started.url);
+    let declared = started.declared.clone().expect("the declaration cookie");
     let token = google
         .key
         .sign(&google.claims("g-new", "new@example.com", true, &started.nonce));
     google.answer_code("code-adult", &token).await;
-    let session = redeem(&app, &callback(&app, &started.state, "code-adult").await).await;
+
+    // Without the cookie (another browser), nothing was declared: no account.
+    let elsewhere = callback(&app, &started.state, "code-adult").await;
+    assert_eq!(error_in(&elsewhere).0, "age_required");
+    assert_eq!(count(&app, "users").await, 0);
+    // A declaration cookie of another sign-in counts for nothing either.
+    let other = start_declaring(
+        &app,
+        "google",
+        true,
+        &format!(
+            "&date_of_birth={ADULT_BIRTH_DATE}&terms_version={terms}&require_date_of_birth=true"
+        ),
+    )
+    .await;
+    let token = google
+        .key
+        .sign(&google.claims("g-new", "new@example.com", true, &other.nonce));
+    google.answer_code("code-other", &token).await;
+    let mismatched = callback_with_cookie(&app, &declared, &other.state, "code-other").await;
+    assert_eq!(error_in(&mismatched).0, "age_required");
+
+    let started = start_declaring(
+        &app,
+        "google",
+        true,
+        &format!("&date_of_birth={ADULT_BIRTH_DATE}&terms_version={terms}"),
+    )
+    .await;
+    let declared = started.declared.clone().expect("the declaration cookie");
+    let token = google
+        .key
+        .sign(&google.claims("g-new", "new@example.com", true, &started.nonce));
+    google.answer_code("code-adult-2", &token).await;
+    let session = redeem(
+        &app,
+        &callback_with_cookie(&app, &declared, &started.state, "code-adult-2").await,
+    )
+    .await;
     let user = &session["user"];
     assert!(
         user["user_metadata"].get("date_of_birth").is_none(),
