@@ -122,6 +122,9 @@ test.describe('contact earnings paid out', () => {
     await input.fill('Thanks for writing! Friday works for me.');
     await input.press('Enter');
     await expect(a.getByRole('log')).toContainText('Thanks for writing! Friday works for me.');
+    // Sent, not only shown: the message shows at once as "Sending…", and
+    // leaving the page before the server has it would cancel the send.
+    await expect(a.getByRole('log').getByTestId('message-status')).toHaveCount(0);
 
     // A: the dashboard's Contact earnings card leads to /earnings.
     await a.goto('/user-dashboard');
